@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { getApp } from '@/lib/server/app';
+import { route } from '@/lib/http/errors';
+import { readJson } from '@/lib/http/body';
+import { getRunOr404 } from '@/lib/server/workflows';
+
+export const dynamic = 'force-dynamic';
+
+const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
+
+/** Answers a human-input node. Only runs in status `waiting` accept an answer; anything else is 409. */
+export const POST = route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
+  const app = await getApp();
+  const run = await getRunOr404(app, (await params).runId);
+  await readJson(req, bodySchema);
+  if (run.status !== 'waiting') throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+  throw new PaiError('ENGINE_UNAVAILABLE', 'human input needs the state-graph engine, which is not in this build', { status: 422 });
+});

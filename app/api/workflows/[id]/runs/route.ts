@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ENGINES } from '@/engine/graph/schema';
+import { getApp } from '@/lib/server/app';
+import { route } from '@/lib/http/errors';
+import { readJson } from '@/lib/http/body';
+import { getWorkflowOr404, presentRunSummary } from '@/lib/server/workflows';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+const bodySchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  engine: z.enum(ENGINES).optional(),
+});
+
+/** Starts a run of the workflow's draft. */
+export const POST = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const body = await readJson(req, bodySchema, { optional: true });
+  const { run } = await app.runs.start({ workflow: wf, inputs: body.inputs, engine: body.engine });
+  return Response.json({ runId: run.id, status: run.status, engine: run.engine }, { status: 202, headers: { location: `/api/runs/${run.id}` } });
+});
+
+export const GET = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const limit = Number(new URL(req.url).searchParams.get('limit') ?? 50) || 50;
+  return Response.json((await app.store.listRuns(wf.id, { limit })).map(presentRunSummary));
+});

@@ -1,0 +1,33 @@
+export const TRACE_EVENT_TYPES = [
+  'run.started', 'node.started', 'node.token', 'node.progress', 'node.succeeded', 'node.failed', 'node.skipped',
+  'agent.step', 'tool.called', 'tool.result', 'tool.denied', 'retrieval.hits',
+  'run.waiting', 'run.succeeded', 'run.failed', 'run.cancelled', 'run.interrupted',
+] as const;
+export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number];
+
+export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['run.succeeded', 'run.failed', 'run.cancelled', 'run.interrupted']);
+
+/** One format for the editor, the API and history. `seq` is contiguous per run, starting at 1. */
+export interface TraceEvent {
+  seq: number;
+  runId: string;
+  ts: string; // ISO-8601
+  type: TraceEventType;
+  nodeId?: string;
+  spanId: string;
+  parentSpanId?: string;
+  data: Record<string, unknown>;
+}
+
+export type Unsubscribe = () => void;
+
+/** Live fan-out of trace events. Persistence of events is the RunStore's job; the bus only delivers. */
+export interface EventBus {
+  readonly kind: string;
+  publish(event: TraceEvent): void;
+  /** Replays events it still holds with seq > afterSeq, then delivers live ones, in seq order. */
+  subscribe(runId: string, afterSeq: number, onEvent: (e: TraceEvent) => void): Unsubscribe;
+  /** The run's execution in this process ended; buffered events may be dropped after a grace period. */
+  release(runId: string): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Stored workflow graph = React Flow's own shape, plus our `data.config`, node version and run policy. */
+export const NODE_ID_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+export const RESERVED_NODE_IDS = new Set(['inputs', 'env', 'sys', 'secrets']);
+
+export const retryPolicySchema = z.object({
+  maxAttempts: z.number().int().min(1).max(10).default(1),
+  backoffMs: z.number().int().min(0).max(600_000).default(500),
+  backoffMultiplier: z.number().min(1).max(10).default(2),
+});
+export type RetryPolicy = z.infer<typeof retryPolicySchema>;
+
+export const nodeDataSchema = z.looseObject({
+  label: z.string().max(200).optional(),
+  version: z.number().int().min(1).optional(),
+  config: z.record(z.string(), z.unknown()).default({}),
+  retry: retryPolicySchema.partial().optional(),
+  timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+});
+
+export const graphNodeSchema = z.looseObject({
+  id: z.string().regex(NODE_ID_RE, 'node id must start with a letter and contain only letters, digits, _ or - (max 64)'),
+  type: z.string().min(1),
+  position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
+  data: nodeDataSchema.default({ config: {} }),
+});
+
+export const graphEdgeSchema = z.looseObject({
+  id: z.string().min(1).max(200),
+  source: z.string().min(1),
+  target: z.string().min(1),
+  sourceHandle: z.string().nullish(),
+  targetHandle: z.string().nullish(),
+});
+
+export const graphSchema = z.object({
+  nodes: z.array(graphNodeSchema).max(5000),
+  edges: z.array(graphEdgeSchema).max(20000).default([]),
+  viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
+});
+
+export type GraphNode = z.infer<typeof graphNodeSchema>;
+export type GraphEdge = z.infer<typeof graphEdgeSchema>;
+export type Graph = z.infer<typeof graphSchema>;
+
+export const ENGINES = ['auto', 'dag', 'langgraph'] as const;
+export type EngineChoice = (typeof ENGINES)[number];
+export type EngineKind = Exclude<EngineChoice, 'auto'>;
+
+/** Converts a zod issue path into our JSON path notation: `nodes[3].data.config.model`. */
+export function toJsonPath(path: ReadonlyArray<PropertyKey>, base = ''): string {
+  let out = base;
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out ? `.${String(seg)}` : String(seg);
+  }
+  return out;
+}

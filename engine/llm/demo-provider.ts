@@ -1,0 +1,108 @@
+/**
+ * Offline, deterministic stand-in used when no API key is configured. It never pretends to be a real model:
+ * every text answer starts with DEMO_PREFIX, and the answer is a pure function of the request (no clock,
+ * no randomness), so workflows, tests and screenshots are reproducible.
+ *
+ * Tool use offline: if tools are offered and the last user message has a line `call:<toolName> <json-args>`
+ * naming one of them, the demo returns that tool call; after tool results it summarises them as text.
+ */
+import { createHash } from 'node:crypto';
+import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
+
+export const DEMO_PREFIX = '[PaiFlow demo model — offline, not a real LLM]';
+
+function abortError(): Error {
+  const err = new Error('The operation was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+const sha8 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);
+const clip = (s: string, n = 200) => {
+  const t = s.trim().replace(/\s+/g, ' ');
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+};
+
+export class DemoProvider implements LlmProvider {
+  readonly id = 'demo';
+  readonly label = 'PaiFlow demo model (offline, deterministic — not a real LLM)';
+
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    if (req.signal?.aborted) throw abortError();
+    const msgs = req.messages;
+    const inputChars = msgs.reduce(
+      (n, m) => n + (m.content?.length ?? 0) + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, t) => k + t.arguments.length, 0) : 0),
+      0,
+    );
+    const model = req.model || 'demo';
+    const base = { model, provider: this.id };
+    const usage = (outChars: number) => ({ inputTokens: Math.ceil(inputChars / 4), outputTokens: Math.ceil(outChars / 4), cachedTokens: 0 });
+    const fingerprint = sha8(JSON.stringify(msgs));
+
+    const call = findToolCall(req, fingerprint);
+    if (call) return { ...base, text: '', toolCalls: [call], usage: usage(call.arguments.length), finishReason: 'tool_calls' };
+
+    const lastUser = [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const echo = clip(lastUser);
+    const words = lastUser.trim() ? lastUser.trim().split(/\s+/).length : 0;
+    const toolResults = trailingToolResults(msgs);
+
+    let text: string;
+    if (req.jsonMode) {
+      text = JSON.stringify({
+        demo: true,
+        note: 'offline demo model, not a real LLM',
+        echo,
+        words,
+        fingerprint,
+        ...(toolResults.length ? { toolResults: toolResults.map((r) => ({ tool: r.name, result: clip(r.content) })) } : {}),
+      });
+    } else if (toolResults.length) {
+      const summary = toolResults.map((r) => `${r.name} returned: ${clip(r.content)}`).join('; ');
+      text = `${DEMO_PREFIX} Tool results — ${summary} (fingerprint ${fingerprint})`;
+    } else {
+      text = `${DEMO_PREFIX} You said: "${echo}" (${words} word${words === 1 ? '' : 's'}, fingerprint ${fingerprint})`;
+    }
+
+    if (req.onToken) {
+      // Word-by-word; the pieces join back to exactly `text`.
+      for (const piece of text.split(/(?<=\s)(?=\S)/)) {
+        if (req.signal?.aborted) throw abortError();
+        req.onToken(piece);
+      }
+      if (req.signal?.aborted) throw abortError();
+    }
+    return { ...base, text, toolCalls: [], usage: usage(text.length), finishReason: 'stop' };
+  }
+}
+
+function findToolCall(req: ChatRequest, fingerprint: string): ChatToolCall | undefined {
+  const last = req.messages[req.messages.length - 1];
+  if (!req.tools?.length || last?.role !== 'user') return undefined;
+  const names = new Set(req.tools.map((t) => t.name));
+  for (const line of last.content.split('\n')) {
+    const m = /^\s*call:([\w.-]+)\s*(.*)$/.exec(line);
+    if (!m || !names.has(m[1])) continue;
+    const args = m[2].trim() || '{}';
+    try {
+      JSON.parse(args);
+    } catch {
+      continue; // not a valid call line; treat as plain text
+    }
+    return { id: `call_demo_${fingerprint}`, name: m[1], arguments: args };
+  }
+  return undefined;
+}
+
+/** Tool messages at the end of the conversation, with the tool name looked up from the assistant's calls. */
+function trailingToolResults(msgs: ChatMessage[]): { name: string; content: string }[] {
+  const out: { name: string; content: string }[] = [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'tool') break;
+    const name =
+      msgs.flatMap((x) => (x.role === 'assistant' ? (x.toolCalls ?? []) : [])).find((c) => c.id === m.toolCallId)?.name ?? m.toolCallId;
+    out.unshift({ name, content: m.content });
+  }
+  return out;
+}

@@ -1,0 +1,210 @@
+/**
+ * LlmProvider for any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, …),
+ * built on the official `openai` SDK so retries/backoff (429, 5xx, connection errors) and timeouts come from it.
+ *
+ * Notes:
+ * - `max_tokens` (not `max_completion_tokens`) is sent because it is what most compatible servers understand.
+ * - When a stream is aborted the SDK ends iteration silently, so we check the signal after the loop ourselves.
+ * - Error messages are built by us, never copied wholesale: upstream 401 bodies echo (parts of) the key.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { PaiError } from '../errors';
+import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider, Usage } from './types';
+
+type Params = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAiProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries?: number;
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Host part only (no userinfo, path or query), for labels and health output. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid-url';
+  }
+}
+
+export function abortError(message = 'The operation was aborted'): Error {
+  const err = new Error(message);
+  err.name = 'AbortError';
+  return err;
+}
+
+export class OpenAiCompatibleProvider implements LlmProvider {
+  readonly id = 'openai-compatible';
+  readonly label: string;
+  private readonly client: OpenAI;
+  private readonly apiKey: string;
+
+  constructor(opts: OpenAiProviderOptions) {
+    const baseURL = opts.baseURL || DEFAULT_OPENAI_BASE_URL;
+    this.apiKey = opts.apiKey;
+    this.label = `OpenAI-compatible (${hostOf(baseURL)})`;
+    this.client = new OpenAI({
+      apiKey: opts.apiKey,
+      baseURL,
+      maxRetries: opts.maxRetries,
+      timeout: opts.timeoutMs,
+      fetch: opts.fetch,
+    });
+  }
+
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    if (req.signal?.aborted) throw abortError();
+    const params: Params = {
+      model: req.model,
+      messages: req.messages.map(toWire),
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+      ...(req.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
+      ...(req.tools?.length
+        ? {
+            tools: req.tools.map((t) => ({
+              type: 'function' as const,
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+          }
+        : {}),
+    };
+    try {
+      return req.onToken ? await this.streamChat(params, req) : await this.plainChat(params, req);
+    } catch (err) {
+      throw this.mapError(err, req.signal);
+    }
+  }
+
+  private async plainChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
+    const res = await this.client.chat.completions.create({ ...params, stream: false }, { signal: req.signal });
+    const choice = res.choices[0];
+    const toolCalls: ChatToolCall[] = [];
+    for (const tc of choice?.message.tool_calls ?? []) {
+      if (tc.type === 'function') toolCalls.push({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments });
+    }
+    return {
+      text: choice?.message.content ?? '',
+      toolCalls,
+      usage: toUsage(res.usage),
+      model: res.model || req.model,
+      provider: this.id,
+      finishReason: choice?.finish_reason ?? undefined,
+    };
+  }
+
+  private async streamChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
+    const stream = await this.client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { signal: req.signal },
+    );
+    let text = '';
+    let model = req.model;
+    let finishReason: string | undefined;
+    let usage: Usage = toUsage(undefined);
+    const parts = new Map<number, ChatToolCall>();
+    for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) usage = toUsage(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      if (delta?.content) {
+        text += delta.content;
+        req.onToken!(delta.content);
+      }
+      for (const tc of delta?.tool_calls ?? []) {
+        const p = parts.get(tc.index) ?? { id: '', name: '', arguments: '' };
+        if (tc.id) p.id = tc.id;
+        if (tc.function?.name) p.name = tc.function.name;
+        if (tc.function?.arguments) p.arguments += tc.function.arguments;
+        parts.set(tc.index, p);
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    if (req.signal?.aborted) throw abortError();
+    const toolCalls = [...parts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, p]) => ({ ...p, id: p.id || `call_${index}` }));
+    return { text, toolCalls, usage, model, provider: this.id, finishReason };
+  }
+
+  private mapError(err: unknown, signal?: AbortSignal): unknown {
+    if (err instanceof PaiError) return err;
+    if (signal?.aborted || err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+      return abortError();
+    }
+    if (err instanceof APIConnectionTimeoutError) {
+      return new PaiError('LLM_UNAVAILABLE', `LLM request to ${this.label} timed out`, { status: 504, retryable: true });
+    }
+    if (err instanceof APIConnectionError) {
+      return new PaiError('LLM_UNAVAILABLE', `Could not connect to ${this.label}`, { status: 502, retryable: true });
+    }
+    if (err instanceof APIError) {
+      const status = err.status ?? 0;
+      const details = { upstreamStatus: err.status, upstreamCode: err.code ?? undefined };
+      if (status === 401 || status === 403) {
+        const msg = `${this.label} rejected the API key (HTTP ${status}); check the configured key`;
+        return new PaiError('LLM_AUTH', msg, { status: 502, retryable: false, details });
+      }
+      const upstream = this.redact(err.message);
+      if (status === 429) {
+        return new PaiError('LLM_RATE_LIMITED', `${this.label} rate limit: ${upstream}`, { status: 429, retryable: true, details });
+      }
+      if (status >= 500) {
+        return new PaiError('LLM_UNAVAILABLE', `${this.label} error: ${upstream}`, { status: 502, retryable: true, details });
+      }
+      return new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { status: 502, details });
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    return new PaiError('LLM_ERROR', `LLM call failed: ${this.redact(msg)}`, { status: 502 });
+  }
+
+  /** Strips the configured key and anything key-shaped (OpenAI echoes "Incorrect API key provided: sk-…"). */
+  private redact(msg: string): string {
+    let out = this.apiKey ? msg.split(this.apiKey).join('[redacted]') : msg;
+    out = out.replace(/\b(sk|pk|rk|key)-[\w*.-]{4,}/gi, '[redacted]');
+    return out.length > 500 ? `${out.slice(0, 500)}…` : out;
+  }
+}
+
+function toWire(m: ChatMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+    case 'user':
+      return { role: m.role, content: m.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content,
+        ...(m.toolCalls?.length
+          ? {
+              tool_calls: m.toolCalls.map((tc) => ({
+                id: tc.id,
+                type: 'function' as const,
+                function: { name: tc.name, arguments: tc.arguments },
+              })),
+            }
+          : {}),
+      };
+  }
+}
+
+function toUsage(u: OpenAI.CompletionUsage | null | undefined): Usage {
+  return {
+    inputTokens: u?.prompt_tokens ?? 0,
+    outputTokens: u?.completion_tokens ?? 0,
+    cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Picks the LLM provider for a node: a real OpenAI-compatible endpoint when an API key is available (from the
+ * node's settings, else the environment), otherwise the offline DemoProvider. Providers are cached so the SDK
+ * client (and its connection pool) is reused; the cache key uses a sha256 of the API key so the plain key is
+ * never held as a map key.
+ */
+import { createHash } from 'node:crypto';
+import { DemoProvider } from './demo-provider';
+import { DEFAULT_OPENAI_BASE_URL, OpenAiCompatibleProvider, hostOf } from './openai-provider';
+import type { LlmProvider, LlmResolver, ProviderSettings } from './types';
+
+export interface LlmEnv {
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+}
+
+const MAX_CACHED = 64;
+const sharedDemo = new DemoProvider();
+
+/**
+ * `guardedFetch`: used for base URLs that come from a node's config (user input), so a workflow cannot point the
+ * SDK at internal addresses; the admin's OPENAI_BASE_URL is trusted and uses the SDK's own fetch.
+ */
+export function createLlmResolver(env: LlmEnv, opts: { guardedFetch?: (url: string | URL, init?: RequestInit) => Promise<Response> } = {}): LlmResolver {
+  const cache = new Map<string, LlmProvider>();
+  return (settings: ProviderSettings = {}) => {
+    const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
+    if (!apiKey) return sharedDemo;
+    const baseURL = settings.baseURL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+    const cacheKey = `${baseURL}\n${createHash('sha256').update(apiKey).digest('hex')}`;
+    let provider = cache.get(cacheKey);
+    if (!provider) {
+      if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+      const userURL = !!settings.baseURL?.trim() && settings.baseURL.trim() !== env.OPENAI_BASE_URL?.trim();
+      provider = new OpenAiCompatibleProvider({ apiKey, baseURL, ...(userURL && opts.guardedFetch ? { fetch: opts.guardedFetch as typeof fetch } : {}) });
+      cache.set(cacheKey, provider);
+    }
+    return provider;
+  };
+}
+
+/** For /api/health: which provider answers when nodes don't override it. Never reveals the key. */
+export function describeLlm(env: LlmEnv): string {
+  if (!env.OPENAI_API_KEY?.trim()) return 'demo (offline)';
+  return `openai-compatible (${hostOf(env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL)})`;
+}

@@ -1,0 +1,61 @@
+/** Provider-neutral chat types. The OpenAI-compatible provider maps these onto the `openai` SDK. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  arguments: string; // JSON text, as the model produced it
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ChatToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface ChatTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>; // JSON Schema
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  jsonMode?: boolean;
+  tools?: ChatTool[];
+  /** When set, the provider streams and calls this for each text delta. */
+  onToken?: (delta: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface ChatResponse {
+  text: string;
+  toolCalls: ChatToolCall[];
+  usage: Usage;
+  model: string;
+  /** e.g. "openai-compatible" or "demo"; shown in outputs so users know what answered. */
+  provider: string;
+  finishReason?: string;
+}
+
+export interface LlmProvider {
+  readonly id: string;
+  /** Human-readable, e.g. "PaiFlow demo model (offline, deterministic — not a real LLM)". */
+  readonly label: string;
+  chat(req: ChatRequest): Promise<ChatResponse>;
+}
+
+/** Settings a node may give to pick a provider; `apiKey` is resolved from a named secret, never stored in config. */
+export interface ProviderSettings {
+  baseURL?: string;
+  apiKey?: string;
+}
+
+export type LlmResolver = (settings?: ProviderSettings) => LlmProvider;

@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { TraceEventType } from '../events/types';
+import type { LlmResolver, Usage } from '../llm/types';
+import type { GuardedFetch } from '../net/ssrf-guard';
+import type { TemplateScope } from '../template/resolve';
+
+/** A handle on a node: inputs are targets, outputs are sources (condition branches are outputs). */
+export interface PortSpec {
+  id: string;
+  label: string;
+}
+
+export interface EmitOptions {
+  /** Child span id (agent steps, tool calls); defaults to the node's own span. */
+  spanId?: string;
+  parentSpanId?: string;
+}
+
+export interface SecretsReader {
+  get(name: string): string | undefined;
+}
+
+/**
+ * Everything a node may touch. Nodes never see the database, Redis or HTTP request objects; side effects go
+ * through `fetch` (SSRF-guarded) and `llm`, and tracing through `emit`.
+ */
+export interface NodeContext<C = unknown> {
+  runId: string;
+  nodeId: string;
+  nodeType: string;
+  attempt: number;
+  /** `runId:nodeId:attempt` — pass it to side-effecting calls so a retried request is recognisable. */
+  idempotencyKey: string;
+  /** The node's config with every `{{ref}}` resolved. */
+  config: C;
+  /** The config as stored (templates unresolved), for nodes that render templates themselves. */
+  rawConfig: C;
+  scope: TemplateScope;
+  signal: AbortSignal;
+  spanId: string;
+  emit(type: TraceEventType, data: Record<string, unknown>, opts?: EmitOptions): void;
+  fetch: GuardedFetch;
+  secrets: SecretsReader;
+  llm: LlmResolver;
+}
+
+export interface NodeResult {
+  output: unknown;
+  usage?: Usage;
+  /** For branching nodes: the chosen source handle(s); edges from other handles are not taken. */
+  branch?: string | string[];
+}
+
+export interface NodeDefinition<C = any> {
+  type: string;
+  version: number;
+  label: string;
+  category: 'flow' | 'ai' | 'data' | 'integration' | 'logic';
+  description: string;
+  configSchema: z.ZodType<C>;
+  inputs: PortSpec[];
+  /** Static outputs; `outputsFor(config)` overrides for nodes whose handles depend on config (condition). */
+  outputs: PortSpec[];
+  outputsFor?(config: C): PortSpec[];
+  /** Does this node cause effects outside the run (HTTP calls, writes)? Used for idempotency keys and UI hints. */
+  sideEffects?: boolean;
+  /** Config keys whose templates must not be resolved before execute (the node renders them itself). */
+  rawKeys?: string[];
+  execute(ctx: NodeContext<C>): Promise<NodeResult>;
+}
+
+export function defineNode<C>(def: NodeDefinition<C>): NodeDefinition<C> {
+  return def;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineNode } from './define';
+
+export const endConfigSchema = z.object({
+  outputs: z
+    .array(z.object({
+      name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'output names are identifiers: letters, digits, _'),
+      value: z.string().describe('Template, e.g. {{n1.output.text}}; use a || b for the first non-empty value'),
+    }))
+    .max(100)
+    .default([]),
+});
+export type EndConfig = z.infer<typeof endConfigSchema>;
+
+export const endNode = defineNode<EndConfig>({
+  type: 'end',
+  version: 1,
+  label: 'End',
+  category: 'flow',
+  description: "Maps values into the run's outputs.",
+  configSchema: endConfigSchema,
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [],
+  async execute(ctx) {
+    const output: Record<string, unknown> = {};
+    for (const o of ctx.config.outputs) output[o.name] = o.value ?? null;
+    return { output };
+  },
+});

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { PaiError } from '../errors';
+import type { NodeDefinition } from './define';
+import { startNode } from './start.node';
+import { endNode } from './end.node';
+import { llmNode } from './llm.node';
+import { templateNode } from './template.node';
+import { conditionNode } from './condition.node';
+import { httpNode } from './http.node';
+
+/** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
+export class NodeRegistry {
+  private byType = new Map<string, NodeDefinition[]>();
+
+  register(def: NodeDefinition): this {
+    const list = this.byType.get(def.type) ?? [];
+    if (list.some((d) => d.version === def.version)) throw new Error(`node ${def.type}@${def.version} registered twice`);
+    list.push(def);
+    list.sort((a, b) => b.version - a.version);
+    this.byType.set(def.type, list);
+    return this;
+  }
+
+  has(type: string): boolean {
+    return this.byType.has(type);
+  }
+
+  /** The requested version, or the latest when none is stored (n8n-style typeVersion keeps old graphs running). */
+  get(type: string, version?: number): NodeDefinition {
+    const list = this.byType.get(type);
+    if (!list) throw new PaiError('UNKNOWN_NODE_TYPE', `unknown node type "${type}"`);
+    if (version === undefined) return list[0];
+    const def = list.find((d) => d.version === version);
+    if (!def) throw new PaiError('UNKNOWN_NODE_VERSION', `node type "${type}" has no version ${version}`);
+    return def;
+  }
+
+  latest(): NodeDefinition[] {
+    return [...this.byType.values()].map((l) => l[0]);
+  }
+
+  /** What GET /api/node-types returns: the palette and the forms are generated from this. */
+  describe() {
+    return this.latest().map((d) => ({
+      type: d.type,
+      version: d.version,
+      label: d.label,
+      category: d.category,
+      description: d.description,
+      sideEffects: !!d.sideEffects,
+      configSchema: z.toJSONSchema(d.configSchema, { io: 'input', unrepresentable: 'any' }),
+      inputs: d.inputs,
+      outputs: d.outputs,
+      dynamicOutputs: !!d.outputsFor,
+    }));
+  }
+}
+
+export function createDefaultRegistry(): NodeRegistry {
+  return new NodeRegistry()
+    .register(startNode)
+    .register(endNode)
+    .register(llmNode)
+    .register(templateNode)
+    .register(conditionNode)
+    .register(httpNode);
+}

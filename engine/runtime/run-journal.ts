@@ -1,0 +1,90 @@
+/**
+ * The run's write-ahead of trace events and node snapshots. Events get their contiguous `seq` here and are
+ * published live at once; persistence is batched: everything staged goes to the store in one `commit` on the
+ * next flush. The executor awaits a flush after every node finishes, so a node's snapshot is durable before any
+ * successor starts; between those, a timer flushes long-running nodes' progress and token events.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventBus, TraceEvent, TraceEventType } from '../events/types';
+import type { NodeRunRecord, RunPatch, RunStore } from '../store/types';
+
+export class StoreWriteError extends Error {
+  constructor(cause: unknown) {
+    super(`could not persist run state: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'StoreWriteError';
+  }
+}
+
+export function newSpanId(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+export class RunJournal {
+  private seq: number;
+  private events: TraceEvent[] = [];
+  private nodes = new Map<string, NodeRunRecord>();
+  private chain: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+  readonly runSpanId = newSpanId();
+
+  constructor(readonly runId: string, private readonly store: RunStore, private readonly bus: EventBus, lastSeq: number) {
+    this.seq = lastSeq;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  emit(type: TraceEventType, data: Record<string, unknown>, opts: { nodeId?: string; spanId?: string; parentSpanId?: string } = {}): TraceEvent {
+    const ev: TraceEvent = {
+      seq: ++this.seq,
+      runId: this.runId,
+      ts: new Date().toISOString(),
+      type,
+      ...(opts.nodeId ? { nodeId: opts.nodeId } : {}),
+      spanId: opts.spanId ?? this.runSpanId,
+      ...(opts.parentSpanId || opts.nodeId ? { parentSpanId: opts.parentSpanId ?? this.runSpanId } : {}),
+      data,
+    };
+    this.events.push(ev);
+    this.bus.publish(ev);
+    return ev;
+  }
+
+  stageNode(rec: NodeRunRecord): void {
+    this.nodes.set(rec.nodeId, rec);
+  }
+
+  /** Persists everything staged (plus an optional run patch) in one atomic commit; calls are serialised. */
+  flush(run?: RunPatch): Promise<void> {
+    const next = this.chain.then(async () => {
+      const events = this.events;
+      const nodes = [...this.nodes.values()];
+      if (!events.length && !nodes.length && !run) return;
+      this.events = [];
+      this.nodes = new Map();
+      try {
+        await this.store.commit(this.runId, { events, nodes, run });
+      } catch (e) {
+        // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
+        this.events = [...events, ...this.events];
+        for (const n of nodes) if (!this.nodes.has(n.nodeId)) this.nodes.set(n.nodeId, n);
+        throw new StoreWriteError(e);
+      }
+    });
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  startAutoFlush(intervalMs = 250): void {
+    this.timer = setInterval(() => {
+      if (this.events.length || this.nodes.size) this.flush().catch(() => { /* surfaced by the next awaited flush */ });
+    }, intervalMs);
+    this.timer.unref?.();
+  }
+
+  stopAutoFlush(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Owns run lifecycles in this process: start, resume, cancel, heartbeats and crash recovery.
+ * Status changes use compare-and-set on the stored status, so two resumes (or a resume racing a running run)
+ * cannot both win: the loser gets 409.
+ */
+import { randomUUID } from 'node:crypto';
+import { PaiError } from '../errors';
+import type { EventBus } from '../events/types';
+import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
+import { descendantsOf, buildTopology } from '../graph/topology';
+import { validateGraph } from '../graph/validate';
+import type { NodeRegistry } from '../nodes/registry';
+import { checkRunInputs, type StartConfig } from '../nodes/start.node';
+import type { NodeRunRecord, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore } from '../store/types';
+import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
+import { RunJournal } from './run-journal';
+import type { NodeServices } from './run-node';
+
+export type Executor = (args: ExecuteArgs) => Promise<ExecuteResult>;
+
+export interface RunManagerOptions {
+  store: RunStore;
+  workflows: WorkflowStore;
+  bus: EventBus;
+  registry: NodeRegistry;
+  services: NodeServices;
+  ownerId?: string;
+  heartbeatMs?: number;
+  /** A run whose heartbeat is older than this is considered orphaned (its process died). */
+  staleMs?: number;
+  executors?: Partial<Record<EngineKind, Executor>>;
+  concurrency?: number;
+}
+
+interface Active {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export function newRunId(): string {
+  return `run_${randomUUID().replace(/-/g, '')}`;
+}
+
+const RESUMABLE: RunStatus[] = ['failed', 'cancelled', 'interrupted'];
+
+export class RunManager {
+  readonly ownerId: string;
+  private active = new Map<string, Active>();
+  private heartbeatTimer?: NodeJS.Timeout;
+  private readonly executors: Partial<Record<EngineKind, Executor>>;
+  private readonly staleMs: number;
+
+  constructor(private readonly o: RunManagerOptions) {
+    this.ownerId = o.ownerId ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.executors = { dag: executeDag, ...o.executors };
+    const hb = o.heartbeatMs ?? 5_000;
+    this.staleMs = o.staleMs ?? hb * 4;
+    this.heartbeatTimer = setInterval(() => {
+      this.o.store.heartbeat(this.ownerId, [...this.active.keys()]).catch(() => {});
+    }, hb);
+    this.heartbeatTimer.unref?.();
+  }
+
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** Resolves when this process's execution of the run ends (immediately if none). */
+  async waitFor(runId: string): Promise<void> {
+    await this.active.get(runId)?.done;
+  }
+
+  private executorFor(engine: EngineKind): Executor {
+    const ex = this.executors[engine];
+    if (!ex) throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`, { status: 422 });
+    return ex;
+  }
+
+  private validated(graph: Graph, engine: EngineChoice): EngineKind {
+    const v = validateGraph(graph, this.o.registry, engine);
+    if (!v.ok) {
+      const first = v.errors[0];
+      throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, { status: 422, path: first.path, details: { errors: v.errors } });
+    }
+    this.executorFor(v.engine);
+    return v.engine;
+  }
+
+  async start(args: {
+    workflow: WorkflowRecord;
+    versionId?: string | null;
+    graph?: Graph;
+    inputs: Record<string, unknown>;
+    engine?: EngineChoice;
+    idempotencyKey?: string | null;
+    apiKeyId?: string | null;
+  }): Promise<{ run: RunRecord; created: boolean }> {
+    const graph = args.graph ?? args.workflow.graph;
+    const engine = this.validated(graph, args.engine ?? args.workflow.engine ?? 'auto');
+    const start = graph.nodes.find((n) => n.type === 'start')!;
+    const { value: inputs, problems } = checkRunInputs(this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig, args.inputs ?? {});
+    if (problems.length) throw new PaiError(problems[0].code, problems[0].message, { status: 400, path: problems[0].path, details: { errors: problems } });
+    const { run, created } = await this.o.store.createRun({
+      id: newRunId(), workflowId: args.workflow.id, versionId: args.versionId ?? null, engine, status: 'queued', inputs, graph,
+      idempotencyKey: args.idempotencyKey ?? null, apiKeyId: args.apiKeyId ?? null,
+    });
+    if (!created) return { run, created };
+    const claimed = await this.o.store.updateRun(run.id, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), startedAt: new Date().toISOString() }, ['queued']);
+    if (!claimed) throw new PaiError('RUN_CONFLICT', 'the run was claimed by another process', { status: 409 });
+    this.launch({ ...run, status: 'running' }, graph, new Map(), new Set(), { resumed: false });
+    return { run: { ...run, status: 'running' }, created };
+  }
+
+  /**
+   * Re-runs the failed/unfinished nodes (or `fromNodeId` and its descendants) and reuses every other succeeded
+   * node's stored output. A draft run re-reads the draft's graph; a published version's run uses that version.
+   */
+  async resume(runId: string, opts: { fromNodeId?: string; inputs?: Record<string, unknown> } = {}): Promise<RunRecord> {
+    const run = await this.o.store.getRun(runId);
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (this.active.has(runId) || !RESUMABLE.concat(opts.fromNodeId ? ['succeeded'] : []).includes(run.status)) {
+      throw new PaiError('RUN_ACTIVE', run.status === 'succeeded' ? 'the run succeeded; give fromNodeId to re-run part of it' : `the run is ${run.status} and cannot be resumed now`, { status: 409 });
+    }
+    let graph: Graph;
+    if (run.versionId) {
+      const v = await this.o.workflows.getVersion(run.versionId);
+      if (!v) throw new PaiError('VERSION_NOT_FOUND', `workflow version ${run.versionId} no longer exists`, { status: 409 });
+      graph = v.graph;
+    } else {
+      const wf = await this.o.workflows.getWorkflow(run.workflowId);
+      if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${run.workflowId} no longer exists`, { status: 409 });
+      graph = wf.graph;
+    }
+    const engine = this.validated(graph, run.engine);
+    if (opts.fromNodeId && !graph.nodes.some((n) => n.id === opts.fromNodeId)) {
+      throw new PaiError('NODE_NOT_FOUND', `node "${opts.fromNodeId}" is not in the workflow`, { status: 400, path: 'fromNodeId' });
+    }
+    const previous = new Map((await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]));
+    const rerun = opts.fromNodeId ? descendantsOf(buildTopology(graph), opts.fromNodeId) : new Set<string>();
+    const reuse = new Set([...previous.values()].filter((n) => n.status === 'succeeded' && !rerun.has(n.nodeId)).map((n) => n.nodeId));
+    const inputs = opts.inputs ? { ...run.inputs, ...opts.inputs } : run.inputs;
+    const now = new Date().toISOString();
+    const ok = await this.o.store.updateRun(runId, {
+      status: 'running', ownerId: this.ownerId, heartbeatAt: now, error: null, outputs: null, finishedAt: null, graph, inputs, engine,
+    }, [run.status]);
+    if (!ok) throw new PaiError('RUN_ACTIVE', 'the run changed state meanwhile; try again', { status: 409 });
+    const resumed: RunRecord = { ...run, status: 'running', graph, inputs, engine, error: null, outputs: null };
+    this.launch(resumed, graph, previous, reuse, { resumed: true, fromNodeId: opts.fromNodeId });
+    return resumed;
+  }
+
+  async cancel(runId: string): Promise<RunRecord> {
+    const run = await this.o.store.getRun(runId);
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    const a = this.active.get(runId);
+    if (a) {
+      a.controller.abort();
+      return { ...run, status: 'running' };
+    }
+    if (run.status === 'queued' || run.status === 'running' || run.status === 'waiting') {
+      // Not ours (another process, or orphaned): mark it; its owner sees the status and stops.
+      const seq = await this.o.store.maxSeq(runId);
+      const ok = await this.o.store.updateRun(runId, { status: 'cancelled', finishedAt: new Date().toISOString(), error: { code: 'CANCELLED', message: 'the run was cancelled' } }, [run.status]);
+      if (ok) {
+        const ev = { seq: seq + 1, runId, ts: new Date().toISOString(), type: 'run.cancelled' as const, spanId: 'run', data: {} };
+        await this.o.store.commit(runId, { events: [ev] });
+        this.o.bus.publish(ev);
+      }
+      return { ...run, status: 'cancelled' };
+    }
+    throw new PaiError('RUN_NOT_ACTIVE', `the run is already ${run.status}`, { status: 409 });
+  }
+
+  /** Marks runs whose process died as `interrupted` (resumable). At start-up of the embedded store, pass staleBefore = now. */
+  async recover(staleBefore = new Date(Date.now() - this.staleMs)): Promise<string[]> {
+    const stale = await this.o.store.findStaleRuns(staleBefore);
+    const done: string[] = [];
+    for (const run of stale) {
+      if (this.active.has(run.id)) continue;
+      const ok = await this.o.store.updateRun(run.id, {
+        status: 'interrupted', finishedAt: new Date().toISOString(),
+        error: { code: 'INTERRUPTED', message: 'the process running this run stopped before it finished; resume it to continue' },
+      }, [run.status]);
+      if (!ok) continue;
+      const seq = await this.o.store.maxSeq(run.id);
+      const nodes = (await this.o.store.getNodeRuns(run.id)).filter((n) => n.status === 'running')
+        .map((n) => ({ ...n, status: 'failed' as const, error: { code: 'INTERRUPTED', message: 'interrupted while running' } }));
+      const ev = { seq: seq + 1, runId: run.id, ts: new Date().toISOString(), type: 'run.interrupted' as const, spanId: 'run', data: { reason: 'owner process stopped' } };
+      await this.o.store.commit(run.id, { nodes, events: [ev] });
+      this.o.bus.publish(ev);
+      done.push(run.id);
+    }
+    return done;
+  }
+
+  private launch(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: { resumed: boolean; fromNodeId?: string }) {
+    const controller = new AbortController();
+    const done = this.execute(run, graph, previous, reuse, info, controller).finally(() => {
+      this.active.delete(run.id);
+      this.o.bus.release(run.id);
+    });
+    this.active.set(run.id, { controller, done });
+  }
+
+  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: { resumed: boolean; fromNodeId?: string }, controller: AbortController) {
+    let journal: RunJournal | undefined;
+    try {
+      journal = new RunJournal(run.id, this.o.store, this.o.bus, await this.o.store.maxSeq(run.id));
+      journal.startAutoFlush();
+      journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), reused: [...reuse] });
+      const result = await this.executorFor(run.engine)({
+        runId: run.id, graph, inputs: run.inputs, registry: this.o.registry, services: this.o.services, journal, signal: controller.signal,
+        previous, reuse, concurrency: this.o.concurrency,
+      });
+      const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
+      journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error });
+      journal.stopAutoFlush();
+      await journal.flush({ status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() });
+    } catch (e) {
+      // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
+      journal?.stopAutoFlush();
+      const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
+      if (journal) journal.emit('run.failed', { error });
+      await (journal ? journal.flush({ status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    for (const a of this.active.values()) a.controller.abort();
+    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+  }
+}

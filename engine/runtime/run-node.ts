@@ -1,0 +1,147 @@
+/**
+ * runNode(): the one node runtime both engines call. Resolve config → execute with AbortSignal, timeout and the
+ * node's retry policy → persist the snapshot (awaited) → emit events. It never throws for node failures (they
+ * come back as an outcome); it throws StoreWriteError when the snapshot could not be persisted, because then no
+ * successor may start.
+ */
+import { PaiError, toErrorJson, type ErrorJson } from '../errors';
+import { retryPolicySchema, type GraphNode } from '../graph/schema';
+import type { LlmResolver, Usage } from '../llm/types';
+import type { NodeDefinition, SecretsReader } from '../nodes/define';
+import type { GuardedFetch } from '../net/ssrf-guard';
+import type { NodeRunRecord } from '../store/types';
+import { resolveDeep, type TemplateScope } from '../template/resolve';
+import { redact } from './redact';
+import { newSpanId, type RunJournal } from './run-journal';
+
+export interface NodeServices {
+  llm: LlmResolver;
+  fetch: GuardedFetch;
+  secrets: SecretsReader;
+}
+
+export interface NodeOutcome {
+  status: 'succeeded' | 'failed' | 'cancelled';
+  output?: unknown;
+  branch?: string | string[];
+  error?: ErrorJson;
+  attempt: number;
+  usage?: Usage;
+}
+
+export interface RunNodeArgs {
+  runId: string;
+  node: GraphNode;
+  def: NodeDefinition;
+  scope: TemplateScope;
+  /** Attempts made before this call (from the stored snapshot); this execution is `previousAttempts + 1`. */
+  previousAttempts: number;
+  signal: AbortSignal;
+  journal: RunJournal;
+  services: NodeServices;
+}
+
+const DEFAULT_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_MS ?? 10 * 60_000);
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof PaiError) return err.retryable || err.code === 'NODE_TIMEOUT';
+  return !(err instanceof Error && err.name === 'AbortError');
+}
+
+export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
+  const { node, def, journal, runId } = a;
+  const policy = retryPolicySchema.parse(node.data.retry ?? {});
+  const timeoutMs = node.data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const spanId = newSpanId();
+  const startedAt = new Date();
+  let attempt = a.previousAttempts;
+  const record = (patch: Partial<NodeRunRecord>): NodeRunRecord => ({
+    runId, nodeId: node.id, type: node.type, status: 'running', attempt, input: null, output: null, error: null, usage: null,
+    startedAt: startedAt.toISOString(), finishedAt: null, durationMs: null, ...patch,
+  });
+
+  const parsed = def.configSchema.safeParse(node.data.config ?? {});
+  let config: unknown;
+  let rawConfig: unknown;
+  let setupError: ErrorJson | undefined;
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    setupError = { code: 'INVALID_CONFIG', message: issue.message, path: ['config', ...issue.path].join('.') };
+  } else {
+    rawConfig = parsed.data;
+    const raw = parsed.data as Record<string, unknown>;
+    const toResolve = { ...raw };
+    for (const k of def.rawKeys ?? []) delete toResolve[k];
+    config = { ...raw, ...resolveDeep(toResolve, a.scope) };
+  }
+  const input = redact(config ?? node.data.config ?? {});
+
+  attempt += 1;
+  journal.stageNode(record({ input }));
+  journal.emit('node.started', { type: node.type, attempt, input }, { nodeId: node.id, spanId });
+
+  let outcome: NodeOutcome;
+  if (setupError) {
+    outcome = { status: 'failed', error: setupError, attempt };
+  } else {
+    outcome = { status: 'failed', attempt, error: { code: 'NODE_ERROR', message: 'not executed' } };
+    for (let i = 1; ; i++) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([a.signal, timeout]);
+      try {
+        const res = await def.execute({
+          runId, nodeId: node.id, nodeType: node.type, attempt, idempotencyKey: `${runId}:${node.id}:${attempt}`,
+          config, rawConfig, scope: a.scope, signal, spanId,
+          emit: (type, data, opts) => journal.emit(type, data, { nodeId: node.id, spanId: opts?.spanId ?? spanId, parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined }),
+          fetch: a.services.fetch, secrets: a.services.secrets, llm: a.services.llm,
+        });
+        outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
+        break;
+      } catch (err) {
+        if (a.signal.aborted) {
+          outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+          break;
+        }
+        const error = timeout.aborted
+          ? { code: 'NODE_TIMEOUT', message: `node "${node.id}" timed out after ${timeoutMs} ms` }
+          : toErrorJson(err);
+        outcome = { status: 'failed', error, attempt };
+        const retryable = timeout.aborted || isRetryable(err);
+        if (i >= policy.maxAttempts || !retryable) break;
+        const delay = Math.round(policy.backoffMs * policy.backoffMultiplier ** (i - 1));
+        journal.emit('node.progress', { retry: { attempt, nextInMs: delay, error } }, { nodeId: node.id, spanId });
+        await abortableSleep(delay, a.signal);
+        if (a.signal.aborted) {
+          outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+          break;
+        }
+        attempt += 1;
+        outcome.attempt = attempt;
+      }
+    }
+  }
+
+  const finishedAt = new Date();
+  const durationMs = finishedAt.getTime() - startedAt.getTime();
+  const output = outcome.status === 'succeeded' ? outcome.output : null;
+  journal.stageNode(record({
+    status: outcome.status, attempt: outcome.attempt, input, output, error: outcome.error ?? null, usage: outcome.usage ?? null,
+    finishedAt: finishedAt.toISOString(), durationMs,
+  }));
+  const type = outcome.status === 'succeeded' ? 'node.succeeded' : 'node.failed';
+  journal.emit(type, {
+    type: node.type, attempt: outcome.attempt, durationMs,
+    ...(outcome.status === 'succeeded' ? { output, usage: outcome.usage ?? null } : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
+  }, { nodeId: node.id, spanId });
+  await journal.flush(); // durable before any successor starts (throws StoreWriteError)
+  return outcome;
+}

@@ -1,0 +1,135 @@
+/**
+ * Opens the one database: PostgreSQL when a URL is given, else PGlite (Postgres compiled to WASM, in-process)
+ * under DATA_DIR. Both run the same schema, the same migration SQL and the same generated Prisma client.
+ * PGlite silently loses writes when two processes open one data dir, so we hold a lock file with our pid.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PaiError } from '../../errors';
+import { PrismaClient } from './generated/client';
+import { migrate, type SqlRunner, type SqlTx } from './migrator';
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  /** A label for /api/health: "postgres" or "pglite (./data)". */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests give each run its own). Created if missing. */
+  schema?: string;
+  migrationsDir?: string;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function takeLock(dir: string): () => void {
+  const file = path.join(dir, 'paiflow.lock');
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (pid && pid !== process.pid && pidAlive(pid)) {
+      throw new PaiError('DATA_DIR_LOCKED', `the embedded database in ${dir} is in use by process ${pid}; stop it or set DATA_DIR`, { status: 503 });
+    }
+  } catch (e) {
+    if (e instanceof PaiError) throw e;
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
+    } catch { /* already gone */ }
+  };
+}
+
+async function openPostgres(opts: OpenOptions): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  const schema = opts.schema;
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`, { status: 500 });
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  const runner: SqlRunner = {
+    exec: async (sql) => { await pool.query(sql); },
+    query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
+      try {
+        await client.query('BEGIN');
+        const out = await fn(tx);
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+  };
+  await migrate(runner, opts.migrationsDir);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  return {
+    kind: 'postgres',
+    prisma,
+    describe: 'postgres',
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
+  const dataDir = path.resolve(opts.dataDir ?? process.env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const release = takeLock(dataDir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PrismaPGlite } = await import('pglite-prisma-adapter');
+    const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+    const runner: SqlRunner = {
+      exec: async (sql) => { await pglite.exec(sql); },
+      query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as never[],
+      transaction: (fn) => pglite.transaction(async (t) => fn({
+        exec: async (sql) => { await t.exec(sql); },
+        query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],
+      })),
+    };
+    await migrate(runner, opts.migrationsDir);
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: { maxWait: 20_000, timeout: 30_000 } });
+    return {
+      kind: 'pglite',
+      prisma,
+      describe: `pglite (${path.relative(process.cwd(), dataDir) || '.'})`,
+      close: async () => {
+        await prisma.$disconnect();
+        await pglite.close().catch(() => {});
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts) : openPglite(opts);
+}

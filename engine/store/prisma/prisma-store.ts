@@ -1,0 +1,194 @@
+/**
+ * RunStore + WorkflowStore on Prisma. The same code serves PGlite and PostgreSQL.
+ * `commit` (the hot path: one per node) is a single SQL statement — node snapshots, events and the run patch in
+ * data-modifying CTEs — so a node costs one round trip and its snapshot and events land atomically.
+ */
+import type { ErrorJson } from '../../errors';
+import type { TraceEvent } from '../../events/types';
+import type { EngineChoice, EngineKind, Graph } from '../../graph/schema';
+import type { CommitBatch, NewRun, NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore, WorkflowVersionRecord } from '../types';
+import type { PrismaClient } from './generated/client';
+import { Prisma } from './generated/client';
+
+type Row = Record<string, any>;
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+const json = (v: unknown) => (v === undefined ? Prisma.DbNull : v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+function toWorkflow(r: Row): WorkflowRecord {
+  return {
+    id: r.id, name: r.name, description: r.description, graph: r.graph as Graph, engine: r.engine as EngineChoice, revision: r.revision,
+    slug: r.slug ?? null, currentVersionId: r.currentVersionId ?? null, createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!,
+  };
+}
+
+function toRun(r: Row): RunRecord {
+  return {
+    id: r.id, workflowId: r.workflowId, versionId: r.versionId ?? null, engine: r.engine as EngineKind, status: r.status as RunStatus,
+    inputs: (r.inputs ?? {}) as Record<string, unknown>, outputs: (r.outputs ?? null) as Record<string, unknown> | null,
+    error: (r.error ?? null) as ErrorJson | null, graph: r.graph as Graph, ownerId: r.ownerId ?? null, heartbeatAt: iso(r.heartbeatAt),
+    idempotencyKey: r.idempotencyKey ?? null, createdAt: iso(r.createdAt)!, startedAt: iso(r.startedAt), finishedAt: iso(r.finishedAt),
+  };
+}
+
+function toNodeRun(r: Row): NodeRunRecord {
+  return {
+    runId: r.runId, nodeId: r.nodeId, type: r.type, status: r.status, attempt: r.attempt, input: r.input ?? null, output: r.output ?? null,
+    error: r.error ?? null, usage: r.usage ?? null, startedAt: iso(r.startedAt), finishedAt: iso(r.finishedAt), durationMs: r.durationMs ?? null,
+  };
+}
+
+function toEvent(r: Row): TraceEvent {
+  return {
+    seq: r.seq, runId: r.runId, ts: iso(r.ts)!, type: r.type, ...(r.nodeId ? { nodeId: r.nodeId } : {}), spanId: r.spanId,
+    ...(r.parentSpanId ? { parentSpanId: r.parentSpanId } : {}), data: r.data ?? {},
+  };
+}
+
+function runPatchData(p: RunPatch): Prisma.RunUpdateManyMutationInput {
+  const d: Prisma.RunUpdateManyMutationInput = {};
+  if (p.status !== undefined) d.status = p.status;
+  if (p.engine !== undefined) d.engine = p.engine;
+  if (p.outputs !== undefined) d.outputs = json(p.outputs);
+  if (p.error !== undefined) d.error = json(p.error);
+  if (p.graph !== undefined) d.graph = p.graph as unknown as Prisma.InputJsonValue;
+  if (p.inputs !== undefined) d.inputs = p.inputs as Prisma.InputJsonValue;
+  if (p.ownerId !== undefined) d.ownerId = p.ownerId;
+  if (p.heartbeatAt !== undefined) d.heartbeatAt = p.heartbeatAt ? new Date(p.heartbeatAt) : null;
+  if (p.startedAt !== undefined) d.startedAt = p.startedAt ? new Date(p.startedAt) : null;
+  if (p.finishedAt !== undefined) d.finishedAt = p.finishedAt ? new Date(p.finishedAt) : null;
+  return d;
+}
+
+const NODE_COLS = `run_id text, node_id text, type text, status text, attempt int, input jsonb, output jsonb, error jsonb, usage jsonb,
+  started_at timestamp(3), finished_at timestamp(3), duration_ms int`;
+const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb`;
+
+export class PrismaStore implements RunStore, WorkflowStore {
+  constructor(private readonly prisma: PrismaClient, readonly kind: string) {}
+
+  // ── workflows ────────────────────────────────────────────────────────────────
+  async createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }) {
+    const r = await this.prisma.workflow.create({ data: { ...w, graph: w.graph as unknown as Prisma.InputJsonValue } });
+    return toWorkflow(r);
+  }
+
+  async getWorkflow(id: string) {
+    const r = await this.prisma.workflow.findUnique({ where: { id } });
+    return r ? toWorkflow(r) : null;
+  }
+
+  async listWorkflows() {
+    return (await this.prisma.workflow.findMany({ orderBy: { updatedAt: 'desc' } })).map(toWorkflow);
+  }
+
+  async updateWorkflow(id: string, patch: Partial<Pick<WorkflowRecord, 'name' | 'description' | 'graph' | 'engine'>>, expectRevision?: number) {
+    const data: Prisma.WorkflowUpdateManyMutationInput = { revision: { increment: 1 } };
+    if (patch.name !== undefined) data.name = patch.name;
+    if (patch.description !== undefined) data.description = patch.description;
+    if (patch.engine !== undefined) data.engine = patch.engine;
+    if (patch.graph !== undefined) data.graph = patch.graph as unknown as Prisma.InputJsonValue;
+    const res = await this.prisma.workflow.updateMany({ where: { id, ...(expectRevision !== undefined ? { revision: expectRevision } : {}) }, data });
+    if (res.count === 0) return (await this.getWorkflow(id)) ? ('conflict' as const) : null;
+    return this.getWorkflow(id);
+  }
+
+  async deleteWorkflow(id: string) {
+    return (await this.prisma.workflow.deleteMany({ where: { id } })).count > 0;
+  }
+
+  async getVersion(id: string): Promise<WorkflowVersionRecord | null> {
+    const r = await this.prisma.workflowVersion.findUnique({ where: { id } });
+    return r ? { id: r.id, workflowId: r.workflowId, version: r.version, graph: r.graph as unknown as Graph, engine: r.engine as EngineChoice, createdAt: iso(r.createdAt)! } : null;
+  }
+
+  // ── runs ─────────────────────────────────────────────────────────────────────
+  async createRun(run: NewRun) {
+    const data = {
+      id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status,
+      inputs: run.inputs as Prisma.InputJsonValue, graph: run.graph as unknown as Prisma.InputJsonValue,
+      idempotencyKey: run.idempotencyKey ?? null, apiKeyId: run.apiKeyId ?? null,
+    };
+    try {
+      return { run: toRun(await this.prisma.run.create({ data })), created: true };
+    } catch (e) {
+      if (run.idempotencyKey && e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') {
+        const existing = await this.prisma.run.findFirst({ where: { workflowId: run.workflowId, idempotencyKey: run.idempotencyKey } });
+        if (existing) return { run: toRun(existing), created: false };
+      }
+      throw e;
+    }
+  }
+
+  async getRun(id: string) {
+    const r = await this.prisma.run.findUnique({ where: { id } });
+    return r ? toRun(r) : null;
+  }
+
+  async listRuns(workflowId: string, opts: { limit?: number } = {}) {
+    const rows = await this.prisma.run.findMany({ where: { workflowId }, orderBy: { createdAt: 'desc' }, take: Math.min(opts.limit ?? 50, 500) });
+    return rows.map(toRun);
+  }
+
+  async updateRun(id: string, patch: RunPatch, expect?: RunStatus[]) {
+    const res = await this.prisma.run.updateMany({ where: { id, ...(expect ? { status: { in: expect } } : {}) }, data: runPatchData(patch) });
+    return res.count > 0;
+  }
+
+  async getNodeRuns(runId: string) {
+    return (await this.prisma.nodeRun.findMany({ where: { runId } })).map(toNodeRun);
+  }
+
+  async commit(runId: string, batch: CommitBatch) {
+    const nodes = (batch.nodes ?? []).map((n) => ({
+      run_id: runId, node_id: n.nodeId, type: n.type, status: n.status, attempt: n.attempt, input: n.input ?? null, output: n.output ?? null,
+      error: n.error ?? null, usage: n.usage ?? null, started_at: n.startedAt, finished_at: n.finishedAt, duration_ms: n.durationMs,
+    }));
+    const events = (batch.events ?? []).map((e) => ({
+      run_id: runId, seq: e.seq, ts: e.ts, type: e.type, node_id: e.nodeId ?? null, span_id: e.spanId, parent_span_id: e.parentSpanId ?? null, data: e.data ?? {},
+    }));
+    if (nodes.length || events.length) {
+      await this.prisma.$executeRawUnsafe(
+        `WITH n AS (
+           INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
+           ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
+             input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
+             started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms
+           RETURNING 1
+         ), e AS (
+           INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
+           SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
+           RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)`,
+        JSON.stringify(nodes),
+        JSON.stringify(events),
+      );
+    }
+    // Run-level patches happen at start and end of a run only; ordering after the events keeps the terminal
+    // event visible no later than the terminal status.
+    if (batch.run) await this.updateRun(runId, batch.run);
+  }
+
+  async getEvents(runId: string, afterSeq = 0, limit = 10_000) {
+    const rows = await this.prisma.runEvent.findMany({ where: { runId, seq: { gt: afterSeq } }, orderBy: { seq: 'asc' }, take: limit });
+    return rows.map(toEvent);
+  }
+
+  async maxSeq(runId: string) {
+    const r = await this.prisma.runEvent.aggregate({ where: { runId }, _max: { seq: true } });
+    return r._max.seq ?? 0;
+  }
+
+  async heartbeat(ownerId: string, runIds: string[]) {
+    if (!runIds.length) return;
+    await this.prisma.run.updateMany({ where: { id: { in: runIds }, ownerId }, data: { heartbeatAt: new Date() } });
+  }
+
+  async findStaleRuns(staleBefore: Date) {
+    const rows = await this.prisma.run.findMany({
+      where: { status: { in: ['queued', 'running'] }, OR: [{ heartbeatAt: null, createdAt: { lt: staleBefore } }, { heartbeatAt: { lt: staleBefore } }] },
+    });
+    return rows.map(toRun);
+  }
+}

@@ -1,0 +1,118 @@
+import type { ErrorJson } from '../errors';
+import type { TraceEvent } from '../events/types';
+import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
+import type { Usage } from '../llm/types';
+
+export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(['queued', 'running', 'waiting']);
+export const NODE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled', 'waiting'] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  description: string;
+  graph: Graph;
+  engine: EngineChoice;
+  revision: number;
+  slug: string | null;
+  currentVersionId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WorkflowVersionRecord {
+  id: string;
+  workflowId: string;
+  version: number;
+  graph: Graph;
+  engine: EngineChoice;
+  createdAt: string;
+}
+
+export interface RunRecord {
+  id: string;
+  workflowId: string;
+  /** null = a run of the editor's draft. */
+  versionId: string | null;
+  engine: EngineKind;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown> | null;
+  error: ErrorJson | null;
+  /** The graph as it was when the run (or its latest resume) started: what the history view paints. */
+  graph: Graph;
+  ownerId: string | null;
+  heartbeatAt: string | null;
+  idempotencyKey: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface NodeRunRecord {
+  runId: string;
+  nodeId: string;
+  type: string;
+  status: NodeStatus;
+  attempt: number;
+  input: unknown;
+  output: unknown;
+  error: ErrorJson | null;
+  usage: Usage | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+}
+
+export type RunPatch = Partial<Pick<RunRecord, 'status' | 'outputs' | 'error' | 'graph' | 'inputs' | 'ownerId' | 'heartbeatAt' | 'startedAt' | 'finishedAt' | 'engine'>>;
+
+export interface NewRun {
+  id: string;
+  workflowId: string;
+  versionId: string | null;
+  engine: EngineKind;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  graph: Graph;
+  idempotencyKey?: string | null;
+  apiKeyId?: string | null;
+}
+
+export interface CommitBatch {
+  nodes?: NodeRunRecord[];
+  events?: TraceEvent[];
+  run?: RunPatch;
+}
+
+/**
+ * Runs, node snapshots and trace events. `commit` is atomic: a node's snapshot and the events that describe it
+ * land together or not at all. Implementations: Prisma over PGlite (embedded) and over PostgreSQL.
+ */
+export interface RunStore {
+  readonly kind: string;
+  /** Returns the existing run when (workflowId, idempotencyKey) was already used. */
+  createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
+  getRun(id: string): Promise<RunRecord | null>;
+  listRuns(workflowId: string, opts?: { limit?: number }): Promise<RunRecord[]>;
+  /** Compare-and-set on status: applies the patch only if the run's status is one of `expect`. Returns whether it did. */
+  updateRun(id: string, patch: RunPatch, expect?: RunStatus[]): Promise<boolean>;
+  getNodeRuns(runId: string): Promise<NodeRunRecord[]>;
+  commit(runId: string, batch: CommitBatch): Promise<void>;
+  getEvents(runId: string, afterSeq?: number, limit?: number): Promise<TraceEvent[]>;
+  maxSeq(runId: string): Promise<number>;
+  heartbeat(ownerId: string, runIds: string[]): Promise<void>;
+  /** Active runs whose heartbeat is older than `staleBefore` (or whose owner is `deadOwner`): for crash recovery. */
+  findStaleRuns(staleBefore: Date): Promise<RunRecord[]>;
+}
+
+export interface WorkflowStore {
+  createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }): Promise<WorkflowRecord>;
+  getWorkflow(id: string): Promise<WorkflowRecord | null>;
+  listWorkflows(): Promise<WorkflowRecord[]>;
+  /** Optimistic concurrency: with `expectRevision`, fails (returns null) when someone else saved in between. */
+  updateWorkflow(id: string, patch: Partial<Pick<WorkflowRecord, 'name' | 'description' | 'graph' | 'engine'>>, expectRevision?: number): Promise<WorkflowRecord | null | 'conflict'>;
+  deleteWorkflow(id: string): Promise<boolean>;
+  getVersion(id: string): Promise<WorkflowVersionRecord | null>;
+}

@@ -1,0 +1,154 @@
+/**
+ * The one template resolver. `{{inputs.question}}`, `{{n1.output.text}}`, `{{n3.output.items[0].title}}`,
+ * with a fallback chain `{{a.output.text || b.output.text || "none"}}`.
+ * Templates are parsed as data paths and looked up with own-property reads only — never evaluated as code —
+ * so `{{constructor.constructor('return process')()}}` or `__proto__` paths are inert (unparseable or unresolved).
+ */
+export type PathSegment = string | number;
+
+export interface TemplateScope {
+  inputs: Record<string, unknown>;
+  /** Outputs of upstream nodes by node id: `{ n1: { output, status } }`. */
+  nodes: Record<string, { output?: unknown; status?: string } | undefined>;
+}
+
+export interface TemplateRef {
+  /** Raw text between the braces, trimmed. */
+  expr: string;
+  /** Each alternative of a fallback chain, parsed; `null` when an alternative is not a valid path. */
+  alternatives: Array<{ path: PathSegment[] | null; literal?: string }>;
+  start: number;
+  end: number;
+}
+
+const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
+const TEMPLATE_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Parses `a.b[0]["c d"].e` into segments; returns null for anything else (calls, operators, quotes in odd places). */
+export function parsePath(expr: string): PathSegment[] | null {
+  const segs: PathSegment[] = [];
+  let i = 0;
+  const s = expr.trim();
+  const readIdent = (): string | null => {
+    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(s.slice(i));
+    if (!m) return null;
+    i += m[0].length;
+    return m[0];
+  };
+  const first = readIdent();
+  if (first === null) return null;
+  segs.push(first);
+  while (i < s.length) {
+    if (s[i] === '.') {
+      i++;
+      const id = readIdent();
+      if (id === null) return null;
+      segs.push(id);
+    } else if (s[i] === '[') {
+      const m = /^\[\s*(\d+|"[^"\\]*"|'[^'\\]*')\s*\]/.exec(s.slice(i));
+      if (!m) return null;
+      i += m[0].length;
+      const tok = m[1];
+      segs.push(/^\d+$/.test(tok) ? Number(tok) : tok.slice(1, -1));
+    } else {
+      return null;
+    }
+  }
+  if (segs.some((seg) => typeof seg === 'string' && FORBIDDEN.has(seg))) return null;
+  return segs;
+}
+
+function parseAlternatives(expr: string): TemplateRef['alternatives'] {
+  return expr.split('||').map((part) => {
+    const p = part.trim();
+    const lit = /^"([^"\\]*)"$|^'([^'\\]*)'$/.exec(p);
+    if (lit) return { path: [], literal: lit[1] ?? lit[2] ?? '' };
+    return { path: parsePath(p) };
+  });
+}
+
+export function findRefs(text: string): TemplateRef[] {
+  const refs: TemplateRef[] = [];
+  for (const m of text.matchAll(TEMPLATE_RE)) {
+    refs.push({ expr: m[1], alternatives: parseAlternatives(m[1]), start: m.index!, end: m.index! + m[0].length });
+  }
+  return refs;
+}
+
+function own(obj: unknown, key: PathSegment): unknown {
+  if (obj === null || obj === undefined) return undefined;
+  if (typeof key === 'number') return Array.isArray(obj) ? obj[key] : undefined;
+  if (typeof obj !== 'object' || FORBIDDEN.has(key)) return undefined;
+  return Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+}
+
+/** Looks a path up in the scope. Root `inputs` → run inputs; any other root is a node id. */
+export function lookup(scope: TemplateScope, path: PathSegment[]): unknown {
+  const [root, ...rest] = path;
+  let cur: unknown = root === 'inputs' ? scope.inputs : own(scope.nodes, root);
+  for (const seg of rest) cur = own(cur, seg);
+  return cur;
+}
+
+function evalRef(ref: TemplateRef, scope: TemplateScope): unknown {
+  for (const alt of ref.alternatives) {
+    if (alt.literal !== undefined) return alt.literal;
+    if (!alt.path) continue;
+    const v = lookup(scope, alt.path);
+    if (v !== undefined && v !== null && v !== '') return v;
+  }
+  return undefined;
+}
+
+function stringify(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+}
+
+/**
+ * Renders a template. A string that is exactly one `{{ref}}` yields the referenced value with its type
+ * (object, number …); otherwise refs are interpolated as text (objects as JSON, missing values as '').
+ */
+export function renderTemplate(text: string, scope: TemplateScope): unknown {
+  const refs = findRefs(text);
+  if (refs.length === 0) return text;
+  if (refs.length === 1 && refs[0].start === 0 && refs[0].end === text.length) return evalRef(refs[0], scope);
+  let out = '';
+  let last = 0;
+  for (const r of refs) {
+    out += text.slice(last, r.start) + stringify(evalRef(r, scope));
+    last = r.end;
+  }
+  return out + text.slice(last);
+}
+
+export function renderText(text: string, scope: TemplateScope): string {
+  return stringify(renderTemplate(text, scope));
+}
+
+/** Resolves every string inside a config value (deep), keeping non-string leaves. */
+export function resolveDeep<T>(value: T, scope: TemplateScope): T {
+  if (typeof value === 'string') return renderTemplate(value, scope) as T;
+  if (Array.isArray(value)) return value.map((v) => resolveDeep(v, scope)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (!FORBIDDEN.has(k)) out[k] = resolveDeep(v, scope);
+    return out as T;
+  }
+  return value;
+}
+
+/** Every template ref in a config value, with the JSON path of the string that holds it. */
+export function collectRefs(value: unknown, basePath: string): Array<{ path: string; ref: TemplateRef }> {
+  const found: Array<{ path: string; ref: TemplateRef }> = [];
+  const walk = (v: unknown, p: string) => {
+    if (typeof v === 'string') for (const ref of findRefs(v)) found.push({ path: p, ref });
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, IDENT.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`);
+  };
+  walk(value, basePath);
+  return found;
+}

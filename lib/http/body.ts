@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { toJsonPath } from '@/engine/graph/schema';
+
+const DEFAULT_LIMIT = Number(process.env.MAX_BODY_BYTES || 2 * 1024 * 1024);
+
+/** Reads a JSON body with a size limit (413), a content-type check (415) and zod validation (400 with a path). */
+export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { limit?: number; optional?: boolean } = {}): Promise<T> {
+  const limit = opts.limit ?? DEFAULT_LIMIT;
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > limit) throw new PaiError('PAYLOAD_TOO_LARGE', `the body is ${declared} bytes; the limit is ${limit}`, { status: 413 });
+  const type = req.headers.get('content-type') ?? '';
+  let text = '';
+  if (req.body) {
+    const reader = req.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw new PaiError('PAYLOAD_TOO_LARGE', `the body exceeds the limit of ${limit} bytes`, { status: 413 });
+      }
+      chunks.push(value);
+    }
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  if (!text.trim()) {
+    if (opts.optional) return schema.parse({});
+    throw new PaiError('BODY_REQUIRED', 'a JSON body is required', { status: 400 });
+  }
+  if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`, { status: 415 });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`, { status: 400 });
+  }
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new PaiError('VALIDATION_ERROR', i.message, {
+      status: 400, path: toJsonPath(i.path),
+      details: { errors: r.error.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })) },
+    });
+  }
+  return r.data;
+}

@@ -1,0 +1,88 @@
+/**
+ * Builds the app's services once per process from the environment: database (PGlite or PostgreSQL), event bus,
+ * node registry, LLM resolver, SSRF-guarded fetch and the run manager. Route handlers call `getApp()`.
+ * Nothing here runs at import time, so `next build` never opens the database.
+ */
+import { randomUUID } from 'node:crypto';
+import { InProcessEventBus } from '@/engine/events/in-process-bus';
+import type { EventBus } from '@/engine/events/types';
+import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
+import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
+import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
+import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
+import { RunManager } from '@/engine/runtime/run-manager';
+import { openDatabase, type Database } from '@/engine/store/prisma/database';
+import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { readConfig, type AppConfig } from './config';
+import { envSecrets } from './secrets';
+
+export interface App {
+  config: AppConfig;
+  db: Database;
+  store: PrismaStore;
+  bus: EventBus;
+  registry: NodeRegistry;
+  runs: RunManager;
+  health(): { db: string; bus: string; search: string; llm: string };
+  close(): Promise<void>;
+}
+
+export async function createApp(config: AppConfig = readConfig()): Promise<App> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+  const store = new PrismaStore(db.prisma, db.kind);
+  const bus = new InProcessEventBus();
+  const registry = createDefaultRegistry();
+  const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
+  const llm = createLlmResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { guardedFetch: fetch });
+  const runs = new RunManager({ store, workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets() } });
+
+  // The embedded store is single-process (lock file), so every run still "running" at start-up is an orphan.
+  const interrupted = await runs.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);
+  if (config.autoResumeInterrupted) for (const id of interrupted) await runs.resume(id).catch(() => {});
+  // Multi-process PostgreSQL deployments: keep reaping runs whose owner stopped heart-beating.
+  const reaper = db.kind === 'postgres' ? setInterval(() => runs.recover().catch(() => {}), 15_000) : undefined;
+  reaper?.unref?.();
+
+  if (config.seedExample) await seedOnce(db);
+
+  return {
+    config, db, store, bus, registry, runs,
+    health: () => ({
+      db: db.describe,
+      bus: bus.kind,
+      search: 'embedded (not configured yet)',
+      llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }),
+    }),
+    async close() {
+      if (reaper) clearInterval(reaper);
+      await runs.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+}
+
+/** Seeds the example workflow on a fresh database only (deleting it later does not bring it back). */
+async function seedOnce(db: Database) {
+  const done = await db.prisma.appMeta.findUnique({ where: { key: 'seeded' } });
+  if (done) return;
+  await db.prisma.$transaction(async (tx) => {
+    await tx.workflow.create({
+      data: { id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name: SUPPORT_TRIAGE_EXAMPLE.name, description: SUPPORT_TRIAGE_EXAMPLE.description, graph: SUPPORT_TRIAGE_EXAMPLE.graph as object, engine: 'auto' },
+    });
+    await tx.appMeta.create({ data: { key: 'seeded', value: { at: new Date().toISOString() } } });
+  });
+}
+
+const g = globalThis as unknown as { __paiflowApp?: Promise<App> };
+
+/** The process-wide app (survives Next.js dev hot reloads). A failed start is not cached, so the next request retries. */
+export function getApp(): Promise<App> {
+  if (!g.__paiflowApp) {
+    g.__paiflowApp = createApp().catch((e) => {
+      g.__paiflowApp = undefined;
+      throw e;
+    });
+  }
+  return g.__paiflowApp;
+}

@@ -1,0 +1,85 @@
+/**
+ * Server-Sent Events for a run's trace. Replays stored events after `Last-Event-ID` / `?after=`, then follows the
+ * live bus without gaps or duplicates (events are de-duplicated by seq; a gap triggers a re-read from the store),
+ * and closes after the terminal event.
+ */
+import { TERMINAL_EVENT_TYPES, type TraceEvent } from '@/engine/events/types';
+import type { App } from './app';
+
+const TERMINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
+
+export function afterSeqFrom(req: Request): number {
+  const header = req.headers.get('last-event-id');
+  const q = new URL(req.url).searchParams.get('after');
+  const n = Number(header ?? q ?? 0);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+export function runEventStream(app: App, runId: string, after: number, signal: AbortSignal): Response {
+  const enc = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let last = after;
+      let closed = false;
+      let pending: TraceEvent[] = [];
+      let catchingUp = true;
+      let ka: NodeJS.Timeout | undefined;
+      let unsubscribe = () => {};
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        if (ka) clearInterval(ka);
+        try { controller.close(); } catch { /* already closed */ }
+      };
+      cleanup = close;
+      const send = (e: TraceEvent) => {
+        if (closed || e.seq <= last) return;
+        last = e.seq;
+        controller.enqueue(enc.encode(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`));
+        if (TERMINAL_EVENT_TYPES.has(e.type)) close();
+      };
+      const catchUp = async () => {
+        catchingUp = true;
+        for (;;) {
+          const batch = await app.store.getEvents(runId, last, 1000);
+          for (const e of batch) send(e);
+          if (batch.length < 1000 || closed) break;
+        }
+        const queued = pending.sort((a, b) => a.seq - b.seq);
+        pending = [];
+        catchingUp = false;
+        for (const e of queued) onLive(e);
+      };
+      const onLive = (e: TraceEvent) => {
+        if (closed || e.seq <= last) return;
+        if (catchingUp) { pending.push(e); return; }
+        if (e.seq === last + 1) send(e);
+        else { pending.push(e); void catchUp(); } // gap: the store has the missing ones (or will after the next flush)
+      };
+      signal.addEventListener('abort', close, { once: true });
+      controller.enqueue(enc.encode(`retry: 2000\n\n`));
+      ka = setInterval(() => { if (!closed) controller.enqueue(enc.encode(`: keep-alive\n\n`)); }, 15_000);
+      try {
+        await catchUp();
+        if (closed) return;
+        unsubscribe = app.bus.subscribe(runId, last, onLive);
+        // The run may have finished between the read and the subscribe: re-read once more.
+        const run = await app.store.getRun(runId);
+        if (run && TERMINAL_STATUSES.has(run.status) && !app.runs.isActive(runId)) {
+          await catchUp();
+          close();
+        }
+      } catch {
+        close();
+      }
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' },
+  });
+}

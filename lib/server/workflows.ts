@@ -1,0 +1,104 @@
+/** Workflow use-cases shared by the route handlers: create/update with validation, import/export, run views. */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { ENGINES, type EngineChoice, type Graph } from '@/engine/graph/schema';
+import { validateGraph, type Problem } from '@/engine/graph/validate';
+import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
+import type { App } from './app';
+
+export const workflowBodySchema = z.object({
+  name: z.string().trim().min(1, 'name is required').max(200),
+  description: z.string().max(5000).optional(),
+  graph: z.unknown(),
+  engine: z.enum(ENGINES).optional(),
+});
+
+export const workflowPatchSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(5000).optional(),
+  graph: z.unknown().optional(),
+  engine: z.enum(ENGINES).optional(),
+  /** The revision the client edited; a mismatch means someone saved in between → 409. */
+  revision: z.number().int().optional(),
+});
+
+/** Codes that make a graph unstorable (corrupt), as opposed to a draft that is not runnable yet. */
+const STRUCTURAL = new Set(['GRAPH_SCHEMA', 'DUPLICATE_NODE_ID', 'DUPLICATE_EDGE_ID', 'DANGLING_EDGE', 'UNKNOWN_NODE_TYPE', 'UNKNOWN_NODE_VERSION', 'RESERVED_NODE_ID']);
+
+function invalid(problems: Problem[], status = 400): PaiError {
+  const first = problems[0];
+  return new PaiError(first.code, `the graph is invalid (${problems.length} problem${problems.length > 1 ? 's' : ''}): ${first.message}`, {
+    status, path: `graph.${first.path}`, details: { errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+  });
+}
+
+/**
+ * Checks a graph before it is stored. By default every problem rejects the save; with `allowDraft` (editor
+ * autosave) only structural corruption does, and the remaining problems come back for the problems panel.
+ */
+export function checkGraphForSave(graph: unknown, registry: NodeRegistry, engine: EngineChoice, allowDraft: boolean): { graph: Graph; problems: Problem[] } {
+  const v = validateGraph(graph, registry, engine);
+  const blocking = allowDraft ? v.errors.filter((e) => STRUCTURAL.has(e.code)) : v.errors;
+  if (blocking.length || !v.graph) throw invalid(blocking.length ? blocking : v.errors);
+  return { graph: v.graph, problems: v.errors };
+}
+
+export function newWorkflowId(): string {
+  return `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+}
+
+export async function getWorkflowOr404(app: App, id: string): Promise<WorkflowRecord> {
+  const wf = await app.store.getWorkflow(id);
+  if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
+  return wf;
+}
+
+export async function getRunOr404(app: App, id: string): Promise<RunRecord> {
+  const run = await app.store.getRun(id);
+  if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${id} not found`, { status: 404 });
+  return run;
+}
+
+export const EXPORT_FORMAT = 'paiflow.workflow';
+export const EXPORT_FORMAT_VERSION = 1;
+
+export function exportWorkflow(wf: WorkflowRecord) {
+  return {
+    format: EXPORT_FORMAT,
+    formatVersion: EXPORT_FORMAT_VERSION,
+    exportedAt: new Date().toISOString(),
+    workflow: { name: wf.name, description: wf.description, engine: wf.engine, graph: wf.graph },
+  };
+}
+
+export const importSchema = z.object({
+  format: z.literal(EXPORT_FORMAT, { message: `format must be "${EXPORT_FORMAT}"` }),
+  formatVersion: z.number().int().min(1).max(EXPORT_FORMAT_VERSION, { message: `this server reads format versions up to ${EXPORT_FORMAT_VERSION}` }),
+  workflow: workflowBodySchema,
+});
+
+/** The run as GET /api/runs/:id returns it: every node of the run's graph, with its snapshot or `pending`. */
+export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
+  const byId = new Map(snapshots.map((s) => [s.nodeId, s]));
+  const nodes = run.graph.nodes.map((n) => {
+    const s = byId.get(n.id);
+    return {
+      nodeId: n.id, type: n.type, label: n.data.label ?? null, status: s?.status ?? 'pending', attempt: s?.attempt ?? 0,
+      input: s?.input ?? null, output: s?.output ?? null, error: s?.error ?? null, startedAt: s?.startedAt ?? null,
+      finishedAt: s?.finishedAt ?? null, durationMs: s?.durationMs ?? null, usage: s?.usage ?? null,
+    };
+  });
+  const usage = snapshots.reduce((acc, s) => ({
+    inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0), outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
+  }), { inputTokens: 0, outputTokens: 0 });
+  return {
+    id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status, inputs: run.inputs,
+    outputs: run.outputs, error: run.error, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, usage, nodes,
+  };
+}
+
+export function presentRunSummary(run: RunRecord) {
+  return { id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status, error: run.error, createdAt: run.createdAt, finishedAt: run.finishedAt };
+}

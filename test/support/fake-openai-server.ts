@@ -1,0 +1,192 @@
+/**
+ * A local OpenAI-compatible HTTP server for tests, so the REAL `openai` SDK can be exercised over real HTTP
+ * (retries, SSE parsing, aborts) without network access or a key.
+ *
+ * - POST /v1/chat/completions: non-streaming (chat.completion) or SSE (chat.completion.chunk … [DONE]).
+ *   Responses come from the script() queue, else from the default (echo of the last user message).
+ * - POST /v1/embeddings: deterministic unit vectors of dimension 8 (sha256 of each input); honours the SDK's
+ *   default `encoding_format: 'base64'`.
+ * - Error statuses carry an OpenAI-style body and `retry-after-ms: 10` so SDK retries are fast.
+ *   401/403 bodies echo the bearer token like OpenAI's "Incorrect API key provided" (to test redaction).
+ * - `hang`: non-streaming never answers; streaming sends headers + the first text chunk, then stalls.
+ *   Waits (delayMs, hang, chunkDelayMs) stop as soon as the client disconnects.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedResponse {
+  text?: string;
+  toolCalls?: { id?: string; name: string; arguments: string | object }[];
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  status?: number;
+  delayMs?: number;
+  hang?: boolean;
+  chunkDelayMs?: number;
+}
+
+export interface FakeOpenAi {
+  baseURL: string;
+  requests: any[];
+  script(...responses: ScriptedResponse[]): void;
+  setDefault(fn?: (body: any) => ScriptedResponse): void;
+  close(): Promise<void>;
+}
+
+const textOf = (c: unknown) => (typeof c === 'string' ? c : c == null ? '' : JSON.stringify(c));
+const echoDefault = (body: any): ScriptedResponse => {
+  const msgs: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const lastUser = [...msgs].reverse().find((m) => m?.role === 'user');
+  return { text: `echo: ${textOf(lastUser?.content)}` };
+};
+
+export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+  const requests: any[] = [];
+  const queue: ScriptedResponse[] = [];
+  let fallback = echoDefault;
+  let seq = 0;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) sendError(res, 500, String(err?.message ?? err));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: any;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    } catch {
+      return sendError(res, 400, 'Invalid JSON body');
+    }
+    requests.push(body);
+    const auth = req.headers.authorization ?? '';
+    const token = /^Bearer (\S+)$/.exec(auth)?.[1];
+    if (!token) return sendError(res, 401, 'Missing bearer token');
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, token, res);
+    if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
+    sendError(res, 404, `No route ${req.method} ${path}`);
+  }
+
+  async function chat(body: any, token: string, res: ServerResponse) {
+    const r = queue.shift() ?? fallback(body);
+    if (r.delayMs && !(await wait(res, r.delayMs))) return;
+    if (r.status && r.status >= 400) {
+      const msg = r.status === 401 || r.status === 403 ? `Incorrect API key provided: ${token}.` : `Scripted error ${r.status}`;
+      return sendError(res, r.status, msg);
+    }
+    const id = `chatcmpl-fake-${++seq}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = body.model ?? 'fake-model';
+    const text = r.text ?? '';
+    const calls = (r.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_fake_${seq}_${i}`,
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+    }));
+    const finish_reason = calls.length ? 'tool_calls' : 'stop';
+    const promptChars = (body.messages ?? []).reduce((n: number, m: any) => n + textOf(m?.content).length, 0);
+    const usage = r.usage ?? {
+      prompt_tokens: Math.ceil(promptChars / 4),
+      completion_tokens: Math.ceil((text.length + calls.reduce((n, c) => n + c.arguments.length, 0)) / 4),
+    };
+    const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const wireCalls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+
+    if (!body.stream) {
+      if (r.hang) return; // never answer; the client must abort or time out
+      return sendJson(res, 200, {
+        id, object: 'chat.completion', created, model,
+        choices: [{ index: 0, message: { role: 'assistant', content: calls.length && !text ? null : text, ...(calls.length ? { tool_calls: wireCalls } : {}), refusal: null }, finish_reason, logprobs: null }],
+        usage: fullUsage,
+      });
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const chunk = (delta: object, finish: string | null = null) => ({
+      id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
+    const events: object[] = [chunk({ role: 'assistant', content: '' })];
+    for (const piece of text ? text.split(/(?<=\s)(?=\S)/) : []) events.push(chunk({ content: piece }));
+    calls.forEach((c, index) => {
+      events.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+      for (const piece of thirds(c.arguments)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    });
+    events.push(chunk({}, finish_reason));
+    if (body.stream_options?.include_usage) events.push({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: fullUsage });
+
+    for (let i = 0; i < events.length; i++) {
+      if (res.destroyed) return;
+      if (i > 0 && r.chunkDelayMs && !(await wait(res, r.chunkDelayMs))) return;
+      res.write(`data: ${JSON.stringify(events[i])}\n\n`);
+      if (r.hang && i === Math.min(1, events.length - 1)) return; // stall after the first text chunk
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  function embeddings(body: any, res: ServerResponse) {
+    const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
+    const data = inputs.map((input, index) => {
+      const bytes = createHash('sha256').update(textOf(input)).digest();
+      const raw = Array.from({ length: 8 }, (_, i) => bytes[i] / 127.5 - 1);
+      const norm = Math.hypot(...raw) || 1;
+      const vec = raw.map((v) => v / norm);
+      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
+      return { object: 'embedding', index, embedding };
+    });
+    const tokens = inputs.reduce<number>((n, i) => n + Math.ceil(textOf(i).length / 4), 0);
+    sendJson(res, 200, { object: 'list', data, model: body.model ?? 'fake-embedding', usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...responses) => void queue.push(...responses),
+    setDefault: (fn) => void (fallback = fn ?? echoDefault),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Resolves true after `ms`, or false as soon as the client disconnects. */
+function wait(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    const t = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
+function thirds(s: string): string[] {
+  if (s.length < 3) return s ? [s] : [];
+  const a = Math.ceil(s.length / 3);
+  return [s.slice(0, a), s.slice(a, 2 * a), s.slice(2 * a)];
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, message: string) {
+  const type = status === 429 ? 'rate_limit_exceeded' : status === 401 || status === 403 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : null;
+  sendJson(res, status, { error: { message, type, param: null, code } }, { 'retry-after-ms': '10' });
+}

@@ -1,0 +1,103 @@
+/**
+ * An engine harness for tests: a real store (PGlite or PostgreSQL), the in-process bus, the default registry plus
+ * scriptable test nodes (`probe`: counts executions, can fail/hang/sleep per script), and a RunManager.
+ */
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { InProcessEventBus } from '@/engine/events/in-process-bus';
+import type { TraceEvent } from '@/engine/events/types';
+import type { Graph } from '@/engine/graph/schema';
+import { createLlmResolver } from '@/engine/llm/resolve-provider';
+import { createGuardedFetch } from '@/engine/net/ssrf-guard';
+import { defineNode } from '@/engine/nodes/define';
+import { createDefaultRegistry } from '@/engine/nodes/registry';
+import { RunManager } from '@/engine/runtime/run-manager';
+import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import type { RunRecord, RunStore } from '@/engine/store/types';
+import { openTestDb, type TestDb } from './databases';
+
+/** Per-node behaviour, keyed by node id; read at execution time so tests can change it between runs. */
+export const probeScript = new Map<string, { fail?: boolean | number; sleepMs?: number; hang?: boolean; output?: unknown }>();
+export const probeCalls = new Map<string, number>();
+
+export const probeNode = defineNode<{ value?: string }>({
+  type: 'probe', version: 1, label: 'Probe (test)', category: 'data', description: 'test node',
+  configSchema: z.object({ value: z.string().optional() }),
+  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  async execute(ctx) {
+    const calls = (probeCalls.get(ctx.nodeId) ?? 0) + 1;
+    probeCalls.set(ctx.nodeId, calls);
+    const s = probeScript.get(ctx.nodeId) ?? {};
+    if (s.sleepMs) await new Promise((r) => setTimeout(r, s.sleepMs));
+    if (s.hang) await new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    if (s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
+    return { output: s.output ?? { value: ctx.config.value ?? ctx.nodeId, calls } };
+  },
+});
+
+export function resetProbes() {
+  probeScript.clear();
+  probeCalls.clear();
+}
+
+export interface Harness {
+  tdb: TestDb;
+  store: PrismaStore;
+  runStore: RunStore;
+  bus: InProcessEventBus;
+  runs: RunManager;
+  createWorkflow(graph: Graph, name?: string): Promise<string>;
+  runToEnd(workflowId: string, inputs?: Record<string, unknown>): Promise<RunRecord>;
+  events(runId: string): Promise<TraceEvent[]>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(kind: 'pglite' | 'postgres', opts: { wrapStore?: (s: PrismaStore) => RunStore; tdb?: TestDb } = {}): Promise<Harness> {
+  const tdb = opts.tdb ?? (await openTestDb(kind));
+  const store = new PrismaStore(tdb.db.prisma, tdb.kind);
+  const runStore = opts.wrapStore ? opts.wrapStore(store) : store;
+  const bus = new InProcessEventBus(1000);
+  const registry = createDefaultRegistry().register(probeNode);
+  const runs = new RunManager({
+    store: runStore, workflows: store, bus, registry,
+    services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
+    heartbeatMs: 500,
+  });
+  let n = 0;
+  const h: Harness = {
+    tdb, store, runStore, bus, runs,
+    async createWorkflow(graph, name = 'test') {
+      const wf = await store.createWorkflow({ id: `wf_test_${Date.now()}_${n++}`, name, description: '', graph, engine: 'auto' });
+      return wf.id;
+    },
+    async runToEnd(workflowId, inputs = {}) {
+      const wf = (await store.getWorkflow(workflowId))!;
+      const { run } = await runs.start({ workflow: wf, inputs });
+      await runs.waitFor(run.id);
+      return (await store.getRun(run.id))!;
+    },
+    events: (runId) => store.getEvents(runId),
+    async close() {
+      await runs.close();
+      await bus.close();
+      if (!opts.tdb) await tdb.dispose();
+    },
+  };
+  return h;
+}
+
+/** A linear chain start → p1 … pN → end of probe nodes. */
+export function chainGraph(n: number, type = 'probe'): Graph {
+  const nodes: Graph['nodes'] = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } }];
+  const edges: Graph['edges'] = [];
+  let prev = 'start';
+  for (let i = 1; i <= n; i++) {
+    const id = `p${i}`;
+    nodes.push({ id, type, position: { x: i * 200, y: 0 }, data: { config: {} } });
+    edges.push({ id: `e${i}`, source: prev, target: id });
+    prev = id;
+  }
+  nodes.push({ id: 'end', type: 'end', position: { x: (n + 1) * 200, y: 0 }, data: { config: { outputs: [{ name: 'last', value: `{{${prev}.output}}` }] } } });
+  edges.push({ id: 'e_end', source: prev, target: 'end' });
+  return { nodes, edges };
+}
