@@ -29,7 +29,7 @@ export interface App {
 
 export async function createApp(config: AppConfig = readConfig()): Promise<App> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
-  const store = new PrismaStore(db.prisma, db.kind);
+  const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus = new InProcessEventBus();
   const registry = createDefaultRegistry();
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });

@@ -54,7 +54,7 @@ export interface Harness {
 
 export async function createHarness(kind: 'pglite' | 'postgres', opts: { wrapStore?: (s: PrismaStore) => RunStore; tdb?: TestDb } = {}): Promise<Harness> {
   const tdb = opts.tdb ?? (await openTestDb(kind));
-  const store = new PrismaStore(tdb.db.prisma, tdb.kind);
+  const store = new PrismaStore(tdb.db.prisma, tdb.kind, tdb.db.sql);
   const runStore = opts.wrapStore ? opts.wrapStore(store) : store;
   const bus = new InProcessEventBus(1000);
   const registry = createDefaultRegistry().register(probeNode);

@@ -14,6 +14,8 @@ export interface Database {
   prisma: PrismaClient;
   /** A label for /api/health: "postgres" or "pglite (./data)". */
   describe: string;
+  /** The driver itself, bypassing Prisma: used by the store's hot path (one statement per node commit). */
+  sql: SqlRunner;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     kind: 'postgres',
     prisma,
     describe: 'postgres',
+    sql: runner,
     close: async () => {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
@@ -118,6 +121,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       kind: 'pglite',
       prisma,
       describe: `pglite (${path.relative(process.cwd(), dataDir) || '.'})`,
+      sql: runner,
       close: async () => {
         await prisma.$disconnect();
         await pglite.close().catch(() => {});
