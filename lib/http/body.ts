@@ -3,6 +3,25 @@ import { PaiError } from '@/engine/errors';
 import { toJsonPath } from '@/engine/graph/schema';
 
 const DEFAULT_LIMIT = Number(process.env.MAX_BODY_BYTES || 2 * 1024 * 1024);
+/** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
+const MAX_DEPTH = 256;
+
+/** The maximum [ / { nesting of a JSON text (strings skipped), without parsing or recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123 /* [ { */) { if (++depth > max) max = depth; }
+    else if (c === 93 || c === 125 /* ] } */) depth--;
+  }
+  return max;
+}
 
 /** Reads a JSON body with a size limit (413), a content-type check (415) and zod validation (400 with a path). */
 export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { limit?: number; optional?: boolean } = {}): Promise<T> {
@@ -33,6 +52,10 @@ export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { li
   }
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`, { status: 415 });
+  }
+  const depth = nestingDepth(text);
+  if (depth > MAX_DEPTH) {
+    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`, { status: 400 });
   }
   let data: unknown;
   try {

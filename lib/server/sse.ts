@@ -12,7 +12,8 @@ export function afterSeqFrom(req: Request): number {
   const header = req.headers.get('last-event-id');
   const q = new URL(req.url).searchParams.get('after');
   const n = Number(header ?? q ?? 0);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  // seq is a 32-bit column: a larger cursor is simply "after everything" (and must not make the query fail).
+  return Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), 2_147_483_647) : 0;
 }
 
 export function runEventStream(app: App, runId: string, after: number, signal: AbortSignal): Response {

@@ -290,12 +290,15 @@ describe('request-level errors', () => {
     }
     // A deeply nested config value.
     const deep = simpleGraph() as G;
-    let v: unknown = 'leaf';
-    for (let i = 0; i < 20_000; i++) v = [v];
-    (deep.nodes[1].data.config as any).extra = v;
-    const d = await call(createWf, 'POST', '/api/workflows', { body: { name: 'deep', graph: deep } });
-    expect(d.status).toBeLessThan(500);
-    if (d.status === 201) await call(deleteWf, 'DELETE', `/api/workflows/${d.body.id}`, { params: { id: d.body.id } });
+    (deep.nodes[1].data.config as any).extra = '@DEEP@';
+    const depth = 100_000;
+    const raw = JSON.stringify({ name: 'deep', graph: deep }).replace('"@DEEP@"', `${'['.repeat(depth)}"{{inputs.message}}"${']'.repeat(depth)}`);
+    const d = await call(createWf, 'POST', '/api/workflows', { raw, headers: { 'content-type': 'application/json' } });
+    expectError(d, 400, 'JSON_TOO_DEEP');
+    // Moderate nesting inside a config is fine.
+    const ok = await call(createWf, 'POST', '/api/workflows', { raw: raw.replace(`${'['.repeat(depth)}`, '['.repeat(100)).replace(`${']'.repeat(depth)}`, ']'.repeat(100)), headers: { 'content-type': 'application/json' } });
+    expect(ok.status).toBe(201);
+    await call(deleteWf, 'DELETE', `/api/workflows/${ok.body.id}`, { params: { id: ok.body.id } });
     // Engine that this build cannot run.
     const lg = await call(startRun, 'POST', `/api/workflows/${id}/runs`, { params: { id }, body: { inputs: { message: 'x' }, engine: 'langgraph' } });
     expect(lg.status).toBeGreaterThanOrEqual(400);

@@ -35,14 +35,20 @@ function ev(runId: string, seq: number, patch: Partial<TraceEvent> = {}): TraceE
   return { seq, runId, ts: new Date(Date.UTC(2024, 4, 1, 10, 0, 0, seq)).toISOString(), type: 'node.progress', nodeId: 'n1', spanId: `span${seq}`, parentSpanId: 'root', data: { i: seq }, ...patch };
 }
 
-describe.each(kinds)('RunStore conformance on %s', (kind) => {
+// The app wires the store with the raw driver for commits (db.sql); without it, commits go through Prisma. Both must conform.
+const cases = kinds.flatMap((kind) => [
+  { kind, commitPath: 'driver' as const },
+  { kind, commitPath: 'prisma' as const },
+]);
+
+describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', ({ kind, commitPath }) => {
   let tdb: TestDb;
   let store: PrismaStore;
   let runs: RunStore;
 
   beforeAll(async () => {
     tdb = await openTestDb(kind);
-    store = new PrismaStore(tdb.db.prisma, kind);
+    store = commitPath === 'driver' ? new PrismaStore(tdb.db.prisma, kind, tdb.db.sql) : new PrismaStore(tdb.db.prisma, kind);
     runs = store;
   });
   afterAll(async () => { await tdb?.dispose(); });
@@ -324,12 +330,22 @@ describe.each(kinds)('RunStore conformance on %s', (kind) => {
     expect(event.data).toEqual({ doc, big });
   });
 
-  it('node outputs and event data may contain the NUL character and lone surrogates (e.g. from an HTTP body)', async () => {
-    const r = await run();
-    const text = 'before\u0000after \ud800 lone';
-    await runs.commit(r.id, { nodes: [nodeRec(r.id, 'n1', { status: 'succeeded', output: { text } })], events: [ev(r.id, 1, { data: { text } })] });
-    expect((await runs.getNodeRuns(r.id))[0].output).toEqual({ text });
-    expect((await runs.getEvents(r.id))[0].data).toEqual({ text });
+  it('U+0000 and unpaired surrogates (jsonb cannot hold them) are stored as U+FFFD instead of failing the commit', async () => {
+    const raw = 'before\u0000after \ud800 lone \udc00, pair 😀, escaped \\u0000 text';
+    const safe = 'before\uFFFDafter \uFFFD lone \uFFFD, pair 😀, escaped \\u0000 text';
+    const r = await run({ inputs: { raw, ['k\u0000ey']: 1 } });
+    expect((await runs.getRun(r.id))!.inputs).toEqual({ raw: safe, ['k\uFFFDey']: 1 });
+    await runs.commit(r.id, {
+      nodes: [nodeRec(r.id, 'n1', { status: 'succeeded', output: { text: raw, list: [raw], [raw]: true } })],
+      events: [ev(r.id, 1, { data: { text: raw } })],
+      run: { outputs: { text: raw }, error: { code: 'E', message: raw } },
+    });
+    expect((await runs.getNodeRuns(r.id))[0].output).toEqual({ text: safe, list: [safe], [safe]: true });
+    expect((await runs.getEvents(r.id))[0].data).toEqual({ text: safe });
+    expect(await runs.getRun(r.id)).toMatchObject({ outputs: { text: safe }, error: { code: 'E', message: safe } });
+    // A lone backslash-u sequence that is plain text (not a NUL) is kept verbatim.
+    await runs.commit(r.id, { events: [ev(r.id, 2, { data: { text: 'C:\\u0000dir' } })] });
+    expect((await runs.getEvents(r.id, 1))[0].data).toEqual({ text: 'C:\\u0000dir' });
   });
 
   // ── cascades ───────────────────────────────────────────────────────────────────

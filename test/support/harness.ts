@@ -8,6 +8,7 @@ import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
+import type { LlmResolver } from '@/engine/llm/types';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { defineNode } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
@@ -20,9 +21,10 @@ import { openTestDb, type TestDb } from './databases';
 export const probeScript = new Map<string, { fail?: boolean | number; sleepMs?: number; hang?: boolean; output?: unknown }>();
 export const probeCalls = new Map<string, number>();
 
-export const probeNode = defineNode<{ value?: string }>({
+export const probeNode = defineNode<{ value?: string; fail?: boolean }>({
   type: 'probe', version: 1, label: 'Probe (test)', category: 'data', description: 'test node',
-  configSchema: z.object({ value: z.string().optional() }),
+  // `fail: true` in the node's config fails it too (lets a test "fix" a node by editing the workflow).
+  configSchema: z.object({ value: z.string().optional(), fail: z.boolean().optional() }),
   inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     const calls = (probeCalls.get(ctx.nodeId) ?? 0) + 1;
@@ -30,7 +32,7 @@ export const probeNode = defineNode<{ value?: string }>({
     const s = probeScript.get(ctx.nodeId) ?? {};
     if (s.sleepMs) await new Promise((r) => setTimeout(r, s.sleepMs));
     if (s.hang) await new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
-    if (s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
+    if (ctx.config.fail || s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
     return { output: s.output ?? { value: ctx.config.value ?? ctx.nodeId, calls } };
   },
 });
@@ -52,7 +54,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(kind: 'pglite' | 'postgres', opts: { wrapStore?: (s: PrismaStore) => RunStore; tdb?: TestDb } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  wrapStore?: (s: PrismaStore) => RunStore;
+  tdb?: TestDb;
+  /** The nodes' LLM resolver; default: the offline demo model. E.g. createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }). */
+  llm?: LlmResolver;
+  heartbeatMs?: number;
+  staleMs?: number;
+}
+
+export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness> {
   const tdb = opts.tdb ?? (await openTestDb(kind));
   const store = new PrismaStore(tdb.db.prisma, tdb.kind, tdb.db.sql);
   const runStore = opts.wrapStore ? opts.wrapStore(store) : store;
@@ -60,8 +71,9 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: { wrapSto
   const registry = createDefaultRegistry().register(probeNode);
   const runs = new RunManager({
     store: runStore, workflows: store, bus, registry,
-    services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
-    heartbeatMs: 500,
+    services: { llm: opts.llm ?? createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
+    heartbeatMs: opts.heartbeatMs ?? 500,
+    staleMs: opts.staleMs,
   });
   let n = 0;
   const h: Harness = {

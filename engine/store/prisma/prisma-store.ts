@@ -13,7 +13,35 @@ import type { SqlTx } from './migrator';
 
 type Row = Record<string, any>;
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-const json = (v: unknown) => (v === undefined ? Prisma.DbNull : v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+/**
+ * PostgreSQL cannot store U+0000 or unpaired UTF-16 surrogates in jsonb. One such character in a node's output (an
+ * HTTP body, an LLM reply) would make that commit — and, since the journal retries what it could not persist, every
+ * later commit of the run — fail, so they are replaced by U+FFFD on the way in. JSON.stringify escapes exactly those
+ * as \u0000 / \udXXX, so the common case costs one regex scan of text we build anyway.
+ */
+const UNSAFE_JSON = /\\u(?:0000|[dD][89a-fA-F])/;
+const pgSafeString = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '\uFFFD') : s).toWellFormed();
+const unsafeString = (s: string) => s.includes('\u0000') || !s.isWellFormed();
+function pgSafeReplacer(_key: string, v: unknown): unknown {
+  if (typeof v === 'string') return pgSafeString(v);
+  if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).some(unsafeString)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [pgSafeString(k), x]));
+  }
+  return v;
+}
+/** JSON text safe for a jsonb parameter. */
+function pgJson(v: unknown): string {
+  const text = JSON.stringify(v);
+  return UNSAFE_JSON.test(text) ? JSON.stringify(v, pgSafeReplacer) : text;
+}
+/** A value safe to hand to Prisma for a Json column. */
+function pgSafe<T>(v: T): T {
+  if (v === undefined || v === null) return v;
+  const text = JSON.stringify(v);
+  return text !== undefined && UNSAFE_JSON.test(text) ? (JSON.parse(JSON.stringify(v, pgSafeReplacer)) as T) : v;
+}
+const json = (v: unknown) => (v === undefined ? Prisma.DbNull : v === null ? Prisma.DbNull : (pgSafe(v) as Prisma.InputJsonValue));
 
 function toWorkflow(r: Row): WorkflowRecord {
   return {
@@ -52,7 +80,7 @@ function runPatchData(p: RunPatch): Prisma.RunUpdateManyMutationInput {
   if (p.outputs !== undefined) d.outputs = json(p.outputs);
   if (p.error !== undefined) d.error = json(p.error);
   if (p.graph !== undefined) d.graph = p.graph as unknown as Prisma.InputJsonValue;
-  if (p.inputs !== undefined) d.inputs = p.inputs as Prisma.InputJsonValue;
+  if (p.inputs !== undefined) d.inputs = pgSafe(p.inputs) as Prisma.InputJsonValue;
   if (p.ownerId !== undefined) d.ownerId = p.ownerId;
   if (p.heartbeatAt !== undefined) d.heartbeatAt = p.heartbeatAt ? new Date(p.heartbeatAt) : null;
   if (p.startedAt !== undefined) d.startedAt = p.startedAt ? new Date(p.startedAt) : null;
@@ -107,7 +135,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
   async createRun(run: NewRun) {
     const data = {
       id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status,
-      inputs: run.inputs as Prisma.InputJsonValue, graph: run.graph as unknown as Prisma.InputJsonValue,
+      inputs: pgSafe(run.inputs) as Prisma.InputJsonValue, graph: run.graph as unknown as Prisma.InputJsonValue,
       idempotencyKey: run.idempotencyKey ?? null, apiKeyId: run.apiKeyId ?? null,
     };
     try {
@@ -162,7 +190,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
            RETURNING 1
          )
          SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)`;
-      const params = [JSON.stringify(nodes), JSON.stringify(events)];
+      const params = [pgJson(nodes), pgJson(events)];
       if (this.sql) await this.sql.query(statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
