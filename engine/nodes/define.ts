@@ -42,6 +42,10 @@ export interface NodeContext<C = unknown> {
   fetch: GuardedFetch;
   secrets: SecretsReader;
   llm: LlmResolver;
+  /** State-graph engine only: how many times this node has run in this run before (loop iterations). */
+  iteration: number;
+  /** State-graph engine only: the human's answer when a paused node is resumed. */
+  resume?: unknown;
 }
 
 export interface NodeResult {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
+import { renderText, resolveDeep, type TemplateScope } from '../template/resolve';
 import { defineNode } from './define';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -35,6 +36,35 @@ async function readLimited(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Renders the body template. A JSON body that is itself valid JSON is parsed first and its strings resolved in
+ * place, so values stay typed and correctly escaped (a value holding `", "admin": true` cannot break out of its
+ * string). A JSON template that only becomes JSON after interpolation (`{"n": {{inputs.n}}}`) is rendered as text
+ * and must then parse.
+ */
+function renderBody(template: string, bodyType: 'json' | 'text', scope: TemplateScope): string {
+  if (bodyType === 'text') return renderText(template, scope);
+  let doc: unknown;
+  let parsed = false;
+  try {
+    doc = JSON.parse(template);
+    parsed = true;
+  } catch { /* not JSON before templating: interpolate as text below */ }
+  if (parsed) return JSON.stringify(resolveDeep(doc, scope)) ?? 'null';
+  const text = renderText(template, scope);
+  try { JSON.parse(text); } catch { throw new PaiError('INVALID_JSON_BODY', 'the request body is not valid JSON after templating', { path: 'config.body' }); }
+  return text;
+}
+
+/** Network-level failures as stable, retryable codes; cancellation and the node timeout stay with runNode. */
+function networkError(err: unknown, signal: AbortSignal, host: string, timeoutMs: number): unknown {
+  if (err instanceof PaiError || signal.aborted) return err;
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return new PaiError('HTTP_TIMEOUT', `no complete answer from ${host} within ${timeoutMs} ms`, { retryable: true, cause: err });
+  const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+  return new PaiError('HTTP_NETWORK_ERROR', `request to ${host} failed: ${why}`, { retryable: true, cause: err });
+}
+
 export const httpNode = defineNode<HttpConfig>({
   type: 'http',
   version: 1,
@@ -45,28 +75,35 @@ export const httpNode = defineNode<HttpConfig>({
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
   sideEffects: true,
+  // The body is rendered by the node itself (JSON-aware), not by generic text interpolation.
+  rawKeys: ['body'],
   async execute(ctx) {
     const c = ctx.config;
     const headers = new Headers();
     for (const h of c.headers) headers.set(h.key, String(h.value ?? ''));
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {
-      body = typeof c.body === 'string' ? c.body : JSON.stringify(c.body);
-      if (c.bodyType === 'json') {
-        try { JSON.parse(body); } catch { throw new PaiError('INVALID_JSON_BODY', 'the request body is not valid JSON after templating', { path: 'config.body' }); }
-        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-      } else if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
+      body = renderBody(String(ctx.rawConfig.body ?? ''), c.bodyType, ctx.scope);
+      if (!headers.has('content-type')) headers.set('content-type', c.bodyType === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
     }
     if (c.method !== 'GET' && c.method !== 'HEAD' && !headers.has('idempotency-key')) headers.set('idempotency-key', ctx.idempotencyKey);
-    const res = await ctx.fetch(String(c.url), { method: c.method, headers, body, signal: ctx.signal, timeoutMs: c.timeoutMs });
-    const text = await readLimited(res);
+    let host = String(c.url);
+    try { host = new URL(String(c.url)).host; } catch { /* the guard reports invalid URLs */ }
+    let res: Response;
+    let text: string;
+    try {
+      res = await ctx.fetch(String(c.url), { method: c.method, headers, body, signal: ctx.signal, timeoutMs: c.timeoutMs });
+      text = await readLimited(res);
+    } catch (err) {
+      throw networkError(err, ctx.signal, host, c.timeoutMs);
+    }
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json')) {
       try { parsed = JSON.parse(text); } catch { /* keep the text */ }
     }
     const output = { status: res.status, ok: res.ok, headers: Object.fromEntries(res.headers.entries()), body: parsed };
     if (!res.ok && !c.continueOnError) {
-      throw new PaiError('HTTP_STATUS', `HTTP ${res.status} from ${new URL(String(c.url)).host}`, {
+      throw new PaiError('HTTP_STATUS', `HTTP ${res.status} from ${host}`, {
         retryable: res.status === 429 || res.status >= 500,
         details: { status: res.status, body: text.slice(0, 2000) },
       });

@@ -7,6 +7,8 @@ import { llmNode } from './llm.node';
 import { templateNode } from './template.node';
 import { conditionNode } from './condition.node';
 import { httpNode } from './http.node';
+import { loopNode } from './loop.node';
+import { humanInputNode } from './human-input.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -63,5 +65,7 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(llmNode)
     .register(templateNode)
     .register(conditionNode)
-    .register(httpNode);
+    .register(httpNode)
+    .register(loopNode)
+    .register(humanInputNode);
 }

@@ -24,12 +24,18 @@ export interface ExecuteArgs {
   previous: Map<string, NodeRunRecord>;
   reuse: Set<string>;
   concurrency?: number;
+  /** State-graph engine: the answer for a run paused on a human-input node. */
+  answer?: { nodeId: string; value: unknown; threadId?: string };
+  /** Nodes to (re)start from on a resume; computed by the engine when absent. */
+  fromNodeId?: string;
 }
 
 export interface ExecuteResult {
-  status: 'succeeded' | 'failed' | 'cancelled';
+  status: 'succeeded' | 'failed' | 'cancelled' | 'waiting';
   outputs: Record<string, unknown> | null;
   error: ErrorJson | null;
+  /** Set when status is `waiting`: which node waits, what it asks, and the checkpoint thread to resume. */
+  waiting?: { nodeId: string; prompt: unknown; threadId: string };
 }
 
 type State = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';

@@ -43,6 +43,12 @@ export function newRunId(): string {
 
 const RESUMABLE: RunStatus[] = ['failed', 'cancelled', 'interrupted'];
 
+interface LaunchInfo {
+  resumed: boolean;
+  fromNodeId?: string;
+  answer?: { nodeId: string; value: unknown; threadId?: string };
+}
+
 export class RunManager {
   readonly ownerId: string;
   private active = new Map<string, Active>();
@@ -193,7 +199,33 @@ export class RunManager {
     return done;
   }
 
-  private launch(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: { resumed: boolean; fromNodeId?: string }) {
+  /** Continues a run paused on a human-input node with the person's answer. */
+  async answer(runId: string, nodeId: string, value: unknown): Promise<RunRecord> {
+    const run = await this.o.store.getRun(runId);
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (run.status !== 'waiting' || this.active.has(runId)) {
+      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+    }
+    const events = await this.o.store.getEvents(runId, Math.max(0, (await this.o.store.maxSeq(runId)) - 50));
+    const waiting = [...events].reverse().find((e) => e.type === 'run.waiting');
+    const waitingNode = waiting?.data.nodeId as string | undefined;
+    if (waitingNode && waitingNode !== nodeId) {
+      throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, { status: 409, path: 'nodeId' });
+    }
+    const node = run.graph.nodes.find((n) => n.id === nodeId);
+    const answerType = (node?.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
+    if (answerType === 'boolean' && typeof value !== 'boolean') throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
+    if (answerType === 'text' && typeof value !== 'string') throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
+    const ok = await this.o.store.updateRun(runId, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString() }, ['waiting']);
+    if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
+    const previous = new Map((await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]));
+    const reuse = new Set([...previous.values()].filter((n) => n.status === 'succeeded').map((n) => n.nodeId));
+    const resumed: RunRecord = { ...run, status: 'running' };
+    this.launch(resumed, run.graph, previous, reuse, { resumed: true, answer: { nodeId, value, threadId: waiting?.data.threadId as string | undefined } });
+    return resumed;
+  }
+
+  private launch(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo) {
     const controller = new AbortController();
     const done = this.execute(run, graph, previous, reuse, info, controller).finally(() => {
       this.active.delete(run.id);
@@ -202,16 +234,28 @@ export class RunManager {
     this.active.set(run.id, { controller, done });
   }
 
-  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: { resumed: boolean; fromNodeId?: string }, controller: AbortController) {
+  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController) {
     let journal: RunJournal | undefined;
     try {
       journal = new RunJournal(run.id, this.o.store, this.o.bus, await this.o.store.maxSeq(run.id));
       journal.startAutoFlush();
-      journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), reused: [...reuse] });
+      journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}), reused: [...reuse] });
       const result = await this.executorFor(run.engine)({
         runId: run.id, graph, inputs: run.inputs, registry: this.o.registry, services: this.o.services, journal, signal: controller.signal,
-        previous, reuse, concurrency: this.o.concurrency,
+        previous, reuse, concurrency: this.o.concurrency, answer: info.answer, fromNodeId: info.fromNodeId,
       });
+      if (result.status === 'waiting' && result.waiting) {
+        const w = result.waiting;
+        const node = graph.nodes.find((n) => n.id === w.nodeId);
+        journal.stageNode({
+          runId: run.id, nodeId: w.nodeId, type: node?.type ?? 'human_input', status: 'waiting', attempt: previous.get(w.nodeId)?.attempt ?? 0,
+          input: { prompt: w.prompt }, output: null, error: null, usage: null, startedAt: new Date().toISOString(), finishedAt: null, durationMs: null,
+        });
+        journal.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId });
+        journal.stopAutoFlush();
+        await journal.flush({ status: 'waiting' });
+        return;
+      }
       const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
       journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error });
       journal.stopAutoFlush();

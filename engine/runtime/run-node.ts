@@ -39,6 +39,10 @@ export interface RunNodeArgs {
   signal: AbortSignal;
   journal: RunJournal;
   services: NodeServices;
+  /** Loop iteration (state-graph engine); 0 on the DAG engine. */
+  iteration?: number;
+  /** A human's answer for a resumed human-input node. */
+  resume?: unknown;
 }
 
 const DEFAULT_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_MS ?? 10 * 60_000);
@@ -103,6 +107,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           config, rawConfig, scope: a.scope, signal, spanId,
           emit: (type, data, opts) => journal.emit(type, data, { nodeId: node.id, spanId: opts?.spanId ?? spanId, parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined }),
           fetch: a.services.fetch, secrets: a.services.secrets, llm: a.services.llm,
+          iteration: a.iteration ?? 0, resume: a.resume,
         });
         outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
         break;

@@ -59,8 +59,31 @@ export function parsePath(expr: string): PathSegment[] | null {
   return segs;
 }
 
+/** Splits a fallback chain on `||` outside quotes, so a literal like `"a || b"` stays one alternative. */
+function splitAlternatives(expr: string): string[] {
+  const parts: string[] = [];
+  let quote: string | null = null;
+  let cur = '';
+  for (let i = 0; i < expr.length; i++) {
+    const c = expr[i];
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '|' && expr[i + 1] === '|') {
+      parts.push(cur);
+      cur = '';
+      i++;
+      continue;
+    }
+    cur += c;
+  }
+  parts.push(cur);
+  return parts;
+}
+
 function parseAlternatives(expr: string): TemplateRef['alternatives'] {
-  return expr.split('||').map((part) => {
+  return splitAlternatives(expr).map((part) => {
     const p = part.trim();
     const lit = /^"([^"\\]*)"$|^'([^'\\]*)'$/.exec(p);
     if (lit) return { path: [], literal: lit[1] ?? lit[2] ?? '' };

@@ -11,6 +11,8 @@ import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
+import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
+import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { openDatabase, type Database } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { readConfig, type AppConfig } from './config';
@@ -34,7 +36,10 @@ export async function createApp(config: AppConfig = readConfig()): Promise<App> 
   const registry = createDefaultRegistry();
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const llm = createLlmResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { guardedFetch: fetch });
-  const runs = new RunManager({ store, workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets() } });
+  const runs = new RunManager({
+    store, workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets() },
+    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
+  });
 
   // The embedded store is single-process (lock file), so every run still "running" at start-up is an orphan.
   const interrupted = await runs.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);

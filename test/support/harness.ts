@@ -13,6 +13,8 @@ import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { defineNode } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
+import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
+import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord, RunStore } from '@/engine/store/types';
 import { openTestDb, type TestDb } from './databases';
@@ -74,6 +76,7 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
     services: { llm: opts.llm ?? createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     heartbeatMs: opts.heartbeatMs ?? 500,
     staleMs: opts.staleMs,
+    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) }) },
   });
   let n = 0;
   const h: Harness = {

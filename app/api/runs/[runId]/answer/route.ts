@@ -13,7 +13,8 @@ const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
 export const POST = route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
   const app = await getApp();
   const run = await getRunOr404(app, (await params).runId);
-  await readJson(req, bodySchema);
+  const body = await readJson(req, bodySchema);
   if (run.status !== 'waiting') throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
-  throw new PaiError('ENGINE_UNAVAILABLE', 'human input needs the state-graph engine, which is not in this build', { status: 422 });
+  const resumed = await app.runs.answer(run.id, body.nodeId, body.answer);
+  return Response.json({ runId: resumed.id, status: resumed.status }, { status: 202 });
 });

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { PaiError } from '../errors';
+import { compare, OPERATORS } from './compare';
+import { defineNode } from './define';
+
+export const loopConfigSchema = z.object({
+  mode: z.enum(['list', 'while']).default('list'),
+  items: z.string().default('').describe('list mode: a {{ref}} to an array to iterate over'),
+  condition: z.object({
+    left: z.string(),
+    op: z.enum(OPERATORS),
+    right: z.string().optional(),
+    valueType: z.enum(['auto', 'string', 'number', 'boolean']).default('auto'),
+  }).optional().describe('while mode: keep looping while this holds'),
+  collect: z.string().default('').describe('Re-entry: a {{ref}} to collect from the body each iteration (e.g. the last body node\'s output)'),
+  maxIterations: z.number().int().min(1).max(10_000).default(100),
+});
+export type LoopConfig = z.infer<typeof loopConfigSchema>;
+
+/**
+ * Loop: `body` is taken while there are items left (list) or the condition holds (while); `done` afterwards.
+ * Connect the body's last node back to the loop node. Runs on the state-graph engine (it needs a cycle).
+ */
+export const loopNode = defineNode<LoopConfig>({
+  type: 'loop',
+  version: 1,
+  label: 'Loop',
+  category: 'logic',
+  description: 'Iterates over a list, or while a condition holds, with a max-iterations guard. Wire body → … → back to the loop.',
+  configSchema: loopConfigSchema,
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'body', label: 'body' }, { id: 'done', label: 'done' }],
+  outputsFor: () => [{ id: 'body', label: 'body' }, { id: 'done', label: 'done' }],
+  async execute(ctx) {
+    const c = ctx.config;
+    const index = ctx.iteration; // executions of this node before this one = iterations started so far
+    const prev = (ctx.scope.nodes[ctx.nodeId]?.output ?? {}) as { results?: unknown[] };
+    const results = index > 0 ? [...(prev.results ?? [])] : [];
+    if (index > 0 && c.collect) results.push(c.collect);
+    if (index >= c.maxIterations) {
+      throw new PaiError('LOOP_LIMIT', `loop "${ctx.nodeId}" reached its limit of ${c.maxIterations} iterations`);
+    }
+    let more: boolean;
+    let item: unknown;
+    if (c.mode === 'list') {
+      const items = (c.items as unknown) ?? [];
+      if (!Array.isArray(items)) throw new PaiError('INVALID_LOOP_ITEMS', 'list mode needs "items" to resolve to an array', { path: 'config.items' });
+      more = index < items.length;
+      item = items[index];
+    } else {
+      if (!c.condition) throw new PaiError('INVALID_CONFIG', 'while mode needs a condition', { path: 'config.condition' });
+      more = compare(c.condition.left, c.condition.op, c.condition.right, c.condition.valueType);
+    }
+    const output = { index, item: more ? item : null, results, count: results.length, done: !more };
+    return { output, branch: more ? 'body' : 'done' };
+  },
+});

@@ -1,0 +1,260 @@
+/**
+ * The state-graph engine: compiles our stored graph into a @langchain/langgraph StateGraph whose nodes call the
+ * same runNode() as the DAG engine (same snapshots, events, retry/timeout).
+ *
+ * Every edge is a conditional edge whose router returns the targets the source node chose to trigger; each target
+ * checks its own readiness (all forward inputs decided) when triggered, so joins after skipped branches work like
+ * on the DAG engine, and back-edges (cycles, loop nodes) re-trigger their target only on the chosen branch.
+ * Human-input nodes pause with interrupt() and continue with Command({ resume }) from a checkpoint in our own
+ * database. Resumes after a failure or a crash start from our node snapshots (the source of truth) with
+ * Command({ goto, update }), so completed nodes are never executed again.
+ */
+import { Annotation, Command, END, START, StateGraph, interrupt, isGraphInterrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { PaiError, type ErrorJson } from '../errors';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import { buildTopology, findCycle, reachableFrom, type Topology } from '../graph/topology';
+import type { NodeRegistry } from '../nodes/registry';
+import type { NodeStatus } from '../store/types';
+import { renderText, type TemplateScope } from '../template/resolve';
+import type { ExecuteArgs, ExecuteResult } from './dag-executor';
+import { StoreWriteError } from './run-journal';
+import { runNode } from './run-node';
+
+const merge = <T>(a: Record<string, T>, b: Record<string, T>) => ({ ...a, ...b });
+const State = Annotation.Root({
+  out: Annotation<Record<string, unknown>>({ reducer: merge, default: () => ({}) }),
+  status: Annotation<Record<string, NodeStatus>>({ reducer: merge, default: () => ({}) }),
+  branch: Annotation<Record<string, string[] | null>>({ reducer: merge, default: () => ({}) }),
+  iter: Annotation<Record<string, number>>({ reducer: merge, default: () => ({}) }),
+  trig: Annotation<Record<string, string[]>>({ reducer: merge, default: () => ({}) }),
+  answers: Annotation<Record<string, unknown>>({ reducer: merge, default: () => ({}) }),
+  failure: Annotation<ErrorJson | null>({ reducer: (a, b) => a ?? b, default: () => null }),
+});
+type S = typeof State.State;
+
+const DEFAULT_MAX_ITERATIONS = Number(process.env.LOOP_MAX_ITERATIONS ?? 25);
+const gname = (id: string) => `n__${id}`;
+
+interface Plan {
+  t: Topology;
+  nodes: Map<string, GraphNode>;
+  forwardIn: Map<string, GraphEdge[]>;
+  forwardOut: Map<string, GraphEdge[]>;
+  backOut: Map<string, GraphEdge[]>;
+  inCycle: Set<string>;
+  maxIter: Map<string, number>;
+  startId: string;
+}
+
+/** Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles. */
+export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
+  const { graph, registry } = args;
+  const t = buildTopology(graph);
+  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
+  const startId = graph.nodes.find((n) => n.type === 'start')!.id;
+  const back = new Set<string>();
+  const state = new Map<string, 1 | 2>();
+  const stack: Array<{ id: string; i: number }> = [{ id: startId, i: 0 }];
+  state.set(startId, 1);
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const outs = t.outgoing.get(top.id)!;
+    if (top.i < outs.length) {
+      const e = outs[top.i++];
+      const s = state.get(e.target);
+      if (s === 1) back.add(e.id);
+      else if (!s) { state.set(e.target, 1); stack.push({ id: e.target, i: 0 }); }
+    } else { state.set(top.id, 2); stack.pop(); }
+  }
+  const forwardIn = new Map<string, GraphEdge[]>();
+  const forwardOut = new Map<string, GraphEdge[]>();
+  const backOut = new Map<string, GraphEdge[]>();
+  for (const id of t.ids) {
+    forwardIn.set(id, t.incoming.get(id)!.filter((e) => !back.has(e.id)));
+    forwardOut.set(id, t.outgoing.get(id)!.filter((e) => !back.has(e.id)));
+    backOut.set(id, t.outgoing.get(id)!.filter((e) => back.has(e.id)));
+  }
+  const inCycle = new Set<string>();
+  const maxIter = new Map<string, number>();
+  if (findCycle(t)) {
+    const reach = new Map(t.ids.map((id) => [id, reachableFrom(t, t.outgoing.get(id)!.map((e) => e.target))]));
+    for (const id of t.ids) if (reach.get(id)!.has(id)) inCycle.add(id);
+    for (const id of inCycle) {
+      let limit = Number((nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? DEFAULT_MAX_ITERATIONS);
+      for (const other of inCycle) {
+        const n = nodes.get(other)!;
+        if (n.type === 'loop' && reach.get(id)!.has(other) && reach.get(other)!.has(id)) {
+          const cfg = registry.get('loop').configSchema.safeParse(n.data.config ?? {});
+          limit = Math.max(limit, (cfg.success ? (cfg.data as { maxIterations: number }).maxIterations : 100) + 1);
+        }
+      }
+      maxIter.set(id, limit);
+    }
+  }
+  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId };
+}
+
+function edgeState(e: GraphEdge, st: Pick<S, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
+  const s = st.status[e.source];
+  if (s === 'skipped') return 'dead';
+  if (s !== 'succeeded') return 'open';
+  const chosen = st.branch[e.source];
+  if (!chosen) return 'live';
+  return chosen.includes(e.sourceHandle ?? '') ? 'live' : 'dead';
+}
+
+function toScope(inputs: Record<string, unknown>, st: S): TemplateScope {
+  const nodes: TemplateScope['nodes'] = {};
+  for (const [id, status] of Object.entries(st.status)) nodes[id] = { output: st.out[id], status };
+  return { inputs, nodes };
+}
+
+export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<BaseCheckpointSaver> } = {}) {
+  return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
+    const plan = planGraph(a);
+    const registry: NodeRegistry = a.registry;
+    const attempts = new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt]));
+    let storeError: StoreWriteError | null = null;
+
+    const g = new StateGraph(State) as unknown as {
+      addNode(name: string, fn: (s: S) => Promise<Partial<S>>): void;
+      addEdge(a: string, b: string): void;
+      addConditionalEdges(src: string, fn: (s: S) => string | string[]): void;
+      compile(o: { checkpointer?: BaseCheckpointSaver }): {
+        invoke(input: unknown, cfg: Record<string, unknown>): Promise<S & { __interrupt__?: Array<{ value: unknown }> }>;
+        getState(cfg: Record<string, unknown>): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
+      };
+    };
+
+    for (const [id, node] of plan.nodes) {
+      const def = registry.get(node.type, node.data.version);
+      const branching = !!def.outputsFor;
+      const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
+      g.addNode(gname(id), async (st: S): Promise<Partial<S>> => {
+        if (storeError || a.signal.aborted) return { trig: { [id]: [] } };
+        const inc = plan.forwardIn.get(id)!;
+        const states = inc.map((e) => edgeState(e, st));
+        if (states.includes('open')) return { trig: { [id]: [] } }; // not ready: a later trigger runs it
+        if (inc.length > 0 && !states.includes('live')) {
+          if (st.status[id] === 'skipped') return { trig: { [id]: [] } };
+          const now = new Date().toISOString();
+          a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: now, durationMs: null });
+          a.journal.emit('node.skipped', { type: node.type }, { nodeId: id });
+          return { status: { [id]: 'skipped' }, out: { [id]: undefined }, trig: { [id]: fwdTargets() } };
+        }
+        const iteration = st.iter[id] ?? 0;
+        const limit = plan.maxIter.get(id);
+        if (limit !== undefined && iteration >= limit) {
+          const error = { code: 'LOOP_LIMIT', message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`, details: { nodeId: id } };
+          a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });
+          return { status: { [id]: 'failed' }, failure: error, trig: { [id]: [] } };
+        }
+        let resume: unknown;
+        if (node.type === 'human_input') {
+          if (Object.prototype.hasOwnProperty.call(st.answers, id)) resume = st.answers[id];
+          else {
+            const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), toScope(a.inputs, st));
+            resume = interrupt({ nodeId: id, prompt }); // throws GraphInterrupt until answered
+          }
+        }
+        let out;
+        try {
+          out = await runNode({
+            runId: a.runId, node, def, scope: toScope(a.inputs, st), previousAttempts: attempts.get(id) ?? 0,
+            signal: a.signal, journal: a.journal, services: a.services, iteration, resume,
+          });
+        } catch (e) {
+          if (e instanceof StoreWriteError) { storeError = e; return { trig: { [id]: [] } }; }
+          throw e;
+        }
+        attempts.set(id, out.attempt);
+        if (out.status !== 'succeeded') {
+          const failure = out.status === 'failed' ? { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } } : null;
+          return { status: { [id]: out.status }, failure, trig: { [id]: [] }, ...(node.type === 'human_input' ? {} : {}) };
+        }
+        const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
+        const pick = (edges: GraphEdge[]) => edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
+        // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
+        // Inside a cycle only the chosen branch is triggered; untaken exits are swept to `skipped` at the end.
+        const targets = [...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)];
+        return {
+          out: { [id]: out.output }, status: { [id]: 'succeeded' }, branch: { [id]: chosen }, iter: { [id]: iteration + 1 },
+          trig: { [id]: [...new Set(targets)] },
+        };
+      });
+      g.addConditionalEdges(gname(id), (st: S) => {
+        const targets = st.trig[id] ?? [];
+        return targets.length ? targets.map(gname) : END;
+      });
+    }
+    g.addEdge(START, gname(plan.startId));
+
+    const checkpointer = opts.checkpointer ? await opts.checkpointer() : undefined;
+    const app = g.compile({ checkpointer });
+    const threadId = a.answer?.threadId ?? `${a.runId}:${a.journal.lastSeq}`;
+    const limitSteps = Math.min(100_000, plan.nodes.size * (Math.max(0, ...plan.maxIter.values()) + 2) + 25);
+    const cfg = { configurable: { thread_id: threadId }, recursionLimit: limitSteps, signal: a.signal, durability: 'exit' };
+
+    // Seed state from our snapshots (the source of truth) for resumes.
+    const seed: Partial<S> = { out: {}, status: {}, branch: {}, iter: {}, answers: {} };
+    for (const id of a.reuse) {
+      const prev = a.previous.get(id);
+      if (!prev || prev.status !== 'succeeded' || !plan.nodes.has(id)) continue;
+      seed.out![id] = prev.output;
+      seed.status![id] = 'succeeded';
+      const def = registry.get(plan.nodes.get(id)!.type);
+      const b = def.outputsFor ? (prev.output as { branch?: unknown } | null)?.branch : undefined;
+      seed.branch![id] = b === undefined || b === null ? null : Array.isArray(b) ? b.map(String) : [String(b)];
+      seed.iter![id] = 1;
+    }
+    let input: unknown;
+    if (a.answer && checkpointer) {
+      const snap = await app.getState({ configurable: { thread_id: threadId } });
+      const waitingHere = snap.tasks.some((t) => t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId));
+      input = waitingHere
+        ? new Command({ resume: a.answer.value })
+        : new Command({ goto: [gname(a.answer.nodeId)], update: { ...seed, answers: { [a.answer.nodeId]: a.answer.value } } });
+    } else if (a.reuse.size > 0) {
+      // Resume: (re)start every node whose forward inputs are all decided but which has not succeeded.
+      const st = { status: seed.status!, branch: seed.branch! };
+      const goto = [...plan.nodes.keys()].filter((id) => !a.reuse.has(id) && (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, st) === 'live')) && !plan.forwardIn.get(id)!.some((e) => edgeState(e, st) === 'open'));
+      input = new Command({ goto: goto.map(gname), update: seed });
+    } else {
+      input = {};
+    }
+
+    let final: S & { __interrupt__?: Array<{ value: unknown }> };
+    try {
+      final = await app.invoke(input, cfg);
+    } catch (e) {
+      if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
+      if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+      if (isGraphInterrupt(e)) throw e;
+      const name = (e as Error)?.name;
+      if (name === 'GraphRecursionError') {
+        return { status: 'failed', outputs: null, error: { code: 'RECURSION_LIMIT', message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop` } };
+      }
+      if (e instanceof PaiError) return { status: 'failed', outputs: null, error: e.toJSON() };
+      return { status: 'failed', outputs: null, error: { code: 'ENGINE_ERROR', message: (e as Error).message } };
+    }
+    if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
+    if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+    if (final.__interrupt__?.length) {
+      const v = final.__interrupt__[0].value as { nodeId: string; prompt: unknown };
+      return { status: 'waiting', outputs: null, error: null, waiting: { nodeId: v.nodeId, prompt: v.prompt, threadId } };
+    }
+    if (final.failure) return { status: 'failed', outputs: null, error: final.failure };
+    // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
+    for (const id of plan.nodes.keys()) {
+      if (final.status[id] === undefined && !a.reuse.has(id)) {
+        const now = new Date().toISOString();
+        a.journal.stageNode({ runId: a.runId, nodeId: id, type: plan.nodes.get(id)!.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: now, durationMs: null });
+        a.journal.emit('node.skipped', { type: plan.nodes.get(id)!.type }, { nodeId: id });
+        final.status[id] = 'skipped';
+      }
+    }
+    let outputs: Record<string, unknown> = {};
+    for (const [id, n] of plan.nodes) if (n.type === 'end' && final.status[id] === 'succeeded') outputs = { ...outputs, ...(final.out[id] as Record<string, unknown>) };
+    return { status: 'succeeded', outputs, error: null };
+  };
+}

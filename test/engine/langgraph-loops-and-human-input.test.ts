@@ -1,0 +1,158 @@
+// Guarantees: on the LangGraph engine, cycles and loop nodes iterate the right number of times (recorded as node
+// attempts), endless loops fail with a clear error instead of hanging, and a human-input node pauses the run in
+// `waiting` until answered — also across a restart (checkpoint in our own database).
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { PaiError } from '@/engine/errors';
+import type { Graph } from '@/engine/graph/schema';
+import { createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
+import { storeKinds } from '../support/databases';
+
+const n = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Graph['nodes'][number] =>
+  ({ id, type, position: { x: 0, y: 0 }, data: { config, ...extra } });
+const e = (source: string, target: string, sourceHandle?: string): Graph['edges'][number] => ({ id: `${source}-${target}-${sourceHandle ?? ''}`, source, target, ...(sourceHandle ? { sourceHandle } : {}) });
+
+/** draft → review → approved? → (no) back to draft, at most 3 drafts; (yes) → end. */
+const REVIEW_LOOP: Graph = {
+  nodes: [
+    n('start', 'start', { inputs: [{ name: 'topic', type: 'string' }] }),
+    n('draft', 'template', { template: 'Draft about {{inputs.topic}} (previous review: {{review.output.calls || "none"}})' }),
+    n('review', 'probe'),
+    n('approved', 'condition', { branches: [{ id: 'yes', conditions: [{ left: '{{review.output.calls}}', op: 'gte', right: '3', valueType: 'number' }] }] }),
+    n('end', 'end', { outputs: [{ name: 'final', value: '{{draft.output.text}}' }, { name: 'reviews', value: '{{review.output.calls}}' }] }),
+  ],
+  edges: [e('start', 'draft'), e('draft', 'review'), e('review', 'approved'), e('approved', 'draft', 'else'), e('approved', 'end', 'yes')],
+};
+
+const kinds = await storeKinds();
+
+describe.each(kinds)('LangGraph engine on %s', (kind) => {
+  const harnesses: Harness[] = [];
+  const harness = async () => { const h = await createHarness(kind); harnesses.push(h); return h; };
+  afterAll(async () => { for (const h of harnesses) await h.close().catch(() => {}); });
+  beforeEach(() => resetProbes());
+
+  it('picks langgraph automatically for a cycle and runs the review loop 3 times', async () => {
+    const h = await harness();
+    const wf = await h.createWorkflow(REVIEW_LOOP);
+    const run = await h.runToEnd(wf, { topic: 'tides' });
+    expect(run.engine).toBe('langgraph');
+    expect(run.status).toBe('succeeded');
+    expect(run.outputs).toEqual({ final: 'Draft about tides (previous review: 2)', reviews: 3 });
+    const nodes = Object.fromEntries((await h.store.getNodeRuns(run.id)).map((x) => [x.nodeId, x]));
+    expect(nodes.draft.attempt).toBe(3);
+    expect(nodes.review.attempt).toBe(3);
+    expect(nodes.approved.attempt).toBe(3);
+    expect(nodes.end.attempt).toBe(1);
+    expect(probeCalls.get('review')).toBe(3);
+    const events = await h.events(run.id);
+    expect(events.filter((x) => x.type === 'node.succeeded' && x.nodeId === 'draft')).toHaveLength(3);
+    expect(events.map((x) => x.seq)).toEqual(events.map((_, i) => i + 1));
+  });
+
+  it('an endless cycle fails with LOOP_LIMIT, never hangs', async () => {
+    const h = await harness();
+    const g: Graph = {
+      nodes: [n('start', 'start'), n('a', 'probe', {}, { maxIterations: 5 }), n('b', 'probe'), n('end', 'end')],
+      edges: [e('start', 'a'), e('a', 'b'), e('b', 'a'), e('b', 'end')],
+    };
+    const run = await h.runToEnd(await h.createWorkflow(g));
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe('LOOP_LIMIT');
+    expect(run.error?.message).toMatch(/limit is 5/);
+    expect(probeCalls.get('a')).toBe(5);
+  });
+
+  it('a loop node iterates over a list and collects the body results', async () => {
+    const h = await harness();
+    const g: Graph = {
+      nodes: [
+        n('start', 'start', { inputs: [{ name: 'items', type: 'array' }] }),
+        n('loop', 'loop', { mode: 'list', items: '{{inputs.items}}', collect: '{{body.output.text}}', maxIterations: 10 }),
+        n('body', 'template', { template: 'item {{loop.output.index}}: {{loop.output.item}}' }),
+        n('end', 'end', { outputs: [{ name: 'results', value: '{{loop.output.results}}' }] }),
+      ],
+      edges: [e('start', 'loop'), e('loop', 'body', 'body'), e('body', 'loop'), e('loop', 'end', 'done')],
+    };
+    const run = await h.runToEnd(await h.createWorkflow(g), { items: ['a', 'b', 'c'] });
+    expect(run.status).toBe('succeeded');
+    expect(run.outputs?.results).toEqual(['item 0: a', 'item 1: b', 'item 2: c']);
+    const nodes = Object.fromEntries((await h.store.getNodeRuns(run.id)).map((x) => [x.nodeId, x]));
+    expect(nodes.loop.attempt).toBe(4);
+    expect(nodes.body.attempt).toBe(3);
+  });
+
+  it('a loop over more items than maxIterations fails clearly', async () => {
+    const h = await harness();
+    const g: Graph = {
+      nodes: [
+        n('start', 'start', { inputs: [{ name: 'items', type: 'array' }] }),
+        n('loop', 'loop', { mode: 'list', items: '{{inputs.items}}', maxIterations: 2 }),
+        n('body', 'template', { template: 'x' }),
+        n('end', 'end'),
+      ],
+      edges: [e('start', 'loop'), e('loop', 'body', 'body'), e('body', 'loop'), e('loop', 'end', 'done')],
+    };
+    const run = await h.runToEnd(await h.createWorkflow(g), { items: [1, 2, 3, 4] });
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe('LOOP_LIMIT');
+  });
+
+  const HITL: Graph = {
+    nodes: [
+      n('start', 'start', { inputs: [{ name: 'doc', type: 'string' }] }),
+      n('draft', 'probe'),
+      n('ask', 'human_input', { prompt: 'Approve publishing {{inputs.doc}}?', answerType: 'text' }),
+      n('publish', 'template', { template: '{{inputs.doc}} → {{ask.output.answer}}' }),
+      n('end', 'end', { outputs: [{ name: 'result', value: '{{publish.output.text}}' }] }),
+    ],
+    edges: [e('start', 'draft'), e('draft', 'ask'), e('ask', 'publish'), e('publish', 'end')],
+  };
+
+  it('human input: run → waiting → answer → succeeds; answering a run that is not waiting → 409', async () => {
+    const h = await harness();
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(HITL)))!;
+    const { run } = await h.runs.start({ workflow: wf, inputs: { doc: 'report.pdf' } });
+    expect(run.engine).toBe('langgraph');
+    await h.runs.waitFor(run.id);
+    const waiting = (await h.store.getRun(run.id))!;
+    expect(waiting.status).toBe('waiting');
+    const ev = (await h.events(run.id)).at(-1)!;
+    expect(ev.type).toBe('run.waiting');
+    expect(ev.data.prompt).toBe('Approve publishing report.pdf?');
+    const nodes = Object.fromEntries((await h.store.getNodeRuns(run.id)).map((x) => [x.nodeId, x.status]));
+    expect(nodes.ask).toBe('waiting');
+
+    await expect(h.runs.answer(run.id, 'draft', 'yes')).rejects.toMatchObject({ status: 409, code: 'WRONG_NODE' });
+    await h.runs.answer(run.id, 'ask', 'approved');
+    await h.runs.waitFor(run.id);
+    const done = (await h.store.getRun(run.id))!;
+    expect(done.status).toBe('succeeded');
+    expect(done.outputs).toEqual({ result: 'report.pdf → approved' });
+    expect(probeCalls.get('draft')).toBe(1);
+    const err = await h.runs.answer(run.id, 'ask', 'again').catch((x) => x);
+    expect(err).toBeInstanceOf(PaiError);
+    expect(err).toMatchObject({ status: 409, code: 'RUN_NOT_WAITING' });
+  });
+
+  it('human input: the wait survives a restart (new process view of the same database)', async () => {
+    const h1 = await harness();
+    const wf = (await h1.store.getWorkflow(await h1.createWorkflow(HITL)))!;
+    const { run } = await h1.runs.start({ workflow: wf, inputs: { doc: 'memo' } });
+    await h1.runs.waitFor(run.id);
+    expect((await h1.store.getRun(run.id))!.status).toBe('waiting');
+    const threadId = (await h1.events(run.id)).at(-1)!.data.threadId as string;
+    const rows = await h1.tdb.db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM checkpoints WHERE thread_id = $1', [threadId]);
+    expect(Number(rows[0].n)).toBeGreaterThan(0); // the pause is a LangGraph checkpoint in our own database
+    await h1.runs.close();
+    await h1.tdb.reopen();
+    const h2 = await createHarness(kind, { tdb: h1.tdb });
+    harnesses.push(h2);
+    expect(await h2.runs.recover(new Date(Date.now() + 1000))).not.toContain(run.id); // waiting is not orphaned
+    await h2.runs.answer(run.id, 'ask', 'ship it');
+    await h2.runs.waitFor(run.id);
+    const done = (await h2.store.getRun(run.id))!;
+    expect(done.status).toBe('succeeded');
+    expect(done.outputs).toEqual({ result: 'memo → ship it' });
+    expect(probeCalls.get('draft')).toBe(1);
+  });
+});
