@@ -16,6 +16,8 @@ import { createGuardedFetch } from '../engine/net/ssrf-guard';
 import { defineNode } from '../engine/nodes/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';
+import { createLangGraphExecutor } from '../engine/runtime/langgraph-executor';
+import { checkpointerFor } from '../engine/store/prisma/checkpointer';
 import { openDatabase, type Database } from '../engine/store/prisma/database';
 import { PrismaStore } from '../engine/store/prisma/prisma-store';
 
@@ -41,16 +43,17 @@ function chain(n: number): Graph {
 
 export interface Row { engine: string; store: string; nodes: number; totalMs: number; perNodeMs: number }
 
-async function benchEngine(db: Database, label: string, sizes: number[], reps: number): Promise<Row[]> {
+async function benchEngine(db: Database, label: string, sizes: number[], reps: number, engine: 'dag' | 'langgraph' = 'dag'): Promise<Row[]> {
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus = new InProcessEventBus(100);
   const runs = new RunManager({
     store, workflows: store, bus, registry: createDefaultRegistry().register(noop),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
+    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
   });
   const rows: Row[] = [];
   for (const n of sizes) {
-    const wf = await store.createWorkflow({ id: `wf_bench_${n}_${Date.now()}`, name: 'bench', description: '', graph: chain(n), engine: 'dag' });
+    const wf = await store.createWorkflow({ id: `wf_bench_${n}_${Date.now()}`, name: 'bench', description: '', graph: chain(n), engine });
     // warm-up
     const w = await runs.start({ workflow: wf, inputs: {} });
     await runs.waitFor(w.run.id);
@@ -64,7 +67,7 @@ async function benchEngine(db: Database, label: string, sizes: number[], reps: n
       if (done?.status !== 'succeeded') throw new Error(`bench run ${run.id} ended ${done?.status}`);
     }
     const best = Math.min(...times);
-    rows.push({ engine: 'paiflow-dag', store: label, nodes: n + 2, totalMs: +best.toFixed(1), perNodeMs: +(best / (n + 2)).toFixed(3) });
+    rows.push({ engine: `paiflow-${engine}`, store: label, nodes: n + 2, totalMs: +best.toFixed(1), perNodeMs: +(best / (n + 2)).toFixed(3) });
   }
   await runs.close();
   await bus.close();
@@ -99,9 +102,10 @@ export async function runDagOverheadBench(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '10,100,1000').split(',').map(Number);
   const reps = Number(process.env.BENCH_REPS ?? 3);
   const rows: Row[] = [];
+  const engines = (process.env.BENCH_ENGINES ?? 'dag,langgraph').split(',') as Array<'dag' | 'langgraph'>;
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-bench-'));
   const lite = await openDatabase({ dataDir: dir });
-  rows.push(...(await benchEngine(lite, 'embedded (PGlite)', sizes, reps)));
+  for (const engine of engines) rows.push(...(await benchEngine(lite, 'embedded (PGlite)', sizes, reps, engine)));
   await lite.close();
   rmSync(dir, { recursive: true, force: true });
 
@@ -109,7 +113,7 @@ export async function runDagOverheadBench(): Promise<Row[]> {
   const schema = `bench_${Date.now()}`;
   try {
     const pgdb = await openDatabase({ databaseUrl: url, schema });
-    rows.push(...(await benchEngine(pgdb, 'PostgreSQL', sizes, reps)));
+    for (const engine of engines) rows.push(...(await benchEngine(pgdb, 'PostgreSQL', sizes, reps, engine)));
     await pgdb.close();
     const c = new pg.Client({ connectionString: url });
     await c.connect();

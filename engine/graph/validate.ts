@@ -88,7 +88,6 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
     }
     const tgt = idx.has(e.target) ? graph.nodes[idx.get(e.target)!] : undefined;
     if (tgt?.type === 'start') errors.push({ code: 'INVALID_EDGE', message: 'the start node cannot have incoming edges', path: `edges[${i}].target` });
-    if (e.source === e.target) errors.push({ code: 'GRAPH_CYCLE', message: `edge "${e.id}" connects "${e.source}" to itself`, path: `edges[${i}]`, nodeIds: [e.source] });
   });
 
   const starts = graph.nodes.map((n, i) => ({ n, i })).filter(({ n }) => n.type === 'start');
@@ -111,7 +110,11 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
     errors.push({
       code: 'GRAPH_CYCLE',
       message: `the DAG engine cannot run cycles: ${[...cycle, cycle[0]].join(' → ')}`,
-      path: `nodes[${idx.get(cycle[0])}]`,
+      // Point at the edge that closes the cycle: removing it (or forcing the langgraph engine) fixes the graph.
+      path: (() => {
+        const i = graph.edges.findIndex((e) => e.source === cycle[cycle.length - 1] && e.target === cycle[0]);
+        return i >= 0 ? `edges[${i}]` : `nodes[${idx.get(cycle[0])}]`;
+      })(),
       nodeIds: cycle,
     });
   }

@@ -5,7 +5,8 @@ import { defineNode } from './define';
 export const INPUT_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 
 const inputDecl = z.object({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'input names are identifiers: letters, digits, _'),
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'input names are identifiers: letters, digits, _')
+    .refine((n) => !['__proto__', 'constructor', 'prototype'].includes(n), '"__proto__", "constructor" and "prototype" are reserved'),
   type: z.enum(INPUT_TYPES).default('string'),
   required: z.boolean().default(true),
   description: z.string().max(500).optional(),
@@ -45,7 +46,7 @@ export function checkRunInputs(config: StartConfig, inputs: Record<string, unkno
     value[decl.name] = v;
   }
   // Undeclared inputs pass through untouched: templates may only reference declared ones (validation checks that).
-  for (const [k, v] of Object.entries(inputs)) if (!(k in value) && !config.inputs.some((d) => d.name === k)) value[k] = v;
+  for (const [k, v] of Object.entries(inputs)) if (!Object.prototype.hasOwnProperty.call(value, k) && !config.inputs.some((d) => d.name === k)) value[k] = v;
   return { value, problems };
 }
 

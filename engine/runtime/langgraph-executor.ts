@@ -20,17 +20,25 @@ import type { ExecuteArgs, ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
 import { runNode } from './run-node';
 
-const merge = <T>(a: Record<string, T>, b: Record<string, T>) => ({ ...a, ...b });
+// Reducers merge in place: copying these per-node maps on every step made long chains O(n²). Safe because only the
+// final state is checkpointed (durability "exit") and LangGraph hands each step the current channel value.
+// The LangGraph state holds only what must survive a pause: the human answers. Node statuses, outputs and chosen
+// branches live in the executor (seeded from our node snapshots, the source of truth), because LangGraph copies
+// its whole state on every step: keeping per-node maps there made long chains O(n²).
 const State = Annotation.Root({
-  out: Annotation<Record<string, unknown>>({ reducer: merge, default: () => ({}) }),
-  status: Annotation<Record<string, NodeStatus>>({ reducer: merge, default: () => ({}) }),
-  branch: Annotation<Record<string, string[] | null>>({ reducer: merge, default: () => ({}) }),
-  iter: Annotation<Record<string, number>>({ reducer: merge, default: () => ({}) }),
-  trig: Annotation<Record<string, string[]>>({ reducer: merge, default: () => ({}) }),
-  answers: Annotation<Record<string, unknown>>({ reducer: merge, default: () => ({}) }),
-  failure: Annotation<ErrorJson | null>({ reducer: (a, b) => a ?? b, default: () => null }),
+  answers: Annotation<Record<string, unknown>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
 });
 type S = typeof State.State;
+
+/** What the executor tracks per run; the same shape the DAG engine derives its decisions from. */
+interface Local {
+  out: Record<string, unknown>;
+  status: Record<string, NodeStatus>;
+  branch: Record<string, string[] | null>;
+  iter: Record<string, number>;
+  trig: Record<string, string[]>;
+  failure: ErrorJson | null;
+}
 
 const DEFAULT_MAX_ITERATIONS = Number(process.env.LOOP_MAX_ITERATIONS ?? 25);
 const gname = (id: string) => `n__${id}`;
@@ -94,7 +102,7 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
   return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId };
 }
 
-function edgeState(e: GraphEdge, st: Pick<S, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
+function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
   const s = st.status[e.source];
   if (s === 'skipped') return 'dead';
   if (s !== 'succeeded') return 'open';
@@ -103,11 +111,6 @@ function edgeState(e: GraphEdge, st: Pick<S, 'status' | 'branch'>): 'live' | 'de
   return chosen.includes(e.sourceHandle ?? '') ? 'live' : 'dead';
 }
 
-function toScope(inputs: Record<string, unknown>, st: S): TemplateScope {
-  const nodes: TemplateScope['nodes'] = {};
-  for (const [id, status] of Object.entries(st.status)) nodes[id] = { output: st.out[id], status };
-  return { inputs, nodes };
-}
 
 export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<BaseCheckpointSaver> } = {}) {
   return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
@@ -116,10 +119,31 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     const attempts = new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt]));
     let storeError: StoreWriteError | null = null;
 
+    // Seed what earlier executions of this run established, from our snapshots.
+    const L: Local = { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null };
+    const scope: TemplateScope = { inputs: a.inputs, nodes: {} };
+    for (const id of a.reuse) {
+      const prev = a.previous.get(id);
+      const node = plan.nodes.get(id);
+      if (!prev || prev.status !== 'succeeded' || !node || node.type !== prev.type) continue;
+      L.out[id] = prev.output;
+      L.status[id] = 'succeeded';
+      const b = registry.get(node.type).outputsFor ? (prev.output as { branch?: unknown } | null)?.branch : undefined;
+      L.branch[id] = b === undefined || b === null ? null : Array.isArray(b) ? b.map(String) : [String(b)];
+      const index = (prev.output as { index?: unknown } | null)?.index;
+      L.iter[id] = node.type === 'loop' && typeof index === 'number' ? index + 1 : 1;
+      scope.nodes[id] = { output: prev.output, status: 'succeeded' };
+    }
+    const set = (id: string, status: NodeStatus, output?: unknown) => {
+      L.status[id] = status;
+      L.out[id] = output;
+      scope.nodes[id] = { output, status };
+    };
+
     const g = new StateGraph(State) as unknown as {
       addNode(name: string, fn: (s: S) => Promise<Partial<S>>): void;
       addEdge(a: string, b: string): void;
-      addConditionalEdges(src: string, fn: (s: S) => string | string[]): void;
+      addConditionalEdges(src: string, fn: (s: S) => string | string[], pathMap?: string[]): void;
       compile(o: { checkpointer?: BaseCheckpointSaver }): {
         invoke(input: unknown, cfg: Record<string, unknown>): Promise<S & { __interrupt__?: Array<{ value: unknown }> }>;
         getState(cfg: Record<string, unknown>): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
@@ -130,106 +154,104 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       const def = registry.get(node.type, node.data.version);
       const branching = !!def.outputsFor;
       const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
-      g.addNode(gname(id), async (st: S): Promise<Partial<S>> => {
-        if (storeError || a.signal.aborted) return { trig: { [id]: [] } };
+      const body = async (st: S): Promise<string[]> => {
+        if (storeError || a.signal.aborted) return [];
         const inc = plan.forwardIn.get(id)!;
-        const states = inc.map((e) => edgeState(e, st));
-        if (states.includes('open')) return { trig: { [id]: [] } }; // not ready: a later trigger runs it
+        const states = inc.map((e) => edgeState(e, L));
+        if (states.includes('open')) return []; // not ready: a later trigger runs it
         if (inc.length > 0 && !states.includes('live')) {
-          if (st.status[id] === 'skipped') return { trig: { [id]: [] } };
-          const now = new Date().toISOString();
-          a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: now, durationMs: null });
+          if (L.status[id] === 'skipped') return [];
+          a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
           a.journal.emit('node.skipped', { type: node.type }, { nodeId: id });
-          return { status: { [id]: 'skipped' }, out: { [id]: undefined }, trig: { [id]: fwdTargets() } };
+          set(id, 'skipped');
+          return fwdTargets();
         }
-        const iteration = st.iter[id] ?? 0;
+        const iteration = L.iter[id] ?? 0;
         const limit = plan.maxIter.get(id);
         if (limit !== undefined && iteration >= limit) {
           const error = { code: 'LOOP_LIMIT', message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`, details: { nodeId: id } };
           a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });
-          return { status: { [id]: 'failed' }, failure: error, trig: { [id]: [] } };
+          L.failure ??= error;
+          return [];
         }
         let resume: unknown;
         if (node.type === 'human_input') {
-          if (Object.prototype.hasOwnProperty.call(st.answers, id)) resume = st.answers[id];
+          if (Object.prototype.hasOwnProperty.call(st.answers ?? {}, id)) resume = st.answers[id];
           else {
-            const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), toScope(a.inputs, st));
+            const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), scope);
             resume = interrupt({ nodeId: id, prompt }); // throws GraphInterrupt until answered
           }
         }
         let out;
         try {
           out = await runNode({
-            runId: a.runId, node, def, scope: toScope(a.inputs, st), previousAttempts: attempts.get(id) ?? 0,
+            runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
             signal: a.signal, journal: a.journal, services: a.services, iteration, resume,
           });
         } catch (e) {
-          if (e instanceof StoreWriteError) { storeError = e; return { trig: { [id]: [] } }; }
+          if (e instanceof StoreWriteError) { storeError = e; return []; }
           throw e;
         }
         attempts.set(id, out.attempt);
         if (out.status !== 'succeeded') {
-          const failure = out.status === 'failed' ? { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } } : null;
-          return { status: { [id]: out.status }, failure, trig: { [id]: [] }, ...(node.type === 'human_input' ? {} : {}) };
+          set(id, out.status);
+          if (out.status === 'failed') L.failure ??= { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } };
+          return [];
         }
+        set(id, 'succeeded', out.output);
+        L.iter[id] = iteration + 1;
         const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
+        L.branch[id] = chosen;
         const pick = (edges: GraphEdge[]) => edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
         // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
         // Inside a cycle only the chosen branch is triggered; untaken exits are swept to `skipped` at the end.
-        const targets = [...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)];
-        return {
-          out: { [id]: out.output }, status: { [id]: 'succeeded' }, branch: { [id]: chosen }, iter: { [id]: iteration + 1 },
-          trig: { [id]: [...new Set(targets)] },
-        };
+        return [...new Set([...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)])];
+      };
+      g.addNode(gname(id), async (st: S) => {
+        L.trig[id] = await body(st);
+        return {};
       });
-      g.addConditionalEdges(gname(id), (st: S) => {
-        const targets = st.trig[id] ?? [];
+      // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
+      const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
+      g.addConditionalEdges(gname(id), () => {
+        const targets = L.trig[id] ?? [];
         return targets.length ? targets.map(gname) : END;
-      });
+      }, [...possible, END]);
     }
     g.addEdge(START, gname(plan.startId));
 
-    const checkpointer = opts.checkpointer ? await opts.checkpointer() : undefined;
+    // Only runs that can pause need LangGraph checkpoints: resumes after failures and crashes start from our node
+    // snapshots, and per-task checkpoint writes would cost a database transaction per node.
+    const canPause = [...plan.nodes.values()].some((n) => n.type === 'human_input');
+    const checkpointer = opts.checkpointer && canPause ? await opts.checkpointer() : undefined;
     const app = g.compile({ checkpointer });
     const threadId = a.answer?.threadId ?? `${a.runId}:${a.journal.lastSeq}`;
     const limitSteps = Math.min(100_000, plan.nodes.size * (Math.max(0, ...plan.maxIter.values()) + 2) + 25);
     const cfg = { configurable: { thread_id: threadId }, recursionLimit: limitSteps, signal: a.signal, durability: 'exit' };
 
-    // Seed state from our snapshots (the source of truth) for resumes.
-    const seed: Partial<S> = { out: {}, status: {}, branch: {}, iter: {}, answers: {} };
-    for (const id of a.reuse) {
-      const prev = a.previous.get(id);
-      if (!prev || prev.status !== 'succeeded' || !plan.nodes.has(id)) continue;
-      seed.out![id] = prev.output;
-      seed.status![id] = 'succeeded';
-      const def = registry.get(plan.nodes.get(id)!.type);
-      const b = def.outputsFor ? (prev.output as { branch?: unknown } | null)?.branch : undefined;
-      seed.branch![id] = b === undefined || b === null ? null : Array.isArray(b) ? b.map(String) : [String(b)];
-      seed.iter![id] = 1;
-    }
     let input: unknown;
-    if (a.answer && checkpointer) {
-      const snap = await app.getState({ configurable: { thread_id: threadId } });
-      const waitingHere = snap.tasks.some((t) => t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId));
+    if (a.answer) {
+      const snap = checkpointer ? await app.getState({ configurable: { thread_id: threadId } }) : undefined;
+      const waitingHere = !!snap?.tasks.some((t) => t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId));
       input = waitingHere
         ? new Command({ resume: a.answer.value })
-        : new Command({ goto: [gname(a.answer.nodeId)], update: { ...seed, answers: { [a.answer.nodeId]: a.answer.value } } });
-    } else if (a.reuse.size > 0) {
-      // Resume: (re)start every node whose forward inputs are all decided but which has not succeeded.
-      const st = { status: seed.status!, branch: seed.branch! };
-      const goto = [...plan.nodes.keys()].filter((id) => !a.reuse.has(id) && (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, st) === 'live')) && !plan.forwardIn.get(id)!.some((e) => edgeState(e, st) === 'open'));
-      input = new Command({ goto: goto.map(gname), update: seed });
+        : new Command({ goto: [gname(a.answer.nodeId)], update: { answers: { [a.answer.nodeId]: a.answer.value } } });
+    } else if (Object.keys(L.status).length > 0) {
+      // Resume: (re)start every node whose forward inputs are decided, with one live, and which has not succeeded.
+      const goto = [...plan.nodes.keys()].filter((id) => L.status[id] !== 'succeeded'
+        && (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'live'))
+        && !plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'open'));
+      input = new Command({ goto: goto.map(gname) });
     } else {
       input = {};
     }
 
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
     try {
-      final = await app.invoke(input, cfg);
+      final = (await app.invoke(input, cfg)) ?? ({} as typeof final);
     } catch (e) {
       if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
       if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
-      if (isGraphInterrupt(e)) throw e;
       const name = (e as Error)?.name;
       if (name === 'GraphRecursionError') {
         return { status: 'failed', outputs: null, error: { code: 'RECURSION_LIMIT', message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop` } };
@@ -243,18 +265,17 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       const v = final.__interrupt__[0].value as { nodeId: string; prompt: unknown };
       return { status: 'waiting', outputs: null, error: null, waiting: { nodeId: v.nodeId, prompt: v.prompt, threadId } };
     }
-    if (final.failure) return { status: 'failed', outputs: null, error: final.failure };
+    if (L.failure) return { status: 'failed', outputs: null, error: L.failure };
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
-    for (const id of plan.nodes.keys()) {
-      if (final.status[id] === undefined && !a.reuse.has(id)) {
-        const now = new Date().toISOString();
-        a.journal.stageNode({ runId: a.runId, nodeId: id, type: plan.nodes.get(id)!.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: now, durationMs: null });
-        a.journal.emit('node.skipped', { type: plan.nodes.get(id)!.type }, { nodeId: id });
-        final.status[id] = 'skipped';
+    for (const [id, node] of plan.nodes) {
+      if (L.status[id] === undefined) {
+        a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
+        a.journal.emit('node.skipped', { type: node.type }, { nodeId: id });
+        set(id, 'skipped');
       }
     }
     let outputs: Record<string, unknown> = {};
-    for (const [id, n] of plan.nodes) if (n.type === 'end' && final.status[id] === 'succeeded') outputs = { ...outputs, ...(final.out[id] as Record<string, unknown>) };
+    for (const [id, n] of plan.nodes) if (n.type === 'end' && L.status[id] === 'succeeded') outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
     return { status: 'succeeded', outputs, error: null };
   };
 }

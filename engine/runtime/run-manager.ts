@@ -11,7 +11,7 @@ import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
-import type { NodeRunRecord, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore } from '../store/types';
+import type { NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
@@ -62,7 +62,11 @@ export class RunManager {
     const hb = o.heartbeatMs ?? 5_000;
     this.staleMs = o.staleMs ?? hb * 4;
     this.heartbeatTimer = setInterval(() => {
-      this.o.store.heartbeat(this.ownerId, [...this.active.keys()]).catch(() => {});
+      // A cancel received by another process only flips the stored status: stop our execution when we see it.
+      this.o.store.heartbeat(this.ownerId, [...this.active.keys()]).then(
+        (cancelled) => { for (const id of cancelled) this.active.get(id)?.controller.abort(); },
+        () => {},
+      );
     }, hb);
     this.heartbeatTimer.unref?.();
   }
@@ -124,7 +128,9 @@ export class RunManager {
   async resume(runId: string, opts: { fromNodeId?: string; inputs?: Record<string, unknown> } = {}): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
     if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
-    if (this.active.has(runId) || !RESUMABLE.concat(opts.fromNodeId ? ['succeeded'] : []).includes(run.status)) {
+    // A run this process owns but no longer executes (its final write failed) is an orphan: resumable here.
+    const orphanHere = (run.status === 'running' || run.status === 'queued') && run.ownerId === this.ownerId && !this.active.has(runId);
+    if (this.active.has(runId) || !(orphanHere || RESUMABLE.concat(opts.fromNodeId ? ['succeeded'] : []).includes(run.status))) {
       throw new PaiError('RUN_ACTIVE', run.status === 'succeeded' ? 'the run succeeded; give fromNodeId to re-run part of it' : `the run is ${run.status} and cannot be resumed now`, { status: 409 });
     }
     let graph: Graph;
@@ -164,10 +170,12 @@ export class RunManager {
       return { ...run, status: 'running' };
     }
     if (run.status === 'queued' || run.status === 'running' || run.status === 'waiting') {
-      // Not ours (another process, or orphaned): mark it; its owner sees the status and stops.
+      // Not ours (another process, or orphaned): mark it; a live owner sees the status, stops and writes
+      // run.cancelled itself (its journal owns the run's seq); for an orphan we write the event.
+      const ownerAlive = !!run.ownerId && run.ownerId !== this.ownerId && !!run.heartbeatAt && Date.parse(run.heartbeatAt) > Date.now() - this.staleMs;
       const seq = await this.o.store.maxSeq(runId);
       const ok = await this.o.store.updateRun(runId, { status: 'cancelled', finishedAt: new Date().toISOString(), error: { code: 'CANCELLED', message: 'the run was cancelled' } }, [run.status]);
-      if (ok) {
+      if (ok && !ownerAlive) {
         const ev = { seq: seq + 1, runId, ts: new Date().toISOString(), type: 'run.cancelled' as const, spanId: 'run', data: {} };
         await this.o.store.commit(runId, { events: [ev] });
         this.o.bus.publish(ev);
@@ -236,6 +244,7 @@ export class RunManager {
 
   private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController) {
     let journal: RunJournal | undefined;
+    let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     try {
       journal = new RunJournal(run.id, this.o.store, this.o.bus, await this.o.store.maxSeq(run.id));
       journal.startAutoFlush();
@@ -257,15 +266,16 @@ export class RunManager {
         return;
       }
       const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
+      final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
       journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error });
       journal.stopAutoFlush();
-      await journal.flush({ status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() });
+      await journal.flush(final);
     } catch (e) {
       // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
       journal?.stopAutoFlush();
       const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
-      if (journal) journal.emit('run.failed', { error });
-      await (journal ? journal.flush({ status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
+      if (journal && !final) journal.emit('run.failed', { error });
+      await (journal ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
     }
   }
 

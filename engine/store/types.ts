@@ -102,7 +102,11 @@ export interface RunStore {
   commit(runId: string, batch: CommitBatch): Promise<void>;
   getEvents(runId: string, afterSeq?: number, limit?: number): Promise<TraceEvent[]>;
   maxSeq(runId: string): Promise<number>;
-  heartbeat(ownerId: string, runIds: string[]): Promise<void>;
+  /**
+   * Marks the owner's runs alive. Returns those of `runIds` that were cancelled meanwhile by another process
+   * (a cancel on a shared database only flips the status; the owner stops when it sees this).
+   */
+  heartbeat(ownerId: string, runIds: string[]): Promise<string[]>;
   /** Active runs whose heartbeat is older than `staleBefore` (or whose owner is `deadOwner`): for crash recovery. */
   findStaleRuns(staleBefore: Date): Promise<RunRecord[]>;
 }

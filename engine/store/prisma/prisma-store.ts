@@ -210,8 +210,10 @@ export class PrismaStore implements RunStore, WorkflowStore {
   }
 
   async heartbeat(ownerId: string, runIds: string[]) {
-    if (!runIds.length) return;
+    if (!runIds.length) return [];
     await this.prisma.run.updateMany({ where: { id: { in: runIds }, ownerId }, data: { heartbeatAt: new Date() } });
+    const cancelled = await this.prisma.run.findMany({ where: { id: { in: runIds }, status: 'cancelled' }, select: { id: true } });
+    return cancelled.map((r) => r.id);
   }
 
   async findStaleRuns(staleBefore: Date) {
