@@ -24,13 +24,13 @@ async function until<T>(check: () => T | undefined | Promise<T | undefined>, wha
 }
 
 /** Spawns the crash child and collects its stdout lines. */
-function spawnChild(kind: string, location: string, counterFile: string) {
+function spawnChild(kind: string, location: string, counterFile: string, engine: string) {
   const lines: string[] = [];
   let stderr = '';
   let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const child: ChildProcess = spawn('npx', ['tsx', 'test/support/crash-child.ts', kind, location], {
     cwd: process.cwd(),
-    env: { ...process.env, PROBE_COUNTER_FILE: counterFile },
+    env: { ...process.env, PROBE_COUNTER_FILE: counterFile, CRASH_ENGINE: engine },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group, so npx/tsx wrappers can be cleaned up by group id
   });
@@ -68,13 +68,15 @@ function counts(file: string): Record<string, number> {
 const openAt = (kind: 'pglite' | 'postgres', location: string): Promise<Database> =>
   openDatabase(kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location });
 
-describe.each(kinds)('crash and restart on %s', (kind) => {
+const combos = kinds.flatMap((k) => (['dag', 'langgraph'] as const).map((engine) => [k, engine] as const));
+
+describe.each(combos)('crash and restart on %s with the %s engine', (kind, engine) => {
   it('a run whose process was SIGKILLed mid-node is recovered as interrupted and resumed without re-running completed nodes', { timeout: 180_000 }, async () => {
     resetProbes();
     const scratch = mkdtempSync(path.join(tmpdir(), 'paiflow-crash-'));
     const counterFile = path.join(scratch, 'probe-calls.txt');
     const location = kind === 'pglite' ? path.join(scratch, 'db') : uniqueSchema('crash');
-    const proc = spawnChild(kind, location, counterFile);
+    const proc = spawnChild(kind, location, counterFile, engine);
     let db: Database | undefined;
     let watcher: Database | undefined;
     let h: Awaited<ReturnType<typeof createHarness>> | undefined;
@@ -144,6 +146,7 @@ describe.each(kinds)('crash and restart on %s', (kind) => {
       await h.runs.waitFor(runId);
       const done = (await h.store.getRun(runId))!;
       expect(done.status).toBe('succeeded');
+      expect(done.engine).toBe(engine);
       expect(done.outputs).toEqual({ last: { value: 'p4', calls: 1 } });
 
       // p1 and p2 ran exactly once in total (in the killed process); p3 and p4 once after the restart.

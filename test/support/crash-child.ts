@@ -4,6 +4,7 @@
  *
  *   npx tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>
  *   env PROBE_COUNTER_FILE: one line "<nodeId>" is appended per probe execution (in-memory counters die with us).
+ *   env CRASH_ENGINE: dag (default) | langgraph.
  *
  * Prints, one per line: `PID <pid>` (this process, the one holding the database), `RUN <runId>`, then
  * `P2_DONE <runId>` once p2's `succeeded` snapshot is in the database and `P3_RUNNING <runId>` once p3's
@@ -16,6 +17,7 @@ import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { defineNode } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
+import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
 import { openDatabase } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { TEST_DATABASE_URL } from './databases';
@@ -46,10 +48,12 @@ async function main() {
     store, workflows: store, bus: new InProcessEventBus(), registry: createDefaultRegistry().register(countingProbe),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     heartbeatMs: 100,
+    executors: { langgraph: createLangGraphExecutor() },
   });
 
   const wf = await store.createWorkflow({ id: `wf_crash_${Date.now()}`, name: 'crash', description: '', graph: chainGraph(4), engine: 'auto' });
-  const { run } = await runs.start({ workflow: wf, inputs: {} });
+  const engine = process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag';
+  const { run } = await runs.start({ workflow: wf, inputs: {}, engine });
   console.log(`RUN ${run.id}`);
 
   let p2Done = false;
