@@ -7,6 +7,7 @@ import type { EventBus, TraceEvent, Unsubscribe } from './types';
 
 interface Channel {
   events: TraceEvent[];
+  lastSeq: number;
   subs: Set<(e: TraceEvent) => void>;
   releaseTimer?: NodeJS.Timeout;
 }
@@ -20,7 +21,7 @@ export class InProcessEventBus implements EventBus {
   private channel(runId: string): Channel {
     let ch = this.channels.get(runId);
     if (!ch) {
-      ch = { events: [], subs: new Set() };
+      ch = { events: [], subs: new Set(), lastSeq: 0 };
       this.channels.set(runId, ch);
     }
     return ch;
@@ -32,6 +33,8 @@ export class InProcessEventBus implements EventBus {
       clearTimeout(ch.releaseTimer);
       ch.releaseTimer = undefined;
     }
+    if (event.seq <= ch.lastSeq) return; // a re-publish of a seq already delivered (same as Redis' id check)
+    ch.lastSeq = event.seq;
     ch.events.push(event);
     for (const fn of ch.subs) {
       try {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
+import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus } from '@/engine/events/types';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
@@ -32,7 +33,7 @@ export interface App {
 export async function createApp(config: AppConfig = readConfig()): Promise<App> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
-  const bus = new InProcessEventBus();
+  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: process.env.REDIS_PREFIX }) : new InProcessEventBus();
   const registry = createDefaultRegistry();
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const llm = createLlmResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { guardedFetch: fetch });
