@@ -11,6 +11,14 @@ export const llmConfigSchema = z.object({
   maxTokens: z.number().int().min(1).max(200_000).optional(),
   jsonMode: z.boolean().default(false).describe('Ask for a JSON object and parse it into output.json'),
   stream: z.boolean().default(true).describe('Stream tokens to the live view'),
+  grounding: z
+    .object({
+      enabled: z.boolean().default(false).describe('Answer only from the given context, cite [n], say when nothing was found'),
+      context: z.string().default('').describe('The context block, e.g. {{kb.output.context}} from a knowledge node'),
+      fallback: z.string().default('I could not find an answer to that in the knowledge base.'),
+    })
+    .default({ enabled: false, context: '', fallback: 'I could not find an answer to that in the knowledge base.' })
+    .describe('Hallucination controls for retrieval-augmented answers'),
   provider: z
     .object({
       baseURL: z.url({ protocol: /^https?$/ }).optional().describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
@@ -38,12 +46,23 @@ export const llmNode = defineNode<LlmConfig>({
     }
     const provider = ctx.llm({ baseURL: c.provider?.baseURL, apiKey });
     const messages: ChatMessage[] = [];
-    if (c.systemPrompt) messages.push({ role: 'system', content: String(c.systemPrompt) });
+    const grounded = c.grounding?.enabled === true;
+    const rawContext: unknown = grounded ? c.grounding.context : '';
+    const context = (rawContext === undefined || rawContext === null ? '' : typeof rawContext === 'string' ? rawContext : JSON.stringify(rawContext)).trim();
+    if (grounded && !context) {
+      // Nothing retrieved: say so instead of letting the model improvise an answer.
+      return { output: { text: c.grounding.fallback, grounded: true, contextFound: false, model: c.model, provider: 'none' } };
+    }
+    const system = [
+      c.systemPrompt ? String(c.systemPrompt) : '',
+      grounded ? `Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}` : '',
+    ].filter(Boolean).join('\n\n');
+    if (system) messages.push({ role: 'system', content: system });
     messages.push({ role: 'user', content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt) });
     const res = await provider.chat({
       model: c.model,
       messages,
-      temperature: c.temperature,
+      temperature: grounded ? Math.min(c.temperature, 0.2) : c.temperature,
       maxTokens: c.maxTokens,
       jsonMode: c.jsonMode,
       signal: ctx.signal,
@@ -58,7 +77,7 @@ export const llmNode = defineNode<LlmConfig>({
       }
     }
     return {
-      output: { text: res.text, ...(c.jsonMode ? { json } : {}), model: res.model, provider: res.provider, providerLabel: provider.label, finishReason: res.finishReason },
+      output: { text: res.text, ...(c.jsonMode ? { json } : {}), ...(grounded ? { grounded: true, contextFound: true } : {}), model: res.model, provider: res.provider, providerLabel: provider.label, finishReason: res.finishReason },
       usage: res.usage,
     };
   },
