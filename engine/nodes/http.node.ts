@@ -8,7 +8,11 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const httpConfigSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
   url: z.string().min(1, 'the URL is required').describe('http(s) URL; may contain {{refs}}'),
-  headers: z.array(z.object({ key: z.string().min(1), value: z.string() })).default([]),
+  headers: z.array(z.object({
+    key: z.string().min(1),
+    value: z.string().default(''),
+    secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of a secret whose value is sent (with value as a prefix, e.g. "Bearer "); never stored in traces'),
+  })).default([]),
   bodyType: z.enum(['none', 'json', 'text']).default('none'),
   body: z.string().default('').describe('Request body template (JSON text when bodyType is json)'),
   timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
@@ -80,7 +84,15 @@ export const httpNode = defineNode<HttpConfig>({
   async execute(ctx) {
     const c = ctx.config;
     const headers = new Headers();
-    for (const h of c.headers) headers.set(h.key, String(h.value ?? ''));
+    for (const h of c.headers) {
+      let value = String(h.value ?? '');
+      if (h.secret) {
+        const secret = ctx.secrets.get(h.secret);
+        if (secret === undefined) throw new PaiError('SECRET_NOT_FOUND', `secret "${h.secret}" is not configured (set SECRET_${h.secret})`, { path: 'config.headers' });
+        value += secret;
+      }
+      headers.set(h.key, value);
+    }
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {
       body = renderBody(String(ctx.rawConfig.body ?? ''), c.bodyType, ctx.scope);

@@ -1,0 +1,45 @@
+// Guarantees: an HTTP node header can take its value from a named secret: the request carries the secret, while the
+// node's config/trace input holds only the secret's name; a missing secret fails clearly.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedFetch } from '@/engine/net/ssrf-guard';
+import type { NodeContext } from '@/engine/nodes/define';
+import { httpConfigSchema, httpNode, type HttpConfig } from '@/engine/nodes/http.node';
+import { redact } from '@/engine/runtime/redact';
+
+let seen: IncomingHttpHeaders | undefined;
+const server = createServer((req, res) => { seen = req.headers; res.setHeader('content-type', 'application/json'); res.end('{"ok":true}'); });
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function ctxFor(config: HttpConfig, secrets: Record<string, string>): NodeContext<HttpConfig> {
+  return {
+    runId: 'r', nodeId: 'h', nodeType: 'http', attempt: 1, idempotencyKey: 'r:h:1', config, rawConfig: config,
+    scope: { inputs: {}, nodes: {} }, signal: new AbortController().signal, spanId: 's', emit: () => {},
+    fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }), secrets: { get: (n) => secrets[n] }, llm: () => { throw new Error('no llm'); }, iteration: 0,
+  };
+}
+
+describe('HTTP node secret headers', () => {
+  it('sends prefix + secret value; the stored input shows only the name', async () => {
+    const config = httpConfigSchema.parse({ url: `http://127.0.0.1:${port}/x`, headers: [{ key: 'Authorization', value: 'Bearer ', secret: 'CRM_TOKEN' }] });
+    const res = await httpNode.execute(ctxFor(config, { CRM_TOKEN: 's3cr3t-value' }));
+    expect((res.output as { status: number }).status).toBe(200);
+    expect(seen?.authorization).toBe('Bearer s3cr3t-value');
+    expect(JSON.stringify(redact(config))).not.toContain('s3cr3t-value');
+    expect(JSON.stringify(config)).toContain('CRM_TOKEN');
+  });
+
+  it('a missing secret fails with SECRET_NOT_FOUND and sends nothing', async () => {
+    seen = undefined;
+    const config = httpConfigSchema.parse({ url: `http://127.0.0.1:${port}/x`, headers: [{ key: 'X-Api-Key', secret: 'NOPE' }] });
+    await expect(httpNode.execute(ctxFor(config, {}))).rejects.toMatchObject({ code: 'SECRET_NOT_FOUND' });
+    expect(seen).toBeUndefined();
+  });
+});
