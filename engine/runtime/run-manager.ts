@@ -30,6 +30,11 @@ export interface RunManagerOptions {
   staleMs?: number;
   executors?: Partial<Record<EngineKind, Executor>>;
   concurrency?: number;
+  /**
+   * Queue mode: when set, start() only records the run as `queued` and hands its id to this function (e.g. a
+   * BullMQ queue); a worker process then calls executeQueued(runId). Unset: runs execute in this process.
+   */
+  dispatch?: (run: RunRecord) => Promise<void>;
 }
 
 interface Active {
@@ -115,10 +120,42 @@ export class RunManager {
       idempotencyKey: args.idempotencyKey ?? null, apiKeyId: args.apiKeyId ?? null,
     });
     if (!created) return { run, created };
+    if (this.o.dispatch) {
+      await this.o.dispatch(run);
+      return { run, created };
+    }
     const claimed = await this.o.store.updateRun(run.id, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), startedAt: new Date().toISOString() }, ['queued']);
     if (!claimed) throw new PaiError('RUN_CONFLICT', 'the run was claimed by another process', { status: 409 });
     this.launch({ ...run, status: 'running' }, graph, new Map(), new Set(), { resumed: false });
     return { run: { ...run, status: 'running' }, created };
+  }
+
+  /**
+   * Worker side of queue mode: claims a queued run and executes it here, resolving when it ends. A run whose owner
+   * died (heartbeat older than staleMs — e.g. a killed worker whose job was re-delivered) is marked interrupted and
+   * resumed from its snapshots, so completed nodes are not executed again. Returns what happened.
+   */
+  async executeQueued(runId: string): Promise<'executed' | 'resumed' | 'skipped'> {
+    const run = await this.o.store.getRun(runId);
+    if (!run) return 'skipped';
+    if (run.status === 'queued') {
+      const claimed = await this.o.store.updateRun(run.id, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), startedAt: new Date().toISOString() }, ['queued']);
+      if (!claimed) return 'skipped';
+      this.launch({ ...run, status: 'running' }, run.graph, new Map(), new Set(), { resumed: false });
+      await this.waitFor(run.id);
+      return 'executed';
+    }
+    if (run.status === 'running' && run.ownerId !== this.ownerId) {
+      const stale = !run.heartbeatAt || Date.parse(run.heartbeatAt) < Date.now() - this.staleMs;
+      if (!stale) return 'skipped';
+      const recovered = await this.recover(new Date(Date.now() - this.staleMs));
+      if (!recovered.includes(run.id)) return 'skipped';
+    }
+    const now = await this.o.store.getRun(runId);
+    if (now?.status !== 'interrupted') return 'skipped';
+    await this.resume(runId);
+    await this.waitFor(runId);
+    return 'resumed';
   }
 
   /**
