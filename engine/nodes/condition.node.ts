@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { compare, OPERATORS } from './compare';
 import { defineNode } from './define';
 
-const conditionSchema = z.object({
+export const conditionSchema = z.object({
   left: z.string().describe('Value to test, usually a {{ref}}'),
   op: z.enum(OPERATORS),
   right: z.string().optional().describe('Value to compare with (ignored by is_empty / not_empty)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
 import { renderText, resolveDeep, type TemplateScope } from '../template/resolve';
+import { readTextLimited } from '../net/read-limited';
 import { defineNode } from './define';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -20,24 +21,8 @@ export const httpConfigSchema = z.object({
 });
 export type HttpConfig = z.infer<typeof httpConfigSchema>;
 
-async function readLimited(res: Response): Promise<string> {
-  const len = Number(res.headers.get('content-length') ?? 0);
-  if (len > MAX_BODY_BYTES) throw new PaiError('HTTP_RESPONSE_TOO_LARGE', `response is ${len} bytes; the limit is ${MAX_BODY_BYTES}`);
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new PaiError('HTTP_RESPONSE_TOO_LARGE', `response exceeds ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function readLimited(res: Response): Promise<string> {
+  return readTextLimited(res, MAX_BODY_BYTES, { code: 'HTTP_RESPONSE_TOO_LARGE', what: 'response' });
 }
 
 /**

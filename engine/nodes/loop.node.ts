@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import { compare, OPERATORS } from './compare';
+import { compare } from './compare';
+import { conditionSchema } from './condition.node';
 import { defineNode } from './define';
 
 export const loopConfigSchema = z.object({
   mode: z.enum(['list', 'while']).default('list'),
   items: z.string().default('').describe('list mode: a {{ref}} to an array to iterate over'),
-  condition: z.object({
-    left: z.string(),
-    op: z.enum(OPERATORS),
-    right: z.string().optional(),
-    valueType: z.enum(['auto', 'string', 'number', 'boolean']).default('auto'),
-  }).optional().describe('while mode: keep looping while this holds'),
+  condition: conditionSchema.optional().describe('while mode: keep looping while this holds'),
   collect: z.string().default('').describe('Re-entry: a {{ref}} to collect from the body each iteration (e.g. the last body node\'s output)'),
   maxIterations: z.number().int().min(1).max(10_000).default(100),
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { toJsonPath } from '@/engine/graph/schema';
+import { readTextLimited } from '@/engine/net/read-limited';
 
 const DEFAULT_LIMIT = Number(process.env.MAX_BODY_BYTES || 2 * 1024 * 1024);
 /** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
@@ -26,26 +27,8 @@ function nestingDepth(text: string): number {
 /** Reads a JSON body with a size limit (413), a content-type check (415) and zod validation (400 with a path). */
 export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { limit?: number; optional?: boolean } = {}): Promise<T> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > limit) throw new PaiError('PAYLOAD_TOO_LARGE', `the body is ${declared} bytes; the limit is ${limit}`, { status: 413 });
   const type = req.headers.get('content-type') ?? '';
-  let text = '';
-  if (req.body) {
-    const reader = req.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        throw new PaiError('PAYLOAD_TOO_LARGE', `the body exceeds the limit of ${limit} bytes`, { status: 413 });
-      }
-      chunks.push(value);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
-  }
+  const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'body' });
   if (!text.trim()) {
     if (opts.optional) return schema.parse({});
     throw new PaiError('BODY_REQUIRED', 'a JSON body is required', { status: 400 });

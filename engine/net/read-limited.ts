@@ -1,0 +1,25 @@
+import { PaiError } from '../errors';
+
+/**
+ * Reads a request/response body as UTF-8 text, refusing more than `limit` bytes (by Content-Length up front, and
+ * while streaming for bodies that lie or have none) with the given error code and status.
+ */
+export async function readTextLimited(msg: Request | Response, limit: number, error: { code: string; status?: number; what: string }): Promise<string> {
+  const declared = Number(msg.headers.get('content-length') ?? 0);
+  if (declared > limit) throw new PaiError(error.code, `the ${error.what} is ${declared} bytes; the limit is ${limit}`, { status: error.status });
+  if (!msg.body) return '';
+  const reader = msg.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new PaiError(error.code, `the ${error.what} exceeds the limit of ${limit} bytes`, { status: error.status });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
