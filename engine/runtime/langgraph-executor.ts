@@ -211,12 +211,18 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
         L.trig[id] = await body(st);
         return {};
       });
-      // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
       const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
-      g.addConditionalEdges(gname(id), () => {
-        const targets = L.trig[id] ?? [];
-        return targets.length ? targets.map(gname) : END;
-      }, [...possible, END]);
+      if (!branching && plan.backOut.get(id)!.length === 0) {
+        // Plain forward edges: a static edge is cheaper than a router. A successor triggered after this node failed
+        // or was not ready yet simply finds its inputs undecided and does nothing.
+        for (const target of possible) g.addEdge(gname(id), target);
+      } else {
+        // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
+        g.addConditionalEdges(gname(id), () => {
+          const targets = L.trig[id] ?? [];
+          return targets.length ? targets.map(gname) : END;
+        }, [...possible, END]);
+      }
     }
     g.addEdge(START, gname(plan.startId));
 
