@@ -86,7 +86,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   }
 
   private async plainChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
-    const res = await this.client.chat.completions.create({ ...params, stream: false }, { signal: req.signal });
+    const res = await this.client.chat.completions.create({ ...params, stream: false }, { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) });
     const choice = res.choices[0];
     const toolCalls: ChatToolCall[] = [];
     for (const tc of choice?.message.tool_calls ?? []) {
@@ -105,7 +105,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   private async streamChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
     const stream = await this.client.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
-      { signal: req.signal },
+      { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) },
     );
     let text = '';
     let model = req.model;

@@ -33,6 +33,8 @@ export interface ChatRequest {
   /** When set, the provider streams and calls this for each text delta. */
   onToken?: (delta: string) => void;
   signal?: AbortSignal;
+  /** Retries on 429/5xx/connection errors for this request (the SDK's backoff); default: the provider's. */
+  maxRetries?: number;
 }
 
 export interface ChatResponse {

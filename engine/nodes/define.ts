@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import type { AgentServices } from '../agent/types';
 import type { TraceEventType } from '../events/types';
+import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { TemplateScope } from '../template/resolve';
@@ -46,6 +48,10 @@ export interface NodeContext<C = unknown> {
   iteration: number;
   /** State-graph engine only: the human's answer when a paused node is resumed. */
   resume?: unknown;
+  /** Agent node: long-term memory, embedder, MCP servers, extra tools, workflows as tools. Absent → those tools are off. */
+  agent?: AgentServices;
+  /** Knowledge-base search (knowledge node, agent's knowledge_search tool). Absent → those fail with KNOWLEDGE_UNAVAILABLE. */
+  knowledge?: KnowledgeService;
 }
 
 export interface NodeResult {

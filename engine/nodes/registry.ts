@@ -9,6 +9,8 @@ import { conditionNode } from './condition.node';
 import { httpNode } from './http.node';
 import { loopNode } from './loop.node';
 import { humanInputNode } from './human-input.node';
+import { agentNode } from './agent.node';
+import { knowledgeNode } from './knowledge.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -67,5 +69,7 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(conditionNode)
     .register(httpNode)
     .register(loopNode)
-    .register(humanInputNode);
+    .register(humanInputNode)
+    .register(agentNode)
+    .register(knowledgeNode);
 }

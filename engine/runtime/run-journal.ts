@@ -42,7 +42,8 @@ export class RunJournal {
       ts: new Date().toISOString(),
       type,
       ...(opts.nodeId ? { nodeId: opts.nodeId } : {}),
-      spanId: opts.spanId ?? this.runSpanId,
+      // Node-level events without a span of their own (e.g. node.skipped) still get one, under the run's span.
+      spanId: opts.spanId ?? (opts.nodeId ? newSpanId() : this.runSpanId),
       ...(opts.parentSpanId || opts.nodeId ? { parentSpanId: opts.parentSpanId ?? this.runSpanId } : {}),
       data,
     };

@@ -6,6 +6,8 @@
  */
 import { PaiError, toErrorJson, type ErrorJson } from '../errors';
 import { retryPolicySchema, type GraphNode } from '../graph/schema';
+import type { AgentServices } from '../agent/types';
+import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { NodeDefinition, SecretsReader } from '../nodes/define';
 import type { GuardedFetch } from '../net/ssrf-guard';
@@ -18,6 +20,8 @@ export interface NodeServices {
   llm: LlmResolver;
   fetch: GuardedFetch;
   secrets: SecretsReader;
+  agent?: AgentServices;
+  knowledge?: KnowledgeService;
 }
 
 export interface NodeOutcome {
@@ -108,6 +112,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           emit: (type, data, opts) => journal.emit(type, data, { nodeId: node.id, spanId: opts?.spanId ?? spanId, parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined }),
           fetch: a.services.fetch, secrets: a.services.secrets, llm: a.services.llm,
           iteration: a.iteration ?? 0, resume: a.resume,
+          agent: a.services.agent,
+          knowledge: a.services.knowledge,
         });
         outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
         break;

@@ -16,7 +16,12 @@ import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
 import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { openDatabase, type Database } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { readQueueConfig } from '@/engine/queue/config';
+import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
+import type { KnowledgeBaseService } from '@/engine/knowledge/service';
 import { readConfig, type AppConfig } from './config';
+import { createAgentServices } from './agent';
+import { createKnowledge } from './knowledge';
 import { envSecrets } from './secrets';
 
 export interface App {
@@ -26,42 +31,67 @@ export interface App {
   bus: EventBus;
   registry: NodeRegistry;
   runs: RunManager;
-  health(): { db: string; bus: string; search: string; llm: string };
+  knowledge: KnowledgeBaseService;
+  /** Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process. */
+  queue: QueueMode | null;
+  health(): { db: string; bus: string; search: string; llm: string; workers: string };
   close(): Promise<void>;
 }
 
-export async function createApp(config: AppConfig = readConfig()): Promise<App> {
+/** `role: 'worker'`: a queue worker process (scripts/worker.ts) — it executes queued runs and seeds nothing. */
+export async function createApp(config: AppConfig = readConfig(), opts: { role?: QueueRole } = {}): Promise<App> {
+  const role = opts.role ?? 'app';
+  // Queue mode: the app enqueues runs (BullMQ), worker processes execute them. Needs Redis and PostgreSQL: checked
+  // before anything is opened.
+  const qcfg = { ...readQueueConfig(), redisUrl: config.redisUrl };
+  const qm = role === 'worker' || qcfg.enabled ? await import('@/engine/queue/queue-mode') : null;
+  qm?.checkQueueMode({ config: qcfg, role, dbKind: config.databaseUrl ? 'postgres' : 'pglite' });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: process.env.REDIS_PREFIX }) : new InProcessEventBus();
+  const queue = qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ?? null;
   const registry = createDefaultRegistry();
+  // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via Elasticsearch.
+  const knowledge = role === 'worker' && !config.elasticsearchUrl && qm ? qm.knowledgeOnlyInApp<KnowledgeBaseService>() : await createKnowledge(config, db);
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const llm = createLlmResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { guardedFetch: fetch });
+  const agent = createAgentServices(config, db, store);
   const runs = new RunManager({
-    store, workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets() },
+    store: qm && queue ? qm.withoutQueuedRecovery(store) : store,
+    workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
+    ...queue?.runManagerOptions(),
   });
+  agent.attach(runs);
 
   // The embedded store is single-process (lock file), so every run still "running" at start-up is an orphan.
   const interrupted = await runs.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);
-  if (config.autoResumeInterrupted) for (const id of interrupted) await runs.resume(id).catch(() => {});
+  if (config.autoResumeInterrupted) for (const id of interrupted) await (queue ? queue.resumeLater(id) : runs.resume(id)).catch(() => {});
   // Multi-process PostgreSQL deployments: keep reaping runs whose owner stopped heart-beating.
-  const reaper = db.kind === 'postgres' ? setInterval(() => runs.recover().catch(() => {}), 15_000) : undefined;
+  const reaper = db.kind === 'postgres'
+    ? setInterval(() => void (queue ? queue.reap(runs) : runs.recover().catch(() => {})), queue?.config.reaperMs ?? 15_000)
+    : undefined;
   reaper?.unref?.();
 
-  if (config.seedExample) await seedOnce(db);
+  if (config.seedExample && role === 'app') await seedOnce(db);
+  // Role app: forks WORKERS worker processes. A worker process starts taking jobs itself (scripts/worker.ts).
+  if (queue && role === 'app') await queue.start(runs);
 
   return {
-    config, db, store, bus, registry, runs,
+    config, db, store, bus, registry, runs, knowledge, queue,
     health: () => ({
       db: db.describe,
       bus: bus.kind,
-      search: 'embedded (not configured yet)',
+      search: knowledge.describeStore(),
       llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }),
+      workers: queue ? `queue (bullmq${qcfg.workers > 0 ? `, ${qcfg.workers} worker processes` : ''})` : 'in-process',
     }),
     async close() {
       if (reaper) clearInterval(reaper);
+      await queue?.close();
       await runs.close();
+      await agent.close();
+      await knowledge.close();
       await bus.close();
       await db.close();
     },

@@ -39,14 +39,20 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         if (closed || e.seq <= last) return;
         last = e.seq;
         controller.enqueue(enc.encode(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`));
-        if (TERMINAL_EVENT_TYPES.has(e.type)) close();
+        // A live terminal event ends the stream. A stored one may be followed by a resume: catchUp decides.
+        if (TERMINAL_EVENT_TYPES.has(e.type) && !catchingUp) close();
       };
+      let lastType = '';
       const catchUp = async () => {
         catchingUp = true;
         for (;;) {
           const batch = await app.store.getEvents(runId, last, 1000);
-          for (const e of batch) send(e);
+          for (const e of batch) { send(e); lastType = e.type; }
           if (batch.length < 1000 || closed) break;
+        }
+        if (TERMINAL_EVENT_TYPES.has(lastType) && !app.runs.isActive(runId)) {
+          const run = await app.store.getRun(runId);
+          if (run && TERMINAL_STATUSES.has(run.status)) { close(); return; }
         }
         const queued = pending.sort((a, b) => a.seq - b.seq);
         pending = [];

@@ -96,6 +96,7 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
   return {
     id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status, inputs: run.inputs,
     outputs: run.outputs, error: run.error, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, usage, nodes,
+    graph: run.graph,
   };
 }
 

@@ -1,7 +1,7 @@
-import { createDefaultRegistry } from '@/engine/nodes/registry';
+import { getApp } from '@/lib/server/app';
 import { route } from '@/lib/http/errors';
 
-// The registry is static: no database needed to describe it.
-const types = createDefaultRegistry().describe();
+export const dynamic = 'force-dynamic';
 
-export const GET = route(async () => Response.json(types));
+/** The registry the engine validates with, so the palette never offers a type the server would refuse. */
+export const GET = route(async () => Response.json((await getApp()).registry.describe()));

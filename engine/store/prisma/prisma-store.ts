@@ -50,6 +50,25 @@ function toWorkflow(r: Row): WorkflowRecord {
   };
 }
 
+function toVersion(r: Row): WorkflowVersionRecord {
+  return { id: r.id, workflowId: r.workflowId, version: r.version, graph: r.graph as Graph, engine: r.engine as EngineChoice, createdAt: iso(r.createdAt)! };
+}
+
+/** An API key as the API shows it: never the key, never its hash. */
+export interface ApiKeyRecord {
+  id: string;
+  workflowId: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+function toApiKey(r: Row): ApiKeyRecord {
+  return { id: r.id, workflowId: r.workflowId, name: r.name, prefix: r.prefix, createdAt: iso(r.createdAt)!, lastUsedAt: iso(r.lastUsedAt), revokedAt: iso(r.revokedAt) };
+}
+
 function toRun(r: Row): RunRecord {
   return {
     id: r.id, workflowId: r.workflowId, versionId: r.versionId ?? null, engine: r.engine as EngineKind, status: r.status as RunStatus,
@@ -129,6 +148,81 @@ export class PrismaStore implements RunStore, WorkflowStore {
   async getVersion(id: string): Promise<WorkflowVersionRecord | null> {
     const r = await this.prisma.workflowVersion.findUnique({ where: { id } });
     return r ? { id: r.id, workflowId: r.workflowId, version: r.version, graph: r.graph as unknown as Graph, engine: r.engine as EngineChoice, createdAt: iso(r.createdAt)! } : null;
+  }
+
+  // ── published versions, slugs and API keys (the v1 run endpoint) ─────────────
+  async getWorkflowBySlug(slug: string) {
+    const r = await this.prisma.workflow.findUnique({ where: { slug } });
+    return r ? toWorkflow(r) : null;
+  }
+
+  /** Slugs in use that start with `base` (to pick a free `base`, `base-2`, …). */
+  async slugsStartingWith(base: string): Promise<string[]> {
+    const rows = await this.prisma.workflow.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
+    return rows.map((r) => r.slug!).filter(Boolean);
+  }
+
+  async listVersions(workflowId: string): Promise<WorkflowVersionRecord[]> {
+    return (await this.prisma.workflowVersion.findMany({ where: { workflowId }, orderBy: { version: 'desc' } })).map(toVersion);
+  }
+
+  async getVersionByNumber(workflowId: string, version: number): Promise<WorkflowVersionRecord | null> {
+    const r = await this.prisma.workflowVersion.findUnique({ where: { workflowId_version: { workflowId, version } } });
+    return r ? toVersion(r) : null;
+  }
+
+  /**
+   * Snapshots `graph` + `engine` as version max+1 and makes it current; sets `slug` only if the workflow has none.
+   * Null when the workflow is gone. A concurrent publish (same version number) or a taken slug surfaces as Prisma's
+   * P2002 with nothing written: the caller retries.
+   */
+  async publishVersion(workflowId: string, v: { id: string; graph: Graph; engine: EngineChoice; slug: string }): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord } | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const wf = await tx.workflow.findUnique({ where: { id: workflowId }, select: { slug: true } });
+      if (!wf) return null;
+      const max = await tx.workflowVersion.aggregate({ where: { workflowId }, _max: { version: true } });
+      const version = await tx.workflowVersion.create({
+        data: { id: v.id, workflowId, version: (max._max.version ?? 0) + 1, graph: v.graph as unknown as Prisma.InputJsonValue, engine: v.engine },
+      });
+      const workflow = await tx.workflow.update({ where: { id: workflowId }, data: { currentVersionId: version.id, ...(wf.slug ? {} : { slug: v.slug }) } });
+      return { workflow: toWorkflow(workflow), version: toVersion(version) };
+    });
+  }
+
+  /** Points the endpoint at a version of this workflow, or unpublishes it (null). The slug stays. */
+  async setCurrentVersion(workflowId: string, versionId: string | null): Promise<WorkflowRecord | null> {
+    const res = await this.prisma.workflow.updateMany({ where: { id: workflowId }, data: { currentVersionId: versionId } });
+    return res.count ? this.getWorkflow(workflowId) : null;
+  }
+
+  async findRunByIdempotencyKey(workflowId: string, idempotencyKey: string) {
+    const r = await this.prisma.run.findUnique({ where: { workflowId_idempotencyKey: { workflowId, idempotencyKey } } });
+    return r ? toRun(r) : null;
+  }
+
+  async createApiKey(k: { id: string; workflowId: string; name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
+    return toApiKey(await this.prisma.apiKey.create({ data: k }));
+  }
+
+  async listApiKeys(workflowId: string): Promise<ApiKeyRecord[]> {
+    return (await this.prisma.apiKey.findMany({ where: { workflowId }, orderBy: { createdAt: 'desc' } })).map(toApiKey);
+  }
+
+  /** The key whose sha256 is `hash` (revoked ones too: the caller decides), with the stored hash. */
+  async findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
+    const r = await this.prisma.apiKey.findUnique({ where: { hash } });
+    return r ? { ...toApiKey(r), hash: r.hash } : null;
+  }
+
+  /** Revokes a key (idempotent: the first revocation time is kept). Null when no such key. */
+  async revokeApiKey(id: string): Promise<ApiKeyRecord | null> {
+    await this.prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+    const r = await this.prisma.apiKey.findUnique({ where: { id } });
+    return r ? toApiKey(r) : null;
+  }
+
+  async touchApiKey(id: string, at: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────

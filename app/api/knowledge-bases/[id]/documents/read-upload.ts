@@ -1,0 +1,52 @@
+/**
+ * Reads a document upload: multipart/form-data with a `file` (and optional `title`), or JSON { title, text, mime? }.
+ * The body is read with a byte limit before parsing (413 past KNOWLEDGE_MAX_UPLOAD_BYTES, default 20 MiB).
+ */
+import { PaiError } from '@/engine/errors';
+import { textDocumentSchema } from '@/engine/knowledge/schemas';
+import type { DocumentUpload } from '@/engine/knowledge/service';
+import { readJson } from '@/lib/http/body';
+
+const LIMIT = Number(process.env.KNOWLEDGE_MAX_UPLOAD_BYTES || 20 * 1024 * 1024);
+
+async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > limit) throw new PaiError('PAYLOAD_TOO_LARGE', `the upload is ${declared} bytes; the limit is ${limit}`, { status: 413 });
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new PaiError('PAYLOAD_TOO_LARGE', `the upload exceeds the limit of ${limit} bytes`, { status: 413 });
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts);
+}
+
+export async function readUpload(req: Request): Promise<DocumentUpload> {
+  const type = req.headers.get('content-type') ?? '';
+  if (/^multipart\/form-data/i.test(type)) {
+    const bytes = await readLimited(req, LIMIT);
+    let form: FormData;
+    try {
+      form = await new Response(bytes as BodyInit, { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed', { status: 400 });
+    }
+    const file = form.get('file');
+    if (!file || typeof file === 'string') throw new PaiError('VALIDATION_ERROR', 'a "file" field with the document is required', { status: 400, path: 'file' });
+    const rawTitle = form.get('title');
+    const filename = (file as File).name || 'document';
+    const title = (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
+    if (title.length > 500) throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path: 'title' });
+    return { title, filename, mime: (file as File).type || undefined, bytes: new Uint8Array(await (file as File).arrayBuffer()) };
+  }
+  const body = await readJson(req, textDocumentSchema, { limit: LIMIT });
+  return { title: body.title, text: body.text, mime: body.mime };
+}

@@ -1,0 +1,17 @@
+import { getApp } from '@/lib/server/app';
+import { authorize } from '@/lib/server/api-keys';
+import { runOfKey } from '@/lib/server/published-runs';
+import { afterSeqFrom, runEventStream } from '@/lib/server/sse';
+import { preflight, v1Route } from '@/lib/server/v1-http';
+
+export const dynamic = 'force-dynamic';
+
+/** The run's trace as SSE (Last-Event-ID / ?after= honoured), for a key of the run's workflow only. */
+export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
+  const app = await getApp();
+  const key = await authorize(app, req);
+  const run = await runOfKey(app, key, (await params).runId);
+  return runEventStream(app, run.id, afterSeqFrom(req), req.signal);
+});
+
+export const OPTIONS = preflight('GET');

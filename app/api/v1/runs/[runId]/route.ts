@@ -1,0 +1,17 @@
+import { getApp } from '@/lib/server/app';
+import { authorize } from '@/lib/server/api-keys';
+import { preflight, v1Route } from '@/lib/server/v1-http';
+import { presentRun } from '@/lib/server/workflows';
+import { runOfKey } from '@/lib/server/published-runs';
+
+export const dynamic = 'force-dynamic';
+
+/** A run of the key's workflow; any other run is 404, as if it did not exist. */
+export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
+  const app = await getApp();
+  const key = await authorize(app, req);
+  const run = await runOfKey(app, key, (await params).runId);
+  return Response.json(presentRun(run, await app.store.getNodeRuns(run.id)));
+});
+
+export const OPTIONS = preflight('GET');

@@ -1,0 +1,25 @@
+import { PaiError } from '@/engine/errors';
+import { getApp } from '@/lib/server/app';
+import { readJson } from '@/lib/http/body';
+import { authorize } from '@/lib/server/api-keys';
+import { runBodySchema, runPublished } from '@/lib/server/published-runs';
+import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Runs a published workflow. Order of checks: key (401) and its rate limit (429), then the workflow (404 / 403 for
+ * another workflow's key), then the body (413 / 415 / 400), then the per-workflow concurrency cap (429).
+ */
+export const POST = v1Route(async (req, { params }: { params: Promise<{ slug: string }> }) => {
+  const app = await getApp();
+  const key = await authorize(app, req);
+  const { slug } = await params;
+  const wf = await app.store.getWorkflowBySlug(slug);
+  if (!wf) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
+  if (wf.id !== key.workflowId) throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
+  const body = await readJson(req, runBodySchema, { limit: app.config.maxBodyBytes });
+  return runPublished(app, req, originOf(req), wf, key, body);
+});
+
+export const OPTIONS = preflight('POST');

@@ -1,0 +1,34 @@
+import { getApp } from '@/lib/server/app';
+import { route } from '@/lib/http/errors';
+import { readJson } from '@/lib/http/body';
+import { originOf } from '@/lib/server/v1-http';
+import { presentPublished, publishBodySchema, publishWorkflow } from '@/lib/server/publish';
+import { getWorkflowOr404 } from '@/lib/server/workflows';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Whether and where the workflow is published. */
+export const GET = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const current = wf.currentVersionId ? await app.store.getVersion(wf.currentVersionId) : null;
+  return Response.json(presentPublished(originOf(req), wf, current));
+});
+
+/** Validates the draft, snapshots it as the next version and makes that the endpoint's current version. */
+export const POST = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const body = await readJson(req, publishBodySchema, { optional: true, limit: app.config.maxBodyBytes });
+  const { workflow, version } = await publishWorkflow(app, wf, body.slug);
+  return Response.json(presentPublished(originOf(req), workflow, version), { status: 201 });
+});
+
+/** Unpublishes: the endpoint answers 404; versions, slug and API keys are kept. */
+export const DELETE = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const updated = (await app.store.setCurrentVersion(wf.id, null)) ?? wf;
+  return Response.json(presentPublished(originOf(req), updated, null));
+});

@@ -1,0 +1,17 @@
+import { getApp } from '@/lib/server/app';
+import { route } from '@/lib/http/errors';
+import { originOf } from '@/lib/server/v1-http';
+import { listVersions, presentPublished } from '@/lib/server/publish';
+import { getWorkflowOr404 } from '@/lib/server/workflows';
+
+export const dynamic = 'force-dynamic';
+
+/** The published versions, newest first, each with `draftChanges`: what the draft changed since that version. */
+export const GET = route(async (req, { params }: { params: Promise<{ id: string }> }) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const versions = await listVersions(app, wf);
+  const current = versions.find((v) => v.current);
+  const status = presentPublished(originOf(req), wf, null);
+  return Response.json({ ...status, published: !!current, version: current?.version ?? null, versionId: current?.id ?? null, versions });
+});

@@ -1,0 +1,287 @@
+/**
+ * Runs at scale: (1) time to first trace event — from RunManager.start() to the first event received through a bus
+ * subscription — p50/p99 over BENCH_QUEUE_RUNS (default 200) sequential runs; (2) memory per concurrent open run —
+ * 1/100/1000 runs held open on a node that waits on a promise the bench releases; heap (after GC) and RSS delta
+ * divided by the number of runs. Both in-process mode (RunManager executes here, in-process bus) and queue mode
+ * (RunManager dispatch → BullMQ → a worker → Redis Streams bus). In queue mode the API side and the worker run in
+ * one process here, so the memory figure covers both sides of a run. PostgreSQL and Redis are required (skipped
+ * otherwise). Each memory measurement runs in a fresh child process started with --expose-gc.
+ *
+ *   Targets: first event p99 < 50 ms locally; memory per open run < 200 KB.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import Redis from 'ioredis';
+import pg from 'pg';
+import { z } from 'zod';
+import { InProcessEventBus } from '../engine/events/in-process-bus';
+import { RedisEventBus } from '../engine/events/redis-bus';
+import type { EventBus, TraceEvent } from '../engine/events/types';
+import { TERMINAL_EVENT_TYPES } from '../engine/events/types';
+import type { Graph } from '../engine/graph/schema';
+import { createLlmResolver } from '../engine/llm/resolve-provider';
+import { createGuardedFetch } from '../engine/net/ssrf-guard';
+import { defineNode } from '../engine/nodes/define';
+import { createDefaultRegistry } from '../engine/nodes/registry';
+import { BullRunQueue, startBullWorker } from '../engine/queue/bullmq-queue';
+import type { RunWorker } from '../engine/queue/types';
+import { RunManager } from '../engine/runtime/run-manager';
+import { openDatabase, type Database } from '../engine/store/prisma/database';
+import { PrismaStore } from '../engine/store/prisma/prisma-store';
+
+type Mode = 'in-process' | 'queue';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+// A node that waits until the bench opens the gate (or the run is aborted).
+let gateOpen: Promise<void> = Promise.resolve();
+let openGate = () => {};
+let waitingAtGate = 0;
+function closeGate() {
+  gateOpen = new Promise<void>((r) => { openGate = r; });
+}
+const gateNode = defineNode<Record<string, never>>({
+  type: 'bench_gate', version: 1, label: 'Gate (bench)', category: 'data', description: 'waits for the bench', configSchema: z.object({}),
+  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  async execute(ctx) {
+    waitingAtGate++;
+    await Promise.race([gateOpen, new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('aborted')), { once: true }))]);
+    return { output: { ok: true } };
+  },
+});
+const noopNode = defineNode<Record<string, never>>({
+  type: 'bench_noop', version: 1, label: 'No-op (bench)', category: 'data', description: 'bench', configSchema: z.object({}),
+  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  async execute() { return { output: { ok: true } }; },
+});
+
+function graphOf(type: string): Graph {
+  return {
+    nodes: [
+      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
+      { id: 'n1', type, position: { x: 200, y: 0 }, data: { config: {} } },
+      { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [] } } },
+    ],
+    edges: [{ id: 'e1', source: 'start', target: 'n1' }, { id: 'e2', source: 'n1', target: 'end' }],
+  };
+}
+
+interface Setup {
+  api: RunManager;
+  store: PrismaStore;
+  bus: EventBus;
+  close(): Promise<void>;
+}
+
+async function setup(mode: Mode, db: Database, prefix: string, workerConcurrency: number): Promise<Setup> {
+  const store = new PrismaStore(db.prisma, db.kind, db.sql);
+  const registry = createDefaultRegistry().register(gateNode).register(noopNode);
+  const services = { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } };
+  if (mode === 'in-process') {
+    const bus = new InProcessEventBus(5_000);
+    const api = new RunManager({ store, workflows: store, bus, registry, services });
+    return { api, store, bus, close: async () => { await api.close(); await bus.close(); } };
+  }
+  const queue = new BullRunQueue({ redisUrl: REDIS_URL, prefix });
+  const apiBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
+  const workerBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
+  const api = new RunManager({ store, workflows: store, bus: apiBus, registry, services, dispatch: (run) => queue.enqueue({ runId: run.id, workflowId: run.workflowId }) });
+  const workerRuns = new RunManager({ store, workflows: store, bus: workerBus, registry, services, heartbeatMs: 1_000 });
+  const worker: RunWorker = startBullWorker({
+    redisUrl: REDIS_URL, prefix, executor: workerRuns, getRun: (id) => store.getRun(id), concurrency: workerConcurrency, lockMs: 30_000,
+  });
+  return {
+    api, store, bus: apiBus,
+    async close() {
+      await worker.close(true);
+      await workerRuns.close();
+      await api.close();
+      await queue.close();
+      await apiBus.close();
+      await workerBus.close();
+    },
+  };
+}
+
+async function withDatabase<T>(fn: (db: Database, prefix: string) => Promise<T>): Promise<T> {
+  const schema = `bench_q_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const prefix = `paiflow-bench-${randomUUID().slice(0, 8)}:`;
+  const db = await openDatabase({ databaseUrl: DATABASE_URL, schema });
+  try {
+    return await fn(db, prefix);
+  } finally {
+    await db.close();
+    const c = new pg.Client({ connectionString: DATABASE_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await c.end();
+    const r = new Redis(REDIS_URL);
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+    r.disconnect();
+  }
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Sequential runs: start → first event via the bus; each run is awaited to its end before the next starts. */
+async function firstEventLatency(mode: Mode, runs: number) {
+  return withDatabase(async (db, prefix) => {
+    const s = await setup(mode, db, prefix, 20);
+    try {
+      const wf = await s.store.createWorkflow({ id: `wf_bench_${Date.now()}`, name: 'bench', description: '', graph: graphOf('bench_noop'), engine: 'dag' });
+      const one = async () => {
+        const t0 = performance.now();
+        let first = 0;
+        let unsub = () => {};
+        const ended = new Promise<void>((resolve) => {
+          void s.api.start({ workflow: wf, inputs: {} }).then(({ run }) => {
+            unsub = s.bus.subscribe(run.id, 0, (e: TraceEvent) => {
+              if (!first) first = performance.now() - t0;
+              if (TERMINAL_EVENT_TYPES.has(e.type)) resolve();
+            });
+          });
+        });
+        await ended;
+        unsub();
+        return first;
+      };
+      for (let i = 0; i < 10; i++) await one(); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) times.push(await one());
+      times.sort((a, b) => a - b);
+      return { p50: +pct(times, 50).toFixed(2), p99: +pct(times, 99).toFixed(2), max: +times.at(-1)!.toFixed(2) };
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+/** In a child started with --expose-gc: holds `n` runs open on the gate and measures heap/RSS per open run. */
+async function memoryChild(mode: Mode, n: number) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 50)); } };
+  return withDatabase(async (db, prefix) => {
+    const s = await setup(mode, db, prefix, Math.max(20, n));
+    try {
+      const wf = await s.store.createWorkflow({ id: `wf_bench_mem_${Date.now()}`, name: 'bench', description: '', graph: graphOf('bench_gate'), engine: 'dag' });
+      const runToEnd = async (ids: string[]) => {
+        for (;;) {
+          const rs = await Promise.all(ids.map((id) => s.store.getRun(id)));
+          if (rs.every((r) => r && ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(r.status))) return rs;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      // Warm-up: the same path a few times, so first-use allocations are not counted.
+      openGate();
+      const warm = await Promise.all(Array.from({ length: 20 }, () => s.api.start({ workflow: wf, inputs: {} })));
+      await runToEnd(warm.map((w) => w.run.id));
+      await new Promise((r) => setTimeout(r, 300));
+      await settle();
+      const base = process.memoryUsage();
+
+      closeGate();
+      waitingAtGate = 0;
+      const t0 = performance.now();
+      const started: string[] = [];
+      for (let i = 0; i < n; i += 50) {
+        const batch = await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => s.api.start({ workflow: wf, inputs: {} })));
+        started.push(...batch.map((b) => b.run.id));
+      }
+      while (waitingAtGate < n) await new Promise((r) => setTimeout(r, 20));
+      const openMs = performance.now() - t0;
+      await new Promise((r) => setTimeout(r, 600)); // journals flush the node.started events
+      await settle();
+      const held = process.memoryUsage();
+      openGate();
+      const done = await runToEnd(started);
+      const failed = done.filter((r) => r!.status !== 'succeeded').length;
+      return {
+        heapKBPerRun: +((held.heapUsed - base.heapUsed) / n / 1024).toFixed(1),
+        rssKBPerRun: +((held.rss - base.rss) / n / 1024).toFixed(1),
+        openMs: Math.round(openMs),
+        failed,
+      };
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+function spawnMemoryChild(mode: Mode, n: number): Promise<Awaited<ReturnType<typeof memoryChild>>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', mode, String(n)], {
+      env: process.env, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)));
+      else reject(new Error(`memory child (${mode}, ${n}) exited ${code}: ${out.slice(-500)}`));
+    });
+  });
+}
+
+async function servicesUp(): Promise<string | null> {
+  const c = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try { await c.connect(); await c.query('SELECT 1'); } catch { return `PostgreSQL unreachable at ${DATABASE_URL}`; } finally { await c.end().catch(() => {}); }
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  r.on('error', () => {});
+  try { await r.connect(); await r.ping(); } catch { return `Redis unreachable at ${REDIS_URL}`; } finally { r.disconnect(); }
+  return null;
+}
+
+export interface QueueBenchRow {
+  mode: Mode;
+  metric: string;
+  runs: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  maxMs?: number;
+  heapKBPerRun?: number;
+  rssKBPerRun?: number;
+  openMs?: number;
+  target: string;
+  ok: boolean;
+}
+
+export async function runQueueBench(): Promise<QueueBenchRow[]> {
+  const down = await servicesUp();
+  if (down) {
+    console.warn(`queue bench skipped: ${down}`);
+    return [];
+  }
+  const rows: QueueBenchRow[] = [];
+  const latencyRuns = Number(process.env.BENCH_QUEUE_RUNS ?? 200);
+  const sizes = (process.env.BENCH_QUEUE_OPEN ?? '1,100,1000').split(',').map(Number);
+  for (const mode of ['in-process', 'queue'] as const) {
+    const l = await firstEventLatency(mode, latencyRuns);
+    rows.push({ mode, metric: 'time to first trace event', runs: latencyRuns, p50Ms: l.p50, p99Ms: l.p99, maxMs: l.max, target: 'p99 < 50 ms', ok: l.p99 < 50 });
+  }
+  for (const mode of ['in-process', 'queue'] as const) {
+    for (const n of sizes) {
+      const m = await spawnMemoryChild(mode, n);
+      if (m.failed) throw new Error(`${m.failed} of ${n} held-open runs did not succeed (${mode})`);
+      // With one run the figure is dominated by noise; the target applies to 100+.
+      rows.push({ mode, metric: 'memory per open run', runs: n, heapKBPerRun: m.heapKBPerRun, rssKBPerRun: m.rssKBPerRun, openMs: m.openMs, target: '< 200 KB (heap)', ok: n < 100 || m.heapKBPerRun < 200 });
+    }
+  }
+  return rows;
+}
+
+if (process.argv[2] === '--memory-child') {
+  memoryChild(process.argv[3] as Mode, Number(process.argv[4])).then(
+    (r) => { console.log(`RESULT ${JSON.stringify(r)}`); process.exit(0); },
+    (e) => { console.error(e); process.exit(1); },
+  );
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runQueueBench().then((rows) => { console.table(rows); process.exit(0); }, (e) => { console.error(e); process.exit(1); });
+}

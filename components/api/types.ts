@@ -1,0 +1,80 @@
+/** Shapes of the HTTP API as the browser sees them (see shared/ARCHITECTURE.md). Engine types are reused where they are plain data. */
+import type { EngineChoice, Graph, GraphEdge, GraphNode } from '@/engine/graph/schema';
+import type { TraceEvent, TraceEventType } from '@/engine/events/types';
+
+export type { EngineChoice, Graph, GraphEdge, GraphNode, TraceEvent, TraceEventType };
+export { TRACE_EVENT_TYPES } from '@/engine/events/types';
+
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+export type NodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled' | 'waiting';
+
+export interface ErrorJson { code: string; message: string; path?: string; details?: unknown }
+
+/** A JSON Schema as `z.toJSONSchema` emits it; only the keywords the form generator reads. */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  format?: string;
+  anyOf?: JsonSchema[];
+}
+
+export interface PortSpec { id: string; label: string }
+
+export type NodeCategory = 'flow' | 'ai' | 'data' | 'integration' | 'logic';
+
+export interface NodeTypeInfo {
+  type: string;
+  version: number;
+  label: string;
+  category: NodeCategory | string;
+  description: string;
+  sideEffects: boolean;
+  configSchema: JsonSchema;
+  inputs: PortSpec[];
+  outputs: PortSpec[];
+  /** Outputs depend on config: the condition node's handles are its branch ids plus "else". */
+  dynamicOutputs: boolean;
+}
+
+export interface Problem { code: string; message: string; path: string; nodeIds?: string[] }
+
+export interface WorkflowSummary {
+  id: string; name: string; description: string; engine: EngineChoice; revision: number; nodeCount: number;
+  createdAt: string; updatedAt: string;
+}
+
+export interface Workflow {
+  id: string; name: string; description: string; engine: EngineChoice; revision: number; graph: Graph;
+  createdAt: string; updatedAt: string; problems?: Problem[];
+}
+
+export interface RunNodeView {
+  nodeId: string; type: string; label: string | null; status: NodeStatus; attempt: number; input: unknown; output: unknown;
+  error: ErrorJson | null; startedAt: string | null; finishedAt: string | null; durationMs: number | null;
+  usage: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } | null;
+}
+
+export interface RunView {
+  id: string; workflowId: string; versionId: string | null; engine: string; status: RunStatus; inputs: Record<string, unknown>;
+  outputs: Record<string, unknown> | null; error: ErrorJson | null; createdAt: string; startedAt: string | null; finishedAt: string | null;
+  usage: { inputTokens: number; outputTokens: number }; nodes: RunNodeView[];
+}
+
+export interface RunSummary {
+  id: string; workflowId: string; versionId: string | null; engine: string; status: RunStatus; error: ErrorJson | null;
+  createdAt: string; finishedAt: string | null;
+}
+
+export interface ValidationResult { ok: boolean; engine: string; errors: Problem[] }

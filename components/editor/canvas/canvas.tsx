@@ -1,0 +1,145 @@
+'use client';
+/** The React Flow canvas: controlled by the EditorStore, accepts palette drops, refuses bad connections with a reason. */
+import '@xyflow/react/dist/style.css';
+import {
+  Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow,
+  type Connection, type Edge, type FinalConnectionState, type IsValidConnection, type NodeTypes,
+} from '@xyflow/react';
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { toast } from '@/components/ui/toast';
+import { useEditorContext, useEditorState } from '../editor-context';
+import type { EditorState } from '../editor-store';
+import type { FlowNode } from '../graph-model';
+import { WorkflowNode } from './workflow-node';
+import { PALETTE_MIME } from './palette';
+
+/**
+ * Node types come from the registry at run time, and every type renders through the same card, so the map is a
+ * module-level constant that answers WorkflowNode for any type name (a stable reference, as React Flow wants).
+ */
+const nodeTypes: NodeTypes = new Proxy({} as NodeTypes, { get: () => WorkflowNode, has: () => true });
+
+const selectNodes = (s: EditorState) => s.nodes;
+const selectEdges = (s: EditorState) => s.edges;
+const selectFocus = (s: EditorState) => s.focusRequest;
+const selectEmpty = (s: EditorState) => s.nodes.length === 0;
+
+const MINIMAP_COLOR: Record<string, string> = { start: '#27272a', end: '#27272a', llm: '#7c3aed', template: '#0284c7', condition: '#e11d48', http: '#f59e0b' };
+const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
+
+const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
+const minimapStyle = { width: 168, height: 112 };
+const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
+const DELETE_KEYS = ['Delete', 'Backspace'];
+const MULTI_KEYS = ['Control', 'Meta'];
+
+export function Canvas() {
+  const { editor } = useEditorContext();
+  const nodes = useEditorState(selectNodes);
+  const edges = useEditorState(selectEdges);
+  const focus = useEditorState(selectFocus);
+  const empty = useEditorState(selectEmpty);
+  const rf = useReactFlow<FlowNode>();
+  // Fit once on open when there is something to fit; on an empty canvas React Flow would otherwise fit (and
+  // jump) as soon as the first dropped node is measured.
+  const [fitOnOpen] = useState(() => editor.state.nodes.length > 0);
+  const wrapper = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!focus) return;
+    const n = rf.getNode(focus.nodeId);
+    if (!n) return;
+    const w = n.measured?.width ?? 240;
+    const h = n.measured?.height ?? 100;
+    void rf.setCenter(n.position.x + w / 2, n.position.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 });
+  }, [focus, rf]);
+
+  const isValidConnection: IsValidConnection<Edge> = useCallback(
+    (c) => editor.connectionProblem(c as Connection) === null,
+    [editor],
+  );
+
+  const onConnect = useCallback((c: Connection) => { editor.connect(c); }, [editor]);
+
+  /**
+   * React Flow only calls onConnect for valid drops. When the drop is refused, say why; when the pointer ends on
+   * a node's body rather than on its input handle, connect to that node's input (what the user clearly meant).
+   */
+  const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    if (state.isValid || !state.fromNode || !state.fromHandle) return;
+    const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+    const el = document.elementFromPoint(point.clientX, point.clientY);
+    const overId = state.toNode?.id ?? el?.closest('.react-flow__node')?.getAttribute('data-id') ?? null;
+    if (!overId) return;
+    const fromSource = state.fromHandle.type === 'source';
+    const c = fromSource
+      ? { source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target: overId, targetHandle: null }
+      : { source: overId, sourceHandle: null, target: state.fromNode.id, targetHandle: state.fromHandle.id ?? null };
+    const toHandleType = state.toHandle?.type;
+    if (toHandleType && toHandleType === state.fromHandle.type && c.source !== c.target) {
+      const problem = editor.connectionProblem(c);
+      toast('warning', 'Connection not allowed', problem ?? (fromSource ? 'Connect an output (right side) to an input (left side).' : 'Connect an input (left side) to an output (right side).'));
+      return;
+    }
+    const problem = editor.connectionProblem(c);
+    if (problem) toast('warning', 'Connection not allowed', problem);
+    else if (!fromSource && !state.toHandle) toast('info', 'Drop on an output handle', 'Drag from an input to the output handle (right side) of another node.');
+    else editor.connect(c as Connection);
+  }, [editor]);
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'move';
+  }, []);
+
+  const onDrop = useCallback((e: DragEvent) => {
+    const type = e.dataTransfer.getData(PALETTE_MIME);
+    if (!type) return;
+    e.preventDefault();
+    const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+    // Drop point = the card's header centre, which is where the pointer holds the palette item.
+    editor.addNode(type, { x: p.x - 120, y: p.y - 20 });
+  }, [editor, rf]);
+
+  return (
+    <div ref={wrapper} className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
+      <ReactFlow<FlowNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={editor.onNodesChange}
+        onEdgesChange={editor.onEdgesChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        onNodeDragStart={editor.onNodeDragStart}
+        onNodeDragStop={editor.onNodeDragStop}
+        onSelectionDragStart={editor.onNodeDragStart}
+        onSelectionDragStop={editor.onNodeDragStop}
+        deleteKeyCode={DELETE_KEYS}
+        multiSelectionKeyCode={MULTI_KEYS}
+        selectionKeyCode="Shift"
+        defaultEdgeOptions={defaultEdgeOptions}
+        fitView={fitOnOpen}
+        fitViewOptions={fitViewOptions}
+        minZoom={0.05}
+        maxZoom={2}
+        attributionPosition="top-right"
+        connectionRadius={28}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
+        <Controls position="bottom-left" showInteractive={false} />
+        <MiniMap position="bottom-right" style={minimapStyle} pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(244,244,245,0.7)" />
+      </ReactFlow>
+      {empty && (
+        <div className="pointer-events-none absolute inset-0 grid place-items-center" data-testid="empty-canvas">
+          <div className="rounded-xl border border-dashed border-zinc-300 bg-white/80 px-8 py-6 text-center text-sm text-zinc-500 shadow-sm">
+            <div className="font-medium text-zinc-700">Empty canvas</div>
+            Drag nodes from the palette — start with a <b>Start</b> node.
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

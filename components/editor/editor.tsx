@@ -1,0 +1,108 @@
+'use client';
+/** The editor page: loads the node types and the workflow, then lays out palette, canvas, inspector and bottom panel. */
+import { ReactFlowProvider } from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
+import { api, errorMessage } from '@/components/api/client';
+import type { NodeTypeInfo, Workflow } from '@/components/api/types';
+import { TopBar } from '@/components/ui/top-bar';
+import { BottomPanel, type BottomTab } from './bottom-panel';
+import { Canvas } from './canvas/canvas';
+import { Palette } from './canvas/palette';
+import { EditorContext, type EditorContextValue } from './editor-context';
+import { EditorStore } from './editor-store';
+import { EditorToolbar } from './editor-toolbar';
+import { Inspector } from './inspector/inspector';
+import { RunController } from './run/run-controller';
+import { RunDialog } from './run/run-dialog';
+import { RunStore } from './run/run-store';
+import { useEditorShortcuts } from './use-editor-shortcuts';
+
+declare global {
+  interface Window {
+    /** Read-only handles for the e2e suite and the benchmark. */
+    __paiflow?: { editor: EditorStore; runs: RunStore; runController: RunController; graph: () => unknown; readyAt: number };
+  }
+}
+
+export function Editor({ workflowId }: { workflowId: string }) {
+  const [loaded, setLoaded] = useState<{ types: NodeTypeInfo[]; wf: Workflow } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    Promise.all([api.nodeTypes(), api.getWorkflow(workflowId)])
+      .then(([types, wf]) => { if (!cancelled) setLoaded({ types, wf }); })
+      .catch((e) => { if (!cancelled) setError(errorMessage(e)); });
+    return () => { cancelled = true; };
+  }, [workflowId]);
+
+  if (error) {
+    return (
+      <div className="flex h-screen flex-col">
+        <TopBar />
+        <div className="m-8 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert" data-testid="editor-error">Could not open the workflow: {error}</div>
+      </div>
+    );
+  }
+  if (!loaded) {
+    return (
+      <div className="flex h-screen flex-col">
+        <TopBar />
+        <div className="grid flex-1 place-items-center text-sm text-zinc-500">Loading workflow…</div>
+      </div>
+    );
+  }
+  return <LoadedEditor key={loaded.wf.id} types={loaded.types} wf={loaded.wf} />;
+}
+
+function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
+  const ctx = useMemo<EditorContextValue>(() => {
+    const editor = new EditorStore(types, wf);
+    const runs = new RunStore();
+    const runController = new RunController(runs);
+    return { editor, runs, runController, nodeTypes: types };
+  }, [types, wf]);
+  const [tab, setTab] = useState<BottomTab>('problems');
+  const [runOpen, setRunOpen] = useState(false);
+
+  useEffect(() => {
+    const { editor, runs, runController } = ctx;
+    editor.activate();
+    window.__paiflow = { editor, runs, runController, graph: () => editor.graph(), readyAt: performance.now() };
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      const s = editor.state;
+      if (s.version !== s.savedVersion && s.saveStatus !== 'conflict') e.preventDefault();
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      runController.close();
+      editor.dispose();
+      if (window.__paiflow?.editor === editor) delete window.__paiflow;
+    };
+  }, [ctx]);
+
+  useEditorShortcuts(ctx.editor);
+
+  return (
+    <EditorContext.Provider value={ctx}>
+      <ReactFlowProvider>
+        <div className="flex h-screen flex-col overflow-hidden" data-testid="editor">
+          <EditorToolbar onRun={() => setRunOpen(true)} />
+          <div className="flex min-h-0 flex-1">
+            <Palette />
+            <div className="flex min-w-0 flex-1 flex-col">
+              <div className="min-h-0 flex-1 bg-zinc-100"><Canvas /></div>
+              <BottomPanel tab={tab} onTab={setTab} />
+            </div>
+            <Inspector />
+          </div>
+        </div>
+        {runOpen && (
+          <RunDialog onClose={() => setRunOpen(false)} onInvalid={() => setTab('problems')}
+            onStarted={(runId) => { setRunOpen(false); ctx.runController.open(runId); setTab('trace'); }} />
+        )}
+      </ReactFlowProvider>
+    </EditorContext.Provider>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Conversions between the stored graph (React Flow's own shape plus `data.config`) and the canvas, and the
+ * graph rules the editor enforces before the server ever sees an edit: ids, default configs, handles and
+ * which connections are allowed.
+ */
+import type { Edge, Node } from '@xyflow/react';
+import type { Graph, GraphEdge, GraphNode, JsonSchema, NodeTypeInfo, PortSpec } from '@/components/api/types';
+
+export interface NodeData extends Record<string, unknown> {
+  label?: string;
+  version?: number;
+  config: Record<string, unknown>;
+  retry?: { maxAttempts?: number; backoffMs?: number; backoffMultiplier?: number };
+  timeoutMs?: number;
+}
+
+export type FlowNode = Node<NodeData>;
+export type FlowEdge = Edge;
+
+/** Keys React Flow adds to nodes/edges at run time; everything else a stored node had is kept as it was. */
+const RUNTIME_NODE_KEYS = new Set(['selected', 'dragging', 'measured', 'resizing', 'positionAbsolute', 'internals', 'width', 'height']);
+const RUNTIME_EDGE_KEYS = new Set(['selected', 'animated', 'style', 'className', 'markerEnd', 'zIndex', 'interactionWidth', 'label']);
+
+export function toFlow(graph: Graph): { nodes: FlowNode[]; edges: FlowEdge[] } {
+  return {
+    nodes: graph.nodes.map((n) => ({ ...n, data: { ...(n.data as NodeData), config: (n.data?.config ?? {}) as Record<string, unknown> } }) as FlowNode),
+    edges: (graph.edges ?? []).map((e) => ({ ...e, sourceHandle: e.sourceHandle ?? null, targetHandle: e.targetHandle ?? null }) as FlowEdge),
+  };
+}
+
+/** The graph as stored: React Flow's runtime fields stripped, null handles omitted. */
+export function toGraph(nodes: FlowNode[], edges: FlowEdge[]): Graph {
+  return {
+    nodes: nodes.map((n) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(n)) if (!RUNTIME_NODE_KEYS.has(k) && v !== undefined) out[k] = v;
+      out.position = { x: Math.round(n.position.x * 100) / 100, y: Math.round(n.position.y * 100) / 100 };
+      return out as GraphNode;
+    }),
+    edges: edges.map((e) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(e)) if (!RUNTIME_EDGE_KEYS.has(k) && v !== undefined && v !== null) out[k] = v;
+      return out as GraphEdge;
+    }),
+  };
+}
+
+/** Readable, template-friendly ids: `start`, `end`, `llm_1`, `template_2`. */
+export function newNodeId(type: string, taken: Set<string>): string {
+  const base = type.replace(/[^A-Za-z0-9_]/g, '_').replace(/^[^A-Za-z]+/, '') || 'node';
+  if ((type === 'start' || type === 'end') && !taken.has(base)) return base;
+  for (let i = 1; ; i++) {
+    const id = `${base}_${i}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+export function newEdgeId(taken: Set<string>): string {
+  for (;;) {
+    const id = `e_${Math.random().toString(36).slice(2, 8)}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** A value that satisfies the schema's shape (defaults first; required strings start empty so the form shows them). */
+export function defaultForSchema(schema: JsonSchema | undefined): unknown {
+  if (!schema) return undefined;
+  if (schema.default !== undefined) return structuredClone(schema.default);
+  if (schema.enum?.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const required = new Set(schema.required ?? []);
+      for (const [k, p] of Object.entries(schema.properties ?? {})) {
+        if (required.has(k) || p.default !== undefined) out[k] = defaultForSchema(p);
+      }
+      return out;
+    }
+    case 'array': return Array.from({ length: schema.minItems ?? 0 }, () => defaultForSchema(schema.items));
+    case 'string': return '';
+    case 'number': case 'integer': return schema.minimum ?? 0;
+    case 'boolean': return false;
+    default: return undefined;
+  }
+}
+
+/** Starting configs that are more useful than the bare schema defaults. */
+const STARTER_CONFIG: Record<string, () => Record<string, unknown>> = {
+  condition: () => ({ branches: [{ id: 'if', label: 'if', logic: 'and', conditions: [{ left: '', op: 'eq', right: '', valueType: 'auto' }] }] }),
+};
+
+export function newNodeData(t: NodeTypeInfo): NodeData {
+  const config = { ...(defaultForSchema(t.configSchema) as Record<string, unknown>), ...(STARTER_CONFIG[t.type]?.() ?? {}) };
+  return { label: t.label, version: t.version, config };
+}
+
+/** Source handles of a node: the condition node's are its branch ids plus "else". */
+export function outputsOf(t: NodeTypeInfo | undefined, config: Record<string, unknown> | undefined): PortSpec[] {
+  if (!t) return [{ id: 'out', label: 'out' }];
+  if (t.dynamicOutputs && t.type === 'condition') {
+    const branches = Array.isArray(config?.branches) ? (config!.branches as Array<{ id?: unknown; label?: unknown }>) : [];
+    return [
+      ...branches.filter((b) => typeof b?.id === 'string' && b.id).map((b) => ({ id: String(b.id), label: String(b.label || b.id) })),
+      { id: 'else', label: 'else' },
+    ];
+  }
+  return t.outputs;
+}
+
+export interface ConnectionLike { source: string | null; target: string | null; sourceHandle?: string | null; targetHandle?: string | null }
+
+/** Why a connection is refused, or null when it is fine. Mirrors the server's edge rules so the reason shows at once. */
+export function connectionProblem(c: ConnectionLike, nodes: FlowNode[], edges: FlowEdge[], types: Map<string, NodeTypeInfo>): string | null {
+  if (!c.source || !c.target) return 'Connect an output handle (right side) to an input handle (left side).';
+  const src = nodes.find((n) => n.id === c.source);
+  const tgt = nodes.find((n) => n.id === c.target);
+  if (!src || !tgt) return 'That node no longer exists.';
+  if (c.source === c.target) return 'A node cannot connect to itself.';
+  if (tgt.type === 'start') return 'The start node cannot have incoming edges: it is where every run begins.';
+  const srcType = types.get(src.type ?? '');
+  if (src.type === 'end' || (srcType && outputsOf(srcType, src.data.config).length === 0)) return `The ${srcType?.label ?? src.type} node has no outputs.`;
+  const tgtType = types.get(tgt.type ?? '');
+  if (tgtType && tgtType.inputs.length === 0) return `The ${tgtType.label} node has no inputs.`;
+  const handle = normaliseSourceHandle(srcType, c.sourceHandle ?? null);
+  if (edges.some((e) => e.source === c.source && e.target === c.target && (e.sourceHandle ?? null) === handle)) {
+    return `“${src.data.label || src.id}” is already connected to “${tgt.data.label || tgt.id}” from this handle.`;
+  }
+  return null;
+}
+
+/** Nodes with more than one output (branches, loop body/done) route by handle; the rest have one output. */
+export function isBranching(t: NodeTypeInfo | undefined): boolean {
+  return !!t && (t.dynamicOutputs || t.outputs.length > 1);
+}
+
+/** Only branching nodes store a source handle; single-output nodes keep edges in the seeded example's shape. */
+export function normaliseSourceHandle(t: NodeTypeInfo | undefined, handle: string | null): string | null {
+  return isBranching(t) ? handle : null;
+}
+
+/** Nodes upstream of `id` (for template autocomplete), nearest first. */
+export function upstreamOf(id: string, edges: FlowEdge[]): string[] {
+  const incoming = new Map<string, string[]>();
+  for (const e of edges) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
+  const seen = new Set<string>();
+  const order: string[] = [];
+  let frontier = [id];
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const cur of frontier) for (const s of incoming.get(cur) ?? []) if (!seen.has(s) && s !== id) { seen.add(s); order.push(s); next.push(s); }
+    frontier = next;
+  }
+  return order;
+}
+
+/** Rewrites `{{oldId.` references inside template strings, for pasted copies that keep pointing at each other. */
+export function remapRefs(value: unknown, ids: Map<string, string>): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return value;
+    return value.replace(/\{\{[^{}]*\}\}/g, (tpl) => tpl.replace(/(^|[{|\s])([A-Za-z][A-Za-z0-9_-]*)(?=\.)/g, (m, pre: string, id: string) => (ids.has(id) ? `${pre}${ids.get(id)}` : m)));
+  }
+  if (Array.isArray(value)) return value.map((v) => remapRefs(v, ids));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapRefs(v, ids)]));
+  return value;
+}
+
+/** JSON path of a config field, in the validator's notation: `data.config.branches[0].id`. */
+export function fieldPath(segments: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out ? `.${s}` : s;
+  return out;
+}
+
+export function setIn<T>(obj: T, path: ReadonlyArray<string | number>, value: unknown): T {
+  if (path.length === 0) return value as T;
+  const [head, ...rest] = path;
+  const base = (obj ?? (typeof head === 'number' ? [] : {})) as Record<string | number, unknown>;
+  const copy = (Array.isArray(base) ? [...base] : { ...base }) as Record<string | number, unknown>;
+  const next = setIn(base[head], rest, value);
+  if (next === undefined && !Array.isArray(copy)) delete copy[head];
+  else copy[head] = next;
+  return copy as T;
+}
+
+export function getIn(obj: unknown, path: ReadonlyArray<string | number>): unknown {
+  let cur = obj;
+  for (const p of path) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = (cur as Record<string | number, unknown>)[p];
+  }
+  return cur;
+}

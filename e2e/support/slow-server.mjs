@@ -1,0 +1,23 @@
+// A local HTTP service for the e2e suite: the app's HTTP node calls it (it is allowlisted via HTTP_ALLOWLIST),
+// so runs can succeed, take their time (`/slow?ms=`) or fail (`/status/500`) without any outside network.
+import { createServer } from 'node:http';
+
+const port = Number(process.argv[2] || process.env.PORT || 0);
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const json = (status, body) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  if (url.pathname === '/ok') return json(200, { ok: true, service: 'e2e', method: req.method });
+  if (url.pathname === '/slow') {
+    const ms = Math.min(Number(url.searchParams.get('ms') ?? 2000), 30_000);
+    const t = setTimeout(() => json(200, { ok: true, sleptMs: ms }), ms);
+    req.on('close', () => clearTimeout(t));
+    return;
+  }
+  const m = /^\/status\/(\d{3})$/.exec(url.pathname);
+  if (m) return json(Number(m[1]), { status: Number(m[1]) });
+  return json(404, { error: 'not found' });
+});
+server.listen(port, '127.0.0.1', () => console.log(`e2e slow server on http://127.0.0.1:${server.address().port}`));

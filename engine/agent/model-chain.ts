@@ -1,0 +1,53 @@
+/**
+ * The node's model chain: [primary, fallback…] on one provider. Each request goes to the current model (the SDK
+ * retries 429/5xx/connection errors `maxRetries` times with backoff first); when it still fails with anything but
+ * an auth error or a cancellation, the next model takes over for this and every later request of the node.
+ * Usage is summed over every request, whichever model answered.
+ */
+import { PaiError } from '../errors';
+import type { ChatRequest, ChatResponse, LlmProvider, Usage } from '../llm/types';
+import { addUsage, zeroUsage } from './tokens';
+
+export interface ModelSwitch {
+  from: string;
+  to: string;
+  error: { code: string; message: string };
+}
+
+const isAbort = (err: unknown, signal?: AbortSignal) => signal?.aborted || (err instanceof Error && err.name === 'AbortError');
+const isAuth = (err: unknown) => err instanceof PaiError && err.code === 'LLM_AUTH';
+
+export class ModelChain {
+  private index = 0;
+  usage: Usage = zeroUsage();
+  requests = 0;
+
+  constructor(
+    private readonly provider: LlmProvider,
+    readonly models: string[],
+    private readonly o: { maxRetries?: number; onSwitch?(s: ModelSwitch): void } = {},
+  ) {
+    if (!models.length) throw new Error('a model chain needs at least one model');
+  }
+
+  get current(): string {
+    return this.models[this.index];
+  }
+
+  async chat(req: Omit<ChatRequest, 'model'>): Promise<ChatResponse> {
+    for (;;) {
+      const model = this.models[this.index];
+      try {
+        this.requests++;
+        const res = await this.provider.chat({ ...req, model, ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}) });
+        this.usage = addUsage(this.usage, res.usage);
+        return res;
+      } catch (err) {
+        if (isAbort(err, req.signal) || isAuth(err) || this.index >= this.models.length - 1) throw err;
+        const e = err instanceof PaiError ? { code: err.code, message: err.message } : { code: 'LLM_ERROR', message: err instanceof Error ? err.message : String(err) };
+        this.index++;
+        this.o.onSwitch?.({ from: model, to: this.models[this.index], error: e });
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The agent's contracts: tools, the services an Agent node needs beyond NodeContext (memory, embedder, MCP,
+ * workflows-as-tools), and the tiny Embedder interface memory recall uses (any implementation fits).
+ */
+import type { KnowledgeService } from '../knowledge/types';
+import type { GuardedFetch } from '../net/ssrf-guard';
+
+/** Text → vectors. `id` names the model: vectors of different embedders are never compared. */
+export interface Embedder {
+  readonly dimension: number;
+  readonly id?: string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+export type MemoryScope = { kind: 'global' } | { kind: 'workflow'; workflowId: string };
+
+export interface MemoryRecord {
+  id: string;
+  scope: 'global' | 'workflow';
+  workflowId: string | null;
+  content: string;
+  embedding: number[];
+  embedderId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Long-term memory persistence. Content is de-duplicated per scope (saving it again only bumps `updatedAt`). */
+export interface MemoryStore {
+  save(entry: { scope: MemoryScope; content: string; embedding: number[]; embedderId: string }): Promise<{ record: MemoryRecord; created: boolean }>;
+  /** Recall candidates: memories in any of `scopes` embedded by `embedderId`, most recently updated first. */
+  candidates(scopes: MemoryScope[], embedderId: string, limit: number): Promise<MemoryRecord[]>;
+}
+
+export interface WorkflowRunResult {
+  runId: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  error?: { code: string; message: string } | null;
+}
+
+/** Runs another workflow to completion (start + wait + outputs); lib/server wires it to the RunManager. */
+export interface WorkflowRunner {
+  run(workflowId: string, inputs: Record<string, unknown>, opts: { signal: AbortSignal; parentRunId: string }): Promise<WorkflowRunResult>;
+  /** Name, description and a JSON Schema of the start node's inputs, for the tool's schema; null when unknown. */
+  describe?(workflowId: string): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> } | null>;
+}
+
+/** What a tool sees while it runs. `signal` fires on cancel, node timeout, tool timeout and batch timeout. */
+export interface ToolContext {
+  signal: AbortSignal;
+  fetch: GuardedFetch;
+  runId: string;
+  nodeId: string;
+  idempotencyKey: string;
+  /** The model's id for this tool call (unique within the run's conversation). */
+  callId: string;
+  /** Deadline of this call in ms, for tools that pass a timeout on (HTTP). */
+  timeoutMs: number;
+  memory?: MemoryHandle;
+  workflows?: WorkflowRunner;
+  knowledge?: KnowledgeService;
+}
+
+/** Memory bound to the node's scope and embedder; what memory_save / memory_recall and auto-recall use. */
+export interface MemoryHandle {
+  save(content: string): Promise<{ id: string; created: boolean }>;
+  recall(query: string, opts?: { topK?: number }): Promise<RecalledMemory[]>;
+}
+
+export interface RecalledMemory {
+  id: string;
+  content: string;
+  score: number;
+  similarity: number;
+  scope: 'global' | 'workflow';
+  updatedAt: string;
+}
+
+export interface AgentTool {
+  /** ^[A-Za-z0-9_-]{1,64}$ (what OpenAI-compatible APIs accept). */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  /** Returns text or a JSON-able value for the model. Throw to fail; ToolPolicyError reads as "policy denied". */
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
+}
+
+/** A source of MCP tools (the McpManager); tools are named mcp__<server>__<tool>. */
+export interface McpToolSource {
+  /** Connects lazily; a server that fails is reported in `errors` and contributes no tools (no throw). */
+  listTools(opts?: { servers?: string[]; signal?: AbortSignal }): Promise<{ tools: AgentTool[]; errors: { server: string; message: string }[] }>;
+  close(): Promise<void>;
+}
+
+export interface AgentServices {
+  memory?: MemoryStore;
+  embedder?: Embedder;
+  mcp?: McpToolSource;
+  /** Extra app-level tools, offered like the built-ins (a node still has to select them). */
+  tools?: AgentTool[];
+  workflows?: WorkflowRunner;
+  /** The workflow a run belongs to (memory scope "workflow"). */
+  workflowOf?(runId: string): Promise<string | undefined>;
+}

@@ -1,0 +1,64 @@
+/**
+ * The knowledge catalogue: knowledge bases and documents with their indexing status. The engine sees this
+ * interface; the Prisma adapter (prisma-catalog.ts) implements it on PGlite and PostgreSQL.
+ */
+import type { ErrorJson } from '../errors';
+
+export const DOCUMENT_STATUSES = ['queued', 'parsing', 'embedding', 'indexed', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const UNFINISHED_STATUSES: DocumentStatus[] = ['queued', 'parsing', 'embedding'];
+
+export interface KnowledgeBaseRecord {
+  id: string;
+  name: string;
+  description: string;
+  chunkSize: number;
+  chunkOverlap: number;
+  embeddingModel: string;
+  dimension: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KnowledgeBaseSummary extends KnowledgeBaseRecord {
+  documentCount: number;
+  chunkCount: number;
+}
+
+export interface DocumentRecord {
+  id: string;
+  knowledgeBaseId: string;
+  title: string;
+  mime: string;
+  status: DocumentStatus;
+  /** 0..1 */
+  progress: number;
+  error: ErrorJson | null;
+  chunkCount: number;
+  charCount: number;
+  byteSize: number;
+  pages: number | null;
+  createdAt: string;
+  updatedAt: string;
+  indexedAt: string | null;
+}
+
+export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedAt'>;
+export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title' | 'mime' | 'byteSize'>;
+export type DocumentPatch = Partial<Pick<DocumentRecord, 'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt'>>;
+
+export interface KnowledgeCatalog {
+  createKnowledgeBase(kb: NewKnowledgeBase): Promise<KnowledgeBaseRecord>;
+  getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord | null>;
+  listKnowledgeBases(): Promise<KnowledgeBaseSummary[]>;
+  deleteKnowledgeBase(id: string): Promise<boolean>;
+  createDocument(doc: NewDocument): Promise<DocumentRecord>;
+  getDocument(knowledgeBaseId: string, id: string): Promise<DocumentRecord | null>;
+  listDocuments(knowledgeBaseId: string): Promise<DocumentRecord[]>;
+  /** Documents of a KB with this exact title, oldest first. */
+  findDocumentsByTitle(knowledgeBaseId: string, title: string): Promise<DocumentRecord[]>;
+  updateDocument(id: string, patch: DocumentPatch): Promise<DocumentRecord | null>;
+  deleteDocument(id: string): Promise<boolean>;
+  /** Documents still queued/parsing/embedding that were last touched before `before`. */
+  listStaleDocuments(before: Date): Promise<DocumentRecord[]>;
+}

@@ -1,0 +1,69 @@
+/**
+ * Embedder for any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, …) via the
+ * official `openai` SDK (its retries/backoff apply). The dimension is learned from one probe call and cached.
+ * Error messages are our own: upstream 401 bodies may echo the key.
+ */
+import OpenAI, { APIError } from 'openai';
+import { PaiError } from '../../errors';
+import type { Embedder } from '../types';
+
+export interface OpenAiEmbedderOptions {
+  apiKey: string;
+  baseURL?: string;
+  /** The provider's model name, e.g. text-embedding-3-small. */
+  model: string;
+  batchSize?: number;
+  maxRetries?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export class OpenAiEmbedder implements Embedder {
+  readonly model: string;
+  readonly label: string;
+  private readonly client: OpenAI;
+  private readonly name: string;
+  private readonly batchSize: number;
+  private dim?: Promise<number>;
+
+  constructor(opts: OpenAiEmbedderOptions) {
+    this.name = opts.model;
+    this.model = `openai:${opts.model}`;
+    let host = 'api.openai.com';
+    try {
+      if (opts.baseURL) host = new URL(opts.baseURL).host;
+    } catch { /* keep */ }
+    this.label = `${opts.model} (OpenAI-compatible, ${host})`;
+    this.batchSize = opts.batchSize ?? 96;
+    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: opts.maxRetries, fetch: opts.fetch });
+  }
+
+  dimension(): Promise<number> {
+    this.dim ??= this.embed(['dimension probe']).then((v) => v[0].length).catch((e) => {
+      this.dim = undefined;
+      throw e;
+    });
+    return this.dim;
+  }
+
+  async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.batchSize) {
+      const batch = texts.slice(i, i + this.batchSize).map((t) => t || ' ');
+      try {
+        const res = await this.client.embeddings.create({ model: this.name, input: batch }, { signal: opts.signal });
+        const data = [...res.data].sort((a, b) => a.index - b.index);
+        if (data.length !== batch.length) throw new PaiError('EMBEDDING_FAILED', `the embeddings API returned ${data.length} vectors for ${batch.length} inputs`, { status: 502 });
+        for (const d of data) out.push(Float32Array.from(d.embedding as number[]));
+      } catch (e) {
+        if (e instanceof PaiError) throw e;
+        if (opts.signal?.aborted) throw e;
+        if (e instanceof APIError) {
+          const status = e.status ?? 0;
+          throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) answered ${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`, { status: 502, retryable: status === 429 || status >= 500 || status === 0 });
+        }
+        throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) failed: ${(e as Error).message}`, { status: 502, retryable: true });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,94 @@
+/** KnowledgeCatalog on Prisma (PGlite or PostgreSQL, same client and migration SQL). */
+import type { ErrorJson } from '../errors';
+import type { PrismaClient } from '../store/prisma/generated/client';
+import { Prisma } from '../store/prisma/generated/client';
+import type { DocumentPatch, DocumentRecord, DocumentStatus, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog, NewDocument, NewKnowledgeBase } from './catalog';
+import { UNFINISHED_STATUSES } from './catalog';
+
+type Row = Record<string, any>;
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+function toKb(r: Row): KnowledgeBaseRecord {
+  return {
+    id: r.id, name: r.name, description: r.description, chunkSize: r.chunkSize, chunkOverlap: r.chunkOverlap,
+    embeddingModel: r.embeddingModel, dimension: r.dimension, createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!,
+  };
+}
+
+function toDoc(r: Row): DocumentRecord {
+  return {
+    id: r.id, knowledgeBaseId: r.knowledgeBaseId, title: r.title, mime: r.mime, status: r.status as DocumentStatus, progress: r.progress,
+    error: (r.error ?? null) as ErrorJson | null, chunkCount: r.chunkCount, charCount: r.charCount, byteSize: r.byteSize, pages: r.pages ?? null,
+    createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!, indexedAt: iso(r.indexedAt),
+  };
+}
+
+export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async createKnowledgeBase(kb: NewKnowledgeBase) {
+    return toKb(await this.prisma.knowledgeBase.create({ data: kb }));
+  }
+
+  async getKnowledgeBase(id: string) {
+    const r = await this.prisma.knowledgeBase.findUnique({ where: { id } });
+    return r ? toKb(r) : null;
+  }
+
+  async listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
+    const [kbs, counts] = await Promise.all([
+      this.prisma.knowledgeBase.findMany({ orderBy: { createdAt: 'desc' } }),
+      this.prisma.knowledgeDocument.groupBy({ by: ['knowledgeBaseId'], _count: { _all: true }, _sum: { chunkCount: true } }),
+    ]);
+    const by = new Map(counts.map((c) => [c.knowledgeBaseId, c]));
+    return kbs.map((k) => ({ ...toKb(k), documentCount: by.get(k.id)?._count._all ?? 0, chunkCount: by.get(k.id)?._sum.chunkCount ?? 0 }));
+  }
+
+  async deleteKnowledgeBase(id: string) {
+    const r = await this.prisma.knowledgeBase.deleteMany({ where: { id } });
+    return r.count > 0;
+  }
+
+  async createDocument(doc: NewDocument) {
+    return toDoc(await this.prisma.knowledgeDocument.create({ data: { ...doc, status: 'queued', progress: 0 } }));
+  }
+
+  async getDocument(knowledgeBaseId: string, id: string) {
+    const r = await this.prisma.knowledgeDocument.findFirst({ where: { id, knowledgeBaseId } });
+    return r ? toDoc(r) : null;
+  }
+
+  async listDocuments(knowledgeBaseId: string) {
+    return (await this.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map(toDoc);
+  }
+
+  async findDocumentsByTitle(knowledgeBaseId: string, title: string) {
+    return (await this.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId, title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map(toDoc);
+  }
+
+  async updateDocument(id: string, patch: DocumentPatch) {
+    const { error, indexedAt, ...rest } = patch;
+    try {
+      const r = await this.prisma.knowledgeDocument.update({
+        where: { id },
+        data: {
+          ...rest,
+          ...(error !== undefined ? { error: error === null ? Prisma.DbNull : (error as unknown as Prisma.InputJsonValue) } : {}),
+          ...(indexedAt !== undefined ? { indexedAt: indexedAt ? new Date(indexedAt) : null } : {}),
+        },
+      });
+      return toDoc(r);
+    } catch (e) {
+      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2025') return null; // deleted meanwhile
+      throw e;
+    }
+  }
+
+  async deleteDocument(id: string) {
+    return (await this.prisma.knowledgeDocument.deleteMany({ where: { id } })).count > 0;
+  }
+
+  async listStaleDocuments(before: Date) {
+    return (await this.prisma.knowledgeDocument.findMany({ where: { status: { in: UNFINISHED_STATUSES }, updatedAt: { lt: before } } })).map(toDoc);
+  }
+}

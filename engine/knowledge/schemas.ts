@@ -1,0 +1,30 @@
+/** Request shapes shared by the HTTP API and the service (zod; the API maps failures to 400 with a path). */
+import { z } from 'zod';
+import { DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE } from './chunker';
+import { SEARCH_MODES } from './types';
+
+export const createKnowledgeBaseSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(200),
+    description: z.string().max(2000).default(''),
+    chunkSize: z.number().int().min(100).max(8000).default(DEFAULT_CHUNK_SIZE),
+    chunkOverlap: z.number().int().min(0).max(4000).default(DEFAULT_CHUNK_OVERLAP),
+    embeddingModel: z.string().trim().min(1).max(200).optional().describe('"use-lite" (offline) or "openai:<model>"; default from the environment'),
+  })
+  .refine((v) => v.chunkOverlap <= v.chunkSize / 2, { message: 'chunkOverlap must be at most half of chunkSize', path: ['chunkOverlap'] });
+export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
+
+export const textDocumentSchema = z.object({
+  title: z.string().trim().min(1, 'title is required').max(500),
+  text: z.string().min(1, 'text is required'),
+  mime: z.enum(['text/plain', 'text/markdown', 'text/html']).default('text/plain'),
+});
+
+export const searchSchema = z.object({
+  query: z.string().trim().min(1, 'query is required').max(10_000),
+  topK: z.number().int().min(1).max(100).default(5),
+  threshold: z.number().min(0).optional(),
+  mode: z.enum(SEARCH_MODES).default('hybrid'),
+  documentIds: z.array(z.string().min(1).max(200)).max(1000).optional(),
+});
+export type SearchInput = z.input<typeof searchSchema>;

@@ -1,0 +1,290 @@
+/**
+ * KnowledgeBaseService: knowledge bases, documents and search, over a KnowledgeCatalog (status, in the database), a
+ * KnowledgeStore (chunks + vectors) and Embedders. Uploads are indexed in the background, in this process, one
+ * document at a time (embedding is CPU- or rate-bound; parallel jobs would only interleave), with status and
+ * progress written to the catalogue as they advance: queued → parsing → embedding → indexed | failed.
+ *
+ * A document becomes searchable all at once when it is indexed. Uploading a title that already exists replaces the
+ * older document(s) when — and only when — the new one is indexed, so a failed re-upload leaves the old one in place.
+ * Each KB records its embedding model and dimension; an embedder that produces another dimension is refused.
+ */
+import { randomBytes } from 'node:crypto';
+import { PaiError, toErrorJson } from '../errors';
+import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
+import { chunkText } from './chunker';
+import type { EmbedderResolver } from './embedders/resolve-embedder';
+import { detectMime, parseDocument, type DocumentMime, type ParsedDocument } from './parsers';
+import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase } from './schemas';
+import type { ChunkRecord, Embedder, KnowledgeHit, KnowledgeSearchRequest, KnowledgeSearchResult, KnowledgeService, KnowledgeStore } from './types';
+
+export interface KnowledgeBaseServiceOptions {
+  catalog: KnowledgeCatalog;
+  store: KnowledgeStore;
+  embedders: EmbedderResolver;
+  /** The embedding model of new knowledge bases that do not name one. */
+  defaultEmbeddingModel: string;
+  /** Extracted text longer than this fails the document (default 5,000,000 characters). */
+  maxDocumentChars?: number;
+  /** Texts per embedder call (progress is reported between calls); default 16. */
+  embedBatch?: number;
+}
+
+export interface DocumentUpload {
+  title: string;
+  /** Raw file bytes (parsed by mime) … */
+  bytes?: Uint8Array;
+  /** … or the text itself. */
+  text?: string;
+  filename?: string;
+  mime?: string;
+}
+
+interface Job {
+  doc: DocumentRecord;
+  upload: DocumentUpload;
+  mime: DocumentMime;
+  controller: AbortController;
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
+
+export class KnowledgeBaseService implements KnowledgeService {
+  private queue: Job[] = [];
+  private current?: Job;
+  private currentDone?: Promise<void>;
+  private running?: Promise<void>;
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly o: KnowledgeBaseServiceOptions) {}
+
+  get store(): KnowledgeStore {
+    return this.o.store;
+  }
+
+  describeStore(): string {
+    return this.o.store.describe();
+  }
+
+  /** The embedder of a KB, checked against the dimension the KB recorded. */
+  private embedderFor(kb: KnowledgeBaseRecord): Embedder {
+    return this.o.embedders(kb.embeddingModel);
+  }
+
+  private async embedChecked(kb: KnowledgeBaseRecord, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const vecs = await this.embedderFor(kb).embed(texts, { signal });
+    for (const v of vecs) {
+      if (v.length !== kb.dimension) {
+        throw new PaiError('EMBEDDING_DIMENSION_MISMATCH', `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) but the embedder returned ${v.length}-d vectors; vectors of different dimensions cannot be mixed — create a new knowledge base for the new model`, { status: 409 });
+      }
+    }
+    return vecs;
+  }
+
+  // ── knowledge bases ──────────────────────────────────────────────────────────────────────────────────────────
+
+  async createKnowledgeBase(input: CreateKnowledgeBase): Promise<KnowledgeBaseRecord> {
+    const v = createKnowledgeBaseSchema.parse(input);
+    const embeddingModel = v.embeddingModel ?? this.o.defaultEmbeddingModel;
+    const embedder = this.o.embedders(embeddingModel);
+    const dimension = await embedder.dimension();
+    const id = newId('kb');
+    await this.o.store.ensureIndex({ kbId: id, dimension });
+    try {
+      return await this.o.catalog.createKnowledgeBase({ id, name: v.name, description: v.description, chunkSize: v.chunkSize, chunkOverlap: v.chunkOverlap, embeddingModel, dimension });
+    } catch (e) {
+      await this.o.store.dropIndex(id).catch(() => {});
+      throw e;
+    }
+  }
+
+  listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
+    return this.o.catalog.listKnowledgeBases();
+  }
+
+  async getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord> {
+    const kb = await this.o.catalog.getKnowledgeBase(id);
+    if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`, { status: 404 });
+    return kb;
+  }
+
+  async deleteKnowledgeBase(id: string): Promise<void> {
+    await this.getKnowledgeBase(id);
+    await this.cancelJobs((j) => j.doc.knowledgeBaseId === id);
+    await this.o.catalog.deleteKnowledgeBase(id);
+    await this.o.store.dropIndex(id);
+  }
+
+  // ── documents ────────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Records the document as queued and indexes it in the background; returns at once. */
+  async addDocument(kbId: string, upload: DocumentUpload): Promise<DocumentRecord> {
+    if (this.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down', { status: 503 });
+    await this.getKnowledgeBase(kbId);
+    const title = upload.title.trim();
+    if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { status: 400, path: 'title' });
+    if (upload.bytes === undefined && upload.text === undefined) throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: 'file' });
+    const mime = upload.bytes !== undefined ? detectMime(upload.filename, upload.mime) : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
+    const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
+    const doc = await this.o.catalog.createDocument({ id: newId('doc'), knowledgeBaseId: kbId, title, mime, byteSize });
+    this.queue.push({ doc, upload: { ...upload, title }, mime, controller: new AbortController() });
+    this.pump();
+    return doc;
+  }
+
+  listDocuments(kbId: string): Promise<DocumentRecord[]> {
+    return this.getKnowledgeBase(kbId).then(() => this.o.catalog.listDocuments(kbId));
+  }
+
+  async getDocument(kbId: string, docId: string): Promise<DocumentRecord> {
+    const d = await this.o.catalog.getDocument(kbId, docId);
+    if (!d) throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`, { status: 404 });
+    return d;
+  }
+
+  /** Removes the document and its chunks (stopping its indexing if it is in progress). */
+  async deleteDocument(kbId: string, docId: string): Promise<void> {
+    await this.getDocument(kbId, docId);
+    await this.cancelJobs((j) => j.doc.id === docId);
+    await this.o.catalog.deleteDocument(docId);
+    await this.o.store.deleteDocument(kbId, docId);
+  }
+
+  /** Marks documents whose indexing was cut short (process stopped) as failed; returns them. */
+  async recover(before = new Date()): Promise<DocumentRecord[]> {
+    const stale = await this.o.catalog.listStaleDocuments(before);
+    for (const d of stale) {
+      await this.o.catalog.updateDocument(d.id, { status: 'failed', error: { code: 'INDEXING_INTERRUPTED', message: 'indexing was interrupted by a server restart; upload the document again' } });
+      await this.o.store.deleteDocument(d.knowledgeBaseId, d.id).catch(() => 0);
+    }
+    return stale;
+  }
+
+  // ── background indexing ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** Drops matching jobs that have not started. */
+  private cancelQueued(match: (j: Job) => boolean) {
+    this.queue = this.queue.filter((j) => {
+      const hit = match(j);
+      if (hit) j.controller.abort();
+      return !hit;
+    });
+  }
+
+  /** Drops matching queued jobs and stops (and waits for) the running one if it matches. */
+  private async cancelJobs(match: (j: Job) => boolean): Promise<void> {
+    this.cancelQueued(match);
+    const cur = this.current;
+    if (cur && match(cur)) {
+      cur.controller.abort();
+      await this.currentDone;
+    }
+  }
+
+  private pump() {
+    if (this.running || this.closed) return;
+    this.running = (async () => {
+      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
+        this.current = job;
+        this.currentDone = this.index(job).catch(() => {});
+        await this.currentDone;
+        this.current = undefined;
+        this.currentDone = undefined;
+      }
+    })().finally(() => {
+      this.running = undefined;
+      if (this.queue.length && !this.closed) this.pump();
+      else for (const w of this.idleWaiters.splice(0)) w();
+    });
+  }
+
+  /** Resolves when no document is queued or being indexed. */
+  whenIdle(): Promise<void> {
+    if (!this.running && !this.queue.length) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private async index(job: Job): Promise<void> {
+    const { doc, controller } = job;
+    const signal = controller.signal;
+    const kbId = doc.knowledgeBaseId;
+    let lastWrite = 0;
+    const progress = async (patch: Parameters<KnowledgeCatalog['updateDocument']>[1], force = false) => {
+      if (!force && Date.now() - lastWrite < 250) return;
+      lastWrite = Date.now();
+      if (signal.aborted) return;
+      await this.o.catalog.updateDocument(doc.id, patch);
+    };
+    try {
+      const kb = await this.getKnowledgeBase(kbId);
+      await progress({ status: 'parsing', progress: 0.02 }, true);
+      let parsed: ParsedDocument;
+      if (job.upload.bytes !== undefined) parsed = await parseDocument(job.upload.bytes, job.mime);
+      else if (job.mime === 'text/html') parsed = await parseDocument(new TextEncoder().encode(job.upload.text ?? ''), job.mime);
+      else parsed = { text: (job.upload.text ?? '').replace(/\r\n?/g, '\n') };
+      signal.throwIfAborted();
+      const max = this.o.maxDocumentChars ?? 5_000_000;
+      if (parsed.text.length > max) throw new PaiError('DOCUMENT_TOO_LARGE', `the document has ${parsed.text.length} characters of text; the limit is ${max}`, { status: 413 });
+      const chunks = chunkText(parsed.text, { size: kb.chunkSize, overlap: kb.chunkOverlap }, parsed.segments);
+      if (!chunks.length) throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
+      await progress({ status: 'embedding', progress: 0.05, charCount: parsed.text.length, pages: parsed.pages ?? null }, true);
+
+      const batch = this.o.embedBatch ?? 16;
+      const vectors: Float32Array[] = [];
+      for (let i = 0; i < chunks.length; i += batch) {
+        signal.throwIfAborted();
+        const part = chunks.slice(i, i + batch);
+        vectors.push(...(await this.embedChecked(kb, part.map((c) => `${doc.title}\n${c.text}`), signal)));
+        await progress({ progress: 0.05 + 0.9 * (vectors.length / chunks.length) });
+      }
+      signal.throwIfAborted();
+      const records: ChunkRecord[] = chunks.map((c, i) => ({
+        id: `${doc.id}:${c.index}`, documentId: doc.id, title: doc.title, chunkIndex: c.index, start: c.start, end: c.end, page: c.page, text: c.text, vector: vectors[i],
+      }));
+      await this.o.store.upsertChunks(kbId, records);
+      if (signal.aborted || !(await this.o.catalog.getDocument(kbId, doc.id))) {
+        // Deleted (or its KB deleted) while we indexed: take the chunks back out.
+        await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
+        return;
+      }
+      // Re-upload of a title: the older versions go now that this one is searchable, before it reports "indexed".
+      for (const old of await this.o.catalog.findDocumentsByTitle(kbId, doc.title)) {
+        if (old.id === doc.id || old.createdAt > doc.createdAt) continue;
+        this.cancelQueued((j) => j.doc.id === old.id);
+        await this.o.store.deleteDocument(kbId, old.id);
+        await this.o.catalog.deleteDocument(old.id);
+      }
+      const done = await this.o.catalog.updateDocument(doc.id, { status: 'indexed', progress: 1, chunkCount: records.length, error: null, indexedAt: new Date().toISOString() });
+      if (!done) await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
+    } catch (e) {
+      if (signal.aborted) return;
+      await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
+      await this.o.catalog.updateDocument(doc.id, { status: 'failed', error: toErrorJson(e) }).catch(() => null);
+    }
+  }
+
+  // ── search ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+  async search(knowledgeBaseId: string, req: KnowledgeSearchRequest, opts: { signal?: AbortSignal } = {}): Promise<KnowledgeSearchResult> {
+    const r = searchSchema.parse(req);
+    const kb = await this.getKnowledgeBase(knowledgeBaseId);
+    const vector = r.mode === 'bm25' ? undefined : (await this.embedChecked(kb, [r.query], opts.signal))[0];
+    opts.signal?.throwIfAborted();
+    const found = await this.o.store.search({ kbId: kb.id, text: r.query, vector, topK: r.topK, mode: r.mode, documentIds: r.documentIds });
+    const kept = r.threshold === undefined ? found : found.filter((h) => h.score >= r.threshold!);
+    const hits: KnowledgeHit[] = kept.map((h, i) => ({
+      citation: `[${i + 1}]`, documentId: h.documentId, title: h.title, chunkIndex: h.chunkIndex, page: h.page, start: h.start, end: h.end, text: h.text,
+      score: h.score, bm25: h.bm25, knn: h.knn,
+    }));
+    return { query: r.query, mode: r.mode, hits };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const j of this.queue) j.controller.abort();
+    this.queue = [];
+    this.current?.controller.abort();
+    await this.running?.catch(() => {});
+    await this.o.store.close();
+  }
+}

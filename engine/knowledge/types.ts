@@ -1,0 +1,148 @@
+/**
+ * Knowledge bases: the contracts. A KnowledgeStore holds the chunks of every knowledge base (one index per KB) and
+ * answers BM25, vector (cosine kNN) and hybrid queries; two implementations (embedded, Elasticsearch) are held to one
+ * conformance suite (test/knowledge/knowledge-store.conformance.test.ts). An Embedder turns text into vectors.
+ * A KnowledgeService is what nodes and tools see: search by knowledge-base id, nothing else.
+ */
+
+/** One chunk as stored. `id` is `${documentId}:${chunkIndex}`; upserting the same id replaces the chunk. */
+export interface ChunkRecord {
+  id: string;
+  documentId: string;
+  title: string;
+  chunkIndex: number;
+  /** Character offsets of the chunk in the document's extracted text (end exclusive). */
+  start: number;
+  end: number;
+  /** 1-based page for PDFs, else null. */
+  page: number | null;
+  text: string;
+  /** The chunk's embedding; its length must equal the index's dimension. */
+  vector: ArrayLike<number>;
+}
+
+export interface IndexSpec {
+  kbId: string;
+  dimension: number;
+}
+
+export const SEARCH_MODES = ['hybrid', 'bm25', 'vector'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/**
+ * How hybrid scores are fused.
+ * - `rescore`: take the kNN candidates (num_candidates = topK × numCandidatesFactor), then score each as
+ *   knnWeight × knn + bm25Weight × bm25 (Elasticsearch's kNN + query rescore; a chunk outside the kNN candidates
+ *   cannot be returned).
+ * - `rrf`: reciprocal rank fusion of the BM25 and kNN result lists, Σ 1 / (rankConstant + rank), over the top
+ *   `topK × numCandidatesFactor` of each list (a keyword-only match can be returned even when its vector is far).
+ */
+export interface FusionOptions {
+  method: 'rescore' | 'rrf';
+  knnWeight: number;
+  bm25Weight: number;
+  numCandidatesFactor: number;
+  rankConstant: number;
+}
+
+export const DEFAULT_FUSION: FusionOptions = { method: 'rescore', knnWeight: 0.2, bm25Weight: 1.0, numCandidatesFactor: 30, rankConstant: 60 };
+
+export interface StoreQuery {
+  kbId: string;
+  /** The query text (BM25); may be empty in `vector` mode. */
+  text: string;
+  /** The query embedding (required for `hybrid` and `vector`). */
+  vector?: ArrayLike<number>;
+  topK: number;
+  mode: SearchMode;
+  /** Only chunks of these documents (tenant-style filter applied inside the query, before ranking). */
+  documentIds?: string[];
+  /** Per-query override of the store's fusion settings. */
+  fusion?: Partial<FusionOptions>;
+}
+
+/**
+ * A hit. `knn` is the cosine similarity mapped to [0, 1] as (1 + cos) / 2 — Elasticsearch's score for a cosine
+ * dense_vector — or null when no query vector was used. `bm25` is the raw BM25 score (0 when no query term matches),
+ * or null when it is not known (Elasticsearch RRF does not report it). `score` is what the hits are ranked by:
+ * bm25 in `bm25` mode, knn in `vector` mode, the fused score in `hybrid` mode.
+ */
+export interface StoreHit {
+  id: string;
+  documentId: string;
+  title: string;
+  chunkIndex: number;
+  start: number;
+  end: number;
+  page: number | null;
+  text: string;
+  score: number;
+  bm25: number | null;
+  knn: number | null;
+}
+
+export interface KnowledgeStore {
+  /** 'embedded' | 'elasticsearch' */
+  readonly kind: string;
+  /** For /api/health, e.g. "embedded (data/knowledge)" or "elasticsearch (es.example.com:9200)". */
+  describe(): string;
+  /** Creates the KB's index if missing (idempotent). An existing index with another dimension → KNOWLEDGE_INDEX_MISMATCH. */
+  ensureIndex(spec: IndexSpec): Promise<void>;
+  /** Removes the KB's index and every chunk in it (no error when missing). */
+  dropIndex(kbId: string): Promise<void>;
+  /** Adds or replaces chunks (by id). Searchable when the promise resolves. */
+  upsertChunks(kbId: string, chunks: ChunkRecord[]): Promise<void>;
+  /** Removes every chunk of a document; resolves to how many were removed. */
+  deleteDocument(kbId: string, documentId: string): Promise<number>;
+  /** How many chunks the KB (or one of its documents) holds. */
+  count(kbId: string, documentId?: string): Promise<number>;
+  search(q: StoreQuery): Promise<StoreHit[]>;
+  close(): Promise<void>;
+}
+
+/** Embeds text. Implementations batch internally; the vectors come back in input order. */
+export interface Embedder {
+  /** The model id recorded on a knowledge base, e.g. "use-lite" or "openai:text-embedding-3-small". */
+  readonly model: string;
+  /** Human-readable, for health and the UI. */
+  readonly label: string;
+  /** The vector length (may need one call to the model the first time). */
+  dimension(): Promise<number>;
+  embed(texts: string[], opts?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+/** One search answer as the API, the knowledge node and the agent tool return it. */
+export interface KnowledgeHit {
+  /** "[1]", "[2]", … in rank order; the same numbers formatContext() prints. */
+  citation: string;
+  documentId: string;
+  title: string;
+  chunkIndex: number;
+  page: number | null;
+  start: number;
+  end: number;
+  text: string;
+  score: number;
+  bm25: number | null;
+  knn: number | null;
+}
+
+export interface KnowledgeSearchRequest {
+  query: string;
+  topK?: number;
+  /** Hits whose `score` is below this are dropped (the scale depends on the mode; see StoreHit). */
+  threshold?: number;
+  mode?: SearchMode;
+  documentIds?: string[];
+}
+
+export interface KnowledgeSearchResult {
+  query: string;
+  mode: SearchMode;
+  hits: KnowledgeHit[];
+}
+
+/** What nodes (ctx.knowledge) and the agent's knowledge_search tool may call. */
+export interface KnowledgeService {
+  search(knowledgeBaseId: string, req: KnowledgeSearchRequest, opts?: { signal?: AbortSignal }): Promise<KnowledgeSearchResult>;
+}

@@ -1,0 +1,54 @@
+/**
+ * Wires the Agent node's services from the environment: long-term memory in the app database (agent_memories),
+ * embedded by the knowledge layer's embedder (MEMORY_EMBEDDING_MODEL, default the offline "use-lite" — fixed so that
+ * adding an API key later does not hide memories embedded by another model), MCP servers from MCP_SERVERS
+ * (JSON: [{ name, command, args?, env? } | { name, url, headers? }], started lazily, closed with the app), the
+ * run → workflow lookup, and workflows-as-tools over the RunManager (attached once it exists).
+ */
+import { fromKnowledgeEmbedder } from '@/engine/agent/memory/knowledge-embedder-adapter';
+import { PrismaMemoryStore } from '@/engine/agent/memory/prisma-memory-store';
+import { McpManager, parseMcpServers } from '@/engine/agent/mcp/mcp-manager';
+import type { AgentServices, McpToolSource } from '@/engine/agent/types';
+import { createWorkflowRunner } from '@/engine/agent/workflow-runner';
+import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-embedder';
+import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
+import type { RunManager } from '@/engine/runtime/run-manager';
+import type { Database } from '@/engine/store/prisma/database';
+import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import type { AppConfig } from './config';
+
+export interface AgentWiring {
+  services: AgentServices;
+  /** Workflows as tools need the RunManager, which is built after the services. */
+  attach(runs: RunManager): void;
+  close(): Promise<void>;
+}
+
+export function createAgentServices(config: AppConfig, db: Database, store: PrismaStore, env: Record<string, string | undefined> = process.env): AgentWiring {
+  const embedders = createEmbedderResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl });
+  // A bad MCP_SERVERS must not stop the app (a failed start is retried per request): agents that select MCP tools
+  // get the configuration error as a warning instead.
+  let mcp: McpToolSource | undefined;
+  try {
+    const servers = parseMcpServers(env.MCP_SERVERS);
+    if (servers.length) mcp = new McpManager(servers);
+  } catch (e) {
+    const message = (e as Error).message;
+    console.error(`[paiflow] ${message}`);
+    mcp = { listTools: async () => ({ tools: [], errors: [{ server: 'MCP_SERVERS', message }] }), close: async () => {} };
+  }
+  const services: AgentServices = { mcp, workflowOf: async (runId) => (await store.getRun(runId))?.workflowId };
+  try {
+    services.embedder = fromKnowledgeEmbedder(embedders(env.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));
+    services.memory = new PrismaMemoryStore(db.prisma);
+  } catch (e) {
+    console.error(`[paiflow] long-term agent memory is off: ${(e as Error).message}`);
+  }
+  return {
+    services,
+    attach(runs) {
+      services.workflows = createWorkflowRunner({ runs, workflows: store, store });
+    },
+    close: async () => { await mcp?.close(); },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Wires the knowledge service from the environment: Elasticsearch when ELASTICSEARCH_URL is set (optional
+ * ELASTICSEARCH_API_KEY, ELASTICSEARCH_INDEX_PREFIX), else the embedded hybrid index under DATA_DIR/knowledge;
+ * embeddings from the KB's recorded model (use-lite offline, or openai:<model> with OPENAI_API_KEY; EMBEDDING_MODEL
+ * sets the default for new KBs); KNOWLEDGE_FUSION = rescore | rrf picks the hybrid fusion.
+ * Documents left half-indexed by a previous process are marked failed at start-up.
+ */
+import path from 'node:path';
+import type { Database } from '@/engine/store/prisma/database';
+import { createEmbedderResolver, defaultEmbeddingModel } from '@/engine/knowledge/embedders/resolve-embedder';
+import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
+import { PrismaKnowledgeCatalog } from '@/engine/knowledge/prisma-catalog';
+import { KnowledgeBaseService } from '@/engine/knowledge/service';
+import type { FusionOptions, KnowledgeStore } from '@/engine/knowledge/types';
+import type { AppConfig } from './config';
+
+function fusionFromEnv(env: NodeJS.ProcessEnv): Partial<FusionOptions> {
+  const m = env.KNOWLEDGE_FUSION?.trim().toLowerCase();
+  return m === 'rrf' || m === 'rescore' ? { method: m } : {};
+}
+
+export async function createKnowledgeStore(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<KnowledgeStore> {
+  const fusion = fusionFromEnv(env);
+  if (config.elasticsearchUrl) {
+    const [{ Client }, { ElasticsearchKnowledgeStore }] = await Promise.all([import('@elastic/elasticsearch'), import('@/engine/knowledge/elasticsearch-store')]);
+    const client = new Client({ node: config.elasticsearchUrl, ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}) });
+    return new ElasticsearchKnowledgeStore({ client, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX || undefined, fusion });
+  }
+  return new EmbeddedKnowledgeStore({ dir: path.join(config.dataDir, 'knowledge'), fusion });
+}
+
+export async function createKnowledge(config: AppConfig, db: Database, env: NodeJS.ProcessEnv = process.env): Promise<KnowledgeBaseService> {
+  const embedderEnv = { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl, EMBEDDING_MODEL: env.EMBEDDING_MODEL };
+  const service = new KnowledgeBaseService({
+    catalog: new PrismaKnowledgeCatalog(db.prisma),
+    store: await createKnowledgeStore(config, env),
+    embedders: createEmbedderResolver(embedderEnv),
+    defaultEmbeddingModel: defaultEmbeddingModel(embedderEnv),
+  });
+  // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones.
+  await service.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));
+  return service;
+}

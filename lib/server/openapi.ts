@@ -1,0 +1,136 @@
+/**
+ * The OpenAPI 3.1 document of one published endpoint. The request's `inputs` schema is built from the start node of
+ * the version it describes (names, types, required, descriptions, defaults) — the same declarations the server checks
+ * inputs against — and the outputs from the end node's output names. Node internals (templates, prompts, URLs) are
+ * never included: the document is served without a key.
+ */
+import { endConfigSchema } from '@/engine/nodes/end.node';
+import { startConfigSchema, type StartConfig } from '@/engine/nodes/start.node';
+import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
+import { endpointPath } from './publish';
+import { RUN_MODES } from './published-runs';
+
+type Schema = Record<string, unknown>;
+
+function inputsSchema(config: StartConfig): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const d of config.inputs) {
+    properties[d.name] = {
+      type: d.type,
+      ...(d.description ? { description: d.description } : {}),
+      ...(d.default !== undefined ? { default: d.default } : {}),
+    };
+    if (d.required && d.default === undefined) required.push(d.name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}), description: 'The inputs declared by the workflow\'s start node' };
+}
+
+function outputsSchema(version: WorkflowVersionRecord): Schema {
+  const names = version.graph.nodes.filter((n) => n.type === 'end')
+    .flatMap((n) => endConfigSchema.safeParse(n.data.config ?? {}).data?.outputs.map((o) => o.name) ?? []);
+  return { type: ['object', 'null'], properties: Object.fromEntries(names.map((n) => [n, {}])), description: 'The values mapped by the workflow\'s end node' };
+}
+
+const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+const errorResponse = (description: string, headers?: Schema) => ({ description, ...(headers ? { headers } : {}), content: json('Error') });
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
+const AUTH_ERRORS = {
+  401: errorResponse('Missing, invalid or revoked API key', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+  403: errorResponse('The API key belongs to another workflow'),
+  429: errorResponse('Rate limit or concurrency cap reached', RETRY_AFTER),
+};
+const SSE = { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; each `data:` is a TraceEvent (JSON), `id:` its seq' } } };
+
+export function buildOpenApi(origin: string, wf: WorkflowRecord, version: WorkflowVersionRecord) {
+  const start = version.graph.nodes.find((n) => n.type === 'start');
+  const startConfig = startConfigSchema.parse(start?.data.config ?? {});
+  const runId = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: wf.name,
+      version: String(version.version),
+      ...(wf.description ? { description: wf.description } : {}),
+    },
+    servers: [{ url: origin }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      [endpointPath(wf.slug!)]: {
+        post: {
+          operationId: 'runWorkflow',
+          summary: `Run "${wf.name}"`,
+          description: 'Runs the current published version (or `version`). sync: 200 with the outputs, or 202 with statusUrl if the run takes longer than the server\'s sync timeout; stream: the trace as Server-Sent Events; async: 202 at once.',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'A repeat with the same key returns the same run', schema: { type: 'string', maxLength: 255 } }],
+          requestBody: { required: true, content: json('RunRequest') },
+          responses: {
+            200: { description: 'sync: the finished run; stream: its trace events', content: { ...json('RunResult'), ...SSE } },
+            202: { description: 'async, or sync past the timeout: the run is in progress', content: json('RunAccepted') },
+            400: errorResponse('Invalid body or inputs; `path` points at the offending field'),
+            ...AUTH_ERRORS,
+            404: errorResponse('Not published, or no such version'),
+            409: errorResponse('Idempotency-Key reused with other inputs'),
+            413: errorResponse('Body too large'),
+            415: errorResponse('Body is not JSON'),
+          },
+        },
+      },
+      '/api/v1/runs/{runId}': {
+        get: {
+          operationId: 'getRun', summary: 'A run of this workflow', parameters: [runId],
+          responses: { 200: { description: 'The run', content: json('Run') }, ...AUTH_ERRORS, 404: errorResponse('No such run for this key') },
+        },
+      },
+      '/api/v1/runs/{runId}/events': {
+        get: {
+          operationId: 'getRunEvents', summary: 'The run\'s trace as Server-Sent Events (honours Last-Event-ID)', parameters: [runId],
+          responses: { 200: { description: 'Events until the terminal one', content: SSE }, ...AUTH_ERRORS, 404: errorResponse('No such run for this key') },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key of this workflow (pf_…)' } },
+      schemas: {
+        Inputs: inputsSchema(startConfig),
+        Outputs: outputsSchema(version),
+        RunRequest: {
+          type: 'object', required: ['inputs'],
+          properties: {
+            inputs: { $ref: '#/components/schemas/Inputs' },
+            mode: { type: 'string', enum: [...RUN_MODES], default: 'sync' },
+            version: { type: 'integer', minimum: 1, description: 'A published version number; default: the current one' },
+            callbackUrl: { type: 'string', format: 'uri', description: 'POSTed the outcome when the run ends' },
+          },
+        },
+        RunStatus: { type: 'string', enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] },
+        RunResult: {
+          type: 'object', required: ['runId', 'status', 'outputs'],
+          properties: {
+            runId: { type: 'string' }, status: { $ref: '#/components/schemas/RunStatus' }, version: { type: 'integer' },
+            outputs: { $ref: '#/components/schemas/Outputs' }, error: { $ref: '#/components/schemas/ErrorBody' },
+          },
+        },
+        RunAccepted: {
+          type: 'object', required: ['runId', 'status', 'statusUrl'],
+          properties: {
+            runId: { type: 'string' }, status: { $ref: '#/components/schemas/RunStatus' }, version: { type: 'integer' },
+            statusUrl: { type: 'string', format: 'uri' }, eventsUrl: { type: 'string', format: 'uri' },
+          },
+        },
+        Run: {
+          type: 'object', required: ['id', 'status'],
+          properties: {
+            id: { type: 'string' }, workflowId: { type: 'string' }, versionId: { type: ['string', 'null'] }, status: { $ref: '#/components/schemas/RunStatus' },
+            inputs: { type: 'object' }, outputs: { $ref: '#/components/schemas/Outputs' }, error: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/ErrorBody' }] },
+            nodes: { type: 'array', items: { type: 'object' } },
+          },
+        },
+        ErrorBody: {
+          type: 'object', required: ['code', 'message'],
+          properties: { code: { type: 'string' }, message: { type: 'string' }, path: { type: 'string' } },
+        },
+        Error: { type: 'object', required: ['error'], properties: { error: { $ref: '#/components/schemas/ErrorBody' } } },
+      },
+    },
+  };
+}

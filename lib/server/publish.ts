@@ -1,0 +1,104 @@
+/**
+ * Publishing: a workflow's draft is validated and snapshotted into an immutable, numbered WorkflowVersion that the
+ * public endpoint /api/v1/workflows/:slug/run serves. The slug is derived from the name on first publish (or given
+ * then) and never changes afterwards, so integrations keep working when the workflow is renamed; unpublishing keeps
+ * the slug and every version, so publishing again or rolling back restores the same URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { validateGraph } from '@/engine/graph/validate';
+import { Prisma } from '@/engine/store/prisma/generated/client';
+import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
+import type { App } from './app';
+import { diffGraphs } from './graph-diff';
+
+const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_MAX = 64;
+
+export const publishBodySchema = z.object({
+  slug: z.string().max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
+    .regex(SLUG_RE, 'a slug is lower-case letters and digits separated by single hyphens').optional(),
+});
+
+export function slugify(name: string): string {
+  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s.slice(0, SLUG_MAX - 4).replace(/-+$/, '') || 'workflow';
+}
+
+export const endpointPath = (slug: string) => `/api/v1/workflows/${slug}/run`;
+
+/** The first of base, base-2, base-3, … that no workflow uses. */
+async function freeSlug(app: App, base: string): Promise<string> {
+  const taken = new Set(await app.store.slugsStartingWith(base));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+
+export async function publishWorkflow(app: App, wf: WorkflowRecord, requestedSlug?: string): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord }> {
+  if (requestedSlug && wf.slug && requestedSlug !== wf.slug) {
+    throw new PaiError('SLUG_IMMUTABLE', `this workflow is published as "${wf.slug}"; a slug cannot change once set`, { status: 409, path: 'slug' });
+  }
+  const v = validateGraph(wf.graph, app.registry, wf.engine);
+  if (!v.ok) {
+    const first = v.errors[0];
+    throw new PaiError(first.code, `the draft cannot be published (${v.errors.length} problem${v.errors.length > 1 ? 's' : ''}): ${first.message}`, {
+      status: 422, path: `graph.${first.path}`, details: { errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+    });
+  }
+  // Two publishes at once race for the same version number, and two workflows for the same slug: the loser's
+  // transaction writes nothing and is retried with fresh numbers.
+  for (let attempt = 0; ; attempt++) {
+    const slug = wf.slug ?? requestedSlug ?? (await freeSlug(app, slugify(wf.name)));
+    try {
+      const out = await app.store.publishVersion(wf.id, { id: `ver_${randomUUID().replace(/-/g, '').slice(0, 20)}`, graph: wf.graph, engine: wf.engine, slug });
+      if (!out) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+      return out;
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      const owner = await app.store.getWorkflowBySlug(slug);
+      if (requestedSlug && owner && owner.id !== wf.id) throw new PaiError('SLUG_TAKEN', `the slug "${slug}" is used by another workflow`, { status: 409, path: 'slug' });
+      if (attempt >= 5) throw new PaiError('PUBLISH_CONFLICT', 'the workflow is being published concurrently; try again', { status: 409 });
+      // Keep the graph that was validated; only the slug may have been set meanwhile.
+      wf = { ...wf, slug: (await app.store.getWorkflow(wf.id))?.slug ?? wf.slug };
+    }
+  }
+}
+
+export function presentPublished(origin: string, workflow: WorkflowRecord, version: WorkflowVersionRecord | null) {
+  const slug = workflow.slug;
+  return {
+    published: !!(version && workflow.currentVersionId === version.id),
+    slug,
+    version: version?.version ?? null,
+    versionId: version?.id ?? null,
+    endpoint: slug ? `${origin}${endpointPath(slug)}` : null,
+    openapiUrl: slug ? `${origin}/api/v1/workflows/${slug}/openapi.json` : null,
+  };
+}
+
+/** Every version, newest first, each with what the draft changed since it. */
+export async function listVersions(app: App, wf: WorkflowRecord) {
+  const versions = await app.store.listVersions(wf.id);
+  return versions.map((v) => ({
+    id: v.id, version: v.version, engine: v.engine, createdAt: v.createdAt, current: v.id === wf.currentVersionId, nodeCount: v.graph.nodes.length,
+    draftChanges: diffGraphs(v, wf),
+  }));
+}
+
+export async function getVersionOr404(app: App, wf: WorkflowRecord, raw: string): Promise<WorkflowVersionRecord> {
+  const n = Number(raw);
+  const v = Number.isInteger(n) && n >= 1 && n <= 2_147_483_647 ? await app.store.getVersionByNumber(wf.id, n) : null;
+  if (!v) throw new PaiError('VERSION_NOT_FOUND', `workflow ${wf.id} has no version ${raw}`, { status: 404, path: 'version' });
+  return v;
+}
+
+/** Makes `version` current (publishing the workflow again if it was unpublished). */
+export async function rollbackTo(app: App, wf: WorkflowRecord, version: WorkflowVersionRecord): Promise<WorkflowRecord> {
+  if (!wf.slug) throw new PaiError('NOT_PUBLISHED', 'the workflow has never been published', { status: 409 });
+  const updated = await app.store.setCurrentVersion(wf.id, version.id);
+  if (!updated) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+  return updated;
+}

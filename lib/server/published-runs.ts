@@ -1,0 +1,144 @@
+/**
+ * Runs a published version for POST /api/v1/workflows/:slug/run. The run is an ordinary run of the version's graph
+ * (versionId set, so a resume replays that version, not the draft); the mode only decides how the caller waits:
+ * sync holds the request until the run ends or SYNC_TIMEOUT_MS passes (then 202 + statusUrl, never 504), stream
+ * answers with the trace as SSE, async answers 202 at once.
+ */
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
+import type { ApiKeyRecord } from '@/engine/store/prisma/prisma-store';
+import type { RunRecord, WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
+import type { App } from './app';
+import { canonicalJson } from './graph-diff';
+import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
+import { runEventStream } from './sse';
+import { httpError } from './v1-http';
+import { v1Settings } from './v1-settings';
+
+export const RUN_MODES = ['sync', 'stream', 'async'] as const;
+
+export const runBodySchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  mode: z.enum(RUN_MODES).default('sync'),
+  version: z.number().int().min(1).max(2_147_483_647).optional(),
+  callbackUrl: z.string().max(2048).optional(),
+});
+export type RunBody = z.infer<typeof runBodySchema>;
+
+const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
+
+export const runUrls = (origin: string, runId: string) => ({
+  statusUrl: `${origin}/api/v1/runs/${runId}`,
+  eventsUrl: `${origin}/api/v1/runs/${runId}/events`,
+});
+
+/** The version a request runs: the given number, else the current one. Unpublished → 404. */
+export async function versionToRun(app: App, wf: WorkflowRecord, requested?: number): Promise<WorkflowVersionRecord> {
+  const notPublished = () => new PaiError('NOT_PUBLISHED', `no published workflow "${wf.slug}"`, { status: 404 });
+  if (!wf.currentVersionId) throw notPublished();
+  if (requested !== undefined) {
+    const v = await app.store.getVersionByNumber(wf.id, requested);
+    if (!v) throw new PaiError('VERSION_NOT_FOUND', `version ${requested} of "${wf.slug}" does not exist`, { status: 404, path: 'version' });
+    return v;
+  }
+  const v = await app.store.getVersion(wf.currentVersionId);
+  if (!v) throw notPublished();
+  return v;
+}
+
+function idempotencyKeyOf(req: Request): string | null {
+  const k = req.headers.get('idempotency-key');
+  if (k === null) return null;
+  if (!IDEMPOTENCY_KEY_RE.test(k)) {
+    throw new PaiError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1–255 visible ASCII characters', { status: 400, path: 'headers.Idempotency-Key' });
+  }
+  return k;
+}
+
+/** A repeat with the same Idempotency-Key must be the same request: other inputs → 409, not someone else's run. */
+function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>) {
+  const start = run.graph.nodes.find((n) => n.type === 'start');
+  const { value } = checkRunInputs(startConfigSchema.parse(start?.data.config ?? {}), inputs);
+  if (canonicalJson(value) !== canonicalJson(run.inputs)) {
+    throw new PaiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a request with other inputs', { status: 409, path: 'headers.Idempotency-Key' });
+  }
+}
+
+/** Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here. */
+async function startRun(app: App, wf: WorkflowRecord, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
+  const { slots } = v1Settings(app);
+  const slot = slots.tryAcquire(wf.id);
+  if (!slot && !(idempotencyKey && (await app.store.findRunByIdempotencyKey(wf.id, idempotencyKey)))) {
+    throw httpError('CONCURRENCY_LIMIT', `this workflow already has ${slots.max} runs in progress; retry shortly`, 429, { 'retry-after': '1' });
+  }
+  try {
+    const started = await app.runs.start({
+      workflow: wf, versionId: version.id, graph: version.graph, engine: version.engine, inputs: body.inputs, idempotencyKey, apiKeyId: key.id,
+    });
+    if (slot) {
+      if (started.created) void app.runs.waitFor(started.run.id).finally(() => slots.release(wf.id));
+      else slots.release(wf.id);
+    }
+    return started;
+  } catch (e) {
+    if (slot) slots.release(wf.id);
+    throw e;
+  }
+}
+
+/** Resolves when `p` does (if given), after `ms`, or when the client leaves — whichever is first. */
+async function waitAtMost(p: Promise<unknown> | null, ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const stop = new Promise<void>((r) => { timer = setTimeout(r, ms); onAbort = () => r(); });
+  signal.addEventListener('abort', onAbort, { once: true });
+  await Promise.race(p ? [p, stop] : [stop]);
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort);
+}
+
+/** Waits until the run ends or pauses for input, the deadline passes or the client leaves; returns the stored run. */
+async function settle(app: App, runId: string, deadline: number, signal: AbortSignal): Promise<RunRecord> {
+  for (;;) {
+    if (app.runs.isActive(runId)) await waitAtMost(app.runs.waitFor(runId), deadline - Date.now(), signal);
+    const run = await app.store.getRun(runId);
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (TERMINAL.has(run.status) || run.status === 'waiting' || Date.now() >= deadline || signal.aborted) return run;
+    // Executing in another process (an idempotent repeat on a shared database): poll.
+    if (!app.runs.isActive(runId)) await waitAtMost(null, Math.min(100, deadline - Date.now()), signal);
+  }
+}
+
+export async function runPublished(app: App, req: Request, origin: string, wf: WorkflowRecord, key: ApiKeyRecord, body: RunBody): Promise<Response> {
+  const idempotencyKey = idempotencyKeyOf(req);
+  const version = await versionToRun(app, wf, body.version);
+  if (body.callbackUrl !== undefined) await checkCallbackUrl(app, body.callbackUrl);
+  const { run, created } = await startRun(app, wf, version, key, body, idempotencyKey);
+  if (!created) checkSameInputs(run, body.inputs);
+  else if (body.callbackUrl !== undefined) deliverOnCompletion(app, run.id, body.callbackUrl, { slug: wf.slug!, version: version.version });
+
+  const urls = runUrls(origin, run.id);
+  const headers: Record<string, string> = { 'x-run-id': run.id, location: urls.statusUrl, ...(created ? {} : { 'idempotent-replayed': 'true' }) };
+  const runVersion = run.versionId === version.id ? version.version : (await app.store.getVersion(run.versionId ?? ''))?.version ?? null;
+
+  if (body.mode === 'stream') {
+    const res = runEventStream(app, run.id, 0, req.signal);
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    return res;
+  }
+  if (body.mode === 'async') return Response.json({ runId: run.id, status: run.status, version: runVersion, ...urls }, { status: 202, headers });
+
+  const done = await settle(app, run.id, Date.now() + v1Settings(app).syncTimeoutMs, req.signal);
+  if (!TERMINAL.has(done.status)) return Response.json({ runId: done.id, status: done.status, version: runVersion, ...urls }, { status: 202, headers });
+  return Response.json({ runId: done.id, status: done.status, version: runVersion, outputs: done.outputs, ...(done.error ? { error: done.error } : {}) }, { headers });
+}
+
+/** A run the key may read: one of its workflow's. Others are 404, indistinguishable from a run that does not exist. */
+export async function runOfKey(app: App, key: ApiKeyRecord, runId: string): Promise<RunRecord> {
+  const run = await app.store.getRun(runId);
+  if (!run || run.workflowId !== key.workflowId) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+  return run;
+}

@@ -1,0 +1,70 @@
+/**
+ * Completion callbacks of published runs: `callbackUrl` gets one POST with the run's outcome when the run ends.
+ * The URL is checked by the SSRF guard when the run is requested (400 at once, not a silent drop later) and the POST
+ * itself goes through the guarded fetch, which re-checks DNS and every redirect. Best effort: 3 attempts, then logged.
+ */
+import { PaiError } from '@/engine/errors';
+import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from '@/engine/net/ssrf-guard';
+import type { RunRecord } from '@/engine/store/types';
+import type { App } from './app';
+
+const ATTEMPT_DELAYS_MS = [0, 2_000, 8_000];
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/** A run paused on human input may be answered much later; stop waiting for it after this. */
+const MAX_WAIT_MS = 24 * 3600_000;
+
+const fetchers = new WeakMap<App, GuardedFetch>();
+const guardedFetch = (app: App) => {
+  let f = fetchers.get(app);
+  if (!f) fetchers.set(app, (f = createGuardedFetch({ allowlist: parseAllowlist(app.config.httpAllowlist) })));
+  return f;
+};
+
+export async function checkCallbackUrl(app: App, url: string): Promise<void> {
+  try {
+    await checkUrl(url, { allowlist: parseAllowlist(app.config.httpAllowlist) });
+  } catch (e) {
+    const pe = e instanceof PaiError ? e : new PaiError('INVALID_CALLBACK_URL', 'the callback URL cannot be used', { status: 400 });
+    throw new PaiError(pe.code, `callbackUrl: ${pe.message}`, { status: 400, path: 'callbackUrl' });
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+
+async function finished(app: App, runId: string): Promise<RunRecord | null> {
+  const until = Date.now() + MAX_WAIT_MS;
+  for (;;) {
+    await app.runs.waitFor(runId);
+    const run = await app.store.getRun(runId);
+    if (!run || !['queued', 'running', 'waiting'].includes(run.status)) return run;
+    if (Date.now() > until) return null;
+    await sleep(2_000);
+  }
+}
+
+/** Fire and forget: POSTs the outcome to `url` once the run ends. */
+export function deliverOnCompletion(app: App, runId: string, url: string, info: { slug: string; version: number }): void {
+  void (async () => {
+    const run = await finished(app, runId);
+    if (!run) return;
+    const body = JSON.stringify({
+      runId: run.id, workflowId: run.workflowId, slug: info.slug, version: info.version, status: run.status,
+      outputs: run.outputs, error: run.error, finishedAt: run.finishedAt,
+    });
+    for (const delay of ATTEMPT_DELAYS_MS) {
+      if (delay) await sleep(delay);
+      try {
+        const res = await guardedFetch(app)(url, {
+          method: 'POST', body, timeoutMs: ATTEMPT_TIMEOUT_MS,
+          headers: { 'content-type': 'application/json', 'user-agent': 'PaiFlow-Callback/1', 'x-paiflow-run-id': run.id },
+        });
+        await res.body?.cancel().catch(() => {});
+        if (res.ok) return;
+        if (res.status < 500 && res.status !== 429) break; // the receiver refuses it: retrying will not help
+      } catch (e) {
+        if (e instanceof PaiError && !e.retryable) break; // blocked by the guard (e.g. DNS now points inward)
+      }
+    }
+    console.warn(`[paiflow] callback for run ${run.id} could not be delivered to ${new URL(url).host}`);
+  })().catch(() => {});
+}

@@ -1,0 +1,30 @@
+/**
+ * End-to-end suite (e2e/*.spec.ts) in Debian's Chromium against a fresh app: its own port and DATA_DIR.
+ * Run with `npm run test:e2e` (or `npx playwright test`). See e2e/support/environment.ts for the servers.
+ */
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS, e2eEnv, webServers } from './e2e/support/environment';
+
+const env = e2eEnv();
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  globalTeardown: './e2e/support/global-teardown.ts',
+  use: {
+    baseURL: env.baseURL,
+    viewport: { width: 1440, height: 900 },
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+  },
+  webServer: webServers(env),
+});

@@ -1,0 +1,108 @@
+/**
+ * A real HTTP server (node:http on 127.0.0.1) in front of the Next route handlers, for tests and benchmarks that must
+ * go over the wire (fetch, curl) without building Next. It maps paths to the same route modules Next would, converts
+ * the request to a web Request (streamed body, client abort → req.signal) and streams the Response back (SSE too).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route types its own params
+type Handler = (req: Request, ctx: any) => Promise<Response> | Response;
+type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS', Handler>>;
+
+/** Patterns like "/api/runs/:runId/events", in the order they are tried. */
+export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
+  return [
+    ['/api/workflows', await import('@/app/api/workflows/route')],
+    ['/api/workflows/:id', await import('@/app/api/workflows/[id]/route')],
+    ['/api/workflows/:id/runs', await import('@/app/api/workflows/[id]/runs/route')],
+    ['/api/workflows/:id/publish', await import('@/app/api/workflows/[id]/publish/route')],
+    ['/api/workflows/:id/versions', await import('@/app/api/workflows/[id]/versions/route')],
+    ['/api/workflows/:id/versions/:version', await import('@/app/api/workflows/[id]/versions/[version]/route')],
+    ['/api/workflows/:id/versions/:version/rollback', await import('@/app/api/workflows/[id]/versions/[version]/rollback/route')],
+    ['/api/workflows/:id/api-keys', await import('@/app/api/workflows/[id]/api-keys/route')],
+    ['/api/api-keys/:id', await import('@/app/api/api-keys/[id]/route')],
+    ['/api/runs/:runId', await import('@/app/api/runs/[runId]/route')],
+    ['/api/runs/:runId/events', await import('@/app/api/runs/[runId]/events/route')],
+    ['/api/runs/:runId/resume', await import('@/app/api/runs/[runId]/resume/route')],
+    ['/api/v1/workflows/:slug/run', await import('@/app/api/v1/workflows/[slug]/run/route')],
+    ['/api/v1/workflows/:slug/openapi.json', await import('@/app/api/v1/workflows/[slug]/openapi.json/route')],
+    ['/api/v1/runs/:runId', await import('@/app/api/v1/runs/[runId]/route')],
+    ['/api/v1/runs/:runId/events', await import('@/app/api/v1/runs/[runId]/events/route')],
+  ];
+}
+
+function match(pattern: string, pathname: string): Record<string, string> | null {
+  const p = pattern.split('/');
+  const s = pathname.split('/');
+  if (p.length !== s.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i].startsWith(':')) {
+      if (!s[i]) return null;
+      params[p[i].slice(1)] = decodeURIComponent(s[i]);
+    } else if (p[i] !== s[i]) return null;
+  }
+  return params;
+}
+
+async function handle(routes: Array<[string, RouteModule]>, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  let found: { mod: RouteModule; params: Record<string, string> } | undefined;
+  for (const [pattern, mod] of routes) {
+    const params = match(pattern, url.pathname);
+    if (params) { found = { mod, params }; break; }
+  }
+  const handler = found?.mod[req.method as keyof RouteModule];
+  if (!found || !handler) {
+    res.writeHead(found ? 405 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: found ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', message: `${req.method} ${url.pathname}` } }));
+    return;
+  }
+  const abort = new AbortController();
+  res.on('close', () => abort.abort());
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const request = new Request(url, {
+    method: req.method, headers, signal: abort.signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+  const response = await handler(request, { params: Promise.resolve(found.params) });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) { res.end(); return; }
+  const reader = response.body.getReader();
+  abort.signal.addEventListener('abort', () => { void reader.cancel().catch(() => {}); }, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch { /* the client went away */ }
+  res.end();
+}
+
+export interface RouteServer {
+  server: Server;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startRouteServer(routes?: Array<[string, RouteModule]>): Promise<RouteServer> {
+  const table = routes ?? (await defaultRoutes());
+  const server = createServer((req, res) => {
+    handle(table, req, res).catch((e) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'INTERNAL', message: (e as Error).message } }));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server, baseUrl: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
