@@ -78,7 +78,7 @@ async function benchStore(kind: 'pglite' | 'postgres', o: Required<ApiBenchOptio
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-apibench-'));
   const schema = uniqueSchema('apibench');
   Object.assign(process.env, { DATA_DIR: dir, SEED_EXAMPLE: '0', RATE_LIMIT_PER_MIN: '1000000000', MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000' });
-  delete process.env.OPENAI_API_KEY;
+  for (const k of ['OPENAI_API_KEY', 'REDIS_URL', 'QUEUE_MODE', 'WORKERS', 'ELASTICSEARCH_URL']) delete process.env[k]; // in-process, offline
   if (kind === 'postgres') Object.assign(process.env, { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema });
   else delete process.env.DATABASE_URL;
   const g = globalThis as { __paiflowApp?: unknown };

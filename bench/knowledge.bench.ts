@@ -8,11 +8,13 @@
  * bound on end-to-end indexing speed). Query latency excludes query embedding, reported separately too.
  * Returns rows for bench/run-all.ts; `npx tsx bench/knowledge.bench.ts` runs it alone.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedKnowledgeStore } from '../engine/knowledge/embedded-store';
 import { UseLiteEmbedder } from '../engine/knowledge/embedders/use-lite-embedder';
+import { EXACT_LIMIT } from '../engine/knowledge/embedded/vector-search';
 import type { ChunkRecord, FusionOptions, SearchMode } from '../engine/knowledge/types';
 
 const DIM = 512;
@@ -137,18 +139,45 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
       const secs = (performance.now() - t0) / 1000;
       log({ chunks: n, metric: 'indexing throughput (store only)', value: `${Math.round(n / secs)} ch/s`, note: `${secs.toFixed(1)} s; precomputed 512-d vectors, batches of ${batch}, fsync per batch` });
       await store.close();
-      chunks.length = 0;
-
-      const t1 = performance.now();
-      const reopened = new EmbeddedKnowledgeStore({ dir });
-      await reopened.count('kb_bench');
-      log({ chunks: n, metric: 'reload from disk', value: `${((performance.now() - t1) / 1000).toFixed(2)} s`, note: 'read files + rebuild BM25 postings' });
 
       const r = rng(99);
       const queries = Array.from({ length: QUERIES }, () => ({
         text: Array.from({ length: 2 + Math.floor(r() * 4) }, () => c.words[c.zipf(r) % 5000]).join(' '),
         vector: noisy(c.centroids[Math.floor(r() * TOPICS)], r, 1.2),
       }));
+      // Exact top-5 by brute force for the first 50 queries (to measure the recall of the vector search).
+      const truth = queries.slice(0, 50).map((q) => {
+        const scored = chunks.map((ch, i) => {
+          let d = 0;
+          for (let j = 0; j < DIM; j++) d += q.vector[j] * (ch.vector as Float32Array)[j];
+          return [d, i] as const;
+        });
+        scored.sort((a, b) => b[0] - a[0]);
+        return new Set(scored.slice(0, 5).map(([, i]) => chunks[i].id));
+      });
+      chunks.length = 0;
+
+      // Reload as after a restart: in a fresh process (this one's heap is full of the generated corpus).
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+        const m = await import(${JSON.stringify(path.resolve(__dirname, '../engine/knowledge/embedded-store.ts'))});
+        const EmbeddedKnowledgeStore = m.EmbeddedKnowledgeStore ?? m.default.EmbeddedKnowledgeStore;
+        const t = performance.now();
+        const s = new EmbeddedKnowledgeStore({ dir: ${JSON.stringify(dir)} });
+        const n = await s.count('kb_bench');
+        console.log(JSON.stringify({ ms: performance.now() - t, n, rss: process.memoryUsage().rss }));
+        await s.close();`], { encoding: 'utf8', cwd: path.resolve(__dirname, '..') });
+      const reload = JSON.parse(child.stdout.trim().split('\n').pop() || '{}');
+      if (reload.ms !== undefined) log({ chunks: n, metric: 'reload from disk (fresh process)', value: `${(reload.ms / 1000).toFixed(2)} s`, note: `read files + rebuild BM25 postings; RSS ${Math.round(reload.rss / 2 ** 20)} MiB` });
+      else log({ chunks: n, metric: 'reload from disk (fresh process)', value: 'n/a', note: child.stderr.slice(0, 200) });
+      const reopened = new EmbeddedKnowledgeStore({ dir });
+      await reopened.count('kb_bench');
+
+      let recall = 0;
+      for (const [i, t] of truth.entries()) {
+        const hits = await reopened.search({ kbId: 'kb_bench', text: '', vector: queries[i].vector, topK: 5, mode: 'vector' });
+        recall += hits.filter((h) => t.has(h.id)).length / 5;
+      }
+      log({ chunks: n, metric: 'vector recall@5 vs exact scan', value: (recall / truth.length).toFixed(3), note: n > EXACT_LIMIT ? `binary-code prefilter + exact re-rank (index > ${EXACT_LIMIT} chunks)` : 'exact scan' });
       const modes: Array<[string, SearchMode, Partial<FusionOptions>?]> = [
         ['query bm25', 'bm25'],
         ['query vector (exact kNN)', 'vector'],

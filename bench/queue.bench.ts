@@ -136,12 +136,14 @@ async function firstEventLatency(mode: Mode, runs: number) {
     const s = await setup(mode, db, prefix, 20);
     try {
       const wf = await s.store.createWorkflow({ id: `wf_bench_${Date.now()}`, name: 'bench', description: '', graph: graphOf('bench_noop'), engine: 'dag' });
+      const startTimes: number[] = [];
       const one = async () => {
         const t0 = performance.now();
         let first = 0;
         let unsub = () => {};
         const ended = new Promise<void>((resolve) => {
           void s.api.start({ workflow: wf, inputs: {} }).then(({ run }) => {
+            startTimes.push(performance.now() - t0);
             unsub = s.bus.subscribe(run.id, 0, (e: TraceEvent) => {
               if (!first) first = performance.now() - t0;
               if (TERMINAL_EVENT_TYPES.has(e.type)) resolve();
@@ -153,10 +155,12 @@ async function firstEventLatency(mode: Mode, runs: number) {
         return first;
       };
       for (let i = 0; i < 10; i++) await one(); // warm-up
+      startTimes.length = 0;
       const times: number[] = [];
       for (let i = 0; i < runs; i++) times.push(await one());
       times.sort((a, b) => a - b);
-      return { p50: +pct(times, 50).toFixed(2), p99: +pct(times, 99).toFixed(2), max: +times.at(-1)!.toFixed(2) };
+      startTimes.sort((a, b) => a - b);
+      return { p50: +pct(times, 50).toFixed(2), p99: +pct(times, 99).toFixed(2), max: +times.at(-1)!.toFixed(2), startP50: +pct(startTimes, 50).toFixed(2) };
     } finally {
       await s.close();
     }
@@ -246,6 +250,8 @@ export interface QueueBenchRow {
   p50Ms?: number;
   p99Ms?: number;
   maxMs?: number;
+  /** p50 of RunManager.start() itself (record + claim, or record + enqueue): the API-side share of the latency. */
+  startP50Ms?: number;
   heapKBPerRun?: number;
   rssKBPerRun?: number;
   openMs?: number;
@@ -264,7 +270,7 @@ export async function runQueueBench(): Promise<QueueBenchRow[]> {
   const sizes = (process.env.BENCH_QUEUE_OPEN ?? '1,100,1000').split(',').map(Number);
   for (const mode of ['in-process', 'queue'] as const) {
     const l = await firstEventLatency(mode, latencyRuns);
-    rows.push({ mode, metric: 'time to first trace event', runs: latencyRuns, p50Ms: l.p50, p99Ms: l.p99, maxMs: l.max, target: 'p99 < 50 ms', ok: l.p99 < 50 });
+    rows.push({ mode, metric: 'time to first trace event', runs: latencyRuns, p50Ms: l.p50, p99Ms: l.p99, maxMs: l.max, startP50Ms: l.startP50, target: 'p99 < 50 ms', ok: l.p99 < 50 });
   }
   for (const mode of ['in-process', 'queue'] as const) {
     for (const n of sizes) {

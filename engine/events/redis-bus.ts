@@ -21,6 +21,7 @@ export class RedisEventBus implements EventBus {
   private readerId?: number;
   private subs = new Set<Sub>();
   private loop?: Promise<void>;
+  private idleWake?: () => void;
   private closed = false;
 
   constructor(url: string, private readonly opts: { prefix?: string; ttlSeconds?: number; maxLen?: number } = {}) {
@@ -44,6 +45,7 @@ export class RedisEventBus implements EventBus {
     const sub: Sub = { runId, last: afterSeq, fn: onEvent };
     this.subs.add(sub);
     this.ensureLoop();
+    this.idleWake?.();
     this.wake();
     return () => {
       this.subs.delete(sub);
@@ -64,7 +66,9 @@ export class RedisEventBus implements EventBus {
       this.readerId = Number(await this.reader.call('CLIENT', 'ID').catch(() => undefined));
       while (!this.closed) {
         if (!this.subs.size) {
-          await new Promise((r) => setTimeout(r, 50));
+          // Idle: sleep until a subscription arrives (subscribe() wakes us), with a slow timer as a backstop.
+          await new Promise<void>((r) => { this.idleWake = r; setTimeout(r, 1000).unref?.(); });
+          this.idleWake = undefined;
           continue;
         }
         // The lowest cursor per run: subscribers that are further along drop what they have already seen.
@@ -97,6 +101,7 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.idleWake?.();
     this.wake();
     this.reader.disconnect();
     await this.loop?.catch(() => {});

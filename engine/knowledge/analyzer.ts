@@ -3,7 +3,7 @@
  * match the same terms: Unicode NFKC + lower-case, word tokens split like the standard tokenizer
  * ("ERR-4521" → err, 4521; "v2.1" stays one token), English possessive "'s" removed, English stop words (below) dropped, Porter stemming.
  * CJK text has no spaces, so each run of Han/Kana/Hangul characters is indexed as overlapping bigrams
- * (what Elasticsearch's `cjk` analyzer does). Stems are memoised: vocabularies are small and text repeats.
+ * (what Elasticsearch's `cjk` analyzer does). Terms are memoised per raw word: vocabularies are small and text repeats.
  */
 import { porterStem } from './porter-stemmer';
 
@@ -36,23 +36,24 @@ const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=H
 const CJK_RUN_RE = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
 const MAX_TOKEN = 64;
 
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 200_000;
+/** raw lower-cased word → its index term, or '' when it is dropped (stop word, too long). */
+const termCache = new Map<string, string>();
+const TERM_CACHE_MAX = 500_000;
 
 function normaliseWord(raw: string): string | null {
+  const cached = termCache.get(raw);
+  if (cached !== undefined) return cached || null;
   let w = raw;
-  if (w.length > MAX_TOKEN) return null;
-  // possessive: "system's" → "system"
-  if (w.endsWith("'s") || w.endsWith('’s')) w = w.slice(0, -2);
-  else if (w.includes("'") || w.includes('’')) w = w.replace(/['’]/g, '');
-  if (!w || ENGLISH_STOP_WORDS.has(w)) return null;
-  let stem = stemCache.get(w);
-  if (stem === undefined) {
-    stem = porterStem(w);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(w, stem);
+  let term = '';
+  if (w.length <= MAX_TOKEN) {
+    // possessive: "system's" → "system"
+    if (w.endsWith("'s") || w.endsWith('’s')) w = w.slice(0, -2);
+    else if (w.includes("'") || w.includes('’')) w = w.replace(/['’]/g, '');
+    if (w && !ENGLISH_STOP_WORDS.has(w)) term = porterStem(w);
   }
-  return stem;
+  if (termCache.size >= TERM_CACHE_MAX) termCache.clear();
+  termCache.set(raw, term);
+  return term || null;
 }
 
 function analyzeLatin(text: string, out: string[]) {
@@ -62,10 +63,41 @@ function analyzeLatin(text: string, out: string[]) {
   }
 }
 
+const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95; // a-z 0-9 _
+
+/** The same tokenization as TOKEN_RE for lower-cased ASCII text, by a char-code scan (the hot path when indexing). */
+function analyzeAscii(text: string, out: string[]) {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && !isAlnum(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const start = i;
+    for (;;) {
+      while (i < n && isAlnum(text.charCodeAt(i))) i++;
+      const c = text.charCodeAt(i);
+      if ((c === 46 || c === 39) && i + 1 < n && isAlnum(text.charCodeAt(i + 1))) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    const t = normaliseWord(text.slice(start, i));
+    if (t) out.push(t);
+  }
+}
+
 /** Text → index terms, in order (duplicates kept: BM25 needs term frequencies). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 export function analyze(text: string): string[] {
-  const norm = text.normalize('NFKC').toLowerCase();
+  const ascii = !NON_ASCII.test(text);
+  const norm = (ascii ? text : text.normalize('NFKC')).toLowerCase();
   const out: string[] = [];
+  if (ascii) {
+    analyzeAscii(norm, out);
+    return out;
+  }
   if (!CJK_RE.test(norm)) {
     analyzeLatin(norm, out);
     return out;

@@ -1,3 +1,9 @@
+/**
+ * The Agent node: assembles what the agent may use (built-ins, memory, knowledge, workflows and MCP tools, narrowed
+ * to the node's selection), recalls long-term memories into the system prompt, and runs the ReAct harness
+ * (engine/agent/run-agent.ts) on the node's model chain. Missing services turn tools off with a warning; they never
+ * fail the node.
+ */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { createMemoryHandle, memoryPromptBlock } from '../agent/memory/memory';
@@ -6,7 +12,7 @@ import { runAgent } from '../agent/run-agent';
 import { ToolRegistry } from '../agent/tool-registry';
 import { CORE_TOOLS, MEMORY_TOOLS, knowledgeSearchTool } from '../agent/tools/builtin-tools';
 import { workflowTools } from '../agent/tools/workflow-tools';
-import type { MemoryHandle, MemoryScope, RecalledMemory } from '../agent/types';
+import type { AgentTool, MemoryHandle, MemoryScope, RecalledMemory } from '../agent/types';
 import { PaiError } from '../errors';
 import type { ChatMessage } from '../llm/types';
 import { defineNode } from './define';
@@ -134,10 +140,16 @@ export const agentNode = defineNode<AgentConfig>({
     if (memory) registry.registerAll(MEMORY_TOOLS);
     const knowledge = ctx.knowledge;
     if (knowledge && c.knowledgeBaseIds.length) registry.register(knowledgeSearchTool(c.knowledgeBaseIds));
-    const addAll = (tools: Iterable<{ name: string }>, from: string) => {
+    const addAll = (tools: Iterable<AgentTool>, from: string) => {
       for (const t of tools) {
         if (registry.get(t.name)) warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
-        else registry.register(t as never);
+        else {
+          try {
+            registry.register(t);
+          } catch (err) {
+            warnings.push(`${from} tool skipped: ${(err as Error).message}`);
+          }
+        }
       }
     };
     addAll(services.tools ?? [], 'app');

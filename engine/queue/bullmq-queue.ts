@@ -109,7 +109,15 @@ export interface BullWorkerOptions {
 export function startBullWorker(o: BullWorkerOptions): RunWorker {
   const connection = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
-  const log = o.log ?? (() => {});
+  // The same error repeats many times a second while Redis is away: say it once per 10 s.
+  const lastLogged = new Map<string, number>();
+  const log = (msg: string) => {
+    const now = Date.now();
+    if ((lastLogged.get(msg) ?? 0) > now - 10_000) return;
+    lastLogged.set(msg, now);
+    if (lastLogged.size > 1000) lastLogged.clear();
+    (o.log ?? (() => {}))(msg);
+  };
   const lockMs = o.lockMs ?? 30_000;
   const slots = o.workflowConcurrency && o.workflowConcurrency > 0
     ? new WorkflowSlots(connection, { prefix: o.prefix, limit: o.workflowConcurrency, leaseMs: Math.max(lockMs, 10_000) })
@@ -168,9 +176,9 @@ export function startBullWorker(o: BullWorkerOptions): RunWorker {
     maxStalledCount: o.maxStalled ?? 2,
     name: o.executor.ownerId,
   });
-  worker.on('error', (e) => log(`queue worker error: ${e.message}`));
+  worker.on('error', (e) => log(`[paiflow worker ${process.pid}] queue error: ${e.message}`));
   worker.on('failed', (job, e) => {
-    if (!(e instanceof DelayedError) && e?.name !== 'DelayedError') log(`run job ${job?.id ?? '?'} failed: ${e.message}`);
+    if (!(e instanceof DelayedError) && e?.name !== 'DelayedError') log(`[paiflow worker ${process.pid}] run job ${job?.id ?? '?'} failed: ${e.message}`);
   });
 
   return {

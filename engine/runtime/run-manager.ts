@@ -148,7 +148,7 @@ export class RunManager {
     if (run.status === 'running' && run.ownerId !== this.ownerId) {
       const stale = !run.heartbeatAt || Date.parse(run.heartbeatAt) < Date.now() - this.staleMs;
       if (!stale) return 'skipped';
-      const recovered = await this.recover(new Date(Date.now() - this.staleMs));
+      const recovered = await this.recover(new Date(Date.now() - this.staleMs), run.id);
       if (!recovered.includes(run.id)) return 'skipped';
     }
     const now = await this.o.store.getRun(runId);
@@ -223,8 +223,8 @@ export class RunManager {
   }
 
   /** Marks runs whose process died as `interrupted` (resumable). At start-up of the embedded store, pass staleBefore = now. */
-  async recover(staleBefore = new Date(Date.now() - this.staleMs)): Promise<string[]> {
-    const stale = await this.o.store.findStaleRuns(staleBefore);
+  async recover(staleBefore = new Date(Date.now() - this.staleMs), onlyRunId?: string): Promise<string[]> {
+    const stale = (await this.o.store.findStaleRuns(staleBefore)).filter((r) => !onlyRunId || r.id === onlyRunId);
     const done: string[] = [];
     for (const run of stale) {
       if (this.active.has(run.id)) continue;

@@ -12,6 +12,7 @@ import type { RunRecord, WorkflowRecord, WorkflowVersionRecord } from '@/engine/
 import type { App } from './app';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
+import { waitForRunToSettle } from './run-waiter';
 import { runEventStream } from './sse';
 import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
@@ -28,6 +29,11 @@ export type RunBody = z.infer<typeof runBodySchema>;
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
+const SLOT_MAX_HOLD_MS = 6 * 3600_000;
+
+/** Versions are immutable and their ids unique, so the current one need not be re-read on every request. */
+const versionCache = new Map<string, WorkflowVersionRecord>();
+const VERSION_CACHE_MAX = 500;
 
 export const runUrls = (origin: string, runId: string) => ({
   statusUrl: `${origin}/api/v1/runs/${runId}`,
@@ -43,8 +49,10 @@ export async function versionToRun(app: App, wf: WorkflowRecord, requested?: num
     if (!v) throw new PaiError('VERSION_NOT_FOUND', `version ${requested} of "${wf.slug}" does not exist`, { status: 404, path: 'version' });
     return v;
   }
-  const v = await app.store.getVersion(wf.currentVersionId);
+  const v = versionCache.get(wf.currentVersionId) ?? (await app.store.getVersion(wf.currentVersionId));
   if (!v) throw notPublished();
+  if (versionCache.size >= VERSION_CACHE_MAX) versionCache.delete(versionCache.keys().next().value!);
+  versionCache.set(v.id, v);
   return v;
 }
 
@@ -77,38 +85,17 @@ async function startRun(app: App, wf: WorkflowRecord, version: WorkflowVersionRe
     const started = await app.runs.start({
       workflow: wf, versionId: version.id, graph: version.graph, engine: version.engine, inputs: body.inputs, idempotencyKey, apiKeyId: key.id,
     });
-    if (slot) {
-      if (started.created) void app.runs.waitFor(started.run.id).finally(() => slots.release(wf.id));
-      else slots.release(wf.id);
+    if (slot && !started.created) slots.release(wf.id);
+    else if (slot) {
+      // Held until the run settles, wherever it executes (in queue mode: a worker). Bounded, so a lost event cannot leak it.
+      const id = started.run.id;
+      const settled = app.runs.isActive(id) ? app.runs.waitFor(id) : waitForRunToSettle(app, id, { timeoutMs: SLOT_MAX_HOLD_MS, pollMs: 2_000 });
+      void settled.catch(() => {}).finally(() => slots.release(wf.id));
     }
     return started;
   } catch (e) {
     if (slot) slots.release(wf.id);
     throw e;
-  }
-}
-
-/** Resolves when `p` does (if given), after `ms`, or when the client leaves — whichever is first. */
-async function waitAtMost(p: Promise<unknown> | null, ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return;
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort = () => {};
-  const stop = new Promise<void>((r) => { timer = setTimeout(r, ms); onAbort = () => r(); });
-  signal.addEventListener('abort', onAbort, { once: true });
-  await Promise.race(p ? [p, stop] : [stop]);
-  clearTimeout(timer);
-  signal.removeEventListener('abort', onAbort);
-}
-
-/** Waits until the run ends or pauses for input, the deadline passes or the client leaves; returns the stored run. */
-async function settle(app: App, runId: string, deadline: number, signal: AbortSignal): Promise<RunRecord> {
-  for (;;) {
-    if (app.runs.isActive(runId)) await waitAtMost(app.runs.waitFor(runId), deadline - Date.now(), signal);
-    const run = await app.store.getRun(runId);
-    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
-    if (TERMINAL.has(run.status) || run.status === 'waiting' || Date.now() >= deadline || signal.aborted) return run;
-    // Executing in another process (an idempotent repeat on a shared database): poll.
-    if (!app.runs.isActive(runId)) await waitAtMost(null, Math.min(100, deadline - Date.now()), signal);
   }
 }
 
@@ -131,7 +118,7 @@ export async function runPublished(app: App, req: Request, origin: string, wf: W
   }
   if (body.mode === 'async') return Response.json({ runId: run.id, status: run.status, version: runVersion, ...urls }, { status: 202, headers });
 
-  const done = await settle(app, run.id, Date.now() + v1Settings(app).syncTimeoutMs, req.signal);
+  const done = (await waitForRunToSettle(app, run.id, { timeoutMs: v1Settings(app).syncTimeoutMs, signal: req.signal })) ?? run;
   if (!TERMINAL.has(done.status)) return Response.json({ runId: done.id, status: done.status, version: runVersion, ...urls }, { status: 202, headers });
   return Response.json({ runId: done.id, status: done.status, version: runVersion, outputs: done.outputs, ...(done.error ? { error: done.error } : {}) }, { headers });
 }

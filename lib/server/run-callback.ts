@@ -5,8 +5,8 @@
  */
 import { PaiError } from '@/engine/errors';
 import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from '@/engine/net/ssrf-guard';
-import type { RunRecord } from '@/engine/store/types';
 import type { App } from './app';
+import { waitForRunToSettle } from './run-waiter';
 
 const ATTEMPT_DELAYS_MS = [0, 2_000, 8_000];
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -31,22 +31,11 @@ export async function checkCallbackUrl(app: App, url: string): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
-async function finished(app: App, runId: string): Promise<RunRecord | null> {
-  const until = Date.now() + MAX_WAIT_MS;
-  for (;;) {
-    await app.runs.waitFor(runId);
-    const run = await app.store.getRun(runId);
-    if (!run || !['queued', 'running', 'waiting'].includes(run.status)) return run;
-    if (Date.now() > until) return null;
-    await sleep(2_000);
-  }
-}
-
 /** Fire and forget: POSTs the outcome to `url` once the run ends. */
 export function deliverOnCompletion(app: App, runId: string, url: string, info: { slug: string; version: number }): void {
   void (async () => {
-    const run = await finished(app, runId);
-    if (!run) return;
+    const run = await waitForRunToSettle(app, runId, { timeoutMs: MAX_WAIT_MS, untilEnded: true, pollMs: 2_000 });
+    if (!run || !['succeeded', 'failed', 'cancelled', 'interrupted'].includes(run.status)) return;
     const body = JSON.stringify({
       runId: run.id, workflowId: run.workflowId, slug: info.slug, version: info.version, status: run.status,
       outputs: run.outputs, error: run.error, finishedAt: run.finishedAt,

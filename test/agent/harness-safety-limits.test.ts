@@ -154,6 +154,33 @@ describe('agent harness safety', () => {
     for (const d of denied) expect(d.parentSpanId).toBe(step.spanId);
   });
 
+  it('the token budget stops a run that keeps calling tools, with a clear error', async () => {
+    fake.script(
+      { toolCalls: [{ name: 'counter', arguments: { n: 1 } }], usage: { prompt_tokens: 700, completion_tokens: 100 } },
+      { toolCalls: [{ name: 'counter', arguments: { n: 2 } }], usage: { prompt_tokens: 900, completion_tokens: 100 } },
+    );
+    const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['counter'], limits: { tokenBudget: 1500 } })));
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe('AGENT_TOKEN_BUDGET');
+    expect(run.error?.message).toMatch(/used 1800 tokens, over its budget of 1500/);
+    expect(counter.calls).toHaveLength(1);
+  });
+
+  it('cancelling the run aborts a tool in flight at once', async () => {
+    fake.script({ toolCalls: [{ id: 'c1', name: 'hang', arguments: { forever: true } }] });
+    const wf = await h.createWorkflow(agentGraph({ tools: ['hang'] }));
+    const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
+    for (let i = 0; i < 200 && hang.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(hang.calls).toHaveLength(1);
+    const t0 = Date.now();
+    await h.runs.cancel(run.id);
+    await h.runs.waitFor(run.id);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const done = (await h.store.getRun(run.id))!;
+    expect(done.status).toBe('cancelled');
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('tool errors go back to the model as classified text (SSRF refusal = policy denied, bad input = tool failed)', async () => {
     fake.script(
       {

@@ -100,7 +100,7 @@ describe('MCP tools', () => {
 
     const unlock = before.tools.find((t) => t.name === 'mcp__dyn__unlock')!;
     expect(await unlock.execute({}, ctxFor())).toBe('unlocked');
-    for (let i = 0; i < 100 && mcp.refreshCount('dyn') === 0; i++) await sleep(20);
+    for (let i = 0; i < 250 && mcp.refreshCount('dyn') === 0; i++) await sleep(20);
     expect(mcp.refreshCount('dyn')).toBeGreaterThan(0);
     const after = await mcp.listTools({ servers: ['dyn'] });
     const secret = after.tools.find((t) => t.name === 'mcp__dyn__secret');

@@ -83,7 +83,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
       fake.requests.length = 0;
       fake.script({ text: 'It rotates on Mondays.' });
       await h.runToEnd(wfB, { question: 'When does the office wifi password rotate?' });
-      expect(systemOf(fake.requests[0])).toContain(fact);
+      // Whichever of the two parallel saves won keeps its spelling.
+      expect(systemOf(fake.requests[0]).toLowerCase()).toContain(fact.toLowerCase());
     });
 
     it.skipIf(!pgOk)('concurrent saves of one fact leave one row; saving again refreshes updatedAt', async () => {

@@ -151,6 +151,13 @@ export function publishContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       await call(putWf, 'PUT', `/api/workflows/${wfB}`, { params: { id: wfB }, body: { name: 'Renamed' } });
       expect((await call(publish, 'POST', `/api/workflows/${wfB}/publish`, { params: { id: wfB } })).body).toMatchObject({ slug: 'other-flow', version: 2 });
     });
+    it('concurrent publishes of one workflow get distinct consecutive versions (no 5xx)', async () => {
+      const c = await call(createWf, 'POST', '/api/workflows', { body: { name: 'Racer', graph: simpleGraph() } });
+      const all = await Promise.all(Array.from({ length: 5 }, () => call(publish, 'POST', `/api/workflows/${c.body.id}/publish`, { params: { id: c.body.id } })));
+      expect(all.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(all.map((a) => a.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(new Set(all.map((a) => a.body.slug))).toEqual(new Set(['racer']));
+    });
   });
 
   describe('API keys', () => {
@@ -219,6 +226,7 @@ export function publishContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       const g = await v1Get(runId, keyA);
       expect(g.status).toBe(200);
       expect(g.body).toMatchObject({ id: runId, workflowId: wfA, status: 'succeeded', outputs: { text: 'Hello world' } });
+      expect(g.body.graph).toBeUndefined();
       const status = await call(publishStatus, 'GET', `/api/workflows/${wfA}/publish`, { params: { id: wfA } });
       expect(g.body.versionId).toBe(status.body.versionId);
       // Another workflow's key sees nothing, not even that the run exists.

@@ -64,6 +64,26 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
     expect(events.at(-1)!.type).toBe('run.succeeded');
   });
 
+  it('SIGTERM (deploy) of the worker holding a run: after the grace period it exits without cancelling; another worker finishes the run', { timeout: 90_000 }, async () => {
+    const gate = path.join(rig.scratch, 'term.gate');
+    const wf = await rig.createWorkflow(chain([{ id: 'p1' }, { id: 'slow', config: { gateFile: gate } }, { id: 'p2', config: { value: 'handed over' } }]));
+    const { id: runId } = await rig.start(wf);
+    await until(async () => (await rig.nodeStatus(runId, 'slow')) === 'running', 'slow running');
+    const victim = ownerPid((await rig.run(runId)).ownerId);
+    process.kill(victim, 'SIGTERM');
+    await until(() => { try { process.kill(victim, 0); return false; } catch { return true; } }, 'the worker to exit', 20_000);
+    expect((await rig.run(runId)).status).toBe('running'); // not cancelled by the shutdown
+    writeFileSync(gate, 'open');
+    const done = await rig.waitForStatus(runId, ['succeeded', 'failed', 'cancelled'], 60_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.outputs).toEqual({ last: 'handed over' });
+    expect(ownerPid(done.ownerId)).not.toBe(victim);
+    expect(rig.counts()[`${runId}:p1`]).toBe(1);
+    const events = await rig.events(runId);
+    expect(expectContiguous(events)).toBe(true);
+    expect(events.map((e) => e.type)).not.toContain('run.cancelled');
+  });
+
   it('a running run whose owner is gone and that has no job is marked interrupted, not left running', { timeout: 30_000 }, async () => {
     const runId = await zombie(rig, 'x');
     const r = await rig.waitForStatus(runId, ['interrupted', 'succeeded', 'failed'], 20_000);

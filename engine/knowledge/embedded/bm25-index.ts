@@ -36,15 +36,19 @@ export interface Bm25Params {
 }
 
 export class Bm25Index {
-  private terms = new Map<string, Postings>();
-  /** Per slot: its distinct terms (to update df on removal) and its length in terms; -1 = no document. */
-  private docTerms: Array<Postings[] | undefined> = [];
+  private termIds = new Map<string, number>();
+  private postings: Postings[] = [];
+  /** Per slot: its distinct terms (to update df on removal); undefined = no document. */
+  private docTerms: Array<Int32Array | undefined> = [];
   private docLen = new Int32Array(1024);
   private live = 0;
   private totalLen = 0;
   /** Reused score accumulator (one float per slot) and the list of slots it touched. */
   private acc = new Float64Array(1024);
   private touched = new Int32Array(1024);
+  /** Reused per-document term counts (by term id) and the ids touched. */
+  private tfScratch = new Int32Array(1024);
+  private idScratch = new Int32Array(1024);
 
   constructor(private readonly params: Bm25Params = { k1: 1.2, b: 0.75 }) {}
 
@@ -69,19 +73,28 @@ export class Bm25Index {
 
   addTerms(slot: number, terms: string[]): void {
     this.ensureCapacity(slot);
-    const tf = new Map<string, number>();
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-    const list: Postings[] = [];
-    for (const [t, n] of tf) {
-      let p = this.terms.get(t);
-      if (!p) {
-        p = new Postings();
-        this.terms.set(t, p);
+    if (this.idScratch.length < terms.length) this.idScratch = new Int32Array(terms.length * 2);
+    let distinct = 0;
+    for (const t of terms) {
+      let id = this.termIds.get(t);
+      if (id === undefined) {
+        id = this.postings.length;
+        this.termIds.set(t, id);
+        this.postings.push(new Postings());
+        if (id >= this.tfScratch.length) {
+          const g = new Int32Array(this.tfScratch.length * 2);
+          g.set(this.tfScratch);
+          this.tfScratch = g;
+        }
       }
-      p.add(slot, n);
-      list.push(p);
+      if (this.tfScratch[id]++ === 0) this.idScratch[distinct++] = id;
     }
-    this.docTerms[slot] = list;
+    const ids = this.idScratch.slice(0, distinct);
+    for (const id of ids) {
+      this.postings[id].add(slot, this.tfScratch[id]);
+      this.tfScratch[id] = 0;
+    }
+    this.docTerms[slot] = ids;
     this.docLen[slot] = terms.length;
     this.live++;
     this.totalLen += terms.length;
@@ -90,7 +103,7 @@ export class Bm25Index {
   remove(slot: number): void {
     const list = this.docTerms[slot];
     if (!list) return;
-    for (const p of list) p.df--;
+    for (const id of list) this.postings[id].df--;
     this.docTerms[slot] = undefined;
     this.live--;
     this.totalLen -= this.docLen[slot];
@@ -110,7 +123,8 @@ export class Bm25Index {
     const N = this.live;
     const avgdl = N > 0 ? this.totalLen / N : 1;
     for (const [t, qn] of qtf) {
-      const p = this.terms.get(t);
+      const id = this.termIds.get(t);
+      const p = id === undefined ? undefined : this.postings[id];
       if (!p || p.df <= 0) continue;
       const idf = Math.log(1 + (N - p.df + 0.5) / (p.df + 0.5));
       const w = qn * idf;

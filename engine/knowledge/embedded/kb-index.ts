@@ -1,6 +1,7 @@
 /**
- * One knowledge base's index in the embedded store: chunk metadata + text, unit-length vectors (exact cosine kNN by
- * brute force over a flat Float32Array) and a BM25 inverted index, all in memory, persisted under one directory.
+ * One knowledge base's index in the embedded store: chunk metadata + text, unit-length vectors in a flat Float32Array
+ * (cosine kNN: exact scan, or a binary-code prefilter + exact re-rank past 20k chunks; see vector-search.ts) and a
+ * BM25 inverted index, all in memory, persisted under one directory.
  *
  * Persistence is append-only so that adding a document costs O(its chunks), not O(the index):
  *   g<gen>.chunks.jsonl   one JSON line per slot (id, documentId, title, chunkIndex, start, end, page, text)
@@ -18,6 +19,7 @@ import { PaiError } from '../../errors';
 import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
 import { Bm25Index } from './bm25-index';
 import { TopK } from './top-k';
+import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
 
 const FORMAT = 1;
 
@@ -77,10 +79,12 @@ export class KbIndex {
   private bm25 = new Bm25Index();
   private dead = 0;
   private titles = new Map<string, string>();
+  private codes: BinaryCodes;
 
   private constructor(readonly dir: string, manifest: Manifest) {
     this.manifest = manifest;
     this.vectors = new Float32Array(1024 * manifest.dimension);
+    this.codes = new BinaryCodes(manifest.dimension);
   }
 
   get dimension(): number {
@@ -302,6 +306,7 @@ export class KbIndex {
     this.idToSlot.clear();
     this.docSlots.clear();
     this.bm25 = new Bm25Index();
+    this.codes.reset();
     this.dead = 0;
     liveChunks.forEach((c, i) => this.place(i, c));
     this.manifest = { ...this.manifest, generation: gen, slots: live.length, deleteLines: 0 };
@@ -312,30 +317,14 @@ export class KbIndex {
   // ── search ──────────────────────────────────────────────────────────────────────────────────────────────────
 
   private cosine(slot: number, q: Float32Array): number {
-    const dim = q.length;
-    const v = this.vectors;
-    const o = slot * dim;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    let j = 0;
-    for (; j + 3 < dim; j += 4) {
-      a0 += q[j] * v[o + j];
-      a1 += q[j + 1] * v[o + j + 1];
-      a2 += q[j + 2] * v[o + j + 2];
-      a3 += q[j + 3] * v[o + j + 3];
-    }
-    for (; j < dim; j++) a0 += q[j] * v[o + j];
-    return a0 + a1 + a2 + a3;
+    return dot(q, this.vectors, slot * q.length);
   }
 
-  /** Exact kNN by brute force; returns [slot, knnScore] best first, knnScore = (1 + cos) / 2. */
-  private knn(q: Float32Array, k: number, accept: (slot: number) => boolean): Array<{ slot: number; score: number }> {
-    const top = new TopK(k);
-    const n = this.manifest.slots;
-    for (let s = 0; s < n; s++) {
-      if (!accept(s)) continue;
-      top.push(this.cosine(s, q), s);
-    }
-    return top.sorted().map(({ slot, score }) => ({ slot, score: (1 + score) / 2 }));
+  /** kNN (exact up to EXACT_LIMIT rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
+  private knn(q: Float32Array, k: number, filter: ((slot: number) => boolean) | undefined, only: number[] | undefined): Array<{ slot: number; score: number }> {
+    const rows = this.manifest.slots;
+    return knnSearch({ q, vectors: this.vectors, rows, k, alive: this.alive, filter, only, codes: this.codes, exactLimit: this.liveCount > EXACT_LIMIT ? EXACT_LIMIT : Infinity })
+      .map(({ slot, cos }) => ({ slot, score: (1 + cos) / 2 }));
   }
 
   private hit(slot: number, score: number, bm25: number | null, knn: number | null): StoreHit {
@@ -349,7 +338,15 @@ export class KbIndex {
     const fusion = { ...fusionDefaults, ...q.fusion };
     const alive = this.alive;
     const only = q.documentIds ? new Set(q.documentIds) : null;
-    const accept = only ? (s: number) => alive[s] === 1 && only.has(this.chunks[s]!.documentId) : (s: number) => alive[s] === 1;
+    const filter = only ? (s: number) => only.has(this.chunks[s]!.documentId) : undefined;
+    const accept = filter ? (s: number) => alive[s] === 1 && filter(s) : (s: number) => alive[s] === 1;
+    // A document filter usually leaves few rows: scan exactly those.
+    let onlySlots: number[] | undefined;
+    if (only) {
+      onlySlots = [];
+      for (const d of only) for (const s of this.docSlots.get(d) ?? []) onlySlots.push(s);
+      if (onlySlots.length > EXACT_LIMIT) onlySlots = undefined;
+    }
     let qv: Float32Array | undefined;
     if (q.mode !== 'bm25') {
       if (!q.vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
@@ -359,7 +356,7 @@ export class KbIndex {
       qv = normalise(q.vector, this.dimension);
     }
 
-    if (q.mode === 'vector') return this.knn(qv!, topK, accept).map((h) => this.hit(h.slot, h.score, null, h.score));
+    if (q.mode === 'vector') return this.knn(qv!, topK, filter, onlySlots).map((h) => this.hit(h.slot, h.score, null, h.score));
 
     const bm = this.bm25.score(q.text, accept);
     try {
@@ -372,7 +369,7 @@ export class KbIndex {
         return top.sorted().map((h) => this.hit(h.slot, h.score, h.score, null));
       }
       const window = topK * fusion.numCandidatesFactor;
-      const knn = this.knn(qv!, window, accept);
+      const knn = this.knn(qv!, window, filter, onlySlots);
       if (fusion.method === 'rescore') {
         const top = new TopK(topK);
         const byslot = new Map<number, number>();

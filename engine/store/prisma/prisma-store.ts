@@ -178,13 +178,14 @@ export class PrismaStore implements RunStore, WorkflowStore {
    */
   async publishVersion(workflowId: string, v: { id: string; graph: Graph; engine: EngineChoice; slug: string }): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord } | null> {
     return this.prisma.$transaction(async (tx) => {
-      const wf = await tx.workflow.findUnique({ where: { id: workflowId }, select: { slug: true } });
-      if (!wf) return null;
+      if (!(await tx.workflow.findUnique({ where: { id: workflowId }, select: { id: true } }))) return null;
       const max = await tx.workflowVersion.aggregate({ where: { workflowId }, _max: { version: true } });
       const version = await tx.workflowVersion.create({
         data: { id: v.id, workflowId, version: (max._max.version ?? 0) + 1, graph: v.graph as unknown as Prisma.InputJsonValue, engine: v.engine },
       });
-      const workflow = await tx.workflow.update({ where: { id: workflowId }, data: { currentVersionId: version.id, ...(wf.slug ? {} : { slug: v.slug }) } });
+      // `slug IS NULL` is re-checked after a concurrent publish's row lock is released: a slug, once set, stays.
+      await tx.workflow.updateMany({ where: { id: workflowId, slug: null }, data: { slug: v.slug } });
+      const workflow = await tx.workflow.update({ where: { id: workflowId }, data: { currentVersionId: version.id } });
       return { workflow: toWorkflow(workflow), version: toVersion(version) };
     });
   }

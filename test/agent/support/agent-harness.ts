@@ -18,7 +18,7 @@ import { RunManager } from '@/engine/runtime/run-manager';
 import type { NodeServices } from '@/engine/runtime/run-node';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord } from '@/engine/store/types';
-import { openTestDb, type TestDb } from '../../support/databases';
+import { openTestDb, postgresAvailable, type TestDb } from '../../support/databases';
 
 export interface AgentHarness {
   tdb: TestDb;
@@ -36,14 +36,16 @@ export interface AgentHarness {
 
 export async function createAgentHarness(opts: {
   llm: LlmResolver;
-  kind?: 'pglite' | 'postgres';
+  /** 'auto' (default): PostgreSQL when reachable (a fresh schema opens in well under a second), else PGlite. */
+  kind?: 'pglite' | 'postgres' | 'auto';
   tools?: AgentTool[];
   mcp?: McpToolSource;
   memory?: boolean;
   knowledge?: KnowledgeService;
   fetch?: GuardedFetch;
 }): Promise<AgentHarness> {
-  const tdb = await openTestDb(opts.kind ?? 'pglite');
+  const kind = opts.kind && opts.kind !== 'auto' ? opts.kind : (await postgresAvailable()) ? 'postgres' : 'pglite';
+  const tdb = await openTestDb(kind);
   const store = new PrismaStore(tdb.db.prisma, tdb.kind, tdb.db.sql);
   const bus = new InProcessEventBus(5000);
   const agent: AgentServices = {

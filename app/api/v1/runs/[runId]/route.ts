@@ -11,7 +11,9 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: st
   const app = await getApp();
   const key = await authorize(app, req);
   const run = await runOfKey(app, key, (await params).runId);
-  return Response.json(presentRun(run, await app.store.getNodeRuns(run.id)));
+  // The v1 contract's run view: no `graph` (the workflow's internals stay with the editor API).
+  const { graph: _graph, ...view } = presentRun(run, await app.store.getNodeRuns(run.id));
+  return Response.json(view);
 });
 
 export const OPTIONS = preflight('GET');

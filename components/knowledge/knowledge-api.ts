@@ -1,0 +1,63 @@
+/** Browser client for /api/knowledge-bases (the knowledge page's only way to the server). */
+export interface KnowledgeBase {
+  id: string;
+  name: string;
+  description: string;
+  chunkSize: number;
+  chunkOverlap: number;
+  embeddingModel: string;
+  dimension: number;
+  documentCount?: number;
+  chunkCount?: number;
+  createdAt: string;
+}
+
+export interface KnowledgeDocument {
+  id: string;
+  title: string;
+  mime: string;
+  status: 'queued' | 'parsing' | 'embedding' | 'indexed' | 'failed';
+  progress: number;
+  error: { code: string; message: string } | null;
+  chunkCount: number;
+  pages: number | null;
+  createdAt: string;
+}
+
+export interface Hit {
+  citation: string;
+  documentId: string;
+  title: string;
+  chunkIndex: number;
+  page: number | null;
+  text: string;
+  score: number;
+  bm25: number | null;
+  knn: number | null;
+}
+
+async function json<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+  return body as T;
+}
+
+const base = '/api/knowledge-bases';
+export const knowledgeApi = {
+  list: () => fetch(base, { cache: 'no-store' }).then((r) => json<KnowledgeBase[]>(r)),
+  create: (body: { name: string; chunkSize?: number; chunkOverlap?: number }) =>
+    fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => json<KnowledgeBase>(r)),
+  remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
+  documents: (id: string) => fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),
+  uploadFile: (id: string, file: File) => {
+    const form = new FormData();
+    form.set('file', file);
+    return fetch(`${base}/${id}/documents`, { method: 'POST', body: form }).then((r) => json<KnowledgeDocument>(r));
+  },
+  uploadText: (id: string, title: string, text: string) =>
+    fetch(`${base}/${id}/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title, text }) }).then((r) => json<KnowledgeDocument>(r)),
+  removeDocument: (id: string, docId: string) => fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
+  search: (id: string, body: { query: string; topK: number; mode: string; threshold?: number }) =>
+    fetch(`${base}/${id}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => json<{ hits: Hit[]; query: string }>(r)),
+};
