@@ -1,10 +1,24 @@
-/** `npm run bench`: runs every engine benchmark and prints one table per benchmark. */
+/**
+ * `npm run bench` runs every benchmark and prints one table each. `BENCH_ONLY=dag,queue` picks some;
+ * `npm run bench:api` runs the published-endpoint load test alone.
+ */
 import { runDagOverheadBench } from './dag-overhead.bench';
 
+const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> = {
+  dag: { title: 'Engine overhead per node (no-op chain, durable snapshots; best of N runs) — DAG and LangGraph engines vs raw LangGraph.js', run: runDagOverheadBench },
+  queue: { title: 'Time to first trace event and memory per open run (in-process and queue mode)', run: async () => (await import('./queue.bench')).runQueueBench() },
+  knowledge: { title: 'Embedded knowledge store: indexing throughput and query latency', run: async () => (await import('./knowledge.bench')).runKnowledgeBench() },
+  api: { title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency', run: async () => (await import('./api.bench')).runApiBench() },
+};
+
 async function main() {
-  console.log('\n== DAG engine overhead per node (no-op chain, durable snapshots; best of N runs) ==');
-  const rows = await runDagOverheadBench();
-  console.table(rows);
+  const only = (process.argv[2] ?? process.env.BENCH_ONLY ?? Object.keys(SUITES).join(',')).split(',').map((s) => s.trim());
+  for (const name of only) {
+    const suite = SUITES[name];
+    if (!suite) throw new Error(`unknown benchmark "${name}"; choose from ${Object.keys(SUITES).join(', ')}`);
+    console.log(`\n== ${suite.title} ==`);
+    console.table(await suite.run());
+  }
 }
 
 main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

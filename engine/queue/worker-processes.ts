@@ -6,6 +6,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
+const WORKER_SCRIPT = ['scripts', 'worker.ts'];
+
 export const WORKER_READY_MESSAGE = 'paiflow-worker-ready';
 
 export interface WorkerProcessesOptions {
@@ -54,7 +56,9 @@ export class WorkerProcesses {
 
   private spawn(slot: Slot) {
     slot.starts = [...slot.starts.filter((t) => t > Date.now() - 60_000), Date.now()];
-    const child = fork(this.o.script ?? path.resolve(process.cwd(), 'scripts/worker.ts'), [], {
+    // Built at run time (and hidden from the bundler's file tracing): the worker is a separate tsx process.
+    const script = this.o.script ?? path.join(/* turbopackIgnore: true */ process.cwd(), WORKER_SCRIPT.join(path.sep));
+    const child = fork(script, [], {
       execArgv: ['--import', 'tsx'],
       env: { ...(this.o.env ?? process.env), PAIFLOW_WORKER_INDEX: String(slot.index) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -22,6 +22,7 @@ export function newSpanId(): string {
 export class RunJournal {
   private seq: number;
   private events: TraceEvent[] = [];
+  private deferred: TraceEvent[] = [];
   private nodes = new Map<string, NodeRunRecord>();
   private chain: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
@@ -35,7 +36,11 @@ export class RunJournal {
     return this.seq;
   }
 
-  emit(type: TraceEventType, data: Record<string, unknown>, opts: { nodeId?: string; spanId?: string; parentSpanId?: string } = {}): TraceEvent {
+  /**
+   * `afterFlush`: publish only once persisted (terminal events), so a client that sees the stream end and then
+   * reads the run finds the final status already stored.
+   */
+  emit(type: TraceEventType, data: Record<string, unknown>, opts: { nodeId?: string; spanId?: string; parentSpanId?: string; afterFlush?: boolean } = {}): TraceEvent {
     const ev: TraceEvent = {
       seq: ++this.seq,
       runId: this.runId,
@@ -48,7 +53,8 @@ export class RunJournal {
       data,
     };
     this.events.push(ev);
-    this.bus.publish(ev);
+    if (opts.afterFlush) this.deferred.push(ev);
+    else this.bus.publish(ev);
     return ev;
   }
 
@@ -66,6 +72,9 @@ export class RunJournal {
       this.nodes = new Map();
       try {
         await this.store.commit(this.runId, { events, nodes, run });
+        const ready = this.deferred.filter((d) => events.includes(d));
+        this.deferred = this.deferred.filter((d) => !ready.includes(d));
+        for (const d of ready) this.bus.publish(d);
       } catch (e) {
         // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
         this.events = [...events, ...this.events];

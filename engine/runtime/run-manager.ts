@@ -297,21 +297,21 @@ export class RunManager {
           runId: run.id, nodeId: w.nodeId, type: node?.type ?? 'human_input', status: 'waiting', attempt: previous.get(w.nodeId)?.attempt ?? 0,
           input: { prompt: w.prompt }, output: null, error: null, usage: null, startedAt: new Date().toISOString(), finishedAt: null, durationMs: null,
         });
-        journal.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId });
+        journal.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId, afterFlush: true });
         journal.stopAutoFlush();
         await journal.flush({ status: 'waiting' });
         return;
       }
       const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
       final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
-      journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error });
+      journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, { afterFlush: true });
       journal.stopAutoFlush();
       await journal.flush(final);
     } catch (e) {
       // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
       journal?.stopAutoFlush();
       const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
-      if (journal && !final) journal.emit('run.failed', { error });
+      if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });
       await (journal ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
     }
   }

@@ -60,7 +60,12 @@ describe.runIf(available)('published endpoint in queue mode', () => {
     const { frames, closed } = await readSse(res, 30_000);
     expect(closed).toBe(true);
     expectContiguousToTerminal(frames, runId);
-    const g = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: bearer(key) });
+    // The live terminal event can reach the client one commit before the worker has stored the final status.
+    let g = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: bearer(key) });
+    for (const until = Date.now() + 5_000; g.body.status === 'running' && Date.now() < until;) {
+      await new Promise((ok) => setTimeout(ok, 20));
+      g = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: bearer(key) });
+    }
     expect(g.body).toMatchObject({ status: 'succeeded', outputs: { text: 'Hi sse' } });
   });
 });

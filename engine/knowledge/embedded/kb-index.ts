@@ -150,7 +150,15 @@ export class KbIndex {
     const vecs = new Float32Array(aligned.buffer, aligned.byteOffset, m.slots * dim);
     idx.grow(m.slots);
     idx.vectors.set(vecs);
-    for (let s = 0; s < lines.length; s++) idx.place(s, JSON.parse(lines[s]) as StoredChunk);
+    for (let s = 0; s < lines.length; s++) {
+      let c: StoredChunk;
+      try {
+        c = JSON.parse(lines[s]) as StoredChunk;
+      } catch {
+        throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `line ${s + 1} of the knowledge index in ${dir} is not valid JSON; delete the folder and re-index`, { status: 500 });
+      }
+      idx.place(s, c);
+    }
     idx.manifest.slots = m.slots;
     for (const line of dels.lines) for (const s of JSON.parse(line) as number[]) idx.kill(s);
     idx.manifest.deleteLines = m.deleteLines;
