@@ -106,6 +106,7 @@ export function WorkflowList() {
         <>
           <input ref={fileRef} type="file" accept="application/json,.json" className="hidden" data-testid="import-file"
             onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void importFile(f); }} />
+          <Link href="/knowledge" className="inline-flex h-8 items-center rounded-md px-3 text-sm font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white" data-testid="nav-knowledge">Knowledge bases</Link>
           <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">Import JSON</Button>
           <Button variant="primary" onClick={create} disabled={busy} data-testid="new-workflow">New workflow</Button>
         </>

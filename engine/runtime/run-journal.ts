@@ -76,6 +76,10 @@ export class RunJournal {
         this.deferred = this.deferred.filter((d) => !ready.includes(d));
         for (const d of ready) this.bus.publish(d);
       } catch (e) {
+        // Live viewers must still learn how the run ended even when the store is down: publish what was held back.
+        const held = this.deferred.filter((d) => events.includes(d));
+        this.deferred = this.deferred.filter((d) => !held.includes(d));
+        for (const d of held) this.bus.publish(d);
         // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
         this.events = [...events, ...this.events];
         for (const n of nodes) if (!this.nodes.has(n.nodeId)) this.nodes.set(n.nodeId, n);
