@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pidAlive } from '../store/pid-alive';
 import { PaiError } from '../errors';
 import { KbIndex } from './embedded/kb-index';
 import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type IndexSpec, type KnowledgeStore, type StoreHit, type StoreQuery } from './types';
@@ -17,14 +18,6 @@ export interface EmbeddedStoreOptions {
   fusion?: Partial<FusionOptions>;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class EmbeddedKnowledgeStore implements KnowledgeStore {
   readonly kind = 'embedded';

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pidAlive } from '../pid-alive';
 import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
@@ -84,14 +85,6 @@ export interface OpenOptions {
   migrationsDir?: string;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function takeLock(dir: string): () => void {
   const file = path.join(dir, 'paiflow.lock');

@@ -6,27 +6,12 @@ import { PaiError } from '@/engine/errors';
 import { textDocumentSchema } from '@/engine/knowledge/schemas';
 import type { DocumentUpload } from '@/engine/knowledge/service';
 import { readJson } from '@/lib/http/body';
+import { readBytesLimited } from '@/engine/net/read-limited';
 
 const LIMIT = Number(process.env.KNOWLEDGE_MAX_UPLOAD_BYTES || 20 * 1024 * 1024);
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > limit) throw new PaiError('PAYLOAD_TOO_LARGE', `the upload is ${declared} bytes; the limit is ${limit}`, { status: 413 });
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new PaiError('PAYLOAD_TOO_LARGE', `the upload exceeds the limit of ${limit} bytes`, { status: 413 });
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
+function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+  return readBytesLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'upload' });
 }
 
 export async function readUpload(req: Request): Promise<DocumentUpload> {
