@@ -50,6 +50,8 @@ const RESUMABLE: RunStatus[] = ['failed', 'cancelled', 'interrupted'];
 
 interface LaunchInfo {
   resumed: boolean;
+  /** A brand-new run: it has no events yet, so the journal starts at seq 0 without asking the store. */
+  fresh?: boolean;
   fromNodeId?: string;
   answer?: { nodeId: string; value: unknown; threadId?: string };
 }
@@ -115,19 +117,20 @@ export class RunManager {
     const start = graph.nodes.find((n) => n.type === 'start')!;
     const { value: inputs, problems } = checkRunInputs(this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig, args.inputs ?? {});
     if (problems.length) throw new PaiError(problems[0].code, problems[0].message, { status: 400, path: problems[0].path, details: { errors: problems } });
+    // Executed here: the run is created already claimed by this process (one round trip, no queued window).
+    const local = !this.o.dispatch;
     const { run, created } = await this.o.store.createRun({
-      id: newRunId(), workflowId: args.workflow.id, versionId: args.versionId ?? null, engine, status: 'queued', inputs, graph,
+      id: newRunId(), workflowId: args.workflow.id, versionId: args.versionId ?? null, engine, status: local ? 'running' : 'queued', inputs, graph,
       idempotencyKey: args.idempotencyKey ?? null, apiKeyId: args.apiKeyId ?? null,
+      ...(local ? { ownerId: this.ownerId, startedAt: new Date().toISOString() } : {}),
     });
     if (!created) return { run, created };
     if (this.o.dispatch) {
       await this.o.dispatch(run);
       return { run, created };
     }
-    const claimed = await this.o.store.updateRun(run.id, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), startedAt: new Date().toISOString() }, ['queued']);
-    if (!claimed) throw new PaiError('RUN_CONFLICT', 'the run was claimed by another process', { status: 409 });
-    this.launch({ ...run, status: 'running' }, graph, new Map(), new Set(), { resumed: false });
-    return { run: { ...run, status: 'running' }, created };
+    this.launch(run, graph, new Map(), new Set(), { resumed: false, fresh: true });
+    return { run, created };
   }
 
   /**
@@ -283,7 +286,7 @@ export class RunManager {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     try {
-      journal = new RunJournal(run.id, this.o.store, this.o.bus, await this.o.store.maxSeq(run.id));
+      journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id));
       journal.startAutoFlush();
       journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}), reused: [...reuse] });
       const result = await this.executorFor(run.engine)({

@@ -78,6 +78,9 @@ export interface NewRun {
   graph: Graph;
   idempotencyKey?: string | null;
   apiKeyId?: string | null;
+  /** Set when the creating process claims the run at once (saves a separate claim round trip). */
+  ownerId?: string | null;
+  startedAt?: string | null;
 }
 
 export interface CommitBatch {

@@ -232,6 +232,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
       id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status,
       inputs: pgSafe(run.inputs) as Prisma.InputJsonValue, graph: run.graph as unknown as Prisma.InputJsonValue,
       idempotencyKey: run.idempotencyKey ?? null, apiKeyId: run.apiKeyId ?? null,
+      ...(run.ownerId ? { ownerId: run.ownerId, heartbeatAt: new Date(), startedAt: run.startedAt ? new Date(run.startedAt) : new Date() } : {}),
     };
     try {
       return { run: toRun(await this.prisma.run.create({ data })), created: true };
@@ -271,6 +272,10 @@ export class PrismaStore implements RunStore, WorkflowStore {
     const events = (batch.events ?? []).map((e) => ({
       run_id: runId, seq: e.seq, ts: e.ts, type: e.type, node_id: e.nodeId ?? null, span_id: e.spanId, parent_span_id: e.parentSpanId ?? null, data: e.data ?? {},
     }));
+    // A terminal run patch (status/outputs/error/finishedAt) rides in the same statement: one round trip, atomic.
+    const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);
+    const run = batch.run;
+    const fold = !!run && !!this.sql && (nodes.length > 0 || events.length > 0) && Object.keys(run).every((k) => FOLDABLE.has(k));
     if (nodes.length || events.length) {
       const statement = `WITH n AS (
            INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
@@ -283,15 +288,31 @@ export class PrismaStore implements RunStore, WorkflowStore {
            INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
            SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
            RETURNING 1
-         )
-         SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)`;
-      const params = [pgJson(nodes), pgJson(events)];
+         )${fold ? `, r AS (
+           UPDATE runs SET status = COALESCE($3::text, status),
+             outputs = CASE WHEN $4::boolean THEN $5::jsonb ELSE outputs END,
+             error = CASE WHEN $6::boolean THEN $7::jsonb ELSE error END,
+             finished_at = CASE WHEN $8::boolean THEN $9::timestamp(3) ELSE finished_at END
+           WHERE id = $10
+           RETURNING 1
+         )` : ''}
+         SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${fold ? ' + (SELECT count(*) FROM r)' : ''}`;
+      const params: unknown[] = [pgJson(nodes), pgJson(events)];
+      if (fold) {
+        const has = (k: string) => Object.prototype.hasOwnProperty.call(run, k) && (run as Record<string, unknown>)[k] !== undefined;
+        params.push(
+          run!.status ?? null,
+          has('outputs'), run!.outputs == null ? null : pgJson(run!.outputs),
+          has('error'), run!.error == null ? null : pgJson(run!.error),
+          has('finishedAt'), run!.finishedAt ? new Date(run!.finishedAt).toISOString() : null,
+          runId,
+        );
+      }
       if (this.sql) await this.sql.query(statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
-    // Run-level patches happen at start and end of a run only; ordering after the events keeps the terminal
-    // event visible no later than the terminal status.
-    if (batch.run) await this.updateRun(runId, batch.run);
+    // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
+    if (run && !fold) await this.updateRun(runId, run);
   }
 
   async getEvents(runId: string, afterSeq = 0, limit = 10_000) {
