@@ -5,8 +5,8 @@
  * A KnowledgeService is what nodes and tools see: search by knowledge-base id, nothing else.
  */
 
-/** One chunk as stored. `id` is `${documentId}:${chunkIndex}`; upserting the same id replaces the chunk. */
-export interface ChunkRecord {
+/** A chunk's text and where it came from. `id` is `${documentId}:${chunkIndex}`. */
+export interface ChunkMeta {
   id: string;
   documentId: string;
   title: string;
@@ -17,6 +17,10 @@ export interface ChunkRecord {
   /** 1-based page for PDFs, else null. */
   page: number | null;
   text: string;
+}
+
+/** One chunk as stored; upserting the same id replaces the chunk. */
+export interface ChunkRecord extends ChunkMeta {
   /** The chunk's embedding; its length must equal the index's dimension. */
   vector: ArrayLike<number>;
 }
@@ -67,15 +71,7 @@ export interface StoreQuery {
  * or null when it is not known (Elasticsearch RRF does not report it). `score` is what the hits are ranked by:
  * bm25 in `bm25` mode, knn in `vector` mode, the fused score in `hybrid` mode.
  */
-export interface StoreHit {
-  id: string;
-  documentId: string;
-  title: string;
-  chunkIndex: number;
-  start: number;
-  end: number;
-  page: number | null;
-  text: string;
+export interface StoreHit extends ChunkMeta {
   score: number;
   bm25: number | null;
   knn: number | null;

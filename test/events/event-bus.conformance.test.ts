@@ -7,24 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus, TraceEvent } from '@/engine/events/types';
+import { redisAvailable, TEST_REDIS_URL } from '../support/databases';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error(`Redis is required under CI but unreachable at ${REDIS_URL}`);
-    console.warn(`[tests] Redis not reachable at ${REDIS_URL}: Redis EventBus suite SKIPPED`);
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 const prefix = `paiflow-test-${randomUUID().slice(0, 8)}:`;
 const factories: Array<[string, () => EventBus]> = [['in-process', () => new InProcessEventBus(60_000)]];

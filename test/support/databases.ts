@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import pg from 'pg';
 import { openDatabase, type Database } from '@/engine/store/prisma/database';
 
@@ -73,4 +74,23 @@ export async function openTestDb(kind: 'pglite' | 'postgres'): Promise<TestDb> {
 /** The store kinds to run a conformance suite on: always PGlite, plus PostgreSQL when reachable. */
 export async function storeKinds(): Promise<Array<'pglite' | 'postgres'>> {
   return (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether Redis answers at `url`; under CI=true an unreachable Redis is an error instead of a skip. */
+export async function redisAvailable(url = TEST_REDIS_URL): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    if (process.env.CI === 'true') throw new Error(`Redis is required under CI but unreachable at ${url}`);
+    console.warn(`[tests] Redis not reachable at ${url}: Redis suites are SKIPPED`);
+    return false;
+  } finally {
+    r.disconnect();
+  }
 }

@@ -16,7 +16,7 @@ import { mkdir, open, readFile, rename, rm, truncate, writeFile } from 'node:fs/
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
-import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
+import { DEFAULT_FUSION, type ChunkMeta, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
 import { Bm25Index } from './bm25-index';
 import { TopK } from './top-k';
 import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
@@ -32,16 +32,7 @@ interface Manifest {
   deleteLines: number;
 }
 
-interface StoredChunk {
-  id: string;
-  documentId: string;
-  title: string;
-  chunkIndex: number;
-  start: number;
-  end: number;
-  page: number | null;
-  text: string;
-}
+type StoredChunk = ChunkMeta;
 
 /** Lines of a JSONL buffer: the first `limit` complete lines and the byte length they span. */
 function splitLines(buf: Buffer, limit: number): { lines: string[]; bytes: number } {

@@ -15,25 +15,10 @@ import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import type { RunRecord } from '@/engine/store/types';
 import type { App } from '@/lib/server/app';
-import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../../support/databases';
+import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueSchema } from '../../support/databases';
 import { nodes } from './test-nodes';
 
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-export async function redisAvailable(url = TEST_REDIS_URL): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error(`Redis is required under CI but unreachable at ${url}`);
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+export { redisAvailable, TEST_REDIS_URL };
 
 /** Whether the queue suites can run here; prints why not. Under CI=true a missing server throws instead. */
 export async function queueServicesAvailable(suite: string): Promise<boolean> {
