@@ -118,6 +118,16 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     const registry: NodeRegistry = a.registry;
     const attempts = new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt]));
     let storeError: StoreWriteError | null = null;
+    // The node snapshot writes in flight. A node returns to LangGraph as soon as its outcome is known and its
+    // snapshot write is sent; every node awaits the writes in flight before it runs, so a snapshot is still durable
+    // before any successor starts, while the database round trip overlaps LangGraph's own step.
+    let inFlight: Promise<void> = Promise.resolve();
+    const settle = async (): Promise<boolean> => {
+      try { await inFlight; return true; } catch (e) {
+        storeError ??= e instanceof StoreWriteError ? e : new StoreWriteError(e);
+        return false;
+      }
+    };
 
     // Seed what earlier executions of this run established, from our snapshots.
     const L: Local = { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null };
@@ -155,7 +165,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       const branching = !!def.outputsFor;
       const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
       const body = async (st: S): Promise<string[]> => {
-        if (storeError || a.signal.aborted) return [];
+        if (!(await settle()) || a.signal.aborted) return [];
         const inc = plan.forwardIn.get(id)!;
         const states = inc.map((e) => edgeState(e, L));
         if (states.includes('open')) return []; // not ready: a later trigger runs it
@@ -186,8 +196,15 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
         try {
           out = await runNode({
             runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
-            signal: a.signal, journal: a.journal, services: a.services, iteration, resume,
+            signal: a.signal, journal: a.journal, services: a.services, iteration, resume, deferDurable: true,
           });
+          if (out.durable) {
+            inFlight = Promise.all([inFlight, out.durable]).then(() => undefined);
+            inFlight.catch(() => {}); // awaited by the next settle()
+            // LangGraph's step runs as one long microtask chain; the driver sends the write on a later tick, so
+            // yield to the event loop once to put it on the wire before LangGraph's step starts.
+            await new Promise<void>((r) => setImmediate(r));
+          }
         } catch (e) {
           if (e instanceof StoreWriteError) { storeError = e; return []; }
           throw e;
@@ -255,7 +272,9 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
     try {
       final = (await app.invoke(input, cfg)) ?? ({} as typeof final);
+      await settle();
     } catch (e) {
+      await settle();
       if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
       if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
       const name = (e as Error)?.name;

@@ -31,6 +31,8 @@ export interface NodeOutcome {
   error?: ErrorJson;
   attempt: number;
   usage?: Usage;
+  /** With `deferDurable`: settles once the snapshot is stored (rejects with StoreWriteError). */
+  durable?: Promise<void>;
 }
 
 export interface RunNodeArgs {
@@ -47,6 +49,11 @@ export interface RunNodeArgs {
   iteration?: number;
   /** A human's answer for a resumed human-input node. */
   resume?: unknown;
+  /**
+   * Return before the snapshot is stored, with `outcome.durable` to await. The caller must await it before any
+   * successor starts; the state-graph engine uses this to overlap the store round trip with LangGraph's own step.
+   */
+  deferDurable?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_MS ?? 10 * 60_000);
@@ -153,6 +160,11 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     type: node.type, attempt: outcome.attempt, durationMs,
     ...(outcome.status === 'succeeded' ? { output, usage: outcome.usage ?? null } : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
   }, { nodeId: node.id, spanId });
-  await journal.flush(); // durable before any successor starts (throws StoreWriteError)
+  const durable = journal.flush(); // durable before any successor starts (rejects with StoreWriteError)
+  if (a.deferDurable) {
+    durable.catch(() => {}); // the caller awaits it; never an unhandled rejection meanwhile
+    return { ...outcome, durable };
+  }
+  await durable;
   return outcome;
 }

@@ -1,4 +1,5 @@
-// Guarantees: when a node's snapshot cannot be persisted the run fails with STORE_WRITE_FAILED and no successor starts; afterwards the run resumes, re-running exactly the nodes whose success never became durable.
+// Guarantees, on both engines: when a node's snapshot cannot be persisted the run fails with STORE_WRITE_FAILED and no successor starts; afterwards the run resumes, re-running exactly the nodes whose success never became durable.
+// (The state-graph engine overlaps each snapshot write with LangGraph's own step: these tests pin that the write is still awaited before a successor runs.)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -50,7 +51,9 @@ function faultyStore(inner: PrismaStore, ctl: { mode: Fault; down: boolean; inje
 const seqsContiguous = (events: TraceEvent[]) => expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
 const calls = () => Object.fromEntries([...probeCalls.entries()].sort(([a], [b]) => a.localeCompare(b)));
 
-describe.each(kinds)('store faults on %s', (kind) => {
+const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
+
+describe.each(cases)('store faults on %s, %s engine', (kind, engine) => {
   let h: Harness;
   const ctl = { mode: 'none' as Fault, down: false, injected: 0 };
   beforeAll(async () => { h = await createHarness(kind, { wrapStore: (s) => faultyStore(s, ctl) }); });
@@ -65,7 +68,7 @@ describe.each(kinds)('store faults on %s', (kind) => {
   }
 
   it('a failed snapshot write fails the run with STORE_WRITE_FAILED before any successor starts; a transient fault leaves a consistent, resumable record', async () => {
-    const wf = await h.createWorkflow(chainGraph(5));
+    const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
     ctl.mode = 'once';
     const run = await h.runToEnd(wf);
     expect(ctl.injected).toBe(1);
@@ -93,7 +96,7 @@ describe.each(kinds)('store faults on %s', (kind) => {
   });
 
   it('during an outage no successor starts and p2\'s success is never durable; once the store is back the run is recovered and resumed, re-running p2', async () => {
-    const wf = await h.createWorkflow(chainGraph(5));
+    const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
     const live: TraceEvent[] = [];
     ctl.mode = 'outage';
     const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
@@ -132,7 +135,7 @@ describe.each(kinds)('store faults on %s', (kind) => {
   // ── Regressions found by this suite and fixed in engine/runtime/run-manager.ts.
 
   it('after an outage ends, the owning process resumes the orphaned run without needing recover()', async () => {
-    const wf = await h.createWorkflow(chainGraph(3));
+    const wf = await h.createWorkflow(chainGraph(3), 'fault', engine);
     ctl.mode = 'outage';
     const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
     await h.runs.waitFor(run.id);
@@ -145,7 +148,7 @@ describe.each(kinds)('store faults on %s', (kind) => {
   });
 
   it('a run whose final write fails publishes exactly one terminal event', async () => {
-    const wf = await h.createWorkflow(chainGraph(3));
+    const wf = await h.createWorkflow(chainGraph(3), 'fault', engine);
     const live: TraceEvent[] = [];
     ctl.mode = 'outage';
     const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
@@ -157,7 +160,7 @@ describe.each(kinds)('store faults on %s', (kind) => {
     expect(live.filter((e) => e.type === 'run.failed' || e.type === 'run.succeeded' || e.type === 'run.cancelled')).toHaveLength(1);
   });
   it('a transient fault on the final write still records the real outcome once', async () => {
-    const wf = await h.createWorkflow(chainGraph(2));
+    const wf = await h.createWorkflow(chainGraph(2), 'fault', engine);
     ctl.mode = 'final-once';
     const run = await h.runToEnd(wf);
     expect(ctl.injected).toBe(1);

@@ -50,7 +50,7 @@ export interface Harness {
   runStore: RunStore;
   bus: InProcessEventBus;
   runs: RunManager;
-  createWorkflow(graph: Graph, name?: string): Promise<string>;
+  createWorkflow(graph: Graph, name?: string, engine?: 'auto' | 'dag' | 'langgraph'): Promise<string>;
   runToEnd(workflowId: string, inputs?: Record<string, unknown>): Promise<RunRecord>;
   events(runId: string): Promise<TraceEvent[]>;
   close(): Promise<void>;
@@ -81,8 +81,8 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
   let n = 0;
   const h: Harness = {
     tdb, store, runStore, bus, runs,
-    async createWorkflow(graph, name = 'test') {
-      const wf = await store.createWorkflow({ id: `wf_test_${Date.now()}_${n++}`, name, description: '', graph, engine: 'auto' });
+    async createWorkflow(graph, name = 'test', engine = 'auto') {
+      const wf = await store.createWorkflow({ id: `wf_test_${Date.now()}_${n++}`, name, description: '', graph, engine });
       return wf.id;
     },
     async runToEnd(workflowId, inputs = {}) {

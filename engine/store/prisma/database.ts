@@ -119,6 +119,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   const runner: SqlRunner = {
     exec: async (sql) => { await pool.query(sql); },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
+    prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
     transaction: async (fn) => {
       const client = await pool.connect();
       const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
@@ -162,6 +163,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     const runner: SqlRunner = {
       exec: async (sql) => { await pglite.exec(sql); },
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as never[],
+      prepared: async (_name, sql, params) => (await pglite.query(sql, params)).rows as never[],
       transaction: (fn) => pglite.transaction(async (t) => fn({
         exec: async (sql) => { await t.exec(sql); },
         query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],

@@ -14,6 +14,11 @@ export interface SqlTx {
 }
 export interface SqlRunner extends SqlTx {
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /**
+   * A hot statement run as a named prepared statement (PostgreSQL parses and plans it once per connection);
+   * `name` must identify `sql` exactly. Stores without prepared statements run it like `query`.
+   */
+  prepared<T = Record<string, unknown>>(name: string, sql: string, params: unknown[]): Promise<T[]>;
 }
 
 const LOCK_KEY = 727_071_001;

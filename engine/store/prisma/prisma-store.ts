@@ -9,7 +9,7 @@ import type { EngineChoice, EngineKind, Graph } from '../../graph/schema';
 import type { CommitBatch, NewRun, NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore, WorkflowVersionRecord } from '../types';
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
-import type { SqlTx } from './migrator';
+import type { SqlRunner } from './migrator';
 
 type Row = Record<string, any>;
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -113,7 +113,7 @@ const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id te
 
 export class PrismaStore implements RunStore, WorkflowStore {
   /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
-  constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlTx) {}
+  constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlRunner) {}
 
   // ── workflows ────────────────────────────────────────────────────────────────
   async createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }) {
@@ -308,7 +308,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
           runId,
         );
       }
-      if (this.sql) await this.sql.query(statement, params);
+      if (this.sql) await this.sql.prepared(fold ? 'paiflow_commit_run' : 'paiflow_commit', statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
