@@ -1,18 +1,23 @@
 /**
  * Published-endpoint throughput: runs/s and p50/p99 latency of POST /api/v1/workflows/:slug/run in sync mode for a
- * 3-node workflow (start → template → end, offline), over a real loopback socket (node:http in front of the route
- * handlers, the same modules Next serves), on the embedded store (PGlite) and on PostgreSQL when reachable.
- * Each measurement is bounded in request count and time. Latency includes auth (key lookup), body parsing, run
- * creation, execution with durable snapshots, and the answer. Rate limit and concurrency cap are lifted for the run.
- * `runApiBench()` returns rows for bench/run-all.ts; `tsx bench/api.bench.ts` prints them.
+ * 3-node workflow (start → template → end, offline), as an outside app sees it: the production server (`next start`,
+ * built first if `.next` is missing) runs in its own process; autocannon drives it from this process over loopback.
+ * Stores: the embedded one (PGlite, in-process bus) and PostgreSQL + Redis (Redis Streams bus) when both are
+ * reachable. Every answer is checked (200, status succeeded, the input echoed back); a wrong one counts as an error.
+ * Rate limit and concurrency cap are lifted for the run. `runApiBench()` returns rows for bench/run-all.ts.
+ *
+ * Env: BENCH_API_CONCURRENCY (default "1,8,32,64"), BENCH_API_SECONDS per row (default 10), BENCH_API_STORES
+ * ("pglite,postgres"), BENCH_API_WEB_CONCURRENCY (server processes, default: the server's own default).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
+import Redis from 'ioredis';
 import pg from 'pg';
-import { getApp } from '../lib/server/app';
 import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../test/support/databases';
-import { startRouteServer } from '../test/support/route-server';
 
 export interface ApiBenchRow {
   store: string;
@@ -24,14 +29,6 @@ export interface ApiBenchRow {
   p99Ms: number;
 }
 
-export interface ApiBenchOptions {
-  concurrencies?: number[];
-  /** Per measurement: stop after this many requests … */
-  maxRequests?: number;
-  /** … or after this long, whichever comes first. */
-  maxMs?: number;
-}
-
 const GRAPH = {
   nodes: [
     { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } } },
@@ -41,82 +38,135 @@ const GRAPH = {
   edges: [{ id: 'e1', source: 'start', target: 't1' }, { id: 'e2', source: 't1', target: 'end' }],
 };
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function measure(url: string, key: string, concurrency: number, maxRequests: number, maxMs: number) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let issued = 0;
-  const t0 = performance.now();
-  const deadline = t0 + maxMs;
-  const worker = async (w: number) => {
-    while (issued < maxRequests && performance.now() < deadline) {
-      const i = issued++;
-      const s = performance.now();
-      try {
-        const res = await fetch(url, {
-          method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ inputs: { message: `w${w}-${i}` } }),
-        });
-        const body = (await res.json()) as { status?: string; outputs?: { text?: string } };
-        if (res.status !== 200 || body.status !== 'succeeded' || body.outputs?.text !== `Hello w${w}-${i}`) errors++;
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - s);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  const elapsed = (performance.now() - t0) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, runsPerSec: round((latencies.length - errors) / elapsed), p50Ms: round(quantile(sorted, 0.5)), p99Ms: round(quantile(sorted, 0.99)) };
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
 }
 
-async function benchStore(kind: 'pglite' | 'postgres', o: Required<ApiBenchOptions>): Promise<ApiBenchRow[]> {
-  const saved = { ...process.env };
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
+  try { await r.connect(); return (await r.ping()) === 'PONG'; } catch { return false; } finally { r.disconnect(); }
+}
+
+function ensureBuild() {
+  if (existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) return;
+  console.log('[bench] no production build yet: running `next build` first');
+  const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) throw new Error('next build failed');
+}
+
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (d) => { log += d; });
+  child.stderr!.on('data', (d) => { log += d; });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    if (child.exitCode !== null) throw new Error(`next start exited: ${log}`);
+    const ok = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return { baseUrl, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`next start did not answer /api/health within 60 s: ${log}`);
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/** One autocannon measurement; every response body is checked. */
+async function measure(url: string, key: string, connections: number, seconds: number) {
+  let wrong = 0;
+  let n = 0;
+  const result = await autocannon({
+    url, connections, duration: seconds, pipelining: 1,
+    requests: [{
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      setupRequest: (req, ctx) => {
+        (ctx as { msg?: string }).msg = `m${n++}`;
+        return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
+      },
+      onResponse: (status, body, ctx) => {
+        if (status !== 200 || !body.includes('"status":"succeeded"') || !body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`)) wrong++;
+      },
+    }],
+  });
+  const errors = wrong + result.errors + result.timeouts;
+  const ok = result.requests.total - wrong;
+  return {
+    requests: result.requests.total, errors,
+    runsPerSec: Math.round((ok / seconds) * 10) / 10,
+    p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+  };
+}
+
+async function benchStore(kind: 'pglite' | 'postgres', concurrencies: number[], seconds: number): Promise<ApiBenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-apibench-'));
   const schema = uniqueSchema('apibench');
-  Object.assign(process.env, { DATA_DIR: dir, SEED_EXAMPLE: '0', RATE_LIMIT_PER_MIN: '1000000000', MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000' });
-  for (const k of ['OPENAI_API_KEY', 'REDIS_URL', 'QUEUE_MODE', 'WORKERS', 'ELASTICSEARCH_URL']) delete process.env[k]; // in-process, offline
-  if (kind === 'postgres') Object.assign(process.env, { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema });
-  else delete process.env.DATABASE_URL;
-  const g = globalThis as { __paiflowApp?: unknown };
-  g.__paiflowApp = undefined; // getApp() is per process: start this store's app afresh
-  const app = await getApp();
-  const srv = await startRouteServer();
+  const env: Record<string, string> = {
+    DATA_DIR: dir, SEED_EXAMPLE: '0', RATE_LIMIT_PER_MIN: '1000000000', MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000',
+    OPENAI_API_KEY: '', QUEUE_MODE: '', WORKERS: '', ELASTICSEARCH_URL: '', DATABASE_URL: '', REDIS_URL: '',
+    ...(process.env.BENCH_API_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_API_WEB_CONCURRENCY } : {}),
+  };
+  if (kind === 'postgres') Object.assign(env, { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, REDIS_PREFIX: `${schema}:` });
+  const { baseUrl, child } = await startServer(env);
   try {
-    const post = async (p: string, body?: unknown) => (await fetch(`${srv.baseUrl}${p}`, {
+    const health = await (await fetch(`${baseUrl}/api/health`)).json() as { db: string; bus: string };
+    const post = async (p: string, body?: unknown) => (await fetch(`${baseUrl}${p}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
     })).json() as Promise<any>;
     const wf = await post('/api/workflows', { name: `api bench ${kind}`, graph: GRAPH });
     const published = await post(`/api/workflows/${wf.id}/publish`);
     const { key } = await post(`/api/workflows/${wf.id}/api-keys`, { name: 'bench' });
-    await measure(published.endpoint, key, 4, 40, 10_000); // warm-up: JIT, connection pools, prepared plans
+    const url: string = published.endpoint;
+    await measure(url, key, 8, 3); // warm-up: JIT, connection pools, prepared statements
+    const label = `${health.db.split(' ')[0]}${kind === 'postgres' ? ` + ${health.bus.split(' ')[0]}` : ''}`;
     const rows: ApiBenchRow[] = [];
-    for (const c of o.concurrencies) rows.push({ store: app.db.describe.split(' ')[0], concurrency: c, ...(await measure(published.endpoint, key, c, o.maxRequests, o.maxMs)) });
+    for (const c of concurrencies) rows.push({ store: label, concurrency: c, ...(await measure(url, key, c, seconds)) });
     return rows;
   } finally {
-    await srv.close();
-    await app.close();
-    g.__paiflowApp = undefined;
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
+    await stopServer(child);
     rmSync(dir, { recursive: true, force: true });
     if (kind === 'postgres') {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
       await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
       await c.end();
+      const r = new Redis(REDIS_URL);
+      const keys = await r.keys(`${schema}:*`);
+      if (keys.length) await r.del(...keys);
+      r.disconnect();
     }
   }
 }
 
-export async function runApiBench(opts: ApiBenchOptions = {}): Promise<ApiBenchRow[]> {
-  const o = { concurrencies: opts.concurrencies ?? [1, 8, 32], maxRequests: opts.maxRequests ?? 1000, maxMs: opts.maxMs ?? 15_000 };
-  const rows = await benchStore('pglite', o);
-  if (await postgresAvailable().catch(() => false)) rows.push(...(await benchStore('postgres', o)));
-  else console.warn('[bench] PostgreSQL not reachable: embedded store only');
+export async function runApiBench(): Promise<ApiBenchRow[]> {
+  const concurrencies = (process.env.BENCH_API_CONCURRENCY ?? '1,8,32,64').split(',').map(Number);
+  const seconds = Number(process.env.BENCH_API_SECONDS ?? 10);
+  const stores = (process.env.BENCH_API_STORES ?? 'pglite,postgres').split(',');
+  ensureBuild();
+  const rows: ApiBenchRow[] = [];
+  if (stores.includes('pglite')) rows.push(...(await benchStore('pglite', concurrencies, seconds)));
+  if (stores.includes('postgres')) {
+    if ((await postgresAvailable().catch(() => false)) && (await redisReachable())) rows.push(...(await benchStore('postgres', concurrencies, seconds)));
+    else console.warn('[bench] PostgreSQL or Redis not reachable: embedded store only');
+  }
   return rows;
 }
 

@@ -25,7 +25,7 @@ export class RedisEventBus implements EventBus {
   private closed = false;
 
   constructor(url: string, private readonly opts: { prefix?: string; ttlSeconds?: number; maxLen?: number } = {}) {
-    this.pub = new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
+    this.pub = new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
     this.reader = new Redis(url, { maxRetriesPerRequest: null });
     this.pub.on('error', () => {});
     this.reader.on('error', () => {});

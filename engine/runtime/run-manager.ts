@@ -39,7 +39,8 @@ export interface RunManagerOptions {
 
 interface Active {
   controller: AbortController;
-  done: Promise<void>;
+  /** The run as stored when this execution ended or paused; null when its final write did not reach the store. */
+  done: Promise<RunRecord | null>;
 }
 
 export function newRunId(): string {
@@ -87,6 +88,14 @@ export class RunManager {
     await this.active.get(runId)?.done;
   }
 
+  /**
+   * For a run executing here: resolves when it ends or pauses, with the run as its final write stored it (status,
+   * outputs, error), so a caller need not read it back; null when that write failed. Undefined if not executing here.
+   */
+  outcome(runId: string): Promise<RunRecord | null> | undefined {
+    return this.active.get(runId)?.done;
+  }
+
   private executorFor(engine: EngineKind): Executor {
     const ex = this.executors[engine];
     if (!ex) throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`, { status: 422 });
@@ -104,7 +113,8 @@ export class RunManager {
   }
 
   async start(args: {
-    workflow: WorkflowRecord;
+    /** The workflow; its draft graph is used when `graph` (e.g. a published version's) is not given. */
+    workflow: Pick<WorkflowRecord, 'id' | 'engine'> & { graph?: Graph };
     versionId?: string | null;
     graph?: Graph;
     inputs: Record<string, unknown>;
@@ -113,6 +123,7 @@ export class RunManager {
     apiKeyId?: string | null;
   }): Promise<{ run: RunRecord; created: boolean }> {
     const graph = args.graph ?? args.workflow.graph;
+    if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run', { status: 500 });
     const engine = this.validated(graph, args.engine ?? args.workflow.engine ?? 'auto');
     const start = graph.nodes.find((n) => n.type === 'start')!;
     const { value: inputs, problems } = checkRunInputs(this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig, args.inputs ?? {});
@@ -282,7 +293,7 @@ export class RunManager {
     this.active.set(run.id, { controller, done });
   }
 
-  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController) {
+  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController): Promise<RunRecord | null> {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     try {
@@ -303,19 +314,21 @@ export class RunManager {
         journal.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId, afterFlush: true });
         journal.stopAutoFlush();
         await journal.flush({ status: 'waiting' });
-        return;
+        return { ...run, status: 'waiting' };
       }
       const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
       final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
       journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, { afterFlush: true });
       journal.stopAutoFlush();
       await journal.flush(final);
+      return { ...run, ...final, outputs: final.outputs ?? null, error: final.error ?? null, finishedAt: final.finishedAt ?? null } as RunRecord;
     } catch (e) {
       // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
       journal?.stopAutoFlush();
       const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
       if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });
       await (journal ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
+      return null;
     }
   }
 

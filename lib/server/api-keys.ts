@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
-import type { ApiKeyRecord } from '@/engine/store/prisma/prisma-store';
+import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
 import type { App } from './app';
 import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
@@ -35,13 +35,16 @@ function unauthorized(message: string, tokenGiven: boolean): PaiError {
   return httpError('UNAUTHORIZED', message, 401, { 'www-authenticate': challenge });
 }
 
-/** The live key the request bears, or 401. */
-export async function authenticate(app: App, req: Request): Promise<ApiKeyRecord> {
+/** The bearer token's sha256, or 401 when there is none or it cannot be a key. */
+function bearerHash(req: Request): Buffer {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get('authorization') ?? '');
   if (!m) throw unauthorized('an API key is required: Authorization: Bearer <key>', false);
   if (!KEY_RE.test(m[1])) throw unauthorized('the API key is not valid', true);
-  const hash = sha256(m[1]);
-  const rec = await app.store.findApiKeyByHash(hash.toString('hex'));
+  return sha256(m[1]);
+}
+
+/** The stored key if it matches `hash` (constant-time) and is not revoked, else 401; notes its use. */
+function liveKey(app: App, hash: Buffer, rec: (ApiKeyRecord & { hash: string }) | null): ApiKeyRecord {
   const stored = rec ? Buffer.from(rec.hash, 'hex') : Buffer.alloc(hash.length);
   if (!rec || stored.length !== hash.length || !timingSafeEqual(stored, hash) || rec.revokedAt) {
     throw unauthorized('the API key is not valid or was revoked', true);
@@ -52,12 +55,32 @@ export async function authenticate(app: App, req: Request): Promise<ApiKeyRecord
   return key;
 }
 
+/** The live key the request bears, or 401. */
+export async function authenticate(app: App, req: Request): Promise<ApiKeyRecord> {
+  const hash = bearerHash(req);
+  return liveKey(app, hash, await app.store.findApiKeyByHash(hash.toString('hex')));
+}
+
 /** Spends one token of the key's rate limit, or 429 with Retry-After. */
 export function rateLimit(app: App, key: ApiKeyRecord): void {
   const t = v1Settings(app).limiter.take(key.id);
   if (!t.ok) {
     throw httpError('RATE_LIMITED', `too many requests for this API key; retry in ${t.retryAfterSec} s`, 429, { 'retry-after': String(t.retryAfterSec) });
   }
+}
+
+/**
+ * The run endpoint's checks with one database read: the key (401), its rate limit (429), the workflow published
+ * under `slug` (404), and that the key is that workflow's (403), in that order.
+ */
+export async function authorizeForSlug(app: App, req: Request, slug: string): Promise<{ key: ApiKeyRecord; workflow: PublishedWorkflow }> {
+  const hash = bearerHash(req);
+  const found = await app.store.findKeyAndPublished(hash.toString('hex'), slug);
+  const key = liveKey(app, hash, found.key);
+  rateLimit(app, key);
+  if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
+  if (found.workflow.id !== key.workflowId) throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
+  return { key, workflow: found.workflow };
 }
 
 /** A v1 request's key: authenticated (401), then rate-limited (429). Which workflow it may touch is the caller's check. */

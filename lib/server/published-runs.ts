@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
-import type { ApiKeyRecord } from '@/engine/store/prisma/prisma-store';
-import type { RunRecord, WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
+import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
+import type { RunRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
@@ -41,7 +41,7 @@ export const runUrls = (origin: string, runId: string) => ({
 });
 
 /** The version a request runs: the given number, else the current one. Unpublished → 404. */
-export async function versionToRun(app: App, wf: WorkflowRecord, requested?: number): Promise<WorkflowVersionRecord> {
+export async function versionToRun(app: App, wf: PublishedWorkflow, requested?: number): Promise<WorkflowVersionRecord> {
   const notPublished = () => new PaiError('NOT_PUBLISHED', `no published workflow "${wf.slug}"`, { status: 404 });
   if (!wf.currentVersionId) throw notPublished();
   if (requested !== undefined) {
@@ -75,7 +75,7 @@ function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>) {
 }
 
 /** Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here. */
-async function startRun(app: App, wf: WorkflowRecord, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
+async function startRun(app: App, wf: PublishedWorkflow, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
   const { slots } = v1Settings(app);
   const slot = slots.tryAcquire(wf.id);
   if (!slot && !(idempotencyKey && (await app.store.findRunByIdempotencyKey(wf.id, idempotencyKey)))) {
@@ -99,7 +99,7 @@ async function startRun(app: App, wf: WorkflowRecord, version: WorkflowVersionRe
   }
 }
 
-export async function runPublished(app: App, req: Request, origin: string, wf: WorkflowRecord, key: ApiKeyRecord, body: RunBody): Promise<Response> {
+export async function runPublished(app: App, req: Request, origin: string, wf: PublishedWorkflow, key: ApiKeyRecord, body: RunBody): Promise<Response> {
   const idempotencyKey = idempotencyKeyOf(req);
   const version = await versionToRun(app, wf, body.version);
   if (body.callbackUrl !== undefined) await checkCallbackUrl(app, body.callbackUrl);

@@ -57,7 +57,14 @@ export async function waitForRunToSettle(app: App, runId: string, o: WaitOptions
   let afterSeq = 0;
   let quickUntil = 0;
   for (;;) {
-    if (app.runs.isActive(runId)) await waitAtMost(app.runs.waitFor(runId), deadline - Date.now(), o.signal);
+    const here = app.runs.outcome(runId);
+    if (here) {
+      // Executing in this process: its outcome is the run as its final write stored it, no need to read it back.
+      let ended: RunRecord | null = null;
+      await waitAtMost(here.then((r) => { ended = r; }), deadline - Date.now(), o.signal);
+      const r = ended as RunRecord | null;
+      if (r && settled(r.status)) return r;
+    }
     const run = await app.store.getRun(runId);
     if (!run || settled(run.status) || Date.now() >= deadline || o.signal?.aborted) return run;
     const left = deadline - Date.now();

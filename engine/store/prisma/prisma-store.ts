@@ -54,6 +54,9 @@ function toVersion(r: Row): WorkflowVersionRecord {
   return { id: r.id, workflowId: r.workflowId, version: r.version, graph: r.graph as Graph, engine: r.engine as EngineChoice, createdAt: iso(r.createdAt)! };
 }
 
+/** What the published endpoint needs of a workflow (not its draft graph). */
+export type PublishedWorkflow = Pick<WorkflowRecord, 'id' | 'name' | 'engine' | 'slug' | 'currentVersionId'>;
+
 /** An API key as the API shows it: never the key, never its hash. */
 export interface ApiKeyRecord {
   id: string;
@@ -209,6 +212,31 @@ export class PrismaStore implements RunStore, WorkflowStore {
     return (await this.prisma.apiKey.findMany({ where: { workflowId }, orderBy: { createdAt: 'desc' } })).map(toApiKey);
   }
 
+  /**
+   * The published endpoint's one read per request: the key whose sha256 is `hash` (revoked ones too: the caller
+   * decides) and the workflow published under `slug`, either null, in one round trip.
+   */
+  async findKeyAndPublished(hash: string, slug: string): Promise<{ key: (ApiKeyRecord & { hash: string }) | null; workflow: PublishedWorkflow | null }> {
+    if (!this.sql) {
+      const [key, wf] = await Promise.all([this.findApiKeyByHash(hash), this.getWorkflowBySlug(slug)]);
+      return { key, workflow: wf && { id: wf.id, name: wf.name, engine: wf.engine, slug: wf.slug, currentVersionId: wf.currentVersionId } };
+    }
+    const [r] = await this.sql.prepared<Row>('paiflow_key_and_published', `SELECT
+        k.id AS k_id, k.workflow_id AS k_workflow_id, k.name AS k_name, k.prefix AS k_prefix, k.hash AS k_hash,
+        k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at,
+        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id
+      FROM (SELECT $1::text AS hash, $2::text AS slug) q
+      LEFT JOIN api_keys k ON k.hash = q.hash
+      LEFT JOIN workflows w ON w.slug = q.slug`, [hash, slug]);
+    return {
+      key: r.k_id ? {
+        id: r.k_id, workflowId: r.k_workflow_id, name: r.k_name, prefix: r.k_prefix, hash: r.k_hash,
+        createdAt: iso(r.k_created_at)!, lastUsedAt: iso(r.k_last_used_at), revokedAt: iso(r.k_revoked_at),
+      } : null,
+      workflow: r.w_id ? { id: r.w_id, name: r.w_name, engine: r.w_engine as EngineChoice, slug: r.w_slug, currentVersionId: r.w_current_version_id ?? null } : null,
+    };
+  }
+
   /** The key whose sha256 is `hash` (revoked ones too: the caller decides), with the stored hash. */
   async findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
     const r = await this.prisma.apiKey.findUnique({ where: { hash } });
@@ -227,7 +255,8 @@ export class PrismaStore implements RunStore, WorkflowStore {
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────
-  async createRun(run: NewRun) {
+  async createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }> {
+    if (this.sql) return this.insertRun(run);
     const data = {
       id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status,
       inputs: pgSafe(run.inputs) as Prisma.InputJsonValue, graph: run.graph as unknown as Prisma.InputJsonValue,
@@ -243,6 +272,36 @@ export class PrismaStore implements RunStore, WorkflowStore {
       }
       throw e;
     }
+  }
+
+  /** createRun through the driver (one statement, nothing read back): the published endpoint's hot path. */
+  private async insertRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }> {
+    const now = new Date().toISOString();
+    const claimed = !!run.ownerId;
+    const startedAt = claimed ? new Date(run.startedAt ?? now).toISOString() : null;
+    const inputs = pgSafe(run.inputs);
+    const rows = await this.sql!.prepared('paiflow_insert_run', `INSERT INTO runs
+        (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id, heartbeat_at, started_at, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11::timestamp(3), $12::timestamp(3), $13::timestamp(3))
+      ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+      RETURNING 1`, [
+      run.id, run.workflowId, run.versionId, run.engine, run.status, pgJson(run.inputs), pgJson(run.graph), run.idempotencyKey ?? null,
+      run.apiKeyId ?? null, claimed ? run.ownerId : null, claimed ? now : null, startedAt, now,
+    ]);
+    if (rows.length === 0) {
+      // Only a repeated (workflowId, idempotencyKey) conflicts here; a repeated id still fails on the primary key.
+      const existing = await this.findRunByIdempotencyKey(run.workflowId, run.idempotencyKey!);
+      if (existing) return { run: existing, created: false };
+      throw new Error(`run ${run.id} was not inserted and no run holds its idempotency key`);
+    }
+    return {
+      created: true,
+      run: {
+        id: run.id, workflowId: run.workflowId, versionId: run.versionId ?? null, engine: run.engine, status: run.status, inputs, outputs: null, error: null,
+        graph: run.graph, ownerId: claimed ? run.ownerId! : null, heartbeatAt: claimed ? now : null, idempotencyKey: run.idempotencyKey ?? null,
+        createdAt: now, startedAt, finishedAt: null,
+      },
+    };
   }
 
   async getRun(id: string) {

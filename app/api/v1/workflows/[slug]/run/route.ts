@@ -1,7 +1,6 @@
-import { PaiError } from '@/engine/errors';
 import { getApp } from '@/lib/server/app';
 import { readJson } from '@/lib/http/body';
-import { authorize } from '@/lib/server/api-keys';
+import { authorizeForSlug } from '@/lib/server/api-keys';
 import { runBodySchema, runPublished } from '@/lib/server/published-runs';
 import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
 
@@ -13,11 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = v1Route(async (req, { params }: { params: Promise<{ slug: string }> }) => {
   const app = await getApp();
-  const key = await authorize(app, req);
-  const { slug } = await params;
-  const wf = await app.store.getWorkflowBySlug(slug);
-  if (!wf) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
-  if (wf.id !== key.workflowId) throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
+  const { key, workflow: wf } = await authorizeForSlug(app, req, (await params).slug);
   const body = await readJson(req, runBodySchema, { limit: app.config.maxBodyBytes });
   return runPublished(app, req, originOf(req), wf, key, body);
 });
