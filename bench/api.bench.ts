@@ -1,7 +1,8 @@
 /**
  * Published-endpoint throughput: runs/s and p50/p99 latency of POST /api/v1/workflows/:slug/run in sync mode for a
- * 3-node workflow (start → template → end, offline), as an outside app sees it: the production server (`next start`,
- * built first if `.next` is missing) runs in its own process; autocannon drives it from this process over loopback.
+ * 3-node workflow (start → template → end, offline), as an outside app sees it: the production server (`npm start`,
+ * i.e. server.mjs; built first if `.next` is missing) runs in its own process; autocannon drives it from this
+ * process over loopback.
  * Stores: the embedded one (PGlite, in-process bus) and PostgreSQL + Redis (Redis Streams bus) when both are
  * reachable. Every answer is checked (200, status succeeded, the input echoed back); a wrong one counts as an error.
  * Rate limit and concurrency cap are lifted for the run. `runApiBench()` returns rows for bench/run-all.ts.
@@ -63,7 +64,7 @@ function ensureBuild() {
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'server.mjs'), '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -71,13 +72,13 @@ async function startServer(env: Record<string, string>): Promise<{ baseUrl: stri
   child.stderr!.on('data', (d) => { log += d; });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 60_000; Date.now() < until;) {
-    if (child.exitCode !== null) throw new Error(`next start exited: ${log}`);
-    const ok = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return { baseUrl, child };
+    if (child.exitCode !== null) throw new Error(`the server exited: ${log}`);
+    // "ready" is printed once the published API's routes are loaded and served directly.
+    if (log.includes('PaiFlow ready') && (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false))) return { baseUrl, child };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`next start did not answer /api/health within 60 s: ${log}`);
+  throw new Error(`the server did not answer /api/health within 60 s: ${log}`);
 }
 
 async function stopServer(child: ChildProcess) {

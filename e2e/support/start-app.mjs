@@ -1,5 +1,5 @@
 // Starts the app for the e2e suite and the editor benchmark: `next build` (its log only shown on failure, so the
-// test output stays readable) then `next start`; or `next dev` with E2E_DEV=1. Playwright stops the process group.
+// test output stays readable) then `npm start` (server.mjs); or `next dev` with E2E_DEV=1. Playwright stops the process group.
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,5 +22,6 @@ if (process.env.E2E_DEV === '1') {
     }
     process.stderr.write(`next build done in ${Math.round((Date.now() - t0) / 1000)} s (log: ${log})\n`);
   }
-  spawn(next, ['start', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));
+  // The production server as `npm start` runs it (Next, plus the published API's routes served directly).
+  spawn(process.execPath, ['server.mjs', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));
 }

@@ -1,15 +1,13 @@
 /**
- * A real HTTP server (node:http on 127.0.0.1) in front of the Next route handlers, for tests and benchmarks that must
- * go over the wire (fetch, curl) without building Next. It maps paths to the same route modules Next would, converts
- * the request to a web Request (streamed body, client abort → req.signal) and streams the Response back (SSE too).
+ * A real HTTP server (node:http on 127.0.0.1) in front of the Next route handlers, for tests that must go over the
+ * wire (fetch, curl) without building Next. It maps paths to the same route modules Next would and serves them with
+ * the same bridge as the production server's direct routes (lib/http/node-bridge.mjs).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { matchPath, serveWithHandler, type WebHandler } from '@/lib/http/node-bridge.mjs';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route types its own params
-type Handler = (req: Request, ctx: any) => Promise<Response> | Response;
-type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS', Handler>>;
+type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS', WebHandler>>;
 
 /** Patterns like "/api/runs/:runId/events", in the order they are tried. */
 export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
@@ -33,25 +31,11 @@ export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
   ];
 }
 
-function match(pattern: string, pathname: string): Record<string, string> | null {
-  const p = pattern.split('/');
-  const s = pathname.split('/');
-  if (p.length !== s.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(':')) {
-      if (!s[i]) return null;
-      params[p[i].slice(1)] = decodeURIComponent(s[i]);
-    } else if (p[i] !== s[i]) return null;
-  }
-  return params;
-}
-
 async function handle(routes: Array<[string, RouteModule]>, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
   let found: { mod: RouteModule; params: Record<string, string> } | undefined;
   for (const [pattern, mod] of routes) {
-    const params = match(pattern, url.pathname);
+    const params = matchPath(pattern, url.pathname);
     if (params) { found = { mod, params }; break; }
   }
   const handler = found?.mod[req.method as keyof RouteModule];
@@ -60,28 +44,7 @@ async function handle(routes: Array<[string, RouteModule]>, req: IncomingMessage
     res.end(JSON.stringify({ error: { code: found ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', message: `${req.method} ${url.pathname}` } }));
     return;
   }
-  const abort = new AbortController();
-  res.on('close', () => abort.abort());
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const request = new Request(url, {
-    method: req.method, headers, signal: abort.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
-  const response = await handler(request, { params: Promise.resolve(found.params) });
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) { res.end(); return; }
-  const reader = response.body.getReader();
-  abort.signal.addEventListener('abort', () => { void reader.cancel().catch(() => {}); }, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-  } catch { /* the client went away */ }
-  res.end();
+  await serveWithHandler(handler, found.params, req, res);
 }
 
 export interface RouteServer {

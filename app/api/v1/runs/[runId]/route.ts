@@ -3,6 +3,7 @@ import { authorize } from '@/lib/server/api-keys';
 import { preflight, v1Route } from '@/lib/server/v1-http';
 import { presentRun } from '@/lib/server/workflows';
 import { runOfKey } from '@/lib/server/published-runs';
+import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,3 +18,5 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: st
 });
 
 export const OPTIONS = preflight('GET');
+
+serveDirectly('/api/v1/runs/:runId', { GET, OPTIONS });

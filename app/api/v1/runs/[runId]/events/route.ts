@@ -3,6 +3,7 @@ import { authorize } from '@/lib/server/api-keys';
 import { runOfKey } from '@/lib/server/published-runs';
 import { afterSeqFrom, runEventStream } from '@/lib/server/sse';
 import { preflight, v1Route } from '@/lib/server/v1-http';
+import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,3 +16,5 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: st
 });
 
 export const OPTIONS = preflight('GET');
+
+serveDirectly('/api/v1/runs/:runId/events', { GET, OPTIONS });

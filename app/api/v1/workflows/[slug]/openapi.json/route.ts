@@ -3,6 +3,7 @@ import { getApp } from '@/lib/server/app';
 import { buildOpenApi } from '@/lib/server/openapi';
 import { versionToRun } from '@/lib/server/published-runs';
 import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
+import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,3 +23,5 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ slug: str
 });
 
 export const OPTIONS = preflight('GET');
+
+serveDirectly('/api/v1/workflows/:slug/openapi.json', { GET, OPTIONS });

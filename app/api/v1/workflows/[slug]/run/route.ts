@@ -3,6 +3,7 @@ import { readJson } from '@/lib/http/body';
 import { authorizeForSlug } from '@/lib/server/api-keys';
 import { runBodySchema, runPublished } from '@/lib/server/published-runs';
 import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
+import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,3 +19,5 @@ export const POST = v1Route(async (req, { params }: { params: Promise<{ slug: st
 });
 
 export const OPTIONS = preflight('POST');
+
+serveDirectly('/api/v1/workflows/:slug/run', { POST, OPTIONS });

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// The production server (`npm start`, after `npm run build`). Next.js serves the editor and the management API as
+// usual; the published API's routes (/api/v1/…, the ones outside apps call) are dispatched straight to their route
+// handlers — the same functions, from Next's own build — without Next's router, which costs about a millisecond of
+// CPU per request. Those route modules list themselves in lib/http/direct-routes.ts when loaded; this server loads
+// them at start-up, and Next serves anything not listed (or any method a route does not export).
+//
+//   node server.mjs [--port 3000] [--hostname localhost]      (or PORT / HOSTNAME)
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { matchPath, serveWithHandler } from './lib/http/node-bridge.mjs';
+
+process.env.NODE_ENV ??= 'production';
+const { values } = parseArgs({ options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } } });
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const hostname = values.hostname ?? process.env.HOSTNAME ?? 'localhost';
+
+const { default: next } = await import('next');
+const app = next({ dev: false, hostname, port, dir: path() });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const DIRECT = Symbol.for('paiflow.directRoutes');
+/** The listed handler for this request, if any. */
+function direct(req) {
+  const routes = globalThis[DIRECT];
+  if (!routes || !req.url?.startsWith('/api/v1/')) return null;
+  const q = req.url.indexOf('?');
+  const pathname = q < 0 ? req.url : req.url.slice(0, q);
+  for (const [pattern, methods] of routes) {
+    const params = matchPath(pattern, pathname);
+    if (params) return methods[req.method] ? { handler: methods[req.method], params } : null;
+  }
+  return null;
+}
+
+const server = createServer((req, res) => {
+  const d = direct(req);
+  if (d) void serveWithHandler(d.handler, d.params, req, res);
+  else void handle(req, res);
+});
+
+server.listen(port, hostname, async () => {
+  const addr = server.address();
+  const base = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  // Have Next load the published API's route modules now (a preflight touches no data), so that the first real
+  // call already takes the direct path.
+  for (const p of ['/api/v1/workflows/_/run', '/api/v1/workflows/_/openapi.json', '/api/v1/runs/_', '/api/v1/runs/_/events']) {
+    await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
+  }
+  console.log(`> PaiFlow ready on http://${hostname}:${port}`);
+});
+
+let stopping = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 3_000).unref();
+    Promise.resolve(globalThis.__paiflowApp?.then?.((a) => a.close())).catch(() => {}).finally(() => process.exit(0));
+  });
+}
+
+function path() {
+  return new URL('.', import.meta.url).pathname;
+}
