@@ -18,6 +18,8 @@ export interface WorkflowRecord {
   revision: number;
   slug: string | null;
   currentVersionId: string | null;
+  /** Browser origins allowed to call the published endpoint (`["*"]`: any; `[]`: none); null: the server default. */
+  corsOrigins: string[] | null;
   createdAt: string;
   updatedAt: string;
 }

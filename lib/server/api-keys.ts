@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { PaiError } from '@/engine/errors';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
 import type { App } from './app';
-import { httpError } from './v1-http';
+import { corsOf, httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 
 const KEY_RE = /^pf_[A-Za-z0-9_-]{43}$/;
@@ -76,6 +76,7 @@ export function rateLimit(app: App, key: ApiKeyRecord): void {
 export async function authorizeForSlug(app: App, req: Request, slug: string): Promise<{ key: ApiKeyRecord; workflow: PublishedWorkflow }> {
   const hash = bearerHash(req);
   const found = await app.store.findKeyAndPublished(hash.toString('hex'), slug);
+  if (found.workflow) corsOf(req, found.workflow); // answers, errors too, carry this workflow's CORS headers
   const key = liveKey(app, hash, found.key);
   rateLimit(app, key);
   if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });

@@ -12,6 +12,7 @@ import { Prisma } from '@/engine/store/prisma/generated/client';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { diffGraphs } from './graph-diff';
+import { corsOrigins } from './v1-settings';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
@@ -19,6 +20,26 @@ const SLUG_MAX = 64;
 export const publishBodySchema = z.object({
   slug: z.string().max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
     .regex(SLUG_RE, 'a slug is lower-case letters and digits separated by single hyphens').optional(),
+});
+
+/** `scheme://host[:port]` exactly as a browser sends it in Origin (no path, no trailing slash), or null. */
+function asOrigin(s: string): string | null {
+  try {
+    const u = new URL(s);
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) return null;
+    return s.replace(/\/$/, '').toLowerCase() === u.origin.toLowerCase() ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** PATCH /api/workflows/:id/publish: which browser origins may call the endpoint; null = the server default. */
+export const publishSettingsSchema = z.object({
+  corsOrigins: z.array(z.string().trim().max(300).refine((o) => o === '*' || asOrigin(o) !== null, {
+    message: 'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
+  })).max(50, 'at most 50 origins').nullable()
+    .transform((list) => (list === null ? null : [...new Set(list.map((o) => (o === '*' ? o : asOrigin(o)!)))]))
+    .refine((list) => list === null || !list.includes('*') || list.length === 1, { message: '* allows every origin: give it alone' }),
 });
 
 export function slugify(name: string): string {
@@ -76,6 +97,9 @@ export function presentPublished(origin: string, workflow: WorkflowRecord, versi
     versionId: version?.id ?? null,
     endpoint: slug ? `${origin}${endpointPath(slug)}` : null,
     openapiUrl: slug ? `${origin}/api/v1/workflows/${slug}/openapi.json` : null,
+    /** Browser origins allowed to call the endpoint; null: the server default, `corsDefault` (CORS_ORIGINS). */
+    corsOrigins: workflow.corsOrigins,
+    corsDefault: ((d) => (d === '*' ? '*' : [...d]))(corsOrigins()),
   };
 }
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { matchPath, serveWithHandler, type WebHandler } from '@/lib/http/node-bridge.mjs';
 
-type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS', WebHandler>>;
+type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', WebHandler>>;
 
 /** Patterns like "/api/runs/:runId/events", in the order they are tried. */
 export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {

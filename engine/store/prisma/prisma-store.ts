@@ -46,7 +46,8 @@ const json = (v: unknown) => (v === undefined ? Prisma.DbNull : v === null ? Pri
 function toWorkflow(r: Row): WorkflowRecord {
   return {
     id: r.id, name: r.name, description: r.description, graph: r.graph as Graph, engine: r.engine as EngineChoice, revision: r.revision,
-    slug: r.slug ?? null, currentVersionId: r.currentVersionId ?? null, createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!,
+    slug: r.slug ?? null, currentVersionId: r.currentVersionId ?? null, corsOrigins: (r.corsOrigins ?? null) as string[] | null,
+    createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!,
   };
 }
 
@@ -55,7 +56,7 @@ function toVersion(r: Row): WorkflowVersionRecord {
 }
 
 /** What the published endpoint needs of a workflow (not its draft graph). */
-export type PublishedWorkflow = Pick<WorkflowRecord, 'id' | 'name' | 'engine' | 'slug' | 'currentVersionId'>;
+export type PublishedWorkflow = Pick<WorkflowRecord, 'id' | 'name' | 'engine' | 'slug' | 'currentVersionId' | 'corsOrigins'>;
 
 /** An API key as the API shows it: never the key, never its hash. */
 export interface ApiKeyRecord {
@@ -219,12 +220,13 @@ export class PrismaStore implements RunStore, WorkflowStore {
   async findKeyAndPublished(hash: string, slug: string): Promise<{ key: (ApiKeyRecord & { hash: string }) | null; workflow: PublishedWorkflow | null }> {
     if (!this.sql) {
       const [key, wf] = await Promise.all([this.findApiKeyByHash(hash), this.getWorkflowBySlug(slug)]);
-      return { key, workflow: wf && { id: wf.id, name: wf.name, engine: wf.engine, slug: wf.slug, currentVersionId: wf.currentVersionId } };
+      return { key, workflow: wf && { id: wf.id, name: wf.name, engine: wf.engine, slug: wf.slug, currentVersionId: wf.currentVersionId, corsOrigins: wf.corsOrigins } };
     }
     const [r] = await this.sql.prepared<Row>('paiflow_key_and_published', `SELECT
         k.id AS k_id, k.workflow_id AS k_workflow_id, k.name AS k_name, k.prefix AS k_prefix, k.hash AS k_hash,
         k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at,
-        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id
+        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id,
+        w.cors_origins AS w_cors_origins
       FROM (SELECT $1::text AS hash, $2::text AS slug) q
       LEFT JOIN api_keys k ON k.hash = q.hash
       LEFT JOIN workflows w ON w.slug = q.slug`, [hash, slug]);
@@ -233,8 +235,27 @@ export class PrismaStore implements RunStore, WorkflowStore {
         id: r.k_id, workflowId: r.k_workflow_id, name: r.k_name, prefix: r.k_prefix, hash: r.k_hash,
         createdAt: iso(r.k_created_at)!, lastUsedAt: iso(r.k_last_used_at), revokedAt: iso(r.k_revoked_at),
       } : null,
-      workflow: r.w_id ? { id: r.w_id, name: r.w_name, engine: r.w_engine as EngineChoice, slug: r.w_slug, currentVersionId: r.w_current_version_id ?? null } : null,
+      workflow: r.w_id ? {
+        id: r.w_id, name: r.w_name, engine: r.w_engine as EngineChoice, slug: r.w_slug, currentVersionId: r.w_current_version_id ?? null,
+        corsOrigins: (r.w_cors_origins ?? null) as string[] | null,
+      } : null,
     };
+  }
+
+  /**
+   * The CORS origins of the workflow published under `slug`, or of the workflow `runId` belongs to: the list, null
+   * for the server default, undefined when there is no such workflow or run. (Preflights and early errors.)
+   */
+  async corsOriginsFor(where: { slug: string } | { runId: string }): Promise<string[] | null | undefined> {
+    const r = 'slug' in where
+      ? await this.prisma.workflow.findUnique({ where: { slug: where.slug }, select: { corsOrigins: true } })
+      : (await this.prisma.run.findUnique({ where: { id: where.runId }, select: { workflow: { select: { corsOrigins: true } } } }))?.workflow;
+    return r ? ((r.corsOrigins ?? null) as string[] | null) : undefined;
+  }
+
+  async setCorsOrigins(workflowId: string, origins: string[] | null): Promise<WorkflowRecord | null> {
+    const res = await this.prisma.workflow.updateMany({ where: { id: workflowId }, data: { corsOrigins: origins === null ? Prisma.DbNull : origins } });
+    return res.count ? this.getWorkflow(workflowId) : null;
   }
 
   /** The key whose sha256 is `hash` (revoked ones too: the caller decides), with the stored hash. */

@@ -8,7 +8,7 @@ import { serveDirectly } from '@/lib/http/direct-routes';
 export const dynamic = 'force-dynamic';
 
 /** A run of the key's workflow; any other run is 404, as if it did not exist. */
-export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
+export const GET = v1Route('run', async (req, { params }: { params: Promise<{ runId: string }> }) => {
   const app = await getApp();
   const key = await authorize(app, req);
   const run = await runOfKey(app, key, (await params).runId);
@@ -17,6 +17,6 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: st
   return Response.json(view);
 });
 
-export const OPTIONS = preflight('GET');
+export const OPTIONS = preflight('run', 'GET');
 
 serveDirectly('/api/v1/runs/:runId', { GET, OPTIONS });

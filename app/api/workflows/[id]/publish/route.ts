@@ -2,7 +2,7 @@ import { getApp } from '@/lib/server/app';
 import { route } from '@/lib/http/errors';
 import { readJson } from '@/lib/http/body';
 import { originOf } from '@/lib/server/v1-http';
-import { presentPublished, publishBodySchema, publishWorkflow } from '@/lib/server/publish';
+import { presentPublished, publishBodySchema, publishSettingsSchema, publishWorkflow } from '@/lib/server/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
@@ -23,6 +23,16 @@ export const POST = route(async (req, { params }: Ctx) => {
   const body = await readJson(req, publishBodySchema, { optional: true, limit: app.config.maxBodyBytes });
   const { workflow, version } = await publishWorkflow(app, wf, body.slug);
   return Response.json(presentPublished(originOf(req), workflow, version), { status: 201 });
+});
+
+/** Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS). */
+export const PATCH = route(async (req, { params }: Ctx) => {
+  const app = await getApp();
+  const wf = await getWorkflowOr404(app, (await params).id);
+  const body = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
+  const updated = (await app.store.setCorsOrigins(wf.id, body.corsOrigins)) ?? wf;
+  const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
+  return Response.json(presentPublished(originOf(req), updated, current));
 });
 
 /** Unpublishes: the endpoint answers 404; versions, slug and API keys are kept. */

@@ -8,13 +8,13 @@ import { serveDirectly } from '@/lib/http/direct-routes';
 export const dynamic = 'force-dynamic';
 
 /** The run's trace as SSE (Last-Event-ID / ?after= honoured), for a key of the run's workflow only. */
-export const GET = v1Route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
+export const GET = v1Route('run', async (req, { params }: { params: Promise<{ runId: string }> }) => {
   const app = await getApp();
   const key = await authorize(app, req);
   const run = await runOfKey(app, key, (await params).runId);
   return runEventStream(app, run.id, afterSeqFrom(req), req.signal);
 });
 
-export const OPTIONS = preflight('GET');
+export const OPTIONS = preflight('run', 'GET');
 
 serveDirectly('/api/v1/runs/:runId/events', { GET, OPTIONS });

@@ -2,17 +2,18 @@ import { PaiError } from '@/engine/errors';
 import { getApp } from '@/lib/server/app';
 import { buildOpenApi } from '@/lib/server/openapi';
 import { versionToRun } from '@/lib/server/published-runs';
-import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
+import { corsOf, originOf, preflight, v1Route } from '@/lib/server/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
 /** The endpoint's OpenAPI 3.1 document (no key needed: it describes inputs and outputs, nothing inside the workflow). */
-export const GET = v1Route(async (req, { params }: { params: Promise<{ slug: string }> }) => {
+export const GET = v1Route('slug', async (req, { params }: { params: Promise<{ slug: string }> }) => {
   const app = await getApp();
   const { slug } = await params;
   const wf = await app.store.getWorkflowBySlug(slug);
   if (!wf) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
+  corsOf(req, wf);
   const raw = new URL(req.url).searchParams.get('version');
   const n = raw === null ? undefined : Number(raw);
   if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= 2_147_483_647)) {
@@ -22,6 +23,6 @@ export const GET = v1Route(async (req, { params }: { params: Promise<{ slug: str
   return Response.json(buildOpenApi(originOf(req), wf, version), { headers: { 'cache-control': 'no-cache' } });
 });
 
-export const OPTIONS = preflight('GET');
+export const OPTIONS = preflight('slug', 'GET');
 
 serveDirectly('/api/v1/workflows/:slug/openapi.json', { GET, OPTIONS });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "workflows" ADD COLUMN     "cors_origins" JSONB;
+
