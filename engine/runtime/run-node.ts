@@ -67,6 +67,22 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** One attempt's signal: aborted by the run's signal or after `ms`; dispose() when the attempt is over. */
+function attemptAbort(run: AbortSignal, ms: number) {
+  const ctl = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => { expired = true; ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')); }, ms);
+  timer.unref?.();
+  const onAbort = () => ctl.abort(run.reason);
+  if (run.aborted) onAbort();
+  else run.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: ctl.signal,
+    timedOut: () => expired,
+    dispose: () => { clearTimeout(timer); run.removeEventListener('abort', onAbort); },
+  };
+}
+
 function isRetryable(err: unknown): boolean {
   if (err instanceof PaiError) return err.retryable || err.code === 'NODE_TIMEOUT';
   return !(err instanceof Error && err.name === 'AbortError');
@@ -110,8 +126,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   } else {
     outcome = { status: 'failed', attempt, error: { code: 'NODE_ERROR', message: 'not executed' } };
     for (let i = 1; ; i++) {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([a.signal, timeout]);
+      const attemptSignal = attemptAbort(a.signal, timeoutMs);
+      const { signal, timedOut } = attemptSignal;
       try {
         const res = await def.execute({
           runId, nodeId: node.id, nodeType: node.type, attempt, idempotencyKey: `${runId}:${node.id}:${attempt}`,
@@ -129,11 +145,11 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
           break;
         }
-        const error = timeout.aborted
+        const error = timedOut()
           ? { code: 'NODE_TIMEOUT', message: `node "${node.id}" timed out after ${timeoutMs} ms` }
           : toErrorJson(err);
         outcome = { status: 'failed', error, attempt };
-        const retryable = timeout.aborted || isRetryable(err);
+        const retryable = timedOut() || isRetryable(err);
         if (i >= policy.maxAttempts || !retryable) break;
         const delay = Math.round(policy.backoffMs * policy.backoffMultiplier ** (i - 1));
         journal.emit('node.progress', { retry: { attempt, nextInMs: delay, error } }, { nodeId: node.id, spanId });
@@ -144,6 +160,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
         }
         attempt += 1;
         outcome.attempt = attempt;
+      } finally {
+        attemptSignal.dispose();
       }
     }
   }

@@ -20,7 +20,8 @@ import type { RunRecord, RunStore } from '@/engine/store/types';
 import { openTestDb, type TestDb } from './databases';
 
 /** Per-node behaviour, keyed by node id; read at execution time so tests can change it between runs. */
-export const probeScript = new Map<string, { fail?: boolean | number; sleepMs?: number; hang?: boolean; output?: unknown }>();
+/** `transient`: the failure is a plain Error (retryable by a retry policy) instead of a non-retryable PaiError. */
+export const probeScript = new Map<string, { fail?: boolean | number; transient?: boolean; sleepMs?: number; hang?: boolean; output?: unknown }>();
 export const probeCalls = new Map<string, number>();
 
 export const probeNode = defineNode<{ value?: string; fail?: boolean }>({
@@ -34,7 +35,10 @@ export const probeNode = defineNode<{ value?: string; fail?: boolean }>({
     const s = probeScript.get(ctx.nodeId) ?? {};
     if (s.sleepMs) await new Promise((r) => setTimeout(r, s.sleepMs));
     if (s.hang) await new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
-    if (ctx.config.fail || s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
+    if (ctx.config.fail || s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) {
+      if (s.transient) throw new Error(`probe ${ctx.nodeId}: transient failure (call ${calls})`);
+      throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
+    }
     return { output: s.output ?? { value: ctx.config.value ?? ctx.nodeId, calls } };
   },
 });
