@@ -10,7 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+/** One API request; exported for feature modules (e.g. the publish panel) that keep their own typed calls. */
+export async function call<T>(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, {
     method,
     headers: body === undefined ? undefined : { 'content-type': 'application/json' },

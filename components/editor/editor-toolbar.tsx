@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
 import type { EditorState } from './editor-store';
+import { PublishButton } from './publish/publish-button';
 import type { RunState } from './run/run-store';
 
 const selectName = (s: EditorState) => s.name;
@@ -44,6 +45,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             {problemCount ? `${problemCount} problem${problemCount > 1 ? 's' : ''}` : 'Valid'}
           </span>
           <Button variant="dark" size="sm" onClick={() => void editor.save({ manual: true })} disabled={status === 'saving' || status === 'conflict'} title="Save (Ctrl+S)" data-testid="save">Save</Button>
+          <PublishButton disabled={status === 'conflict'} />
           <Button variant="run" size="sm" onClick={onRun} disabled={runActive || status === 'conflict'} data-testid="run" title="Run the workflow">▶ Run</Button>
         </>
       }>

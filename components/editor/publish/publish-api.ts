@@ -1,0 +1,70 @@
+/** Typed calls for publishing: endpoint status, versions, API keys and per-workflow CORS origins. */
+import { call } from '@/components/api/client';
+import type { EngineChoice, Graph } from '@/components/api/types';
+
+export interface PublishStatus {
+  published: boolean;
+  slug: string | null;
+  version: number | null;
+  versionId: string | null;
+  endpoint: string | null;
+  openapiUrl: string | null;
+  /** Origins allowed to call the endpoint from a browser; null = the server default. */
+  corsOrigins?: string[] | null;
+  /** The server-wide default (CORS_ORIGINS). */
+  corsDefault?: '*' | string[];
+}
+
+/** What the draft changed since a version (lib/server/graph-diff.ts). */
+export interface GraphDiff {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  edgesAdded: number;
+  edgesRemoved: number;
+  engineChanged: boolean;
+  same: boolean;
+}
+
+export interface VersionInfo {
+  id: string;
+  version: number;
+  engine: EngineChoice | string;
+  createdAt: string;
+  current: boolean;
+  nodeCount: number;
+  draftChanges: GraphDiff;
+}
+
+export interface VersionSnapshot { id: string; version: number; engine: string; graph: Graph; createdAt: string; current: boolean }
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type NewApiKey = ApiKeyInfo & { key: string };
+
+const wf = (id: string) => `/api/workflows/${encodeURIComponent(id)}`;
+
+export const publishApi = {
+  status: (id: string) => call<PublishStatus>('GET', `${wf(id)}/publish`),
+  publish: (id: string, slug?: string) => call<PublishStatus>('POST', `${wf(id)}/publish`, slug ? { slug } : {}),
+  unpublish: (id: string) => call<PublishStatus>('DELETE', `${wf(id)}/publish`),
+  setCors: (id: string, corsOrigins: string[] | null) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),
+  /** Newest first. The route answers `{ …status, versions }`; a bare array is accepted too. */
+  versions: async (id: string): Promise<VersionInfo[]> => {
+    const res = await call<VersionInfo[] | { versions: VersionInfo[] }>('GET', `${wf(id)}/versions`);
+    const list = Array.isArray(res) ? res : res.versions;
+    return [...list].sort((a, b) => b.version - a.version);
+  },
+  version: (id: string, version: number) => call<VersionSnapshot>('GET', `${wf(id)}/versions/${version}`),
+  rollback: (id: string, version: number) => call<PublishStatus>('POST', `${wf(id)}/versions/${version}/rollback`),
+  keys: (id: string) => call<ApiKeyInfo[]>('GET', `${wf(id)}/api-keys`),
+  createKey: (id: string, name?: string) => call<NewApiKey>('POST', `${wf(id)}/api-keys`, name ? { name } : {}),
+  revokeKey: (keyId: string) => call<ApiKeyInfo>('DELETE', `/api/api-keys/${encodeURIComponent(keyId)}`),
+};
