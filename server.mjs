@@ -45,7 +45,7 @@ server.listen(port, hostname, async () => {
   const base = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
   // Have Next load the published API's route modules now (a preflight touches no data), so that the first real
   // call already takes the direct path.
-  for (const p of ['/api/v1/workflows/_/run', '/api/v1/workflows/_/openapi.json', '/api/v1/runs/_', '/api/v1/runs/_/events']) {
+  for (const p of ['/api/v1/workflows/_/run', '/api/v1/workflows/_/openapi.json', '/api/v1/runs/_', '/api/v1/runs/_/events', '/api/v1/chat/completions']) {
     await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
   }
   console.log(`> PaiFlow ready on http://${hostname}:${port}`);

@@ -56,7 +56,7 @@ export async function versionToRun(app: App, wf: PublishedWorkflow, requested?: 
   return v;
 }
 
-function idempotencyKeyOf(req: Request): string | null {
+export function idempotencyKeyOf(req: Request): string | null {
   const k = req.headers.get('idempotency-key');
   if (k === null) return null;
   if (!IDEMPOTENCY_KEY_RE.test(k)) {
@@ -66,7 +66,7 @@ function idempotencyKeyOf(req: Request): string | null {
 }
 
 /** A repeat with the same Idempotency-Key must be the same request: other inputs → 409, not someone else's run. */
-function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>) {
+export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>) {
   const start = run.graph.nodes.find((n) => n.type === 'start');
   const { value } = checkRunInputs(startConfigSchema.parse(start?.data.config ?? {}), inputs);
   if (canonicalJson(value) !== canonicalJson(run.inputs)) {
@@ -75,7 +75,7 @@ function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>) {
 }
 
 /** Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here. */
-async function startRun(app: App, wf: PublishedWorkflow, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
+export async function startRun(app: App, wf: PublishedWorkflow, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
   const { slots } = v1Settings(app);
   const slot = slots.tryAcquire(wf.id);
   if (!slot && !(idempotencyKey && (await app.store.findRunByIdempotencyKey(wf.id, idempotencyKey)))) {

@@ -28,6 +28,7 @@ export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
     ['/api/v1/workflows/:slug/openapi.json', await import('@/app/api/v1/workflows/[slug]/openapi.json/route')],
     ['/api/v1/runs/:runId', await import('@/app/api/v1/runs/[runId]/route')],
     ['/api/v1/runs/:runId/events', await import('@/app/api/v1/runs/[runId]/events/route')],
+    ['/api/v1/chat/completions', await import('@/app/api/v1/chat/completions/route')],
   ];
 }
 
