@@ -152,18 +152,62 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   };
 }
 
+type PGliteModule = typeof import('@electric-sql/pglite');
+
+/**
+ * Named prepared statements on PGlite, through its wire-protocol entry: parsed and planned once, then each call is one
+ * Bind + Describe + Execute + Sync, instead of the six protocol round trips (parse and plan included) of query(). It
+ * takes the same two locks as query(), so it never runs inside someone else's transaction. The data directory is on
+ * the Node file system, whose writes go straight to disk, so there is nothing to sync after the call.
+ */
+function pglitePrepared(pglite: import('@electric-sql/pglite').PGlite, protocol: PGliteModule['protocol'], parse: PGliteModule['parse']): SqlRunner['prepared'] {
+  const { serialize } = protocol;
+  const ready = new Set<string>();
+  const concat = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let o = 0;
+    for (const p of parts) { out.set(p, o); o += p.length; }
+    return out;
+  };
+  const text = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : v instanceof Date ? v.toISOString() : String(v));
+  const pg = pglite as unknown as {
+    _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+    _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+    parsers: Parameters<PGliteModule['parse']['parseResults']>[1];
+  };
+  const run = async (name: string, sql: string, params: unknown[]) => {
+    if (!ready.has(name)) {
+      await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.sync()]), { syncToFs: false });
+      ready.add(name);
+    }
+    const { messages } = await pglite.execProtocol(concat([
+      serialize.bind({ statement: name, values: params.map(text) }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+    ]), { syncToFs: false });
+    return parse.parseResults(messages, pg.parsers)[0]?.rows ?? [];
+  };
+  return async <T>(name: string, sql: string, params: unknown[]) => pg._runExclusiveTransaction(() => pg._runExclusiveQuery(async () => {
+    try {
+      return (await run(name, sql, params)) as T[];
+    } catch (e) {
+      if ((e as { code?: string }).code !== '26000') throw e; // prepared statement gone (e.g. DEALLOCATE ALL): prepare again
+      ready.delete(name);
+      return (await run(name, sql, params)) as T[];
+    }
+  }));
+}
+
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const dataDir = path.resolve(opts.dataDir ?? process.env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const release = takeLock(dataDir);
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
     const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
     const runner: SqlRunner = {
       exec: async (sql) => { await pglite.exec(sql); },
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as never[],
-      prepared: async (_name, sql, params) => (await pglite.query(sql, params)).rows as never[],
+      prepared: pglitePrepared(pglite, protocol, parse),
       transaction: (fn) => pglite.transaction(async (t) => fn({
         exec: async (sql) => { await t.exec(sql); },
         query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],
