@@ -1,6 +1,6 @@
 /**
- * Opens the one database: PostgreSQL when a URL is given, else PGlite (Postgres compiled to WASM, in-process)
- * under DATA_DIR. Both run the same schema, the same migration SQL and the same generated Prisma client.
+ * Opens the one database: PostgreSQL when a URL is given, else PGlite (Postgres compiled to WASM, in this process on
+ * a thread of its own) under DATA_DIR. Both run the same schema, the same migration SQL and the same generated Prisma client.
  * PGlite silently loses writes when two processes open one data dir, so we hold a lock file with our pid.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { pidAlive } from '../pid-alive';
 import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
+import { RemotePGlite, type RemoteTx } from './pglite-remote';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -35,7 +36,7 @@ export interface PgPoolLike {
  * PGlite as a pg.Pool for PostgresSaver: a client's BEGIN opens a PGlite transaction (which holds PGlite's lock, so
  * nothing interleaves), queries run inside it, COMMIT/ROLLBACK end it. Outside BEGIN, queries go straight to PGlite.
  */
-function pglitePool(pglite: import('@electric-sql/pglite').PGlite): PgPoolLike {
+function pglitePool(pglite: RemotePGlite): PgPoolLike {
   const run = async (q: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[] }>; exec: (s: string) => Promise<unknown> }, sql: string, params?: unknown[]) => {
     if (params && params.length) return { rows: (await q.query(sql, params)).rows as any[] };
     return { rows: (await q.query(sql)).rows as any[] };
@@ -44,7 +45,7 @@ function pglitePool(pglite: import('@electric-sql/pglite').PGlite): PgPoolLike {
     query: (sql, params) => run(pglite, sql, params),
     async end() { /* PGlite is closed with the database */ },
     async connect() {
-      let tx: Parameters<Parameters<typeof pglite.transaction>[0]>[0] | undefined;
+      let tx: RemoteTx | undefined;
       let finish: ((commit: boolean) => void) | undefined;
       let done: Promise<unknown> | undefined;
       const client = {
@@ -152,83 +153,42 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   };
 }
 
-type PGliteModule = typeof import('@electric-sql/pglite');
-
-/**
- * Named prepared statements on PGlite, through its wire-protocol entry: parsed and planned once, then each call is one
- * Bind + Describe + Execute + Sync, instead of the six protocol round trips (parse and plan included) of query(). It
- * takes the same two locks as query(), so it never runs inside someone else's transaction. The data directory is on
- * the Node file system, whose writes go straight to disk, so there is nothing to sync after the call.
- */
-function pglitePrepared(pglite: import('@electric-sql/pglite').PGlite, protocol: PGliteModule['protocol'], parse: PGliteModule['parse']): SqlRunner['prepared'] {
-  const { serialize } = protocol;
-  const ready = new Set<string>();
-  const concat = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let o = 0;
-    for (const p of parts) { out.set(p, o); o += p.length; }
-    return out;
-  };
-  const text = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : v instanceof Date ? v.toISOString() : String(v));
-  const pg = pglite as unknown as {
-    _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-    _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-    parsers: Parameters<PGliteModule['parse']['parseResults']>[1];
-  };
-  const run = async (name: string, sql: string, params: unknown[]) => {
-    if (!ready.has(name)) {
-      await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.sync()]), { syncToFs: false });
-      ready.add(name);
-    }
-    const { messages } = await pglite.execProtocol(concat([
-      serialize.bind({ statement: name, values: params.map(text) }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
-    ]), { syncToFs: false });
-    return parse.parseResults(messages, pg.parsers)[0]?.rows ?? [];
-  };
-  return async <T>(name: string, sql: string, params: unknown[]) => pg._runExclusiveTransaction(() => pg._runExclusiveQuery(async () => {
-    try {
-      return (await run(name, sql, params)) as T[];
-    } catch (e) {
-      if ((e as { code?: string }).code !== '26000') throw e; // prepared statement gone (e.g. DEALLOCATE ALL): prepare again
-      ready.delete(name);
-      return (await run(name, sql, params)) as T[];
-    }
-  }));
-}
-
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const dataDir = path.resolve(opts.dataDir ?? process.env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const release = takeLock(dataDir);
+  let pglite: RemotePGlite | undefined;
   try {
-    const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
-    const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+    // On its own thread: Postgres work never blocks the event loop (see pglite-remote.ts).
+    pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'));
+    const db = pglite;
     const runner: SqlRunner = {
-      exec: async (sql) => { await pglite.exec(sql); },
-      query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as never[],
-      prepared: pglitePrepared(pglite, protocol, parse),
-      transaction: (fn) => pglite.transaction(async (t) => fn({
+      exec: async (sql) => { await db.exec(sql); },
+      query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[],
+      prepared: (name, sql, params) => db.prepared(name, sql, params),
+      transaction: (fn) => db.transaction(async (t) => fn({
         exec: async (sql) => { await t.exec(sql); },
         query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],
       })),
     };
     await migrate(runner, opts.migrationsDir);
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: { maxWait: 20_000, timeout: 30_000 } });
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as import('@electric-sql/pglite').PGlite), transactionOptions: { maxWait: 20_000, timeout: 30_000 } });
     return {
       kind: 'pglite',
       prisma,
       describe: `pglite (${path.relative(process.cwd(), dataDir) || '.'})`,
       sql: runner,
-      pool: pglitePool(pglite),
+      pool: pglitePool(db),
       schema: 'public',
       close: async () => {
         await prisma.$disconnect();
-        await pglite.close().catch(() => {});
+        await db.close().catch(() => {});
         release();
       },
     };
   } catch (e) {
+    await pglite?.close().catch(() => {});
     release();
     throw e;
   }

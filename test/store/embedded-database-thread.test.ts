@@ -1,0 +1,81 @@
+// Guarantees: the embedded database (PGlite on its own thread) behaves like PGlite in-process for everything the
+// store and Prisma rely on — database errors keep their class and code, a transaction is isolated (an outside query
+// waits for it) and rolls back on request or on error, prepared statements survive DEALLOCATE ALL, array columns
+// parse — while the event loop keeps running during a long query.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { messages } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RemotePGlite } from '@/engine/store/prisma/pglite-remote';
+
+let dir: string;
+let db: RemotePGlite;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'paiflow-pglite-thread-'));
+  db = await RemotePGlite.create(path.join(dir, 'pglite'));
+  await db.exec('CREATE TABLE t (id int PRIMARY KEY, tags text[], doc jsonb)');
+});
+afterAll(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the embedded database thread', () => {
+  it('answers queries with typed values, arrays and jsonb, in object or array row mode', async () => {
+    await db.query('INSERT INTO t VALUES ($1, $2, $3)', [1, ['a', 'b'], JSON.stringify({ x: 1 })]);
+    const r = await db.query<{ id: number; tags: string[]; doc: unknown }>('SELECT id, tags, doc FROM t WHERE id = $1', [1]);
+    expect(r.rows).toEqual([{ id: 1, tags: ['a', 'b'], doc: { x: 1 } }]);
+    const a = await db.query('SELECT id, tags FROM t', [], { rowMode: 'array' });
+    expect(a.rows).toEqual([[1, ['a', 'b']]]);
+  });
+
+  it('a database error keeps PGlite\'s class and its SQLSTATE', async () => {
+    const err = await db.query('INSERT INTO t (id) VALUES (1)').catch((e) => e);
+    expect(err).toBeInstanceOf(messages.DatabaseError);
+    expect(err.code).toBe('23505');
+    expect(err.constraint).toBe('t_pkey');
+    // … and the connection is usable afterwards
+    expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('a transaction is isolated: an outside query waits for it; tx.rollback() and a throw both discard its writes', async () => {
+    const order: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id) VALUES (2)');
+      outside = db.query('SELECT count(*)::int AS n FROM t').then((r) => { order.push(`outside saw ${(r.rows[0] as { n: number }).n}`); });
+      await new Promise((r) => setTimeout(r, 50));
+      order.push('commit');
+    });
+    await outside;
+    expect(order).toEqual(['commit', 'outside saw 2']);
+
+    await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id) VALUES (3)');
+      await tx.rollback();
+    });
+    await expect(db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id) VALUES (4)');
+      throw new Error('boom');
+    })).rejects.toThrow('boom');
+    expect((await db.query('SELECT id FROM t ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('a named prepared statement is planned once and prepared again after DEALLOCATE ALL', async () => {
+    const sql = 'SELECT id FROM t WHERE id = $1';
+    expect(await db.prepared('thread_test_select', sql, [2])).toEqual([{ id: 2 }]);
+    await db.exec('DEALLOCATE ALL');
+    expect(await db.prepared('thread_test_select', sql, [1])).toEqual([{ id: 1 }]);
+  });
+
+  it('the event loop keeps running while the database works', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => { ticks++; }, 1);
+    const r = await db.query('SELECT count(*)::int AS n FROM generate_series(1, 3000000)');
+    clearInterval(timer);
+    expect(r.rows).toEqual([{ n: 3000000 }]);
+    expect(ticks).toBeGreaterThan(5);
+  });
+});
