@@ -1,6 +1,7 @@
 /** Typed calls for publishing: endpoint status, versions, API keys and per-workflow CORS origins. */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
+import type { GraphDiff } from '@/lib/server/graph-diff';
 
 export interface PublishStatus {
   published: boolean;
@@ -15,16 +16,8 @@ export interface PublishStatus {
   corsDefault?: '*' | string[];
 }
 
-/** What the draft changed since a version (lib/server/graph-diff.ts). */
-export interface GraphDiff {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  edgesAdded: number;
-  edgesRemoved: number;
-  engineChanged: boolean;
-  same: boolean;
-}
+/** What the draft changed since a version: the server's own type (a type-only import). */
+export type { GraphDiff };
 
 export interface VersionInfo {
   id: string;
