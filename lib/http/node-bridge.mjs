@@ -25,7 +25,9 @@ export function matchPath(pattern, pathname) {
 export async function serveWithHandler(handler, params, req, res) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
   const abort = new AbortController();
-  res.on('close', () => abort.abort());
+  // Only a client that went away before the answer was complete aborts the handler (an abort after a finished
+  // answer would cost a DOMException with its stack for nothing).
+  res.on('close', () => { if (!res.writableFinished) abort.abort(); });
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
