@@ -75,7 +75,9 @@ function llmGraph(config: Record<string, unknown>): Graph {
 
 const seqsContiguous = (events: TraceEvent[]) => expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
 
-describe.each(kinds)('cancel on %s', (kind) => {
+const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
+
+describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
   let h: Harness;
   let fake: FakeOpenAi;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -93,7 +95,7 @@ describe.each(kinds)('cancel on %s', (kind) => {
   beforeEach(() => resetProbes());
 
   async function startRun(graph: Graph) {
-    const wf = await h.createWorkflow(graph);
+    const wf = await h.createWorkflow(graph, 'cancel', engine);
     const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
     return run.id;
   }
