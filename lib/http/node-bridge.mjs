@@ -47,10 +47,26 @@ export async function serveWithHandler(handler, params, req, res) {
   response.headers.forEach((v, k) => { if (k !== 'set-cookie') out[k] = v; });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out['set-cookie'] = cookies;
-  res.writeHead(response.status, out);
-  if (!response.body || req.method === 'HEAD') { res.end(); return; }
+  if (!response.body || req.method === 'HEAD') { res.writeHead(response.status, out); res.end(); return; }
   const reader = response.body.getReader();
   abort.signal.addEventListener('abort', () => { void reader.cancel().catch(() => {}); }, { once: true });
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    // A body that is one chunk (a JSON answer) goes out in one write with its length, not chunked in two.
+    let first;
+    try { first = await reader.read(); } catch { res.destroy(); return; }
+    const next = first.done ? first : await reader.read().catch(() => ({ done: true }));
+    if (next.done) {
+      out['content-length'] = String(first.value?.byteLength ?? 0);
+      res.writeHead(response.status, out);
+      res.end(first.value);
+      return;
+    }
+    res.writeHead(response.status, out);
+    res.write(first.value);
+    res.write(next.value);
+  } else {
+    res.writeHead(response.status, out);
+  }
   try {
     for (;;) {
       const { done, value } = await reader.read();
