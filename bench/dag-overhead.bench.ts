@@ -108,7 +108,7 @@ async function benchRawLangGraph(sizes: number[], reps: number, checkpoint: bool
 
 export async function runDagOverheadBench(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '10,100,1000').split(',').map(Number);
-  const reps = Number(process.env.BENCH_REPS ?? 3);
+  const reps = Number(process.env.BENCH_REPS ?? 10);
   const rows: Row[] = [];
   const engines = (process.env.BENCH_ENGINES ?? 'dag,langgraph').split(',') as Array<'dag' | 'langgraph'>;
   // Raw LangGraph first, in a fresh heap: its best case, so the comparison does not flatter our engines.
