@@ -75,6 +75,22 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
           },
         },
       },
+      '/api/v1/chat/completions': {
+        post: {
+          operationId: 'chatCompletions',
+          summary: `"${wf.name}" as an OpenAI-compatible chat model`,
+          description: 'Any OpenAI client: base URL `<server>/api/v1`, this workflow\'s key, `model` its slug. The last user message goes to the start input named message/query/question/input/prompt/text (an input named `messages` gets the whole conversation); the reply is the end output named answer/text/output/content/reply/message. `stream: true` answers chat.completion.chunk events.',
+          requestBody: { required: true, content: json('ChatRequest') },
+          responses: {
+            200: { description: 'A chat.completion, or with stream: true its chunks as Server-Sent Events', content: { ...json('ChatCompletion'), ...SSE } },
+            202: { description: 'The run is still going after the sync timeout, or waits for human input (error.code RUN_PENDING, with statusUrl)', content: json('Error') },
+            400: errorResponse('Invalid body; `path` points at the offending field'),
+            ...AUTH_ERRORS,
+            404: errorResponse('No published workflow with this slug'),
+            422: errorResponse('The run failed (RUN_FAILED)'),
+          },
+        },
+      },
       '/api/v1/runs/{runId}': {
         get: {
           operationId: 'getRun', summary: 'A run of this workflow', parameters: [runId],
@@ -123,6 +139,40 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
             id: { type: 'string' }, workflowId: { type: 'string' }, versionId: { type: ['string', 'null'] }, status: { $ref: '#/components/schemas/RunStatus' },
             inputs: { type: 'object' }, outputs: { $ref: '#/components/schemas/Outputs' }, error: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/ErrorBody' }] },
             nodes: { type: 'array', items: { type: 'object' } },
+          },
+        },
+        ChatRequest: {
+          type: 'object', required: ['model', 'messages'],
+          properties: {
+            model: { type: 'string', const: wf.slug! },
+            messages: {
+              type: 'array', minItems: 1,
+              items: {
+                type: 'object', required: ['role'],
+                properties: {
+                  role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool', 'developer'] },
+                  content: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }, { type: 'null' }] },
+                },
+              },
+            },
+            stream: { type: 'boolean', default: false },
+          },
+        },
+        ChatCompletion: {
+          type: 'object', required: ['id', 'object', 'created', 'model', 'choices'],
+          properties: {
+            id: { type: 'string' }, object: { type: 'string', const: 'chat.completion' }, created: { type: 'integer' }, model: { type: 'string' },
+            choices: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  index: { type: 'integer' }, finish_reason: { type: 'string' },
+                  message: { type: 'object', properties: { role: { type: 'string', const: 'assistant' }, content: { type: 'string' } } },
+                },
+              },
+            },
+            usage: { type: 'object', properties: { prompt_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
           },
         },
         ErrorBody: {

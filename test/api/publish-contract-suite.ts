@@ -389,6 +389,9 @@ export function publishContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
         properties: { message: { type: 'string', description: 'Who to greet' }, times: { type: 'number' } },
       });
       expect(doc.components.schemas.Outputs.properties).toEqual({ text: {} });
+      // The OpenAI-compatible endpoint is described too, with this workflow's slug as the only model.
+      expect(doc.paths['/api/v1/chat/completions'].post.operationId).toBe('chatCompletions');
+      expect(doc.components.schemas.ChatRequest.properties.model).toEqual({ type: 'string', const: slugA });
       // Nothing inside the workflow leaks: no template text.
       expect(a.text).not.toContain('{{');
 
