@@ -7,13 +7,15 @@ import { ZodError } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { toJsonPath } from '@/engine/graph/schema';
 
-export function errorResponse(err: PaiError, headers?: HeadersInit): Response {
+/** `extra`: more fields for the error object (e.g. OpenAI's `type` / `param` on the chat-completions facade). */
+export function errorResponse(err: PaiError, headers?: HeadersInit, extra?: Record<string, unknown>): Response {
   const details = err.details as { errors?: unknown } | undefined;
   const body = {
     error: {
       code: err.code,
       message: err.message,
       ...(err.path !== undefined ? { path: err.path } : {}),
+      ...extra,
       ...(details?.errors ? { errors: details.errors } : {}),
     },
   };

@@ -43,10 +43,11 @@ import type { PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord } from '@/engine/store/types';
 import { findRefs } from '@/engine/template/resolve';
 import { readJson } from '@/lib/http/body';
-import { toPaiError } from '@/lib/http/errors';
+import { errorResponse, toPaiError } from '@/lib/http/errors';
 import { authorizeForSlug } from './api-keys';
 import { getApp, type App } from './app';
-import { checkSameInputs, idempotencyKeyOf, runUrls, startRun, versionToRun } from './published-runs';
+import { checkSameInputs, idempotencyKeyOf, runHeaders, runUrls, startRun, versionToRun } from './published-runs';
+import { SSE_HEADERS } from './sse';
 import { waitForRunToSettle } from './run-waiter';
 import { originOf } from './v1-http';
 import { v1Settings } from './v1-settings';
@@ -182,9 +183,8 @@ function errorAnswer(e: unknown, req: Request): Response {
     console.error('[paiflow] unhandled error in', req.method, new URL(req.url).pathname, (e as Error)?.message);
     return Response.json({ error: errorJson(500, 'INTERNAL', 'internal error; see the server log') }, { status: 500 });
   }
-  const details = pe.details as { errors?: unknown; headers?: Record<string, string> } | undefined;
-  const body = { error: errorJson(pe.status, pe.code, pe.message, { path: pe.path, extra: details?.errors ? { errors: details.errors } : undefined }) };
-  return Response.json(body, { status: pe.status, headers: details?.headers });
+  const headers = (pe.details as { headers?: Record<string, string> } | undefined)?.headers;
+  return errorResponse(pe, headers, { type: openAiErrorType(pe.status, pe.code), param: pe.path ?? null });
 }
 
 function failedError(run: RunRecord) {
@@ -235,7 +235,7 @@ async function answer(req: Request): Promise<Response> {
   const { run, created } = await startRun(app, wf, version, key, { inputs, mode: body.stream ? 'stream' : 'sync' }, idempotencyKey);
   if (!created) checkSameInputs(run, inputs);
   const urls = runUrls(originOf(req), run.id);
-  const headers: Record<string, string> = { 'x-run-id': run.id, location: urls.statusUrl, ...(created ? {} : { 'idempotent-replayed': 'true' }) };
+  const headers = runHeaders(run.id, urls.statusUrl, created);
 
   if (body.stream) return streamAnswer(app, req, wf, run, streamingSources(version.graph), urls, headers);
 
@@ -319,8 +319,6 @@ function streamAnswer(
     },
   });
   return new Response(stream, {
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no', ...headers,
-    },
+    headers: { ...SSE_HEADERS, ...headers },
   });
 }

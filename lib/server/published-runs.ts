@@ -35,6 +35,10 @@ const SLOT_MAX_HOLD_MS = 6 * 3600_000;
 const versionCache = new Map<string, WorkflowVersionRecord>();
 const VERSION_CACHE_MAX = 500;
 
+/** Headers of an answer about a started (or, for a repeated Idempotency-Key, found) run. */
+export const runHeaders = (runId: string, statusUrl: string, created: boolean): Record<string, string> =>
+  ({ 'x-run-id': runId, location: statusUrl, ...(created ? {} : { 'idempotent-replayed': 'true' }) });
+
 export const runUrls = (origin: string, runId: string) => ({
   statusUrl: `${origin}/api/v1/runs/${runId}`,
   eventsUrl: `${origin}/api/v1/runs/${runId}/events`,
@@ -108,7 +112,7 @@ export async function runPublished(app: App, req: Request, origin: string, wf: P
   else if (body.callbackUrl !== undefined) deliverOnCompletion(app, run.id, body.callbackUrl, { slug: wf.slug!, version: version.version });
 
   const urls = runUrls(origin, run.id);
-  const headers: Record<string, string> = { 'x-run-id': run.id, location: urls.statusUrl, ...(created ? {} : { 'idempotent-replayed': 'true' }) };
+  const headers = runHeaders(run.id, urls.statusUrl, created);
   const runVersion = run.versionId === version.id ? version.version : (await app.store.getVersion(run.versionId ?? ''))?.version ?? null;
 
   if (body.mode === 'stream') {

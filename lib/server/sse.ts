@@ -6,6 +6,9 @@
 import { TERMINAL_EVENT_TYPES, type TraceEvent } from '@/engine/events/types';
 import type { App } from './app';
 
+/** Response headers of every event stream (no proxy buffering, no transformation). */
+export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' } as const;
+
 const TERMINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
 export function afterSeqFrom(req: Request): number {
@@ -86,7 +89,5 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
       cleanup();
     },
   });
-  return new Response(stream, {
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' },
-  });
+  return new Response(stream, { headers: SSE_HEADERS });
 }
