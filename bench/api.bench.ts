@@ -18,7 +18,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../test/support/databases';
+import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueSchema } from '../test/support/databases';
 
 export interface ApiBenchRow {
   store: string;
@@ -40,7 +40,7 @@ const GRAPH = {
 };
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? TEST_REDIS_URL;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,11 +48,6 @@ async function freePort(): Promise<number> {
     s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
     s.on('error', reject);
   });
-}
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
-  try { await r.connect(); return (await r.ping()) === 'PONG'; } catch { return false; } finally { r.disconnect(); }
 }
 
 function ensureBuild() {
@@ -165,7 +160,7 @@ export async function runApiBench(): Promise<ApiBenchRow[]> {
   const rows: ApiBenchRow[] = [];
   if (stores.includes('pglite')) rows.push(...(await benchStore('pglite', concurrencies, seconds)));
   if (stores.includes('postgres')) {
-    if ((await postgresAvailable().catch(() => false)) && (await redisReachable())) rows.push(...(await benchStore('postgres', concurrencies, seconds)));
+    if ((await postgresAvailable().catch(() => false)) && (await redisAvailable(REDIS_URL).catch(() => false))) rows.push(...(await benchStore('postgres', concurrencies, seconds)));
     else console.warn('[bench] PostgreSQL or Redis not reachable: embedded store only');
   }
   return rows;

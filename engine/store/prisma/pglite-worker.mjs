@@ -81,7 +81,6 @@ async function handle(m) {
         if (!commit) throw ROLLBACK;
       });
       done.catch((e) => { if (e !== ROLLBACK) failed(e); });
-      txs.set(m.tx, { finish: () => {}, done });
     });
     case 'end': {
       const t = txs.get(m.tx);
