@@ -1,9 +1,15 @@
 /**
- * DAG engine overhead per node: N-node chains of a no-op node, with durable snapshots (one commit per node),
- * on the embedded store (PGlite) and on PostgreSQL; and the same chain on raw @langchain/langgraph for comparison.
- * Prints a table and returns rows for bench/run-all.ts.
+ * Engine overhead per node: N-node chains of a no-op node with durable snapshots (one commit per node), on the
+ * DAG and LangGraph engines, on the embedded store (PGlite) and on PostgreSQL; next to the same chain on raw
+ * @langchain/langgraph (in memory, with MemorySaver, and with the official PostgresSaver).
+ *
+ * Method: every configuration is warmed up first (JIT, prepared statements), then the configurations run in
+ * rounds, one run each per round, the order rotating from round to round. This machine's speed drifts by 2× within
+ * minutes, so a configuration measured a minute after another is not comparable; configurations measured in the
+ * same round are. `xRaw` is the median, over rounds, of a configuration's time divided by raw LangGraph's time in
+ * the same round. Prints a table and returns rows for bench/run-all.ts.
  */
-import { Annotation, MemorySaver, StateGraph, START, END } from '@langchain/langgraph';
+import { Annotation, MemorySaver, StateGraph, START, END, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { z } from 'zod';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,98 +47,128 @@ function chain(n: number): Graph {
   return { nodes, edges };
 }
 
-export interface Row { engine: string; store: string; nodes: number; totalMs: number; perNodeMs: number }
+export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; xRaw: number | null }
 
-async function benchEngine(db: Database, label: string, sizes: number[], reps: number, engine: 'dag' | 'langgraph' = 'dag'): Promise<Row[]> {
-  const store = new PrismaStore(db.prisma, db.kind, db.sql);
+/** One configuration: runs the whole chain once per call (and checks that it succeeded). */
+interface Config { engine: string; store: string; prepare(n: number): Promise<() => Promise<void>> }
+
+function paiflow(db: Database, store: string, engine: 'dag' | 'langgraph'): Config & { close(): Promise<void> } {
+  const ps = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus = new InProcessEventBus(100);
   const runs = new RunManager({
-    store, workflows: store, bus, registry: createDefaultRegistry().register(noop),
+    store: ps, workflows: ps, bus, registry: createDefaultRegistry().register(noop),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
   });
-  const rows: Row[] = [];
-  for (const n of sizes) {
-    const wf = await store.createWorkflow({ id: `wf_bench_${n}_${Date.now()}`, name: 'bench', description: '', graph: chain(n), engine });
-    // warm-up
-    const w = await runs.start({ workflow: wf, inputs: {} });
-    await runs.waitFor(w.run.id);
-    const times: number[] = [];
-    for (let r = 0; r < reps; r++) {
-      const t0 = performance.now();
-      const { run } = await runs.start({ workflow: wf, inputs: {} });
-      await runs.waitFor(run.id);
-      times.push(performance.now() - t0);
-      const done = await store.getRun(run.id);
-      if (done?.status !== 'succeeded') throw new Error(`bench run ${run.id} ended ${done?.status}`);
-    }
-    const best = Math.min(...times);
-    rows.push({ engine: `paiflow-${engine}`, store: label, nodes: n + 2, totalMs: +best.toFixed(1), perNodeMs: +(best / (n + 2)).toFixed(3) });
-  }
-  await runs.close();
-  await bus.close();
-  return rows;
+  return {
+    engine: `paiflow-${engine}`, store,
+    async prepare(n) {
+      const wf = await ps.createWorkflow({ id: `wf_bench_${engine}_${n}_${Date.now()}`, name: 'bench', description: '', graph: chain(n), engine });
+      return async () => {
+        const { run } = await runs.start({ workflow: wf, inputs: {} });
+        const done = await runs.outcome(run.id);
+        if (done?.status !== 'succeeded') throw new Error(`bench run ${run.id} ended ${done?.status ?? 'without a stored outcome'}`);
+      };
+    },
+    async close() { await runs.close(); await bus.close(); },
+  };
 }
 
 /**
- * The same chain on raw LangGraph.js: in memory (no persistence), with MemorySaver, or — given a database — with the
- * official PostgresSaver checkpointing every step (`durability: 'sync'`), LangGraph's own way to be durable.
+ * The same chain on raw LangGraph.js: in memory (no persistence), with MemorySaver, or with the official
+ * PostgresSaver checkpointing every step (`durability: 'sync'`), LangGraph's own way to be durable.
  */
-async function benchRawLangGraph(sizes: number[], reps: number, checkpoint: boolean, db?: Database): Promise<Row[]> {
-  const rows: Row[] = [];
-  const saver = db ? await checkpointerFor(db) : checkpoint ? new MemorySaver() : undefined;
-  for (const n of sizes) {
-    const State = Annotation.Root({ out: Annotation<Record<string, unknown>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
-    const g = new StateGraph(State) as any;
-    for (let i = 1; i <= n + 2; i++) g.addNode(`n${i}`, async () => ({ out: { [`n${i}`]: { ok: true } } }));
-    g.addEdge(START, 'n1');
-    for (let i = 1; i < n + 2; i++) g.addEdge(`n${i}`, `n${i + 1}`);
-    g.addEdge(`n${n + 2}`, END);
-    const app = g.compile(saver ? { checkpointer: saver } : {});
-    const cfg = (k: number) => ({ recursionLimit: n + 10, ...(saver ? { configurable: { thread_id: `t${n}_${k}_${Date.now()}` }, durability: db ? 'sync' : 'async' } : {}) });
-    await app.invoke({}, cfg(-1));
-    const times: number[] = [];
-    for (let r = 0; r < reps; r++) {
+function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseCheckpointSaver): Config {
+  return {
+    engine: kind === 'memory' ? 'raw-langgraph' : kind === 'memory-saver' ? 'raw-langgraph+MemorySaver' : 'raw-langgraph+PostgresSaver',
+    store: kind === 'postgres-saver' ? 'PostgreSQL' : 'memory',
+    async prepare(n) {
+      const State = Annotation.Root({ out: Annotation<Record<string, unknown>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
+      const g = new StateGraph(State) as any;
+      for (let i = 1; i <= n + 2; i++) g.addNode(`n${i}`, async () => ({ out: { [`n${i}`]: { ok: true } } }));
+      g.addEdge(START, 'n1');
+      for (let i = 1; i < n + 2; i++) g.addEdge(`n${i}`, `n${i + 1}`);
+      g.addEdge(`n${n + 2}`, END);
+      const app = g.compile(saver ? { checkpointer: saver } : {});
+      let k = 0;
+      return async () => {
+        const cfg = saver
+          ? { recursionLimit: n + 10, configurable: { thread_id: `t${n}_${k++}_${Date.now()}` }, durability: kind === 'postgres-saver' ? 'sync' : 'async' }
+          : { recursionLimit: n + 10 };
+        const out = await app.invoke({}, cfg);
+        if (Object.keys(out.out).length !== n + 2) throw new Error('raw LangGraph chain did not run every node');
+      };
+    },
+  };
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+/** Warm-up, then `rounds` rounds of one run per configuration, in an order that rotates every round. */
+async function measure(configs: Config[], n: number, rounds: number): Promise<Row[]> {
+  const fns = [];
+  for (const c of configs) fns.push(await c.prepare(n));
+  const warm = Math.max(2, Math.ceil(1500 / (n + 2)));
+  for (let w = 0; w < warm; w++) for (const f of fns) await f();
+  const times: number[][] = configs.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let j = 0; j < fns.length; j++) {
+      const i = (j + r) % fns.length;
       const t0 = performance.now();
-      await app.invoke({}, cfg(r));
-      times.push(performance.now() - t0);
+      await fns[i]();
+      times[i][r] = (performance.now() - t0) / (n + 2);
     }
-    const best = Math.min(...times);
-    rows.push({
-      engine: db ? 'raw-langgraph+PostgresSaver' : checkpoint ? 'raw-langgraph+MemorySaver' : 'raw-langgraph',
-      store: db ? 'PostgreSQL' : 'memory', nodes: n + 2, totalMs: +best.toFixed(1), perNodeMs: +(best / (n + 2)).toFixed(3),
-    });
   }
-  return rows;
+  const rawAt = configs.findIndex((c) => c.engine === 'raw-langgraph');
+  return configs.map((c, i) => ({
+    engine: c.engine, store: c.store, nodes: n + 2,
+    medianMs: +median(times[i]).toFixed(3),
+    bestMs: +Math.min(...times[i]).toFixed(3),
+    xRaw: rawAt < 0 ? null : +median(times[i].map((t, r) => t / times[rawAt][r])).toFixed(2),
+  }));
 }
 
 export async function runDagOverheadBench(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '10,100,1000').split(',').map(Number);
-  const reps = Number(process.env.BENCH_REPS ?? 10);
-  const rows: Row[] = [];
+  const rounds = Number(process.env.BENCH_REPS ?? 15);
   const engines = (process.env.BENCH_ENGINES ?? 'dag,langgraph').split(',') as Array<'dag' | 'langgraph'>;
-  // Raw LangGraph first, in a fresh heap: its best case, so the comparison does not flatter our engines.
-  rows.push(...(await benchRawLangGraph(sizes, reps, false)));
-  rows.push(...(await benchRawLangGraph(sizes, reps, true)));
+
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-bench-'));
   const lite = await openDatabase({ dataDir: dir });
-  for (const engine of engines) rows.push(...(await benchEngine(lite, 'embedded (PGlite)', sizes, reps, engine)));
-  await lite.close();
-  rmSync(dir, { recursive: true, force: true });
-
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
   const schema = `bench_${Date.now()}`;
+  let pgdb: Database | undefined;
   try {
-    const pgdb = await openDatabase({ databaseUrl: url, schema });
-    for (const engine of engines) rows.push(...(await benchEngine(pgdb, 'PostgreSQL', sizes, reps, engine)));
-    if (engines.includes('langgraph')) rows.push(...(await benchRawLangGraph(sizes.filter((s) => s <= 100), reps, true, pgdb)));
-    await pgdb.close();
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`DROP SCHEMA "${schema}" CASCADE`);
-    await c.end();
+    pgdb = await openDatabase({ databaseUrl: url, schema });
   } catch (e) {
-    console.warn(`PostgreSQL bench skipped: ${(e as Error).message}`);
+    console.warn(`PostgreSQL rows skipped: ${(e as Error).message}`);
+  }
+  const ours = [
+    ...engines.map((e) => paiflow(lite, 'embedded (PGlite)', e)),
+    ...(pgdb ? engines.map((e) => paiflow(pgdb!, 'PostgreSQL', e)) : []),
+  ];
+  const postgresSaver = pgdb && engines.includes('langgraph') ? await checkpointerFor(pgdb) : undefined;
+
+  const rows: Row[] = [];
+  try {
+    for (const n of sizes) {
+      const configs: Config[] = [raw('memory'), ...ours];
+      // LangGraph's savers copy the growing state every step (O(n²)): only the shorter chains.
+      if (n <= 100) configs.push(raw('memory-saver', new MemorySaver()));
+      if (n <= 100 && postgresSaver) configs.push(raw('postgres-saver', postgresSaver));
+      rows.push(...(await measure(configs, n, rounds)));
+    }
+  } finally {
+    for (const o of ours) await o.close();
+    await lite.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (pgdb) {
+      await pgdb.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await c.end();
+    }
   }
   return rows;
 }
