@@ -70,6 +70,36 @@ describe('the embedded database thread', () => {
     expect(await db.prepared('thread_test_select', sql, [1])).toEqual([{ id: 1 }]);
   });
 
+  it('a write answers without rows, and its failure still rejects with the database error', async () => {
+    expect(await db.write('thread_test_insert', 'INSERT INTO t (id) VALUES ($1) RETURNING id', [7])).toBeUndefined();
+    expect((await db.query('SELECT id FROM t WHERE id = 7')).rows).toEqual([{ id: 7 }]);
+    const err = await db.write('thread_test_insert', 'INSERT INTO t (id) VALUES ($1) RETURNING id', [7]).catch((e) => e);
+    expect(err).toBeInstanceOf(messages.DatabaseError);
+    expect(err.code).toBe('23505');
+    await db.query('DELETE FROM t WHERE id = 7');
+  });
+
+  it('requests that arrive while the thread polls after an answer, or after it went to sleep, are all answered', async () => {
+    const polling = await RemotePGlite.create(path.join(dir, 'pglite-polling'), { spinMs: 50 });
+    const sleeping = await RemotePGlite.create(path.join(dir, 'pglite-sleeping'), { spinMs: 0 });
+    try {
+      for (const d of [polling, sleeping]) {
+        await d.exec('CREATE TABLE s (i int)');
+        for (let i = 0; i < 20; i++) {
+          await d.write('thread_test_s', 'INSERT INTO s VALUES ($1)', [i]);
+          if (i % 5 === 0) await new Promise((r) => setTimeout(r, 60)); // past the polling window: the thread sleeps
+        }
+        // Several at once, while it polls: every one answered with its own result.
+        const got = await Promise.all([20, 21, 22].map((i) => d.prepared<{ i: number }>('thread_test_s_ret', 'INSERT INTO s VALUES ($1) RETURNING i', [i])));
+        expect(got).toEqual([[{ i: 20 }], [{ i: 21 }], [{ i: 22 }]]);
+        expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM s')).rows).toEqual([{ n: 23 }]);
+      }
+    } finally {
+      await polling.close();
+      await sleeping.close();
+    }
+  });
+
   it('the event loop keeps running while the database works', async () => {
     let ticks = 0;
     const timer = setInterval(() => { ticks++; }, 1);

@@ -81,6 +81,7 @@ function pglitePool(pglite: RemotePGlite): PgPoolLike {
 export interface OpenOptions {
   databaseUrl?: string;
   dataDir?: string;
+  pgliteSpinMs?: number;
   /** PostgreSQL schema to use (tests give each run its own). Created if missing. */
   schema?: string;
   migrationsDir?: string;
@@ -121,6 +122,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     exec: async (sql) => { await pool.query(sql); },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
+    write: async (name, text, values) => { await pool.query({ name, text, values }); },
     transaction: async (fn) => {
       const client = await pool.connect();
       const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
@@ -161,12 +163,13 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   try {
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
     // On its own thread: Postgres work never blocks the event loop (see pglite-remote.ts).
-    pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'));
+    pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'), { spinMs: opts.pgliteSpinMs });
     const db = pglite;
     const runner: SqlRunner = {
       exec: async (sql) => { await db.exec(sql); },
       query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[],
       prepared: (name, sql, params) => db.prepared(name, sql, params),
+      write: (name, sql, params) => db.write(name, sql, params),
       transaction: (fn) => db.transaction(async (t) => fn({
         exec: async (sql) => { await t.exec(sql); },
         query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],

@@ -19,6 +19,8 @@ export interface SqlRunner extends SqlTx {
    * `name` must identify `sql` exactly. Stores without prepared statements run it like `query`.
    */
   prepared<T = Record<string, unknown>>(name: string, sql: string, params: unknown[]): Promise<T[]>;
+  /** `prepared` for a hot write whose rows nobody reads: the embedded database does not send them back. */
+  write(name: string, sql: string, params: unknown[]): Promise<void>;
 }
 
 const LOCK_KEY = 727_071_001;

@@ -5,6 +5,7 @@
  * a node's snapshot commit overlaps the engine's own work, and HTTP requests are parsed while the database works.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Results } from '@electric-sql/pglite';
@@ -39,10 +40,15 @@ export class RemotePGlite {
     this.parsers = { ...(lib.types.parsers as Parsers) };
   }
 
-  /** Starts the thread and opens the database in `dataDir` there. */
-  static async create(dataDir: string): Promise<RemotePGlite> {
+  /**
+   * Starts the thread and opens the database in `dataDir` there. `spinMs` (env `PGLITE_SPIN_MS`, default 1): how
+   * long the thread keeps polling for the next request after answering one, instead of sleeping (0: never).
+   */
+  static async create(dataDir: string, opts: { spinMs?: number } = {}): Promise<RemotePGlite> {
     const lib = await import('@electric-sql/pglite');
-    const worker = new Worker(workerPath(), { workerData: { dataDir } });
+    // Polling for the next request only pays where the thread has a core of its own.
+    const spinMs = availableParallelism() > 1 ? (opts.spinMs ?? Number(process.env.PGLITE_SPIN_MS ?? 1)) : 0;
+    const worker = new Worker(workerPath(), { workerData: { dataDir, spinMs } });
     const remote = new RemotePGlite(worker, lib);
     const started = new Promise<void>((resolve, reject) => {
       remote.pending.set(0, { resolve: () => resolve(), reject });
@@ -107,6 +113,11 @@ export class RemotePGlite {
 
   async prepared<T>(name: string, sql: string, params: unknown[]): Promise<T[]> {
     return this.results<T>((await this.call('prepared', { name, sql, params })) as Message[])[0]?.rows ?? [];
+  }
+
+  /** A named prepared statement whose result is not needed: the thread answers without the rows. */
+  async write(name: string, sql: string, params: unknown[]): Promise<void> {
+    await this.call('prepared', { name, sql, params, discard: true });
   }
 
   /** Like PGlite's: BEGIN, `fn`, then COMMIT — or ROLLBACK when `fn` throws or calls tx.rollback(). */

@@ -115,6 +115,32 @@ const NODE_COLS = `run_id text, node_id text, type text, status text, attempt in
   started_at timestamp(3), finished_at timestamp(3), duration_ms int`;
 const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb`;
 
+/** The per-node commit: node snapshots upserted and events appended in one statement (one round trip, atomic). */
+const commitSql = (withRun: boolean) => `WITH n AS (
+     INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
+     ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
+       input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
+       started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms
+     RETURNING 1
+   ), e AS (
+     INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
+     SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
+     RETURNING 1
+   )${withRun ? `, r AS (
+     UPDATE runs SET status = COALESCE($3::text, status),
+       outputs = CASE WHEN $4::boolean THEN $5::jsonb ELSE outputs END,
+       error = CASE WHEN $6::boolean THEN $7::jsonb ELSE error END,
+       finished_at = CASE WHEN $8::boolean THEN $9::timestamp(3) ELSE finished_at END
+     WHERE id = $10
+     RETURNING 1
+   )` : ''}
+   SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}`;
+const COMMIT_SQL = commitSql(false);
+const COMMIT_WITH_RUN_SQL = commitSql(true);
+/** Run patches that can ride in the commit statement. */
+const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);
+
 export class PrismaStore implements RunStore, WorkflowStore {
   /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
   constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlRunner) {}
@@ -353,30 +379,10 @@ export class PrismaStore implements RunStore, WorkflowStore {
       run_id: runId, seq: e.seq, ts: e.ts, type: e.type, node_id: e.nodeId ?? null, span_id: e.spanId, parent_span_id: e.parentSpanId ?? null, data: e.data ?? {},
     }));
     // A terminal run patch (status/outputs/error/finishedAt) rides in the same statement: one round trip, atomic.
-    const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);
     const run = batch.run;
     const fold = !!run && !!this.sql && (nodes.length > 0 || events.length > 0) && Object.keys(run).every((k) => FOLDABLE.has(k));
     if (nodes.length || events.length) {
-      const statement = `WITH n AS (
-           INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
-           ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
-             input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
-             started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms
-           RETURNING 1
-         ), e AS (
-           INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
-           SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
-           RETURNING 1
-         )${fold ? `, r AS (
-           UPDATE runs SET status = COALESCE($3::text, status),
-             outputs = CASE WHEN $4::boolean THEN $5::jsonb ELSE outputs END,
-             error = CASE WHEN $6::boolean THEN $7::jsonb ELSE error END,
-             finished_at = CASE WHEN $8::boolean THEN $9::timestamp(3) ELSE finished_at END
-           WHERE id = $10
-           RETURNING 1
-         )` : ''}
-         SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${fold ? ' + (SELECT count(*) FROM r)' : ''}`;
+      const statement = fold ? COMMIT_WITH_RUN_SQL : COMMIT_SQL;
       const params: unknown[] = [pgJson(nodes), pgJson(events)];
       if (fold) {
         const has = (k: string) => Object.prototype.hasOwnProperty.call(run, k) && (run as Record<string, unknown>)[k] !== undefined;
@@ -388,7 +394,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
           runId,
         );
       }
-      if (this.sql) await this.sql.prepared(fold ? 'paiflow_commit_run' : 'paiflow_commit', statement, params);
+      if (this.sql) await this.sql.write(fold ? 'paiflow_commit_run' : 'paiflow_commit', statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
