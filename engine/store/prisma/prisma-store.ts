@@ -394,7 +394,9 @@ export class PrismaStore implements RunStore, WorkflowStore {
           runId,
         );
       }
-      if (this.sql) await this.sql.write(fold ? 'paiflow_commit_run' : 'paiflow_commit', statement, params);
+      // A run's terminal (or waiting) status is committed synchronously: on disk, with every snapshot before it.
+      if (this.sql && fold) await this.sql.prepared('paiflow_commit_run', statement, params);
+      else if (this.sql) await this.sql.write('paiflow_commit', statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
