@@ -117,20 +117,12 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('error', () => { /* idle client errors surface on the next query */ });
-  // Node snapshot commits: asynchronous commit (see SqlRunner.write), on connections of their own.
-  const syncWrites = /^(1|true|on)$/i.test(process.env.SNAPSHOT_SYNC_COMMIT ?? '');
-  const writePool = syncWrites ? pool : new pg.Pool({
-    connectionString: opts.databaseUrl,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    options: `${schema ? `-c search_path=${schema} ` : ''}-c synchronous_commit=off`,
-  });
-  writePool.on('error', () => { /* idle client errors surface on the next query */ });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   const runner: SqlRunner = {
     exec: async (sql) => { await pool.query(sql); },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
-    write: async (name, text, values) => { await writePool.query({ name, text, values }); },
+    write: async (name, text, values) => { await pool.query({ name, text, values }); },
     transaction: async (fn) => {
       const client = await pool.connect();
       const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
@@ -159,7 +151,6 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
-      if (writePool !== pool) await writePool.end().catch(() => {});
     },
   };
 }

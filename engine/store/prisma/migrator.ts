@@ -19,15 +19,7 @@ export interface SqlRunner extends SqlTx {
    * `name` must identify `sql` exactly. Stores without prepared statements run it like `query`.
    */
   prepared<T = Record<string, unknown>>(name: string, sql: string, params: unknown[]): Promise<T[]>;
-  /**
-   * `prepared` for a node snapshot commit, whose rows nobody reads (the embedded database does not send them back).
-   * On PostgreSQL it is an asynchronous commit (`synchronous_commit = off`; `SNAPSHOT_SYNC_COMMIT=1` turns that off):
-   * answered once the server has it, visible to every session at once, but flushed to disk up to ~0.6 s later. A
-   * crash of PaiFlow loses nothing; a crash of the database server or its machine can lose the last snapshots of a
-   * run still executing (those nodes run again on resume), never committed data of others and never consistency.
-   * Anything that must be on disk when answered (run creation, a run's terminal status) uses `prepared`; its
-   * synchronous commit also flushes every earlier write.
-   */
+  /** `prepared` for a hot write whose rows nobody reads: the embedded database does not send them back. */
   write(name: string, sql: string, params: unknown[]): Promise<void>;
 }
 

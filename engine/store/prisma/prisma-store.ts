@@ -116,7 +116,7 @@ const NODE_COLS = `run_id text, node_id text, type text, status text, attempt in
 const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb`;
 
 /** The per-node commit: node snapshots upserted and events appended in one statement (one round trip, atomic). */
-const commitSql = (withRun: boolean) => `WITH n AS (
+const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
      INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
      ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
@@ -135,15 +135,26 @@ const commitSql = (withRun: boolean) => `WITH n AS (
      WHERE id = $10
      RETURNING 1
    )` : ''}
-   SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}`;
+   SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}${
+     asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''}`;
 const COMMIT_SQL = commitSql(false);
 const COMMIT_WITH_RUN_SQL = commitSql(true);
+/**
+ * PostgreSQL: a node snapshot's commit is an asynchronous commit — `set_config(…, true)` lasts for the statement's
+ * own transaction. See README "Durability of node snapshots"; SNAPSHOT_SYNC_COMMIT=1 keeps every commit synchronous.
+ */
+const COMMIT_ASYNC_SQL = commitSql(false, true);
 /** Run patches that can ride in the commit statement. */
 const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);
 
 export class PrismaStore implements RunStore, WorkflowStore {
   /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
-  constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlRunner) {}
+  /** Node snapshots as asynchronous commits (PostgreSQL; the embedded database always writes through). */
+  private readonly asyncSnapshots: boolean;
+
+  constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlRunner) {
+    this.asyncSnapshots = kind === 'postgres' && !/^(1|true|on)$/i.test(process.env.SNAPSHOT_SYNC_COMMIT ?? '');
+  }
 
   // ── workflows ────────────────────────────────────────────────────────────────
   async createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }) {
@@ -382,7 +393,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
     const run = batch.run;
     const fold = !!run && !!this.sql && (nodes.length > 0 || events.length > 0) && Object.keys(run).every((k) => FOLDABLE.has(k));
     if (nodes.length || events.length) {
-      const statement = fold ? COMMIT_WITH_RUN_SQL : COMMIT_SQL;
+      const statement = fold ? COMMIT_WITH_RUN_SQL : this.asyncSnapshots && this.sql ? COMMIT_ASYNC_SQL : COMMIT_SQL;
       const params: unknown[] = [pgJson(nodes), pgJson(events)];
       if (fold) {
         const has = (k: string) => Object.prototype.hasOwnProperty.call(run, k) && (run as Record<string, unknown>)[k] !== undefined;
@@ -395,8 +406,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
         );
       }
       // A run's terminal (or waiting) status is committed synchronously: on disk, with every snapshot before it.
-      if (this.sql && fold) await this.sql.prepared('paiflow_commit_run', statement, params);
-      else if (this.sql) await this.sql.write('paiflow_commit', statement, params);
+      if (this.sql) await this.sql.write(fold ? 'paiflow_commit_run' : statement === COMMIT_ASYNC_SQL ? 'paiflow_commit_async' : 'paiflow_commit', statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
