@@ -1,6 +1,7 @@
 // Guarantees (README "Durability of node snapshots"): on PostgreSQL a node's snapshot commit is an asynchronous
 // commit, while a commit that carries the run's terminal or waiting status is synchronous (and so flushes every
-// snapshot before it); SNAPSHOT_SYNC_COMMIT=1 makes every snapshot synchronous; either way every commit lands.
+// snapshot before it); SNAPSHOT_SYNC_COMMIT=1 makes every snapshot synchronous; either way every commit lands. Node
+// commits on PostgreSQL go through a thread of their own: visible at once, failures keep the database's error.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlRunner } from '@/engine/store/prisma/migrator';
@@ -63,6 +64,24 @@ describe.runIf(hasPg)('node snapshot commits on PostgreSQL', () => {
   it('SNAPSHOT_SYNC_COMMIT=1 commits node snapshots synchronously too', async () => {
     process.env.SNAPSHOT_SYNC_COMMIT = '1';
     expect(await commitSettings()).toEqual(['on', 'on']);
+  });
+});
+
+describe.runIf(hasPg)('PostgreSQL node commits through the write thread', () => {
+  it('a write is visible to the next read at once, and a failed one rejects with the database error', async () => {
+    t = await openTestDb('postgres');
+    await t.db.sql.exec('CREATE TABLE w (id int PRIMARY KEY)');
+    for (let i = 0; i < 20; i++) {
+      await t.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [i]);
+      expect(await t.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM w')).toEqual([{ n: i + 1 }]);
+    }
+    const err = await t.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [3]).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.code).toBe('23505');
+    expect(err.constraint).toBe('w_pkey');
+    // Many at once from concurrent runs: all answered.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => t!.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [100 + i])));
+    expect(await t.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM w')).toEqual([{ n: 50 }]);
   });
 });
 

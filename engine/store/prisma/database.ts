@@ -10,6 +10,7 @@ import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
 import { RemotePGlite, type RemoteTx } from './pglite-remote';
+import { spinMsFor, ThreadClient } from './thread-client';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -81,7 +82,8 @@ function pglitePool(pglite: RemotePGlite): PgPoolLike {
 export interface OpenOptions {
   databaseUrl?: string;
   dataDir?: string;
-  pgliteSpinMs?: number;
+  /** How long a database thread polls for its next request (default DB_THREAD_SPIN_MS, 1 ms; 0 → never). */
+  threadSpinMs?: number;
   /** PostgreSQL schema to use (tests give each run its own). Created if missing. */
   schema?: string;
   migrationsDir?: string;
@@ -118,11 +120,20 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   });
   pool.on('error', () => { /* idle client errors surface on the next query */ });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  // Node snapshot commits go through a thread of their own where there is a core for it (pg-write-worker.mjs).
+  const spinMs = spinMsFor(opts.threadSpinMs);
+  const writer = spinMs > 0 && process.env.PG_WRITE_THREAD !== '0'
+    ? await ThreadClient.start('pg-write-worker.mjs', {
+      connectionString: opts.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: schema ? `-c search_path=${schema}` : undefined, spinMs,
+    }, { label: 'the PostgreSQL write thread' })
+    : undefined;
   const runner: SqlRunner = {
     exec: async (sql) => { await pool.query(sql); },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
-    write: async (name, text, values) => { await pool.query({ name, text, values }); },
+    write: writer
+      ? async (name, sql, params) => { await writer.call('write', { name, sql, params }); }
+      : async (name, text, values) => { await pool.query({ name, text, values }); },
     transaction: async (fn) => {
       const client = await pool.connect();
       const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
@@ -151,6 +162,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
+      await writer?.close();
     },
   };
 }
@@ -163,7 +175,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   try {
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
     // On its own thread: Postgres work never blocks the event loop (see pglite-remote.ts).
-    pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'), { spinMs: opts.pgliteSpinMs });
+    pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'), { spinMs: opts.threadSpinMs });
     const db = pglite;
     const runner: SqlRunner = {
       exec: async (sql) => { await db.exec(sql); },

@@ -5,8 +5,9 @@
 // parsers (Prisma brings its own). PGlite's two locks give the same guarantees as in-process: a query outside a
 // transaction waits for an open transaction to end; a transaction's own queries run inside it.
 // Plain JavaScript: worker_threads loads it by path from every runtime (Next's server, tsx, vitest).
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { PGlite, protocol } from '@electric-sql/pglite';
+import { serve } from './thread-serve.mjs';
 
 const { serialize } = protocol;
 const pg = await PGlite.create(workerData.dataDir);
@@ -99,33 +100,4 @@ async function handle(m) {
   }
 }
 
-const errorFields = (e) => {
-  const out = { message: e?.message ?? String(e), name: e?.name };
-  for (const k of ['severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine']) {
-    if (e?.[k] !== undefined) out[k] = e[k];
-  }
-  out.database = e?.severity !== undefined || e?.code !== undefined;
-  return out;
-};
-
-// After its last request is answered the thread polls for the next one for `spinMs` before it sleeps: waking a
-// sleeping thread costs the sender a system call and the request a scheduler wake-up (0.1–0.3 ms on this VM),
-// which is the whole budget of a node on a chain. Polling stops at once when nothing comes.
-const spinMs = Number(workerData.spinMs ?? 0);
-let busy = 0;
-function dispatch(m) {
-  busy++;
-  handle(m).then(
-    (result) => parentPort.postMessage({ id: m.id, result }),
-    (e) => parentPort.postMessage({ id: m.id, error: errorFields(e) }),
-  ).finally(() => { if (--busy === 0 && spinMs > 0) poll(); });
-}
-function poll() {
-  const until = performance.now() + spinMs;
-  while (performance.now() < until) {
-    const next = receiveMessageOnPort(parentPort);
-    if (next) return dispatch(next.message);
-  }
-}
-parentPort.on('message', dispatch);
-parentPort.postMessage({ id: 0, result: 'ready' });
+serve(handle, Number(workerData.spinMs ?? 0));
