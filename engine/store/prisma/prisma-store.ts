@@ -10,6 +10,7 @@ import type { CommitBatch, NewRun, NodeRunRecord, RunPatch, RunRecord, RunStatus
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
+import { COMMIT_ASYNC_SQL, COMMIT_SQL, COMMIT_WITH_RUN_SQL, FOLDABLE } from './commit-sql';
 
 type Row = Record<string, any>;
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -111,47 +112,11 @@ function runPatchData(p: RunPatch): Prisma.RunUpdateManyMutationInput {
   return d;
 }
 
-const NODE_COLS = `run_id text, node_id text, type text, status text, attempt int, input jsonb, output jsonb, error jsonb, usage jsonb,
-  started_at timestamp(3), finished_at timestamp(3), duration_ms int`;
-const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb`;
-
-/** The per-node commit: node snapshots upserted and events appended in one statement (one round trip, atomic). */
-const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
-     INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
-     ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
-       input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
-       started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms
-     RETURNING 1
-   ), e AS (
-     INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
-     SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
-     RETURNING 1
-   )${withRun ? `, r AS (
-     UPDATE runs SET status = COALESCE($3::text, status),
-       outputs = CASE WHEN $4::boolean THEN $5::jsonb ELSE outputs END,
-       error = CASE WHEN $6::boolean THEN $7::jsonb ELSE error END,
-       finished_at = CASE WHEN $8::boolean THEN $9::timestamp(3) ELSE finished_at END
-     WHERE id = $10
-     RETURNING 1
-   )` : ''}
-   SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}${
-     asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''}`;
-const COMMIT_SQL = commitSql(false);
-const COMMIT_WITH_RUN_SQL = commitSql(true);
-/**
- * PostgreSQL: a node snapshot's commit is an asynchronous commit — `set_config(…, true)` lasts for the statement's
- * own transaction. See README "Durability of node snapshots"; SNAPSHOT_SYNC_COMMIT=1 keeps every commit synchronous.
- */
-const COMMIT_ASYNC_SQL = commitSql(false, true);
-/** Run patches that can ride in the commit statement. */
-const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);
-
 export class PrismaStore implements RunStore, WorkflowStore {
-  /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
   /** Node snapshots as asynchronous commits (PostgreSQL; the embedded database always writes through). */
   private readonly asyncSnapshots: boolean;
 
+  /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
   constructor(private readonly prisma: PrismaClient, readonly kind: string, private readonly sql?: SqlRunner) {
     this.asyncSnapshots = kind === 'postgres' && !/^(1|true|on)$/i.test(process.env.SNAPSHOT_SYNC_COMMIT ?? '');
   }
