@@ -74,6 +74,12 @@ export interface NodeDefinition<C = any> {
   outputsFor?(config: C): PortSpec[];
   /** Does this node cause effects outside the run (HTTP calls, writes)? Used for idempotency keys and UI hints. */
   sideEffects?: boolean;
+  /**
+   * Pure and instant: its output comes from its config and the run's values alone, with no effect outside the run,
+   * so running it again after a crash changes nothing. A pure node with no successors (the End node) does not wait
+   * for a commit of its own: its snapshot rides with the run's final commit.
+   */
+  pure?: boolean;
   /** Config keys whose templates must not be resolved before execute (the node renders them itself). */
   rawKeys?: string[];
   execute(ctx: NodeContext<C>): Promise<NodeResult>;

@@ -19,6 +19,7 @@ export const endNode = defineNode<EndConfig>({
   label: 'End',
   category: 'flow',
   description: "Maps values into the run's outputs.",
+  pure: true,
   configSchema: endConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [],

@@ -111,15 +111,16 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const launch = (id: string) => {
     const node = nodes.get(id)!;
     state.set(id, 'running');
+    const def = a.registry.get(node.type, node.data.version);
     const p = runNode({
-      runId: a.runId, node, def: a.registry.get(node.type, node.data.version), scope,
+      runId: a.runId, node, def, scope,
       previousAttempts: a.previous.get(id)?.attempt ?? 0, signal: a.signal, journal: a.journal, services: a.services,
+      persistWithNext: !!def.pure && t.outgoing.get(id)!.length === 0,
     }).then(
       (out) => {
         state.set(id, out.status);
         if (out.status === 'succeeded') {
           scope.nodes[id] = { output: out.output, status: 'succeeded' };
-          const def = a.registry.get(node.type, node.data.version);
           taken.set(id, def.outputsFor ? branchesOf(out.output, out.branch) : undefined);
           for (const e of t.outgoing.get(id)!) consider(e.target);
         } else if (out.status === 'failed' && !firstError) {

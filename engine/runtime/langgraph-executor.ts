@@ -197,6 +197,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
           out = await runNode({
             runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
             signal: a.signal, journal: a.journal, services: a.services, iteration, resume, deferDurable: true,
+            persistWithNext: !!def.pure && plan.t.outgoing.get(id)!.length === 0,
           });
           if (out.durable) {
             inFlight = Promise.all([inFlight, out.durable]).then(() => undefined);

@@ -54,6 +54,11 @@ export interface RunNodeArgs {
    * successor starts; the state-graph engine uses this to overlap the store round trip with LangGraph's own step.
    */
   deferDurable?: boolean;
+  /**
+   * Leave the snapshot staged for the run's next commit instead of committing it now: only for a pure node with no
+   * successors (NodeDefinition.pure), whose snapshot no successor has to wait for.
+   */
+  persistWithNext?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_MS ?? 10 * 60_000);
@@ -178,6 +183,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     type: node.type, attempt: outcome.attempt, durationMs,
     ...(outcome.status === 'succeeded' ? { output, usage: outcome.usage ?? null } : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
   }, { nodeId: node.id, spanId });
+  if (a.persistWithNext) return outcome;
   const durable = journal.flush(); // durable before any successor starts (rejects with StoreWriteError)
   if (a.deferDurable) {
     durable.catch(() => {}); // the caller awaits it; never an unhandled rejection meanwhile
