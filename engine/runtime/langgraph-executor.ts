@@ -112,26 +112,177 @@ function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' |
 }
 
 
-export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<BaseCheckpointSaver> } = {}) {
-  return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
-    const plan = planGraph(a);
-    const registry: NodeRegistry = a.registry;
-    const attempts = new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt]));
-    let storeError: StoreWriteError | null = null;
-    // The node snapshot writes in flight. A node returns to LangGraph as soon as its outcome is known and its
-    // snapshot write is sent; every node awaits the writes in flight before it runs, so a snapshot is still durable
-    // before any successor starts, while the database round trip overlaps LangGraph's own step.
-    let inFlight: Promise<void> = Promise.resolve();
-    const settle = async (): Promise<boolean> => {
-      try { await inFlight; return true; } catch (e) {
-        storeError ??= e instanceof StoreWriteError ? e : new StoreWriteError(e);
-        return false;
-      }
-    };
+/** One execution's state, found by the compiled graph's nodes through their thread id. */
+interface RunCtx {
+  a: ExecuteArgs;
+  L: Local;
+  scope: TemplateScope;
+  attempts: Map<string, number>;
+  /**
+   * The node snapshot writes in flight. A node returns to LangGraph as soon as its outcome is known and its
+   * snapshot write is sent; every node awaits the writes in flight before it runs, so a snapshot is still durable
+   * before any successor starts, while the database round trip overlaps LangGraph's own step.
+   */
+  inFlight: Promise<void>;
+  storeError: StoreWriteError | null;
+}
 
+async function settle(R: RunCtx): Promise<boolean> {
+  try { await R.inFlight; return true; } catch (e) {
+    R.storeError ??= e instanceof StoreWriteError ? e : new StoreWriteError(e);
+    return false;
+  }
+}
+
+function setNode(R: RunCtx, id: string, status: NodeStatus, output?: unknown) {
+  R.L.status[id] = status;
+  R.L.out[id] = output;
+  R.scope.nodes[id] = { output, status };
+}
+
+function stageSkipped(R: RunCtx, id: string, type: string) {
+  R.a.journal.stageNode({ runId: R.a.runId, nodeId: id, type, status: 'skipped', attempt: R.attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
+  R.a.journal.emit('node.skipped', { type }, { nodeId: id });
+  setNode(R, id, 'skipped');
+}
+
+type App = {
+  invoke(input: unknown, cfg: Record<string, unknown>): Promise<S & { __interrupt__?: Array<{ value: unknown }> }>;
+  getState(cfg: Record<string, unknown>): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
+};
+
+/** A graph compiled once and reused by every execution of the same graph: its nodes find their run by thread id. */
+interface Compiled { plan: Plan; app: App; checkpointed: boolean }
+
+/** Node body: runs one graph node for the execution `R` and returns the targets to trigger. */
+function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNode) {
+  const def = registry.get(node.type, node.data.version);
+  const branching = !!def.outputsFor;
+  const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
+  const persistWithNext = !!def.pure && plan.t.outgoing.get(id)!.length === 0;
+  return async (R: RunCtx, st: S): Promise<string[]> => {
+    const { a, L, scope, attempts } = R;
+    if (!(await settle(R)) || a.signal.aborted) return [];
+    const inc = plan.forwardIn.get(id)!;
+    const states = inc.map((e) => edgeState(e, L));
+    if (states.includes('open')) return []; // not ready: a later trigger runs it
+    if (inc.length > 0 && !states.includes('live')) {
+      if (L.status[id] === 'skipped') return [];
+      stageSkipped(R, id, node.type);
+      return fwdTargets();
+    }
+    const iteration = L.iter[id] ?? 0;
+    const limit = plan.maxIter.get(id);
+    if (limit !== undefined && iteration >= limit) {
+      const error = { code: 'LOOP_LIMIT', message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`, details: { nodeId: id } };
+      a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });
+      L.failure ??= error;
+      return [];
+    }
+    let resume: unknown;
+    if (node.type === 'human_input') {
+      if (Object.prototype.hasOwnProperty.call(st.answers ?? {}, id)) resume = st.answers[id];
+      else {
+        const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), scope);
+        resume = interrupt({ nodeId: id, prompt }); // throws GraphInterrupt until answered
+      }
+    }
+    let out;
+    try {
+      out = await runNode({
+        runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
+        signal: a.signal, journal: a.journal, services: a.services, iteration, resume, deferDurable: true, persistWithNext,
+      });
+      if (out.durable) {
+        R.inFlight = Promise.all([R.inFlight, out.durable]).then(() => undefined);
+        R.inFlight.catch(() => {}); // awaited by the next settle()
+        // LangGraph's step runs as one long microtask chain, and node-postgres sends the write from a
+        // process.nextTick callback, which runs only once the microtasks are drained: wait for one tick so the
+        // write is on the wire before LangGraph's step starts (a whole event-loop turn here cost 5–10 %).
+        await new Promise<void>((r) => process.nextTick(r));
+      }
+    } catch (e) {
+      if (e instanceof StoreWriteError) { R.storeError = e; return []; }
+      throw e;
+    }
+    attempts.set(id, out.attempt);
+    if (out.status !== 'succeeded') {
+      setNode(R, id, out.status);
+      if (out.status === 'failed') L.failure ??= { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } };
+      return [];
+    }
+    setNode(R, id, 'succeeded', out.output);
+    L.iter[id] = iteration + 1;
+    const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
+    L.branch[id] = chosen;
+    const pick = (edges: GraphEdge[]) => edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
+    // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
+    // Inside a cycle only the chosen branch is triggered; untaken exits are swept to `skipped` at the end.
+    return [...new Set([...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)])];
+  };
+}
+
+const COMPILED_CACHE_SIZE = 64;
+
+export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<BaseCheckpointSaver> } = {}) {
+  // Executions in progress, by LangGraph thread id; compiled graphs by their graph's JSON (most recent last).
+  const running = new Map<string, RunCtx>();
+  const ctxOf = (config: unknown) => running.get((config as { configurable: { thread_id: string } }).configurable.thread_id)!;
+  const cache = new Map<string, Compiled>();
+  let registryOfCache: NodeRegistry | undefined;
+
+  async function compile(a: ExecuteArgs): Promise<Compiled> {
+    if (registryOfCache !== a.registry) { cache.clear(); registryOfCache = a.registry; }
+    const key = JSON.stringify(a.graph);
+    const hit = cache.get(key);
+    if (hit) { cache.delete(key); cache.set(key, hit); return hit; }
+    const plan = planGraph(a);
+    const g = new StateGraph(State) as unknown as {
+      addNode(name: string, fn: (s: S, config: unknown) => Promise<Partial<S>>): void;
+      addEdge(a: string, b: string): void;
+      addConditionalEdges(src: string, fn: (s: S, config: unknown) => string | string[], pathMap?: string[]): void;
+      compile(o: { checkpointer?: BaseCheckpointSaver }): App;
+    };
+    for (const [id, node] of plan.nodes) {
+      const body = nodeBody(plan, a.registry, id, node);
+      g.addNode(gname(id), async (st, config) => {
+        const R = ctxOf(config);
+        R.L.trig[id] = await body(R, st);
+        return {};
+      });
+      const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
+      if (!a.registry.get(node.type, node.data.version).outputsFor && plan.backOut.get(id)!.length === 0) {
+        // Plain forward edges: a static edge is cheaper than a router. A successor triggered after this node failed
+        // or was not ready yet simply finds its inputs undecided and does nothing.
+        for (const target of possible) g.addEdge(gname(id), target);
+      } else {
+        // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
+        g.addConditionalEdges(gname(id), (_st, config) => {
+          const targets = ctxOf(config).L.trig[id] ?? [];
+          return targets.length ? targets.map(gname) : END;
+        }, [...possible, END]);
+      }
+    }
+    g.addEdge(START, gname(plan.startId));
+    // Only runs that can pause need LangGraph checkpoints: resumes after failures and crashes start from our node
+    // snapshots, and per-task checkpoint writes would cost a database transaction per node.
+    const canPause = [...plan.nodes.values()].some((n) => n.type === 'human_input');
+    const checkpointer = opts.checkpointer && canPause ? await opts.checkpointer() : undefined;
+    const compiled = { plan, app: g.compile({ checkpointer }), checkpointed: !!checkpointer };
+    cache.set(key, compiled);
+    if (cache.size > COMPILED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return compiled;
+  }
+
+  return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
+    const { plan, app, checkpointed } = await compile(a);
+    const registry: NodeRegistry = a.registry;
+    const R: RunCtx = {
+      a, L: { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null }, scope: { inputs: a.inputs, nodes: {} },
+      attempts: new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt])), inFlight: Promise.resolve(), storeError: null,
+    };
+    const { L } = R;
     // Seed what earlier executions of this run established, from our snapshots.
-    const L: Local = { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null };
-    const scope: TemplateScope = { inputs: a.inputs, nodes: {} };
     for (const id of a.reuse) {
       const prev = a.previous.get(id);
       const node = plan.nodes.get(id);
@@ -142,121 +293,16 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       L.branch[id] = b === undefined || b === null ? null : Array.isArray(b) ? b.map(String) : [String(b)];
       const index = (prev.output as { index?: unknown } | null)?.index;
       L.iter[id] = node.type === 'loop' && typeof index === 'number' ? index + 1 : 1;
-      scope.nodes[id] = { output: prev.output, status: 'succeeded' };
+      R.scope.nodes[id] = { output: prev.output, status: 'succeeded' };
     }
-    const set = (id: string, status: NodeStatus, output?: unknown) => {
-      L.status[id] = status;
-      L.out[id] = output;
-      scope.nodes[id] = { output, status };
-    };
 
-    const g = new StateGraph(State) as unknown as {
-      addNode(name: string, fn: (s: S) => Promise<Partial<S>>): void;
-      addEdge(a: string, b: string): void;
-      addConditionalEdges(src: string, fn: (s: S) => string | string[], pathMap?: string[]): void;
-      compile(o: { checkpointer?: BaseCheckpointSaver }): {
-        invoke(input: unknown, cfg: Record<string, unknown>): Promise<S & { __interrupt__?: Array<{ value: unknown }> }>;
-        getState(cfg: Record<string, unknown>): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
-      };
-    };
-
-    for (const [id, node] of plan.nodes) {
-      const def = registry.get(node.type, node.data.version);
-      const branching = !!def.outputsFor;
-      const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
-      const body = async (st: S): Promise<string[]> => {
-        if (!(await settle()) || a.signal.aborted) return [];
-        const inc = plan.forwardIn.get(id)!;
-        const states = inc.map((e) => edgeState(e, L));
-        if (states.includes('open')) return []; // not ready: a later trigger runs it
-        if (inc.length > 0 && !states.includes('live')) {
-          if (L.status[id] === 'skipped') return [];
-          a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
-          a.journal.emit('node.skipped', { type: node.type }, { nodeId: id });
-          set(id, 'skipped');
-          return fwdTargets();
-        }
-        const iteration = L.iter[id] ?? 0;
-        const limit = plan.maxIter.get(id);
-        if (limit !== undefined && iteration >= limit) {
-          const error = { code: 'LOOP_LIMIT', message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`, details: { nodeId: id } };
-          a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });
-          L.failure ??= error;
-          return [];
-        }
-        let resume: unknown;
-        if (node.type === 'human_input') {
-          if (Object.prototype.hasOwnProperty.call(st.answers ?? {}, id)) resume = st.answers[id];
-          else {
-            const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), scope);
-            resume = interrupt({ nodeId: id, prompt }); // throws GraphInterrupt until answered
-          }
-        }
-        let out;
-        try {
-          out = await runNode({
-            runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
-            signal: a.signal, journal: a.journal, services: a.services, iteration, resume, deferDurable: true,
-            persistWithNext: !!def.pure && plan.t.outgoing.get(id)!.length === 0,
-          });
-          if (out.durable) {
-            inFlight = Promise.all([inFlight, out.durable]).then(() => undefined);
-            inFlight.catch(() => {}); // awaited by the next settle()
-            // LangGraph's step runs as one long microtask chain, and node-postgres sends the write from a
-            // process.nextTick callback, which runs only once the microtasks are drained: wait for one tick so the
-            // write is on the wire before LangGraph's step starts (a whole event-loop turn here cost 5–10 %).
-            await new Promise<void>((r) => process.nextTick(r));
-          }
-        } catch (e) {
-          if (e instanceof StoreWriteError) { storeError = e; return []; }
-          throw e;
-        }
-        attempts.set(id, out.attempt);
-        if (out.status !== 'succeeded') {
-          set(id, out.status);
-          if (out.status === 'failed') L.failure ??= { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } };
-          return [];
-        }
-        set(id, 'succeeded', out.output);
-        L.iter[id] = iteration + 1;
-        const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
-        L.branch[id] = chosen;
-        const pick = (edges: GraphEdge[]) => edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
-        // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
-        // Inside a cycle only the chosen branch is triggered; untaken exits are swept to `skipped` at the end.
-        return [...new Set([...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)])];
-      };
-      g.addNode(gname(id), async (st: S) => {
-        L.trig[id] = await body(st);
-        return {};
-      });
-      const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
-      if (!branching && plan.backOut.get(id)!.length === 0) {
-        // Plain forward edges: a static edge is cheaper than a router. A successor triggered after this node failed
-        // or was not ready yet simply finds its inputs undecided and does nothing.
-        for (const target of possible) g.addEdge(gname(id), target);
-      } else {
-        // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
-        g.addConditionalEdges(gname(id), () => {
-          const targets = L.trig[id] ?? [];
-          return targets.length ? targets.map(gname) : END;
-        }, [...possible, END]);
-      }
-    }
-    g.addEdge(START, gname(plan.startId));
-
-    // Only runs that can pause need LangGraph checkpoints: resumes after failures and crashes start from our node
-    // snapshots, and per-task checkpoint writes would cost a database transaction per node.
-    const canPause = [...plan.nodes.values()].some((n) => n.type === 'human_input');
-    const checkpointer = opts.checkpointer && canPause ? await opts.checkpointer() : undefined;
-    const app = g.compile({ checkpointer });
     const threadId = a.answer?.threadId ?? `${a.runId}:${a.journal.lastSeq}`;
     const limitSteps = Math.min(100_000, plan.nodes.size * (Math.max(0, ...plan.maxIter.values()) + 2) + 25);
     const cfg = { configurable: { thread_id: threadId }, recursionLimit: limitSteps, signal: a.signal, durability: 'exit' };
 
     let input: unknown;
     if (a.answer) {
-      const snap = checkpointer ? await app.getState({ configurable: { thread_id: threadId } }) : undefined;
+      const snap = checkpointed ? await app.getState({ configurable: { thread_id: threadId } }) : undefined;
       const waitingHere = !!snap?.tasks.some((t) => t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId));
       input = waitingHere
         ? new Command({ resume: a.answer.value })
@@ -272,12 +318,13 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     }
 
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
+    running.set(threadId, R);
     try {
       final = (await app.invoke(input, cfg)) ?? ({} as typeof final);
-      await settle();
+      await settle(R);
     } catch (e) {
-      await settle();
-      if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
+      await settle(R);
+      if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
       if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
       const name = (e as Error)?.name;
       if (name === 'GraphRecursionError') {
@@ -285,8 +332,10 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       }
       if (e instanceof PaiError) return { status: 'failed', outputs: null, error: e.toJSON() };
       return { status: 'failed', outputs: null, error: { code: 'ENGINE_ERROR', message: (e as Error).message } };
+    } finally {
+      running.delete(threadId);
     }
-    if (storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
+    if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
     if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
     if (final.__interrupt__?.length) {
       const v = final.__interrupt__[0].value as { nodeId: string; prompt: unknown };
@@ -294,13 +343,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     }
     if (L.failure) return { status: 'failed', outputs: null, error: L.failure };
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
-    for (const [id, node] of plan.nodes) {
-      if (L.status[id] === undefined) {
-        a.journal.stageNode({ runId: a.runId, nodeId: id, type: node.type, status: 'skipped', attempt: attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
-        a.journal.emit('node.skipped', { type: node.type }, { nodeId: id });
-        set(id, 'skipped');
-      }
-    }
+    for (const [id, node] of plan.nodes) if (L.status[id] === undefined) stageSkipped(R, id, node.type);
     let outputs: Record<string, unknown> = {};
     for (const [id, n] of plan.nodes) if (n.type === 'end' && L.status[id] === 'succeeded') outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
     return { status: 'succeeded', outputs, error: null };
