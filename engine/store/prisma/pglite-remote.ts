@@ -5,7 +5,7 @@
  * a node's snapshot commit overlaps the engine's own work, and HTTP requests are parsed while the database works.
  */
 import type { Results } from '@electric-sql/pglite';
-import { spinMsFor, ThreadClient } from './thread-client';
+import { spinMsFor, ThreadClient, threadError } from './thread-client';
 
 type PGliteModule = typeof import('@electric-sql/pglite');
 type Parsers = Record<number, (value: string, typeId: number) => unknown>;
@@ -33,11 +33,8 @@ export class RemotePGlite {
   static async create(dataDir: string, opts: { spinMs?: number } = {}): Promise<RemotePGlite> {
     const lib = await import('@electric-sql/pglite');
     // A database error keeps PGlite's class (Prisma's adapter maps it by `instanceof`) and its fields.
-    const toError = (f: Record<string, unknown>): Error => {
-      const { message, database, name: _name, ...fields } = f;
-      const e = database ? new lib.messages.DatabaseError(String(message), 0, 'error') : new Error(String(message));
-      return Object.assign(e, fields);
-    };
+    const toError = (f: Record<string, unknown>) => threadError(f, (message, isDatabase) =>
+      (isDatabase ? new lib.messages.DatabaseError(message, 0, 'error') : new Error(message)));
     const thread = await ThreadClient.start('pglite-worker.mjs', { dataDir, spinMs: spinMsFor(opts.spinMs) }, { label: 'the embedded database', toError });
     const remote = new RemotePGlite(thread, lib);
     // Array types' parsers, as PGlite builds them at start-up (element parser per array type).

@@ -358,7 +358,8 @@ export class PrismaStore implements RunStore, WorkflowStore {
     const run = batch.run;
     const fold = !!run && !!this.sql && (nodes.length > 0 || events.length > 0) && Object.keys(run).every((k) => FOLDABLE.has(k));
     if (nodes.length || events.length) {
-      const statement = fold ? COMMIT_WITH_RUN_SQL : this.asyncSnapshots && this.sql ? COMMIT_ASYNC_SQL : COMMIT_SQL;
+      const [name, statement] = fold ? ['paiflow_commit_run', COMMIT_WITH_RUN_SQL]
+        : this.asyncSnapshots && this.sql ? ['paiflow_commit_async', COMMIT_ASYNC_SQL] : ['paiflow_commit', COMMIT_SQL];
       const params: unknown[] = [pgJson(nodes), pgJson(events)];
       if (fold) {
         const has = (k: string) => Object.prototype.hasOwnProperty.call(run, k) && (run as Record<string, unknown>)[k] !== undefined;
@@ -371,7 +372,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
         );
       }
       // A run's terminal (or waiting) status is committed synchronously: on disk, with every snapshot before it.
-      if (this.sql) await this.sql.write(fold ? 'paiflow_commit_run' : statement === COMMIT_ASYNC_SQL ? 'paiflow_commit_async' : 'paiflow_commit', statement, params);
+      if (this.sql) await this.sql.write(name, statement, params);
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.

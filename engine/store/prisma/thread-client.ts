@@ -38,7 +38,7 @@ export class ThreadClient {
   /** Starts the thread and waits until it says it is ready (or fails to start). */
   static async start(workerFile: WorkerFile, workerData: Record<string, unknown>, opts: { label: string; toError?: (fields: Record<string, unknown>) => Error }): Promise<ThreadClient> {
     const worker = new Worker(workerPath(workerFile), { workerData });
-    const client = new ThreadClient(worker, opts.label, opts.toError ?? plainError);
+    const client = new ThreadClient(worker, opts.label, opts.toError ?? ((f) => threadError(f)));
     const started = new Promise<void>((resolve, reject) => {
       client.pending.set(0, { resolve: () => resolve(), reject });
       worker.once('error', reject);
@@ -83,8 +83,11 @@ export class ThreadClient {
   }
 }
 
-/** An error answered by a thread, with its PostgreSQL fields (code, constraint, …). */
-export function plainError(fields: Record<string, unknown>): Error {
-  const { message, database: _database, name: _name, ...rest } = fields;
-  return Object.assign(new Error(String(message)), rest);
+/**
+ * An error answered by a thread, rebuilt with its PostgreSQL fields (code, constraint, …); `make` picks its class
+ * (`isDatabase`: it came from the database, not from the thread's own code).
+ */
+export function threadError(fields: Record<string, unknown>, make = (message: string, _isDatabase: boolean): Error => new Error(message)): Error {
+  const { message, database, name: _name, ...rest } = fields;
+  return Object.assign(make(String(message), !!database), rest);
 }

@@ -9,7 +9,7 @@ import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 
 const FIELDS = ['severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine'];
 
-export function errorFields(e) {
+function errorFields(e) {
   const out = { message: e?.message ?? String(e), name: e?.name };
   for (const k of FIELDS) if (e?.[k] !== undefined) out[k] = e[k];
   out.database = e?.severity !== undefined || e?.code !== undefined;
