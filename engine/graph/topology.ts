@@ -60,6 +60,34 @@ export function reachableFrom(t: Topology, starts: string[]): Set<string> {
   return seen;
 }
 
+/**
+ * The nodes from which only nodes satisfying `ok` can be reached (a node on a cycle never qualifies, nor one that
+ * reaches a cycle); a node without successors qualifies. Linear in the graph.
+ */
+export function leadsOnlyTo(t: Topology, ok: (id: string) => boolean): Set<string> {
+  const verdict = new Map<string, boolean>(); // false while a node is being explored: reaching it again is a cycle
+  for (const root of t.ids) {
+    if (verdict.has(root)) continue;
+    verdict.set(root, false);
+    const stack: Array<{ id: string; i: number }> = [{ id: root, i: 0 }];
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const outs = t.outgoing.get(top.id)!;
+      if (top.i < outs.length) {
+        const next = outs[top.i++].target;
+        if (ok(next) && !verdict.has(next)) { verdict.set(next, false); stack.push({ id: next, i: 0 }); continue; }
+        // A successor that fails `ok`, is on the current path (a cycle) or was found not to qualify: every node on
+        // the path reaches it, so none qualifies (they keep their `false`).
+        if (!ok(next) || !verdict.get(next)) stack.length = 0;
+      } else {
+        verdict.set(top.id, true);
+        stack.pop();
+      }
+    }
+  }
+  return new Set(t.ids.filter((id) => verdict.get(id)));
+}
+
 export function ancestorsOf(t: Topology, id: string): Set<string> {
   const seen = new Set<string>();
   const queue = [id];

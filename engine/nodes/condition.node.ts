@@ -32,6 +32,7 @@ export const conditionNode = defineNode<ConditionConfig>({
   configSchema: conditionConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'if', label: 'if' }, { id: 'else', label: 'else' }],
+  pure: true,
   outputsFor: (config) => [...(config.branches ?? []).map((b) => ({ id: b.id, label: b.label ?? b.id })), { id: 'else', label: 'else' }],
   async execute(ctx) {
     for (const b of ctx.config.branches) {

@@ -76,8 +76,9 @@ export interface NodeDefinition<C = any> {
   sideEffects?: boolean;
   /**
    * Pure and instant: its output comes from its config and the run's values alone, with no effect outside the run,
-   * so running it again after a crash changes nothing. A pure node with no successors (the End node) does not wait
-   * for a commit of its own: its snapshot rides with the run's final commit.
+   * so running it again after a crash changes nothing. A pure node does not wait for a commit of its own (nor does
+   * a node followed only by pure nodes): its snapshot rides with the next node's commit or the run's final commit
+   * (run-node.ts persistWithNextIn). It may run while the run's own row is still being inserted.
    */
   pure?: boolean;
   /** Config keys whose templates must not be resolved before execute (the node renders them itself). */

@@ -59,6 +59,7 @@ export const startNode = defineNode<StartConfig>({
   configSchema: startConfigSchema,
   inputs: [],
   outputs: [{ id: 'out', label: 'inputs' }],
+  pure: true,
   async execute(ctx) {
     const { value, problems } = checkRunInputs(ctx.rawConfig, ctx.scope.inputs);
     if (problems.length) throw new PaiError(problems[0].code, problems[0].message, { path: problems[0].path, details: problems });

@@ -19,6 +19,7 @@ export const templateNode = defineNode<TemplateConfig>({
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
   rawKeys: ['template'],
+  pure: true,
   async execute(ctx) {
     const { template, format } = ctx.rawConfig;
     if ((format ?? 'text') === 'text') return { output: { text: renderText(template, ctx.scope) } };

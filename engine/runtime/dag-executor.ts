@@ -10,7 +10,7 @@ import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord } from '../store/types';
 import type { TemplateScope } from '../template/resolve';
 import { StoreWriteError, type RunJournal } from './run-journal';
-import { runNode, type NodeServices } from './run-node';
+import { persistWithNextIn, runNode, type NodeServices } from './run-node';
 
 export interface ExecuteArgs {
   runId: string;
@@ -53,6 +53,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const taken = new Map<string, string[] | undefined>(); // chosen source handles of branching nodes
   const scope: TemplateScope = { inputs: a.inputs, nodes: {} };
   const concurrency = Math.max(1, a.concurrency ?? Number(process.env.DAG_CONCURRENCY ?? 8));
+  const persistWithNext = persistWithNextIn(t, nodes, a.registry);
 
   for (const n of a.graph.nodes) {
     const prev = a.previous.get(n.id);
@@ -115,7 +116,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
     const p = runNode({
       runId: a.runId, node, def, scope,
       previousAttempts: a.previous.get(id)?.attempt ?? 0, signal: a.signal, journal: a.journal, services: a.services,
-      persistWithNext: !!def.pure && t.outgoing.get(id)!.length === 0,
+      persistWithNext: persistWithNext.has(id),
     }).then(
       (out) => {
         state.set(id, out.status);

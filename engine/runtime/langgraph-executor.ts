@@ -12,13 +12,13 @@
 import { Annotation, Command, END, START, StateGraph, interrupt, isGraphInterrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import { buildTopology, findCycle, reachableFrom, type Topology } from '../graph/topology';
+import { buildTopology, findCycle, leadsOnlyTo, reachableFrom, type Topology } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeStatus } from '../store/types';
 import { renderText, type TemplateScope } from '../template/resolve';
 import type { ExecuteArgs, ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
-import { runNode } from './run-node';
+import { persistWithNextIn, runNode } from './run-node';
 
 // Reducers merge in place: copying these per-node maps on every step made long chains O(n²). Safe because only the
 // final state is checkpointed (durability "exit") and LangGraph hands each step the current channel value.
@@ -52,6 +52,8 @@ interface Plan {
   inCycle: Set<string>;
   maxIter: Map<string, number>;
   startId: string;
+  /** Nodes whose snapshot rides with the next commit (RunNodeArgs.persistWithNext). */
+  persistWithNext: Set<string>;
 }
 
 /** Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles. */
@@ -99,7 +101,7 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
       maxIter.set(id, limit);
     }
   }
-  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId };
+  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId, persistWithNext: persistWithNextIn(t, nodes, registry) };
 }
 
 function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
@@ -159,7 +161,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   const def = registry.get(node.type, node.data.version);
   const branching = !!def.outputsFor;
   const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
-  const persistWithNext = !!def.pure && plan.t.outgoing.get(id)!.length === 0;
+  const persistWithNext = plan.persistWithNext.has(id);
   return async (R: RunCtx, st: S): Promise<string[]> => {
     const { a, L, scope, attempts } = R;
     if (!(await settle(R)) || a.signal.aborted) return [];

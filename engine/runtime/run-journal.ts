@@ -26,10 +26,23 @@ export class RunJournal {
   private nodes = new Map<string, NodeRunRecord>();
   private chain: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
+  /** Why the run's row could not be stored (a run started before its INSERT finished): every flush fails with it. */
+  private createFailure: unknown;
   readonly runSpanId = newSpanId();
+  /**
+   * Set while the run's own row is still being inserted (see RunManager.start); null once it is stored. Nothing is
+   * committed before it settles, and runNode() awaits it before executing any node that is not pure: nodes with
+   * effects never run for a run that was not recorded. Rejects with StoreWriteError when the INSERT failed.
+   */
+  runStored: Promise<void> | null = null;
 
-  constructor(readonly runId: string, private readonly store: RunStore, private readonly bus: EventBus, lastSeq: number) {
+  constructor(readonly runId: string, private readonly store: RunStore, private readonly bus: EventBus, lastSeq: number, created?: Promise<unknown>) {
     this.seq = lastSeq;
+    if (created) {
+      this.runStored = created.then(() => { this.runStored = null; }, (e) => { this.createFailure = e; throw new StoreWriteError(e); });
+      this.runStored.catch(() => {}); // awaited by runNode() and flush()
+      this.chain = this.runStored.catch(() => {});
+    }
   }
 
   get lastSeq(): number {
@@ -71,6 +84,7 @@ export class RunJournal {
       this.events = [];
       this.nodes = new Map();
       try {
+        if (this.createFailure) throw this.createFailure;
         await this.store.commit(this.runId, { events, nodes, run });
         const ready = this.deferred.filter((d) => events.includes(d));
         this.deferred = this.deferred.filter((d) => !ready.includes(d));

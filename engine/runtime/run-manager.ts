@@ -11,7 +11,7 @@ import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
-import type { NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore } from '../store/types';
+import type { NewRun, NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
@@ -55,6 +55,8 @@ interface LaunchInfo {
   fresh?: boolean;
   fromNodeId?: string;
   answer?: { nodeId: string; value: unknown; threadId?: string };
+  /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
+  created?: Promise<unknown>;
 }
 
 export class RunManager {
@@ -130,11 +132,14 @@ export class RunManager {
     if (problems.length) throw new PaiError(problems[0].code, problems[0].message, { status: 400, path: problems[0].path, details: { errors: problems } });
     // Executed here: the run is created already claimed by this process (one round trip, no queued window).
     const local = !this.o.dispatch;
-    const { run, created } = await this.o.store.createRun({
+    const now = new Date().toISOString();
+    const rec: NewRun = {
       id: newRunId(), workflowId: args.workflow.id, versionId: args.versionId ?? null, engine, status: local ? 'running' : 'queued', inputs, graph,
       idempotencyKey: args.idempotencyKey ?? null, apiKeyId: args.apiKeyId ?? null,
-      ...(local ? { ownerId: this.ownerId, startedAt: new Date().toISOString() } : {}),
-    });
+      ...(local ? { ownerId: this.ownerId, startedAt: now } : {}),
+    };
+    if (local && !rec.idempotencyKey) return this.startWhileCreating(rec, now);
+    const { run, created } = await this.o.store.createRun(rec);
     if (!created) return { run, created };
     if (this.o.dispatch) {
       await this.o.dispatch(run);
@@ -142,6 +147,33 @@ export class RunManager {
     }
     this.launch(run, graph, new Map(), new Set(), { resumed: false, fresh: true });
     return { run, created };
+  }
+
+  /**
+   * Starts a new run's execution while its INSERT is in flight: the graph is prepared and pure nodes (Start,
+   * templates, conditions) run meanwhile, but nothing is committed and no node with effects runs before the run
+   * is stored (RunJournal.runStored). If the INSERT fails, the execution stops having written nothing and the
+   * caller gets the error, as if it had never started. (With an idempotency key the INSERT may find an existing
+   * run instead, so that path waits for it first.)
+   */
+  private async startWhileCreating(rec: NewRun, now: string): Promise<{ run: RunRecord; created: boolean }> {
+    const creating = this.o.store.createRun(rec);
+    const run: RunRecord = {
+      id: rec.id, workflowId: rec.workflowId, versionId: rec.versionId, engine: rec.engine, status: rec.status, inputs: rec.inputs,
+      outputs: null, error: null, graph: rec.graph, ownerId: this.ownerId, heartbeatAt: now, idempotencyKey: null, createdAt: now,
+      startedAt: now, finishedAt: null,
+    };
+    this.launch(run, rec.graph, new Map(), new Set(), { resumed: false, fresh: true, created: creating });
+    try {
+      const stored = await creating;
+      Object.assign(run, stored.run); // the execution's outcome reports the run as stored
+      return stored;
+    } catch (e) {
+      const a = this.active.get(rec.id);
+      a?.controller.abort();
+      await a?.done;
+      throw e;
+    }
   }
 
   /**
@@ -297,7 +329,7 @@ export class RunManager {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     try {
-      journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id));
+      journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id), info.created);
       journal.startAutoFlush();
       journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}), reused: [...reuse] });
       const result = await this.executorFor(run.engine)({

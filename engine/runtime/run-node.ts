@@ -6,10 +6,12 @@
  */
 import { PaiError, toErrorJson, type ErrorJson } from '../errors';
 import { retryPolicySchema, type GraphNode } from '../graph/schema';
+import { leadsOnlyTo, type Topology } from '../graph/topology';
 import type { AgentServices } from '../agent/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { NodeDefinition, SecretsReader } from '../nodes/define';
+import type { NodeRegistry } from '../nodes/registry';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { NodeRunRecord } from '../store/types';
 import { resolveDeep, type TemplateScope } from '../template/resolve';
@@ -55,8 +57,7 @@ export interface RunNodeArgs {
    */
   deferDurable?: boolean;
   /**
-   * Leave the snapshot staged for the run's next commit instead of committing it now: only for a pure node with no
-   * successors (NodeDefinition.pure), whose snapshot no successor has to wait for.
+   * Leave the snapshot staged for the run's next commit instead of committing it now (persistWithNextIn decides).
    */
   persistWithNext?: boolean;
 }
@@ -93,8 +94,24 @@ function isRetryable(err: unknown): boolean {
   return !(err instanceof Error && err.name === 'AbortError');
 }
 
+/**
+ * The nodes whose snapshot need not be committed on its own, before their successors run: pure nodes (running one
+ * again after a crash changes nothing), and nodes from which only pure nodes can be reached (no successor has
+ * effects that must wait for it). Their snapshots ride with the run's next commit: another node's, or its final one.
+ */
+export function persistWithNextIn(t: Topology, nodes: Map<string, GraphNode>, registry: NodeRegistry): Set<string> {
+  const pure = (id: string) => {
+    const n = nodes.get(id)!;
+    return registry.has(n.type) && !!registry.get(n.type, n.data.version).pure;
+  };
+  const out = leadsOnlyTo(t, pure);
+  for (const id of t.ids) if (pure(id)) out.add(id);
+  return out;
+}
+
 export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const { node, def, journal, runId } = a;
+  if (!def.pure && journal.runStored) await journal.runStored; // a node with effects runs only for a stored run
   const policy = retryPolicySchema.parse(node.data.retry ?? {});
   const timeoutMs = node.data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const spanId = newSpanId();

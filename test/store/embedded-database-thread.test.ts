@@ -1,7 +1,7 @@
 // Guarantees: the embedded database (PGlite on its own thread) behaves like PGlite in-process for everything the
 // store and Prisma rely on — database errors keep their class and code, a transaction is isolated (an outside query
 // waits for it) and rolls back on request or on error, prepared statements survive DEALLOCATE ALL, array columns
-// parse — while the event loop keeps running during a long query.
+// parse — while the event loop keeps running during a long query, and the thread does not poll after a `last` write.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,6 +97,31 @@ describe('the embedded database thread', () => {
     } finally {
       await polling.close();
       await sleeping.close();
+    }
+  });
+
+  it('after a write marked `last` (a run\'s final commit) the thread sleeps at once instead of polling', async () => {
+    const d = await RemotePGlite.create(path.join(dir, 'pglite-last'), { spinMs: 300 });
+    try {
+      await d.exec('CREATE TABLE l (i int)');
+      /** CPU time this process (both threads) spends in the 250 ms after a write: the thread polls, or it sleeps. */
+      const cpuAfter = async (last: boolean) => {
+        await d.write('thread_test_l', 'INSERT INTO l VALUES ($1)', [1], { last });
+        const before = process.cpuUsage();
+        await new Promise((r) => setTimeout(r, 250));
+        const used = process.cpuUsage(before);
+        return (used.user + used.system) / 1000;
+      };
+      await new Promise((r) => setTimeout(r, 350)); // let the polling after CREATE TABLE end
+      const polling = await cpuAfter(false);
+      await new Promise((r) => setTimeout(r, 100));
+      const sleeping = await cpuAfter(true);
+      expect(polling).toBeGreaterThan(100);
+      expect(sleeping).toBeLessThan(40);
+      // And it still answers the next request.
+      expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM l')).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await d.close();
     }
   });
 

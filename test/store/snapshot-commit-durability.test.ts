@@ -18,24 +18,25 @@ afterEach(async () => {
 
 /**
  * Runs a node commit and a terminal commit through the store, each inside an explicit transaction on a client of
- * our own, and reads the synchronous_commit setting the statement left for its transaction's commit.
+ * our own, and reads the synchronous_commit setting the statement left for its transaction's commit (and whether the
+ * store marked the write `last`: the write thread then sleeps at once instead of polling for a next write).
  */
 async function commitSettings(): Promise<string[]> {
   t = await openTestDb('postgres');
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${t.location}` });
   await client.connect();
   const seen: string[] = [];
-  const inTx = async (sql: string, params: unknown[]) => {
+  const inTx = async (sql: string, params: unknown[], last = false) => {
     await client.query('BEGIN');
     await client.query(sql, params);
-    seen.push((await client.query(`SELECT current_setting('synchronous_commit') AS s`)).rows[0].s);
+    seen.push((await client.query(`SELECT current_setting('synchronous_commit') AS s`)).rows[0].s + (last ? ' (last)' : ''));
     await client.query('COMMIT');
     return [];
   };
   const real = t.db.sql;
   const spy: SqlRunner = {
     ...real,
-    write: (name, sql, params) => (name.startsWith('paiflow_commit') ? inTx(sql, params).then(() => undefined) : real.write(name, sql, params)),
+    write: (name, sql, params, o) => (name.startsWith('paiflow_commit') ? inTx(sql, params, o?.last).then(() => undefined) : real.write(name, sql, params, o)),
     prepared: (name, sql, params) => (name.startsWith('paiflow_commit') ? inTx(sql, params) : real.prepared(name, sql, params)),
   };
   try {
@@ -58,12 +59,12 @@ async function commitSettings(): Promise<string[]> {
 
 describe.runIf(hasPg)('node snapshot commits on PostgreSQL', () => {
   it('a node snapshot is an asynchronous commit; the commit with the run\'s final status is synchronous', async () => {
-    expect(await commitSettings()).toEqual(['off', 'on']);
+    expect(await commitSettings()).toEqual(['off', 'on (last)']);
   });
 
   it('SNAPSHOT_SYNC_COMMIT=1 commits node snapshots synchronously too', async () => {
     process.env.SNAPSHOT_SYNC_COMMIT = '1';
-    expect(await commitSettings()).toEqual(['on', 'on']);
+    expect(await commitSettings()).toEqual(['on', 'on (last)']);
   });
 });
 

@@ -132,7 +132,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
     write: writer
-      ? async (name, sql, params) => { await writer.call('write', { name, sql, params }); }
+      ? async (name, sql, params, o) => { await writer.call('write', { name, sql, params, last: !!o?.last }); }
       : async (name, text, values) => { await pool.query({ name, text, values }); },
     transaction: async (fn) => {
       const client = await pool.connect();
@@ -181,7 +181,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       exec: async (sql) => { await db.exec(sql); },
       query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[],
       prepared: (name, sql, params) => db.prepared(name, sql, params),
-      write: (name, sql, params) => db.write(name, sql, params),
+      write: (name, sql, params, o) => db.write(name, sql, params, o),
       transaction: (fn) => db.transaction(async (t) => fn({
         exec: async (sql) => { await t.exec(sql); },
         query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],

@@ -19,8 +19,12 @@ export interface SqlRunner extends SqlTx {
    * `name` must identify `sql` exactly. Stores without prepared statements run it like `query`.
    */
   prepared<T = Record<string, unknown>>(name: string, sql: string, params: unknown[]): Promise<T[]>;
-  /** `prepared` for a hot write whose rows nobody reads: the embedded database does not send them back. */
-  write(name: string, sql: string, params: unknown[]): Promise<void>;
+  /**
+   * `prepared` for a hot write whose rows nobody reads: the embedded database does not send them back. `last`: no
+   * follow-up write is expected soon (a run's final commit), so a database thread goes to sleep at once instead of
+   * polling for the next request (thread-serve.mjs), leaving the core to the database server and the next run.
+   */
+  write(name: string, sql: string, params: unknown[], opts?: { last?: boolean }): Promise<void>;
 }
 
 const LOCK_KEY = 727_071_001;

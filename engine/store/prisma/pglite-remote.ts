@@ -68,8 +68,8 @@ export class RemotePGlite {
   }
 
   /** A named prepared statement whose result is not needed: the thread answers without the rows. */
-  async write(name: string, sql: string, params: unknown[]): Promise<void> {
-    await this.call('prepared', { name, sql, params, discard: true });
+  async write(name: string, sql: string, params: unknown[], opts?: { last?: boolean }): Promise<void> {
+    await this.call('prepared', { name, sql, params, discard: true, last: !!opts?.last });
   }
 
   /** Like PGlite's: BEGIN, `fn`, then COMMIT — or ROLLBACK when `fn` throws or calls tx.rollback(). */

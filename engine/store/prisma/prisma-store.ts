@@ -372,7 +372,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
         );
       }
       // A run's terminal (or waiting) status is committed synchronously: on disk, with every snapshot before it.
-      if (this.sql) await this.sql.write(name, statement, params);
+      if (this.sql) await this.sql.write(name, statement, params, { last: fold });
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.

@@ -4,7 +4,9 @@
 //
 // After its last request is answered the thread polls for the next one for `spinMs` before it sleeps: waking a
 // sleeping thread costs the sender a system call and the request a scheduler wake-up (0.1–0.3 ms on this VM),
-// which is the whole budget of a node on a chain. Polling stops at once when nothing comes.
+// which is the whole budget of a node on a chain. Polling stops at once when nothing comes, and does not start
+// after a request marked `last` (a run's final commit): nothing follows it soon, and a polling thread would take the
+// core the database server (or the next run) needs.
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 
 const FIELDS = ['severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine'];
@@ -24,7 +26,7 @@ export function serve(handle, spinMs = 0) {
     handle(m).then(
       (result) => parentPort.postMessage({ id: m.id, result }),
       (e) => parentPort.postMessage({ id: m.id, error: errorFields(e) }),
-    ).finally(() => { if (--busy === 0 && spinMs > 0) poll(); });
+    ).finally(() => { if (--busy === 0 && spinMs > 0 && !m.last) poll(); });
   }
   function poll() {
     const until = performance.now() + spinMs;

@@ -1,0 +1,98 @@
+// Guarantees, both engines, every store kind: a new run starts executing while its INSERT is in flight, yet
+// - no node with effects runs and nothing is committed before the run is stored;
+// - if the INSERT fails, start() fails with its error, no node with effects ran and nothing was written;
+// - with an idempotency key the INSERT is awaited first: a repeat returns the stored run and executes nothing.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import type { NewRun, RunStore } from '@/engine/store/types';
+import { storeKinds } from '../support/databases';
+import { chainGraph, createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
+
+const kinds = await storeKinds();
+const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
+
+interface Ctl {
+  delayMs: number;
+  fail: boolean;
+  /** Set when the INSERT has finished; with the probe calls seen at that moment. */
+  stored: boolean;
+  callsWhenStored: Record<string, number> | null;
+  lastRunId: string | null;
+  commitsBeforeStored: number;
+  commits: number;
+}
+
+function slowInsertStore(inner: PrismaStore, ctl: Ctl): RunStore {
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'createRun') {
+        return async (rec: NewRun) => {
+          ctl.stored = false;
+          ctl.lastRunId = rec.id;
+          await new Promise((r) => setTimeout(r, ctl.delayMs));
+          if (ctl.fail) throw new Error('injected: the run INSERT failed');
+          const out = await target.createRun(rec);
+          ctl.stored = true;
+          ctl.callsWhenStored = Object.fromEntries(probeCalls);
+          return out;
+        };
+      }
+      if (key === 'commit') {
+        return async (...args: Parameters<RunStore['commit']>) => {
+          ctl.commits++;
+          if (!ctl.stored) ctl.commitsBeforeStored++;
+          return target.commit(...args);
+        };
+      }
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  }) as RunStore;
+}
+
+describe.each(cases)('a run started while its INSERT is in flight, on %s, %s engine', (kind, engine) => {
+  let h: Harness;
+  const ctl: Ctl = { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0 };
+  beforeAll(async () => { h = await createHarness(kind, { wrapStore: (s) => slowInsertStore(s, ctl) }); });
+  afterAll(async () => { await h?.close(); });
+  beforeEach(() => {
+    resetProbes();
+    Object.assign(ctl, { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0 });
+  });
+
+  it('runs no node with effects and commits nothing before the run is stored', async () => {
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(2), 'slow-insert', engine)))!;
+    ctl.delayMs = 150;
+    const { run, created } = await h.runs.start({ workflow: wf, inputs: {} });
+    expect(created).toBe(true);
+    expect(ctl.callsWhenStored).toEqual({});
+    const done = await h.runs.outcome(run.id);
+    expect(done).toMatchObject({ id: run.id, status: 'succeeded', outputs: { last: { value: 'p2', calls: 1 } } });
+    expect(ctl.commits).toBeGreaterThan(0);
+    expect(ctl.commitsBeforeStored).toBe(0);
+    expect((await h.store.getRun(run.id))?.status).toBe('succeeded');
+  });
+
+  it('a failed INSERT fails start() with its error; nothing ran with effects and nothing was written', async () => {
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(2), 'failed-insert', engine)))!;
+    Object.assign(ctl, { delayMs: 100, fail: true });
+    await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
+    const id = ctl.lastRunId!;
+    expect(h.runs.isActive(id)).toBe(false);
+    await new Promise((r) => setTimeout(r, 100)); // anything still scheduled would have run by now
+    expect(Object.fromEntries(probeCalls)).toEqual({});
+    expect(ctl.commits).toBe(0);
+    expect(await h.store.getRun(id)).toBeNull();
+    expect(await h.store.getEvents(id)).toEqual([]);
+  });
+
+  it('with an idempotency key a repeat returns the stored run and executes nothing again', async () => {
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(1), 'idempotent', engine)))!;
+    const first = await h.runs.start({ workflow: wf, inputs: {}, idempotencyKey: `k-${engine}` });
+    expect(first.created).toBe(true);
+    await h.runs.waitFor(first.run.id);
+    const again = await h.runs.start({ workflow: wf, inputs: {}, idempotencyKey: `k-${engine}` });
+    expect(again).toMatchObject({ created: false, run: { id: first.run.id, status: 'succeeded' } });
+    expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1 });
+  });
+});
