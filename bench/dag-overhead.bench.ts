@@ -1,14 +1,18 @@
 /**
- * Engine overhead per node: N-node chains of a no-op node with durable snapshots (one commit per node), on the
- * DAG and LangGraph engines, on the embedded store (PGlite) and on PostgreSQL; next to the same chain on raw
- * @langchain/langgraph (in memory, with MemorySaver, and with the official PostgresSaver).
+ * Engine overhead per node: N-node chains of a no-op node with durable snapshots (a commit per node before its
+ * successor starts), on the DAG and LangGraph engines, on the embedded store (PGlite) and on PostgreSQL; next to the
+ * same chain on raw @langchain/langgraph (in memory, with MemorySaver, and with the official PostgresSaver).
  *
- * Method: every configuration is warmed up first (JIT, prepared statements: BENCH_WARMUP_NODES node executions,
- * default 5000), then the configurations run in
- * rounds, one run each per round, the order rotating from round to round. This machine's speed drifts by 2× within
- * minutes, so a configuration measured a minute after another is not comparable; configurations measured in the
- * same round are. `xRaw` is the median, over rounds, of a configuration's time divided by raw LangGraph's time in
- * the same round. Prints a table and returns rows for bench/run-all.ts.
+ * Method: the configurations are measured in two groups, each with raw LangGraph.js in memory as its reference: the
+ * embedded store's (with MemorySaver) and PostgreSQL's (with PostgresSaver). A server uses one store, and on a
+ * 2-core machine one database's background work (PostgreSQL's WAL writer and autovacuum, a database thread) would
+ * otherwise land in the other's rows. In a group every configuration is warmed up first (JIT, prepared statements:
+ * BENCH_WARMUP_NODES node executions, default 5000), then the configurations run in rounds, one run each per round,
+ * the order rotating from round to round. This machine's speed drifts by 2× within minutes, so a configuration
+ * measured a minute after another is not comparable; configurations measured in the same round are. `xRaw` is the
+ * median, over rounds, of a configuration's time divided by raw LangGraph's time in the same round. Rounds:
+ * BENCH_REPS, default enough for ~3000 node executions per configuration (at least 15). Prints a table and returns
+ * rows for bench/run-all.ts.
  */
 import { Annotation, MemorySaver, StateGraph, START, END, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { z } from 'zod';
@@ -48,7 +52,7 @@ function chain(n: number): Graph {
   return { nodes, edges };
 }
 
-export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; xRaw: number | null }
+export interface Row { group: string; engine: string; store: string; nodes: number; medianMs: number; bestMs: number; xRaw: number | null }
 
 /** One configuration: runs the whole chain once per call (and checks that it succeeded). */
 interface Config { engine: string; store: string; prepare(n: number): Promise<() => Promise<void>> }
@@ -106,7 +110,7 @@ function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseChe
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 /** Warm-up, then `rounds` rounds of one run per configuration, in an order that rotates every round. */
-async function measure(configs: Config[], n: number, rounds: number): Promise<Row[]> {
+async function measure(group: string, configs: Config[], n: number, rounds: number): Promise<Row[]> {
   const fns = [];
   for (const c of configs) fns.push(await c.prepare(n));
   // Steady state, as in a server that has been up a while: the state-graph engine's code paths take a few thousand
@@ -124,7 +128,7 @@ async function measure(configs: Config[], n: number, rounds: number): Promise<Ro
   }
   const rawAt = configs.findIndex((c) => c.engine === 'raw-langgraph');
   return configs.map((c, i) => ({
-    engine: c.engine, store: c.store, nodes: n + 2,
+    group, engine: c.engine, store: c.store, nodes: n + 2,
     medianMs: +median(times[i]).toFixed(3),
     bestMs: +Math.min(...times[i]).toFixed(3),
     xRaw: rawAt < 0 ? null : +median(times[i].map((t, r) => t / times[rawAt][r])).toFixed(2),
@@ -133,7 +137,6 @@ async function measure(configs: Config[], n: number, rounds: number): Promise<Ro
 
 export async function runDagOverheadBench(): Promise<Row[]> {
   const sizes = (process.env.BENCH_SIZES ?? '10,100,1000').split(',').map(Number);
-  const rounds = Number(process.env.BENCH_REPS ?? 15);
   const engines = (process.env.BENCH_ENGINES ?? 'dag,langgraph').split(',') as Array<'dag' | 'langgraph'>;
 
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-bench-'));
@@ -146,23 +149,21 @@ export async function runDagOverheadBench(): Promise<Row[]> {
   } catch (e) {
     console.warn(`PostgreSQL rows skipped: ${(e as Error).message}`);
   }
-  const ours = [
-    ...engines.map((e) => paiflow(lite, 'embedded (PGlite)', e)),
-    ...(pgdb ? engines.map((e) => paiflow(pgdb!, 'PostgreSQL', e)) : []),
-  ];
+  const embedded = engines.map((e) => paiflow(lite, 'embedded (PGlite)', e));
+  const postgres = pgdb ? engines.map((e) => paiflow(pgdb!, 'PostgreSQL', e)) : [];
   const postgresSaver = pgdb && engines.includes('langgraph') ? await checkpointerFor(pgdb) : undefined;
 
   const rows: Row[] = [];
   try {
     for (const n of sizes) {
-      const configs: Config[] = [raw('memory'), ...ours];
+      const rounds = Number(process.env.BENCH_REPS ?? Math.max(15, Math.ceil(3000 / (n + 2))));
       // LangGraph's savers copy the growing state every step (O(n²)): only the shorter chains.
-      if (n <= 100) configs.push(raw('memory-saver', new MemorySaver()));
-      if (n <= 100 && postgresSaver) configs.push(raw('postgres-saver', postgresSaver));
-      rows.push(...(await measure(configs, n, rounds)));
+      const short = n <= 100;
+      rows.push(...(await measure('embedded', [raw('memory'), ...embedded, ...(short ? [raw('memory-saver', new MemorySaver())] : [])], n, rounds)));
+      if (pgdb) rows.push(...(await measure('PostgreSQL', [raw('memory'), ...postgres, ...(short && postgresSaver ? [raw('postgres-saver', postgresSaver)] : [])], n, rounds)));
     }
   } finally {
-    for (const o of ours) await o.close();
+    for (const o of [...embedded, ...postgres]) await o.close();
     await lite.close();
     rmSync(dir, { recursive: true, force: true });
     if (pgdb) {
