@@ -3,16 +3,14 @@
  * successor starts), on the DAG and LangGraph engines, on the embedded store (PGlite) and on PostgreSQL; next to the
  * same chain on raw @langchain/langgraph (in memory, with MemorySaver, and with the official PostgresSaver).
  *
- * Method: the configurations are measured in two groups, each with raw LangGraph.js in memory as its reference: the
- * embedded store's (with MemorySaver) and PostgreSQL's (with PostgresSaver). A server uses one store, and on a
- * 2-core machine one database's background work (PostgreSQL's WAL writer and autovacuum, a database thread) would
- * otherwise land in the other's rows. In a group every configuration is warmed up first (JIT, prepared statements:
- * BENCH_WARMUP_NODES node executions, default 5000), then the configurations run in rounds, one run each per round,
- * the order rotating from round to round. This machine's speed drifts by 2× within minutes, so a configuration
- * measured a minute after another is not comparable; configurations measured in the same round are. `xRaw` is the
- * median, over rounds, of a configuration's time divided by raw LangGraph's time in the same round. Rounds:
- * BENCH_REPS, default enough for ~3000 node executions per configuration (at least 15). Prints a table and returns
- * rows for bench/run-all.ts.
+ * Method: each configuration is measured in a pair with raw LangGraph.js in memory, its reference. Both are warmed
+ * up first (JIT, prepared statements: BENCH_WARMUP_NODES node executions, default 5000), then they alternate for
+ * BENCH_REPS rounds (default: enough for ~3000 node executions each, at least 15), the first of a round alternating.
+ * This machine's speed drifts by 2× within minutes, so only runs measured side by side are comparable; and measuring
+ * one configuration at a time keeps another's background work (PostgreSQL's WAL writer and autovacuum after the
+ * PostgresSaver's writes, a database thread, a saver's garbage) out of its rows. `xRaw` is the median, over rounds,
+ * of the configuration's time divided by raw LangGraph's time in the same round; `rawMs` is raw's median in the pair.
+ * Prints a table and returns rows for bench/run-all.ts.
  */
 import { Annotation, MemorySaver, StateGraph, START, END, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { z } from 'zod';
@@ -52,7 +50,7 @@ function chain(n: number): Graph {
   return { nodes, edges };
 }
 
-export interface Row { group: string; engine: string; store: string; nodes: number; medianMs: number; bestMs: number; xRaw: number | null }
+export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; rawMs: number; xRaw: number }
 
 /** One configuration: runs the whole chain once per call (and checks that it succeeded). */
 interface Config { engine: string; store: string; prepare(n: number): Promise<() => Promise<void>> }
@@ -109,30 +107,28 @@ function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseChe
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-/** Warm-up, then `rounds` rounds of one run per configuration, in an order that rotates every round. */
-async function measure(group: string, configs: Config[], n: number, rounds: number): Promise<Row[]> {
-  const fns = [];
-  for (const c of configs) fns.push(await c.prepare(n));
+/** Warm-up, then `rounds` rounds of one run of raw LangGraph.js and one of `config`, which goes first alternating. */
+async function measurePair(config: Config, n: number, rounds: number): Promise<Row> {
+  const fns = [await raw('memory').prepare(n), await config.prepare(n)];
   // Steady state, as in a server that has been up a while: the state-graph engine's code paths take a few thousand
   // node executions to be optimised by the JIT (measured: its 12-node runs got 2× faster over the first ~300 runs).
   const warm = Math.max(2, Math.ceil(Number(process.env.BENCH_WARMUP_NODES ?? 5000) / (n + 2)));
   for (let w = 0; w < warm; w++) for (const f of fns) await f();
-  const times: number[][] = configs.map(() => []);
+  const times: number[][] = [[], []];
   for (let r = 0; r < rounds; r++) {
-    for (let j = 0; j < fns.length; j++) {
-      const i = (j + r) % fns.length;
+    for (const i of r % 2 ? [1, 0] : [0, 1]) {
       const t0 = performance.now();
       await fns[i]();
       times[i][r] = (performance.now() - t0) / (n + 2);
     }
   }
-  const rawAt = configs.findIndex((c) => c.engine === 'raw-langgraph');
-  return configs.map((c, i) => ({
-    group, engine: c.engine, store: c.store, nodes: n + 2,
-    medianMs: +median(times[i]).toFixed(3),
-    bestMs: +Math.min(...times[i]).toFixed(3),
-    xRaw: rawAt < 0 ? null : +median(times[i].map((t, r) => t / times[rawAt][r])).toFixed(2),
-  }));
+  return {
+    engine: config.engine, store: config.store, nodes: n + 2,
+    medianMs: +median(times[1]).toFixed(3),
+    bestMs: +Math.min(...times[1]).toFixed(3),
+    rawMs: +median(times[0]).toFixed(3),
+    xRaw: +median(times[1].map((t, r) => t / times[0][r])).toFixed(2),
+  };
 }
 
 export async function runDagOverheadBench(): Promise<Row[]> {
@@ -159,8 +155,11 @@ export async function runDagOverheadBench(): Promise<Row[]> {
       const rounds = Number(process.env.BENCH_REPS ?? Math.max(15, Math.ceil(3000 / (n + 2))));
       // LangGraph's savers copy the growing state every step (O(n²)): only the shorter chains.
       const short = n <= 100;
-      rows.push(...(await measure('embedded', [raw('memory'), ...embedded, ...(short ? [raw('memory-saver', new MemorySaver())] : [])], n, rounds)));
-      if (pgdb) rows.push(...(await measure('PostgreSQL', [raw('memory'), ...postgres, ...(short && postgresSaver ? [raw('postgres-saver', postgresSaver)] : [])], n, rounds)));
+      const configs: Config[] = [
+        ...embedded, ...(short ? [raw('memory-saver', new MemorySaver())] : []),
+        ...postgres, ...(short && postgresSaver ? [raw('postgres-saver', postgresSaver)] : []),
+      ];
+      for (const c of configs) rows.push(await measurePair(c, n, rounds));
     }
   } finally {
     for (const o of [...embedded, ...postgres]) await o.close();
