@@ -158,6 +158,7 @@ export class RunManager {
    */
   private async startWhileCreating(rec: NewRun, now: string): Promise<{ run: RunRecord; created: boolean }> {
     const creating = this.o.store.createRun(rec);
+    creating.catch(() => {}); // handled below, after the yield
     // node-postgres sends a query from a process.nextTick callback, which runs only once the microtasks are drained,
     // and LangGraph's setup is one long microtask chain: let the INSERT go out first (measured: 5 % on 12 nodes).
     await new Promise<void>((r) => process.nextTick(r));
