@@ -53,7 +53,10 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
           for (const e of batch) { send(e); lastType = e.type; }
           if (batch.length < 1000 || closed) break;
         }
-        if (TERMINAL_EVENT_TYPES.has(lastType) && !app.runs.isActive(runId)) {
+        // A stored terminal event ends the stream unless a resume has begun since (a resume stores `running` before
+        // its first event). Whether the execution is still winding down in this process does not matter: its
+        // terminal status is stored, nothing follows.
+        if (TERMINAL_EVENT_TYPES.has(lastType)) {
           const run = await app.store.getRun(runId);
           if (run && TERMINAL_STATUSES.has(run.status)) { close(); return; }
         }
@@ -77,7 +80,7 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         unsubscribe = app.bus.subscribe(runId, last, onLive);
         // The run may have finished between the read and the subscribe: re-read once more.
         const run = await app.store.getRun(runId);
-        if (run && TERMINAL_STATUSES.has(run.status) && !app.runs.isActive(runId)) {
+        if (run && TERMINAL_STATUSES.has(run.status)) {
           await catchUp();
           close();
         }
