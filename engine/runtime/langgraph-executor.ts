@@ -12,7 +12,7 @@
 import { Annotation, Command, END, START, StateGraph, interrupt, isGraphInterrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import { buildTopology, findCycle, leadsOnlyTo, reachableFrom, type Topology } from '../graph/topology';
+import { buildTopology, findCycle, reachableFrom, type Topology } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeStatus } from '../store/types';
 import { renderText, type TemplateScope } from '../template/resolve';
