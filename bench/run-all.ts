@@ -5,7 +5,7 @@
 import { runDagOverheadBench } from './dag-overhead.bench';
 
 const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> = {
-  dag: { title: 'Engine overhead per node (no-op chain, durable snapshots; warmed up, interleaved rounds; ms per node, xRaw = median same-round ratio to raw LangGraph.js)', run: runDagOverheadBench },
+  dag: { title: 'Engine overhead per node (no-op chain, durable snapshots; each configuration warmed up, then alternating with raw LangGraph.js; ms per node, xRaw = median same-round ratio to raw)', run: runDagOverheadBench },
   queue: { title: 'Time to first trace event and memory per open run (in-process and queue mode)', run: async () => (await import('./queue.bench')).runQueueBench() },
   knowledge: { title: 'Embedded knowledge store: indexing throughput and query latency', run: async () => (await import('./knowledge.bench')).runKnowledgeBench() },
   api: { title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency', run: async () => (await import('./api.bench')).runApiBench() },
