@@ -1,8 +1,8 @@
 /**
  * Published-endpoint throughput: runs/s and p50/p99 latency of POST /api/v1/workflows/:slug/run in sync mode for a
  * 3-node workflow (start → template → end, offline), as an outside app sees it: the production server (`npm start`,
- * i.e. server.mjs; built first if `.next` is missing) runs in its own process; autocannon drives it from this
- * process over loopback.
+ * i.e. server.mjs; built first if `.next` is missing or older than a source) runs in its own process; autocannon
+ * drives it from this process over loopback.
  * Stores: the embedded one (PGlite, in-process bus) and PostgreSQL + Redis (Redis Streams bus) when both are
  * reachable. Every answer is checked (200, status succeeded, the input echoed back); a wrong one counts as an error.
  * Rate limit and concurrency cap are lifted for the run. `runApiBench()` returns rows for bench/run-all.ts.
@@ -11,7 +11,7 @@
  * ("pglite,postgres"), BENCH_API_WEB_CONCURRENCY (server processes, default: the server's own default).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,9 +50,24 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The newest modification time of the sources the production build is made from. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (/\.(tsx?|mjs|css)$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the production server when there is no build, or when a source is newer than it (a stale build would be measured). */
 function ensureBuild() {
-  if (existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) return;
-  console.log('[bench] no production build yet: running `next build` first');
+  const id = path.join(ROOT, '.next', 'BUILD_ID');
+  const built = existsSync(id) ? statSync(id).mtimeMs : 0;
+  const newest = Math.max(...['app', 'components', 'engine', 'lib'].map((d) => newestSource(path.join(ROOT, d))));
+  if (built > newest) return;
+  console.log(built ? '[bench] sources changed since the production build: running `next build`' : '[bench] no production build yet: running `next build` first');
   const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (r.status !== 0) throw new Error('next build failed');
 }
