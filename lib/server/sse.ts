@@ -78,9 +78,11 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         await catchUp();
         if (closed) return;
         unsubscribe = app.bus.subscribe(runId, last, onLive);
-        // The run may have finished between the read and the subscribe: re-read once more.
+        // The run may have finished between the read and the subscribe: re-read once more. (A run still executing
+        // here can have a terminal status stored without its terminal event — a cancel or a reaper in another
+        // process sets only the status — and then the event arrives live.)
         const run = await app.store.getRun(runId);
-        if (run && TERMINAL_STATUSES.has(run.status)) {
+        if (run && TERMINAL_STATUSES.has(run.status) && !app.runs.isActive(runId)) {
           await catchUp();
           close();
         }
