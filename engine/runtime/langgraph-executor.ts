@@ -319,6 +319,12 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       input = {};
     }
 
+    if (checkpointed && a.journal.runStored) {
+      // LangGraph writes its checkpoint through its own connection, not the journal: only for a stored run.
+      try { await a.journal.runStored; } catch (e) {
+        return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (e as Error).message } };
+      }
+    }
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
     running.set(threadId, R);
     try {

@@ -1,6 +1,7 @@
 // Guarantees, both engines, every store kind: a new run starts executing while its INSERT is in flight, yet
 // - no node with effects runs and nothing is committed before the run is stored;
-// - if the INSERT fails, start() fails with its error, no node with effects ran and nothing was written;
+// - if the INSERT fails, start() fails with its error, no node with effects ran and nothing was written (no LangGraph
+//   checkpoint either, for a graph that can pause on human input);
 // - with an idempotency key the INSERT is awaited first: a repeat returns the stored run and executes nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -94,5 +95,20 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     const again = await h.runs.start({ workflow: wf, inputs: {}, idempotencyKey: `k-${engine}` });
     expect(again).toMatchObject({ created: false, run: { id: first.run.id, status: 'succeeded' } });
     expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1 });
+  });
+
+  it.runIf(engine === 'langgraph')('a failed INSERT of a run that could pause on human input writes no LangGraph checkpoint', async () => {
+    const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { config } });
+    const graph = {
+      nodes: [node('start', 'start', { inputs: [] }), node('ask', 'human_input', { prompt: 'ok?', answerType: 'text' }), node('end', 'end', { outputs: [] })],
+      edges: [{ id: 'e1', source: 'start', target: 'ask' }, { id: 'e2', source: 'ask', target: 'end' }],
+    };
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'pause-insert-fails', engine)))!;
+    Object.assign(ctl, { delayMs: 150, fail: true });
+    await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
+    await new Promise((r) => setTimeout(r, 100));
+    const rows = await h.tdb.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id LIKE $1`, [`${ctl.lastRunId}%`]);
+    expect(rows).toEqual([{ n: 0 }]);
+    expect(await h.store.getRun(ctl.lastRunId!)).toBeNull();
   });
 });
