@@ -26,38 +26,33 @@ function fakeApp(stored: TraceEvent[], bus: InProcessEventBus, status?: () => st
   } as unknown as App;
 }
 
+/**
+ * Streams a run whose store holds `stored` (and whose bus has published it) when the stream opens; after `laterMs`,
+ * `later` is stored and published. Returns the frames as `seq:type` and whether the server closed the stream.
+ */
+async function stream(stored: TraceEvent[], later: TraceEvent[], laterMs: number, status?: () => string) {
+  const bus = new InProcessEventBus(1000);
+  for (const e of stored) bus.publish(e);
+  const res = runEventStream(fakeApp(stored, bus, status), runId, 0, new AbortController().signal);
+  if (later.length) setTimeout(() => { stored.push(...later); for (const e of later) bus.publish(e); }, laterMs);
+  const { frames, closed } = await readSse(res, 3000);
+  await bus.close();
+  return { frames: frames.map((f) => `${f.id}:${f.event}`), closed };
+}
+
+const ALL = ['1:run.started', '2:node.started', '3:node.succeeded', '4:run.succeeded'];
+
 describe('an event stream for a run that ends as the stream starts', () => {
   it('closes after the terminal event read from the store', async () => {
-    const bus = new InProcessEventBus(1000);
-    for (const e of events) bus.publish(e);
-    const res = runEventStream(fakeApp(events, bus), runId, 0, new AbortController().signal);
-    const { frames, closed } = await readSse(res, 3000);
-    expect(frames.map((f) => f.id)).toEqual([1, 2, 3, 4]);
-    expect(closed).toBe(true);
-    await bus.close();
+    expect(await stream([...events], [], 0)).toEqual({ frames: ALL, closed: true });
   });
 
   it('closes after the terminal event published live, when the store had only part of the run', async () => {
-    const bus = new InProcessEventBus(1000);
-    const stored = events.slice(0, 2);
-    const res = runEventStream(fakeApp(stored, bus), runId, 0, new AbortController().signal);
-    setTimeout(() => { stored.push(...events.slice(2)); for (const e of events) bus.publish(e); }, 50);
-    const { frames, closed } = await readSse(res, 3000);
-    expect(frames.map((f) => f.id)).toEqual([1, 2, 3, 4]);
-    expect(closed).toBe(true);
-    await bus.close();
+    expect(await stream(events.slice(0, 2), events.slice(2), 50)).toEqual({ frames: ALL, closed: true });
   });
 
   it('stays open while only the status is terminal (cancelled by another process) until the terminal event comes', async () => {
-    const bus = new InProcessEventBus(1000);
-    const stored = events.slice(0, 2);
-    for (const e of stored) bus.publish(e);
-    const res = runEventStream(fakeApp(stored, bus, () => 'cancelled'), runId, 0, new AbortController().signal);
-    const tail = [ev(3, 'node.failed'), ev(4, 'run.cancelled')];
-    setTimeout(() => { stored.push(...tail); for (const e of tail) bus.publish(e); }, 100);
-    const { frames, closed } = await readSse(res, 3000);
-    expect(frames.map((f) => `${f.id}:${f.event}`)).toEqual(['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled']);
-    expect(closed).toBe(true);
-    await bus.close();
+    const got = await stream(events.slice(0, 2), [ev(3, 'node.failed'), ev(4, 'run.cancelled')], 100, () => 'cancelled');
+    expect(got).toEqual({ frames: ['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled'], closed: true });
   });
 });
