@@ -85,6 +85,16 @@ export interface NewRun {
   startedAt?: string | null;
 }
 
+/** The record a NewRun is once stored: created `now`, and claimed (owner, heartbeat, start) when it names an owner. */
+export function newRunRecord(run: NewRun, now: string): RunRecord {
+  const claimed = !!run.ownerId;
+  return {
+    id: run.id, workflowId: run.workflowId, versionId: run.versionId ?? null, engine: run.engine, status: run.status, inputs: run.inputs,
+    outputs: null, error: null, graph: run.graph, ownerId: claimed ? run.ownerId! : null, heartbeatAt: claimed ? now : null,
+    idempotencyKey: run.idempotencyKey ?? null, createdAt: now, startedAt: claimed ? new Date(run.startedAt ?? now).toISOString() : null, finishedAt: null,
+  };
+}
+
 export interface CommitBatch {
   nodes?: NodeRunRecord[];
   events?: TraceEvent[];

@@ -6,7 +6,7 @@
 import type { ErrorJson } from '../../errors';
 import type { TraceEvent } from '../../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../../graph/schema';
-import type { CommitBatch, NewRun, NodeRunRecord, RunPatch, RunRecord, RunStatus, RunStore, WorkflowRecord, WorkflowStore, WorkflowVersionRecord } from '../types';
+import { newRunRecord, type CommitBatch, type NewRun, type NodeRunRecord, type RunPatch, type RunRecord, type RunStatus, type RunStore, type WorkflowRecord, type WorkflowStore, type WorkflowVersionRecord } from '../types';
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
@@ -300,16 +300,14 @@ export class PrismaStore implements RunStore, WorkflowStore {
   /** createRun through the driver (one statement, nothing read back): the published endpoint's hot path. */
   private async insertRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }> {
     const now = new Date().toISOString();
-    const claimed = !!run.ownerId;
-    const startedAt = claimed ? new Date(run.startedAt ?? now).toISOString() : null;
-    const inputs = pgSafe(run.inputs);
+    const rec = newRunRecord({ ...run, inputs: pgSafe(run.inputs) }, now);
     const rows = await this.sql!.prepared('paiflow_insert_run', `INSERT INTO runs
         (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id, heartbeat_at, started_at, created_at)
       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11::timestamp(3), $12::timestamp(3), $13::timestamp(3))
       ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
       RETURNING 1`, [
       run.id, run.workflowId, run.versionId, run.engine, run.status, pgJson(run.inputs), pgJson(run.graph), run.idempotencyKey ?? null,
-      run.apiKeyId ?? null, claimed ? run.ownerId : null, claimed ? now : null, startedAt, now,
+      run.apiKeyId ?? null, rec.ownerId, rec.heartbeatAt, rec.startedAt, now,
     ]);
     if (rows.length === 0) {
       // Only a repeated (workflowId, idempotencyKey) conflicts here; a repeated id still fails on the primary key.
@@ -317,14 +315,7 @@ export class PrismaStore implements RunStore, WorkflowStore {
       if (existing) return { run: existing, created: false };
       throw new Error(`run ${run.id} was not inserted and no run holds its idempotency key`);
     }
-    return {
-      created: true,
-      run: {
-        id: run.id, workflowId: run.workflowId, versionId: run.versionId ?? null, engine: run.engine, status: run.status, inputs, outputs: null, error: null,
-        graph: run.graph, ownerId: claimed ? run.ownerId! : null, heartbeatAt: claimed ? now : null, idempotencyKey: run.idempotencyKey ?? null,
-        createdAt: now, startedAt, finishedAt: null,
-      },
-    };
+    return { created: true, run: rec };
   }
 
   async getRun(id: string) {
