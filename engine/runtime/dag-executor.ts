@@ -28,6 +28,12 @@ export interface ExecuteArgs {
   answer?: { nodeId: string; value: unknown; threadId?: string };
   /** Nodes to (re)start from on a resume; computed by the engine when absent. */
   fromNodeId?: string;
+  /**
+   * An engine may announce the run's result before it returns, once nothing can change it (every node decided):
+   * the manager then starts the run's final commit at once, overlapping the engine's own wind-down. The engine
+   * must return the result it announced.
+   */
+  finish?: (result: ExecuteResult) => void;
 }
 
 export interface ExecuteResult {

@@ -55,6 +55,8 @@ interface Plan {
   startId: string;
   /** Nodes whose snapshot rides with the next commit (RunNodeArgs.persistWithNext). */
   persistWithNext: Set<string>;
+  /** Has a human-input node: runs can pause, so LangGraph checkpoints them. */
+  canPause: boolean;
 }
 
 /** Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles. */
@@ -102,7 +104,8 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
       maxIter.set(id, limit);
     }
   }
-  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId, persistWithNext: persistWithNextIn(t, nodes, registry) };
+  const canPause = graph.nodes.some((n) => n.type === 'human_input');
+  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId, persistWithNext: persistWithNextIn(t, nodes, registry), canPause };
 }
 
 function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
@@ -128,6 +131,8 @@ interface RunCtx {
    */
   inFlight: Promise<void>;
   storeError: StoreWriteError | null;
+  /** The result announced to the manager (ExecuteArgs.finish) before LangGraph wound down. */
+  announced?: ExecuteResult;
 }
 
 async function settle(R: RunCtx): Promise<boolean> {
@@ -147,6 +152,28 @@ function stageSkipped(R: RunCtx, id: string, type: string) {
   R.a.journal.stageNode({ runId: R.a.runId, nodeId: id, type, status: 'skipped', attempt: R.attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
   R.a.journal.emit('node.skipped', { type }, { nodeId: id });
   setNode(R, id, 'skipped');
+}
+
+/** The run's outputs: what its End nodes produced. */
+function outputsOf(plan: Plan, L: Local): Record<string, unknown> {
+  let outputs: Record<string, unknown> = {};
+  for (const [id, n] of plan.nodes) if (n.type === 'end' && L.status[id] === 'succeeded') outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
+  return outputs;
+}
+
+/**
+ * After an End node: if every node is decided and nothing failed, the result is final, so it is announced to the
+ * manager at once (its final commit then overlaps LangGraph's wind-down). Only for graphs without cycles (a cycle's
+ * untaken exits are decided only at the end) that cannot pause.
+ */
+function announceIfDone(plan: Plan, R: RunCtx) {
+  if (!R.a.finish || plan.inCycle.size > 0 || plan.canPause || R.L.failure || R.storeError || R.a.signal.aborted) return;
+  for (const id of plan.nodes.keys()) {
+    const s = R.L.status[id];
+    if (s !== 'succeeded' && s !== 'skipped') return;
+  }
+  R.announced = { status: 'succeeded', outputs: outputsOf(plan, R.L), error: null };
+  R.a.finish(R.announced);
 }
 
 type App = {
@@ -215,6 +242,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
       return [];
     }
     setNode(R, id, 'succeeded', out.output);
+    if (node.type === 'end') announceIfDone(plan, R);
     L.iter[id] = iteration + 1;
     const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
     L.branch[id] = chosen;
@@ -284,8 +312,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     g.addEdge(START, gname(plan.startId));
     // Only runs that can pause need LangGraph checkpoints: resumes after failures and crashes start from our node
     // snapshots, and per-task checkpoint writes would cost a database transaction per node.
-    const canPause = [...plan.nodes.values()].some((n) => n.type === 'human_input');
-    const checkpointer = opts.checkpointer && canPause ? await opts.checkpointer() : undefined;
+    const checkpointer = opts.checkpointer && plan.canPause ? await opts.checkpointer() : undefined;
     const compiled = { plan, app: g.compile({ checkpointer }), checkpointed: !!checkpointer };
     cache.set(key, compiled);
     if (cache.size > COMPILED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -348,6 +375,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       await settle(R);
     } catch (e) {
       await settle(R);
+      if (R.announced) return R.announced;
       if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
       if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
       const name = (e as Error)?.name;
@@ -359,6 +387,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     } finally {
       running.delete(threadId);
     }
+    if (R.announced) return R.announced;
     if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
     if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
     if (final.__interrupt__?.length) {
@@ -368,8 +397,6 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     if (L.failure) return { status: 'failed', outputs: null, error: L.failure };
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
     for (const [id, node] of plan.nodes) if (L.status[id] === undefined) stageSkipped(R, id, node.type);
-    let outputs: Record<string, unknown> = {};
-    for (const [id, n] of plan.nodes) if (n.type === 'end' && L.status[id] === 'succeeded') outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
-    return { status: 'succeeded', outputs, error: null };
+    return { status: 'succeeded', outputs: outputsOf(plan, L), error: null };
   };
 }

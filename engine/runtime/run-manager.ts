@@ -328,32 +328,37 @@ export class RunManager {
   private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController): Promise<RunRecord | null> {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
+    let finishing: Promise<RunRecord> | undefined;
     try {
-      journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id), info.created);
+      const j = journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id), info.created);
       journal.startAutoFlush();
       journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}), reused: [...reuse] });
+      // Records the result: the terminal (or waiting) event and status in one commit. Started as soon as the engine
+      // announces the result, else when it returns.
+      const finish = (result: ExecuteResult): Promise<RunRecord> => {
+        if (result.status === 'waiting' && result.waiting) {
+          const w = result.waiting;
+          const node = graph.nodes.find((n) => n.id === w.nodeId);
+          j.stageNode({
+            runId: run.id, nodeId: w.nodeId, type: node?.type ?? 'human_input', status: 'waiting', attempt: previous.get(w.nodeId)?.attempt ?? 0,
+            input: { prompt: w.prompt }, output: null, error: null, usage: null, startedAt: new Date().toISOString(), finishedAt: null, durationMs: null,
+          });
+          j.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId, afterFlush: true });
+          j.stopAutoFlush();
+          return j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' }));
+        }
+        const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
+        const patch: RunPatch = final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
+        j.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, { afterFlush: true });
+        j.stopAutoFlush();
+        return j.flush(patch).then(() => ({ ...run, ...patch, outputs: patch.outputs ?? null, error: patch.error ?? null, finishedAt: patch.finishedAt ?? null }) as RunRecord);
+      };
       const result = await this.executorFor(run.engine)({
         runId: run.id, graph, inputs: run.inputs, registry: this.o.registry, services: this.o.services, journal, signal: controller.signal,
         previous, reuse, concurrency: this.o.concurrency, answer: info.answer, fromNodeId: info.fromNodeId,
+        finish: (r) => { if (!finishing) { finishing = finish(r); finishing.catch(() => {}); } },
       });
-      if (result.status === 'waiting' && result.waiting) {
-        const w = result.waiting;
-        const node = graph.nodes.find((n) => n.id === w.nodeId);
-        journal.stageNode({
-          runId: run.id, nodeId: w.nodeId, type: node?.type ?? 'human_input', status: 'waiting', attempt: previous.get(w.nodeId)?.attempt ?? 0,
-          input: { prompt: w.prompt }, output: null, error: null, usage: null, startedAt: new Date().toISOString(), finishedAt: null, durationMs: null,
-        });
-        journal.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId, afterFlush: true });
-        journal.stopAutoFlush();
-        await journal.flush({ status: 'waiting' });
-        return { ...run, status: 'waiting' };
-      }
-      const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
-      final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
-      journal.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, { afterFlush: true });
-      journal.stopAutoFlush();
-      await journal.flush(final);
-      return { ...run, ...final, outputs: final.outputs ?? null, error: final.error ?? null, finishedAt: final.finishedAt ?? null } as RunRecord;
+      return await (finishing ??= finish(result));
     } catch (e) {
       // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
       journal?.stopAutoFlush();
