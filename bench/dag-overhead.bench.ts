@@ -10,8 +10,15 @@
  * one configuration at a time keeps another's background work (PostgreSQL's WAL writer and autovacuum after the
  * PostgresSaver's writes, a database thread, a saver's garbage) out of its rows. `xRaw` is the median, over rounds,
  * of the configuration's time divided by raw LangGraph's time in the same round; `rawMs` is raw's median in the pair.
+ *
+ * A run is timed until the event loop has turned once after it, so the work it leaves for the loop counts for it and
+ * not for the next run. This matters for garbage collection: V8 runs most scavenges as a task on the event loop, and
+ * a raw LangGraph run (one microtask chain, ~2.5 MB of garbage) gives the loop no turn, so without it the scavenges
+ * its garbage caused ran inside the next run that waited for I/O — ours (measured at 12 nodes: 132 of the 134 GC
+ * pauses in timed runs, median 4 ms, started in ours; with the turn, 64 in raw's and 73 in ours). `gcMs` / `rawGcMs`: V8 pause time per run that started in each side's timed runs.
  * Prints a table and returns rows for bench/run-all.ts.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Annotation, MemorySaver, StateGraph, START, END, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { z } from 'zod';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,7 +57,7 @@ function chain(n: number): Graph {
   return { nodes, edges };
 }
 
-export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; rawMs: number; xRaw: number }
+export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; rawMs: number; xRaw: number; gcMs: number; rawGcMs: number }
 
 /** One configuration: runs the whole chain once per call (and checks that it succeeded). */
 interface Config { engine: string; store: string; prepare(n: number): Promise<() => Promise<void>> }
@@ -110,17 +117,32 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 /** Warm-up, then `rounds` rounds of one run of raw LangGraph.js and one of `config`, which goes first alternating. */
 async function measurePair(config: Config, n: number, rounds: number): Promise<Row> {
   const fns = [await raw('memory').prepare(n), await config.prepare(n)];
+  const turn = () => new Promise<void>((r) => setImmediate(r));
   // Steady state, as in a server that has been up a while: the state-graph engine's code paths take a few thousand
   // node executions to be optimised by the JIT (measured: its 12-node runs got 2× faster over the first ~300 runs).
   const warm = Math.max(2, Math.ceil(Number(process.env.BENCH_WARMUP_NODES ?? 5000) / (n + 2)));
-  for (let w = 0; w < warm; w++) for (const f of fns) await f();
+  for (let w = 0; w < warm; w++) for (const f of fns) { await f(); await turn(); }
   const times: number[][] = [[], []];
+  const windows: Array<[number, number, number]> = [];
+  const gcs: Array<[number, number]> = [];
+  const gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push([e.startTime, e.duration]); });
+  gcObserver.observe({ entryTypes: ['gc'] });
   for (let r = 0; r < rounds; r++) {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
       const t0 = performance.now();
       await fns[i]();
-      times[i][r] = (performance.now() - t0) / (n + 2);
+      await turn();
+      const t1 = performance.now();
+      times[i][r] = (t1 - t0) / (n + 2);
+      windows.push([t0, t1, i]);
     }
+  }
+  await turn(); // the observer's last entries
+  gcObserver.disconnect();
+  const gcPerRun = [0, 0];
+  for (const [start, ms] of gcs) {
+    const w = windows.find(([a, b]) => start >= a && start <= b);
+    if (w) gcPerRun[w[2]] += ms / rounds;
   }
   return {
     engine: config.engine, store: config.store, nodes: n + 2,
@@ -128,6 +150,8 @@ async function measurePair(config: Config, n: number, rounds: number): Promise<R
     bestMs: +Math.min(...times[1]).toFixed(3),
     rawMs: +median(times[0]).toFixed(3),
     xRaw: +median(times[1].map((t, r) => t / times[0][r])).toFixed(2),
+    gcMs: +gcPerRun[1].toFixed(2),
+    rawGcMs: +gcPerRun[0].toFixed(2),
   };
 }
 
