@@ -65,6 +65,7 @@ export class RunManager {
   private heartbeatTimer?: NodeJS.Timeout;
   private readonly executors: Partial<Record<EngineKind, Executor>>;
   private readonly staleMs: number;
+  private readonly validGraphs = new WeakMap<Graph, Map<EngineChoice, EngineKind>>();
 
   constructor(private readonly o: RunManagerOptions) {
     this.ownerId = o.ownerId ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -105,12 +106,18 @@ export class RunManager {
   }
 
   private validated(graph: Graph, engine: EngineChoice): EngineKind {
+    // A graph object validated before (a published version's, kept by its cache) is not validated again: graphs are
+    // not edited in place (an edited workflow is read back from the store as a new object).
+    const known = this.validGraphs.get(graph)?.get(engine);
+    if (known) return known;
     const v = validateGraph(graph, this.o.registry, engine);
     if (!v.ok) {
       const first = v.errors[0];
       throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, { status: 422, path: first.path, details: { errors: v.errors } });
     }
     this.executorFor(v.engine);
+    const byEngine = this.validGraphs.get(graph) ?? new Map<EngineChoice, EngineKind>();
+    this.validGraphs.set(graph, byEngine.set(engine, v.engine));
     return v.engine;
   }
 
