@@ -1,7 +1,8 @@
 // Guarantees (README "Durability of node snapshots"): on PostgreSQL a node's snapshot commit is an asynchronous
 // commit, while a commit that carries the run's terminal or waiting status is synchronous (and so flushes every
 // snapshot before it); SNAPSHOT_SYNC_COMMIT=1 makes every snapshot synchronous; either way every commit lands. Node
-// commits on PostgreSQL go through a thread of their own: visible at once, failures keep the database's error.
+// commits and the other hot statements on PostgreSQL go through a thread of their own: visible at once, answered
+// with their rows, failures keep the database's error.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlRunner } from '@/engine/store/prisma/migrator';
@@ -83,6 +84,22 @@ describe.runIf(hasPg)('PostgreSQL node commits through the write thread', () => 
     // Many at once from concurrent runs: all answered.
     await Promise.all(Array.from({ length: 30 }, (_, i) => t!.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [100 + i])));
     expect(await t.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM w')).toEqual([{ n: 50 }]);
+  });
+
+  it('a prepared statement (the run INSERT, the API key lookup) answers with its rows; a failed one with pg\'s DatabaseError', async () => {
+    t = await openTestDb('postgres');
+    await t.db.sql.exec('CREATE TABLE w (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), doc jsonb)');
+    const insert = (id: number) => t!.db.sql.prepared<{ id: number; at: Date; doc: unknown }>('w_ret',
+      'INSERT INTO w (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING RETURNING id, at, doc', [id, JSON.stringify({ n: id })]);
+    const [row] = await insert(7);
+    expect(row.id).toBe(7);
+    expect(row.at).toBeInstanceOf(Date);
+    expect(row.doc).toEqual({ n: 7 });
+    expect(await insert(7)).toEqual([]); // the conflict: no row
+    const err = await t.db.sql.prepared('w_bad', 'SELECT 1 / $1::int AS x', [0]).catch((e) => e);
+    expect(err).toBeInstanceOf(pg.DatabaseError);
+    expect(err.code).toBe('22012');
+    expect(err.message).toMatch(/division by zero/);
   });
 });
 

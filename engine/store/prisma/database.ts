@@ -10,7 +10,7 @@ import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
 import { RemotePGlite, type RemoteTx } from './pglite-remote';
-import { spinMsFor, ThreadClient } from './thread-client';
+import { spinMsFor, ThreadClient, threadError } from './thread-client';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -120,17 +120,25 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   });
   pool.on('error', () => { /* idle client errors surface on the next query */ });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  // Node snapshot commits go through a thread of their own where there is a core for it (pg-write-worker.mjs).
+  // The hot statements (node snapshot commits, the run INSERT, the API key lookup) go through a thread of their own
+  // where there is a core for it (pg-write-worker.mjs). A database error keeps pg's class and its fields.
   const spinMs = spinMsFor(opts.threadSpinMs);
   const writer = spinMs > 0 && process.env.PG_WRITE_THREAD !== '0'
     ? await ThreadClient.start('pg-write-worker.mjs', {
       connectionString: opts.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: schema ? `-c search_path=${schema}` : undefined, spinMs,
-    }, { label: 'the PostgreSQL write thread' })
+    }, {
+      label: 'the PostgreSQL write thread',
+      toError: (f) => threadError(f, (message, isDatabase) => (isDatabase ? new pg.DatabaseError(message, 0, 'error') : new Error(message))),
+    })
     : undefined;
   const runner: SqlRunner = {
     exec: async (sql) => { await pool.query(sql); },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
-    prepared: async (name, text, values) => (await pool.query({ name, text, values })).rows,
+    // On the thread: the main thread only posts a message, instead of building the protocol messages and handling
+    // the answer between LangGraph's steps (measured: the run INSERT's 0.2 ms there, 12-node runs 1.47× → 1.36× raw).
+    prepared: writer
+      ? async (name, sql, params) => (await writer.call('prepared', { name, sql, params })) as never[]
+      : async (name, text, values) => (await pool.query({ name, text, values })).rows,
     write: writer
       ? async (name, sql, params, o) => { await writer.call('write', { name, sql, params, last: !!o?.last }); }
       : async (name, text, values) => { await pool.query({ name, text, values }); },
