@@ -272,18 +272,17 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
   const running = new Map<string, RunCtx>();
   const ctxOf = (config: unknown) => running.get((config as { configurable: { thread_id: string } }).configurable.thread_id)!;
   const cache = new Map<string, Compiled>();
-  // The same graph object again (a published version's, kept by its cache) skips even the JSON key. Graphs handed to
-  // a run are not edited in place: an edited workflow is read back from the store as a new object.
-  let byObject = new WeakMap<ExecuteArgs['graph'], Compiled>();
+  // The same graph object again (a published version's, kept by its cache) skips the JSON.stringify for its key.
+  // Graphs handed to a run are not edited in place: an edited workflow is read back from the store as a new object.
+  let keys = new WeakMap<ExecuteArgs['graph'], string>();
   let registryOfCache: NodeRegistry | undefined;
 
   async function compile(a: ExecuteArgs): Promise<Compiled> {
-    if (registryOfCache !== a.registry) { cache.clear(); byObject = new WeakMap(); registryOfCache = a.registry; }
-    const same = byObject.get(a.graph);
-    if (same) return same;
-    const key = JSON.stringify(a.graph);
+    if (registryOfCache !== a.registry) { cache.clear(); keys = new WeakMap(); registryOfCache = a.registry; }
+    let key = keys.get(a.graph);
+    if (key === undefined) keys.set(a.graph, key = JSON.stringify(a.graph));
     const hit = cache.get(key);
-    if (hit) { cache.delete(key); cache.set(key, hit); byObject.set(a.graph, hit); return hit; }
+    if (hit) { cache.delete(key); cache.set(key, hit); return hit; }
     const plan = planGraph(a);
     const g = new StateGraph(State) as unknown as {
       addNode(name: string, fn: ((s: S, config: unknown) => Promise<Partial<S>>) | Runnable<S, Partial<S>>): void;
@@ -320,7 +319,6 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     const checkpointer = opts.checkpointer && plan.canPause ? await opts.checkpointer() : undefined;
     const compiled = { plan, app: g.compile({ checkpointer }), checkpointed: !!checkpointer };
     cache.set(key, compiled);
-    byObject.set(a.graph, compiled);
     if (cache.size > COMPILED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return compiled;
   }

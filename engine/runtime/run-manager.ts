@@ -336,6 +336,7 @@ export class RunManager {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     let finishing: Promise<RunRecord> | undefined;
+    let announced: ExecuteResult | undefined;
     try {
       const j = journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id), info.created);
       journal.startAutoFlush();
@@ -363,8 +364,11 @@ export class RunManager {
       const result = await this.executorFor(run.engine)({
         runId: run.id, graph, inputs: run.inputs, registry: this.o.registry, services: this.o.services, journal, signal: controller.signal,
         previous, reuse, concurrency: this.o.concurrency, answer: info.answer, fromNodeId: info.fromNodeId,
-        finish: (r) => { if (!finishing) { finishing = finish(r); finishing.catch(() => {}); } },
+        finish: (r) => { if (!finishing) { announced = r; finishing = finish(r); finishing.catch(() => {}); } },
       });
+      if (announced && announced.status !== result.status) {
+        console.error(`[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" but returned "${result.status}"; the announced result stands`);
+      }
       return await (finishing ??= finish(result));
     } catch (e) {
       // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
