@@ -15,7 +15,8 @@
  * not for the next run. This matters for garbage collection: V8 runs most scavenges as a task on the event loop, and
  * a raw LangGraph run (one microtask chain, ~2.5 MB of garbage) gives the loop no turn, so without it the scavenges
  * its garbage caused ran inside the next run that waited for I/O — ours (measured at 12 nodes: 132 of the 134 GC
- * pauses in timed runs, median 4 ms, started in ours; with the turn, 64 in raw's and 73 in ours). `gcMs` / `rawGcMs`: V8 pause time per run that started in each side's timed runs.
+ * pauses in timed runs, median 4 ms, started in ours; with the turn, 64 in raw's and 73 in ours). `gcMs` / `rawGcMs`:
+ * V8 pause time per run that started in each side's timed runs.
  * Prints a table and returns rows for bench/run-all.ts.
  */
 import { PerformanceObserver } from 'node:perf_hooks';

@@ -298,7 +298,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
         return {};
       };
       // A human-input node calls interrupt(), which finds its run through LangChain's async-local config: it keeps
-      // LangGraph's own wrapper. Every other node is a NodeRunnable (see below).
+      // LangGraph's own wrapper. Every other node is a NodeRunnable (see there).
       g.addNode(gname(id), node.type === 'human_input' ? fn : new NodeRunnable(gname(id), fn));
       const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
       if (!a.registry.get(node.type, node.data.version).outputsFor && plan.backOut.get(id)!.length === 0) {
