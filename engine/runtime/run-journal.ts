@@ -36,10 +36,19 @@ export class RunJournal {
    */
   runStored: Promise<void> | null = null;
 
+  /** Events emitted while the run's INSERT is in flight: published once it is stored, dropped if it fails. */
+  private held: TraceEvent[] | null = null;
+
   constructor(readonly runId: string, private readonly store: RunStore, private readonly bus: EventBus, lastSeq: number, created?: Promise<unknown>) {
     this.seq = lastSeq;
     if (created) {
-      this.runStored = created.then(() => { this.runStored = null; }, (e) => { this.createFailure = e; throw new StoreWriteError(e); });
+      this.held = [];
+      this.runStored = created.then(() => {
+        this.runStored = null;
+        const held = this.held!;
+        this.held = null;
+        for (const ev of held) this.bus.publish(ev);
+      }, (e) => { this.createFailure = e; this.held = null; throw new StoreWriteError(e); });
       this.runStored.catch(() => {}); // awaited by runNode() and flush()
       this.chain = this.runStored.catch(() => {});
     }
@@ -67,7 +76,8 @@ export class RunJournal {
     };
     this.events.push(ev);
     if (opts.afterFlush) this.deferred.push(ev);
-    else this.bus.publish(ev);
+    else if (this.held) this.held.push(ev);
+    else if (!this.createFailure) this.bus.publish(ev);
     return ev;
   }
 
@@ -90,10 +100,11 @@ export class RunJournal {
         this.deferred = this.deferred.filter((d) => !ready.includes(d));
         for (const d of ready) this.bus.publish(d);
       } catch (e) {
-        // Live viewers must still learn how the run ended even when the store is down: publish what was held back.
+        // Live viewers must still learn how the run ended even when the store is down: publish what was held back
+        // (not for a run whose INSERT failed: it does not exist, and nobody was given its id).
         const held = this.deferred.filter((d) => events.includes(d));
         this.deferred = this.deferred.filter((d) => !held.includes(d));
-        for (const d of held) this.bus.publish(d);
+        if (!this.createFailure) for (const d of held) this.bus.publish(d);
         // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
         this.events = [...events, ...this.events];
         for (const n of nodes) if (!this.nodes.has(n.nodeId)) this.nodes.set(n.nodeId, n);

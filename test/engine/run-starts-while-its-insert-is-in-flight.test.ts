@@ -1,7 +1,8 @@
 // Guarantees, both engines, every store kind: a new run starts executing while its INSERT is in flight, yet
 // - no node with effects runs and nothing is committed before the run is stored;
+// - its events are published live only once it is stored;
 // - if the INSERT fails, start() fails with its error, no node with effects ran and nothing was written (no LangGraph
-//   checkpoint either, for a graph that can pause on human input);
+//   checkpoint either, for a graph that can pause on human input) or published;
 // - with an idempotency key the INSERT is awaited first: a repeat returns the stored run and executes nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -21,6 +22,8 @@ interface Ctl {
   lastRunId: string | null;
   commitsBeforeStored: number;
   commits: number;
+  /** Called with the run's id when its INSERT starts (before anyone else could know it). */
+  onCreate?: (runId: string) => void;
 }
 
 function slowInsertStore(inner: PrismaStore, ctl: Ctl): RunStore {
@@ -30,6 +33,7 @@ function slowInsertStore(inner: PrismaStore, ctl: Ctl): RunStore {
         return async (rec: NewRun) => {
           ctl.stored = false;
           ctl.lastRunId = rec.id;
+          ctl.onCreate?.(rec.id);
           await new Promise((r) => setTimeout(r, ctl.delayMs));
           if (ctl.fail) throw new Error('injected: the run INSERT failed');
           const out = await target.createRun(rec);
@@ -58,12 +62,15 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
   afterAll(async () => { await h?.close(); });
   beforeEach(() => {
     resetProbes();
-    Object.assign(ctl, { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0 });
+    Object.assign(ctl, { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0, onCreate: undefined });
   });
 
   it('runs no node with effects and commits nothing before the run is stored', async () => {
     const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(2), 'slow-insert', engine)))!;
     ctl.delayMs = 150;
+    // Live events, from the moment the id exists: none before the run is stored, then all of them, in order.
+    const live: Array<{ seq: number; type: string; stored: boolean }> = [];
+    ctl.onCreate = (id) => { h.bus.subscribe(id, 0, (e) => live.push({ seq: e.seq, type: e.type, stored: ctl.stored })); };
     const { run, created } = await h.runs.start({ workflow: wf, inputs: {} });
     expect(created).toBe(true);
     expect(ctl.callsWhenStored).toEqual({});
@@ -72,11 +79,17 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     expect(ctl.commits).toBeGreaterThan(0);
     expect(ctl.commitsBeforeStored).toBe(0);
     expect((await h.store.getRun(run.id))?.status).toBe('succeeded');
+    expect(live.every((e) => e.stored)).toBe(true);
+    expect(live.map((e) => e.seq)).toEqual(live.map((_, i) => i + 1));
+    expect(live.map((e) => e.type)).toEqual((await h.events(run.id)).map((e) => e.type));
+    expect(live[0].type).toBe('run.started');
   });
 
   it('a failed INSERT fails start() with its error; nothing ran with effects and nothing was written', async () => {
     const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(2), 'failed-insert', engine)))!;
     Object.assign(ctl, { delayMs: 100, fail: true });
+    const live: string[] = [];
+    ctl.onCreate = (id) => { h.bus.subscribe(id, 0, (e) => live.push(e.type)); };
     await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
     const id = ctl.lastRunId!;
     expect(h.runs.isActive(id)).toBe(false);
@@ -85,6 +98,7 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     expect(ctl.commits).toBe(0);
     expect(await h.store.getRun(id)).toBeNull();
     expect(await h.store.getEvents(id)).toEqual([]);
+    expect(live).toEqual([]); // nothing published for a run that does not exist
   });
 
   it('with an idempotency key a repeat returns the stored run and executes nothing again', async () => {
