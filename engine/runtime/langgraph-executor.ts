@@ -9,20 +9,18 @@
  * database. Resumes after a failure or a crash start from our node snapshots (the source of truth) with
  * Command({ goto, update }), so completed nodes are never executed again.
  */
-import { Annotation, Command, END, START, StateGraph, interrupt, isGraphInterrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { Annotation, Command, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import { buildTopology, findCycle, reachableFrom, type Topology } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeStatus } from '../store/types';
 import { renderText, type TemplateScope } from '../template/resolve';
 import type { ExecuteArgs, ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
-import { persistWithNextIn, runNode } from './run-node';
+import { planGraph, type Plan } from './langgraph-plan';
+import { runNode } from './run-node';
 
-// Reducers merge in place: copying these per-node maps on every step made long chains O(n²). Safe because only the
-// final state is checkpointed (durability "exit") and LangGraph hands each step the current channel value.
 // The LangGraph state holds only what must survive a pause: the human answers. Node statuses, outputs and chosen
 // branches live in the executor (seeded from our node snapshots, the source of truth), because LangGraph copies
 // its whole state on every step: keeping per-node maps there made long chains O(n²).
@@ -41,72 +39,7 @@ interface Local {
   failure: ErrorJson | null;
 }
 
-const DEFAULT_MAX_ITERATIONS = Number(process.env.LOOP_MAX_ITERATIONS ?? 25);
 const gname = (id: string) => `n__${id}`;
-
-interface Plan {
-  t: Topology;
-  nodes: Map<string, GraphNode>;
-  forwardIn: Map<string, GraphEdge[]>;
-  forwardOut: Map<string, GraphEdge[]>;
-  backOut: Map<string, GraphEdge[]>;
-  inCycle: Set<string>;
-  maxIter: Map<string, number>;
-  startId: string;
-  /** Nodes whose snapshot rides with the next commit (RunNodeArgs.persistWithNext). */
-  persistWithNext: Set<string>;
-  /** Has a human-input node: runs can pause, so LangGraph checkpoints them. */
-  canPause: boolean;
-}
-
-/** Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles. */
-export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
-  const { graph, registry } = args;
-  const t = buildTopology(graph);
-  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
-  const startId = graph.nodes.find((n) => n.type === 'start')!.id;
-  const back = new Set<string>();
-  const state = new Map<string, 1 | 2>();
-  const stack: Array<{ id: string; i: number }> = [{ id: startId, i: 0 }];
-  state.set(startId, 1);
-  while (stack.length) {
-    const top = stack[stack.length - 1];
-    const outs = t.outgoing.get(top.id)!;
-    if (top.i < outs.length) {
-      const e = outs[top.i++];
-      const s = state.get(e.target);
-      if (s === 1) back.add(e.id);
-      else if (!s) { state.set(e.target, 1); stack.push({ id: e.target, i: 0 }); }
-    } else { state.set(top.id, 2); stack.pop(); }
-  }
-  const forwardIn = new Map<string, GraphEdge[]>();
-  const forwardOut = new Map<string, GraphEdge[]>();
-  const backOut = new Map<string, GraphEdge[]>();
-  for (const id of t.ids) {
-    forwardIn.set(id, t.incoming.get(id)!.filter((e) => !back.has(e.id)));
-    forwardOut.set(id, t.outgoing.get(id)!.filter((e) => !back.has(e.id)));
-    backOut.set(id, t.outgoing.get(id)!.filter((e) => back.has(e.id)));
-  }
-  const inCycle = new Set<string>();
-  const maxIter = new Map<string, number>();
-  if (findCycle(t)) {
-    const reach = new Map(t.ids.map((id) => [id, reachableFrom(t, t.outgoing.get(id)!.map((e) => e.target))]));
-    for (const id of t.ids) if (reach.get(id)!.has(id)) inCycle.add(id);
-    for (const id of inCycle) {
-      let limit = Number((nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? DEFAULT_MAX_ITERATIONS);
-      for (const other of inCycle) {
-        const n = nodes.get(other)!;
-        if (n.type === 'loop' && reach.get(id)!.has(other) && reach.get(other)!.has(id)) {
-          const cfg = registry.get('loop').configSchema.safeParse(n.data.config ?? {});
-          limit = Math.max(limit, (cfg.success ? (cfg.data as { maxIterations: number }).maxIterations : 100) + 1);
-        }
-      }
-      maxIter.set(id, limit);
-    }
-  }
-  const canPause = graph.nodes.some((n) => n.type === 'human_input');
-  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId, persistWithNext: persistWithNextIn(t, nodes, registry), canPause };
-}
 
 function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
   const s = st.status[e.source];
