@@ -2,19 +2,10 @@
 // state-graph engine, when an End node finishes and every node is decided — before LangGraph has wound down. Never
 // earlier: a node still running elsewhere in the graph (not on the way to End) decides the outcome too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { Graph } from '@/engine/graph/schema';
-import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { createDefaultRegistry } from '@/engine/nodes/registry';
-import type { ExecuteArgs } from '@/engine/runtime/dag-executor';
-import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { RunManager } from '@/engine/runtime/run-manager';
-import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
-import { PrismaStore } from '@/engine/store/prisma/prisma-store';
-import type { CommitBatch, RunStore } from '@/engine/store/types';
-import { openTestDb, storeKinds, type TestDb } from '../support/databases';
-import { chainGraph, probeNode, probeScript, resetProbes } from '../support/harness';
+import type { CommitBatch } from '@/engine/store/types';
+import { storeKinds } from '../support/databases';
+import { chainGraph, createHarness, interceptStore, probeScript, resetProbes, type Harness } from '../support/harness';
 
 const kinds = await storeKinds();
 
@@ -34,54 +25,33 @@ const sideBranch: Graph = {
 };
 
 describe.each(kinds)('the final commit on %s', (kind) => {
-  let tdb: TestDb;
-  let store: PrismaStore;
-  let runs: RunManager;
-  let bus: InProcessEventBus;
+  let h: Harness;
   /** What happened, in order: each commit (with the run status it carries) and each engine return. */
   const log: string[] = [];
 
   beforeAll(async () => {
-    tdb = await openTestDb(kind);
-    store = new PrismaStore(tdb.db.prisma, tdb.kind, tdb.db.sql);
-    const recording = new Proxy(store, {
-      get(target, key) {
-        if (key === 'commit') {
-          return async (runId: string, batch: CommitBatch) => {
-            log.push(`commit${batch.run?.status ? `:${batch.run.status}` : ''}`);
-            return target.commit(runId, batch);
-          };
-        }
-        const v = Reflect.get(target, key);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    }) as RunStore;
-    const langgraph = createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) });
-    bus = new InProcessEventBus(1000);
-    runs = new RunManager({
-      store: recording, workflows: store, bus, registry: createDefaultRegistry().register(probeNode),
-      services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
-      executors: {
-        langgraph: async (a: ExecuteArgs) => {
-          const r = await langgraph(a);
-          log.push(`engine returned:${r.status}`);
-          return r;
+    h = await createHarness(kind, {
+      wrapStore: (store) => interceptStore(store, {
+        async commit(runId: string, batch: CommitBatch) {
+          log.push(`commit${batch.run?.status ? `:${batch.run.status}` : ''}`);
+          return store.commit(runId, batch);
         },
+      }),
+      wrapLangGraph: (engine) => async (a) => {
+        const r = await engine(a);
+        log.push(`engine returned:${r.status}`);
+        return r;
       },
     });
   });
-  afterAll(async () => {
-    await runs?.close();
-    await bus?.close();
-    await tdb?.dispose();
-  });
+  afterAll(async () => { await h?.close(); });
 
   async function run(graph: Graph) {
-    const wf = await store.createWorkflow({ id: `wf_final_${Date.now()}_${Math.random().toString(36).slice(2)}`, name: 'final', description: '', graph, engine: 'langgraph' });
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'final', 'langgraph')))!;
     log.length = 0;
-    const { run } = await runs.start({ workflow: wf, inputs: {} });
-    const outcome = await runs.outcome(run.id);
-    return { outcome, stored: (await store.getRun(run.id))!, events: await store.getEvents(run.id) };
+    const { run } = await h.runs.start({ workflow: wf, inputs: {} });
+    const outcome = await h.runs.outcome(run.id);
+    return { outcome, stored: (await h.store.getRun(run.id))!, events: await h.events(run.id) };
   }
 
   it('a chain: the commit with the terminal status is sent when End finishes, before the engine returns', async () => {
@@ -92,7 +62,7 @@ describe.each(kinds)('the final commit on %s', (kind) => {
     expect(stored).toMatchObject({ status: 'succeeded', outputs: { last: { value: 'p2', calls: 1 } }, error: null });
     expect(stored.finishedAt).not.toBeNull();
     expect(events.map((e) => e.type).slice(-3)).toEqual(['node.started', 'node.succeeded', 'run.succeeded']);
-    expect((await store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 'p2:succeeded', 'start:succeeded']);
+    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 'p2:succeeded', 'start:succeeded']);
   });
 
   it('End finishing while another branch still runs decides nothing: that branch fails, so the run fails', async () => {
@@ -105,7 +75,7 @@ describe.each(kinds)('the final commit on %s', (kind) => {
     expect(stored.status).toBe('failed');
     expect(stored.error).toMatchObject({ code: 'PROBE_FAILED', details: { nodeId: 'slow' } });
     expect(events.map((e) => e.type)).not.toContain('run.succeeded');
-    expect((await store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 's1:succeeded', 'slow:failed', 'start:succeeded']);
+    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 's1:succeeded', 'slow:failed', 'start:succeeded']);
   });
 
   it('and when that branch succeeds, the run succeeds with End\'s outputs once it is done', async () => {

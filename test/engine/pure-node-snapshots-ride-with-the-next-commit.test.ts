@@ -9,7 +9,7 @@ import type { Graph } from '@/engine/graph/schema';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { CommitBatch, RunStore } from '@/engine/store/types';
 import { storeKinds } from '../support/databases';
-import { chainGraph, createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
+import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
 const kinds = await storeKinds();
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
@@ -18,18 +18,12 @@ const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engin
 type Commit = { nodes: string[]; status?: string; calls: Record<string, number> };
 
 function recordingStore(inner: PrismaStore, log: Commit[]): RunStore {
-  return new Proxy(inner, {
-    get(target, key) {
-      if (key === 'commit') {
-        return async (runId: string, batch: CommitBatch) => {
-          log.push({ nodes: (batch.nodes ?? []).map((n) => `${n.nodeId}:${n.status}`).sort(), status: batch.run?.status, calls: Object.fromEntries(probeCalls) });
-          return target.commit(runId, batch);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === 'function' ? v.bind(target) : v;
+  return interceptStore(inner, {
+    async commit(runId: string, batch: CommitBatch) {
+      log.push({ nodes: (batch.nodes ?? []).map((n) => `${n.nodeId}:${n.status}`).sort(), status: batch.run?.status, calls: Object.fromEntries(probeCalls) });
+      return inner.commit(runId, batch);
     },
-  }) as RunStore;
+  });
 }
 
 const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { config } });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { NewRun, RunStore } from '@/engine/store/types';
 import { storeKinds } from '../support/databases';
-import { chainGraph, createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
+import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
 const kinds = await storeKinds();
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
@@ -27,32 +27,24 @@ interface Ctl {
 }
 
 function slowInsertStore(inner: PrismaStore, ctl: Ctl): RunStore {
-  return new Proxy(inner, {
-    get(target, key) {
-      if (key === 'createRun') {
-        return async (rec: NewRun) => {
-          ctl.stored = false;
-          ctl.lastRunId = rec.id;
-          ctl.onCreate?.(rec.id);
-          await new Promise((r) => setTimeout(r, ctl.delayMs));
-          if (ctl.fail) throw new Error('injected: the run INSERT failed');
-          const out = await target.createRun(rec);
-          ctl.stored = true;
-          ctl.callsWhenStored = Object.fromEntries(probeCalls);
-          return out;
-        };
-      }
-      if (key === 'commit') {
-        return async (...args: Parameters<RunStore['commit']>) => {
-          ctl.commits++;
-          if (!ctl.stored) ctl.commitsBeforeStored++;
-          return target.commit(...args);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === 'function' ? v.bind(target) : v;
+  return interceptStore(inner, {
+    async createRun(rec: NewRun) {
+      ctl.stored = false;
+      ctl.lastRunId = rec.id;
+      ctl.onCreate?.(rec.id);
+      await new Promise((r) => setTimeout(r, ctl.delayMs));
+      if (ctl.fail) throw new Error('injected: the run INSERT failed');
+      const out = await inner.createRun(rec);
+      ctl.stored = true;
+      ctl.callsWhenStored = Object.fromEntries(probeCalls);
+      return out;
     },
-  }) as RunStore;
+    async commit(...args: Parameters<RunStore['commit']>) {
+      ctl.commits++;
+      if (!ctl.stored) ctl.commitsBeforeStored++;
+      return inner.commit(...args);
+    },
+  });
 }
 
 describe.each(cases)('a run started while its INSERT is in flight, on %s, %s engine', (kind, engine) => {

@@ -5,7 +5,7 @@ import type { TraceEvent } from '@/engine/events/types';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { CommitBatch, RunStore } from '@/engine/store/types';
 import { storeKinds } from '../support/databases';
-import { chainGraph, createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
+import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
 const kinds = await storeKinds();
 
@@ -21,31 +21,23 @@ function faultyStore(inner: PrismaStore, ctl: { mode: Fault; down: boolean; inje
     ctl.injected++;
     throw new Error('injected store fault: connection reset');
   };
-  return new Proxy(inner, {
-    get(target, key) {
-      if (key === 'commit') {
-        return async (runId: string, batch: CommitBatch) => {
-          if (ctl.mode === 'final-once' && batch.run?.status) {
-            ctl.mode = 'none';
-            fail();
-          }
-          if ((ctl.mode === 'once' || ctl.mode === 'outage') && !ctl.down && persistsP2Success(batch)) {
-            if (ctl.mode === 'once') ctl.mode = 'none';
-            else ctl.down = true;
-            fail();
-          }
-          if (ctl.down) fail();
-          return target.commit(runId, batch);
-        };
+  return interceptStore(inner, {
+    async commit(runId: string, batch: CommitBatch) {
+      if (ctl.mode === 'final-once' && batch.run?.status) {
+        ctl.mode = 'none';
+        fail();
       }
-      if (key === 'updateRun' || key === 'heartbeat') {
-        const fn = Reflect.get(target, key) as (...a: unknown[]) => Promise<unknown>;
-        return async (...args: unknown[]) => (ctl.down ? fail() : fn.apply(target, args));
+      if ((ctl.mode === 'once' || ctl.mode === 'outage') && !ctl.down && persistsP2Success(batch)) {
+        if (ctl.mode === 'once') ctl.mode = 'none';
+        else ctl.down = true;
+        fail();
       }
-      const v = Reflect.get(target, key);
-      return typeof v === 'function' ? v.bind(target) : v;
+      if (ctl.down) fail();
+      return inner.commit(runId, batch);
     },
-  }) as RunStore;
+    async updateRun(...args: Parameters<RunStore['updateRun']>) { return ctl.down ? fail() : inner.updateRun(...args); },
+    async heartbeat(...args: Parameters<RunStore['heartbeat']>) { return ctl.down ? fail() : inner.heartbeat(...args); },
+  });
 }
 
 const seqsContiguous = (events: TraceEvent[]) => expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));

@@ -10,9 +10,9 @@ import type { Graph } from '@/engine/graph/schema';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import type { LlmResolver } from '@/engine/llm/types';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { defineNode } from '@/engine/nodes/define';
+import { defineNode, type NodeDefinition } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { RunManager } from '@/engine/runtime/run-manager';
+import { RunManager, type Executor } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
 import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -67,6 +67,10 @@ export interface HarnessOptions {
   llm?: LlmResolver;
   heartbeatMs?: number;
   staleMs?: number;
+  /** More node types for the registry (besides the defaults and `probe`). */
+  nodes?: NodeDefinition[];
+  /** Wraps the state-graph engine, e.g. to observe when it returns. */
+  wrapLangGraph?: (engine: Executor) => Executor;
 }
 
 export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness> {
@@ -75,12 +79,14 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
   const runStore = opts.wrapStore ? opts.wrapStore(store) : store;
   const bus = new InProcessEventBus(1000);
   const registry = createDefaultRegistry().register(probeNode);
+  for (const def of opts.nodes ?? []) registry.register(def);
+  const langgraph: Executor = createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) });
   const runs = new RunManager({
     store: runStore, workflows: store, bus, registry,
     services: { llm: opts.llm ?? createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     heartbeatMs: opts.heartbeatMs ?? 500,
     staleMs: opts.staleMs,
-    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) }) },
+    executors: { langgraph: opts.wrapLangGraph ? opts.wrapLangGraph(langgraph) : langgraph },
   });
   let n = 0;
   const h: Harness = {
@@ -103,6 +109,21 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
     },
   };
   return h;
+}
+
+/**
+ * `inner` with some RunStore methods replaced (a test's faults, delays or records); an override calls `inner` itself
+ * to reach the real store. Every other member is the real store's.
+ */
+export function interceptStore(inner: PrismaStore, overrides: { [K in keyof RunStore]?: RunStore[K] }): RunStore {
+  return new Proxy(inner, {
+    get(target, key) {
+      const own = overrides[key as keyof RunStore];
+      if (own) return own;
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  }) as RunStore;
 }
 
 /** A linear chain start → p1 … pN → end of probe nodes. */
