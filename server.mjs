@@ -11,7 +11,9 @@ import { parseArgs } from 'node:util';
 import { matchPath, serveWithHandler } from './lib/http/node-bridge.mjs';
 
 process.env.NODE_ENV ??= 'production';
-const { values } = parseArgs({ options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
+});
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const hostname = values.hostname ?? process.env.HOSTNAME ?? 'localhost';
 
@@ -45,7 +47,13 @@ server.listen(port, hostname, async () => {
   const base = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
   // Have Next load the published API's route modules now (a preflight touches no data), so that the first real
   // call already takes the direct path.
-  for (const p of ['/api/v1/workflows/_/run', '/api/v1/workflows/_/openapi.json', '/api/v1/runs/_', '/api/v1/runs/_/events', '/api/v1/chat/completions']) {
+  for (const p of [
+    '/api/v1/workflows/_/run',
+    '/api/v1/workflows/_/openapi.json',
+    '/api/v1/runs/_',
+    '/api/v1/runs/_/events',
+    '/api/v1/chat/completions',
+  ]) {
     await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
   }
   console.log(`> PaiFlow ready on http://${hostname}:${port}`);
@@ -59,7 +67,9 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.close();
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 3_000).unref();
-    Promise.resolve(globalThis.__paiflowApp?.then?.((a) => a.close())).catch(() => {}).finally(() => process.exit(0));
+    Promise.resolve(globalThis.__paiflowApp?.then?.((a) => a.close()))
+      .catch(() => {})
+      .finally(() => process.exit(0));
   });
 }
 

@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '@': path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
-    include: ['components/**/*.test.ts', 'engine/**/*.test.ts', 'lib/**/*.test.ts', 'test/**/*.test.ts', 'app/**/*.test.ts'],
+    include: [
+      'components/**/*.test.ts',
+      'engine/**/*.test.ts',
+      'lib/**/*.test.ts',
+      'test/**/*.test.ts',
+      'app/**/*.test.ts',
+    ],
     exclude: ['e2e/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

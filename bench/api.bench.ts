@@ -18,7 +18,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueSchema } from '../test/support/databases';
+import {
+  postgresAvailable,
+  redisAvailable,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  uniqueSchema,
+} from '../test/support/databases';
 
 export interface ApiBenchRow {
   store: string;
@@ -32,11 +38,29 @@ export interface ApiBenchRow {
 
 const GRAPH = {
   nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } } },
-    { id: 't1', type: 'template', position: { x: 200, y: 0 }, data: { config: { template: 'Hello {{inputs.message}}', format: 'text' } } },
-    { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } },
+    },
+    {
+      id: 't1',
+      type: 'template',
+      position: { x: 200, y: 0 },
+      data: { config: { template: 'Hello {{inputs.message}}', format: 'text' } },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 400, y: 0 },
+      data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } },
+    },
   ],
-  edges: [{ id: 'e1', source: 'start', target: 't1' }, { id: 'e2', source: 't1', target: 'end' }],
+  edges: [
+    { id: 'e1', source: 'start', target: 't1' },
+    { id: 'e2', source: 't1', target: 'end' },
+  ],
 };
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -45,7 +69,10 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? TEST_REDIS_URL;
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
     s.on('error', reject);
   });
 }
@@ -67,24 +94,49 @@ function ensureBuild() {
   const built = existsSync(id) ? statSync(id).mtimeMs : 0;
   const newest = Math.max(...['app', 'components', 'engine', 'lib'].map((d) => newestSource(path.join(ROOT, d))));
   if (built > newest) return;
-  console.log(built ? '[bench] sources changed since the production build: running `next build`' : '[bench] no production build yet: running `next build` first');
-  const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  console.log(
+    built
+      ? '[bench] sources changed since the production build: running `next build`'
+      : '[bench] no production build yet: running `next build` first',
+  );
+  const r = spawnSync('npx', ['next', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (r.status !== 0) throw new Error('next build failed');
 }
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'server.mjs'), '--port', String(port), '--hostname', '127.0.0.1'], {
-    cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'server.mjs'), '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
-  child.stdout!.on('data', (d) => { log += d; });
-  child.stderr!.on('data', (d) => { log += d; });
+  child.stdout!.on('data', (d) => {
+    log += d;
+  });
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 60_000; Date.now() < until;) {
     if (child.exitCode !== null) throw new Error(`the server exited: ${log}`);
     // "ready" is printed once the published API's routes are loaded and served directly.
-    if (log.includes('PaiFlow ready') && (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false))) return { baseUrl, child };
+    if (
+      log.includes('PaiFlow ready') &&
+      (await fetch(`${baseUrl}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      return { baseUrl, child };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
@@ -105,43 +157,78 @@ async function measure(url: string, key: string, connections: number, seconds: n
   let wrong = 0;
   let n = 0;
   const result = await autocannon({
-    url, connections, duration: seconds, pipelining: 1,
-    requests: [{
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      setupRequest: (req, ctx) => {
-        (ctx as { msg?: string }).msg = `m${n++}`;
-        return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        setupRequest: (req, ctx) => {
+          (ctx as { msg?: string }).msg = `m${n++}`;
+          return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
+        },
+        onResponse: (status, body, ctx) => {
+          if (
+            status !== 200 ||
+            !body.includes('"status":"succeeded"') ||
+            !body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`)
+          )
+            wrong++;
+        },
       },
-      onResponse: (status, body, ctx) => {
-        if (status !== 200 || !body.includes('"status":"succeeded"') || !body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`)) wrong++;
-      },
-    }],
+    ],
   });
   const errors = wrong + result.errors + result.timeouts;
   const ok = result.requests.total - wrong;
   return {
-    requests: result.requests.total, errors,
+    requests: result.requests.total,
+    errors,
     runsPerSec: Math.round((ok / seconds) * 10) / 10,
-    p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
   };
 }
 
-async function benchStore(kind: 'pglite' | 'postgres', concurrencies: number[], seconds: number): Promise<ApiBenchRow[]> {
+async function benchStore(
+  kind: 'pglite' | 'postgres',
+  concurrencies: number[],
+  seconds: number,
+): Promise<ApiBenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-apibench-'));
   const schema = uniqueSchema('apibench');
   const env: Record<string, string> = {
-    DATA_DIR: dir, SEED_EXAMPLE: '0', RATE_LIMIT_PER_MIN: '1000000000', MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000',
-    OPENAI_API_KEY: '', QUEUE_MODE: '', WORKERS: '', ELASTICSEARCH_URL: '', DATABASE_URL: '', REDIS_URL: '',
+    DATA_DIR: dir,
+    SEED_EXAMPLE: '0',
+    RATE_LIMIT_PER_MIN: '1000000000',
+    MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000',
+    OPENAI_API_KEY: '',
+    QUEUE_MODE: '',
+    WORKERS: '',
+    ELASTICSEARCH_URL: '',
+    DATABASE_URL: '',
+    REDIS_URL: '',
     ...(process.env.BENCH_API_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_API_WEB_CONCURRENCY } : {}),
   };
-  if (kind === 'postgres') Object.assign(env, { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, REDIS_PREFIX: `${schema}:` });
+  if (kind === 'postgres')
+    Object.assign(env, {
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL,
+      REDIS_PREFIX: `${schema}:`,
+    });
   const { baseUrl, child } = await startServer(env);
   try {
-    const health = await (await fetch(`${baseUrl}/api/health`)).json() as { db: string; bus: string };
-    const post = async (p: string, body?: unknown) => (await fetch(`${baseUrl}${p}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    })).json() as Promise<any>;
+    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { db: string; bus: string };
+    const post = async (p: string, body?: unknown) =>
+      (
+        await fetch(`${baseUrl}${p}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      ).json() as Promise<any>;
     const wf = await post('/api/workflows', { name: `api bench ${kind}`, graph: GRAPH });
     const published = await post(`/api/workflows/${wf.id}/publish`);
     const { key } = await post(`/api/workflows/${wf.id}/api-keys`, { name: 'bench' });
@@ -149,7 +236,8 @@ async function benchStore(kind: 'pglite' | 'postgres', concurrencies: number[], 
     await measure(url, key, 8, 3); // warm-up: JIT, connection pools, prepared statements
     const label = `${health.db.split(' ')[0]}${kind === 'postgres' ? ` + ${health.bus.split(' ')[0]}` : ''}`;
     const rows: ApiBenchRow[] = [];
-    for (const c of concurrencies) rows.push({ store: label, concurrency: c, ...(await measure(url, key, c, seconds)) });
+    for (const c of concurrencies)
+      rows.push({ store: label, concurrency: c, ...(await measure(url, key, c, seconds)) });
     return rows;
   } finally {
     await stopServer(child);
@@ -175,12 +263,22 @@ export async function runApiBench(): Promise<ApiBenchRow[]> {
   const rows: ApiBenchRow[] = [];
   if (stores.includes('pglite')) rows.push(...(await benchStore('pglite', concurrencies, seconds)));
   if (stores.includes('postgres')) {
-    if ((await postgresAvailable().catch(() => false)) && (await redisAvailable(REDIS_URL).catch(() => false))) rows.push(...(await benchStore('postgres', concurrencies, seconds)));
+    if ((await postgresAvailable().catch(() => false)) && (await redisAvailable(REDIS_URL).catch(() => false)))
+      rows.push(...(await benchStore('postgres', concurrencies, seconds)));
     else console.warn('[bench] PostgreSQL or Redis not reachable: embedded store only');
   }
   return rows;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runApiBench().then((rows) => { console.table(rows); process.exit(0); }, (e) => { console.error(e); process.exit(1); });
+  runApiBench().then(
+    (rows) => {
+      console.table(rows);
+      process.exit(0);
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

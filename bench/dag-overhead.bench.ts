@@ -39,13 +39,23 @@ import { openDatabase, type Database } from '../engine/store/prisma/database';
 import { PrismaStore } from '../engine/store/prisma/prisma-store';
 
 const noop = defineNode<Record<string, never>>({
-  type: 'noop', version: 1, label: 'No-op', category: 'data', description: 'bench', configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
-  async execute() { return { output: { ok: true } }; },
+  type: 'noop',
+  version: 1,
+  label: 'No-op',
+  category: 'data',
+  description: 'bench',
+  configSchema: z.object({}),
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'out', label: 'out' }],
+  async execute() {
+    return { output: { ok: true } };
+  },
 });
 
 function chain(n: number): Graph {
-  const nodes: Graph['nodes'] = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } }];
+  const nodes: Graph['nodes'] = [
+    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
+  ];
   const edges: Graph['edges'] = [];
   let prev = 'start';
   for (let i = 1; i <= n; i++) {
@@ -58,32 +68,60 @@ function chain(n: number): Graph {
   return { nodes, edges };
 }
 
-export interface Row { engine: string; store: string; nodes: number; medianMs: number; bestMs: number; rawMs: number; xRaw: number; gcMs: number; rawGcMs: number }
+export interface Row {
+  engine: string;
+  store: string;
+  nodes: number;
+  medianMs: number;
+  bestMs: number;
+  rawMs: number;
+  xRaw: number;
+  gcMs: number;
+  rawGcMs: number;
+}
 
 /** One configuration: runs the whole chain once per call (and checks that it succeeded). */
-interface Config { engine: string; store: string; prepare(n: number): Promise<() => Promise<void>> }
+interface Config {
+  engine: string;
+  store: string;
+  prepare(n: number): Promise<() => Promise<void>>;
+}
 
 function paiflow(db: Database, store: string, engine: 'dag' | 'langgraph'): Config & { close(): Promise<void> } {
   const ps = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus = new InProcessEventBus(100);
   const runs = new RunManager({
-    store: ps, workflows: ps, bus, registry: createDefaultRegistry().register(noop),
+    store: ps,
+    workflows: ps,
+    bus,
+    registry: createDefaultRegistry().register(noop),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
   });
   return {
-    engine: `paiflow-${engine}`, store,
+    engine: `paiflow-${engine}`,
+    store,
     async prepare(n) {
-      const wf = await ps.createWorkflow({ id: `wf_bench_${engine}_${n}_${Date.now()}`, name: 'bench', description: '', graph: chain(n), engine });
+      const wf = await ps.createWorkflow({
+        id: `wf_bench_${engine}_${n}_${Date.now()}`,
+        name: 'bench',
+        description: '',
+        graph: chain(n),
+        engine,
+      });
       return async () => {
         // A fresh graph object per run, as a draft run reads its workflow from the store: validation and the compiled
         // graph's key are paid every run (a published version's runs reuse one object and skip both).
         const { run } = await runs.start({ workflow: { ...wf, graph: structuredClone(wf.graph) }, inputs: {} });
         const done = await runs.outcome(run.id);
-        if (done?.status !== 'succeeded') throw new Error(`bench run ${run.id} ended ${done?.status ?? 'without a stored outcome'}`);
+        if (done?.status !== 'succeeded')
+          throw new Error(`bench run ${run.id} ended ${done?.status ?? 'without a stored outcome'}`);
       };
     },
-    async close() { await runs.close(); await bus.close(); },
+    async close() {
+      await runs.close();
+      await bus.close();
+    },
   };
 }
 
@@ -93,10 +131,17 @@ function paiflow(db: Database, store: string, engine: 'dag' | 'langgraph'): Conf
  */
 function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseCheckpointSaver): Config {
   return {
-    engine: kind === 'memory' ? 'raw-langgraph' : kind === 'memory-saver' ? 'raw-langgraph+MemorySaver' : 'raw-langgraph+PostgresSaver',
+    engine:
+      kind === 'memory'
+        ? 'raw-langgraph'
+        : kind === 'memory-saver'
+          ? 'raw-langgraph+MemorySaver'
+          : 'raw-langgraph+PostgresSaver',
     store: kind === 'postgres-saver' ? 'PostgreSQL' : 'memory',
     async prepare(n) {
-      const State = Annotation.Root({ out: Annotation<Record<string, unknown>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
+      const State = Annotation.Root({
+        out: Annotation<Record<string, unknown>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+      });
       const g = new StateGraph(State) as any;
       for (let i = 1; i <= n + 2; i++) g.addNode(`n${i}`, async () => ({ out: { [`n${i}`]: { ok: true } } }));
       g.addEdge(START, 'n1');
@@ -106,7 +151,11 @@ function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseChe
       let k = 0;
       return async () => {
         const cfg = saver
-          ? { recursionLimit: n + 10, configurable: { thread_id: `t${n}_${k++}_${Date.now()}` }, durability: kind === 'postgres-saver' ? 'sync' : 'async' }
+          ? {
+              recursionLimit: n + 10,
+              configurable: { thread_id: `t${n}_${k++}_${Date.now()}` },
+              durability: kind === 'postgres-saver' ? 'sync' : 'async',
+            }
           : { recursionLimit: n + 10 };
         const out = await app.invoke({}, cfg);
         if (Object.keys(out.out).length !== n + 2) throw new Error('raw LangGraph chain did not run every node');
@@ -115,7 +164,10 @@ function raw(kind: 'memory' | 'memory-saver' | 'postgres-saver', saver?: BaseChe
   };
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 /** Warm-up, then `rounds` rounds of one run of raw LangGraph.js and one of `config`, which goes first alternating. */
 async function measurePair(config: Config, n: number, rounds: number): Promise<Row> {
@@ -124,11 +176,17 @@ async function measurePair(config: Config, n: number, rounds: number): Promise<R
   // Steady state, as in a server that has been up a while: the state-graph engine's code paths take a few thousand
   // node executions to be optimised by the JIT (measured: its 12-node runs got 2× faster over the first ~300 runs).
   const warm = Math.max(2, Math.ceil(Number(process.env.BENCH_WARMUP_NODES ?? 5000) / (n + 2)));
-  for (let w = 0; w < warm; w++) for (const f of fns) { await f(); await turn(); }
+  for (let w = 0; w < warm; w++)
+    for (const f of fns) {
+      await f();
+      await turn();
+    }
   const times: number[][] = [[], []];
   const windows: Array<[number, number, number]> = [];
   const gcs: Array<[number, number]> = [];
-  const gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push([e.startTime, e.duration]); });
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push([e.startTime, e.duration]);
+  });
   gcObserver.observe({ entryTypes: ['gc'] });
   for (let r = 0; r < rounds; r++) {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
@@ -140,7 +198,8 @@ async function measurePair(config: Config, n: number, rounds: number): Promise<R
       windows.push([t0, t1, i]);
     }
   }
-  await turn(); await turn(); // the observer's last entries
+  await turn();
+  await turn(); // the observer's last entries
   gcObserver.disconnect();
   const gcPerRun = [0, 0];
   for (const [start, ms] of gcs) {
@@ -148,7 +207,9 @@ async function measurePair(config: Config, n: number, rounds: number): Promise<R
     if (w) gcPerRun[w[2]] += ms / rounds;
   }
   return {
-    engine: config.engine, store: config.store, nodes: n + 2,
+    engine: config.engine,
+    store: config.store,
+    nodes: n + 2,
     medianMs: +median(times[1]).toFixed(3),
     bestMs: +Math.min(...times[1]).toFixed(3),
     rawMs: +median(times[0]).toFixed(3),
@@ -164,7 +225,8 @@ export async function runDagOverheadBench(): Promise<Row[]> {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-bench-'));
   const lite = await openDatabase({ dataDir: dir });
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+  const url =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
   const schema = `bench_${Date.now()}`;
   let pgdb: Database | undefined;
   try {
@@ -183,8 +245,10 @@ export async function runDagOverheadBench(): Promise<Row[]> {
       // LangGraph's savers copy the growing state every step (O(n²)): only the shorter chains.
       const short = n <= 100;
       const configs: Config[] = [
-        ...embedded, ...(short ? [raw('memory-saver', new MemorySaver())] : []),
-        ...postgres, ...(short && postgresSaver ? [raw('postgres-saver', postgresSaver)] : []),
+        ...embedded,
+        ...(short ? [raw('memory-saver', new MemorySaver())] : []),
+        ...postgres,
+        ...(short && postgresSaver ? [raw('postgres-saver', postgresSaver)] : []),
       ];
       for (const c of configs) rows.push(await measurePair(c, n, rounds));
     }

@@ -17,14 +17,32 @@ function bigGraph(n: number) {
   const nodes: Array<Record<string, unknown>> = [];
   const edges: Array<Record<string, unknown>> = [];
   const pos = (i: number) => ({ x: (i % cols) * 300, y: Math.floor(i / cols) * 160 });
-  nodes.push({ id: 'start', type: 'start', position: pos(0), data: { label: 'Start', config: { inputs: [{ name: 'q', type: 'string', required: true }] } } });
+  nodes.push({
+    id: 'start',
+    type: 'start',
+    position: pos(0),
+    data: { label: 'Start', config: { inputs: [{ name: 'q', type: 'string', required: true }] } },
+  });
   for (let i = 1; i < n - 1; i++) {
     const prev = i === 1 ? 'start' : `t${i - 1}`;
-    nodes.push({ id: `t${i}`, type: 'template', position: pos(i), data: { label: `Step ${i}`, config: { template: i === 1 ? '{{inputs.q}}' : `{{${prev}.output.text}}+`, format: 'text' } } });
+    nodes.push({
+      id: `t${i}`,
+      type: 'template',
+      position: pos(i),
+      data: {
+        label: `Step ${i}`,
+        config: { template: i === 1 ? '{{inputs.q}}' : `{{${prev}.output.text}}+`, format: 'text' },
+      },
+    });
     edges.push({ id: `e${i}`, source: prev, target: `t${i}` });
     if (i > 7 && i % 7 === 0) edges.push({ id: `x${i}`, source: `t${i - 7}`, target: `t${i}` });
   }
-  nodes.push({ id: 'end', type: 'end', position: pos(n - 1), data: { label: 'End', config: { outputs: [{ name: 'out', value: `{{t${n - 2}.output.text}}` }] } } });
+  nodes.push({
+    id: 'end',
+    type: 'end',
+    position: pos(n - 1),
+    data: { label: 'End', config: { outputs: [{ name: 'out', value: `{{t${n - 2}.output.text}}` }] } },
+  });
   edges.push({ id: 'eend', source: `t${n - 2}`, target: 'end' });
   return { nodes, edges };
 }
@@ -35,7 +53,9 @@ function pct(values: number[], p: number) {
 }
 
 test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ page, request }, testInfo) => {
-  const res = await request.post('/api/workflows?draft=1', { data: { name: `Bench ${NODES} nodes`, graph: bigGraph(NODES) } });
+  const res = await request.post('/api/workflows?draft=1', {
+    data: { name: `Bench ${NODES} nodes`, graph: bigGraph(NODES) },
+  });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = await res.json();
 
@@ -56,7 +76,11 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
   const renders: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     await page.goto(`/workflows/${id}`);
-    await page.waitForFunction(() => (window as unknown as { __benchRendered?: number }).__benchRendered !== undefined, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __benchRendered?: number }).__benchRendered !== undefined,
+      undefined,
+      { timeout: 120_000 },
+    );
     renders.push(await page.evaluate(() => (window as unknown as { __benchRendered: number }).__benchRendered));
   }
   await expect(page.locator('.react-flow__node')).toHaveCount(NODES);
@@ -68,7 +92,9 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
     pf.editor.selectNode(null);
   });
   await page.waitForTimeout(600);
-  const box = await page.locator('[data-testid="workflow-node"][data-node-id="t262"] [data-testid="node-label"]').boundingBox();
+  const box = await page
+    .locator('[data-testid="workflow-node"][data-node-id="t262"] [data-testid="node-label"]')
+    .boundingBox();
   if (!box) throw new Error('node t262 not visible');
 
   const drags: Array<{ p50: number; p95: number; max: number; frames: number }> = [];
@@ -84,7 +110,10 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
         last = t;
         requestAnimationFrame(tick);
       };
-      requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
+      requestAnimationFrame((t) => {
+        last = t;
+        requestAnimationFrame(tick);
+      });
     });
     const x0 = box.x + box.width / 2;
     const y0 = box.y + box.height / 2;
@@ -109,12 +138,21 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
     runs: RUNS,
     firstRenderMs: { median: pct(renders, 50), all: renders.map(Math.round) },
     dragFrameMs: {
-      p50: +pct(drags.map((d) => d.p50), 50).toFixed(1),
-      p95: +pct(drags.map((d) => d.p95), 50).toFixed(1),
+      p50: +pct(
+        drags.map((d) => d.p50),
+        50,
+      ).toFixed(1),
+      p95: +pct(
+        drags.map((d) => d.p95),
+        50,
+      ).toFixed(1),
       max: +Math.max(...drags.map((d) => d.max)).toFixed(1),
       framesPerDrag: drags.map((d) => d.frames),
     },
-    environment: { browser: 'Debian Chromium (headless, --disable-gpu)', build: process.env.E2E_DEV === '1' ? 'next dev' : 'next build (production)' },
+    environment: {
+      browser: 'Debian Chromium (headless, --disable-gpu)',
+      build: process.env.E2E_DEV === '1' ? 'next dev' : 'next build (production)',
+    },
   };
   console.log('\n== Editor benchmark ==');
   console.table({
@@ -126,6 +164,9 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
   const out = path.join(__dirname, 'results');
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'editor.json'), JSON.stringify(result, null, 2));
-  await testInfo.attach('editor-bench.json', { body: JSON.stringify(result, null, 2), contentType: 'application/json' });
+  await testInfo.attach('editor-bench.json', {
+    body: JSON.stringify(result, null, 2),
+    contentType: 'application/json',
+  });
   await page.screenshot({ path: testInfo.outputPath('editor-500-nodes.png') });
 });

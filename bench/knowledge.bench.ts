@@ -62,7 +62,8 @@ function corpus(): Corpus {
   for (let i = 0; i < VOCAB; i++) cdf[i] /= sum;
   const zipf = (rand: () => number) => {
     const u = rand();
-    let lo = 0, hi = VOCAB - 1;
+    let lo = 0,
+      hi = VOCAB - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cdf[mid] < u) lo = mid + 1;
@@ -85,7 +86,7 @@ function unit(v: Float32Array): Float32Array {
 
 function noisy(c: Float32Array, r: () => number, noise: number): Float32Array {
   const v = new Float32Array(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = c[i] + noise * gauss(r) / Math.sqrt(DIM);
+  for (let i = 0; i < DIM; i++) v[i] = c[i] + (noise * gauss(r)) / Math.sqrt(DIM);
   return unit(v);
 }
 
@@ -103,7 +104,17 @@ function makeChunks(c: Corpus, n: number, seed: number): ChunkRecord[] {
     }
     const text = parts.join(' ');
     const doc = Math.floor(i / 10);
-    out.push({ id: `doc${doc}:${i % 10}`, documentId: `doc${doc}`, title: `Document ${doc}`, chunkIndex: i % 10, start: 0, end: text.length, page: null, text, vector: noisy(c.centroids[topic], r, 1.2) });
+    out.push({
+      id: `doc${doc}:${i % 10}`,
+      documentId: `doc${doc}`,
+      title: `Document ${doc}`,
+      chunkIndex: i % 10,
+      start: 0,
+      end: text.length,
+      page: null,
+      text,
+      vector: noisy(c.centroids[topic], r, 1.2),
+    });
   }
   return out;
 }
@@ -119,12 +130,17 @@ export interface KnowledgeBenchRow {
   note: string;
 }
 
-export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZES ?? '10000,100000').split(',').map(Number)): Promise<KnowledgeBenchRow[]> {
+export async function runKnowledgeBench(
+  sizes = (process.env.KNOWLEDGE_BENCH_SIZES ?? '10000,100000').split(',').map(Number),
+): Promise<KnowledgeBenchRow[]> {
   const rows: KnowledgeBenchRow[] = [];
   const c = corpus();
   const log = (row: KnowledgeBenchRow) => {
     rows.push(row);
-    if (process.env.KNOWLEDGE_BENCH_QUIET !== '1') console.log(`  ${String(row.chunks).padStart(7)}  ${row.metric.padEnd(34)} ${row.value.padStart(12)}  ${row.note}`);
+    if (process.env.KNOWLEDGE_BENCH_QUIET !== '1')
+      console.log(
+        `  ${String(row.chunks).padStart(7)}  ${row.metric.padEnd(34)} ${row.value.padStart(12)}  ${row.note}`,
+      );
   };
 
   for (const n of sizes) {
@@ -137,7 +153,12 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
       const t0 = performance.now();
       for (let i = 0; i < chunks.length; i += batch) await store.upsertChunks('kb_bench', chunks.slice(i, i + batch));
       const secs = (performance.now() - t0) / 1000;
-      log({ chunks: n, metric: 'indexing throughput (store only)', value: `${Math.round(n / secs)} ch/s`, note: `${secs.toFixed(1)} s; precomputed 512-d vectors, batches of ${batch}, fsync per batch` });
+      log({
+        chunks: n,
+        metric: 'indexing throughput (store only)',
+        value: `${Math.round(n / secs)} ch/s`,
+        note: `${secs.toFixed(1)} s; precomputed 512-d vectors, batches of ${batch}, fsync per batch`,
+      });
       await store.close();
 
       const r = rng(99);
@@ -158,26 +179,54 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
       chunks.length = 0;
 
       // Reload as after a restart: in a fresh process (this one's heap is full of the generated corpus).
-      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `
         const m = await import(${JSON.stringify(path.resolve(__dirname, '../engine/knowledge/embedded-store.ts'))});
         const EmbeddedKnowledgeStore = m.EmbeddedKnowledgeStore ?? m.default.EmbeddedKnowledgeStore;
         const t = performance.now();
         const s = new EmbeddedKnowledgeStore({ dir: ${JSON.stringify(dir)} });
         const n = await s.count('kb_bench');
         console.log(JSON.stringify({ ms: performance.now() - t, n, rss: process.memoryUsage().rss }));
-        await s.close();`], { encoding: 'utf8', cwd: path.resolve(__dirname, '..') });
+        await s.close();`,
+        ],
+        { encoding: 'utf8', cwd: path.resolve(__dirname, '..') },
+      );
       const reload = JSON.parse(child.stdout.trim().split('\n').pop() || '{}');
-      if (reload.ms !== undefined) log({ chunks: n, metric: 'reload from disk (fresh process)', value: `${(reload.ms / 1000).toFixed(2)} s`, note: `read files + rebuild BM25 postings; RSS ${Math.round(reload.rss / 2 ** 20)} MiB` });
-      else log({ chunks: n, metric: 'reload from disk (fresh process)', value: 'n/a', note: child.stderr.slice(0, 200) });
+      if (reload.ms !== undefined)
+        log({
+          chunks: n,
+          metric: 'reload from disk (fresh process)',
+          value: `${(reload.ms / 1000).toFixed(2)} s`,
+          note: `read files + rebuild BM25 postings; RSS ${Math.round(reload.rss / 2 ** 20)} MiB`,
+        });
+      else
+        log({ chunks: n, metric: 'reload from disk (fresh process)', value: 'n/a', note: child.stderr.slice(0, 200) });
       const reopened = new EmbeddedKnowledgeStore({ dir });
       await reopened.count('kb_bench');
 
       let recall = 0;
       for (const [i, t] of truth.entries()) {
-        const hits = await reopened.search({ kbId: 'kb_bench', text: '', vector: queries[i].vector, topK: 5, mode: 'vector' });
+        const hits = await reopened.search({
+          kbId: 'kb_bench',
+          text: '',
+          vector: queries[i].vector,
+          topK: 5,
+          mode: 'vector',
+        });
         recall += hits.filter((h) => t.has(h.id)).length / 5;
       }
-      log({ chunks: n, metric: 'vector recall@5 vs exact scan', value: (recall / truth.length).toFixed(3), note: n > EXACT_LIMIT ? `binary-code prefilter + exact re-rank (index > ${EXACT_LIMIT} chunks)` : 'exact scan' });
+      log({
+        chunks: n,
+        metric: 'vector recall@5 vs exact scan',
+        value: (recall / truth.length).toFixed(3),
+        note: n > EXACT_LIMIT ? `binary-code prefilter + exact re-rank (index > ${EXACT_LIMIT} chunks)` : 'exact scan',
+      });
       const modes: Array<[string, SearchMode, Partial<FusionOptions>?]> = [
         ['query bm25', 'bm25'],
         ['query vector (kNN)', 'vector'],
@@ -185,7 +234,8 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
         ['query hybrid rrf', 'hybrid', { method: 'rrf' }],
       ];
       for (const [label, mode, fusion] of modes) {
-        for (const q of queries.slice(0, 10)) await reopened.search({ kbId: 'kb_bench', text: q.text, vector: q.vector, topK: 5, mode, fusion }); // warm-up
+        for (const q of queries.slice(0, 10))
+          await reopened.search({ kbId: 'kb_bench', text: q.text, vector: q.vector, topK: 5, mode, fusion }); // warm-up
         const times: number[] = [];
         for (const q of queries) {
           const s = performance.now();
@@ -193,7 +243,12 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
           times.push(performance.now() - s);
         }
         times.sort((a, b) => a - b);
-        log({ chunks: n, metric: `${label} p50 / p99`, value: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`, note: `topK 5, ${QUERIES} queries, excl. query embedding` });
+        log({
+          chunks: n,
+          metric: `${label} p50 / p99`,
+          value: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`,
+          note: `topK 5, ${QUERIES} queries, excl. query embedding`,
+        });
       }
       await reopened.close();
     } finally {
@@ -204,23 +259,50 @@ export async function runKnowledgeBench(sizes = (process.env.KNOWLEDGE_BENCH_SIZ
   // The real offline model: the bound on end-to-end indexing, and the per-query embedding cost.
   const embedder = new UseLiteEmbedder();
   await embedder.embed(['warm up']);
-  const realChunks = Array.from({ length: 48 }, (_, i) => `Section ${i}. ${'Customers may return unused products within thirty days of delivery for a full refund, and refunds are issued to the original payment method. '.repeat(4)}`.slice(0, 500));
+  const realChunks = Array.from({ length: 48 }, (_, i) =>
+    `Section ${i}. ${'Customers may return unused products within thirty days of delivery for a full refund, and refunds are issued to the original payment method. '.repeat(4)}`.slice(
+      0,
+      500,
+    ),
+  );
   const t2 = performance.now();
   await embedder.embed(realChunks);
   const es = (performance.now() - t2) / 1000;
-  log({ chunks: realChunks.length, metric: 'USE-lite embedding throughput', value: `${(realChunks.length / es).toFixed(1)} ch/s`, note: 'real model, 500-char chunks: the bound on end-to-end indexing' });
+  log({
+    chunks: realChunks.length,
+    metric: 'USE-lite embedding throughput',
+    value: `${(realChunks.length / es).toFixed(1)} ch/s`,
+    note: 'real model, 500-char chunks: the bound on end-to-end indexing',
+  });
   const qt: number[] = [];
-  for (const q of ['How do I get a refund?', 'What does ERR-4521 mean?', 'Can I bring my dog to the office?', 'When are performance reviews?', 'Which port does the dashboard use?']) {
+  for (const q of [
+    'How do I get a refund?',
+    'What does ERR-4521 mean?',
+    'Can I bring my dog to the office?',
+    'When are performance reviews?',
+    'Which port does the dashboard use?',
+  ]) {
     const s = performance.now();
     await embedder.embed([q]);
     qt.push(performance.now() - s);
   }
   qt.sort((a, b) => a - b);
-  log({ chunks: 0, metric: 'USE-lite query embedding p50', value: `${pct(qt, 50).toFixed(0)} ms`, note: 'add to hybrid/vector query latency' });
+  log({
+    chunks: 0,
+    metric: 'USE-lite query embedding p50',
+    value: `${pct(qt, 50).toFixed(0)} ms`,
+    note: 'add to hybrid/vector query latency',
+  });
   return rows;
 }
 
 if (process.argv[1] && /knowledge\.bench\.ts$/.test(process.argv[1])) {
   console.log('== Knowledge: embedded hybrid index (precomputed structured vectors for the 10k/100k indexes) ==');
-  runKnowledgeBench().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+  runKnowledgeBench().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

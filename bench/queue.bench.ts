@@ -32,7 +32,8 @@ import { PrismaStore } from '../engine/store/prisma/prisma-store';
 
 type Mode = 'in-process' | 'queue';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 // A node that waits until the bench opens the gate (or the run is aborted).
@@ -40,21 +41,40 @@ let gateOpen: Promise<void> = Promise.resolve();
 let openGate = () => {};
 let waitingAtGate = 0;
 function closeGate() {
-  gateOpen = new Promise<void>((r) => { openGate = r; });
+  gateOpen = new Promise<void>((r) => {
+    openGate = r;
+  });
 }
 const gateNode = defineNode<Record<string, never>>({
-  type: 'bench_gate', version: 1, label: 'Gate (bench)', category: 'data', description: 'waits for the bench', configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  type: 'bench_gate',
+  version: 1,
+  label: 'Gate (bench)',
+  category: 'data',
+  description: 'waits for the bench',
+  configSchema: z.object({}),
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     waitingAtGate++;
-    await Promise.race([gateOpen, new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('aborted')), { once: true }))]);
+    await Promise.race([
+      gateOpen,
+      new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('aborted')), { once: true })),
+    ]);
     return { output: { ok: true } };
   },
 });
 const noopNode = defineNode<Record<string, never>>({
-  type: 'bench_noop', version: 1, label: 'No-op (bench)', category: 'data', description: 'bench', configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
-  async execute() { return { output: { ok: true } }; },
+  type: 'bench_noop',
+  version: 1,
+  label: 'No-op (bench)',
+  category: 'data',
+  description: 'bench',
+  configSchema: z.object({}),
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'out', label: 'out' }],
+  async execute() {
+    return { output: { ok: true } };
+  },
 });
 
 function graphOf(type: string): Graph {
@@ -64,7 +84,10 @@ function graphOf(type: string): Graph {
       { id: 'n1', type, position: { x: 200, y: 0 }, data: { config: {} } },
       { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [] } } },
     ],
-    edges: [{ id: 'e1', source: 'start', target: 'n1' }, { id: 'e2', source: 'n1', target: 'end' }],
+    edges: [
+      { id: 'e1', source: 'start', target: 'n1' },
+      { id: 'e2', source: 'n1', target: 'end' },
+    ],
   };
 }
 
@@ -82,18 +105,47 @@ async function setup(mode: Mode, db: Database, prefix: string, workerConcurrency
   if (mode === 'in-process') {
     const bus = new InProcessEventBus(5_000);
     const api = new RunManager({ store, workflows: store, bus, registry, services });
-    return { api, store, bus, close: async () => { await api.close(); await bus.close(); } };
+    return {
+      api,
+      store,
+      bus,
+      close: async () => {
+        await api.close();
+        await bus.close();
+      },
+    };
   }
   const queue = new BullRunQueue({ redisUrl: REDIS_URL, prefix });
   const apiBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
   const workerBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
-  const api = new RunManager({ store, workflows: store, bus: apiBus, registry, services, dispatch: (run) => queue.enqueue({ runId: run.id, workflowId: run.workflowId }) });
-  const workerRuns = new RunManager({ store, workflows: store, bus: workerBus, registry, services, heartbeatMs: 1_000 });
+  const api = new RunManager({
+    store,
+    workflows: store,
+    bus: apiBus,
+    registry,
+    services,
+    dispatch: (run) => queue.enqueue({ runId: run.id, workflowId: run.workflowId }),
+  });
+  const workerRuns = new RunManager({
+    store,
+    workflows: store,
+    bus: workerBus,
+    registry,
+    services,
+    heartbeatMs: 1_000,
+  });
   const worker: RunWorker = startBullWorker({
-    redisUrl: REDIS_URL, prefix, executor: workerRuns, getRun: (id) => store.getRun(id), concurrency: workerConcurrency, lockMs: 30_000,
+    redisUrl: REDIS_URL,
+    prefix,
+    executor: workerRuns,
+    getRun: (id) => store.getRun(id),
+    concurrency: workerConcurrency,
+    lockMs: 30_000,
   });
   return {
-    api, store, bus: apiBus,
+    api,
+    store,
+    bus: apiBus,
     async close() {
       await worker.close(true);
       await workerRuns.close();
@@ -128,14 +180,21 @@ async function withDatabase<T>(fn: (db: Database, prefix: string) => Promise<T>)
   }
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Sequential runs: start → first event via the bus; each run is awaited to its end before the next starts. */
 async function firstEventLatency(mode: Mode, runs: number) {
   return withDatabase(async (db, prefix) => {
     const s = await setup(mode, db, prefix, 20);
     try {
-      const wf = await s.store.createWorkflow({ id: `wf_bench_${Date.now()}`, name: 'bench', description: '', graph: graphOf('bench_noop'), engine: 'dag' });
+      const wf = await s.store.createWorkflow({
+        id: `wf_bench_${Date.now()}`,
+        name: 'bench',
+        description: '',
+        graph: graphOf('bench_noop'),
+        engine: 'dag',
+      });
       const startTimes: number[] = [];
       const one = async () => {
         const t0 = performance.now();
@@ -160,7 +219,12 @@ async function firstEventLatency(mode: Mode, runs: number) {
       for (let i = 0; i < runs; i++) times.push(await one());
       times.sort((a, b) => a - b);
       startTimes.sort((a, b) => a - b);
-      return { p50: +pct(times, 50).toFixed(2), p99: +pct(times, 99).toFixed(2), max: +times.at(-1)!.toFixed(2), startP50: +pct(startTimes, 50).toFixed(2) };
+      return {
+        p50: +pct(times, 50).toFixed(2),
+        p99: +pct(times, 99).toFixed(2),
+        max: +times.at(-1)!.toFixed(2),
+        startP50: +pct(startTimes, 50).toFixed(2),
+      };
     } finally {
       await s.close();
     }
@@ -171,11 +235,22 @@ async function firstEventLatency(mode: Mode, runs: number) {
 async function memoryChild(mode: Mode, n: number) {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
-  const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 50)); } };
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
   return withDatabase(async (db, prefix) => {
     const s = await setup(mode, db, prefix, Math.max(20, n));
     try {
-      const wf = await s.store.createWorkflow({ id: `wf_bench_mem_${Date.now()}`, name: 'bench', description: '', graph: graphOf('bench_gate'), engine: 'dag' });
+      const wf = await s.store.createWorkflow({
+        id: `wf_bench_mem_${Date.now()}`,
+        name: 'bench',
+        description: '',
+        graph: graphOf('bench_gate'),
+        engine: 'dag',
+      });
       const runToEnd = async (ids: string[]) => {
         for (;;) {
           const rs = await Promise.all(ids.map((id) => s.store.getRun(id)));
@@ -196,7 +271,9 @@ async function memoryChild(mode: Mode, n: number) {
       const t0 = performance.now();
       const started: string[] = [];
       for (let i = 0; i < n; i += 50) {
-        const batch = await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => s.api.start({ workflow: wf, inputs: {} })));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(50, n - i) }, () => s.api.start({ workflow: wf, inputs: {} })),
+        );
         started.push(...batch.map((b) => b.run.id));
       }
       while (waitingAtGate < n) await new Promise((r) => setTimeout(r, 20));
@@ -221,11 +298,18 @@ async function memoryChild(mode: Mode, n: number) {
 
 function spawnMemoryChild(mode: Mode, n: number): Promise<Awaited<ReturnType<typeof memoryChild>>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', mode, String(n)], {
-      env: process.env, stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', mode, String(n)],
+      {
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     child.on('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('RESULT '));
       if (code === 0 && line) resolve(JSON.parse(line.slice(7)));
@@ -236,10 +320,29 @@ function spawnMemoryChild(mode: Mode, n: number): Promise<Awaited<ReturnType<typ
 
 async function servicesUp(): Promise<string | null> {
   const c = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try { await c.connect(); await c.query('SELECT 1'); } catch { return `PostgreSQL unreachable at ${DATABASE_URL}`; } finally { await c.end().catch(() => {}); }
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+  } catch {
+    return `PostgreSQL unreachable at ${DATABASE_URL}`;
+  } finally {
+    await c.end().catch(() => {});
+  }
+  const r = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
   r.on('error', () => {});
-  try { await r.connect(); await r.ping(); } catch { return `Redis unreachable at ${REDIS_URL}`; } finally { r.disconnect(); }
+  try {
+    await r.connect();
+    await r.ping();
+  } catch {
+    return `Redis unreachable at ${REDIS_URL}`;
+  } finally {
+    r.disconnect();
+  }
   return null;
 }
 
@@ -270,14 +373,33 @@ export async function runQueueBench(): Promise<QueueBenchRow[]> {
   const sizes = (process.env.BENCH_QUEUE_OPEN ?? '1,100,1000').split(',').map(Number);
   for (const mode of ['in-process', 'queue'] as const) {
     const l = await firstEventLatency(mode, latencyRuns);
-    rows.push({ mode, metric: 'time to first trace event', runs: latencyRuns, p50Ms: l.p50, p99Ms: l.p99, maxMs: l.max, startP50Ms: l.startP50, target: 'p99 < 50 ms', ok: l.p99 < 50 });
+    rows.push({
+      mode,
+      metric: 'time to first trace event',
+      runs: latencyRuns,
+      p50Ms: l.p50,
+      p99Ms: l.p99,
+      maxMs: l.max,
+      startP50Ms: l.startP50,
+      target: 'p99 < 50 ms',
+      ok: l.p99 < 50,
+    });
   }
   for (const mode of ['in-process', 'queue'] as const) {
     for (const n of sizes) {
       const m = await spawnMemoryChild(mode, n);
       if (m.failed) throw new Error(`${m.failed} of ${n} held-open runs did not succeed (${mode})`);
       // With one run the figure is dominated by noise; the target applies to 100+.
-      rows.push({ mode, metric: 'memory per open run', runs: n, heapKBPerRun: m.heapKBPerRun, rssKBPerRun: m.rssKBPerRun, openMs: m.openMs, target: '< 200 KB (heap)', ok: n < 100 || m.heapKBPerRun < 200 });
+      rows.push({
+        mode,
+        metric: 'memory per open run',
+        runs: n,
+        heapKBPerRun: m.heapKBPerRun,
+        rssKBPerRun: m.rssKBPerRun,
+        openMs: m.openMs,
+        target: '< 200 KB (heap)',
+        ok: n < 100 || m.heapKBPerRun < 200,
+      });
     }
   }
   return rows;
@@ -285,9 +407,24 @@ export async function runQueueBench(): Promise<QueueBenchRow[]> {
 
 if (process.argv[2] === '--memory-child') {
   memoryChild(process.argv[3] as Mode, Number(process.argv[4])).then(
-    (r) => { console.log(`RESULT ${JSON.stringify(r)}`); process.exit(0); },
-    (e) => { console.error(e); process.exit(1); },
+    (r) => {
+      console.log(`RESULT ${JSON.stringify(r)}`);
+      process.exit(0);
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
   );
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  runQueueBench().then((rows) => { console.table(rows); process.exit(0); }, (e) => { console.error(e); process.exit(1); });
+  runQueueBench().then(
+    (rows) => {
+      console.table(rows);
+      process.exit(0);
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

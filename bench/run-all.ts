@@ -5,14 +5,29 @@
 import { runDagOverheadBench } from './dag-overhead.bench';
 
 const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> = {
-  dag: { title: 'Engine overhead per node (no-op chain, durable snapshots; each configuration warmed up, then alternating with raw LangGraph.js; ms per node, xRaw = median same-round ratio to raw)', run: runDagOverheadBench },
-  queue: { title: 'Time to first trace event and memory per open run (in-process and queue mode)', run: async () => (await import('./queue.bench')).runQueueBench() },
-  knowledge: { title: 'Embedded knowledge store: indexing throughput and query latency', run: async () => (await import('./knowledge.bench')).runKnowledgeBench() },
-  api: { title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency', run: async () => (await import('./api.bench')).runApiBench() },
+  dag: {
+    title:
+      'Engine overhead per node (no-op chain, durable snapshots; each configuration warmed up, then alternating with raw LangGraph.js; ms per node, xRaw = median same-round ratio to raw)',
+    run: runDagOverheadBench,
+  },
+  queue: {
+    title: 'Time to first trace event and memory per open run (in-process and queue mode)',
+    run: async () => (await import('./queue.bench')).runQueueBench(),
+  },
+  knowledge: {
+    title: 'Embedded knowledge store: indexing throughput and query latency',
+    run: async () => (await import('./knowledge.bench')).runKnowledgeBench(),
+  },
+  api: {
+    title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency',
+    run: async () => (await import('./api.bench')).runApiBench(),
+  },
 };
 
 async function main() {
-  const only = (process.argv[2] ?? process.env.BENCH_ONLY ?? Object.keys(SUITES).join(',')).split(',').map((s) => s.trim());
+  const only = (process.argv[2] ?? process.env.BENCH_ONLY ?? Object.keys(SUITES).join(','))
+    .split(',')
+    .map((s) => s.trim());
   for (const name of only) {
     const suite = SUITES[name];
     if (!suite) throw new Error(`unknown benchmark "${name}"; choose from ${Object.keys(SUITES).join(', ')}`);
@@ -21,4 +36,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

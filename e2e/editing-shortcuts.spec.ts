@@ -25,7 +25,10 @@ test('multi-select, copy/paste, delete, undo/redo and auto-layout', async ({ pag
   await page.getByTestId('palette-search').fill('');
 
   await editor.node('a').getByTestId('node-label').click();
-  await editor.node('b').getByTestId('node-label').click({ modifiers: ['Control'] });
+  await editor
+    .node('b')
+    .getByTestId('node-label')
+    .click({ modifiers: ['Control'] });
   await expect(editor.inspector).toContainText('2 nodes selected');
 
   await page.keyboard.press('Control+c');
@@ -52,6 +55,11 @@ test('multi-select, copy/paste, delete, undo/redo and auto-layout', async ({ pag
   // Auto-layout puts every node in a layer by its longest path from start: x grows along the chain.
   await page.getByTestId('auto-layout').click();
   const xs = async () => Object.fromEntries((await editor.graph()).nodes.map((n) => [n.id, n.position.x]));
-  await expect.poll(async () => { const x = await xs(); return x.start < x.a && x.a < x.b && x.b < x.end; }).toBe(true);
+  await expect
+    .poll(async () => {
+      const x = await xs();
+      return x.start < x.a && x.a < x.b && x.b < x.end;
+    })
+    .toBe(true);
   await editor.waitSaved();
 });

@@ -7,9 +7,17 @@ import { chain, createWorkflow, getRun } from './support/api';
 import { EditorPage } from './pages/editor.page';
 
 test('a waiting run is answered from the trace panel and finishes', async ({ page, request }) => {
-  const graph = chain([
-    { id: 'approve', type: 'human_input', label: 'Approve?', config: { prompt: 'Ship {{inputs.item}}?', answerType: 'boolean' } },
-  ], { inputs: [{ name: 'item' }], outputs: [{ name: 'approved', value: '{{approve.output.answer}}' }] });
+  const graph = chain(
+    [
+      {
+        id: 'approve',
+        type: 'human_input',
+        label: 'Approve?',
+        config: { prompt: 'Ship {{inputs.item}}?', answerType: 'boolean' },
+      },
+    ],
+    { inputs: [{ name: 'item' }], outputs: [{ name: 'approved', value: '{{approve.output.answer}}' }] },
+  );
   const id = await createWorkflow(request, 'Human approval', graph);
   const editor = new EditorPage(page);
   await editor.goto(id);

@@ -8,9 +8,25 @@ import { chain, createWorkflow, getWorkflow } from './support/api';
 import { EditorPage } from './pages/editor.page';
 
 test('invalid connections and configs are explained, and nothing is lost on reload', async ({ page, request }) => {
-  const graph = chain([
-    { id: 'ask', type: 'llm', label: 'Ask', config: { model: 'gpt-4o-mini', systemPrompt: '', userPrompt: '{{inputs.q}}', temperature: 0.7, jsonMode: false, stream: true, provider: {} } },
-  ], { inputs: [{ name: 'q' }], outputs: [{ name: 'answer', value: '{{ask.output.text}}' }] });
+  const graph = chain(
+    [
+      {
+        id: 'ask',
+        type: 'llm',
+        label: 'Ask',
+        config: {
+          model: 'gpt-4o-mini',
+          systemPrompt: '',
+          userPrompt: '{{inputs.q}}',
+          temperature: 0.7,
+          jsonMode: false,
+          stream: true,
+          provider: {},
+        },
+      },
+    ],
+    { inputs: [{ name: 'q' }], outputs: [{ name: 'answer', value: '{{ask.output.text}}' }] },
+  );
   const id = await createWorkflow(request, 'Invalid edits', graph);
   const editor = new EditorPage(page);
   await editor.goto(id);
@@ -27,7 +43,10 @@ test('invalid connections and configs are explained, and nothing is lost on relo
   await editor.select('ask');
   await editor.field('userPrompt').fill('');
   await expect(editor.inspector.getByTestId('field-error')).toHaveText('the user prompt is required');
-  await expect(editor.inspector.getByTestId('field-error')).toHaveAttribute('data-path', 'nodes[1].data.config.userPrompt');
+  await expect(editor.inspector.getByTestId('field-error')).toHaveAttribute(
+    'data-path',
+    'nodes[1].data.config.userPrompt',
+  );
   await expect(editor.node('ask').getByTestId('node-problem-badge')).toHaveText('1');
   await expect(editor.problemCount()).toHaveAttribute('data-count', '1');
 
@@ -65,7 +84,9 @@ test('a save over a newer revision says "changed elsewhere — reload"', async (
   const editor = new EditorPage(page);
   await editor.goto(id);
   const wf = await getWorkflow(request, id);
-  const res = await request.put(`/api/workflows/${id}?draft=1`, { data: { name: 'Renamed elsewhere', revision: wf.revision } });
+  const res = await request.put(`/api/workflows/${id}?draft=1`, {
+    data: { name: 'Renamed elsewhere', revision: wf.revision },
+  });
   expect(res.ok()).toBeTruthy();
   await editor.select('start');
   await editor.field('label').fill('Edited here');

@@ -22,13 +22,50 @@ test('screenshot of the editor with the seeded example', async ({ page }, testIn
   await testInfo.attach('editor', { path, contentType: 'image/png' });
 });
 
-test('a slow run is shown live, survives a dropped event stream, and is screenshotted in progress', async ({ page, request }, testInfo) => {
+test('a slow run is shown live, survives a dropped event stream, and is screenshotted in progress', async ({
+  page,
+  request,
+}, testInfo) => {
   const slowUrl = `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=4000`;
-  const graph = chain([
-    { id: 'summarize', type: 'llm', label: 'Summarize', config: { model: 'gpt-4o-mini', systemPrompt: '', userPrompt: 'Summarise: {{inputs.topic}}', temperature: 0.2, jsonMode: false, stream: true, provider: {} } },
-    { id: 'fetch', type: 'http', label: 'Fetch slowly', config: { method: 'GET', url: slowUrl, headers: [], bodyType: 'none', body: '', timeoutMs: 20000, continueOnError: false } },
-    { id: 'report', type: 'template', label: 'Report', config: { template: '{{summarize.output.text}} / slept {{fetch.output.body.sleptMs}} ms', format: 'text' } },
-  ], { inputs: [{ name: 'topic' }], outputs: [{ name: 'report', value: '{{report.output.text}}' }] });
+  const graph = chain(
+    [
+      {
+        id: 'summarize',
+        type: 'llm',
+        label: 'Summarize',
+        config: {
+          model: 'gpt-4o-mini',
+          systemPrompt: '',
+          userPrompt: 'Summarise: {{inputs.topic}}',
+          temperature: 0.2,
+          jsonMode: false,
+          stream: true,
+          provider: {},
+        },
+      },
+      {
+        id: 'fetch',
+        type: 'http',
+        label: 'Fetch slowly',
+        config: {
+          method: 'GET',
+          url: slowUrl,
+          headers: [],
+          bodyType: 'none',
+          body: '',
+          timeoutMs: 20000,
+          continueOnError: false,
+        },
+      },
+      {
+        id: 'report',
+        type: 'template',
+        label: 'Report',
+        config: { template: '{{summarize.output.text}} / slept {{fetch.output.body.sleptMs}} ms', format: 'text' },
+      },
+    ],
+    { inputs: [{ name: 'topic' }], outputs: [{ name: 'report', value: '{{report.output.text}}' }] },
+  );
   const id = await createWorkflow(request, 'Slow run', graph);
   const editor = new EditorPage(page);
   await editor.goto(id);
@@ -42,9 +79,12 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
   await testInfo.attach('run in progress', { path, contentType: 'image/png' });
 
   // Drop the event stream mid-run; the view reconnects from its last seq and misses nothing.
-  expect(await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runController.simulateDrop())).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runController.simulateDrop())).toBe(
+    true,
+  );
   await editor.expectRunStatus('succeeded');
-  for (const n of ['start', 'summarize', 'fetch', 'report', 'end']) await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
+  for (const n of ['start', 'summarize', 'fetch', 'report', 'end'])
+    await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
   await expect(editor.traceRows('report').getByTestId('trace-preview')).toContainText('slept 4000 ms');
   const seqs = await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runs.state.seqs);
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
@@ -54,11 +94,35 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
   await testInfo.attach('run finished', { path: done, contentType: 'image/png' });
 });
 
-test("after a network drop the browser's EventSource reconnects with Last-Event-ID and catches up", async ({ page, request }) => {
-  const graph = chain([
-    { id: 'fetch', type: 'http', label: 'Fetch slowly', config: { method: 'GET', url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=3000`, headers: [], bodyType: 'none', body: '', timeoutMs: 20000, continueOnError: false } },
-    { id: 'after', type: 'template', label: 'After', config: { template: 'done with {{fetch.output.status}}', format: 'text' } },
-  ], { outputs: [{ name: 'result', value: '{{after.output.text}}' }] });
+test("after a network drop the browser's EventSource reconnects with Last-Event-ID and catches up", async ({
+  page,
+  request,
+}) => {
+  const graph = chain(
+    [
+      {
+        id: 'fetch',
+        type: 'http',
+        label: 'Fetch slowly',
+        config: {
+          method: 'GET',
+          url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=3000`,
+          headers: [],
+          bodyType: 'none',
+          body: '',
+          timeoutMs: 20000,
+          continueOnError: false,
+        },
+      },
+      {
+        id: 'after',
+        type: 'template',
+        label: 'After',
+        config: { template: 'done with {{fetch.output.status}}', format: 'text' },
+      },
+    ],
+    { outputs: [{ name: 'result', value: '{{after.output.text}}' }] },
+  );
   const id = await createWorkflow(request, 'Dropped stream', graph);
   const proxy = await startTcpProxy(Number(process.env.PAIFLOW_E2E_PORT));
   try {
@@ -75,7 +139,8 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
     expect(reconnect).toMatch(/\r\nlast-event-id: \d+\r\n/i);
     const seqs = await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runs.state.seqs);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-    for (const n of ['start', 'fetch', 'after', 'end']) await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
+    for (const n of ['start', 'fetch', 'after', 'end'])
+      await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
   } finally {
     await proxy.close();
   }
@@ -83,7 +148,20 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
 
 test('Cancel stops a running run and marks the in-flight node cancelled', async ({ page, request }) => {
   const graph = chain([
-    { id: 'fetch', type: 'http', label: 'Fetch slowly', config: { method: 'GET', url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=15000`, headers: [], bodyType: 'none', body: '', timeoutMs: 30000, continueOnError: false } },
+    {
+      id: 'fetch',
+      type: 'http',
+      label: 'Fetch slowly',
+      config: {
+        method: 'GET',
+        url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=15000`,
+        headers: [],
+        bodyType: 'none',
+        body: '',
+        timeoutMs: 30000,
+        continueOnError: false,
+      },
+    },
   ]);
   const id = await createWorkflow(request, 'Cancel me', graph);
   const editor = new EditorPage(page);

@@ -12,11 +12,29 @@ import { PublishPanelPage } from './pages/publish-panel.page';
 
 const GRAPH = {
   nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Start', config: { inputs: [{ name: 'name', type: 'string', required: true }] } } },
-    { id: 'greet', type: 'template', position: { x: 300, y: 0 }, data: { label: 'Greet', config: { template: 'Hi {{inputs.name}}', format: 'text' } } },
-    { id: 'end', type: 'end', position: { x: 600, y: 0 }, data: { label: 'End', config: { outputs: [{ name: 'greeting', value: '{{greet.output.text}}' }] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { label: 'Start', config: { inputs: [{ name: 'name', type: 'string', required: true }] } },
+    },
+    {
+      id: 'greet',
+      type: 'template',
+      position: { x: 300, y: 0 },
+      data: { label: 'Greet', config: { template: 'Hi {{inputs.name}}', format: 'text' } },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 600, y: 0 },
+      data: { label: 'End', config: { outputs: [{ name: 'greeting', value: '{{greet.output.text}}' }] } },
+    },
   ],
-  edges: [{ id: 'e1', source: 'start', target: 'greet' }, { id: 'e2', source: 'greet', target: 'end' }],
+  edges: [
+    { id: 'e1', source: 'start', target: 'greet' },
+    { id: 'e2', source: 'greet', target: 'end' },
+  ],
 };
 
 /** An outside app's call: plain fetch, no cookies, no Playwright request context. */
@@ -29,7 +47,11 @@ async function callEndpoint(endpoint: string, key: string, inputs: Record<string
   return { status: res.status, body: await res.json() };
 }
 
-test('publish, key, call, new version, rollback, CORS and revoke — all from the Publish panel', async ({ page, request, baseURL }) => {
+test('publish, key, call, new version, rollback, CORS and revoke — all from the Publish panel', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const res = await request.post('/api/workflows', { data: { name: `E2E publish panel ${Date.now()}`, graph: GRAPH } });
   expect(res.status(), await res.text()).toBe(201);
   const workflowId: string = (await res.json()).id;
@@ -51,7 +73,10 @@ test('publish, key, call, new version, rollback, CORS and revoke — all from th
   await expect(pub.panel.getByTestId('publish-slug')).toHaveText(slug);
   const endpoint = await pub.endpoint();
   expect(endpoint).toBe(`${baseURL}/api/v1/workflows/${slug}/run`);
-  await expect(pub.panel.getByTestId('publish-openapi')).toHaveAttribute('href', `${baseURL}/api/v1/workflows/${slug}/openapi.json`);
+  await expect(pub.panel.getByTestId('publish-openapi')).toHaveAttribute(
+    'href',
+    `${baseURL}/api/v1/workflows/${slug}/openapi.json`,
+  );
   expect(await pub.listedVersions()).toEqual([1]);
   await expect(pub.version(1).getByTestId('version-current-badge')).toBeVisible();
   await expect(pub.version(1).getByTestId('version-node-count')).toHaveText('3 nodes');
@@ -85,7 +110,10 @@ test('publish, key, call, new version, rollback, CORS and revoke — all from th
   await expect(pub.version(2)).toHaveAttribute('data-current', 'true');
   await expect(pub.version(1)).toHaveAttribute('data-current', 'false');
   await expect(pub.panel.getByTestId('version-current-badge')).toHaveCount(1);
-  expect((await callEndpoint(endpoint, key, { name: 'Bo' })).body).toMatchObject({ version: 2, outputs: { greeting: 'Hi Bo' } });
+  expect((await callEndpoint(endpoint, key, { name: 'Bo' })).body).toMatchObject({
+    version: 2,
+    outputs: { greeting: 'Hi Bo' },
+  });
 
   // Roll back to version 1: the badge moves and the endpoint serves version 1.
   await pub.makeCurrent(1);
@@ -93,7 +121,10 @@ test('publish, key, call, new version, rollback, CORS and revoke — all from th
   await expect(pub.version(1).getByTestId('version-current-badge')).toBeVisible();
   await expect(pub.panel.getByTestId('version-current-badge')).toHaveCount(1);
   await expect(pub.panel.getByTestId('publish-version')).toHaveAttribute('data-version', '1');
-  expect((await callEndpoint(endpoint, key, { name: 'Cy' })).body).toMatchObject({ version: 1, outputs: { greeting: 'Hi Cy' } });
+  expect((await callEndpoint(endpoint, key, { name: 'Cy' })).body).toMatchObject({
+    version: 1,
+    outputs: { greeting: 'Hi Cy' },
+  });
 
   // CORS: a malformed origin is explained under the field; a valid list is stored.
   await pub.panel.getByTestId('cors-mode-custom').check();
@@ -146,7 +177,10 @@ test('publishing an invalid draft shows why, in the panel', async ({ page, reque
   await expect(pub.panel.getByTestId('versions-empty')).toBeVisible();
 });
 
-test('an edit made in the editor is saved on opening the panel and listed as the draft’s change since the version', async ({ page, request }) => {
+test('an edit made in the editor is saved on opening the panel and listed as the draft’s change since the version', async ({
+  page,
+  request,
+}) => {
   const workflowId = await createWorkflow(request, `E2E draft changes ${Date.now()}`, GRAPH);
   expect((await request.post(`/api/workflows/${workflowId}/publish`)).status()).toBe(201);
 
@@ -169,5 +203,7 @@ test('an edit made in the editor is saved on opening the panel and listed as the
   await pub.publish({ expectVersion: 2 });
   await expect(pub.version(2).getByTestId('version-changes')).toHaveAttribute('data-same', 'true');
   const stored = await (await request.get(`/api/workflows/${workflowId}/versions/2`)).json();
-  expect(stored.graph.nodes.find((n: { id: string }) => n.id === 'greet').data.config.template).toBe('Hello {{inputs.name}}');
+  expect(stored.graph.nodes.find((n: { id: string }) => n.id === 'greet').data.config.template).toBe(
+    'Hello {{inputs.name}}',
+  );
 });

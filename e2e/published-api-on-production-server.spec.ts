@@ -7,15 +7,35 @@ import { expect, test } from '@playwright/test';
 
 const GRAPH = {
   nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'name', type: 'string', required: true }] } } },
-    { id: 'greet', type: 'template', position: { x: 200, y: 0 }, data: { config: { template: 'Hi {{inputs.name}}', format: 'text' } } },
-    { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [{ name: 'greeting', value: '{{greet.output.text}}' }] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { config: { inputs: [{ name: 'name', type: 'string', required: true }] } },
+    },
+    {
+      id: 'greet',
+      type: 'template',
+      position: { x: 200, y: 0 },
+      data: { config: { template: 'Hi {{inputs.name}}', format: 'text' } },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 400, y: 0 },
+      data: { config: { outputs: [{ name: 'greeting', value: '{{greet.output.text}}' }] } },
+    },
   ],
-  edges: [{ id: 'e1', source: 'start', target: 'greet' }, { id: 'e2', source: 'greet', target: 'end' }],
+  edges: [
+    { id: 'e1', source: 'start', target: 'greet' },
+    { id: 'e2', source: 'greet', target: 'end' },
+  ],
 };
 
 test('an outside app calls a published workflow: sync, stream, run read, errors', async ({ request, baseURL }) => {
-  const wf = await (await request.post('/api/workflows', { data: { name: `E2E published ${Date.now()}`, graph: GRAPH } })).json();
+  const wf = await (
+    await request.post('/api/workflows', { data: { name: `E2E published ${Date.now()}`, graph: GRAPH } })
+  ).json();
   const pub = await request.post(`/api/workflows/${wf.id}/publish`);
   expect(pub.status()).toBe(201);
   const { endpoint, slug } = await pub.json();
@@ -24,7 +44,11 @@ test('an outside app calls a published workflow: sync, stream, run read, errors'
   const auth = { authorization: `Bearer ${key}` };
 
   // Plain fetch, as an app would: no cookies, no Playwright request context.
-  const sync = await fetch(endpoint, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', origin: 'https://app.example' }, body: JSON.stringify({ inputs: { name: 'Ada' } }) });
+  const sync = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', origin: 'https://app.example' },
+    body: JSON.stringify({ inputs: { name: 'Ada' } }),
+  });
   expect(sync.status).toBe(200);
   expect(sync.headers.get('access-control-allow-origin')).toBe('*');
   const body = await sync.json();
@@ -35,10 +59,24 @@ test('an outside app calls a published workflow: sync, stream, run read, errors'
   expect(run.status).toBe(200);
   expect(await run.json()).toMatchObject({ id: body.runId, status: 'succeeded', outputs: { greeting: 'Hi Ada' } });
 
-  const stream = await fetch(endpoint, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { name: 'Bo' }, mode: 'stream' }) });
+  const stream = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { name: 'Bo' }, mode: 'stream' }),
+  });
   expect(stream.headers.get('content-type')).toContain('text/event-stream');
-  const events = (await stream.text()).split('\n\n').filter((b) => b.includes('data:'))
-    .map((b) => JSON.parse(b.split('\n').find((l) => l.startsWith('data:'))!.slice(5)) as { seq: number; type: string });
+  const events = (await stream.text())
+    .split('\n\n')
+    .filter((b) => b.includes('data:'))
+    .map(
+      (b) =>
+        JSON.parse(
+          b
+            .split('\n')
+            .find((l) => l.startsWith('data:'))!
+            .slice(5),
+        ) as { seq: number; type: string },
+    );
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   expect(events.at(-1)?.type).toBe('run.succeeded');
 
@@ -47,10 +85,17 @@ test('an outside app calls a published workflow: sync, stream, run read, errors'
   expect(noKey.headers.get('www-authenticate')).toBe('Bearer realm="paiflow"');
   expect((await noKey.json()).error.code).toBe('UNAUTHORIZED');
 
-  const badJson = await fetch(endpoint, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"inputs":' });
+  const badJson = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{"inputs":',
+  });
   expect(badJson.status).toBe(400);
 
-  const preflight = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+  const preflight = await fetch(endpoint, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+  });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
 

@@ -9,11 +9,32 @@ import { EditorPage } from './pages/editor.page';
 
 test('resume after fixing a failed HTTP node re-runs only it and its descendants', async ({ page, request }) => {
   const okUrl = `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/ok`;
-  const graph = chain([
-    { id: 'prep', type: 'template', label: 'Prepare', config: { template: 'q={{inputs.q}}', format: 'text' } },
-    { id: 'call', type: 'http', label: 'Call API', config: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/', headers: [], bodyType: 'none', body: '', timeoutMs: 5000, continueOnError: false } },
-    { id: 'shape', type: 'template', label: 'Shape', config: { template: 'status {{call.output.status}}', format: 'text' } },
-  ], { inputs: [{ name: 'q' }], outputs: [{ name: 'result', value: '{{shape.output.text}}' }] });
+  const graph = chain(
+    [
+      { id: 'prep', type: 'template', label: 'Prepare', config: { template: 'q={{inputs.q}}', format: 'text' } },
+      {
+        id: 'call',
+        type: 'http',
+        label: 'Call API',
+        config: {
+          method: 'GET',
+          url: 'http://169.254.169.254/latest/meta-data/',
+          headers: [],
+          bodyType: 'none',
+          body: '',
+          timeoutMs: 5000,
+          continueOnError: false,
+        },
+      },
+      {
+        id: 'shape',
+        type: 'template',
+        label: 'Shape',
+        config: { template: 'status {{call.output.status}}', format: 'text' },
+      },
+    ],
+    { inputs: [{ name: 'q' }], outputs: [{ name: 'result', value: '{{shape.output.text}}' }] },
+  );
   const id = await createWorkflow(request, 'Resume after a failed HTTP call', graph);
 
   const editor = new EditorPage(page);
@@ -32,7 +53,8 @@ test('resume after fixing a failed HTTP node re-runs only it and its descendants
   await editor.field('url').fill(okUrl);
   await page.getByTestId('resume-run').click();
   await editor.expectRunStatus('succeeded');
-  for (const n of ['start', 'prep', 'call', 'shape', 'end']) await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
+  for (const n of ['start', 'prep', 'call', 'shape', 'end'])
+    await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
   await expect(page.getByTestId('trace-marker')).toContainText('Resumed');
   await expect(editor.traceRows('call')).toHaveCount(2);
   await expect(editor.traceRows('shape').getByTestId('trace-preview')).toHaveText('status 200');
@@ -45,8 +67,13 @@ test('resume after fixing a failed HTTP node re-runs only it and its descendants
 
   const events = await getEvents(request, runId);
   const starts = (nodeId: string) => events.filter((e) => e.type === 'node.started' && e.nodeId === nodeId).length;
-  expect({ start: starts('start'), prep: starts('prep'), call: starts('call'), shape: starts('shape'), end: starts('end') })
-    .toEqual({ start: 1, prep: 1, call: 2, shape: 1, end: 1 });
+  expect({
+    start: starts('start'),
+    prep: starts('prep'),
+    call: starts('call'),
+    shape: starts('shape'),
+    end: starts('end'),
+  }).toEqual({ start: 1, prep: 1, call: 2, shape: 1, end: 1 });
   const resumed = events.filter((e) => e.type === 'run.started')[1];
   expect(resumed.data).toMatchObject({ resumed: true, reused: expect.arrayContaining(['start', 'prep']) });
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -58,15 +85,19 @@ test('resume after fixing a failed HTTP node re-runs only it and its descendants
   await editor.openTab('runs');
   await page.locator(`[data-testid="run-history-row"][data-run-id="${runId}"]`).click();
   await editor.expectRunStatus('succeeded');
-  for (const n of ['start', 'prep', 'call', 'shape', 'end']) await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
+  for (const n of ['start', 'prep', 'call', 'shape', 'end'])
+    await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
   await expect(editor.traceRows('call').last()).toHaveAttribute('data-attempt', '2');
 });
 
 test('"Resume from here" re-runs the selected node and what follows it', async ({ page, request }) => {
-  const graph = chain([
-    { id: 'a', type: 'template', label: 'A', config: { template: 'a', format: 'text' } },
-    { id: 'b', type: 'template', label: 'B', config: { template: 'b from {{a.output.text}}', format: 'text' } },
-  ], { outputs: [{ name: 'b', value: '{{b.output.text}}' }] });
+  const graph = chain(
+    [
+      { id: 'a', type: 'template', label: 'A', config: { template: 'a', format: 'text' } },
+      { id: 'b', type: 'template', label: 'B', config: { template: 'b from {{a.output.text}}', format: 'text' } },
+    ],
+    { outputs: [{ name: 'b', value: '{{b.output.text}}' }] },
+  );
   const id = await createWorkflow(request, 'Resume from here', graph);
   const editor = new EditorPage(page);
   await editor.goto(id);

@@ -23,7 +23,11 @@ test('list, rename, duplicate, export, import and delete workflows', async ({ pa
   expect(exported.workflow.graph.nodes).toHaveLength(6);
 
   exported.workflow.name = 'Imported triage';
-  await list.importFile({ name: 'triage.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+  await list.importFile({
+    name: 'triage.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(exported)),
+  });
   await expect(list.row('Imported triage')).toBeVisible();
   await expect(list.row('Imported triage')).toContainText('6 nodes');
 

@@ -11,7 +11,11 @@ export class PaiError extends Error {
   /** Whether retrying the same operation may succeed (network blips, 429, 5xx). */
   readonly retryable: boolean;
 
-  constructor(code: string, message: string, opts: { status?: number; path?: string; details?: unknown; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    opts: { status?: number; path?: string; details?: unknown; retryable?: boolean; cause?: unknown } = {},
+  ) {
     super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = 'PaiError';
     this.code = code;

@@ -5,6 +5,11 @@ import { existsSync } from 'node:fs';
 if (!existsSync('prisma/schema.prisma')) process.exit(0);
 const r = spawnSync('npx', ['prisma', 'generate'], {
   stdio: 'inherit',
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true', CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true',
+    CHECKPOINT_DISABLE: '1',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  },
 });
 process.exit(r.status ?? 1);

@@ -16,5 +16,8 @@ if (!existsSync(chromium)) {
   console.warn(`e2e: SKIPPED — Chromium not found at ${chromium}. Install it with: apt-get install -y chromium`);
   process.exit(0);
 }
-const r = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } });
+const r = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, CHROMIUM_PATH: chromium },
+});
 process.exit(r.status ?? 1);

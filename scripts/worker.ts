@@ -19,14 +19,22 @@ import { readConfig } from '@/lib/server/config';
 
 async function main() {
   const app = await createApp(readConfig(), { role: 'worker' });
-  for (const mod of (process.env.PAIFLOW_EXTRA_NODES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = (await import(pathToFileURL(path.resolve(mod)).href)) as { nodes?: NodeDefinition[]; default?: { nodes?: NodeDefinition[] } };
+  for (const mod of (process.env.PAIFLOW_EXTRA_NODES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = (await import(pathToFileURL(path.resolve(mod)).href)) as {
+      nodes?: NodeDefinition[];
+      default?: { nodes?: NodeDefinition[] };
+    };
     for (const node of m.nodes ?? m.default?.nodes ?? []) app.registry.register(node);
   }
   const queue = app.queue!;
   await queue.start(app.runs);
   const c = queue.config;
-  console.log(`[paiflow worker ${process.pid}] taking runs (concurrency ${c.workerConcurrency}${c.workflowConcurrency ? `, per workflow ${c.workflowConcurrency}` : ''}${c.globalConcurrency ? `, global ${c.globalConcurrency}` : ''}) owner ${app.runs.ownerId}`);
+  console.log(
+    `[paiflow worker ${process.pid}] taking runs (concurrency ${c.workerConcurrency}${c.workflowConcurrency ? `, per workflow ${c.workflowConcurrency}` : ''}${c.globalConcurrency ? `, global ${c.globalConcurrency}` : ''}) owner ${app.runs.ownerId}`,
+  );
   process.send?.({ type: WORKER_READY_MESSAGE, pid: process.pid, ownerId: app.runs.ownerId });
 
   let stopping = false;
@@ -44,7 +52,9 @@ async function main() {
       process.exit(0);
     }
     // Leave the rest to another worker: exiting without aborting keeps them resumable (not cancelled).
-    console.log(`[paiflow worker ${process.pid}] exiting with ${worker.active()} run(s) still executing (${why}); another worker resumes them`);
+    console.log(
+      `[paiflow worker ${process.pid}] exiting with ${worker.active()} run(s) still executing (${why}); another worker resumes them`,
+    );
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,10 +1,25 @@
 /** Typed calls to the PaiFlow HTTP API. Every non-2xx answer becomes an ApiError carrying the API's error body. */
 import type {
-  EngineChoice, Graph, NodeTypeInfo, Problem, RunStatus, RunSummary, RunView, ValidationResult, Workflow, WorkflowSummary,
+  EngineChoice,
+  Graph,
+  NodeTypeInfo,
+  Problem,
+  RunStatus,
+  RunSummary,
+  RunView,
+  ValidationResult,
+  Workflow,
+  WorkflowSummary,
 } from './types';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly path?: string, readonly errors?: Problem[]) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly path?: string,
+    readonly errors?: Problem[],
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -22,10 +37,21 @@ export async function call<T>(method: string, url: string, body?: unknown, signa
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   let json: unknown = undefined;
-  try { json = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
   if (!res.ok) {
-    const e = (json as { error?: { code?: string; message?: string; path?: string; errors?: Problem[] } } | undefined)?.error;
-    throw new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? (text.slice(0, 200) || res.statusText), e?.path, e?.errors);
+    const e = (json as { error?: { code?: string; message?: string; path?: string; errors?: Problem[] } } | undefined)
+      ?.error;
+    throw new ApiError(
+      res.status,
+      e?.code ?? `HTTP_${res.status}`,
+      e?.message ?? (text.slice(0, 200) || res.statusText),
+      e?.path,
+      e?.errors,
+    );
   }
   return json as T;
 }
@@ -37,20 +63,31 @@ export const api = {
   createWorkflow: (body: { name: string; description?: string; graph: Graph; engine?: EngineChoice }) =>
     call<Workflow>('POST', '/api/workflows?draft=1', body),
   /** Draft save: semantic problems are allowed and come back in `problems`; only structural corruption is refused. */
-  saveWorkflow: (id: string, body: { name?: string; description?: string; engine?: EngineChoice; graph?: Graph; revision?: number }) =>
-    call<Workflow & { problems: Problem[] }>('PUT', `/api/workflows/${encodeURIComponent(id)}?draft=1`, body),
+  saveWorkflow: (
+    id: string,
+    body: { name?: string; description?: string; engine?: EngineChoice; graph?: Graph; revision?: number },
+  ) => call<Workflow & { problems: Problem[] }>('PUT', `/api/workflows/${encodeURIComponent(id)}?draft=1`, body),
   deleteWorkflow: (id: string) => call<void>('DELETE', `/api/workflows/${encodeURIComponent(id)}`),
   exportWorkflow: (id: string) => call<ExportDoc>('GET', `/api/workflows/${encodeURIComponent(id)}/export`),
   importWorkflow: (doc: unknown) => call<Workflow & { problems: Problem[] }>('POST', '/api/workflows/import', doc),
   validate: (id: string, graph: Graph, signal?: AbortSignal) =>
     call<ValidationResult>('POST', `/api/workflows/${encodeURIComponent(id)}/validate`, { graph }, signal),
   startRun: (id: string, inputs: Record<string, unknown>) =>
-    call<{ runId: string; status: RunStatus; engine: string }>('POST', `/api/workflows/${encodeURIComponent(id)}/runs`, { inputs }),
+    call<{ runId: string; status: RunStatus; engine: string }>(
+      'POST',
+      `/api/workflows/${encodeURIComponent(id)}/runs`,
+      { inputs },
+    ),
   listRuns: (id: string) => call<RunSummary[]>('GET', `/api/workflows/${encodeURIComponent(id)}/runs`),
   getRun: (runId: string) => call<RunView>('GET', `/api/runs/${encodeURIComponent(runId)}`),
   resumeRun: (runId: string, fromNodeId?: string) =>
-    call<{ runId: string; status: RunStatus }>('POST', `/api/runs/${encodeURIComponent(runId)}/resume`, fromNodeId ? { fromNodeId } : {}),
-  cancelRun: (runId: string) => call<{ runId: string; status: RunStatus }>('POST', `/api/runs/${encodeURIComponent(runId)}/cancel`),
+    call<{ runId: string; status: RunStatus }>(
+      'POST',
+      `/api/runs/${encodeURIComponent(runId)}/resume`,
+      fromNodeId ? { fromNodeId } : {},
+    ),
+  cancelRun: (runId: string) =>
+    call<{ runId: string; status: RunStatus }>('POST', `/api/runs/${encodeURIComponent(runId)}/cancel`),
   answerRun: (runId: string, nodeId: string, answer: unknown) =>
     call<unknown>('POST', `/api/runs/${encodeURIComponent(runId)}/answer`, { nodeId, answer }),
 };

@@ -8,7 +8,12 @@ export { TRACE_EVENT_TYPES } from '@/engine/events/types';
 export type RunStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
 export type NodeStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled' | 'waiting';
 
-export interface ErrorJson { code: string; message: string; path?: string; details?: unknown }
+export interface ErrorJson {
+  code: string;
+  message: string;
+  path?: string;
+  details?: unknown;
+}
 
 /** A JSON Schema as `z.toJSONSchema` emits it; only the keywords the form generator reads. */
 export interface JsonSchema {
@@ -30,7 +35,10 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
 }
 
-export interface PortSpec { id: string; label: string }
+export interface PortSpec {
+  id: string;
+  label: string;
+}
 
 export type NodeCategory = 'flow' | 'ai' | 'data' | 'integration' | 'logic';
 
@@ -48,33 +56,80 @@ export interface NodeTypeInfo {
   dynamicOutputs: boolean;
 }
 
-export interface Problem { code: string; message: string; path: string; nodeIds?: string[] }
+export interface Problem {
+  code: string;
+  message: string;
+  path: string;
+  nodeIds?: string[];
+}
 
 export interface WorkflowSummary {
-  id: string; name: string; description: string; engine: EngineChoice; revision: number; nodeCount: number;
-  createdAt: string; updatedAt: string;
+  id: string;
+  name: string;
+  description: string;
+  engine: EngineChoice;
+  revision: number;
+  nodeCount: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface Workflow {
-  id: string; name: string; description: string; engine: EngineChoice; revision: number; graph: Graph;
-  createdAt: string; updatedAt: string; problems?: Problem[];
+  id: string;
+  name: string;
+  description: string;
+  engine: EngineChoice;
+  revision: number;
+  graph: Graph;
+  createdAt: string;
+  updatedAt: string;
+  problems?: Problem[];
 }
 
 export interface RunNodeView {
-  nodeId: string; type: string; label: string | null; status: NodeStatus; attempt: number; input: unknown; output: unknown;
-  error: ErrorJson | null; startedAt: string | null; finishedAt: string | null; durationMs: number | null;
+  nodeId: string;
+  type: string;
+  label: string | null;
+  status: NodeStatus;
+  attempt: number;
+  input: unknown;
+  output: unknown;
+  error: ErrorJson | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
   usage: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } | null;
 }
 
 export interface RunView {
-  id: string; workflowId: string; versionId: string | null; engine: string; status: RunStatus; inputs: Record<string, unknown>;
-  outputs: Record<string, unknown> | null; error: ErrorJson | null; createdAt: string; startedAt: string | null; finishedAt: string | null;
-  usage: { inputTokens: number; outputTokens: number }; nodes: RunNodeView[];
+  id: string;
+  workflowId: string;
+  versionId: string | null;
+  engine: string;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown> | null;
+  error: ErrorJson | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  usage: { inputTokens: number; outputTokens: number };
+  nodes: RunNodeView[];
 }
 
 export interface RunSummary {
-  id: string; workflowId: string; versionId: string | null; engine: string; status: RunStatus; error: ErrorJson | null;
-  createdAt: string; finishedAt: string | null;
+  id: string;
+  workflowId: string;
+  versionId: string | null;
+  engine: string;
+  status: RunStatus;
+  error: ErrorJson | null;
+  createdAt: string;
+  finishedAt: string | null;
 }
 
-export interface ValidationResult { ok: boolean; engine: string; errors: Problem[] }
+export interface ValidationResult {
+  ok: boolean;
+  engine: string;
+  errors: Problem[];
+}

@@ -22,7 +22,11 @@ export function layeredLayout(nodes: FlowNode[], edges: FlowEdge[]): Map<string,
   }
 
   // Order roots so the start node comes first, then DFS to drop back edges (iterative: 5,000-node chains are fine).
-  const roots = [...nodes.filter((n) => n.type === 'start'), ...nodes.filter((n) => n.type !== 'start' && inc.get(n.id)!.length === 0), ...nodes];
+  const roots = [
+    ...nodes.filter((n) => n.type === 'start'),
+    ...nodes.filter((n) => n.type !== 'start' && inc.get(n.id)!.length === 0),
+    ...nodes,
+  ];
   const state = new Map<string, 1 | 2>();
   const dagOut = new Map<string, string[]>(ids.map((id) => [id, []]));
   const topo: string[] = [];
@@ -38,7 +42,10 @@ export function layeredLayout(nodes: FlowNode[], edges: FlowEdge[]): Map<string,
         const s = state.get(t);
         if (s === 1) continue; // back edge
         dagOut.get(top.id)!.push(t);
-        if (!s) { state.set(t, 1); stack.push({ id: t, i: 0 }); }
+        if (!s) {
+          state.set(t, 1);
+          stack.push({ id: t, i: 0 });
+        }
       } else {
         state.set(top.id, 2);
         topo.push(top.id);
@@ -57,7 +64,9 @@ export function layeredLayout(nodes: FlowNode[], edges: FlowEdge[]): Map<string,
   const byLayer: string[][] = Array.from({ length: maxLayer + 1 }, () => []);
   for (const id of topo) byLayer[layer.get(id)!].push(id);
 
-  const size = new Map(nodes.map((n) => [n.id, { w: n.measured?.width ?? DEFAULT_W, h: n.measured?.height ?? DEFAULT_H }]));
+  const size = new Map(
+    nodes.map((n) => [n.id, { w: n.measured?.width ?? DEFAULT_W, h: n.measured?.height ?? DEFAULT_H }]),
+  );
   const order = new Map<string, number>();
   const positions = new Map<string, { x: number; y: number }>();
   let x = 0;

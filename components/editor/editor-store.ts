@@ -10,8 +10,17 @@ import { createStore, type Store } from '@/components/lib/external-store';
 import { toast } from '@/components/ui/toast';
 import { layeredLayout } from './auto-layout';
 import {
-  connectionProblem, newEdgeId, newNodeData, newNodeId, normaliseSourceHandle, remapRefs, toFlow, toGraph,
-  type FlowEdge, type FlowNode, type NodeData,
+  connectionProblem,
+  newEdgeId,
+  newNodeData,
+  newNodeId,
+  normaliseSourceHandle,
+  remapRefs,
+  toFlow,
+  toGraph,
+  type FlowEdge,
+  type FlowNode,
+  type NodeData,
 } from './graph-model';
 
 export interface ProblemView extends Problem {
@@ -47,7 +56,10 @@ export interface EditorState {
   focusRequest: { nodeId: string; at: number } | null;
 }
 
-interface Snapshot { nodes: FlowNode[]; edges: FlowEdge[] }
+interface Snapshot {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+}
 
 const HISTORY_LIMIT = 100;
 const AUTOSAVE_MS = 1500;
@@ -72,13 +84,33 @@ export class EditorStore {
     this.types = new Map(types.map((t) => [t.type, t]));
     const { nodes, edges } = toFlow(wf.graph);
     this.store = createStore<EditorState>({
-      workflowId: wf.id, name: wf.name, description: wf.description, engine: wf.engine,
-      nodes, edges, selectedIds: [], revision: wf.revision,
-      version: 0, savedVersion: 0, contentVersion: 0, saveStatus: 'saved', saveMessage: null,
-      problems: [], problemsByNode: new Map(), validatedVersion: -1,
-      canUndo: false, canRedo: false, focusRequest: null,
+      workflowId: wf.id,
+      name: wf.name,
+      description: wf.description,
+      engine: wf.engine,
+      nodes,
+      edges,
+      selectedIds: [],
+      revision: wf.revision,
+      version: 0,
+      savedVersion: 0,
+      contentVersion: 0,
+      saveStatus: 'saved',
+      saveMessage: null,
+      problems: [],
+      problemsByNode: new Map(),
+      validatedVersion: -1,
+      canUndo: false,
+      canRedo: false,
+      focusRequest: null,
     });
-    if (wf.problems) this.applyProblems(wf.problems, nodes.map((n) => n.id), edges.map((e) => e.id), 0);
+    if (wf.problems)
+      this.applyProblems(
+        wf.problems,
+        nodes.map((n) => n.id),
+        edges.map((e) => e.id),
+        0,
+      );
   }
 
   /** Called on mount (again after a StrictMode remount): starts the background work that dispose() stopped. */
@@ -122,10 +154,13 @@ export class EditorStore {
     const s = this.state;
     const version = s.version + 1;
     const next: EditorState = {
-      ...s, ...patch, version,
+      ...s,
+      ...patch,
+      version,
       contentVersion: opts.content === false ? s.contentVersion : s.contentVersion + 1,
       saveStatus: s.saveStatus === 'conflict' ? 'conflict' : s.saveStatus === 'saving' ? 'saving' : 'dirty',
-      canUndo: this.undoStack.length > 0, canRedo: this.redoStack.length > 0,
+      canUndo: this.undoStack.length > 0,
+      canRedo: this.redoStack.length > 0,
     };
     if (patch.nodes) next.selectedIds = patch.nodes.filter((n) => n.selected).map((n) => n.id);
     this.store.set(next);
@@ -194,7 +229,9 @@ export class EditorStore {
   };
 
   /** Returns the reason a connection is refused, or null. */
-  connectionProblem(c: Connection | { source: string | null; target: string | null; sourceHandle?: string | null }): string | null {
+  connectionProblem(
+    c: Connection | { source: string | null; target: string | null; sourceHandle?: string | null },
+  ): string | null {
     return connectionProblem(c, this.state.nodes, this.state.edges, this.types);
   }
 
@@ -207,7 +244,13 @@ export class EditorStore {
     const src = this.state.nodes.find((n) => n.id === c.source)!;
     const sourceHandle = normaliseSourceHandle(this.types.get(src.type ?? ''), c.sourceHandle ?? null);
     this.pushHistory();
-    const edge: FlowEdge = { id: newEdgeId(new Set(this.state.edges.map((e) => e.id))), source: c.source, target: c.target, sourceHandle, targetHandle: null };
+    const edge: FlowEdge = {
+      id: newEdgeId(new Set(this.state.edges.map((e) => e.id))),
+      source: c.source,
+      target: c.target,
+      sourceHandle,
+      targetHandle: null,
+    };
     this.commit({ edges: [...this.state.edges, edge] });
     return true;
   };
@@ -223,7 +266,13 @@ export class EditorStore {
     }
     const id = newNodeId(type, new Set(this.state.nodes.map((n) => n.id)));
     this.pushHistory();
-    const node: FlowNode = { id, type, position: { x: Math.round(position.x), y: Math.round(position.y) }, data: newNodeData(t), selected: true };
+    const node: FlowNode = {
+      id,
+      type,
+      position: { x: Math.round(position.x), y: Math.round(position.y) },
+      data: newNodeData(t),
+      selected: true,
+    };
     this.commit({ nodes: [...this.state.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
     return id;
   }
@@ -243,15 +292,25 @@ export class EditorStore {
 
   /** When a branch is renamed its edges follow (matched by position); when one is removed, its edges go with it. */
   private followHandles(node: FlowNode, data: NodeData, edges: FlowEdge[]): FlowEdge[] {
-    const ids = (config: Record<string, unknown>) =>
-      [...(Array.isArray(config.branches) ? config.branches.map((b: { id?: unknown } | null) => String(b?.id ?? '')) : []), 'else'];
+    const ids = (config: Record<string, unknown>) => [
+      ...(Array.isArray(config.branches)
+        ? config.branches.map((b: { id?: unknown } | null) => String(b?.id ?? ''))
+        : []),
+      'else',
+    ];
     const before = ids(node.data.config);
     const after = ids(data.config);
     if (before.join('\n') === after.join('\n')) return edges;
     if (before.length === after.length) {
       const renamed = new Map<string, string>();
-      before.forEach((id, i) => { if (id !== after[i]) renamed.set(id, after[i]); });
-      return edges.map((e) => (e.source === node.id && e.sourceHandle != null && renamed.has(e.sourceHandle) ? { ...e, sourceHandle: renamed.get(e.sourceHandle)! } : e));
+      before.forEach((id, i) => {
+        if (id !== after[i]) renamed.set(id, after[i]);
+      });
+      return edges.map((e) =>
+        e.source === node.id && e.sourceHandle != null && renamed.has(e.sourceHandle)
+          ? { ...e, sourceHandle: renamed.get(e.sourceHandle)! }
+          : e,
+      );
     }
     const valid = new Set(after);
     return edges.filter((e) => e.source !== node.id || e.sourceHandle == null || valid.has(e.sourceHandle));
@@ -274,7 +333,13 @@ export class EditorStore {
       return n.selected === selected ? n : { ...n, selected };
     });
     const edges = this.state.edges.map((e) => (e.selected ? { ...e, selected: false } : e));
-    this.store.set({ ...this.state, nodes, edges, selectedIds: id ? [id] : [], focusRequest: id ? { nodeId: id, at: Date.now() } : this.state.focusRequest });
+    this.store.set({
+      ...this.state,
+      nodes,
+      edges,
+      selectedIds: id ? [id] : [],
+      focusRequest: id ? { nodeId: id, at: Date.now() } : this.state.focusRequest,
+    });
   }
 
   copy(): number {
@@ -284,8 +349,12 @@ export class EditorStore {
     clipboard = { nodes, edges: this.state.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
     this.pasteCount = 0;
     try {
-      void navigator.clipboard?.writeText(JSON.stringify({ format: 'paiflow.clipboard', ...toGraph(clipboard.nodes, clipboard.edges) })).catch(() => {});
-    } catch { /* the in-app clipboard is enough */ }
+      void navigator.clipboard
+        ?.writeText(JSON.stringify({ format: 'paiflow.clipboard', ...toGraph(clipboard.nodes, clipboard.edges) }))
+        .catch(() => {});
+    } catch {
+      /* the in-app clipboard is enough */
+    }
     return nodes.length;
   }
 
@@ -307,16 +376,21 @@ export class EditorStore {
     this.pasteCount += 1;
     const offset = 40 * this.pasteCount;
     const pasted: FlowNode[] = source.map((n) => ({
-      ...n, id: idMap.get(n.id)!, selected: true, dragging: false,
+      ...n,
+      id: idMap.get(n.id)!,
+      selected: true,
+      dragging: false,
       position: { x: n.position.x + offset, y: n.position.y + offset },
       data: { ...n.data, config: remapRefs(n.data.config, idMap) as Record<string, unknown> },
     }));
     const edgeIds = new Set(this.state.edges.map((e) => e.id));
-    const pastedEdges: FlowEdge[] = clipboard.edges.filter((e) => idMap.has(e.source) && idMap.has(e.target)).map((e) => {
-      const id = newEdgeId(edgeIds);
-      edgeIds.add(id);
-      return { ...e, id, source: idMap.get(e.source)!, target: idMap.get(e.target)!, selected: false };
-    });
+    const pastedEdges: FlowEdge[] = clipboard.edges
+      .filter((e) => idMap.has(e.source) && idMap.has(e.target))
+      .map((e) => {
+        const id = newEdgeId(edgeIds);
+        edgeIds.add(id);
+        return { ...e, id, source: idMap.get(e.source)!, target: idMap.get(e.target)!, selected: false };
+      });
     this.pushHistory();
     this.commit({
       nodes: [...this.state.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
@@ -329,7 +403,10 @@ export class EditorStore {
     if (!this.state.nodes.length) return;
     const pos = layeredLayout(this.state.nodes, this.state.edges);
     this.pushHistory();
-    this.commit({ nodes: this.state.nodes.map((n) => (pos.has(n.id) ? { ...n, position: pos.get(n.id)! } : n)) }, { content: false });
+    this.commit(
+      { nodes: this.state.nodes.map((n) => (pos.has(n.id) ? { ...n, position: pos.get(n.id)! } : n)) },
+      { content: false },
+    );
   }
 
   setMeta(patch: { name?: string; description?: string; engine?: EngineChoice }) {
@@ -341,7 +418,9 @@ export class EditorStore {
   private scheduleAutosave() {
     clearTimeout(this.autosaveTimer);
     if (this.state.saveStatus === 'conflict') return;
-    this.autosaveTimer = setTimeout(() => { void this.save(); }, AUTOSAVE_MS);
+    this.autosaveTimer = setTimeout(() => {
+      void this.save();
+    }, AUTOSAVE_MS);
   }
 
   /** Saves the draft; resolves true when everything up to now is stored. Concurrent calls queue behind one request. */
@@ -353,7 +432,8 @@ export class EditorStore {
     }
     const s = this.state;
     if (s.saveStatus === 'conflict') {
-      if (opts.manual) toast('error', 'Not saved: this workflow was changed elsewhere', 'Reload to get the latest version.');
+      if (opts.manual)
+        toast('error', 'Not saved: this workflow was changed elsewhere', 'Reload to get the latest version.');
       return false;
     }
     if (s.version === s.savedVersion && s.saveStatus !== 'error') return true;
@@ -361,16 +441,32 @@ export class EditorStore {
     this.store.set({ ...this.state, saveStatus: 'saving', saveMessage: null });
     const run = (async () => {
       try {
-        const wf = await api.saveWorkflow(s.workflowId, { name: s.name, description: s.description, engine: s.engine, graph: this.graph(), revision: s.revision });
+        const wf = await api.saveWorkflow(s.workflowId, {
+          name: s.name,
+          description: s.description,
+          engine: s.engine,
+          graph: this.graph(),
+          revision: s.revision,
+        });
         if (this.disposed) return true;
         const now = this.state;
-        this.store.set({ ...now, revision: wf.revision, savedVersion: version, saveStatus: now.version === version ? 'saved' : 'dirty', saveMessage: null });
+        this.store.set({
+          ...now,
+          revision: wf.revision,
+          savedVersion: version,
+          saveStatus: now.version === version ? 'saved' : 'dirty',
+          saveMessage: null,
+        });
         if (now.version !== version) this.scheduleAutosave();
         return true;
       } catch (e) {
         if (this.disposed) return false;
         if (e instanceof ApiError && e.status === 409) {
-          this.store.set({ ...this.state, saveStatus: 'conflict', saveMessage: 'Changed elsewhere — reload to get the latest version' });
+          this.store.set({
+            ...this.state,
+            saveStatus: 'conflict',
+            saveMessage: 'Changed elsewhere — reload to get the latest version',
+          });
         } else {
           this.store.set({ ...this.state, saveStatus: 'error', saveMessage: errorMessage(e) });
           if (opts.manual) toast('error', 'Save failed', errorMessage(e));
@@ -390,7 +486,9 @@ export class EditorStore {
 
   private scheduleValidate(delay = VALIDATE_MS) {
     clearTimeout(this.validateTimer);
-    this.validateTimer = setTimeout(() => { void this.validate(); }, delay);
+    this.validateTimer = setTimeout(() => {
+      void this.validate();
+    }, delay);
   }
 
   validate = async () => {
@@ -432,7 +530,9 @@ export class EditorStore {
     const prev = this.state.problemsByNode;
     const byNode = new Map<string, ProblemView[]>();
     for (const v of views) {
-      const ids = new Set([v.nodeId, ...(v.code === 'GRAPH_CYCLE' ? (v.nodeIds ?? []) : [])].filter(Boolean) as string[]);
+      const ids = new Set(
+        [v.nodeId, ...(v.code === 'GRAPH_CYCLE' ? (v.nodeIds ?? []) : [])].filter(Boolean) as string[],
+      );
       for (const id of ids) byNode.set(id, [...(byNode.get(id) ?? []), v]);
     }
     // Keep the previous array when a node's problems did not change, so its card does not re-render.

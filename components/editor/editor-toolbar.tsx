@@ -16,8 +16,20 @@ const selectRedo = (s: EditorState) => s.canRedo;
 const selectProblemCount = (s: EditorState) => s.problems.length;
 const selectRunActive = (s: RunState) => s.status === 'running' || s.status === 'queued';
 
-const SAVE_LABEL = { saved: 'All changes saved', dirty: 'Unsaved changes', saving: 'Saving…', error: 'Save failed', conflict: 'Changed elsewhere — reload' } as const;
-const SAVE_DOT = { saved: 'bg-emerald-400', dirty: 'bg-amber-400', saving: 'bg-sky-400 animate-pulse', error: 'bg-red-500', conflict: 'bg-red-500' } as const;
+const SAVE_LABEL = {
+  saved: 'All changes saved',
+  dirty: 'Unsaved changes',
+  saving: 'Saving…',
+  error: 'Save failed',
+  conflict: 'Changed elsewhere — reload',
+} as const;
+const SAVE_DOT = {
+  saved: 'bg-emerald-400',
+  dirty: 'bg-amber-400',
+  saving: 'bg-sky-400 animate-pulse',
+  error: 'bg-red-500',
+  conflict: 'bg-red-500',
+} as const;
 
 export function EditorToolbar({ onRun }: { onRun: () => void }) {
   const { editor } = useEditorContext();
@@ -32,41 +44,124 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
 
   return (
     <>
-      <TopBar right={
-        <>
-          <Button variant="dark" size="sm" onClick={editor.undo} disabled={!canUndo} title="Undo (Ctrl+Z)" data-testid="undo">Undo</Button>
-          <Button variant="dark" size="sm" onClick={editor.redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" data-testid="redo">Redo</Button>
-          <span className="mx-1 h-5 w-px bg-zinc-700" />
-          <Button variant="dark" size="sm" onClick={() => { editor.autoLayout(); requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 })); }} title="Arrange nodes in layers from the start node" data-testid="auto-layout">Auto-layout</Button>
-          <Button variant="dark" size="sm" onClick={() => void rf.fitView({ padding: 0.2, duration: 300 })} title="Zoom to fit" data-testid="fit-view">Fit</Button>
-          <span className="mx-1 h-5 w-px bg-zinc-700" />
-          <span data-testid="problem-count" data-count={problemCount}
-            className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${problemCount ? 'bg-red-500/20 text-red-300' : 'bg-emerald-500/15 text-emerald-300'}`}>
-            {problemCount ? `${problemCount} problem${problemCount > 1 ? 's' : ''}` : 'Valid'}
-          </span>
-          <Button variant="dark" size="sm" onClick={() => void editor.save({ manual: true })} disabled={status === 'saving' || status === 'conflict'} title="Save (Ctrl+S)" data-testid="save">Save</Button>
-          <PublishButton disabled={status === 'conflict'} />
-          <Button variant="run" size="sm" onClick={onRun} disabled={runActive || status === 'conflict'} data-testid="run" title="Run the workflow">▶ Run</Button>
-        </>
-      }>
+      <TopBar
+        right={
+          <>
+            <Button
+              variant="dark"
+              size="sm"
+              onClick={editor.undo}
+              disabled={!canUndo}
+              title="Undo (Ctrl+Z)"
+              data-testid="undo"
+            >
+              Undo
+            </Button>
+            <Button
+              variant="dark"
+              size="sm"
+              onClick={editor.redo}
+              disabled={!canRedo}
+              title="Redo (Ctrl+Shift+Z)"
+              data-testid="redo"
+            >
+              Redo
+            </Button>
+            <span className="mx-1 h-5 w-px bg-zinc-700" />
+            <Button
+              variant="dark"
+              size="sm"
+              onClick={() => {
+                editor.autoLayout();
+                requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 }));
+              }}
+              title="Arrange nodes in layers from the start node"
+              data-testid="auto-layout"
+            >
+              Auto-layout
+            </Button>
+            <Button
+              variant="dark"
+              size="sm"
+              onClick={() => void rf.fitView({ padding: 0.2, duration: 300 })}
+              title="Zoom to fit"
+              data-testid="fit-view"
+            >
+              Fit
+            </Button>
+            <span className="mx-1 h-5 w-px bg-zinc-700" />
+            <span
+              data-testid="problem-count"
+              data-count={problemCount}
+              className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${problemCount ? 'bg-red-500/20 text-red-300' : 'bg-emerald-500/15 text-emerald-300'}`}
+            >
+              {problemCount ? `${problemCount} problem${problemCount > 1 ? 's' : ''}` : 'Valid'}
+            </span>
+            <Button
+              variant="dark"
+              size="sm"
+              onClick={() => void editor.save({ manual: true })}
+              disabled={status === 'saving' || status === 'conflict'}
+              title="Save (Ctrl+S)"
+              data-testid="save"
+            >
+              Save
+            </Button>
+            <PublishButton disabled={status === 'conflict'} />
+            <Button
+              variant="run"
+              size="sm"
+              onClick={onRun}
+              disabled={runActive || status === 'conflict'}
+              data-testid="run"
+              title="Run the workflow"
+            >
+              ▶ Run
+            </Button>
+          </>
+        }
+      >
         <span className="text-zinc-600">/</span>
-        <span className="truncate text-sm font-medium text-zinc-100" data-testid="editor-workflow-name">{name || 'Untitled'}</span>
-        <span className="flex items-center gap-1.5 text-[11px] text-zinc-400" data-testid="save-status" data-status={status} title={message ?? undefined}>
+        <span className="truncate text-sm font-medium text-zinc-100" data-testid="editor-workflow-name">
+          {name || 'Untitled'}
+        </span>
+        <span
+          className="flex items-center gap-1.5 text-[11px] text-zinc-400"
+          data-testid="save-status"
+          data-status={status}
+          title={message ?? undefined}
+        >
           <span className={`h-1.5 w-1.5 rounded-full ${SAVE_DOT[status]}`} />
           {SAVE_LABEL[status]}
         </span>
       </TopBar>
       {(status === 'conflict' || status === 'error') && (
-        <div role="alert" data-testid={status === 'conflict' ? 'conflict-banner' : 'save-error-banner'}
-          className="flex items-center gap-3 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800">
+        <div
+          role="alert"
+          data-testid={status === 'conflict' ? 'conflict-banner' : 'save-error-banner'}
+          className="flex items-center gap-3 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
+        >
           <span className="flex-1">
-            {status === 'conflict'
-              ? <><b>This workflow was changed elsewhere — reload.</b> Your edits since the last save are not stored; autosave is paused.</>
-              : <><b>Save failed:</b> {message}</>}
+            {status === 'conflict' ? (
+              <>
+                <b>This workflow was changed elsewhere — reload.</b> Your edits since the last save are not stored;
+                autosave is paused.
+              </>
+            ) : (
+              <>
+                <b>Save failed:</b> {message}
+              </>
+            )}
           </span>
-          {status === 'conflict'
-            ? <Button size="sm" variant="danger" onClick={() => window.location.reload()} data-testid="reload">Reload</Button>
-            : <Button size="sm" onClick={() => void editor.save({ manual: true })}>Retry</Button>}
+          {status === 'conflict' ? (
+            <Button size="sm" variant="danger" onClick={() => window.location.reload()} data-testid="reload">
+              Reload
+            </Button>
+          ) : (
+            <Button size="sm" onClick={() => void editor.save({ manual: true })}>
+              Retry
+            </Button>
+          )}
         </div>
       )}
     </>

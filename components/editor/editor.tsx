@@ -20,7 +20,13 @@ import { useEditorShortcuts } from './use-editor-shortcuts';
 declare global {
   interface Window {
     /** Read-only handles for the e2e suite and the benchmark. */
-    __paiflow?: { editor: EditorStore; runs: RunStore; runController: RunController; graph: () => unknown; readyAt: number };
+    __paiflow?: {
+      editor: EditorStore;
+      runs: RunStore;
+      runController: RunController;
+      graph: () => unknown;
+      readyAt: number;
+    };
   }
 }
 
@@ -31,16 +37,28 @@ export function Editor({ workflowId }: { workflowId: string }) {
   useEffect(() => {
     let cancelled = false;
     Promise.all([api.nodeTypes(), api.getWorkflow(workflowId)])
-      .then(([types, wf]) => { if (!cancelled) setLoaded({ types, wf }); })
-      .catch((e) => { if (!cancelled) setError(errorMessage(e)); });
-    return () => { cancelled = true; };
+      .then(([types, wf]) => {
+        if (!cancelled) setLoaded({ types, wf });
+      })
+      .catch((e) => {
+        if (!cancelled) setError(errorMessage(e));
+      });
+    return () => {
+      cancelled = true;
+    };
   }, [workflowId]);
 
   if (error) {
     return (
       <div className="flex h-screen flex-col">
         <TopBar />
-        <div className="m-8 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert" data-testid="editor-error">Could not open the workflow: {error}</div>
+        <div
+          className="m-8 rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800"
+          role="alert"
+          data-testid="editor-error"
+        >
+          Could not open the workflow: {error}
+        </div>
       </div>
     );
   }
@@ -92,15 +110,24 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
           <div className="flex min-h-0 flex-1">
             <Palette />
             <div className="flex min-w-0 flex-1 flex-col">
-              <div className="min-h-0 flex-1 bg-zinc-100"><Canvas /></div>
+              <div className="min-h-0 flex-1 bg-zinc-100">
+                <Canvas />
+              </div>
               <BottomPanel tab={tab} onTab={setTab} />
             </div>
             <Inspector />
           </div>
         </div>
         {runOpen && (
-          <RunDialog onClose={() => setRunOpen(false)} onInvalid={() => setTab('problems')}
-            onStarted={(runId) => { setRunOpen(false); ctx.runController.open(runId); setTab('trace'); }} />
+          <RunDialog
+            onClose={() => setRunOpen(false)}
+            onInvalid={() => setTab('problems')}
+            onStarted={(runId) => {
+              setRunOpen(false);
+              ctx.runController.open(runId);
+              setTab('trace');
+            }}
+          />
         )}
       </ReactFlowProvider>
     </EditorContext.Provider>

@@ -18,13 +18,39 @@ export type FlowNode = Node<NodeData>;
 export type FlowEdge = Edge;
 
 /** Keys React Flow adds to nodes/edges at run time; everything else a stored node had is kept as it was. */
-const RUNTIME_NODE_KEYS = new Set(['selected', 'dragging', 'measured', 'resizing', 'positionAbsolute', 'internals', 'width', 'height']);
-const RUNTIME_EDGE_KEYS = new Set(['selected', 'animated', 'style', 'className', 'markerEnd', 'zIndex', 'interactionWidth', 'label']);
+const RUNTIME_NODE_KEYS = new Set([
+  'selected',
+  'dragging',
+  'measured',
+  'resizing',
+  'positionAbsolute',
+  'internals',
+  'width',
+  'height',
+]);
+const RUNTIME_EDGE_KEYS = new Set([
+  'selected',
+  'animated',
+  'style',
+  'className',
+  'markerEnd',
+  'zIndex',
+  'interactionWidth',
+  'label',
+]);
 
 export function toFlow(graph: Graph): { nodes: FlowNode[]; edges: FlowEdge[] } {
   return {
-    nodes: graph.nodes.map((n) => ({ ...n, data: { ...(n.data as NodeData), config: (n.data?.config ?? {}) as Record<string, unknown> } }) as FlowNode),
-    edges: (graph.edges ?? []).map((e) => ({ ...e, sourceHandle: e.sourceHandle ?? null, targetHandle: e.targetHandle ?? null }) as FlowEdge),
+    nodes: graph.nodes.map(
+      (n) =>
+        ({
+          ...n,
+          data: { ...(n.data as NodeData), config: (n.data?.config ?? {}) as Record<string, unknown> },
+        }) as FlowNode,
+    ),
+    edges: (graph.edges ?? []).map(
+      (e) => ({ ...e, sourceHandle: e.sourceHandle ?? null, targetHandle: e.targetHandle ?? null }) as FlowEdge,
+    ),
   };
 }
 
@@ -39,7 +65,8 @@ export function toGraph(nodes: FlowNode[], edges: FlowEdge[]): Graph {
     }),
     edges: edges.map((e) => {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(e)) if (!RUNTIME_EDGE_KEYS.has(k) && v !== undefined && v !== null) out[k] = v;
+      for (const [k, v] of Object.entries(e))
+        if (!RUNTIME_EDGE_KEYS.has(k) && v !== undefined && v !== null) out[k] = v;
       return out as GraphEdge;
     }),
   };
@@ -77,21 +104,34 @@ export function defaultForSchema(schema: JsonSchema | undefined): unknown {
       }
       return out;
     }
-    case 'array': return Array.from({ length: schema.minItems ?? 0 }, () => defaultForSchema(schema.items));
-    case 'string': return '';
-    case 'number': case 'integer': return schema.minimum ?? 0;
-    case 'boolean': return false;
-    default: return undefined;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => defaultForSchema(schema.items));
+    case 'string':
+      return '';
+    case 'number':
+    case 'integer':
+      return schema.minimum ?? 0;
+    case 'boolean':
+      return false;
+    default:
+      return undefined;
   }
 }
 
 /** Starting configs that are more useful than the bare schema defaults. */
 const STARTER_CONFIG: Record<string, () => Record<string, unknown>> = {
-  condition: () => ({ branches: [{ id: 'if', label: 'if', logic: 'and', conditions: [{ left: '', op: 'eq', right: '', valueType: 'auto' }] }] }),
+  condition: () => ({
+    branches: [
+      { id: 'if', label: 'if', logic: 'and', conditions: [{ left: '', op: 'eq', right: '', valueType: 'auto' }] },
+    ],
+  }),
 };
 
 export function newNodeData(t: NodeTypeInfo): NodeData {
-  const config = { ...(defaultForSchema(t.configSchema) as Record<string, unknown>), ...(STARTER_CONFIG[t.type]?.() ?? {}) };
+  const config = {
+    ...(defaultForSchema(t.configSchema) as Record<string, unknown>),
+    ...(STARTER_CONFIG[t.type]?.() ?? {}),
+  };
   return { label: t.label, version: t.version, config };
 }
 
@@ -99,19 +139,33 @@ export function newNodeData(t: NodeTypeInfo): NodeData {
 export function outputsOf(t: NodeTypeInfo | undefined, config: Record<string, unknown> | undefined): PortSpec[] {
   if (!t) return [{ id: 'out', label: 'out' }];
   if (t.dynamicOutputs && t.type === 'condition') {
-    const branches = Array.isArray(config?.branches) ? (config!.branches as Array<{ id?: unknown; label?: unknown }>) : [];
+    const branches = Array.isArray(config?.branches)
+      ? (config!.branches as Array<{ id?: unknown; label?: unknown }>)
+      : [];
     return [
-      ...branches.filter((b) => typeof b?.id === 'string' && b.id).map((b) => ({ id: String(b.id), label: String(b.label || b.id) })),
+      ...branches
+        .filter((b) => typeof b?.id === 'string' && b.id)
+        .map((b) => ({ id: String(b.id), label: String(b.label || b.id) })),
       { id: 'else', label: 'else' },
     ];
   }
   return t.outputs;
 }
 
-export interface ConnectionLike { source: string | null; target: string | null; sourceHandle?: string | null; targetHandle?: string | null }
+export interface ConnectionLike {
+  source: string | null;
+  target: string | null;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
 
 /** Why a connection is refused, or null when it is fine. Mirrors the server's edge rules so the reason shows at once. */
-export function connectionProblem(c: ConnectionLike, nodes: FlowNode[], edges: FlowEdge[], types: Map<string, NodeTypeInfo>): string | null {
+export function connectionProblem(
+  c: ConnectionLike,
+  nodes: FlowNode[],
+  edges: FlowEdge[],
+  types: Map<string, NodeTypeInfo>,
+): string | null {
   if (!c.source || !c.target) return 'Connect an output handle (right side) to an input handle (left side).';
   const src = nodes.find((n) => n.id === c.source);
   const tgt = nodes.find((n) => n.id === c.target);
@@ -119,7 +173,8 @@ export function connectionProblem(c: ConnectionLike, nodes: FlowNode[], edges: F
   if (c.source === c.target) return 'A node cannot connect to itself.';
   if (tgt.type === 'start') return 'The start node cannot have incoming edges: it is where every run begins.';
   const srcType = types.get(src.type ?? '');
-  if (src.type === 'end' || (srcType && outputsOf(srcType, src.data.config).length === 0)) return `The ${srcType?.label ?? src.type} node has no outputs.`;
+  if (src.type === 'end' || (srcType && outputsOf(srcType, src.data.config).length === 0))
+    return `The ${srcType?.label ?? src.type} node has no outputs.`;
   const tgtType = types.get(tgt.type ?? '');
   if (tgtType && tgtType.inputs.length === 0) return `The ${tgtType.label} node has no inputs.`;
   const handle = normaliseSourceHandle(srcType, c.sourceHandle ?? null);
@@ -148,7 +203,13 @@ export function upstreamOf(id: string, edges: FlowEdge[]): string[] {
   let frontier = [id];
   while (frontier.length) {
     const next: string[] = [];
-    for (const cur of frontier) for (const s of incoming.get(cur) ?? []) if (!seen.has(s) && s !== id) { seen.add(s); order.push(s); next.push(s); }
+    for (const cur of frontier)
+      for (const s of incoming.get(cur) ?? [])
+        if (!seen.has(s) && s !== id) {
+          seen.add(s);
+          order.push(s);
+          next.push(s);
+        }
     frontier = next;
   }
   return order;
@@ -158,10 +219,15 @@ export function upstreamOf(id: string, edges: FlowEdge[]): string[] {
 export function remapRefs(value: unknown, ids: Map<string, string>): unknown {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return value;
-    return value.replace(/\{\{[^{}]*\}\}/g, (tpl) => tpl.replace(/(^|[{|\s])([A-Za-z][A-Za-z0-9_-]*)(?=\.)/g, (m, pre: string, id: string) => (ids.has(id) ? `${pre}${ids.get(id)}` : m)));
+    return value.replace(/\{\{[^{}]*\}\}/g, (tpl) =>
+      tpl.replace(/(^|[{|\s])([A-Za-z][A-Za-z0-9_-]*)(?=\.)/g, (m, pre: string, id: string) =>
+        ids.has(id) ? `${pre}${ids.get(id)}` : m,
+      ),
+    );
   }
   if (Array.isArray(value)) return value.map((v) => remapRefs(v, ids));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapRefs(v, ids)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapRefs(v, ids)]));
   return value;
 }
 

@@ -7,7 +7,12 @@ import type { EditorStore } from './editor-store';
 function inTextField(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
-  return el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el.tagName === 'INPUT' && !['checkbox', 'radio', 'button'].includes((el as HTMLInputElement).type));
+  return (
+    el.isContentEditable ||
+    el.tagName === 'TEXTAREA' ||
+    el.tagName === 'SELECT' ||
+    (el.tagName === 'INPUT' && !['checkbox', 'radio', 'button'].includes((el as HTMLInputElement).type))
+  );
 }
 
 export function useEditorShortcuts(editor: EditorStore) {
@@ -18,13 +23,19 @@ export function useEditorShortcuts(editor: EditorStore) {
       const key = e.key.toLowerCase();
       if (key === 's') {
         e.preventDefault();
-        void editor.save({ manual: true }).then((ok) => { if (ok) toast('success', 'Saved'); });
+        void editor.save({ manual: true }).then((ok) => {
+          if (ok) toast('success', 'Saved');
+        });
         return;
       }
       if (inTextField(e.target) || document.querySelector('[role="dialog"]')) return;
-      if (key === 'z' && !e.shiftKey) { e.preventDefault(); editor.undo(); }
-      else if ((key === 'z' && e.shiftKey) || key === 'y') { e.preventDefault(); editor.redo(); }
-      else if (key === 'c') {
+      if (key === 'z' && !e.shiftKey) {
+        e.preventDefault();
+        editor.undo();
+      } else if ((key === 'z' && e.shiftKey) || key === 'y') {
+        e.preventDefault();
+        editor.redo();
+      } else if (key === 'c') {
         const n = editor.copy();
         if (n) toast('info', `Copied ${n} node${n > 1 ? 's' : ''}`);
       } else if (key === 'v') {
@@ -32,7 +43,11 @@ export function useEditorShortcuts(editor: EditorStore) {
         editor.paste();
       } else if (key === 'a') {
         e.preventDefault();
-        editor.store.set({ ...editor.state, nodes: editor.state.nodes.map((n) => (n.selected ? n : { ...n, selected: true })), selectedIds: editor.state.nodes.map((n) => n.id) });
+        editor.store.set({
+          ...editor.state,
+          nodes: editor.state.nodes.map((n) => (n.selected ? n : { ...n, selected: true })),
+          selectedIds: editor.state.nodes.map((n) => n.id),
+        });
       }
     };
     window.addEventListener('keydown', onKey);

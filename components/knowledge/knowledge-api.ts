@@ -47,17 +47,29 @@ const base = '/api/knowledge-bases';
 export const knowledgeApi = {
   list: () => fetch(base, { cache: 'no-store' }).then((r) => json<KnowledgeBase[]>(r)),
   create: (body: { name: string; chunkSize?: number; chunkOverlap?: number }) =>
-    fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => json<KnowledgeBase>(r)),
+    fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+      (r) => json<KnowledgeBase>(r),
+    ),
   remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
-  documents: (id: string) => fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),
+  documents: (id: string) =>
+    fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),
   uploadFile: (id: string, file: File) => {
     const form = new FormData();
     form.set('file', file);
     return fetch(`${base}/${id}/documents`, { method: 'POST', body: form }).then((r) => json<KnowledgeDocument>(r));
   },
   uploadText: (id: string, title: string, text: string) =>
-    fetch(`${base}/${id}/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title, text }) }).then((r) => json<KnowledgeDocument>(r)),
-  removeDocument: (id: string, docId: string) => fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
+    fetch(`${base}/${id}/documents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title, text }),
+    }).then((r) => json<KnowledgeDocument>(r)),
+  removeDocument: (id: string, docId: string) =>
+    fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   search: (id: string, body: { query: string; topK: number; mode: string; threshold?: number }) =>
-    fetch(`${base}/${id}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => json<{ hits: Hit[]; query: string }>(r)),
+    fetch(`${base}/${id}/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => json<{ hits: Hit[]; query: string }>(r)),
 };

@@ -46,12 +46,18 @@ export function KnowledgePlayground() {
     }
   };
 
-  const refreshKbs = useCallback(() => run(async () => {
-    const list = await knowledgeApi.list();
-    setKbs(list);
-    setSelected((s) => (s && list.some((k) => k.id === s) ? s : list[0]?.id ?? null));
-  }), []);
-  useEffect(() => { void refreshKbs(); }, [refreshKbs]);
+  const refreshKbs = useCallback(
+    () =>
+      run(async () => {
+        const list = await knowledgeApi.list();
+        setKbs(list);
+        setSelected((s) => (s && list.some((k) => k.id === s) ? s : (list[0]?.id ?? null)));
+      }),
+    [],
+  );
+  useEffect(() => {
+    void refreshKbs();
+  }, [refreshKbs]);
 
   const refreshDocs = useCallback(async (id: string) => setDocs(await knowledgeApi.documents(id)), []);
   useEffect(() => {
@@ -72,115 +78,278 @@ export function KnowledgePlayground() {
 
   return (
     <div className="flex min-h-full flex-col">
-      <TopBar><span className="text-sm text-zinc-400">Knowledge bases</span></TopBar>
+      <TopBar>
+        <span className="text-sm text-zinc-400">Knowledge bases</span>
+      </TopBar>
       <main className="mx-auto grid w-full max-w-6xl flex-1 grid-cols-[260px_1fr] gap-6 px-6 py-8">
         <aside className="space-y-4">
           <ul className="space-y-1" data-testid="kb-list">
             {kbs?.map((k) => (
               <li key={k.id}>
-                <button type="button" onClick={() => setSelected(k.id)} data-testid="kb-item"
-                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${k.id === selected ? 'bg-indigo-50 font-medium text-indigo-800' : 'hover:bg-zinc-100'}`}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(k.id)}
+                  data-testid="kb-item"
+                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${k.id === selected ? 'bg-indigo-50 font-medium text-indigo-800' : 'hover:bg-zinc-100'}`}
+                >
                   {k.name}
-                  <span className="block text-xs text-zinc-500">{k.documentCount ?? 0} docs · {k.chunkCount ?? 0} chunks · {k.embeddingModel}</span>
+                  <span className="block text-xs text-zinc-500">
+                    {k.documentCount ?? 0} docs · {k.chunkCount ?? 0} chunks · {k.embeddingModel}
+                  </span>
                 </button>
               </li>
             ))}
             {kbs?.length === 0 && <li className="text-sm text-zinc-500">No knowledge bases yet.</li>}
           </ul>
-          <form className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3" onSubmit={(e) => {
-            e.preventDefault();
-            void run(async () => {
-              const created = await knowledgeApi.create({ name: name.trim(), chunkSize, chunkOverlap });
-              setName('');
-              await refreshKbs();
-              setSelected(created.id);
-            });
-          }}>
+          <form
+            className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run(async () => {
+                const created = await knowledgeApi.create({ name: name.trim(), chunkSize, chunkOverlap });
+                setName('');
+                await refreshKbs();
+                setSelected(created.id);
+              });
+            }}
+          >
             <div className="text-xs font-semibold uppercase text-zinc-500">New knowledge base</div>
-            <input className="w-full rounded border border-zinc-300 px-2 py-1 text-sm" placeholder="Name" value={name} onChange={(e) => setName(e.target.value)} data-testid="kb-name" />
+            <input
+              className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
+              placeholder="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              data-testid="kb-name"
+            />
             <div className="flex gap-2 text-xs text-zinc-600">
-              <label className="flex-1">Chunk size<input type="number" className="w-full rounded border border-zinc-300 px-1 py-0.5" value={chunkSize} onChange={(e) => setChunkSize(Number(e.target.value))} /></label>
-              <label className="flex-1">Overlap<input type="number" className="w-full rounded border border-zinc-300 px-1 py-0.5" value={chunkOverlap} onChange={(e) => setChunkOverlap(Number(e.target.value))} /></label>
+              <label className="flex-1">
+                Chunk size
+                <input
+                  type="number"
+                  className="w-full rounded border border-zinc-300 px-1 py-0.5"
+                  value={chunkSize}
+                  onChange={(e) => setChunkSize(Number(e.target.value))}
+                />
+              </label>
+              <label className="flex-1">
+                Overlap
+                <input
+                  type="number"
+                  className="w-full rounded border border-zinc-300 px-1 py-0.5"
+                  value={chunkOverlap}
+                  onChange={(e) => setChunkOverlap(Number(e.target.value))}
+                />
+              </label>
             </div>
-            <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">Create</Button>
+            <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">
+              Create
+            </Button>
           </form>
         </aside>
 
         <section className="min-w-0 space-y-6">
-          {error && <div className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" role="alert">{error}</div>}
+          {error && (
+            <div className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" role="alert">
+              {error}
+            </div>
+          )}
           {!kb && kbs !== null && <div className="text-sm text-zinc-500">Create a knowledge base to start.</div>}
           {kb && (
             <>
               <div className="flex items-start justify-between">
                 <div>
                   <h1 className="text-xl font-semibold tracking-tight">{kb.name}</h1>
-                  <p className="text-xs text-zinc-500">{kb.id} · chunks of {kb.chunkSize} chars, {kb.chunkOverlap} overlap · {kb.embeddingModel} ({kb.dimension}-d)</p>
+                  <p className="text-xs text-zinc-500">
+                    {kb.id} · chunks of {kb.chunkSize} chars, {kb.chunkOverlap} overlap · {kb.embeddingModel} (
+                    {kb.dimension}-d)
+                  </p>
                 </div>
-                <Button variant="danger" size="sm" onClick={() => { if (confirm(`Delete “${kb.name}” and all its documents?`)) void run(async () => { await knowledgeApi.remove(kb.id); await refreshKbs(); }); }}>Delete</Button>
+                <Button
+                  variant="danger"
+                  size="sm"
+                  onClick={() => {
+                    if (confirm(`Delete “${kb.name}” and all its documents?`))
+                      void run(async () => {
+                        await knowledgeApi.remove(kb.id);
+                        await refreshKbs();
+                      });
+                  }}
+                >
+                  Delete
+                </Button>
               </div>
 
               <div className="rounded-xl border border-zinc-200 bg-white">
                 <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
                   <label className="text-sm">
                     <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf</span>
-                    <input type="file" accept=".txt,.md,.markdown,.html,.htm,.pdf" data-testid="doc-file" onChange={(e) => {
-                      const f = e.target.files?.[0];
-                      e.target.value = '';
-                      if (f) void run(async () => { await knowledgeApi.uploadFile(kb.id, f); await refreshDocs(kb.id); });
-                    }} />
+                    <input
+                      type="file"
+                      accept=".txt,.md,.markdown,.html,.htm,.pdf"
+                      data-testid="doc-file"
+                      onChange={(e) => {
+                        const f = e.target.files?.[0];
+                        e.target.value = '';
+                        if (f)
+                          void run(async () => {
+                            await knowledgeApi.uploadFile(kb.id, f);
+                            await refreshDocs(kb.id);
+                          });
+                      }}
+                    />
                   </label>
                 </div>
-                <form className="flex flex-col gap-2 border-b border-zinc-200 p-3" onSubmit={(e) => {
-                  e.preventDefault();
-                  void run(async () => { await knowledgeApi.uploadText(kb.id, pasteTitle.trim(), pasteText); setPasteTitle(''); setPasteText(''); await refreshDocs(kb.id); });
-                }}>
-                  <input className="rounded border border-zinc-300 px-2 py-1 text-sm" placeholder="Title (same title replaces)" value={pasteTitle} onChange={(e) => setPasteTitle(e.target.value)} data-testid="doc-title" />
-                  <textarea className="h-20 rounded border border-zinc-300 px-2 py-1 text-sm" placeholder="…or paste text" value={pasteText} onChange={(e) => setPasteText(e.target.value)} data-testid="doc-text" />
-                  <div><Button type="submit" size="sm" disabled={!pasteTitle.trim() || !pasteText.trim()} data-testid="doc-add">Add text</Button></div>
+                <form
+                  className="flex flex-col gap-2 border-b border-zinc-200 p-3"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void run(async () => {
+                      await knowledgeApi.uploadText(kb.id, pasteTitle.trim(), pasteText);
+                      setPasteTitle('');
+                      setPasteText('');
+                      await refreshDocs(kb.id);
+                    });
+                  }}
+                >
+                  <input
+                    className="rounded border border-zinc-300 px-2 py-1 text-sm"
+                    placeholder="Title (same title replaces)"
+                    value={pasteTitle}
+                    onChange={(e) => setPasteTitle(e.target.value)}
+                    data-testid="doc-title"
+                  />
+                  <textarea
+                    className="h-20 rounded border border-zinc-300 px-2 py-1 text-sm"
+                    placeholder="…or paste text"
+                    value={pasteText}
+                    onChange={(e) => setPasteText(e.target.value)}
+                    data-testid="doc-text"
+                  />
+                  <div>
+                    <Button
+                      type="submit"
+                      size="sm"
+                      disabled={!pasteTitle.trim() || !pasteText.trim()}
+                      data-testid="doc-add"
+                    >
+                      Add text
+                    </Button>
+                  </div>
                 </form>
                 <ul className="divide-y divide-zinc-100" data-testid="doc-list">
                   {docs.map((d) => (
                     <li key={d.id} className="flex items-center gap-3 px-3 py-2 text-sm" data-testid="doc-row">
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>{d.status}</span>
-                      <span className="min-w-0 flex-1 truncate">{d.title}<span className="ml-2 text-xs text-zinc-400">{d.mime}{d.pages ? ` · ${d.pages} pages` : ''} · {d.chunkCount} chunks</span></span>
+                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>
+                        {d.status}
+                      </span>
+                      <span className="min-w-0 flex-1 truncate">
+                        {d.title}
+                        <span className="ml-2 text-xs text-zinc-400">
+                          {d.mime}
+                          {d.pages ? ` · ${d.pages} pages` : ''} · {d.chunkCount} chunks
+                        </span>
+                      </span>
                       {d.status !== 'indexed' && d.status !== 'failed' && (
-                        <span className="h-1.5 w-24 overflow-hidden rounded bg-zinc-100"><span className="block h-full bg-indigo-500" style={{ width: `${Math.round(d.progress * 100)}%` }} /></span>
+                        <span className="h-1.5 w-24 overflow-hidden rounded bg-zinc-100">
+                          <span
+                            className="block h-full bg-indigo-500"
+                            style={{ width: `${Math.round(d.progress * 100)}%` }}
+                          />
+                        </span>
                       )}
-                      {d.error && <span className="truncate text-xs text-red-700" title={d.error.message}>{d.error.code}</span>}
-                      <Button variant="ghost" size="sm" onClick={() => void run(async () => { await knowledgeApi.removeDocument(kb.id, d.id); await refreshDocs(kb.id); })}>Delete</Button>
+                      {d.error && (
+                        <span className="truncate text-xs text-red-700" title={d.error.message}>
+                          {d.error.code}
+                        </span>
+                      )}
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() =>
+                          void run(async () => {
+                            await knowledgeApi.removeDocument(kb.id, d.id);
+                            await refreshDocs(kb.id);
+                          })
+                        }
+                      >
+                        Delete
+                      </Button>
                     </li>
                   ))}
                   {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">No documents yet.</li>}
                 </ul>
               </div>
 
-              <form className="flex flex-wrap items-end gap-2" onSubmit={(e) => {
-                e.preventDefault();
-                setBusy(true);
-                void run(async () => {
-                  const t = threshold.trim() ? Number(threshold) : undefined;
-                  setHits((await knowledgeApi.search(kb.id, { query, topK, mode, threshold: t })).hits);
-                }).finally(() => setBusy(false));
-              }}>
-                <input className="min-w-64 flex-1 rounded border border-zinc-300 px-2 py-1.5 text-sm" placeholder="Search this knowledge base" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="search-query" />
-                <select className="rounded border border-zinc-300 px-2 py-1.5 text-sm" value={mode} onChange={(e) => setMode(e.target.value)} data-testid="search-mode">
-                  <option value="hybrid">hybrid</option><option value="bm25">bm25</option><option value="vector">vector</option>
+              <form
+                className="flex flex-wrap items-end gap-2"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  setBusy(true);
+                  void run(async () => {
+                    const t = threshold.trim() ? Number(threshold) : undefined;
+                    setHits((await knowledgeApi.search(kb.id, { query, topK, mode, threshold: t })).hits);
+                  }).finally(() => setBusy(false));
+                }}
+              >
+                <input
+                  className="min-w-64 flex-1 rounded border border-zinc-300 px-2 py-1.5 text-sm"
+                  placeholder="Search this knowledge base"
+                  value={query}
+                  onChange={(e) => setQuery(e.target.value)}
+                  data-testid="search-query"
+                />
+                <select
+                  className="rounded border border-zinc-300 px-2 py-1.5 text-sm"
+                  value={mode}
+                  onChange={(e) => setMode(e.target.value)}
+                  data-testid="search-mode"
+                >
+                  <option value="hybrid">hybrid</option>
+                  <option value="bm25">bm25</option>
+                  <option value="vector">vector</option>
                 </select>
-                <label className="text-xs text-zinc-600">top K<input type="number" min={1} max={50} className="ml-1 w-14 rounded border border-zinc-300 px-1 py-1" value={topK} onChange={(e) => setTopK(Number(e.target.value))} /></label>
-                <label className="text-xs text-zinc-600">threshold<input className="ml-1 w-16 rounded border border-zinc-300 px-1 py-1" value={threshold} onChange={(e) => setThreshold(e.target.value)} /></label>
-                <Button type="submit" variant="primary" disabled={!query.trim() || busy} data-testid="search-run">Search</Button>
+                <label className="text-xs text-zinc-600">
+                  top K
+                  <input
+                    type="number"
+                    min={1}
+                    max={50}
+                    className="ml-1 w-14 rounded border border-zinc-300 px-1 py-1"
+                    value={topK}
+                    onChange={(e) => setTopK(Number(e.target.value))}
+                  />
+                </label>
+                <label className="text-xs text-zinc-600">
+                  threshold
+                  <input
+                    className="ml-1 w-16 rounded border border-zinc-300 px-1 py-1"
+                    value={threshold}
+                    onChange={(e) => setThreshold(e.target.value)}
+                  />
+                </label>
+                <Button type="submit" variant="primary" disabled={!query.trim() || busy} data-testid="search-run">
+                  Search
+                </Button>
               </form>
 
               {hits && (
                 <div className="grid grid-cols-[1fr_320px] gap-4">
                   <ol className="space-y-2" data-testid="search-hits">
                     {hits.map((h) => (
-                      <li key={`${h.documentId}:${h.chunkIndex}`} className="rounded-lg border border-zinc-200 bg-white p-3 text-sm">
+                      <li
+                        key={`${h.documentId}:${h.chunkIndex}`}
+                        className="rounded-lg border border-zinc-200 bg-white p-3 text-sm"
+                      >
                         <div className="mb-1 flex items-center gap-2">
                           <span className="font-mono text-indigo-700">{h.citation}</span>
                           <span className="font-medium">{h.title}</span>
-                          <span className="text-xs text-zinc-400">chunk {h.chunkIndex}{h.page ? ` · p. ${h.page}` : ''}</span>
-                          <span className="ml-auto font-mono text-xs text-zinc-500">score {fmt(h.score)} · bm25 {fmt(h.bm25)} · knn {fmt(h.knn)}</span>
+                          <span className="text-xs text-zinc-400">
+                            chunk {h.chunkIndex}
+                            {h.page ? ` · p. ${h.page}` : ''}
+                          </span>
+                          <span className="ml-auto font-mono text-xs text-zinc-500">
+                            score {fmt(h.score)} · bm25 {fmt(h.bm25)} · knn {fmt(h.knn)}
+                          </span>
                         </div>
                         <p className="whitespace-pre-wrap text-zinc-700">{h.text}</p>
                       </li>
@@ -188,8 +357,12 @@ export function KnowledgePlayground() {
                     {hits.length === 0 && <li className="text-sm text-zinc-500">No hits.</li>}
                   </ol>
                   <div>
-                    <div className="mb-1 text-xs font-semibold uppercase text-zinc-500">Context for an LLM (output.context)</div>
-                    <pre className="max-h-[480px] overflow-auto whitespace-pre-wrap rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100">{formatContext(hits)}</pre>
+                    <div className="mb-1 text-xs font-semibold uppercase text-zinc-500">
+                      Context for an LLM (output.context)
+                    </div>
+                    <pre className="max-h-[480px] overflow-auto whitespace-pre-wrap rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100">
+                      {formatContext(hits)}
+                    </pre>
                   </div>
                 </div>
               )}

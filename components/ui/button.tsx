@@ -11,10 +11,18 @@ const VARIANTS: Record<Variant, string> = {
   dark: 'border border-zinc-700 bg-zinc-800 text-zinc-100 hover:bg-zinc-700 disabled:text-zinc-500 disabled:hover:bg-zinc-800',
 };
 
-export function Button({ variant = 'secondary', size = 'md', className = '', ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm' | 'md' }) {
+export function Button({
+  variant = 'secondary',
+  size = 'md',
+  className = '',
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm' | 'md' }) {
   const sz = size === 'sm' ? 'h-7 px-2.5 text-xs' : 'h-8 px-3 text-sm';
   return (
-    <button type="button" {...rest}
-      className={`inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed ${sz} ${VARIANTS[variant]} ${className}`} />
+    <button
+      type="button"
+      {...rest}
+      className={`inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed ${sz} ${VARIANTS[variant]} ${className}`}
+    />
   );
 }

@@ -8,19 +8,42 @@ export const STATUS_STYLE: Record<AnyStatus, { badge: string; border: string; do
   pending: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300', label: 'pending' },
   queued: { badge: 'bg-zinc-100 text-zinc-700', border: 'border-zinc-300', dot: 'bg-zinc-400', label: 'queued' },
   running: { badge: 'bg-blue-100 text-blue-800', border: 'border-blue-500', dot: 'bg-blue-500', label: 'running' },
-  succeeded: { badge: 'bg-emerald-100 text-emerald-800', border: 'border-emerald-500', dot: 'bg-emerald-500', label: 'succeeded' },
+  succeeded: {
+    badge: 'bg-emerald-100 text-emerald-800',
+    border: 'border-emerald-500',
+    dot: 'bg-emerald-500',
+    label: 'succeeded',
+  },
   failed: { badge: 'bg-red-100 text-red-800', border: 'border-red-500', dot: 'bg-red-500', label: 'failed' },
-  skipped: { badge: 'bg-zinc-100 text-zinc-500', border: 'border-zinc-300 border-dashed', dot: 'bg-zinc-300', label: 'skipped' },
+  skipped: {
+    badge: 'bg-zinc-100 text-zinc-500',
+    border: 'border-zinc-300 border-dashed',
+    dot: 'bg-zinc-300',
+    label: 'skipped',
+  },
   waiting: { badge: 'bg-amber-100 text-amber-800', border: 'border-amber-500', dot: 'bg-amber-500', label: 'waiting' },
-  cancelled: { badge: 'bg-orange-100 text-orange-800', border: 'border-orange-400', dot: 'bg-orange-400', label: 'cancelled' },
-  interrupted: { badge: 'bg-orange-100 text-orange-800', border: 'border-orange-400', dot: 'bg-orange-400', label: 'interrupted' },
+  cancelled: {
+    badge: 'bg-orange-100 text-orange-800',
+    border: 'border-orange-400',
+    dot: 'bg-orange-400',
+    label: 'cancelled',
+  },
+  interrupted: {
+    badge: 'bg-orange-100 text-orange-800',
+    border: 'border-orange-400',
+    dot: 'bg-orange-400',
+    label: 'interrupted',
+  },
 };
 
 export function StatusBadge({ status, testId }: { status: AnyStatus; testId?: string }) {
   const s = STATUS_STYLE[status] ?? STATUS_STYLE.idle;
   return (
-    <span data-testid={testId} data-status={status}
-      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[11px] font-medium ${s.badge}`}>
+    <span
+      data-testid={testId}
+      data-status={status}
+      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[11px] font-medium ${s.badge}`}
+    >
       <span className={`h-1.5 w-1.5 rounded-full ${s.dot} ${status === 'running' ? 'animate-pulse' : ''}`} />
       {s.label}
     </span>

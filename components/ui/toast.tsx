@@ -3,7 +3,12 @@
 import { createStore, useStoreSelector } from '@/components/lib/external-store';
 
 export type ToastKind = 'info' | 'success' | 'error' | 'warning';
-interface ToastItem { id: number; kind: ToastKind; title: string; detail?: string }
+interface ToastItem {
+  id: number;
+  kind: ToastKind;
+  title: string;
+  detail?: string;
+}
 
 const toasts = createStore<ToastItem[]>([]);
 let nextId = 1;
@@ -31,15 +36,30 @@ const selectAll = (l: ToastItem[]) => l;
 export function Toaster() {
   const list = useStoreSelector(toasts, selectAll);
   return (
-    <div className="pointer-events-none fixed bottom-4 left-1/2 z-[100] flex w-[28rem] max-w-[90vw] -translate-x-1/2 flex-col gap-2" aria-live="polite">
+    <div
+      className="pointer-events-none fixed bottom-4 left-1/2 z-[100] flex w-[28rem] max-w-[90vw] -translate-x-1/2 flex-col gap-2"
+      aria-live="polite"
+    >
       {list.map((t) => (
-        <div key={t.id} role={t.kind === 'error' ? 'alert' : 'status'} data-testid="toast" data-kind={t.kind}
-          className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${STYLE[t.kind]}`}>
+        <div
+          key={t.id}
+          role={t.kind === 'error' ? 'alert' : 'status'}
+          data-testid="toast"
+          data-kind={t.kind}
+          className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${STYLE[t.kind]}`}
+        >
           <div className="min-w-0 flex-1">
             <div className="font-medium">{t.title}</div>
             {t.detail && <div className="mt-0.5 break-words text-xs opacity-80">{t.detail}</div>}
           </div>
-          <button type="button" className="text-xs opacity-60 hover:opacity-100" onClick={() => dismiss(t.id)} aria-label="Dismiss">✕</button>
+          <button
+            type="button"
+            className="text-xs opacity-60 hover:opacity-100"
+            onClick={() => dismiss(t.id)}
+            aria-label="Dismiss"
+          >
+            ✕
+          </button>
         </div>
       ))}
     </div>

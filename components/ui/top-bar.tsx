@@ -4,8 +4,15 @@ import type { ReactNode } from 'react';
 /** The dark application bar shared by the list and the editor. */
 export function TopBar({ children, right }: { children?: ReactNode; right?: ReactNode }) {
   return (
-    <header data-testid="top-bar" className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900 px-4 text-zinc-100">
-      <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight text-white hover:text-indigo-200" data-testid="home-link">
+    <header
+      data-testid="top-bar"
+      className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900 px-4 text-zinc-100"
+    >
+      <Link
+        href="/"
+        className="flex items-center gap-2 font-semibold tracking-tight text-white hover:text-indigo-200"
+        data-testid="home-link"
+      >
         <span className="grid h-6 w-6 place-items-center rounded-md bg-indigo-500 text-[11px] font-bold">Pf</span>
         PaiFlow
       </Link>

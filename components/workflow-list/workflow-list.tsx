@@ -35,7 +35,9 @@ export function WorkflowList() {
       setLoadError(errorMessage(e));
     }
   }, []);
-  useEffect(() => { void refresh(); }, [refresh]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
 
   const create = async () => {
     setBusy(true);
@@ -63,7 +65,10 @@ export function WorkflowList() {
   const duplicate = async (wf: WorkflowSummary) => {
     try {
       const doc = await api.exportWorkflow(wf.id);
-      const copy = await api.importWorkflow({ ...doc, workflow: { ...doc.workflow, name: `${doc.workflow.name} (copy)`.slice(0, 200) } });
+      const copy = await api.importWorkflow({
+        ...doc,
+        workflow: { ...doc.workflow, name: `${doc.workflow.name} (copy)`.slice(0, 200) },
+      });
       toast('success', `Duplicated as “${copy.name}”`);
       await refresh();
     } catch (e) {
@@ -93,7 +98,11 @@ export function WorkflowList() {
     try {
       const wf = await api.importWorkflow(doc);
       const n = wf.problems?.length ?? 0;
-      toast(n ? 'warning' : 'success', `Imported “${wf.name}”`, n ? `${n} problem${n > 1 ? 's' : ''} to fix before it can run` : undefined);
+      toast(
+        n ? 'warning' : 'success',
+        `Imported “${wf.name}”`,
+        n ? `${n} problem${n > 1 ? 's' : ''} to fix before it can run` : undefined,
+      );
       await refresh();
     } catch (e) {
       toast('error', 'Import failed', errorMessage(e));
@@ -102,15 +111,37 @@ export function WorkflowList() {
 
   return (
     <div className="flex min-h-full flex-col">
-      <TopBar right={
-        <>
-          <input ref={fileRef} type="file" accept="application/json,.json" className="hidden" data-testid="import-file"
-            onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void importFile(f); }} />
-          <Link href="/knowledge" className="inline-flex h-8 items-center rounded-md px-3 text-sm font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white" data-testid="nav-knowledge">Knowledge bases</Link>
-          <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">Import JSON</Button>
-          <Button variant="primary" onClick={create} disabled={busy} data-testid="new-workflow">New workflow</Button>
-        </>
-      } />
+      <TopBar
+        right={
+          <>
+            <input
+              ref={fileRef}
+              type="file"
+              accept="application/json,.json"
+              className="hidden"
+              data-testid="import-file"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                if (f) void importFile(f);
+              }}
+            />
+            <Link
+              href="/knowledge"
+              className="inline-flex h-8 items-center rounded-md px-3 text-sm font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white"
+              data-testid="nav-knowledge"
+            >
+              Knowledge bases
+            </Link>
+            <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
+              Import JSON
+            </Button>
+            <Button variant="primary" onClick={create} disabled={busy} data-testid="new-workflow">
+              New workflow
+            </Button>
+          </>
+        }
+      />
       <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">
         <div className="mb-6 flex items-end justify-between">
           <div>
@@ -118,42 +149,94 @@ export function WorkflowList() {
             <p className="mt-1 text-sm text-zinc-500">Build, run and trace AI workflows.</p>
           </div>
         </div>
-        {loadError && <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">Could not load workflows: {loadError}</div>}
+        {loadError && (
+          <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
+            Could not load workflows: {loadError}
+          </div>
+        )}
         {list === null && !loadError && <div className="text-sm text-zinc-500">Loading…</div>}
         {list?.length === 0 && (
-          <div className="rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500" data-testid="empty-list">
+          <div
+            className="rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500"
+            data-testid="empty-list"
+          >
             No workflows yet. Create one or import a JSON export.
           </div>
         )}
         {list && list.length > 0 && (
-          <ul className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm" data-testid="workflow-list">
+          <ul
+            className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm"
+            data-testid="workflow-list"
+          >
             {list.map((wf) => (
-              <li key={wf.id} className="group flex items-center gap-4 px-5 py-4 hover:bg-zinc-50" data-testid="workflow-row" data-workflow-id={wf.id}>
-                <div className="grid h-9 w-9 shrink-0 place-items-center rounded-lg bg-indigo-50 text-xs font-semibold text-indigo-700">{wf.nodeCount}</div>
+              <li
+                key={wf.id}
+                className="group flex items-center gap-4 px-5 py-4 hover:bg-zinc-50"
+                data-testid="workflow-row"
+                data-workflow-id={wf.id}
+              >
+                <div className="grid h-9 w-9 shrink-0 place-items-center rounded-lg bg-indigo-50 text-xs font-semibold text-indigo-700">
+                  {wf.nodeCount}
+                </div>
                 <div className="min-w-0 flex-1">
                   {renaming === wf.id ? (
-                    <input autoFocus defaultValue={wf.name} data-testid="rename-input" aria-label="Workflow name"
+                    <input
+                      autoFocus
+                      defaultValue={wf.name}
+                      data-testid="rename-input"
+                      aria-label="Workflow name"
                       className="w-full rounded border border-indigo-400 px-2 py-1 text-sm outline-none ring-2 ring-indigo-100"
                       onBlur={(e) => void rename(wf, e.target.value)}
                       onKeyDown={(e) => {
                         if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
                         if (e.key === 'Escape') setRenaming(null);
-                      }} />
+                      }}
+                    />
                   ) : (
-                    <Link href={`/workflows/${wf.id}`} className="block truncate text-sm font-medium text-zinc-900 hover:text-indigo-700" data-testid="workflow-name">
+                    <Link
+                      href={`/workflows/${wf.id}`}
+                      className="block truncate text-sm font-medium text-zinc-900 hover:text-indigo-700"
+                      data-testid="workflow-name"
+                    >
                       {wf.name}
                     </Link>
                   )}
                   <div className="mt-0.5 truncate text-xs text-zinc-500">
-                    {wf.description || 'No description'} · {wf.nodeCount} node{wf.nodeCount === 1 ? '' : 's'} · updated {relativeTime(wf.updatedAt)}
+                    {wf.description || 'No description'} · {wf.nodeCount} node{wf.nodeCount === 1 ? '' : 's'} · updated{' '}
+                    {relativeTime(wf.updatedAt)}
                   </div>
                 </div>
                 <div className="flex shrink-0 items-center gap-1 opacity-70 group-hover:opacity-100">
-                  <Button size="sm" variant="ghost" onClick={() => setRenaming(wf.id)} data-testid="rename-workflow">Rename</Button>
-                  <Button size="sm" variant="ghost" onClick={() => void duplicate(wf)} data-testid="duplicate-workflow">Duplicate</Button>
-                  <a href={`/api/workflows/${wf.id}/export`} download className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900" data-testid="export-workflow">Export</a>
-                  <Button size="sm" variant="ghost" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setConfirmDelete(wf)} data-testid="delete-workflow">Delete</Button>
-                  <Link href={`/workflows/${wf.id}`} className="ml-1 inline-flex h-7 items-center rounded-md bg-zinc-900 px-3 text-xs font-medium text-white hover:bg-zinc-700" data-testid="open-workflow">Open</Link>
+                  <Button size="sm" variant="ghost" onClick={() => setRenaming(wf.id)} data-testid="rename-workflow">
+                    Rename
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => void duplicate(wf)} data-testid="duplicate-workflow">
+                    Duplicate
+                  </Button>
+                  <a
+                    href={`/api/workflows/${wf.id}/export`}
+                    download
+                    className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                    data-testid="export-workflow"
+                  >
+                    Export
+                  </a>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                    onClick={() => setConfirmDelete(wf)}
+                    data-testid="delete-workflow"
+                  >
+                    Delete
+                  </Button>
+                  <Link
+                    href={`/workflows/${wf.id}`}
+                    className="ml-1 inline-flex h-7 items-center rounded-md bg-zinc-900 px-3 text-xs font-medium text-white hover:bg-zinc-700"
+                    data-testid="open-workflow"
+                  >
+                    Open
+                  </Link>
                 </div>
               </li>
             ))}
@@ -161,11 +244,19 @@ export function WorkflowList() {
         )}
       </main>
       {confirmDelete && (
-        <Modal title="Delete workflow?" onClose={() => setConfirmDelete(null)} testId="confirm-delete"
-          footer={<>
-            <Button onClick={() => setConfirmDelete(null)}>Cancel</Button>
-            <Button variant="danger" onClick={() => void remove(confirmDelete)} data-testid="confirm-delete-button">Delete</Button>
-          </>}>
+        <Modal
+          title="Delete workflow?"
+          onClose={() => setConfirmDelete(null)}
+          testId="confirm-delete"
+          footer={
+            <>
+              <Button onClick={() => setConfirmDelete(null)}>Cancel</Button>
+              <Button variant="danger" onClick={() => void remove(confirmDelete)} data-testid="confirm-delete-button">
+                Delete
+              </Button>
+            </>
+          }
+        >
           <p>“{confirmDelete.name}” and its run history will be deleted. This cannot be undone.</p>
         </Modal>
       )}

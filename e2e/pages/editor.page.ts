@@ -10,7 +10,10 @@ export interface PaiflowWindow {
   };
 }
 
-export type Graph = { nodes: Array<{ id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown> }>; edges: Array<Record<string, unknown>> };
+export type Graph = {
+  nodes: Array<{ id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown> }>;
+  edges: Array<Record<string, unknown>>;
+};
 
 /** The workflow editor: canvas, palette, inspector, problems / trace / runs panel. */
 export class EditorPage {
@@ -34,7 +37,10 @@ export class EditorPage {
       const pf = (window as unknown as PaiflowWindow).__paiflow;
       if (!pf) return false;
       const s = pf.editor.state;
-      return s.validatedVersion === s.contentVersion && document.querySelectorAll('.react-flow__node').length === s.nodes.length;
+      return (
+        s.validatedVersion === s.contentVersion &&
+        document.querySelectorAll('.react-flow__node').length === s.nodes.length
+      );
     });
   }
 
@@ -152,4 +158,3 @@ export class EditorPage {
     return nodeId ? rows.and(this.page.locator(`[data-node-id="${nodeId}"]`)) : rows;
   }
 }
-

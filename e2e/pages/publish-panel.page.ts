@@ -64,7 +64,9 @@ export class PublishPanelPage {
   }
 
   keyRow(name: string): Locator {
-    return this.panel.getByTestId('api-key-row').filter({ has: this.page.getByTestId('api-key-name').getByText(name, { exact: true }) });
+    return this.panel
+      .getByTestId('api-key-row')
+      .filter({ has: this.page.getByTestId('api-key-name').getByText(name, { exact: true }) });
   }
 
   async revokeKey(name: string) {

@@ -9,7 +9,9 @@ export class WorkflowListPage {
   }
 
   row(name: string): Locator {
-    return this.page.getByTestId('workflow-row').filter({ has: this.page.getByTestId('workflow-name').getByText(name, { exact: true }) });
+    return this.page
+      .getByTestId('workflow-row')
+      .filter({ has: this.page.getByTestId('workflow-name').getByText(name, { exact: true }) });
   }
 
   rows(): Locator {

@@ -1,7 +1,12 @@
 /** Direct API calls the specs use to set up fixtures and to check what the server stored. */
 import { expect, type APIRequestContext } from '@playwright/test';
 
-export interface TraceEventLite { seq: number; type: string; nodeId?: string; data: Record<string, unknown> }
+export interface TraceEventLite {
+  seq: number;
+  type: string;
+  nodeId?: string;
+  data: Record<string, unknown>;
+}
 
 export async function createWorkflow(request: APIRequestContext, name: string, graph: unknown): Promise<string> {
   const res = await request.post('/api/workflows?draft=1', { data: { name, graph } });
@@ -30,7 +35,10 @@ export async function getEvents(request: APIRequestContext, runId: string): Prom
   for (let i = 0; i < 20; i++) {
     const after = all.length ? all[all.length - 1].seq : 0;
     const res = await request.get(`/api/runs/${runId}/events?after=${after}`, { timeout: 20_000 });
-    const batch = (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as TraceEventLite);
+    const batch = (await res.text())
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as TraceEventLite);
     if (!batch.length) break;
     all.push(...batch);
   }
@@ -38,13 +46,32 @@ export async function getEvents(request: APIRequestContext, runId: string): Prom
 }
 
 /** start → one node per `middle` entry → end, laid out left to right. */
-export function chain(middle: Array<{ id: string; type: string; label?: string; config: Record<string, unknown> }>, opts: {
-  inputs?: Array<{ name: string; type?: string }>; outputs?: Array<{ name: string; value: string }>;
-} = {}) {
+export function chain(
+  middle: Array<{ id: string; type: string; label?: string; config: Record<string, unknown> }>,
+  opts: {
+    inputs?: Array<{ name: string; type?: string }>;
+    outputs?: Array<{ name: string; value: string }>;
+  } = {},
+) {
   const nodes = [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Start', config: { inputs: opts.inputs ?? [] } } },
-    ...middle.map((m, i) => ({ id: m.id, type: m.type, position: { x: 300 * (i + 1), y: 0 }, data: { label: m.label ?? m.id, config: m.config } })),
-    { id: 'end', type: 'end', position: { x: 300 * (middle.length + 1), y: 0 }, data: { label: 'End', config: { outputs: opts.outputs ?? [] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { label: 'Start', config: { inputs: opts.inputs ?? [] } },
+    },
+    ...middle.map((m, i) => ({
+      id: m.id,
+      type: m.type,
+      position: { x: 300 * (i + 1), y: 0 },
+      data: { label: m.label ?? m.id, config: m.config },
+    })),
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 300 * (middle.length + 1), y: 0 },
+      data: { label: 'End', config: { outputs: opts.outputs ?? [] } },
+    },
   ];
   const ids = nodes.map((n) => n.id);
   const edges = ids.slice(1).map((id, i) => ({ id: `e${i + 1}`, source: ids[i], target: id }));

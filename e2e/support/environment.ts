@@ -13,27 +13,48 @@ export const ROOT = path.resolve(typeof __dirname === 'string' ? path.join(__dir
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 function freePort(): number {
-  const out = execFileSync(process.execPath, ['-e', "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]);
+  const out = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]);
   return Number(out.toString());
 }
 
-export interface E2eEnv { appPort: number; slowPort: number; dataDir: string; baseURL: string; slowURL: string }
+export interface E2eEnv {
+  appPort: number;
+  slowPort: number;
+  dataDir: string;
+  baseURL: string;
+  slowURL: string;
+}
 
 export function e2eEnv(): E2eEnv {
   process.env.PAIFLOW_E2E_PORT ??= String(freePort());
   process.env.PAIFLOW_E2E_SLOW_PORT ??= String(freePort());
   // Only named here (the app creates it): Playwright may evaluate the config in more than one process.
-  process.env.PAIFLOW_E2E_DATA_DIR ??= path.join(tmpdir(), `paiflow-e2e-${process.pid}-${randomBytes(4).toString('hex')}`);
+  process.env.PAIFLOW_E2E_DATA_DIR ??= path.join(
+    tmpdir(),
+    `paiflow-e2e-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   const appPort = Number(process.env.PAIFLOW_E2E_PORT);
   const slowPort = Number(process.env.PAIFLOW_E2E_SLOW_PORT);
   return {
-    appPort, slowPort, dataDir: process.env.PAIFLOW_E2E_DATA_DIR,
-    baseURL: `http://127.0.0.1:${appPort}`, slowURL: `http://127.0.0.1:${slowPort}`,
+    appPort,
+    slowPort,
+    dataDir: process.env.PAIFLOW_E2E_DATA_DIR,
+    baseURL: `http://127.0.0.1:${appPort}`,
+    slowURL: `http://127.0.0.1:${slowPort}`,
   };
 }
 
@@ -54,7 +75,22 @@ export function webServers(env: E2eEnv) {
   };
 
   return [
-    { command: `node e2e/support/slow-server.mjs ${env.slowPort}`, url: `${env.slowURL}/ok`, reuseExistingServer: false, timeout: 20_000, cwd: ROOT },
-    { command: 'node e2e/support/start-app.mjs', url: `${env.baseURL}/api/health`, env: appEnv, reuseExistingServer: false, timeout: 300_000, cwd: ROOT, stdout: 'ignore' as const, stderr: 'pipe' as const },
+    {
+      command: `node e2e/support/slow-server.mjs ${env.slowPort}`,
+      url: `${env.slowURL}/ok`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      cwd: ROOT,
+    },
+    {
+      command: 'node e2e/support/start-app.mjs',
+      url: `${env.baseURL}/api/health`,
+      env: appEnv,
+      reuseExistingServer: false,
+      timeout: 300_000,
+      cwd: ROOT,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
   ];
 }

@@ -9,7 +9,9 @@ const port = process.env.PORT || '3123';
 const next = path.join('node_modules', '.bin', 'next');
 
 if (process.env.E2E_DEV === '1') {
-  spawn(next, ['dev', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));
+  spawn(next, ['dev', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on('exit', (c) =>
+    process.exit(c ?? 1),
+  );
 } else {
   if (process.env.E2E_SKIP_BUILD !== '1') {
     const t0 = Date.now();
@@ -17,11 +19,16 @@ if (process.env.E2E_DEV === '1') {
     const log = path.join(tmpdir(), 'paiflow-e2e-next-build.log');
     writeFileSync(log, `${b.stdout ?? ''}\n${b.stderr ?? ''}`);
     if (b.status !== 0) {
-      process.stderr.write(`next build failed (exit ${b.status}); log: ${log}\n${(b.stdout ?? '').slice(-6000)}\n${(b.stderr ?? '').slice(-6000)}\n`);
+      process.stderr.write(
+        `next build failed (exit ${b.status}); log: ${log}\n${(b.stdout ?? '').slice(-6000)}\n${(b.stderr ?? '').slice(-6000)}\n`,
+      );
       process.exit(1);
     }
     process.stderr.write(`next build done in ${Math.round((Date.now() - t0) / 1000)} s (log: ${log})\n`);
   }
   // The production server as `npm start` runs it (Next, plus the published API's routes served directly).
-  spawn(process.execPath, ['server.mjs', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1));
+  spawn(process.execPath, ['server.mjs', '--port', port, '--hostname', '127.0.0.1'], { stdio: 'inherit' }).on(
+    'exit',
+    (c) => process.exit(c ?? 1),
+  );
 }

@@ -29,7 +29,11 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       upstream.write(chunk);
     });
     upstream.on('data', (chunk) => client.write(chunk));
-    const end = () => { open.delete(conn); client.destroy(); upstream.destroy(); };
+    const end = () => {
+      open.delete(conn);
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
@@ -39,9 +43,22 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     requests,
     cut(match) {
       let n = 0;
-      for (const c of [...open]) if (match.test(c.lastRequest.split('\r\n')[0])) { c.client.destroy(); c.upstream.destroy(); open.delete(c); n++; }
+      for (const c of [...open])
+        if (match.test(c.lastRequest.split('\r\n')[0])) {
+          c.client.destroy();
+          c.upstream.destroy();
+          open.delete(c);
+          n++;
+        }
       return n;
     },
-    close: () => new Promise<void>((resolve) => { for (const c of open) { c.client.destroy(); c.upstream.destroy(); } server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of open) {
+          c.client.destroy();
+          c.upstream.destroy();
+        }
+        server.close(() => resolve());
+      }),
   };
 }

@@ -61,7 +61,11 @@ export function roundSpan(messages: ChatMessage[], keep: number): [number, numbe
   const h = headEnd(messages);
   if (h < 0) return null;
   let lastUser = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') { lastUser = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'user') {
+      lastUser = i;
+      break;
+    }
   const start = Math.max(lastUser + 1, h);
   // Round boundaries: assistant messages (tool messages always follow their assistant, so never a boundary).
   const rounds: number[] = [];
@@ -78,7 +82,8 @@ export async function compactMessages(messages: ChatMessage[], o: CompactionOpti
   const beforeTokens = estimateRequestTokens(messages, o.tools);
   let out = messages;
   let replaced = 0;
-  if (beforeTokens <= o.limitTokens) return { messages, compacted: false, replaced, beforeTokens, afterTokens: beforeTokens };
+  if (beforeTokens <= o.limitTokens)
+    return { messages, compacted: false, replaced, beforeTokens, afterTokens: beforeTokens };
 
   // Each pass is kept only if it really shrinks the request (a summary can outweigh a short span).
   const apply = async (span: [number, number] | null, wrap: (summary: string) => ChatMessage) => {
@@ -107,7 +112,9 @@ export function renderTranscript(messages: ChatMessage[], perMessageChars = 2000
     if (m.role === 'assistant') {
       for (const c of m.toolCalls ?? []) names.set(c.id, c.name);
       const calls = (m.toolCalls ?? []).map((c) => `${c.name}(${clip(c.arguments, 300)})`).join(', ');
-      lines.push(`[assistant]${m.content ? ` ${clip(m.content, perMessageChars)}` : ''}${calls ? ` → called ${calls}` : ''}`);
+      lines.push(
+        `[assistant]${m.content ? ` ${clip(m.content, perMessageChars)}` : ''}${calls ? ` → called ${calls}` : ''}`,
+      );
     } else if (m.role === 'tool') {
       lines.push(`[tool ${names.get(m.toolCallId) ?? m.toolCallId}] ${clip(m.content, perMessageChars)}`);
     } else {

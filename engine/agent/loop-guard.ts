@@ -10,7 +10,10 @@ export interface LoopGuardOptions {
   blockAt?: number;
 }
 
-export type LoopVerdict = { action: 'allow' } | { action: 'warn'; count: number; message: string } | { action: 'block'; count: number; message: string };
+export type LoopVerdict =
+  | { action: 'allow' }
+  | { action: 'warn'; count: number; message: string }
+  | { action: 'block'; count: number; message: string };
 
 /** Canonical text of a JSON value: sorted keys, trimmed/collapsed/lower-cased strings. Unparsable → squashed text. */
 export function normaliseArgs(raw: string): string {
@@ -24,7 +27,11 @@ export function normaliseArgs(raw: string): string {
     if (typeof x === 'string') return x.trim().replace(/\s+/g, ' ').toLowerCase();
     if (Array.isArray(x)) return x.map(canon);
     if (x && typeof x === 'object') {
-      return Object.fromEntries(Object.keys(x).sort().map((k) => [k, canon((x as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(x)
+          .sort()
+          .map((k) => [k, canon((x as Record<string, unknown>)[k])]),
+      );
     }
     return x;
   };
@@ -51,13 +58,15 @@ export class LoopGuard {
     if (this.history.length > this.window) this.history.splice(0, this.history.length - this.window);
     if (count >= this.blockAt) {
       return {
-        action: 'block', count,
+        action: 'block',
+        count,
         message: `loop guard: "${name}" was called with the same arguments ${count} times in the last ${this.window} calls; this call was not executed. Use the results you already have, change the arguments, or answer.`,
       };
     }
     if (count >= this.warnAt) {
       return {
-        action: 'warn', count,
+        action: 'warn',
+        count,
         message: `[loop guard warning: this is call ${count} of "${name}" with the same arguments; the result is unlikely to change. From call ${this.blockAt} on it will be blocked.]`,
       };
     }

@@ -14,7 +14,8 @@ export interface ModelSwitch {
   error: { code: string; message: string };
 }
 
-const isAbort = (err: unknown, signal?: AbortSignal) => signal?.aborted || (err instanceof Error && err.name === 'AbortError');
+const isAbort = (err: unknown, signal?: AbortSignal) =>
+  signal?.aborted || (err instanceof Error && err.name === 'AbortError');
 const isAuth = (err: unknown) => err instanceof PaiError && err.code === 'LLM_AUTH';
 
 export class ModelChain {
@@ -39,12 +40,19 @@ export class ModelChain {
       const model = this.models[this.index];
       try {
         this.requests++;
-        const res = await this.provider.chat({ ...req, model, ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}) });
+        const res = await this.provider.chat({
+          ...req,
+          model,
+          ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}),
+        });
         this.usage = addUsage(this.usage, res.usage);
         return res;
       } catch (err) {
         if (isAbort(err, req.signal) || isAuth(err) || this.index >= this.models.length - 1) throw err;
-        const e = err instanceof PaiError ? { code: err.code, message: err.message } : { code: 'LLM_ERROR', message: err instanceof Error ? err.message : String(err) };
+        const e =
+          err instanceof PaiError
+            ? { code: err.code, message: err.message }
+            : { code: 'LLM_ERROR', message: err instanceof Error ? err.message : String(err) };
         this.index++;
         this.o.onSwitch?.({ from: model, to: this.models[this.index], error: e });
       }

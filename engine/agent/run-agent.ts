@@ -132,8 +132,14 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }
@@ -173,7 +179,11 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
     try {
       const res = await a.chain.chat({
         messages: [
-          { role: 'system', content: 'You compress an AI agent\'s working conversation so it can continue with less context. Summarise the transcript: keep every fact, number, name, tool result and decision that may still matter, and what is still open. Plain text, at most 300 words.' },
+          {
+            role: 'system',
+            content:
+              "You compress an AI agent's working conversation so it can continue with less context. Summarise the transcript: keep every fact, number, name, tool result and decision that may still matter, and what is still open. Plain text, at most 300 words.",
+          },
           { role: 'user', content: clip(renderTranscript(ms), maxChars) },
         ],
         temperature: 0,
@@ -213,31 +223,53 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
       onToken: a.stream === false ? undefined : (delta) => a.emit('node.token', { delta, round }),
     });
     const calls = uniqueIds(res.toolCalls, round, seenIds);
-    a.emit('agent.step', {
-      round,
-      title: `round ${round}`,
-      model: res.model,
-      finishReason: res.finishReason ?? null,
-      text: clip(res.text, PREVIEW * 2),
-      toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: argsPreview(c.arguments) })),
-      usage: res.usage,
-      totalUsage: a.chain.usage,
-      durationMs: Date.now() - t0,
-      ...(compaction ? { compaction } : {}),
-    }, { spanId: stepSpan, parentSpanId: a.nodeSpanId });
+    a.emit(
+      'agent.step',
+      {
+        round,
+        title: `round ${round}`,
+        model: res.model,
+        finishReason: res.finishReason ?? null,
+        text: clip(res.text, PREVIEW * 2),
+        toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: argsPreview(c.arguments) })),
+        usage: res.usage,
+        totalUsage: a.chain.usage,
+        durationMs: Date.now() - t0,
+        ...(compaction ? { compaction } : {}),
+      },
+      { spanId: stepSpan, parentSpanId: a.nodeSpanId },
+    );
 
     if (!calls.length) {
-      return { text: res.text, rounds: round, usage: a.chain.usage, model: res.model, provider: res.provider, finishReason: res.finishReason, toolCalls: records, compactions, messages: [...messages, { role: 'assistant', content: res.text }] };
+      return {
+        text: res.text,
+        rounds: round,
+        usage: a.chain.usage,
+        model: res.model,
+        provider: res.provider,
+        finishReason: res.finishReason,
+        toolCalls: records,
+        compactions,
+        messages: [...messages, { role: 'assistant', content: res.text }],
+      };
     }
     if (round >= L.maxRounds) {
-      throw new PaiError('AGENT_MAX_ROUNDS', `the agent used all ${L.maxRounds} rounds without a final answer (it still wanted to call ${[...new Set(calls.map((c) => c.name))].join(', ')}); raise "maxRounds" or narrow the task`, {
-        details: { rounds: round, usage: a.chain.usage, pendingToolCalls: calls.map((c) => c.name) },
-      });
+      throw new PaiError(
+        'AGENT_MAX_ROUNDS',
+        `the agent used all ${L.maxRounds} rounds without a final answer (it still wanted to call ${[...new Set(calls.map((c) => c.name))].join(', ')}); raise "maxRounds" or narrow the task`,
+        {
+          details: { rounds: round, usage: a.chain.usage, pendingToolCalls: calls.map((c) => c.name) },
+        },
+      );
     }
     if (totalTokens() >= L.tokenBudget) {
-      throw new PaiError('AGENT_TOKEN_BUDGET', `the agent used ${totalTokens()} tokens, over its budget of ${L.tokenBudget}, before a final answer; raise "tokenBudget" or narrow the task`, {
-        details: { rounds: round, usage: a.chain.usage },
-      });
+      throw new PaiError(
+        'AGENT_TOKEN_BUDGET',
+        `the agent used ${totalTokens()} tokens, over its budget of ${L.tokenBudget}, before a final answer; raise "tokenBudget" or narrow the task`,
+        {
+          details: { rounds: round, usage: a.chain.usage },
+        },
+      );
     }
 
     messages.push({ role: 'assistant', content: res.text || null, toolCalls: calls });
@@ -246,53 +278,101 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
 }
 
 async function executeBatch(
-  a: RunAgentArgs, L: AgentLimits, calls: ChatToolCall[], round: number, stepSpan: string,
-  byName: Map<string, AgentTool>, guard: LoopGuard, records: ToolCallRecord[], newSpan: () => string,
+  a: RunAgentArgs,
+  L: AgentLimits,
+  calls: ChatToolCall[],
+  round: number,
+  stepSpan: string,
+  byName: Map<string, AgentTool>,
+  guard: LoopGuard,
+  records: ToolCallRecord[],
+  newSpan: () => string,
 ): Promise<ChatMessage[]> {
   const results: string[] = new Array(calls.length);
   const roundRecords: ToolCallRecord[] = new Array(calls.length);
-  const jobs: { i: number; call: ChatToolCall; tool: AgentTool; args: Record<string, unknown>; warning?: string; spanId: string }[] = [];
+  const jobs: {
+    i: number;
+    call: ChatToolCall;
+    tool: AgentTool;
+    args: Record<string, unknown>;
+    warning?: string;
+    spanId: string;
+  }[] = [];
 
   // Policy first, sequentially and in the model's order, so loop-guard counts are deterministic.
   calls.forEach((call, i) => {
     const spanId = newSpan();
     const tool = byName.get(call.name);
     const deny = (reason: string, message: string) => {
-      a.emit('tool.denied', { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments), reason, message }, { spanId, parentSpanId: stepSpan });
+      a.emit(
+        'tool.denied',
+        { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments), reason, message },
+        { spanId, parentSpanId: stepSpan },
+      );
       roundRecords[i] = { round, id: call.id, name: call.name, status: 'denied', durationMs: 0 };
       results[i] = `policy denied: ${message}`;
     };
     if (!tool) {
       const offered = [...byName.keys()];
-      return deny('not_allowed', `tool "${call.name}" is not available to this agent${offered.length ? `; available tools: ${offered.join(', ')}` : '; it has no tools'}`);
+      return deny(
+        'not_allowed',
+        `tool "${call.name}" is not available to this agent${offered.length ? `; available tools: ${offered.join(', ')}` : '; it has no tools'}`,
+      );
     }
     const verdict = guard.check(call.name, call.arguments);
     if (verdict.action === 'block') return deny('loop_guard', verdict.message);
     const parsed = parseArgs(call.arguments);
     if (parsed.error) {
-      a.emit('tool.called', { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments) }, { spanId, parentSpanId: stepSpan });
+      a.emit(
+        'tool.called',
+        { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments) },
+        { spanId, parentSpanId: stepSpan },
+      );
       results[i] = `tool failed: ${parsed.error}`;
-      a.emit('tool.result', { round, toolCallId: call.id, name: call.name, status: 'failed', ok: false, result: results[i], durationMs: 0 }, { spanId, parentSpanId: stepSpan });
+      a.emit(
+        'tool.result',
+        { round, toolCallId: call.id, name: call.name, status: 'failed', ok: false, result: results[i], durationMs: 0 },
+        { spanId, parentSpanId: stepSpan },
+      );
       roundRecords[i] = { round, id: call.id, name: call.name, status: 'failed', durationMs: 0 };
       return;
     }
-    jobs.push({ i, call, tool, args: parsed.args!, spanId, ...(verdict.action === 'warn' ? { warning: verdict.message } : {}) });
+    jobs.push({
+      i,
+      call,
+      tool,
+      args: parsed.args!,
+      spanId,
+      ...(verdict.action === 'warn' ? { warning: verdict.message } : {}),
+    });
   });
 
   const batch = new AbortController();
   const batchTimer = setTimeout(
-    () => batch.abort(new ToolTimeoutError(`the ${jobs.length} tool call(s) of round ${round} did not all finish within ${L.batchTimeoutMs} ms`)),
+    () =>
+      batch.abort(
+        new ToolTimeoutError(
+          `the ${jobs.length} tool call(s) of round ${round} did not all finish within ${L.batchTimeoutMs} ms`,
+        ),
+      ),
     L.batchTimeoutMs,
   );
   try {
     await pool(jobs, L.maxParallelTools, async (job) => {
       const { call, spanId } = job;
-      a.emit('tool.called', { round, toolCallId: call.id, name: call.name, args: job.args }, { spanId, parentSpanId: stepSpan });
+      a.emit(
+        'tool.called',
+        { round, toolCallId: call.id, name: call.name, args: job.args },
+        { spanId, parentSpanId: stepSpan },
+      );
       const t0 = Date.now();
       let kind: ToolOutcomeKind;
       let text: string;
       const own = new AbortController();
-      const timer = setTimeout(() => own.abort(new ToolTimeoutError(`"${call.name}" did not finish within ${L.toolTimeoutMs} ms`)), L.toolTimeoutMs);
+      const timer = setTimeout(
+        () => own.abort(new ToolTimeoutError(`"${call.name}" did not finish within ${L.toolTimeoutMs} ms`)),
+        L.toolTimeoutMs,
+      );
       const signal = AbortSignal.any([a.signal, batch.signal, own.signal]);
       try {
         if (signal.aborted) throw signal.reason; // the batch deadline passed before this call got a slot: never start it
@@ -313,11 +393,28 @@ async function executeBatch(
       if (job.warning) text = `${text}\n\n${job.warning}`;
       const durationMs = Date.now() - t0;
       results[job.i] = text;
-      a.emit('tool.result', {
-        round, toolCallId: call.id, name: call.name, status: kind, ok: kind === 'ok', result: clip(text, PREVIEW), durationMs,
-        ...(job.warning ? { warning: job.warning } : {}),
-      }, { spanId, parentSpanId: stepSpan });
-      roundRecords[job.i] = { round, id: call.id, name: call.name, status: kind, durationMs, ...(job.warning ? { warned: true } : {}) };
+      a.emit(
+        'tool.result',
+        {
+          round,
+          toolCallId: call.id,
+          name: call.name,
+          status: kind,
+          ok: kind === 'ok',
+          result: clip(text, PREVIEW),
+          durationMs,
+          ...(job.warning ? { warning: job.warning } : {}),
+        },
+        { spanId, parentSpanId: stepSpan },
+      );
+      roundRecords[job.i] = {
+        round,
+        id: call.id,
+        name: call.name,
+        status: kind,
+        durationMs,
+        ...(job.warning ? { warned: true } : {}),
+      };
     });
   } finally {
     clearTimeout(batchTimer);

@@ -6,7 +6,10 @@ import { PaiError } from '../errors';
 
 /** A refusal by policy (allowlist, loop guard, SSRF guard) rather than a malfunction. */
 export class ToolPolicyError extends Error {
-  constructor(message: string, readonly reason = 'policy') {
+  constructor(
+    message: string,
+    readonly reason = 'policy',
+  ) {
     super(message);
     this.name = 'ToolPolicyError';
   }

@@ -12,7 +12,8 @@ export class ToolRegistry {
   private byName = new Map<string, AgentTool>();
 
   register(tool: AgentTool): this {
-    if (!TOOL_NAME_RE.test(tool.name)) throw new Error(`invalid tool name "${tool.name}" (letters, digits, _ and -, at most 64)`);
+    if (!TOOL_NAME_RE.test(tool.name))
+      throw new Error(`invalid tool name "${tool.name}" (letters, digits, _ and -, at most 64)`);
     if (this.byName.has(tool.name)) throw new Error(`tool "${tool.name}" registered twice`);
     this.byName.set(tool.name, tool);
     return this;
@@ -36,7 +37,9 @@ export class ToolRegistry {
     const picked = new Map<string, AgentTool>();
     const missing: string[] = [];
     for (const sel of selection) {
-      const matches = sel.endsWith('*') ? [...this.byName.values()].filter((t) => t.name.startsWith(sel.slice(0, -1))) : [this.byName.get(sel)].filter((t): t is AgentTool => !!t);
+      const matches = sel.endsWith('*')
+        ? [...this.byName.values()].filter((t) => t.name.startsWith(sel.slice(0, -1)))
+        : [this.byName.get(sel)].filter((t): t is AgentTool => !!t);
       if (!matches.length) missing.push(sel);
       for (const t of matches) picked.set(t.name, t);
     }

@@ -27,7 +27,12 @@ export interface MemoryRecord {
 
 /** Long-term memory persistence. Content is de-duplicated per scope (saving it again only bumps `updatedAt`). */
 export interface MemoryStore {
-  save(entry: { scope: MemoryScope; content: string; embedding: number[]; embedderId: string }): Promise<{ record: MemoryRecord; created: boolean }>;
+  save(entry: {
+    scope: MemoryScope;
+    content: string;
+    embedding: number[];
+    embedderId: string;
+  }): Promise<{ record: MemoryRecord; created: boolean }>;
   /** Recall candidates: memories in any of `scopes` embedded by `embedderId`, most recently updated first. */
   candidates(scopes: MemoryScope[], embedderId: string, limit: number): Promise<MemoryRecord[]>;
 }
@@ -41,9 +46,15 @@ export interface WorkflowRunResult {
 
 /** Runs another workflow to completion (start + wait + outputs); lib/server wires it to the RunManager. */
 export interface WorkflowRunner {
-  run(workflowId: string, inputs: Record<string, unknown>, opts: { signal: AbortSignal; parentRunId: string }): Promise<WorkflowRunResult>;
+  run(
+    workflowId: string,
+    inputs: Record<string, unknown>,
+    opts: { signal: AbortSignal; parentRunId: string },
+  ): Promise<WorkflowRunResult>;
   /** Name, description and a JSON Schema of the start node's inputs, for the tool's schema; null when unknown. */
-  describe?(workflowId: string): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> } | null>;
+  describe?(
+    workflowId: string,
+  ): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> } | null>;
 }
 
 /** What a tool sees while it runs. `signal` fires on cancel, node timeout, tool timeout and batch timeout. */
@@ -90,7 +101,10 @@ export interface AgentTool {
 /** A source of MCP tools (the McpManager); tools are named mcp__<server>__<tool>. */
 export interface McpToolSource {
   /** Connects lazily; a server that fails is reported in `errors` and contributes no tools (no throw). */
-  listTools(opts?: { servers?: string[]; signal?: AbortSignal }): Promise<{ tools: AgentTool[]; errors: { server: string; message: string }[] }>;
+  listTools(opts?: {
+    servers?: string[];
+    signal?: AbortSignal;
+  }): Promise<{ tools: AgentTool[]; errors: { server: string; message: string }[] }>;
   close(): Promise<void>;
 }
 

@@ -12,13 +12,19 @@ import type { WorkflowRunner } from './types';
 /** A child that pauses for human input counts as settled: the tool reports it instead of blocking the agent. */
 const SETTLED = new Set(['succeeded', 'failed', 'cancelled', 'interrupted', 'waiting']);
 
-export function createWorkflowRunner(o: { runs: RunManager; workflows: WorkflowStore; store: RunStore; maxDepth?: number }): WorkflowRunner {
+export function createWorkflowRunner(o: {
+  runs: RunManager;
+  workflows: WorkflowStore;
+  store: RunStore;
+  maxDepth?: number;
+}): WorkflowRunner {
   const maxDepth = o.maxDepth ?? 3;
   const depthOf = new Map<string, number>(); // child runId → nesting depth (only runs started here)
   return {
     async run(workflowId, inputs, { signal, parentRunId }) {
       const depth = (depthOf.get(parentRunId) ?? 0) + 1;
-      if (depth > maxDepth) throw new ToolPolicyError(`workflows may call other workflows at most ${maxDepth} levels deep`);
+      if (depth > maxDepth)
+        throw new ToolPolicyError(`workflows may call other workflows at most ${maxDepth} levels deep`);
       const wf = await o.workflows.getWorkflow(workflowId);
       if (!wf) throw new Error(`workflow ${workflowId} not found`);
       const { run } = await o.runs.start({ workflow: wf, inputs });
@@ -34,7 +40,12 @@ export function createWorkflowRunner(o: { runs: RunManager; workflows: WorkflowS
           await new Promise((r) => setTimeout(r, delay));
           done = await o.store.getRun(run.id);
         }
-        return { runId: run.id, status: done?.status ?? 'unknown', outputs: done?.outputs ?? null, error: done?.error ?? null };
+        return {
+          runId: run.id,
+          status: done?.status ?? 'unknown',
+          outputs: done?.outputs ?? null,
+          error: done?.error ?? null,
+        };
       } finally {
         signal.removeEventListener('abort', cancel);
         depthOf.delete(run.id);
@@ -51,7 +62,16 @@ export function createWorkflowRunner(o: { runs: RunManager; workflows: WorkflowS
         description: wf.description,
         inputSchema: {
           type: 'object',
-          properties: Object.fromEntries(decls.map((d) => [d.name, { type: d.type, ...(d.type === 'array' ? { items: {} } : {}), ...(d.description ? { description: d.description } : {}) }])),
+          properties: Object.fromEntries(
+            decls.map((d) => [
+              d.name,
+              {
+                type: d.type,
+                ...(d.type === 'array' ? { items: {} } : {}),
+                ...(d.description ? { description: d.description } : {}),
+              },
+            ]),
+          ),
           required: decls.filter((d) => d.required && d.default === undefined).map((d) => d.name),
           additionalProperties: false,
         },

@@ -39,7 +39,9 @@ export class InProcessEventBus implements EventBus {
     for (const fn of ch.subs) {
       try {
         fn(event);
-      } catch { /* a broken subscriber must not break the run */ }
+      } catch {
+        /* a broken subscriber must not break the run */
+      }
     }
   }
 

@@ -24,8 +24,16 @@ export class RedisEventBus implements EventBus {
   private idleWake?: () => void;
   private closed = false;
 
-  constructor(url: string, private readonly opts: { prefix?: string; ttlSeconds?: number; maxLen?: number } = {}) {
-    this.pub = new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
+  constructor(
+    url: string,
+    private readonly opts: { prefix?: string; ttlSeconds?: number; maxLen?: number } = {},
+  ) {
+    this.pub = new Redis(url, {
+      maxRetriesPerRequest: 3,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+      enableAutoPipelining: true,
+    });
     this.reader = new Redis(url, { maxRetriesPerRequest: null });
     this.pub.on('error', () => {});
     this.reader.on('error', () => {});
@@ -38,7 +46,9 @@ export class RedisEventBus implements EventBus {
   publish(e: TraceEvent): void {
     // Commands on one connection are executed in order, so stream order = seq order. A failed XADD (Redis down,
     // or an id not above the last) loses only the live copy: SSE readers fill gaps from the store.
-    this.pub.xadd(this.key(e.runId), 'MAXLEN', '~', String(this.opts.maxLen ?? 100_000), `${e.seq}-0`, 'e', JSON.stringify(e)).catch(() => {});
+    this.pub
+      .xadd(this.key(e.runId), 'MAXLEN', '~', String(this.opts.maxLen ?? 100_000), `${e.seq}-0`, 'e', JSON.stringify(e))
+      .catch(() => {});
   }
 
   subscribe(runId: string, afterSeq: number, onEvent: (e: TraceEvent) => void): Unsubscribe {
@@ -67,7 +77,10 @@ export class RedisEventBus implements EventBus {
       while (!this.closed) {
         if (!this.subs.size) {
           // Idle: sleep until a subscription arrives (subscribe() wakes us), with a slow timer as a backstop.
-          await new Promise<void>((r) => { this.idleWake = r; setTimeout(r, 1000).unref?.(); });
+          await new Promise<void>((r) => {
+            this.idleWake = r;
+            setTimeout(r, 1000).unref?.();
+          });
           this.idleWake = undefined;
           continue;
         }
@@ -78,7 +91,15 @@ export class RedisEventBus implements EventBus {
         type XReadReply = Array<[string, Array<[string, string[]]>]> | null;
         let res: XReadReply;
         try {
-          res = (await this.reader.xread('COUNT', 1000, 'BLOCK', 5000, 'STREAMS', ...runIds.map((r) => this.key(r)), ...runIds.map((r) => `${cursors.get(r)}-0`))) as XReadReply;
+          res = (await this.reader.xread(
+            'COUNT',
+            1000,
+            'BLOCK',
+            5000,
+            'STREAMS',
+            ...runIds.map((r) => this.key(r)),
+            ...runIds.map((r) => `${cursors.get(r)}-0`),
+          )) as XReadReply;
         } catch {
           if (this.closed) break;
           await new Promise((r) => setTimeout(r, 200)); // unblocked or reconnecting: re-read with fresh cursors
@@ -91,7 +112,11 @@ export class RedisEventBus implements EventBus {
             for (const s of this.subs) {
               if (s.runId !== e.runId || e.seq <= s.last) continue;
               s.last = e.seq;
-              try { s.fn(e); } catch { /* a broken subscriber must not stop the others */ }
+              try {
+                s.fn(e);
+              } catch {
+                /* a broken subscriber must not stop the others */
+              }
             }
           }
         }

@@ -1,11 +1,30 @@
 export const TRACE_EVENT_TYPES = [
-  'run.started', 'node.started', 'node.token', 'node.progress', 'node.succeeded', 'node.failed', 'node.skipped',
-  'agent.step', 'tool.called', 'tool.result', 'tool.denied', 'retrieval.hits',
-  'run.waiting', 'run.succeeded', 'run.failed', 'run.cancelled', 'run.interrupted',
+  'run.started',
+  'node.started',
+  'node.token',
+  'node.progress',
+  'node.succeeded',
+  'node.failed',
+  'node.skipped',
+  'agent.step',
+  'tool.called',
+  'tool.result',
+  'tool.denied',
+  'retrieval.hits',
+  'run.waiting',
+  'run.succeeded',
+  'run.failed',
+  'run.cancelled',
+  'run.interrupted',
 ] as const;
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number];
 
-export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['run.succeeded', 'run.failed', 'run.cancelled', 'run.interrupted']);
+export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'run.succeeded',
+  'run.failed',
+  'run.cancelled',
+  'run.interrupted',
+]);
 
 /** One format for the editor, the API and history. `seq` is contiguous per run, starting at 1. */
 export interface TraceEvent {

@@ -20,7 +20,9 @@ export const nodeDataSchema = z.looseObject({
 });
 
 export const graphNodeSchema = z.looseObject({
-  id: z.string().regex(NODE_ID_RE, 'node id must start with a letter and contain only letters, digits, _ or - (max 64)'),
+  id: z
+    .string()
+    .regex(NODE_ID_RE, 'node id must start with a letter and contain only letters, digits, _ or - (max 64)'),
   type: z.string().min(1),
   position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
   data: nodeDataSchema.default({ config: {} }),

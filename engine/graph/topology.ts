@@ -55,7 +55,11 @@ export function reachableFrom(t: Topology, starts: string[]): Set<string> {
   const queue = [...starts];
   while (queue.length) {
     const id = queue.pop()!;
-    for (const e of t.outgoing.get(id) ?? []) if (!seen.has(e.target)) { seen.add(e.target); queue.push(e.target); }
+    for (const e of t.outgoing.get(id) ?? [])
+      if (!seen.has(e.target)) {
+        seen.add(e.target);
+        queue.push(e.target);
+      }
   }
   return seen;
 }
@@ -75,7 +79,11 @@ export function leadsOnlyTo(t: Topology, ok: (id: string) => boolean): Set<strin
       const outs = t.outgoing.get(top.id)!;
       if (top.i < outs.length) {
         const next = outs[top.i++].target;
-        if (ok(next) && !verdict.has(next)) { verdict.set(next, false); stack.push({ id: next, i: 0 }); continue; }
+        if (ok(next) && !verdict.has(next)) {
+          verdict.set(next, false);
+          stack.push({ id: next, i: 0 });
+          continue;
+        }
         // A successor that fails `ok`, is on the current path (a cycle) or was found not to qualify: every node on
         // the path reaches it, so none qualifies (they keep their `false`).
         if (!ok(next) || !verdict.get(next)) stack.length = 0;
@@ -93,7 +101,11 @@ export function ancestorsOf(t: Topology, id: string): Set<string> {
   const queue = [id];
   while (queue.length) {
     const cur = queue.pop()!;
-    for (const e of t.incoming.get(cur) ?? []) if (!seen.has(e.source)) { seen.add(e.source); queue.push(e.source); }
+    for (const e of t.incoming.get(cur) ?? [])
+      if (!seen.has(e.source)) {
+        seen.add(e.source);
+        queue.push(e.source);
+      }
   }
   return seen;
 }

@@ -21,7 +21,11 @@ export interface ValidationResult {
 /** Node types that need the state-graph engine (loops, pauses). They land with the LangGraph engine. */
 export const STATE_GRAPH_NODE_TYPES = new Set(['loop', 'human_input']);
 
-export function chooseEngine(graph: Graph, requested: EngineChoice = 'auto', t: Topology = buildTopology(graph)): EngineKind {
+export function chooseEngine(
+  graph: Graph,
+  requested: EngineChoice = 'auto',
+  t: Topology = buildTopology(graph),
+): EngineKind {
   if (requested !== 'auto') return requested;
   if (graph.nodes.some((n) => STATE_GRAPH_NODE_TYPES.has(n.type))) return 'langgraph';
   return findCycle(t) ? 'langgraph' : 'dag';
@@ -31,10 +35,18 @@ export function chooseEngine(graph: Graph, requested: EngineChoice = 'auto', t: 
  * Returns every problem at once, each with a code and a JSON path, so the editor can mark all fields together.
  * Never throws on bad input.
  */
-export function validateGraph(input: unknown, registry: NodeRegistry, requested: EngineChoice = 'auto'): ValidationResult {
+export function validateGraph(
+  input: unknown,
+  registry: NodeRegistry,
+  requested: EngineChoice = 'auto',
+): ValidationResult {
   const parsed = graphSchema.safeParse(input);
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ code: 'GRAPH_SCHEMA', message: i.message, path: toJsonPath(i.path) }));
+    const errors = parsed.error.issues.map((i) => ({
+      code: 'GRAPH_SCHEMA',
+      message: i.message,
+      path: toJsonPath(i.path),
+    }));
     return { ok: false, engine: 'dag', errors };
   }
   const graph = parsed.data;
@@ -42,34 +54,66 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
   const idx = new Map<string, number>();
 
   graph.nodes.forEach((n, i) => {
-    if (idx.has(n.id)) errors.push({ code: 'DUPLICATE_NODE_ID', message: `node id "${n.id}" is used twice`, path: `nodes[${i}].id`, nodeIds: [n.id] });
+    if (idx.has(n.id))
+      errors.push({
+        code: 'DUPLICATE_NODE_ID',
+        message: `node id "${n.id}" is used twice`,
+        path: `nodes[${i}].id`,
+        nodeIds: [n.id],
+      });
     else idx.set(n.id, i);
-    if (RESERVED_NODE_IDS.has(n.id)) errors.push({ code: 'RESERVED_NODE_ID', message: `"${n.id}" is reserved and cannot be a node id`, path: `nodes[${i}].id` });
+    if (RESERVED_NODE_IDS.has(n.id))
+      errors.push({
+        code: 'RESERVED_NODE_ID',
+        message: `"${n.id}" is reserved and cannot be a node id`,
+        path: `nodes[${i}].id`,
+      });
     if (!registry.has(n.type)) {
-      errors.push({ code: 'UNKNOWN_NODE_TYPE', message: `unknown node type "${n.type}"`, path: `nodes[${i}].type`, nodeIds: [n.id] });
+      errors.push({
+        code: 'UNKNOWN_NODE_TYPE',
+        message: `unknown node type "${n.type}"`,
+        path: `nodes[${i}].type`,
+        nodeIds: [n.id],
+      });
       return;
     }
     let def;
     try {
       def = registry.get(n.type, n.data.version);
     } catch (e) {
-      errors.push({ code: 'UNKNOWN_NODE_VERSION', message: (e as Error).message, path: `nodes[${i}].data.version`, nodeIds: [n.id] });
+      errors.push({
+        code: 'UNKNOWN_NODE_VERSION',
+        message: (e as Error).message,
+        path: `nodes[${i}].data.version`,
+        nodeIds: [n.id],
+      });
       return;
     }
     const cfg = def.configSchema.safeParse(n.data.config ?? {});
     if (!cfg.success) {
       for (const issue of cfg.error.issues) {
-        errors.push({ code: 'INVALID_CONFIG', message: issue.message, path: toJsonPath(issue.path, `nodes[${i}].data.config`), nodeIds: [n.id] });
+        errors.push({
+          code: 'INVALID_CONFIG',
+          message: issue.message,
+          path: toJsonPath(issue.path, `nodes[${i}].data.config`),
+          nodeIds: [n.id],
+        });
       }
     }
   });
 
   const edgeIds = new Set<string>();
   graph.edges.forEach((e, i) => {
-    if (edgeIds.has(e.id)) errors.push({ code: 'DUPLICATE_EDGE_ID', message: `edge id "${e.id}" is used twice`, path: `edges[${i}].id` });
+    if (edgeIds.has(e.id))
+      errors.push({ code: 'DUPLICATE_EDGE_ID', message: `edge id "${e.id}" is used twice`, path: `edges[${i}].id` });
     edgeIds.add(e.id);
     for (const end of ['source', 'target'] as const) {
-      if (!idx.has(e[end])) errors.push({ code: 'DANGLING_EDGE', message: `edge ${end} "${e[end]}" is not a node of this graph`, path: `edges[${i}].${end}` });
+      if (!idx.has(e[end]))
+        errors.push({
+          code: 'DANGLING_EDGE',
+          message: `edge ${end} "${e[end]}" is not a node of this graph`,
+          path: `edges[${i}].${end}`,
+        });
     }
     const src = idx.has(e.source) ? graph.nodes[idx.get(e.source)!] : undefined;
     if (src && registry.has(src.type)) {
@@ -77,7 +121,11 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
       const cfg = def.configSchema.safeParse(src.data.config ?? {});
       const outs = def.outputsFor && cfg.success ? def.outputsFor(cfg.data) : def.outputs;
       if (outs.length === 0) {
-        errors.push({ code: 'INVALID_EDGE', message: `a "${src.type}" node has no outputs`, path: `edges[${i}].source` });
+        errors.push({
+          code: 'INVALID_EDGE',
+          message: `a "${src.type}" node has no outputs`,
+          path: `edges[${i}].source`,
+        });
       } else if (def.outputsFor && (!e.sourceHandle || !outs.some((o) => o.id === e.sourceHandle))) {
         errors.push({
           code: 'INVALID_HANDLE',
@@ -87,20 +135,37 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
       }
     }
     const tgt = idx.has(e.target) ? graph.nodes[idx.get(e.target)!] : undefined;
-    if (tgt?.type === 'start') errors.push({ code: 'INVALID_EDGE', message: 'the start node cannot have incoming edges', path: `edges[${i}].target` });
+    if (tgt?.type === 'start')
+      errors.push({
+        code: 'INVALID_EDGE',
+        message: 'the start node cannot have incoming edges',
+        path: `edges[${i}].target`,
+      });
   });
 
   const starts = graph.nodes.map((n, i) => ({ n, i })).filter(({ n }) => n.type === 'start');
   const ends = graph.nodes.filter((n) => n.type === 'end');
-  if (starts.length === 0) errors.push({ code: 'MISSING_START', message: 'the workflow needs a start node', path: 'nodes' });
-  if (starts.length > 1) errors.push({ code: 'MULTIPLE_START', message: 'the workflow must have exactly one start node', path: `nodes[${starts[1].i}]` });
+  if (starts.length === 0)
+    errors.push({ code: 'MISSING_START', message: 'the workflow needs a start node', path: 'nodes' });
+  if (starts.length > 1)
+    errors.push({
+      code: 'MULTIPLE_START',
+      message: 'the workflow must have exactly one start node',
+      path: `nodes[${starts[1].i}]`,
+    });
   if (ends.length === 0) errors.push({ code: 'MISSING_END', message: 'the workflow needs an end node', path: 'nodes' });
 
   const t = buildTopology(graph);
   if (starts.length >= 1) {
     const reach = reachableFrom(t, [starts[0].n.id]);
     graph.nodes.forEach((n, i) => {
-      if (!reach.has(n.id)) errors.push({ code: 'UNREACHABLE_NODE', message: `node "${n.id}" cannot be reached from the start node`, path: `nodes[${i}]`, nodeIds: [n.id] });
+      if (!reach.has(n.id))
+        errors.push({
+          code: 'UNREACHABLE_NODE',
+          message: `node "${n.id}" cannot be reached from the start node`,
+          path: `nodes[${i}]`,
+          nodeIds: [n.id],
+        });
     });
   }
 
@@ -120,7 +185,9 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
   }
 
   // Template refs: the root must be `inputs` (declared on the start node) or an upstream node.
-  const declared = new Set(starts.length ? ((starts[0].n.data.config as Partial<StartConfig>).inputs ?? []).map((d) => d?.name) : []);
+  const declared = new Set(
+    starts.length ? ((starts[0].n.data.config as Partial<StartConfig>).inputs ?? []).map((d) => d?.name) : [],
+  );
   graph.nodes.forEach((n, i) => {
     const refs = collectRefs(n.data.config ?? {}, `nodes[${i}].data.config`);
     if (!refs.length) return;
@@ -129,18 +196,38 @@ export function validateGraph(input: unknown, registry: NodeRegistry, requested:
       for (const alt of ref.alternatives) {
         if (alt.literal !== undefined) continue;
         if (!alt.path) {
-          errors.push({ code: 'INVALID_REF', message: `"{{${ref.expr}}}" is not a valid reference (use paths like inputs.name or n1.output.text)`, path, nodeIds: [n.id] });
+          errors.push({
+            code: 'INVALID_REF',
+            message: `"{{${ref.expr}}}" is not a valid reference (use paths like inputs.name or n1.output.text)`,
+            path,
+            nodeIds: [n.id],
+          });
           continue;
         }
         const [root, second] = alt.path;
         if (root === 'inputs') {
           if (typeof second === 'string' && !declared.has(second)) {
-            errors.push({ code: 'UNRESOLVED_REF', message: `"{{${ref.expr}}}": the start node declares no input "${second}"`, path, nodeIds: [n.id] });
+            errors.push({
+              code: 'UNRESOLVED_REF',
+              message: `"{{${ref.expr}}}": the start node declares no input "${second}"`,
+              path,
+              nodeIds: [n.id],
+            });
           }
         } else if (!idx.has(String(root))) {
-          errors.push({ code: 'UNRESOLVED_REF', message: `"{{${ref.expr}}}": there is no node "${root}"`, path, nodeIds: [n.id] });
+          errors.push({
+            code: 'UNRESOLVED_REF',
+            message: `"{{${ref.expr}}}": there is no node "${root}"`,
+            path,
+            nodeIds: [n.id],
+          });
         } else if (!upstream.has(String(root)) && engine === 'dag') {
-          errors.push({ code: 'UNRESOLVED_REF', message: `"{{${ref.expr}}}": node "${root}" is not upstream of "${n.id}"`, path, nodeIds: [n.id] });
+          errors.push({
+            code: 'UNRESOLVED_REF',
+            message: `"{{${ref.expr}}}": node "${root}" is not upstream of "${n.id}"`,
+            path,
+            nodeIds: [n.id],
+          });
         }
       }
     }

@@ -45,7 +45,9 @@ export interface DocumentRecord {
 
 export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedAt'>;
 export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title' | 'mime' | 'byteSize'>;
-export type DocumentPatch = Partial<Pick<DocumentRecord, 'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt'>>;
+export type DocumentPatch = Partial<
+  Pick<DocumentRecord, 'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt'>
+>;
 
 export interface KnowledgeCatalog {
   createKnowledgeBase(kb: NewKnowledgeBase): Promise<KnowledgeBaseRecord>;

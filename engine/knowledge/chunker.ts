@@ -63,10 +63,11 @@ function alignStart(text: string, from: number, before: number): number {
     if (p < before) return p;
   }
   if (from > 0 && !isSpace(text[from - 1])) {
-    for (let p = from; p < before; p++) if (isSpace(text[p])) {
-      while (p < before && isSpace(text[p])) p++;
-      return p < before ? p : from;
-    }
+    for (let p = from; p < before; p++)
+      if (isSpace(text[p])) {
+        while (p < before && isSpace(text[p])) p++;
+        return p < before ? p : from;
+      }
   }
   return from;
 }

@@ -17,7 +17,15 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
 import { ENGLISH_STOP_LIST } from './analyzer';
-import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type IndexSpec, type KnowledgeStore, type StoreHit, type StoreQuery } from './types';
+import {
+  DEFAULT_FUSION,
+  type ChunkRecord,
+  type FusionOptions,
+  type IndexSpec,
+  type KnowledgeStore,
+  type StoreHit,
+  type StoreQuery,
+} from './types';
 
 const FORMAT = 1;
 const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
@@ -35,7 +43,12 @@ export interface ElasticsearchStoreOptions {
 }
 
 export function indexNameFor(prefix: string, kbId: string): string {
-  if (!KB_ID_RE.test(kbId)) throw new PaiError('INVALID_KNOWLEDGE_BASE_ID', `invalid knowledge base id "${kbId}" (lower-case letters, digits, _ and - only)`, { status: 400 });
+  if (!KB_ID_RE.test(kbId))
+    throw new PaiError(
+      'INVALID_KNOWLEDGE_BASE_ID',
+      `invalid knowledge base id "${kbId}" (lower-case letters, digits, _ and - only)`,
+      { status: 400 },
+    );
   return `${prefix}${kbId}`;
 }
 
@@ -63,7 +76,12 @@ export function indexDefinition(spec: IndexSpec) {
       properties: {
         kb_id: { type: 'keyword' as const },
         document_id: { type: 'keyword' as const },
-        title: { type: 'text' as const, analyzer: 'paiflow_text', copy_to: ['search_text'], fields: { keyword: { type: 'keyword' as const, ignore_above: 1024 } } },
+        title: {
+          type: 'text' as const,
+          analyzer: 'paiflow_text',
+          copy_to: ['search_text'],
+          fields: { keyword: { type: 'keyword' as const, ignore_above: 1024 } },
+        },
         text: { type: 'text' as const, analyzer: 'paiflow_text', copy_to: ['search_text'] },
         search_text: { type: 'text' as const, analyzer: 'paiflow_text' },
         chunk_index: { type: 'integer' as const },
@@ -93,7 +111,8 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
   const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
   if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
   if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
-  if (q.mode === 'vector') return { ...base, knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: window, filter } };
+  if (q.mode === 'vector')
+    return { ...base, knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: window, filter } };
   if (fusion.method === 'rrf') {
     return {
       ...base,
@@ -109,14 +128,21 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
       },
     };
   }
-  const knnQuery = { knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter, _name: 'knn' } };
+  const knnQuery = {
+    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter, _name: 'knn' },
+  };
   if (!q.text.trim()) return { ...base, query: knnQuery };
   return {
     ...base,
     query: knnQuery,
     rescore: {
       window_size: window,
-      query: { rescore_query: match, query_weight: fusion.knnWeight, rescore_query_weight: fusion.bm25Weight, score_mode: 'total' },
+      query: {
+        rescore_query: match,
+        query_weight: fusion.knnWeight,
+        rescore_query_weight: fusion.bm25Weight,
+        score_mode: 'total',
+      },
     },
   };
 }
@@ -127,8 +153,15 @@ export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[
   for (const c of chunks) {
     ops.push({ index: { _index: index, _id: c.id } });
     ops.push({
-      kb_id: kbId, document_id: c.documentId, title: c.title, chunk_index: c.chunkIndex, start: c.start, end: c.end, page: c.page ?? null,
-      text: c.text, embedding: Array.from(c.vector, Number),
+      kb_id: kbId,
+      document_id: c.documentId,
+      title: c.title,
+      chunk_index: c.chunkIndex,
+      start: c.start,
+      end: c.end,
+      page: c.page ?? null,
+      text: c.text,
+      embedding: Array.from(c.vector, Number),
     });
   }
   return ops;
@@ -140,19 +173,35 @@ export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[
  */
 type EsResponseError = Error & { statusCode?: number; body?: any };
 const isResponseError = (e: unknown): e is EsResponseError => (e as Error)?.name === 'ResponseError';
-const CONNECTION_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError', 'RequestAbortedError']);
+const CONNECTION_ERRORS = new Set([
+  'ConnectionError',
+  'TimeoutError',
+  'NoLivingConnectionsError',
+  'RequestAbortedError',
+]);
 const errorType = (e: unknown) => (isResponseError(e) ? (e.body as any)?.error?.type : undefined);
 
 function esError(e: unknown, what: string): PaiError {
   if (e instanceof PaiError) return e;
   if (isResponseError(e)) {
     const reason = (e.body as any)?.error?.root_cause?.[0]?.reason ?? (e.body as any)?.error?.reason ?? e.message;
-    return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${e.statusCode}): ${reason}`, { status: 502, retryable: (e.statusCode ?? 500) >= 500 || e.statusCode === 429, cause: e });
+    return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${e.statusCode}): ${reason}`, {
+      status: 502,
+      retryable: (e.statusCode ?? 500) >= 500 || e.statusCode === 429,
+      cause: e,
+    });
   }
   if (CONNECTION_ERRORS.has((e as Error)?.name)) {
-    return new PaiError('KNOWLEDGE_STORE_UNAVAILABLE', `Elasticsearch is unreachable (${what}): ${(e as Error).message}`, { status: 503, retryable: true, cause: e });
+    return new PaiError(
+      'KNOWLEDGE_STORE_UNAVAILABLE',
+      `Elasticsearch is unreachable (${what}): ${(e as Error).message}`,
+      { status: 503, retryable: true, cause: e },
+    );
   }
-  return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed: ${(e as Error)?.message ?? String(e)}`, { status: 502, cause: e });
+  return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed: ${(e as Error)?.message ?? String(e)}`, {
+    status: 502,
+    cause: e,
+  });
 }
 
 export class ElasticsearchKnowledgeStore implements KnowledgeStore {
@@ -173,7 +222,9 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     let host = 'elasticsearch';
     try {
       host = new URL(String((this.client as any).connectionPool?.connections?.[0]?.url ?? '')).host || host;
-    } catch { /* keep default */ }
+    } catch {
+      /* keep default */
+    }
     this.label = opts.label ?? host;
   }
 
@@ -200,13 +251,19 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     if (!meta || meta.format !== FORMAT) problems.push('it was not created by PaiFlow (no _meta.paiflow)');
     if (!emb || emb.type !== 'dense_vector') problems.push('it has no dense_vector field "embedding"');
     else {
-      if (emb.dims !== spec.dimension) problems.push(`its embedding has ${emb.dims} dimensions, the knowledge base ${spec.dimension}`);
-      if (emb.similarity && emb.similarity !== 'cosine') problems.push(`its similarity is ${emb.similarity}, not cosine`);
+      if (emb.dims !== spec.dimension)
+        problems.push(`its embedding has ${emb.dims} dimensions, the knowledge base ${spec.dimension}`);
+      if (emb.similarity && emb.similarity !== 'cosine')
+        problems.push(`its similarity is ${emb.similarity}, not cosine`);
       if (emb.index === false) problems.push('its embedding is not indexed for kNN');
     }
     if (mapping?.properties?.search_text?.type !== 'text') problems.push('it has no search_text field');
     if (problems.length) {
-      throw new PaiError('KNOWLEDGE_INDEX_MISMATCH', `Elasticsearch index ${index} does not match knowledge base ${spec.kbId}: ${problems.join('; ')}. Delete the index or use another ELASTICSEARCH_INDEX_PREFIX.`, { status: 409 });
+      throw new PaiError(
+        'KNOWLEDGE_INDEX_MISMATCH',
+        `Elasticsearch index ${index} does not match knowledge base ${spec.kbId}: ${problems.join('; ')}. Delete the index or use another ELASTICSEARCH_INDEX_PREFIX.`,
+        { status: 409 },
+      );
     }
     this.verified.set(index, spec.dimension);
   }
@@ -249,7 +306,11 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     const dim = this.verified.get(index);
     for (const c of chunks) {
       if (dim !== undefined && c.vector.length !== dim) {
-        throw new PaiError('EMBEDDING_DIMENSION_MISMATCH', `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`, { status: 409 });
+        throw new PaiError(
+          'EMBEDDING_DIMENSION_MISMATCH',
+          `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
+          { status: 409 },
+        );
       }
     }
     for (let i = 0; i < chunks.length; i += this.bulkSize) {
@@ -263,7 +324,11 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       if (res.errors) {
         const failed = res.items.map((it) => Object.values(it)[0]).filter((r) => r?.error);
         const first = failed[0]?.error;
-        throw new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch rejected ${failed.length} of ${batch.length} chunks: ${first?.type ?? 'error'}: ${first?.reason ?? ''}`, { status: 502 });
+        throw new PaiError(
+          'KNOWLEDGE_STORE_ERROR',
+          `Elasticsearch rejected ${failed.length} of ${batch.length} chunks: ${first?.type ?? 'error'}: ${first?.reason ?? ''}`,
+          { status: 502 },
+        );
       }
     }
   }
@@ -271,7 +336,12 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async deleteDocument(kbId: string, documentId: string): Promise<number> {
     const index = this.index(kbId);
     try {
-      const res = await this.client.deleteByQuery({ index, query: { bool: { filter: [{ term: { kb_id: kbId } }, { term: { document_id: documentId } }] } }, refresh: true, conflicts: 'proceed' });
+      const res = await this.client.deleteByQuery({
+        index,
+        query: { bool: { filter: [{ term: { kb_id: kbId } }, { term: { document_id: documentId } }] } },
+        refresh: true,
+        conflicts: 'proceed',
+      });
       return res.deleted ?? 0;
     } catch (e) {
       if (isResponseError(e) && e.statusCode === 404) return 0;
@@ -282,7 +352,10 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async count(kbId: string, documentId?: string): Promise<number> {
     const index = this.index(kbId);
     try {
-      const res = await this.client.count({ index, query: { bool: { filter: filterFor(kbId, documentId ? [documentId] : undefined) } } });
+      const res = await this.client.count({
+        index,
+        query: { bool: { filter: filterFor(kbId, documentId ? [documentId] : undefined) } },
+      });
       return res.count;
     } catch (e) {
       throw esError(e, `counting ${index}`);
@@ -298,14 +371,19 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       res = await this.client.search({ index, ...body, include_named_queries_score: true } as any);
     } catch (e) {
       if (isResponseError(e) && e.statusCode === 404) {
-        throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`, { status: 404 });
+        throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`, {
+          status: 404,
+        });
       }
       throw esError(e, `searching ${index}`);
     }
     return res.hits.hits.map((h) => {
       const s = h._source ?? {};
       const score = h._score ?? 0;
-      const named = (h.matched_queries && !Array.isArray(h.matched_queries) ? h.matched_queries : {}) as Record<string, number>;
+      const named = (h.matched_queries && !Array.isArray(h.matched_queries) ? h.matched_queries : {}) as Record<
+        string,
+        number
+      >;
       let bm25: number | null = null;
       let knn: number | null = null;
       if (q.mode === 'bm25') bm25 = score;
@@ -317,8 +395,17 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         bm25 = typeof named.bm25 === 'number' ? named.bm25 : null;
       }
       return {
-        id: String(h._id), documentId: s.document_id, title: s.title, chunkIndex: s.chunk_index, start: s.start, end: s.end, page: s.page ?? null, text: s.text,
-        score, bm25, knn,
+        id: String(h._id),
+        documentId: s.document_id,
+        title: s.title,
+        chunkIndex: s.chunk_index,
+        start: s.start,
+        end: s.end,
+        page: s.page ?? null,
+        text: s.text,
+        score,
+        bm25,
+        knn,
       };
     });
   }

@@ -9,7 +9,15 @@ import path from 'node:path';
 import { pidAlive } from '../store/pid-alive';
 import { PaiError } from '../errors';
 import { KbIndex } from './embedded/kb-index';
-import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type IndexSpec, type KnowledgeStore, type StoreHit, type StoreQuery } from './types';
+import {
+  DEFAULT_FUSION,
+  type ChunkRecord,
+  type FusionOptions,
+  type IndexSpec,
+  type KnowledgeStore,
+  type StoreHit,
+  type StoreQuery,
+} from './types';
 
 const KB_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -17,7 +25,6 @@ export interface EmbeddedStoreOptions {
   dir: string;
   fusion?: Partial<FusionOptions>;
 }
-
 
 export class EmbeddedKnowledgeStore implements KnowledgeStore {
   readonly kind = 'embedded';
@@ -35,7 +42,11 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
     try {
       const pid = Number(readFileSync(this.lockFile, 'utf8').trim());
       if (pid && pid !== process.pid && pidAlive(pid)) {
-        throw new PaiError('DATA_DIR_LOCKED', `the embedded knowledge index in ${this.dir} is in use by process ${pid}`, { status: 503 });
+        throw new PaiError(
+          'DATA_DIR_LOCKED',
+          `the embedded knowledge index in ${this.dir} is in use by process ${pid}`,
+          { status: 503 },
+        );
       }
     } catch (e) {
       if (e instanceof PaiError) throw e;
@@ -49,7 +60,8 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   }
 
   private kbDir(kbId: string): string {
-    if (!KB_ID_RE.test(kbId)) throw new PaiError('INVALID_KNOWLEDGE_BASE_ID', `invalid knowledge base id "${kbId}"`, { status: 400 });
+    if (!KB_ID_RE.test(kbId))
+      throw new PaiError('INVALID_KNOWLEDGE_BASE_ID', `invalid knowledge base id "${kbId}"`, { status: 400 });
     return path.join(this.dir, kbId);
   }
 
@@ -66,7 +78,10 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
 
   private async required(kbId: string): Promise<KbIndex> {
     const idx = await this.index(kbId);
-    if (!idx) throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${kbId} has no index; create it first`, { status: 404 });
+    if (!idx)
+      throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${kbId} has no index; create it first`, {
+        status: 404,
+      });
     return idx;
   }
 
@@ -74,7 +89,10 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   private serial<T>(kbId: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.chains.get(kbId) ?? Promise.resolve();
     const next = prev.then(fn, fn);
-    this.chains.set(kbId, next.catch(() => {}));
+    this.chains.set(
+      kbId,
+      next.catch(() => {}),
+    );
     return next;
   }
 
@@ -83,7 +101,11 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
       const existing = await this.index(spec.kbId);
       if (existing) {
         if (existing.dimension !== spec.dimension) {
-          throw new PaiError('KNOWLEDGE_INDEX_MISMATCH', `the index of knowledge base ${spec.kbId} holds ${existing.dimension}-d vectors, not ${spec.dimension}-d; drop it or use the embedding model it was built with`, { status: 409 });
+          throw new PaiError(
+            'KNOWLEDGE_INDEX_MISMATCH',
+            `the index of knowledge base ${spec.kbId} holds ${existing.dimension}-d vectors, not ${spec.dimension}-d; drop it or use the embedding model it was built with`,
+            { status: 409 },
+          );
         }
         return;
       }
@@ -121,6 +143,8 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
     this.indexes.clear();
     try {
       if (readFileSync(this.lockFile, 'utf8').trim() === String(process.pid)) rmSync(this.lockFile);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   }
 }

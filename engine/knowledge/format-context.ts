@@ -13,7 +13,10 @@
  */
 import type { KnowledgeHit } from './types';
 
-export function formatContext(hits: Array<Pick<KnowledgeHit, 'citation' | 'title' | 'page' | 'text'>>, opts: { maxChars?: number } = {}): string {
+export function formatContext(
+  hits: Array<Pick<KnowledgeHit, 'citation' | 'title' | 'page' | 'text'>>,
+  opts: { maxChars?: number } = {},
+): string {
   const max = opts.maxChars ?? Infinity;
   const parts: string[] = [];
   let used = 0;

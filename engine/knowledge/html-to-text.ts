@@ -5,18 +5,111 @@
  * p/h1-6/li/tr/…, so the chunker can cut there), decodes named and numeric character references and collapses
  * whitespace. The <title> is returned separately.
  */
-const DROP = new Set(['script', 'style', 'template', 'noscript', 'svg', 'iframe', 'object', 'canvas', 'math', 'select']);
-const PARA = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'pre', 'figure', 'figcaption',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'address', 'details', 'summary', 'hr']);
+const DROP = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'svg',
+  'iframe',
+  'object',
+  'canvas',
+  'math',
+  'select',
+]);
+const PARA = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'aside',
+  'nav',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'form',
+  'fieldset',
+  'address',
+  'details',
+  'summary',
+  'hr',
+]);
 const LINE = new Set(['br', 'li', 'dt', 'dd', 'tr', 'caption', 'option']);
 const CELL = new Set(['td', 'th']);
 
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', bull: '•', middot: '·', deg: '°', euro: '€', pound: '£', yen: '¥',
-  cent: '¢', sect: '§', para: '¶', times: '×', divide: '÷', plusmn: '±', frac12: '½', frac14: '¼', frac34: '¾', shy: '', zwj: '', zwnj: '',
-  eacute: 'é', egrave: 'è', ecirc: 'ê', aacute: 'á', agrave: 'à', acirc: 'â', auml: 'ä', ouml: 'ö', uuml: 'ü', szlig: 'ß', ccedil: 'ç',
-  ntilde: 'ñ', oacute: 'ó', iacute: 'í', uacute: 'ú', Auml: 'Ä', Ouml: 'Ö', Uuml: 'Ü', Eacute: 'É', rarr: '→', larr: '←', harr: '↔',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  bull: '•',
+  middot: '·',
+  deg: '°',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
+  times: '×',
+  divide: '÷',
+  plusmn: '±',
+  frac12: '½',
+  frac14: '¼',
+  frac34: '¾',
+  shy: '',
+  zwj: '',
+  zwnj: '',
+  eacute: 'é',
+  egrave: 'è',
+  ecirc: 'ê',
+  aacute: 'á',
+  agrave: 'à',
+  acirc: 'â',
+  auml: 'ä',
+  ouml: 'ö',
+  uuml: 'ü',
+  szlig: 'ß',
+  ccedil: 'ç',
+  ntilde: 'ñ',
+  oacute: 'ó',
+  iacute: 'í',
+  uacute: 'ú',
+  Auml: 'Ä',
+  Ouml: 'Ö',
+  Uuml: 'Ü',
+  Eacute: 'É',
+  rarr: '→',
+  larr: '←',
+  harr: '↔',
 };
 
 export function decodeEntities(s: string): string {
@@ -97,8 +190,9 @@ export function htmlToText(html: string): { text: string; title: string | null }
       continue;
     }
     if (PARA.has(name)) out.push('\n\n');
-    else if (LINE.has(name)) { if (!closing) out.push('\n'); }
-    else if (CELL.has(name) && closing) out.push('\t');
+    else if (LINE.has(name)) {
+      if (!closing) out.push('\n');
+    } else if (CELL.has(name) && closing) out.push('\t');
     else if (name === 'img' && !closing) {
       const alt = /\balt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(html.slice(lt, i));
       if (alt) out.push(` ${alt[2] ?? alt[3]} `);

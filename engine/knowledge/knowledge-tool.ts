@@ -10,7 +10,9 @@ import type { KnowledgeHit, KnowledgeService, SearchMode } from './types';
 
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
 
-export function knowledgeSearchToolSpec(description = 'Search the knowledge base for passages relevant to a question. Cite results as [n].'): ChatTool {
+export function knowledgeSearchToolSpec(
+  description = 'Search the knowledge base for passages relevant to a question. Cite results as [n].',
+): ChatTool {
   return {
     name: KNOWLEDGE_SEARCH_TOOL,
     description,
@@ -39,10 +41,19 @@ export async function runKnowledgeSearch(
   args: unknown,
   opts: { signal?: AbortSignal; topK?: number; threshold?: number; mode?: SearchMode; maxContextChars?: number } = {},
 ): Promise<KnowledgeSearchToolResult> {
-  if (!knowledge) throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not available in this context', { status: 500 });
+  if (!knowledge)
+    throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not available in this context', { status: 500 });
   const a = (args && typeof args === 'object' ? args : {}) as { query?: unknown; topK?: unknown };
-  if (typeof a.query !== 'string' || !a.query.trim()) throw new PaiError('INVALID_TOOL_ARGUMENTS', 'knowledge_search needs a non-empty "query" string', { path: 'query' });
-  const topK = typeof a.topK === 'number' && Number.isInteger(a.topK) ? Math.min(20, Math.max(1, a.topK)) : (opts.topK ?? 5);
-  const res = await knowledge.search(knowledgeBaseId, { query: a.query, topK, threshold: opts.threshold, mode: opts.mode }, { signal: opts.signal });
+  if (typeof a.query !== 'string' || !a.query.trim())
+    throw new PaiError('INVALID_TOOL_ARGUMENTS', 'knowledge_search needs a non-empty "query" string', {
+      path: 'query',
+    });
+  const topK =
+    typeof a.topK === 'number' && Number.isInteger(a.topK) ? Math.min(20, Math.max(1, a.topK)) : (opts.topK ?? 5);
+  const res = await knowledge.search(
+    knowledgeBaseId,
+    { query: a.query, topK, threshold: opts.threshold, mode: opts.mode },
+    { signal: opts.signal },
+  );
   return { query: res.query, hits: res.hits, context: formatContext(res.hits, { maxChars: opts.maxContextChars }) };
 }

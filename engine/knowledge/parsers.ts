@@ -16,11 +16,21 @@ export const DOCUMENT_MIME = {
 export type DocumentMime = (typeof DOCUMENT_MIME)[keyof typeof DOCUMENT_MIME];
 
 const BY_EXT: Record<string, DocumentMime> = {
-  txt: 'text/plain', text: 'text/plain', md: 'text/markdown', markdown: 'text/markdown', html: 'text/html', htm: 'text/html', pdf: 'application/pdf',
+  txt: 'text/plain',
+  text: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+  pdf: 'application/pdf',
 };
 const BY_TYPE: Record<string, DocumentMime> = {
-  'text/plain': 'text/plain', 'text/markdown': 'text/markdown', 'text/x-markdown': 'text/markdown', 'text/html': 'text/html',
-  'application/xhtml+xml': 'text/html', 'application/pdf': 'application/pdf',
+  'text/plain': 'text/plain',
+  'text/markdown': 'text/markdown',
+  'text/x-markdown': 'text/markdown',
+  'text/html': 'text/html',
+  'application/xhtml+xml': 'text/html',
+  'application/pdf': 'application/pdf',
 };
 
 export function detectMime(filename: string | undefined, declared: string | undefined): DocumentMime {
@@ -28,7 +38,11 @@ export function detectMime(filename: string | undefined, declared: string | unde
   if (ext && BY_EXT[ext]) return BY_EXT[ext];
   const type = (declared ?? '').split(';')[0].trim().toLowerCase();
   if (BY_TYPE[type]) return BY_TYPE[type];
-  throw new PaiError('UNSUPPORTED_DOCUMENT_TYPE', `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html or .pdf`, { status: 415, path: 'file' });
+  throw new PaiError(
+    'UNSUPPORTED_DOCUMENT_TYPE',
+    `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html or .pdf`,
+    { status: 415, path: 'file' },
+  );
 }
 
 export interface ParsedDocument {

@@ -2,7 +2,16 @@
 import type { ErrorJson } from '../errors';
 import type { PrismaClient } from '../store/prisma/generated/client';
 import { Prisma } from '../store/prisma/generated/client';
-import type { DocumentPatch, DocumentRecord, DocumentStatus, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog, NewDocument, NewKnowledgeBase } from './catalog';
+import type {
+  DocumentPatch,
+  DocumentRecord,
+  DocumentStatus,
+  KnowledgeBaseRecord,
+  KnowledgeBaseSummary,
+  KnowledgeCatalog,
+  NewDocument,
+  NewKnowledgeBase,
+} from './catalog';
 import { UNFINISHED_STATUSES } from './catalog';
 
 type Row = Record<string, any>;
@@ -10,16 +19,34 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 
 function toKb(r: Row): KnowledgeBaseRecord {
   return {
-    id: r.id, name: r.name, description: r.description, chunkSize: r.chunkSize, chunkOverlap: r.chunkOverlap,
-    embeddingModel: r.embeddingModel, dimension: r.dimension, createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!,
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    chunkSize: r.chunkSize,
+    chunkOverlap: r.chunkOverlap,
+    embeddingModel: r.embeddingModel,
+    dimension: r.dimension,
+    createdAt: iso(r.createdAt)!,
+    updatedAt: iso(r.updatedAt)!,
   };
 }
 
 function toDoc(r: Row): DocumentRecord {
   return {
-    id: r.id, knowledgeBaseId: r.knowledgeBaseId, title: r.title, mime: r.mime, status: r.status as DocumentStatus, progress: r.progress,
-    error: (r.error ?? null) as ErrorJson | null, chunkCount: r.chunkCount, charCount: r.charCount, byteSize: r.byteSize, pages: r.pages ?? null,
-    createdAt: iso(r.createdAt)!, updatedAt: iso(r.updatedAt)!, indexedAt: iso(r.indexedAt),
+    id: r.id,
+    knowledgeBaseId: r.knowledgeBaseId,
+    title: r.title,
+    mime: r.mime,
+    status: r.status as DocumentStatus,
+    progress: r.progress,
+    error: (r.error ?? null) as ErrorJson | null,
+    chunkCount: r.chunkCount,
+    charCount: r.charCount,
+    byteSize: r.byteSize,
+    pages: r.pages ?? null,
+    createdAt: iso(r.createdAt)!,
+    updatedAt: iso(r.updatedAt)!,
+    indexedAt: iso(r.indexedAt),
   };
 }
 
@@ -38,10 +65,18 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   async listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
     const [kbs, counts] = await Promise.all([
       this.prisma.knowledgeBase.findMany({ orderBy: { createdAt: 'desc' } }),
-      this.prisma.knowledgeDocument.groupBy({ by: ['knowledgeBaseId'], _count: { _all: true }, _sum: { chunkCount: true } }),
+      this.prisma.knowledgeDocument.groupBy({
+        by: ['knowledgeBaseId'],
+        _count: { _all: true },
+        _sum: { chunkCount: true },
+      }),
     ]);
     const by = new Map(counts.map((c) => [c.knowledgeBaseId, c]));
-    return kbs.map((k) => ({ ...toKb(k), documentCount: by.get(k.id)?._count._all ?? 0, chunkCount: by.get(k.id)?._sum.chunkCount ?? 0 }));
+    return kbs.map((k) => ({
+      ...toKb(k),
+      documentCount: by.get(k.id)?._count._all ?? 0,
+      chunkCount: by.get(k.id)?._sum.chunkCount ?? 0,
+    }));
   }
 
   async deleteKnowledgeBase(id: string) {
@@ -59,11 +94,21 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   }
 
   async listDocuments(knowledgeBaseId: string) {
-    return (await this.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map(toDoc);
+    return (
+      await this.prisma.knowledgeDocument.findMany({
+        where: { knowledgeBaseId },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      })
+    ).map(toDoc);
   }
 
   async findDocumentsByTitle(knowledgeBaseId: string, title: string) {
-    return (await this.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId, title }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map(toDoc);
+    return (
+      await this.prisma.knowledgeDocument.findMany({
+        where: { knowledgeBaseId, title },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      })
+    ).map(toDoc);
   }
 
   async updateDocument(id: string, patch: DocumentPatch) {
@@ -73,7 +118,9 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
         where: { id },
         data: {
           ...rest,
-          ...(error !== undefined ? { error: error === null ? Prisma.DbNull : (error as unknown as Prisma.InputJsonValue) } : {}),
+          ...(error !== undefined
+            ? { error: error === null ? Prisma.DbNull : (error as unknown as Prisma.InputJsonValue) }
+            : {}),
           ...(indexedAt !== undefined ? { indexedAt: indexedAt ? new Date(indexedAt) : null } : {}),
         },
       });
@@ -89,6 +136,10 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   }
 
   async listStaleDocuments(before: Date) {
-    return (await this.prisma.knowledgeDocument.findMany({ where: { status: { in: UNFINISHED_STATUSES }, updatedAt: { lt: before } } })).map(toDoc);
+    return (
+      await this.prisma.knowledgeDocument.findMany({
+        where: { status: { in: UNFINISHED_STATUSES }, updatedAt: { lt: before } },
+      })
+    ).map(toDoc);
   }
 }

@@ -9,9 +9,18 @@ export const createKnowledgeBaseSchema = z
     description: z.string().max(2000).default(''),
     chunkSize: z.number().int().min(100).max(8000).default(DEFAULT_CHUNK_SIZE),
     chunkOverlap: z.number().int().min(0).max(4000).default(DEFAULT_CHUNK_OVERLAP),
-    embeddingModel: z.string().trim().min(1).max(200).optional().describe('"use-lite" (offline) or "openai:<model>"; default from the environment'),
+    embeddingModel: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('"use-lite" (offline) or "openai:<model>"; default from the environment'),
   })
-  .refine((v) => v.chunkOverlap <= v.chunkSize / 2, { message: 'chunkOverlap must be at most half of chunkSize', path: ['chunkOverlap'] });
+  .refine((v) => v.chunkOverlap <= v.chunkSize / 2, {
+    message: 'chunkOverlap must be at most half of chunkSize',
+    path: ['chunkOverlap'],
+  });
 export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
 
 export const textDocumentSchema = z.object({

@@ -15,7 +15,15 @@ import { chunkText } from './chunker';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, parseDocument, type DocumentMime, type ParsedDocument } from './parsers';
 import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase } from './schemas';
-import type { ChunkRecord, Embedder, KnowledgeHit, KnowledgeSearchRequest, KnowledgeSearchResult, KnowledgeService, KnowledgeStore } from './types';
+import type {
+  ChunkRecord,
+  Embedder,
+  KnowledgeHit,
+  KnowledgeSearchRequest,
+  KnowledgeSearchResult,
+  KnowledgeService,
+  KnowledgeStore,
+} from './types';
 
 export interface KnowledgeBaseServiceOptions {
   catalog: KnowledgeCatalog;
@@ -75,7 +83,11 @@ export class KnowledgeBaseService implements KnowledgeService {
     const vecs = await this.embedderFor(kb).embed(texts, { signal });
     for (const v of vecs) {
       if (v.length !== kb.dimension) {
-        throw new PaiError('EMBEDDING_DIMENSION_MISMATCH', `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) but the embedder returned ${v.length}-d vectors; vectors of different dimensions cannot be mixed — create a new knowledge base for the new model`, { status: 409 });
+        throw new PaiError(
+          'EMBEDDING_DIMENSION_MISMATCH',
+          `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) but the embedder returned ${v.length}-d vectors; vectors of different dimensions cannot be mixed — create a new knowledge base for the new model`,
+          { status: 409 },
+        );
       }
     }
     return vecs;
@@ -91,7 +103,15 @@ export class KnowledgeBaseService implements KnowledgeService {
     const id = newId('kb');
     await this.o.store.ensureIndex({ kbId: id, dimension });
     try {
-      return await this.o.catalog.createKnowledgeBase({ id, name: v.name, description: v.description, chunkSize: v.chunkSize, chunkOverlap: v.chunkOverlap, embeddingModel, dimension });
+      return await this.o.catalog.createKnowledgeBase({
+        id,
+        name: v.name,
+        description: v.description,
+        chunkSize: v.chunkSize,
+        chunkOverlap: v.chunkOverlap,
+        embeddingModel,
+        dimension,
+      });
     } catch (e) {
       await this.o.store.dropIndex(id).catch(() => {});
       throw e;
@@ -123,8 +143,12 @@ export class KnowledgeBaseService implements KnowledgeService {
     await this.getKnowledgeBase(kbId);
     const title = upload.title.trim();
     if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { status: 400, path: 'title' });
-    if (upload.bytes === undefined && upload.text === undefined) throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: 'file' });
-    const mime = upload.bytes !== undefined ? detectMime(upload.filename, upload.mime) : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
+    if (upload.bytes === undefined && upload.text === undefined)
+      throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: 'file' });
+    const mime =
+      upload.bytes !== undefined
+        ? detectMime(upload.filename, upload.mime)
+        : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
     const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
     const doc = await this.o.catalog.createDocument({ id: newId('doc'), knowledgeBaseId: kbId, title, mime, byteSize });
     this.queue.push({ doc, upload: { ...upload, title }, mime, controller: new AbortController() });
@@ -138,7 +162,10 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   async getDocument(kbId: string, docId: string): Promise<DocumentRecord> {
     const d = await this.o.catalog.getDocument(kbId, docId);
-    if (!d) throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`, { status: 404 });
+    if (!d)
+      throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`, {
+        status: 404,
+      });
     return d;
   }
 
@@ -154,7 +181,13 @@ export class KnowledgeBaseService implements KnowledgeService {
   async recover(before = new Date()): Promise<DocumentRecord[]> {
     const stale = await this.o.catalog.listStaleDocuments(before);
     for (const d of stale) {
-      await this.o.catalog.updateDocument(d.id, { status: 'failed', error: { code: 'INDEXING_INTERRUPTED', message: 'indexing was interrupted by a server restart; upload the document again' } });
+      await this.o.catalog.updateDocument(d.id, {
+        status: 'failed',
+        error: {
+          code: 'INDEXING_INTERRUPTED',
+          message: 'indexing was interrupted by a server restart; upload the document again',
+        },
+      });
       await this.o.store.deleteDocument(d.knowledgeBaseId, d.id).catch(() => 0);
     }
     return stale;
@@ -220,26 +253,50 @@ export class KnowledgeBaseService implements KnowledgeService {
       await progress({ status: 'parsing', progress: 0.02 }, true);
       let parsed: ParsedDocument;
       if (job.upload.bytes !== undefined) parsed = await parseDocument(job.upload.bytes, job.mime);
-      else if (job.mime === 'text/html') parsed = await parseDocument(new TextEncoder().encode(job.upload.text ?? ''), job.mime);
+      else if (job.mime === 'text/html')
+        parsed = await parseDocument(new TextEncoder().encode(job.upload.text ?? ''), job.mime);
       else parsed = { text: (job.upload.text ?? '').replace(/\r\n?/g, '\n') };
       signal.throwIfAborted();
       const max = this.o.maxDocumentChars ?? 5_000_000;
-      if (parsed.text.length > max) throw new PaiError('DOCUMENT_TOO_LARGE', `the document has ${parsed.text.length} characters of text; the limit is ${max}`, { status: 413 });
+      if (parsed.text.length > max)
+        throw new PaiError(
+          'DOCUMENT_TOO_LARGE',
+          `the document has ${parsed.text.length} characters of text; the limit is ${max}`,
+          { status: 413 },
+        );
       const chunks = chunkText(parsed.text, { size: kb.chunkSize, overlap: kb.chunkOverlap }, parsed.segments);
-      if (!chunks.length) throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
-      await progress({ status: 'embedding', progress: 0.05, charCount: parsed.text.length, pages: parsed.pages ?? null }, true);
+      if (!chunks.length)
+        throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
+      await progress(
+        { status: 'embedding', progress: 0.05, charCount: parsed.text.length, pages: parsed.pages ?? null },
+        true,
+      );
 
       const batch = this.o.embedBatch ?? 16;
       const vectors: Float32Array[] = [];
       for (let i = 0; i < chunks.length; i += batch) {
         signal.throwIfAborted();
         const part = chunks.slice(i, i + batch);
-        vectors.push(...(await this.embedChecked(kb, part.map((c) => `${doc.title}\n${c.text}`), signal)));
+        vectors.push(
+          ...(await this.embedChecked(
+            kb,
+            part.map((c) => `${doc.title}\n${c.text}`),
+            signal,
+          )),
+        );
         await progress({ progress: 0.05 + 0.9 * (vectors.length / chunks.length) });
       }
       signal.throwIfAborted();
       const records: ChunkRecord[] = chunks.map((c, i) => ({
-        id: `${doc.id}:${c.index}`, documentId: doc.id, title: doc.title, chunkIndex: c.index, start: c.start, end: c.end, page: c.page, text: c.text, vector: vectors[i],
+        id: `${doc.id}:${c.index}`,
+        documentId: doc.id,
+        title: doc.title,
+        chunkIndex: c.index,
+        start: c.start,
+        end: c.end,
+        page: c.page,
+        text: c.text,
+        vector: vectors[i],
       }));
       await this.o.store.upsertChunks(kbId, records);
       if (signal.aborted || !(await this.o.catalog.getDocument(kbId, doc.id))) {
@@ -254,7 +311,13 @@ export class KnowledgeBaseService implements KnowledgeService {
         await this.o.store.deleteDocument(kbId, old.id);
         await this.o.catalog.deleteDocument(old.id);
       }
-      const done = await this.o.catalog.updateDocument(doc.id, { status: 'indexed', progress: 1, chunkCount: records.length, error: null, indexedAt: new Date().toISOString() });
+      const done = await this.o.catalog.updateDocument(doc.id, {
+        status: 'indexed',
+        progress: 1,
+        chunkCount: records.length,
+        error: null,
+        indexedAt: new Date().toISOString(),
+      });
       if (!done) await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
     } catch (e) {
       if (signal.aborted) return;
@@ -265,16 +328,36 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   // ── search ───────────────────────────────────────────────────────────────────────────────────────────────────
 
-  async search(knowledgeBaseId: string, req: KnowledgeSearchRequest, opts: { signal?: AbortSignal } = {}): Promise<KnowledgeSearchResult> {
+  async search(
+    knowledgeBaseId: string,
+    req: KnowledgeSearchRequest,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<KnowledgeSearchResult> {
     const r = searchSchema.parse(req);
     const kb = await this.getKnowledgeBase(knowledgeBaseId);
     const vector = r.mode === 'bm25' ? undefined : (await this.embedChecked(kb, [r.query], opts.signal))[0];
     opts.signal?.throwIfAborted();
-    const found = await this.o.store.search({ kbId: kb.id, text: r.query, vector, topK: r.topK, mode: r.mode, documentIds: r.documentIds });
+    const found = await this.o.store.search({
+      kbId: kb.id,
+      text: r.query,
+      vector,
+      topK: r.topK,
+      mode: r.mode,
+      documentIds: r.documentIds,
+    });
     const kept = r.threshold === undefined ? found : found.filter((h) => h.score >= r.threshold!);
     const hits: KnowledgeHit[] = kept.map((h, i) => ({
-      citation: `[${i + 1}]`, documentId: h.documentId, title: h.title, chunkIndex: h.chunkIndex, page: h.page, start: h.start, end: h.end, text: h.text,
-      score: h.score, bm25: h.bm25, knn: h.knn,
+      citation: `[${i + 1}]`,
+      documentId: h.documentId,
+      title: h.title,
+      chunkIndex: h.chunkIndex,
+      page: h.page,
+      start: h.start,
+      end: h.end,
+      text: h.text,
+      score: h.score,
+      bm25: h.bm25,
+      knn: h.knn,
     }));
     return { query: r.query, mode: r.mode, hits };
   }

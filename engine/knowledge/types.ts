@@ -49,7 +49,13 @@ export interface FusionOptions {
   rankConstant: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { method: 'rescore', knnWeight: 0.2, bm25Weight: 1.0, numCandidatesFactor: 30, rankConstant: 60 };
+export const DEFAULT_FUSION: FusionOptions = {
+  method: 'rescore',
+  knnWeight: 0.2,
+  bm25Weight: 1.0,
+  numCandidatesFactor: 30,
+  rankConstant: 60,
+};
 
 export interface StoreQuery {
   kbId: string;
@@ -140,5 +146,9 @@ export interface KnowledgeSearchResult {
 
 /** What nodes (ctx.knowledge) and the agent's knowledge_search tool may call. */
 export interface KnowledgeService {
-  search(knowledgeBaseId: string, req: KnowledgeSearchRequest, opts?: { signal?: AbortSignal }): Promise<KnowledgeSearchResult>;
+  search(
+    knowledgeBaseId: string,
+    req: KnowledgeSearchRequest,
+    opts?: { signal?: AbortSignal },
+  ): Promise<KnowledgeSearchResult>;
 }

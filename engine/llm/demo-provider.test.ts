@@ -46,7 +46,9 @@ describe('DemoProvider', () => {
   it('throws AbortError when aborted mid-stream', async () => {
     const ac = new AbortController();
     let n = 0;
-    const err = await demo.chat(req('abort me', { signal: ac.signal, onToken: () => void (++n === 2 && ac.abort()) })).catch((e) => e);
+    const err = await demo
+      .chat(req('abort me', { signal: ac.signal, onToken: () => void (++n === 2 && ac.abort()) }))
+      .catch((e) => e);
     expect(err.name).toBe('AbortError');
     expect(n).toBe(2);
   });

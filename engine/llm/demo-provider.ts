@@ -31,16 +31,24 @@ export class DemoProvider implements LlmProvider {
     if (req.signal?.aborted) throw abortError();
     const msgs = req.messages;
     const inputChars = msgs.reduce(
-      (n, m) => n + (m.content?.length ?? 0) + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, t) => k + t.arguments.length, 0) : 0),
+      (n, m) =>
+        n +
+        (m.content?.length ?? 0) +
+        (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, t) => k + t.arguments.length, 0) : 0),
       0,
     );
     const model = req.model || 'demo';
     const base = { model, provider: this.id };
-    const usage = (outChars: number) => ({ inputTokens: Math.ceil(inputChars / 4), outputTokens: Math.ceil(outChars / 4), cachedTokens: 0 });
+    const usage = (outChars: number) => ({
+      inputTokens: Math.ceil(inputChars / 4),
+      outputTokens: Math.ceil(outChars / 4),
+      cachedTokens: 0,
+    });
     const fingerprint = sha8(JSON.stringify(msgs));
 
     const call = findToolCall(req, fingerprint);
-    if (call) return { ...base, text: '', toolCalls: [call], usage: usage(call.arguments.length), finishReason: 'tool_calls' };
+    if (call)
+      return { ...base, text: '', toolCalls: [call], usage: usage(call.arguments.length), finishReason: 'tool_calls' };
 
     const lastUser = [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
     const echo = clip(lastUser);
@@ -55,7 +63,9 @@ export class DemoProvider implements LlmProvider {
         echo,
         words,
         fingerprint,
-        ...(toolResults.length ? { toolResults: toolResults.map((r) => ({ tool: r.name, result: clip(r.content) })) } : {}),
+        ...(toolResults.length
+          ? { toolResults: toolResults.map((r) => ({ tool: r.name, result: clip(r.content) })) }
+          : {}),
       });
     } else if (toolResults.length) {
       const summary = toolResults.map((r) => `${r.name} returned: ${clip(r.content)}`).join('; ');
@@ -101,7 +111,8 @@ function trailingToolResults(msgs: ChatMessage[]): { name: string; content: stri
     const m = msgs[i];
     if (m.role !== 'tool') break;
     const name =
-      msgs.flatMap((x) => (x.role === 'assistant' ? (x.toolCalls ?? []) : [])).find((c) => c.id === m.toolCallId)?.name ?? m.toolCallId;
+      msgs.flatMap((x) => (x.role === 'assistant' ? (x.toolCalls ?? []) : [])).find((c) => c.id === m.toolCallId)
+        ?.name ?? m.toolCallId;
     out.unshift({ name, content: m.content });
   }
   return out;

@@ -8,7 +8,12 @@ import type { ChatRequest } from './types';
 const KEY = 'sk-test-SECRET-0123456789abcdef';
 let fake: FakeOpenAi;
 const provider = (o: { maxRetries?: number; timeoutMs?: number } = {}) =>
-  new OpenAiCompatibleProvider({ apiKey: KEY, baseURL: fake.baseURL, maxRetries: o.maxRetries ?? 0, timeoutMs: o.timeoutMs ?? 5000 });
+  new OpenAiCompatibleProvider({
+    apiKey: KEY,
+    baseURL: fake.baseURL,
+    maxRetries: o.maxRetries ?? 0,
+    timeoutMs: o.timeoutMs ?? 5000,
+  });
 const req = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'gpt-test',
   messages: [
@@ -17,7 +22,9 @@ const req = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
   ],
   ...extra,
 });
-const tools = [{ name: 'add', description: 'adds', parameters: { type: 'object', properties: { a: { type: 'number' } } } }];
+const tools = [
+  { name: 'add', description: 'adds', parameters: { type: 'object', properties: { a: { type: 'number' } } } },
+];
 const twoCalls = [
   { id: 'call_a', name: 'add', arguments: { a: 1, b: 2 } },
   { id: 'call_b', name: 'lookup', arguments: '{"q":"paris weather"}' },
@@ -42,7 +49,13 @@ describe('OpenAiCompatibleProvider', () => {
   it('returns text and usage for a plain completion', async () => {
     fake.script({ text: 'Hi! How can I help?', usage: { prompt_tokens: 12, completion_tokens: 5 } });
     const res = await provider().chat(req({ temperature: 0.2, maxTokens: 50 }));
-    expect(res).toMatchObject({ text: 'Hi! How can I help?', toolCalls: [], model: 'gpt-test', provider: 'openai-compatible', finishReason: 'stop' });
+    expect(res).toMatchObject({
+      text: 'Hi! How can I help?',
+      toolCalls: [],
+      model: 'gpt-test',
+      provider: 'openai-compatible',
+      finishReason: 'stop',
+    });
     expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedTokens: 0 });
     const body = fake.requests[0];
     expect(body).toMatchObject({ model: 'gpt-test', temperature: 0.2, max_tokens: 50 });
@@ -76,8 +89,14 @@ describe('OpenAiCompatibleProvider', () => {
       }),
     );
     const body = fake.requests[0];
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'add', description: 'adds', parameters: tools[0].parameters } }]);
-    expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":1}' } }] });
+    expect(body.tools).toEqual([
+      { type: 'function', function: { name: 'add', description: 'adds', parameters: tools[0].parameters } },
+    ]);
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":1}' } }],
+    });
     expect(body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '1' });
   });
 
@@ -110,20 +129,26 @@ describe('OpenAiCompatibleProvider', () => {
 
   it('maps 429 without retries to LLM_RATE_LIMITED (retryable)', async () => {
     fake.script({ status: 429 });
-    const err = await provider().chat(req()).catch((e) => e);
+    const err = await provider()
+      .chat(req())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(PaiError);
     expect(err).toMatchObject({ code: 'LLM_RATE_LIMITED', retryable: true });
   });
 
   it('maps 5xx to LLM_UNAVAILABLE (retryable)', async () => {
     fake.script({ status: 503 });
-    const err = await provider().chat(req({ onToken: () => {} })).catch((e) => e);
+    const err = await provider()
+      .chat(req({ onToken: () => {} }))
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'LLM_UNAVAILABLE', retryable: true });
   });
 
   it('maps 401 to LLM_AUTH without leaking the key', async () => {
     fake.script({ status: 401 });
-    const err = await provider().chat(req()).catch((e) => e);
+    const err = await provider()
+      .chat(req())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(PaiError);
     expect(err).toMatchObject({ code: 'LLM_AUTH', status: 502, retryable: false });
     expect(JSON.stringify({ m: err.message, j: err.toJSON(), s: String(err) })).not.toContain(KEY);
@@ -139,7 +164,9 @@ describe('OpenAiCompatibleProvider', () => {
 
   it('maps a timeout to LLM_UNAVAILABLE', async () => {
     fake.script({ text: 'late', hang: true });
-    const err = await provider({ timeoutMs: 100 }).chat(req()).catch((e) => e);
+    const err = await provider({ timeoutMs: 100 })
+      .chat(req())
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'LLM_UNAVAILABLE', retryable: true });
   });
 
@@ -148,7 +175,15 @@ describe('OpenAiCompatibleProvider', () => {
     const ac = new AbortController();
     const tokens: string[] = [];
     const started = Date.now();
-    const p = provider().chat(req({ signal: ac.signal, onToken: (t) => { tokens.push(t); ac.abort(); } }));
+    const p = provider().chat(
+      req({
+        signal: ac.signal,
+        onToken: (t) => {
+          tokens.push(t);
+          ac.abort();
+        },
+      }),
+    );
     const err = await p.catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.name).toBe('AbortError');
@@ -161,7 +196,9 @@ describe('OpenAiCompatibleProvider', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);
     const started = Date.now();
-    const err = await provider().chat(req({ signal: ac.signal, onToken: () => {} })).catch((e) => e);
+    const err = await provider()
+      .chat(req({ signal: ac.signal, onToken: () => {} }))
+      .catch((e) => e);
     expect(err.name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -170,7 +207,9 @@ describe('OpenAiCompatibleProvider', () => {
     fake.script({ text: 'x', delayMs: 5000 });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
-    const err = await provider().chat(req({ signal: ac.signal })).catch((e) => e);
+    const err = await provider()
+      .chat(req({ signal: ac.signal }))
+      .catch((e) => e);
     expect(err.name).toBe('AbortError');
   });
 });

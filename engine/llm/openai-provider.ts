@@ -86,11 +86,15 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   }
 
   private async plainChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
-    const res = await this.client.chat.completions.create({ ...params, stream: false }, { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) });
+    const res = await this.client.chat.completions.create(
+      { ...params, stream: false },
+      { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) },
+    );
     const choice = res.choices[0];
     const toolCalls: ChatToolCall[] = [];
     for (const tc of choice?.message.tool_calls ?? []) {
-      if (tc.type === 'function') toolCalls.push({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments });
+      if (tc.type === 'function')
+        toolCalls.push({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments });
     }
     return {
       text: choice?.message.content ?? '',
@@ -144,7 +148,10 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       return abortError();
     }
     if (err instanceof APIConnectionTimeoutError) {
-      return new PaiError('LLM_UNAVAILABLE', `LLM request to ${this.label} timed out`, { status: 504, retryable: true });
+      return new PaiError('LLM_UNAVAILABLE', `LLM request to ${this.label} timed out`, {
+        status: 504,
+        retryable: true,
+      });
     }
     if (err instanceof APIConnectionError) {
       return new PaiError('LLM_UNAVAILABLE', `Could not connect to ${this.label}`, { status: 502, retryable: true });
@@ -158,10 +165,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       }
       const upstream = this.redact(err.message);
       if (status === 429) {
-        return new PaiError('LLM_RATE_LIMITED', `${this.label} rate limit: ${upstream}`, { status: 429, retryable: true, details });
+        return new PaiError('LLM_RATE_LIMITED', `${this.label} rate limit: ${upstream}`, {
+          status: 429,
+          retryable: true,
+          details,
+        });
       }
       if (status >= 500) {
-        return new PaiError('LLM_UNAVAILABLE', `${this.label} error: ${upstream}`, { status: 502, retryable: true, details });
+        return new PaiError('LLM_UNAVAILABLE', `${this.label} error: ${upstream}`, {
+          status: 502,
+          retryable: true,
+          details,
+        });
       }
       return new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { status: 502, details });
     }

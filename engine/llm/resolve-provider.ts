@@ -21,7 +21,10 @@ const sharedDemo = new DemoProvider();
  * `guardedFetch`: used for base URLs that come from a node's config (user input), so a workflow cannot point the
  * SDK at internal addresses; the admin's OPENAI_BASE_URL is trusted and uses the SDK's own fetch.
  */
-export function createLlmResolver(env: LlmEnv, opts: { guardedFetch?: (url: string | URL, init?: RequestInit) => Promise<Response> } = {}): LlmResolver {
+export function createLlmResolver(
+  env: LlmEnv,
+  opts: { guardedFetch?: (url: string | URL, init?: RequestInit) => Promise<Response> } = {},
+): LlmResolver {
   const cache = new Map<string, LlmProvider>();
   return (settings: ProviderSettings = {}) => {
     const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
@@ -32,7 +35,11 @@ export function createLlmResolver(env: LlmEnv, opts: { guardedFetch?: (url: stri
     if (!provider) {
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
       const userURL = !!settings.baseURL?.trim() && settings.baseURL.trim() !== env.OPENAI_BASE_URL?.trim();
-      provider = new OpenAiCompatibleProvider({ apiKey, baseURL, ...(userURL && opts.guardedFetch ? { fetch: opts.guardedFetch as typeof fetch } : {}) });
+      provider = new OpenAiCompatibleProvider({
+        apiKey,
+        baseURL,
+        ...(userURL && opts.guardedFetch ? { fetch: opts.guardedFetch as typeof fetch } : {}),
+      });
       cache.set(cacheKey, provider);
     }
     return provider;

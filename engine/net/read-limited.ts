@@ -18,7 +18,10 @@ export interface LimitError {
 /** The same, as bytes (uploads such as PDFs). */
 export async function readBytesLimited(msg: Request | Response, limit: number, error: LimitError): Promise<Buffer> {
   const declared = Number(msg.headers.get('content-length') ?? 0);
-  if (declared > limit) throw new PaiError(error.code, `the ${error.what} is ${declared} bytes; the limit is ${limit}`, { status: error.status });
+  if (declared > limit)
+    throw new PaiError(error.code, `the ${error.what} is ${declared} bytes; the limit is ${limit}`, {
+      status: error.status,
+    });
   if (!msg.body) return Buffer.alloc(0);
   const reader = msg.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -34,14 +34,39 @@ async function expectBlocked(p: Promise<unknown>, code = 'SSRF_BLOCKED'): Promis
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-    '0.0.0.0', '0.1.2.3', '255.255.255.255', '224.0.0.1', '240.0.0.1', '192.0.2.1', '198.51.100.7', '203.0.113.9',
-    '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1',
-    '::ffff:169.254.169.254', '::ffff:7f00:1', '::7f00:1', '64:ff9b::a9fe:a9fe', '2002:7f00:1::1', 'not-an-ip',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '0.1.2.3',
+    '255.255.255.255',
+    '224.0.0.1',
+    '240.0.0.1',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '::',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '2001:db8::1',
+    '::ffff:169.254.169.254',
+    '::ffff:7f00:1',
+    '::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '2002:7f00:1::1',
+    'not-an-ip',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
 
   it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111'])('accepts %s', (ip) =>
-    expect(isPublicAddress(ip)).toBe(true));
+    expect(isPublicAddress(ip)).toBe(true),
+  );
 });
 
 describe('checkUrl', () => {
@@ -134,16 +159,26 @@ describe('createGuardedFetch against a local server', () => {
         seen.push({ url: req.url, method: req.method, auth: req.headers.authorization, body });
         const redirect = (status: number, to: string) => res.writeHead(status, { location: to }).end();
         switch (req.url) {
-          case '/to-metadata': return redirect(302, 'http://169.254.169.254/latest/meta-data');
-          case '/to-internal': return redirect(301, 'http://internal.test/');
-          case '/to-ok': return redirect(302, '/ok');
-          case '/post-303': return redirect(303, '/ok');
-          case '/post-307': return redirect(307, '/ok');
-          case '/loop': return redirect(302, '/loop');
-          case '/to-other': return redirect(302, `${otherBase}/ok`);
-          case '/slow': return void setTimeout(() => res.end('late'), 2000);
-          case '/ok': return res.end(`ok ${req.method}`);
-          default: return res.writeHead(404).end();
+          case '/to-metadata':
+            return redirect(302, 'http://169.254.169.254/latest/meta-data');
+          case '/to-internal':
+            return redirect(301, 'http://internal.test/');
+          case '/to-ok':
+            return redirect(302, '/ok');
+          case '/post-303':
+            return redirect(303, '/ok');
+          case '/post-307':
+            return redirect(307, '/ok');
+          case '/loop':
+            return redirect(302, '/loop');
+          case '/to-other':
+            return redirect(302, `${otherBase}/ok`);
+          case '/slow':
+            return void setTimeout(() => res.end('late'), 2000);
+          case '/ok':
+            return res.end(`ok ${req.method}`);
+          default:
+            return res.writeHead(404).end();
         }
       });
     });
@@ -204,13 +239,18 @@ describe('createGuardedFetch against a local server', () => {
 
   it('drops credentials on cross-origin redirects', async () => {
     seen.length = 0;
-    const res = await createGuardedFetch({ resolver, allowlist })(`${base}/to-other`, { headers: { authorization: 'Bearer t' } });
+    const res = await createGuardedFetch({ resolver, allowlist })(`${base}/to-other`, {
+      headers: { authorization: 'Bearer t' },
+    });
     expect(await res.text()).toBe('other');
     expect(seen.map((s) => s.auth)).toEqual(['Bearer t', undefined]);
   });
 
   it('stops after maxRedirects', async () => {
-    await expectBlocked(createGuardedFetch({ resolver, allowlist, maxRedirects: 3 })(`${base}/loop`), 'TOO_MANY_REDIRECTS');
+    await expectBlocked(
+      createGuardedFetch({ resolver, allowlist, maxRedirects: 3 })(`${base}/loop`),
+      'TOO_MANY_REDIRECTS',
+    );
   });
 
   it('aborts after timeoutMs and honours the caller signal', async () => {

@@ -58,7 +58,10 @@ function normaliseEntry(entry: string): string | null {
 /** Parses the comma-separated HTTP_ALLOWLIST value; malformed entries are dropped. */
 export function parseAllowlist(value: string | undefined): string[] {
   if (!value) return [];
-  return value.split(',').map(normaliseEntry).filter((e): e is string => e !== null);
+  return value
+    .split(',')
+    .map(normaliseEntry)
+    .filter((e): e is string => e !== null);
 }
 
 /** Why an address is non-public (an ipaddr.js range name), or null when it is public unicast. */
@@ -136,10 +139,15 @@ function pinnedAgent(addresses: string[]): Agent {
   const entries = addresses.map((address) => ({ address, family: net.isIP(address) }));
   return new Agent({
     connect: {
-      lookup: (_hostname: string, options: { all?: boolean; family?: number | string }, cb: (...args: unknown[]) => void) => {
+      lookup: (
+        _hostname: string,
+        options: { all?: boolean; family?: number | string },
+        cb: (...args: unknown[]) => void,
+      ) => {
         const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
         const list = fam ? entries.filter((e) => e.family === fam) : entries;
-        if (list.length === 0) return cb(Object.assign(new Error('no checked address for family'), { code: 'ENOTFOUND' }));
+        if (list.length === 0)
+          return cb(Object.assign(new Error('no checked address for family'), { code: 'ENOTFOUND' }));
         // Node asks for all addresses when happy-eyeballs (autoSelectFamily) is on, else a single one.
         if (options.all) cb(null, list);
         else cb(null, list[0].address, list[0].family);
@@ -186,12 +194,19 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
 
       await res.body?.cancel();
       if (hop >= maxRedirects) {
-        throw new PaiError('TOO_MANY_REDIRECTS', `Too many redirects (more than ${maxRedirects}) starting from ${new URL(input).hostname}`, { status: 400 });
+        throw new PaiError(
+          'TOO_MANY_REDIRECTS',
+          `Too many redirects (more than ${maxRedirects}) starting from ${new URL(input).hostname}`,
+          { status: 400 },
+        );
       }
       const next = new URL(location, url);
       const method = (reqInit.method ?? 'GET').toUpperCase();
       const headers = new Headers(reqInit.headers);
-      if ((res.status === 303 && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      if (
+        (res.status === 303 && method !== 'HEAD') ||
+        ((res.status === 301 || res.status === 302) && method === 'POST')
+      ) {
         reqInit = { ...reqInit, method: 'GET', body: undefined };
         for (const h of BODY_HEADERS) headers.delete(h);
       }

@@ -21,45 +21,116 @@ const historyMessage = z.object({ role: z.enum(['user', 'assistant']), content: 
 
 export const agentConfigSchema = z.object({
   model: z.string().min(1).default('gpt-4o-mini').describe('Primary model'),
-  fallbackModels: z.array(z.string().min(1)).max(5).default([]).describe('Tried in order when the current model fails with a non-auth error'),
+  fallbackModels: z
+    .array(z.string().min(1))
+    .max(5)
+    .default([])
+    .describe('Tried in order when the current model fails with a non-auth error'),
   systemPrompt: z.string().max(200_000).default(''),
-  task: z.string().min(1, 'the task is required').max(200_000).describe('What the agent should do; may contain {{refs}}'),
-  history: z.union([z.string(), z.array(historyMessage).max(1000)]).optional()
+  task: z
+    .string()
+    .min(1, 'the task is required')
+    .max(200_000)
+    .describe('What the agent should do; may contain {{refs}}'),
+  history: z
+    .union([z.string(), z.array(historyMessage).max(1000)])
+    .optional()
     .describe('Earlier conversation, [{ role: "user"|"assistant", content }], or a {{ref}} to one'),
-  tools: z.array(z.string().min(1).max(100)).max(200).default([])
-    .describe('Tools the agent may use: calculator, current_time, http_fetch, memory_save, memory_recall, knowledge_search, workflow__<name>, mcp__<server>__<tool>; a trailing * selects by prefix (mcp__github__*)'),
-  workflowTools: z.array(z.object({
-    workflowId: z.string().min(1),
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40'),
-    description: z.string().max(1000).optional(),
-  })).max(20).default([]).describe('Workflows callable as tools, offered as workflow__<name> (select them in "tools")'),
-  knowledgeBaseIds: z.array(z.string().min(1)).max(20).default([]).describe('Knowledge bases knowledge_search searches'),
+  tools: z
+    .array(z.string().min(1).max(100))
+    .max(200)
+    .default([])
+    .describe(
+      'Tools the agent may use: calculator, current_time, http_fetch, memory_save, memory_recall, knowledge_search, workflow__<name>, mcp__<server>__<tool>; a trailing * selects by prefix (mcp__github__*)',
+    ),
+  workflowTools: z
+    .array(
+      z.object({
+        workflowId: z.string().min(1),
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40'),
+        description: z.string().max(1000).optional(),
+      }),
+    )
+    .max(20)
+    .default([])
+    .describe('Workflows callable as tools, offered as workflow__<name> (select them in "tools")'),
+  knowledgeBaseIds: z
+    .array(z.string().min(1))
+    .max(20)
+    .default([])
+    .describe('Knowledge bases knowledge_search searches'),
   temperature: z.number().min(0).max(2).default(0.2),
   maxTokens: z.number().int().min(1).max(200_000).optional().describe('Per response'),
   stream: z.boolean().default(true).describe('Stream tokens to the live view'),
-  maxRetries: z.number().int().min(0).max(10).default(2).describe('Retries with backoff on 429/5xx before falling back'),
-  limits: z.object({
-    maxRounds: z.number().int().min(1).max(100).default(10).describe('LLM rounds before the node fails with AGENT_MAX_ROUNDS'),
-    tokenBudget: z.number().int().min(100).max(50_000_000).default(200_000).describe('Input + output tokens over the whole node'),
-    toolTimeoutMs: z.number().int().min(10).max(600_000).default(60_000),
-    batchTimeoutMs: z.number().int().min(10).max(1_800_000).default(90_000).describe('All tool calls of one round'),
-    maxParallelTools: z.number().int().min(1).max(4).default(4),
-    maxToolResultChars: z.number().int().min(200).max(1_000_000).default(20_000),
-    contextWindow: z.number().int().min(500).max(10_000_000).default(128_000).describe("The model's context window in tokens; compaction starts at 85 %"),
-  }).prefault({}),
-  memory: z.object({
-    enabled: z.boolean().default(true),
-    scope: z.enum(['workflow', 'global']).default('workflow').describe('Where memory_save writes; recall reads this workflow and global'),
-    autoRecall: z.boolean().default(true).describe('Inject relevant memories into the system prompt'),
-    topK: z.number().int().min(1).max(50).default(5),
-    minScore: z.number().min(-1).max(1).default(0.3).describe('Minimum similarity × time decay'),
-    halfLifeDays: z.number().min(0).max(36_500).default(30).describe('Time decay half-life; 0 = no decay'),
-    tokenBudget: z.number().int().min(0).max(100_000).default(1000).describe('Tokens of memories in the system prompt'),
-  }).prefault({}),
-  provider: z.object({
-    baseURL: z.url({ protocol: /^https?$/ }).optional().describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
-    apiKeySecret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
-  }).default({}),
+  maxRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .describe('Retries with backoff on 429/5xx before falling back'),
+  limits: z
+    .object({
+      maxRounds: z
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .default(10)
+        .describe('LLM rounds before the node fails with AGENT_MAX_ROUNDS'),
+      tokenBudget: z
+        .number()
+        .int()
+        .min(100)
+        .max(50_000_000)
+        .default(200_000)
+        .describe('Input + output tokens over the whole node'),
+      toolTimeoutMs: z.number().int().min(10).max(600_000).default(60_000),
+      batchTimeoutMs: z.number().int().min(10).max(1_800_000).default(90_000).describe('All tool calls of one round'),
+      maxParallelTools: z.number().int().min(1).max(4).default(4),
+      maxToolResultChars: z.number().int().min(200).max(1_000_000).default(20_000),
+      contextWindow: z
+        .number()
+        .int()
+        .min(500)
+        .max(10_000_000)
+        .default(128_000)
+        .describe("The model's context window in tokens; compaction starts at 85 %"),
+    })
+    .prefault({}),
+  memory: z
+    .object({
+      enabled: z.boolean().default(true),
+      scope: z
+        .enum(['workflow', 'global'])
+        .default('workflow')
+        .describe('Where memory_save writes; recall reads this workflow and global'),
+      autoRecall: z.boolean().default(true).describe('Inject relevant memories into the system prompt'),
+      topK: z.number().int().min(1).max(50).default(5),
+      minScore: z.number().min(-1).max(1).default(0.3).describe('Minimum similarity × time decay'),
+      halfLifeDays: z.number().min(0).max(36_500).default(30).describe('Time decay half-life; 0 = no decay'),
+      tokenBudget: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .default(1000)
+        .describe('Tokens of memories in the system prompt'),
+    })
+    .prefault({}),
+  provider: z
+    .object({
+      baseURL: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
+      apiKeySecret: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .optional()
+        .describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
+    })
+    .default({}),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
@@ -72,11 +143,14 @@ function historyOf(v: unknown): ChatMessage[] {
     try {
       value = JSON.parse(v);
     } catch {
-      throw new PaiError('INVALID_CONFIG', 'history must be a list of { role, content } messages', { path: 'config.history' });
+      throw new PaiError('INVALID_CONFIG', 'history must be a list of { role, content } messages', {
+        path: 'config.history',
+      });
     }
   }
   const parsed = z.array(historyMessage).max(1000).safeParse(value);
-  if (!parsed.success) throw new PaiError('INVALID_CONFIG', `history: ${parsed.error.issues[0].message}`, { path: 'config.history' });
+  if (!parsed.success)
+    throw new PaiError('INVALID_CONFIG', `history: ${parsed.error.issues[0].message}`, { path: 'config.history' });
   return parsed.data;
 }
 
@@ -98,7 +172,8 @@ export const agentNode = defineNode<AgentConfig>({
   version: 1,
   label: 'Agent',
   category: 'ai',
-  description: 'A tool-using agent (ReAct on native function calling): built-in tools, workflows and MCP servers as tools, long-term memory.',
+  description:
+    'A tool-using agent (ReAct on native function calling): built-in tools, workflows and MCP servers as tools, long-term memory.',
   configSchema: agentConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
@@ -109,11 +184,15 @@ export const agentNode = defineNode<AgentConfig>({
     let apiKey: string | undefined;
     if (c.provider?.apiKeySecret) {
       apiKey = ctx.secrets.get(c.provider.apiKeySecret);
-      if (!apiKey) throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, { path: 'config.provider.apiKeySecret' });
+      if (!apiKey)
+        throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
+          path: 'config.provider.apiKeySecret',
+        });
     }
     const provider = ctx.llm({ baseURL: c.provider?.baseURL, apiKey });
     const task = asText(c.task);
-    if (!task.trim()) throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', { path: 'config.task' });
+    if (!task.trim())
+      throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', { path: 'config.task' });
     const warnings: string[] = [];
 
     // Long-term memory: saves go to the configured scope; recall reads this workflow's and global memories.
@@ -121,7 +200,7 @@ export const agentNode = defineNode<AgentConfig>({
     if (c.memory.enabled && services.memory && services.embedder) {
       const workflowId = await services.workflowOf?.(ctx.runId).catch(() => undefined);
       if (c.memory.scope === 'workflow' && !workflowId) {
-        warnings.push('memory: the run\'s workflow is unknown, so workflow-scoped memory is off');
+        warnings.push("memory: the run's workflow is unknown, so workflow-scoped memory is off");
       } else {
         const global: MemoryScope = { kind: 'global' };
         const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId } : undefined;
@@ -142,7 +221,8 @@ export const agentNode = defineNode<AgentConfig>({
     if (knowledge && c.knowledgeBaseIds.length) registry.register(knowledgeSearchTool(c.knowledgeBaseIds));
     const addAll = (tools: Iterable<AgentTool>, from: string) => {
       for (const t of tools) {
-        if (registry.get(t.name)) warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
+        if (registry.get(t.name))
+          warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
         else {
           try {
             registry.register(t);
@@ -159,7 +239,10 @@ export const agentNode = defineNode<AgentConfig>({
     }
     const mcpWanted = mcpServersFor(c.tools);
     if (mcpWanted && services.mcp) {
-      const { tools, errors } = await services.mcp.listTools({ servers: mcpWanted === 'all' ? undefined : mcpWanted, signal: ctx.signal });
+      const { tools, errors } = await services.mcp.listTools({
+        servers: mcpWanted === 'all' ? undefined : mcpWanted,
+        signal: ctx.signal,
+      });
       addAll(tools, 'MCP');
       for (const e of errors) warnings.push(`MCP server "${e.server}": ${e.message}`);
     } else if (mcpWanted) {
@@ -176,11 +259,24 @@ export const agentNode = defineNode<AgentConfig>({
         const block = memoryPromptBlock(await memory.recall(task, { topK: c.memory.topK }), c.memory.tokenBudget);
         recalled = block.used;
         if (block.text) system = system ? `${system}\n\n${block.text}` : block.text;
-        ctx.emit('retrieval.hits', {
-          source: 'memory', title: 'memory recall', hits: recalled.map((m) => ({ id: m.id, score: Number(m.score.toFixed(4)), scope: m.scope, content: m.content.slice(0, 300) })),
-        }, { spanId: randomUUID().replace(/-/g, '').slice(0, 16), parentSpanId: ctx.spanId });
+        ctx.emit(
+          'retrieval.hits',
+          {
+            source: 'memory',
+            title: 'memory recall',
+            hits: recalled.map((m) => ({
+              id: m.id,
+              score: Number(m.score.toFixed(4)),
+              scope: m.scope,
+              content: m.content.slice(0, 300),
+            })),
+          },
+          { spanId: randomUUID().replace(/-/g, '').slice(0, 16), parentSpanId: ctx.spanId },
+        );
       } catch (err) {
-        ctx.emit('node.progress', { warnings: [`memory recall failed: ${err instanceof Error ? err.message : String(err)}`] });
+        ctx.emit('node.progress', {
+          warnings: [`memory recall failed: ${err instanceof Error ? err.message : String(err)}`],
+        });
       }
     }
 
@@ -193,8 +289,18 @@ export const agentNode = defineNode<AgentConfig>({
       onSwitch: (s) => ctx.emit('node.progress', { fallback: s }),
     });
     const result = await runAgent({
-      chain, messages, tools,
-      toolContext: { fetch: ctx.fetch, runId: ctx.runId, nodeId: ctx.nodeId, idempotencyKey: ctx.idempotencyKey, memory, workflows: services.workflows, knowledge },
+      chain,
+      messages,
+      tools,
+      toolContext: {
+        fetch: ctx.fetch,
+        runId: ctx.runId,
+        nodeId: ctx.nodeId,
+        idempotencyKey: ctx.idempotencyKey,
+        memory,
+        workflows: services.workflows,
+        knowledge,
+      },
       limits: c.limits,
       temperature: c.temperature,
       maxTokens: c.maxTokens,

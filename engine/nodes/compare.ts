@@ -6,7 +6,19 @@ import { RE2JS } from 're2js';
 import { PaiError } from '../errors';
 
 export const OPERATORS = [
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'not_contains', 'starts_with', 'ends_with', 'is_empty', 'not_empty', 'regex',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'is_empty',
+  'not_empty',
+  'regex',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 export const UNARY_OPERATORS: ReadonlySet<Operator> = new Set(['is_empty', 'not_empty']);
@@ -54,22 +66,30 @@ function compileRegex(pattern: string): RE2JS {
 
 export function compare(left: unknown, op: Operator, right: unknown, type: ValueType = 'auto'): boolean {
   switch (op) {
-    case 'is_empty': return isEmpty(left);
-    case 'not_empty': return !isEmpty(left);
+    case 'is_empty':
+      return isEmpty(left);
+    case 'not_empty':
+      return !isEmpty(left);
     case 'contains':
     case 'not_contains': {
-      const has = Array.isArray(left) ? left.some((x) => toText(x) === toText(right)) : toText(left).includes(toText(right));
+      const has = Array.isArray(left)
+        ? left.some((x) => toText(x) === toText(right))
+        : toText(left).includes(toText(right));
       return op === 'contains' ? has : !has;
     }
-    case 'starts_with': return toText(left).startsWith(toText(right));
-    case 'ends_with': return toText(left).endsWith(toText(right));
-    case 'regex': return compileRegex(toText(right)).matcher(toText(left)).find();
+    case 'starts_with':
+      return toText(left).startsWith(toText(right));
+    case 'ends_with':
+      return toText(left).endsWith(toText(right));
+    case 'regex':
+      return compileRegex(toText(right)).matcher(toText(left)).find();
   }
   // eq/neq/gt/gte/lt/lte: typed comparison.
   let a: number | string | boolean;
   let b: number | string | boolean;
   if (type === 'boolean') {
-    a = toBool(left); b = toBool(right);
+    a = toBool(left);
+    b = toBool(right);
   } else {
     const na = toNumber(left);
     const nb = toNumber(right);
@@ -77,19 +97,30 @@ export function compare(left: unknown, op: Operator, right: unknown, type: Value
       if (na === undefined || nb === undefined) {
         if (op === 'eq') return false;
         if (op === 'neq') return true;
-        throw new PaiError('TYPE_MISMATCH', `cannot compare ${JSON.stringify(toText(left))} and ${JSON.stringify(toText(right))} as numbers`);
+        throw new PaiError(
+          'TYPE_MISMATCH',
+          `cannot compare ${JSON.stringify(toText(left))} and ${JSON.stringify(toText(right))} as numbers`,
+        );
       }
-      a = na; b = nb;
+      a = na;
+      b = nb;
     } else {
-      a = toText(left); b = toText(right);
+      a = toText(left);
+      b = toText(right);
     }
   }
   switch (op) {
-    case 'eq': return a === b;
-    case 'neq': return a !== b;
-    case 'gt': return a > b;
-    case 'gte': return a >= b;
-    case 'lt': return a < b;
-    case 'lte': return a <= b;
+    case 'eq':
+      return a === b;
+    case 'neq':
+      return a !== b;
+    case 'gt':
+      return a > b;
+    case 'gte':
+      return a >= b;
+    case 'lt':
+      return a < b;
+    case 'lte':
+      return a <= b;
   }
 }

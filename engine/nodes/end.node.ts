@@ -3,11 +3,18 @@ import { defineNode } from './define';
 
 export const endConfigSchema = z.object({
   outputs: z
-    .array(z.object({
-      name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'output names are identifiers: letters, digits, _')
-        .refine((n) => !['__proto__', 'constructor', 'prototype'].includes(n), '"__proto__", "constructor" and "prototype" are reserved'),
-      value: z.string().describe('Template, e.g. {{n1.output.text}}; use a || b for the first non-empty value'),
-    }))
+    .array(
+      z.object({
+        name: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'output names are identifiers: letters, digits, _')
+          .refine(
+            (n) => !['__proto__', 'constructor', 'prototype'].includes(n),
+            '"__proto__", "constructor" and "prototype" are reserved',
+          ),
+        value: z.string().describe('Template, e.g. {{n1.output.text}}; use a || b for the first non-empty value'),
+      }),
+    )
     .max(100)
     .default([]),
 });

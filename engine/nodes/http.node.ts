@@ -9,11 +9,21 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const httpConfigSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
   url: z.string().min(1, 'the URL is required').describe('http(s) URL; may contain {{refs}}'),
-  headers: z.array(z.object({
-    key: z.string().min(1),
-    value: z.string().default(''),
-    secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of a secret whose value is sent (with value as a prefix, e.g. "Bearer "); never stored in traces'),
-  })).default([]),
+  headers: z
+    .array(
+      z.object({
+        key: z.string().min(1),
+        value: z.string().default(''),
+        secret: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+          .optional()
+          .describe(
+            'Name of a secret whose value is sent (with value as a prefix, e.g. "Bearer "); never stored in traces',
+          ),
+      }),
+    )
+    .default([]),
   bodyType: z.enum(['none', 'json', 'text']).default('none'),
   body: z.string().default('').describe('Request body template (JSON text when bodyType is json)'),
   timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
@@ -38,10 +48,18 @@ function renderBody(template: string, bodyType: 'json' | 'text', scope: Template
   try {
     doc = JSON.parse(template);
     parsed = true;
-  } catch { /* not JSON before templating: interpolate as text below */ }
+  } catch {
+    /* not JSON before templating: interpolate as text below */
+  }
   if (parsed) return JSON.stringify(resolveDeep(doc, scope)) ?? 'null';
   const text = renderText(template, scope);
-  try { JSON.parse(text); } catch { throw new PaiError('INVALID_JSON_BODY', 'the request body is not valid JSON after templating', { path: 'config.body' }); }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new PaiError('INVALID_JSON_BODY', 'the request body is not valid JSON after templating', {
+      path: 'config.body',
+    });
+  }
   return text;
 }
 
@@ -49,7 +67,11 @@ function renderBody(template: string, bodyType: 'json' | 'text', scope: Template
 function networkError(err: unknown, signal: AbortSignal, host: string, timeoutMs: number): unknown {
   if (err instanceof PaiError || signal.aborted) return err;
   const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return new PaiError('HTTP_TIMEOUT', `no complete answer from ${host} within ${timeoutMs} ms`, { retryable: true, cause: err });
+  if (e?.name === 'TimeoutError')
+    return new PaiError('HTTP_TIMEOUT', `no complete answer from ${host} within ${timeoutMs} ms`, {
+      retryable: true,
+      cause: err,
+    });
   const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return new PaiError('HTTP_NETWORK_ERROR', `request to ${host} failed: ${why}`, { retryable: true, cause: err });
 }
@@ -73,7 +95,10 @@ export const httpNode = defineNode<HttpConfig>({
       let value = String(h.value ?? '');
       if (h.secret) {
         const secret = ctx.secrets.get(h.secret);
-        if (secret === undefined) throw new PaiError('SECRET_NOT_FOUND', `secret "${h.secret}" is not configured (set SECRET_${h.secret})`, { path: 'config.headers' });
+        if (secret === undefined)
+          throw new PaiError('SECRET_NOT_FOUND', `secret "${h.secret}" is not configured (set SECRET_${h.secret})`, {
+            path: 'config.headers',
+          });
         value += secret;
       }
       headers.set(h.key, value);
@@ -81,22 +106,38 @@ export const httpNode = defineNode<HttpConfig>({
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {
       body = renderBody(String(ctx.rawConfig.body ?? ''), c.bodyType, ctx.scope);
-      if (!headers.has('content-type')) headers.set('content-type', c.bodyType === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
+      if (!headers.has('content-type'))
+        headers.set('content-type', c.bodyType === 'json' ? 'application/json' : 'text/plain; charset=utf-8');
     }
-    if (c.method !== 'GET' && c.method !== 'HEAD' && !headers.has('idempotency-key')) headers.set('idempotency-key', ctx.idempotencyKey);
+    if (c.method !== 'GET' && c.method !== 'HEAD' && !headers.has('idempotency-key'))
+      headers.set('idempotency-key', ctx.idempotencyKey);
     let host = String(c.url);
-    try { host = new URL(String(c.url)).host; } catch { /* the guard reports invalid URLs */ }
+    try {
+      host = new URL(String(c.url)).host;
+    } catch {
+      /* the guard reports invalid URLs */
+    }
     let res: Response;
     let text: string;
     try {
-      res = await ctx.fetch(String(c.url), { method: c.method, headers, body, signal: ctx.signal, timeoutMs: c.timeoutMs });
+      res = await ctx.fetch(String(c.url), {
+        method: c.method,
+        headers,
+        body,
+        signal: ctx.signal,
+        timeoutMs: c.timeoutMs,
+      });
       text = await readLimited(res);
     } catch (err) {
       throw networkError(err, ctx.signal, host, c.timeoutMs);
     }
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json')) {
-      try { parsed = JSON.parse(text); } catch { /* keep the text */ }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* keep the text */
+      }
     }
     const output = { status: res.status, ok: res.ok, headers: Object.fromEntries(res.headers.entries()), body: parsed };
     if (!res.ok && !c.continueOnError) {

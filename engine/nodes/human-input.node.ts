@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineNode } from './define';
 
 export const humanInputConfigSchema = z.object({
-  prompt: z.string().min(1, 'tell the human what to answer').describe('Shown to the person who answers; may contain {{refs}}'),
+  prompt: z
+    .string()
+    .min(1, 'tell the human what to answer')
+    .describe('Shown to the person who answers; may contain {{refs}}'),
   answerType: z.enum(['text', 'boolean', 'json']).default('text'),
 });
 export type HumanInputConfig = z.infer<typeof humanInputConfigSchema>;

@@ -13,7 +13,10 @@ export const llmConfigSchema = z.object({
   stream: z.boolean().default(true).describe('Stream tokens to the live view'),
   grounding: z
     .object({
-      enabled: z.boolean().default(false).describe('Answer only from the given context, cite [n], say when nothing was found'),
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe('Answer only from the given context, cite [n], say when nothing was found'),
       context: z.string().default('').describe('The context block, e.g. {{kb.output.context}} from a knowledge node'),
       fallback: z.string().default('I could not find an answer to that in the knowledge base.'),
     })
@@ -21,8 +24,15 @@ export const llmConfigSchema = z.object({
     .describe('Hallucination controls for retrieval-augmented answers'),
   provider: z
     .object({
-      baseURL: z.url({ protocol: /^https?$/ }).optional().describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
-      apiKeySecret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
+      baseURL: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
+      apiKeySecret: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .optional()
+        .describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
     })
     .default({}),
 });
@@ -42,23 +52,41 @@ export const llmNode = defineNode<LlmConfig>({
     let apiKey: string | undefined;
     if (c.provider?.apiKeySecret) {
       apiKey = ctx.secrets.get(c.provider.apiKeySecret);
-      if (!apiKey) throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, { path: 'config.provider.apiKeySecret' });
+      if (!apiKey)
+        throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
+          path: 'config.provider.apiKeySecret',
+        });
     }
     const provider = ctx.llm({ baseURL: c.provider?.baseURL, apiKey });
     const messages: ChatMessage[] = [];
     const grounded = c.grounding?.enabled === true;
     const rawContext: unknown = grounded ? c.grounding.context : '';
-    const context = (rawContext === undefined || rawContext === null ? '' : typeof rawContext === 'string' ? rawContext : JSON.stringify(rawContext)).trim();
+    const context = (
+      rawContext === undefined || rawContext === null
+        ? ''
+        : typeof rawContext === 'string'
+          ? rawContext
+          : JSON.stringify(rawContext)
+    ).trim();
     if (grounded && !context) {
       // Nothing retrieved: say so instead of letting the model improvise an answer.
-      return { output: { text: c.grounding.fallback, grounded: true, contextFound: false, model: c.model, provider: 'none' } };
+      return {
+        output: { text: c.grounding.fallback, grounded: true, contextFound: false, model: c.model, provider: 'none' },
+      };
     }
     const system = [
       c.systemPrompt ? String(c.systemPrompt) : '',
-      grounded ? `Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}` : '',
-    ].filter(Boolean).join('\n\n');
+      grounded
+        ? `Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     if (system) messages.push({ role: 'system', content: system });
-    messages.push({ role: 'user', content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt) });
+    messages.push({
+      role: 'user',
+      content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt),
+    });
     const res = await provider.chat({
       model: c.model,
       messages,
@@ -73,11 +101,21 @@ export const llmNode = defineNode<LlmConfig>({
       try {
         json = JSON.parse(res.text);
       } catch {
-        throw new PaiError('LLM_BAD_JSON', 'JSON mode is on but the model did not return valid JSON', { retryable: true });
+        throw new PaiError('LLM_BAD_JSON', 'JSON mode is on but the model did not return valid JSON', {
+          retryable: true,
+        });
       }
     }
     return {
-      output: { text: res.text, ...(c.jsonMode ? { json } : {}), ...(grounded ? { grounded: true, contextFound: true } : {}), model: res.model, provider: res.provider, providerLabel: provider.label, finishReason: res.finishReason },
+      output: {
+        text: res.text,
+        ...(c.jsonMode ? { json } : {}),
+        ...(grounded ? { grounded: true, contextFound: true } : {}),
+        model: res.model,
+        provider: res.provider,
+        providerLabel: provider.label,
+        finishReason: res.finishReason,
+      },
       usage: res.usage,
     };
   },

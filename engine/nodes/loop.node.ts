@@ -8,7 +8,10 @@ export const loopConfigSchema = z.object({
   mode: z.enum(['list', 'while']).default('list'),
   items: z.string().default('').describe('list mode: a {{ref}} to an array to iterate over'),
   condition: conditionSchema.optional().describe('while mode: keep looping while this holds'),
-  collect: z.string().default('').describe('Re-entry: a {{ref}} to collect from the body each iteration (e.g. the last body node\'s output)'),
+  collect: z
+    .string()
+    .default('')
+    .describe("Re-entry: a {{ref}} to collect from the body each iteration (e.g. the last body node's output)"),
   maxIterations: z.number().int().min(1).max(10_000).default(100),
 });
 export type LoopConfig = z.infer<typeof loopConfigSchema>;
@@ -22,11 +25,18 @@ export const loopNode = defineNode<LoopConfig>({
   version: 1,
   label: 'Loop',
   category: 'logic',
-  description: 'Iterates over a list, or while a condition holds, with a max-iterations guard. Wire body → … → back to the loop.',
+  description:
+    'Iterates over a list, or while a condition holds, with a max-iterations guard. Wire body → … → back to the loop.',
   configSchema: loopConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'body', label: 'body' }, { id: 'done', label: 'done' }],
-  outputsFor: () => [{ id: 'body', label: 'body' }, { id: 'done', label: 'done' }],
+  outputs: [
+    { id: 'body', label: 'body' },
+    { id: 'done', label: 'done' },
+  ],
+  outputsFor: () => [
+    { id: 'body', label: 'body' },
+    { id: 'done', label: 'done' },
+  ],
   async execute(ctx) {
     const c = ctx.config;
     const index = ctx.iteration; // executions of this node before this one = iterations started so far
@@ -40,11 +50,15 @@ export const loopNode = defineNode<LoopConfig>({
     let item: unknown;
     if (c.mode === 'list') {
       const items = (c.items as unknown) ?? [];
-      if (!Array.isArray(items)) throw new PaiError('INVALID_LOOP_ITEMS', 'list mode needs "items" to resolve to an array', { path: 'config.items' });
+      if (!Array.isArray(items))
+        throw new PaiError('INVALID_LOOP_ITEMS', 'list mode needs "items" to resolve to an array', {
+          path: 'config.items',
+        });
       more = index < items.length;
       item = items[index];
     } else {
-      if (!c.condition) throw new PaiError('INVALID_CONFIG', 'while mode needs a condition', { path: 'config.condition' });
+      if (!c.condition)
+        throw new PaiError('INVALID_CONFIG', 'while mode needs a condition', { path: 'config.condition' });
       more = compare(c.condition.left, c.condition.op, c.condition.right, c.condition.valueType);
     }
     const output = { index, item: more ? item : null, results, count: results.length, done: !more };

@@ -18,7 +18,8 @@ export class NodeRegistry {
 
   register(def: NodeDefinition): this {
     const list = this.byType.get(def.type) ?? [];
-    if (list.some((d) => d.version === def.version)) throw new Error(`node ${def.type}@${def.version} registered twice`);
+    if (list.some((d) => d.version === def.version))
+      throw new Error(`node ${def.type}@${def.version} registered twice`);
     list.push(def);
     list.sort((a, b) => b.version - a.version);
     this.byType.set(def.type, list);

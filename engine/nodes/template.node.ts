@@ -4,7 +4,10 @@ import { renderText, resolveDeep } from '../template/resolve';
 import { defineNode } from './define';
 
 export const templateConfigSchema = z.object({
-  template: z.string().max(200_000).describe('Text with {{refs}}; in JSON format, a JSON document whose strings may hold {{refs}}'),
+  template: z
+    .string()
+    .max(200_000)
+    .describe('Text with {{refs}}; in JSON format, a JSON document whose strings may hold {{refs}}'),
   format: z.enum(['text', 'json']).default('text'),
 });
 export type TemplateConfig = z.infer<typeof templateConfigSchema>;
@@ -27,7 +30,9 @@ export const templateNode = defineNode<TemplateConfig>({
     try {
       doc = JSON.parse(template);
     } catch (e) {
-      throw new PaiError('INVALID_CONFIG', `template is not valid JSON: ${(e as Error).message}`, { path: 'config.template' });
+      throw new PaiError('INVALID_CONFIG', `template is not valid JSON: ${(e as Error).message}`, {
+        path: 'config.template',
+      });
     }
     // Resolving inside the parsed document (not in the text) keeps values typed and correctly escaped.
     const json = resolveDeep(doc, ctx.scope);

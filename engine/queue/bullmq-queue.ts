@@ -57,11 +57,16 @@ export class BullRunQueue implements RunQueue {
 
   /** Applies QUEUE_GLOBAL_CONCURRENCY (kept in Redis; re-applied by the reaper in case Redis lost it). */
   async applyGlobalConcurrency(): Promise<void> {
-    if (this.o.globalConcurrency && this.o.globalConcurrency > 0) await this.queue.setGlobalConcurrency(this.o.globalConcurrency);
+    if (this.o.globalConcurrency && this.o.globalConcurrency > 0)
+      await this.queue.setGlobalConcurrency(this.o.globalConcurrency);
   }
 
   async enqueue(job: RunJob): Promise<void> {
-    await this.queue.add('run', { runId: job.runId, workflowId: job.workflowId, ...(job.resumeKey ? { resumeKey: job.resumeKey } : {}) }, { jobId: jobIdOf(job) });
+    await this.queue.add(
+      'run',
+      { runId: job.runId, workflowId: job.workflowId, ...(job.resumeKey ? { resumeKey: job.resumeKey } : {}) },
+      { jobId: jobIdOf(job) },
+    );
   }
 
   async pending(runId: string): Promise<boolean> {
@@ -119,9 +124,14 @@ export function startBullWorker(o: BullWorkerOptions): RunWorker {
     (o.log ?? (() => {}))(msg);
   };
   const lockMs = o.lockMs ?? 30_000;
-  const slots = o.workflowConcurrency && o.workflowConcurrency > 0
-    ? new WorkflowSlots(connection, { prefix: o.prefix, limit: o.workflowConcurrency, leaseMs: Math.max(lockMs, 10_000) })
-    : undefined;
+  const slots =
+    o.workflowConcurrency && o.workflowConcurrency > 0
+      ? new WorkflowSlots(connection, {
+          prefix: o.prefix,
+          limit: o.workflowConcurrency,
+          leaseMs: Math.max(lockMs, 10_000),
+        })
+      : undefined;
   const recheckMs = o.recheckMs ?? 1_000;
   let active = 0;
 
@@ -178,7 +188,8 @@ export function startBullWorker(o: BullWorkerOptions): RunWorker {
   });
   worker.on('error', (e) => log(`[paiflow worker ${process.pid}] queue error: ${e.message}`));
   worker.on('failed', (job, e) => {
-    if (!(e instanceof DelayedError) && e?.name !== 'DelayedError') log(`[paiflow worker ${process.pid}] run job ${job?.id ?? '?'} failed: ${e.message}`);
+    if (!(e instanceof DelayedError) && e?.name !== 'DelayedError')
+      log(`[paiflow worker ${process.pid}] run job ${job?.id ?? '?'} failed: ${e.message}`);
   });
 
   return {

@@ -39,7 +39,8 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new PaiError('INVALID_CONFIG', `${name} must be an integer >= ${min} (got "${raw}")`, { status: 500 });
+  if (!Number.isInteger(n) || n < min)
+    throw new PaiError('INVALID_CONFIG', `${name} must be an integer >= ${min} (got "${raw}")`, { status: 500 });
   return n;
 }
 

@@ -37,12 +37,23 @@ export interface Recoverer {
 /** Whether queue mode is on for this process; throws a clear error when it is asked for but cannot work. */
 export function checkQueueMode(deps: Pick<QueueModeDeps, 'config' | 'role' | 'dbKind'>): boolean {
   if (deps.role !== 'worker' && !deps.config.enabled) return false;
-  const what = deps.role === 'worker' ? 'a worker process' : `queue mode (${deps.config.workers > 0 ? `WORKERS=${deps.config.workers}` : 'QUEUE_MODE=1'})`;
+  const what =
+    deps.role === 'worker'
+      ? 'a worker process'
+      : `queue mode (${deps.config.workers > 0 ? `WORKERS=${deps.config.workers}` : 'QUEUE_MODE=1'})`;
   if (!deps.config.redisUrl) {
-    throw new PaiError('QUEUE_NEEDS_REDIS', `${what} needs Redis: set REDIS_URL (or unset QUEUE_MODE/WORKERS to run workflows in the app process)`, { status: 500 });
+    throw new PaiError(
+      'QUEUE_NEEDS_REDIS',
+      `${what} needs Redis: set REDIS_URL (or unset QUEUE_MODE/WORKERS to run workflows in the app process)`,
+      { status: 500 },
+    );
   }
   if (deps.dbKind !== 'postgres') {
-    throw new PaiError('QUEUE_NEEDS_POSTGRES', `${what} needs PostgreSQL: set DATABASE_URL. The embedded database (PGlite) can be opened by one process only, and workers are separate processes`, { status: 500 });
+    throw new PaiError(
+      'QUEUE_NEEDS_POSTGRES',
+      `${what} needs PostgreSQL: set DATABASE_URL. The embedded database (PGlite) can be opened by one process only, and workers are separate processes`,
+      { status: 500 },
+    );
   }
   return true;
 }
@@ -56,7 +67,9 @@ export function openQueueMode(deps: QueueModeDeps): QueueMode | null {
 export function withoutQueuedRecovery<T extends RunStore>(store: T): T {
   return new Proxy(store, {
     get(target, prop) {
-      if (prop === 'findStaleRuns') return async (staleBefore: Date) => (await target.findStaleRuns(staleBefore)).filter((r) => r.status !== 'queued');
+      if (prop === 'findStaleRuns')
+        return async (staleBefore: Date) =>
+          (await target.findStaleRuns(staleBefore)).filter((r) => r.status !== 'queued');
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -67,7 +80,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   return Promise.race([
     p.finally(() => clearTimeout(t)),
-    new Promise<never>((_, reject) => { t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); }),
+    new Promise<never>((_, reject) => {
+      t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
   ]);
 }
 
@@ -80,7 +95,12 @@ export class QueueMode {
 
   constructor(private readonly d: QueueModeDeps) {
     this.log = d.log ?? ((m) => console.warn(m));
-    this.queue = new BullRunQueue({ redisUrl: d.config.redisUrl!, prefix: d.config.prefix, queueName: d.config.queueName, globalConcurrency: d.config.globalConcurrency });
+    this.queue = new BullRunQueue({
+      redisUrl: d.config.redisUrl!,
+      prefix: d.config.prefix,
+      queueName: d.config.queueName,
+      globalConcurrency: d.config.globalConcurrency,
+    });
   }
 
   get config(): QueueConfig {
@@ -102,12 +122,30 @@ export class QueueMode {
    */
   async dispatch(run: RunRecord): Promise<void> {
     try {
-      await withTimeout(this.queue.enqueue({ runId: run.id, workflowId: run.workflowId }), this.d.config.enqueueTimeoutMs, 'enqueue');
+      await withTimeout(
+        this.queue.enqueue({ runId: run.id, workflowId: run.workflowId }),
+        this.d.config.enqueueTimeoutMs,
+        'enqueue',
+      );
     } catch (e) {
-      const error = { code: 'QUEUE_UNAVAILABLE', message: `the run queue is unavailable (${(e as Error).message}); the run was not started` };
-      const failed = await this.d.store.updateRun(run.id, { status: 'failed', error, finishedAt: new Date().toISOString() }, ['queued']);
+      const error = {
+        code: 'QUEUE_UNAVAILABLE',
+        message: `the run queue is unavailable (${(e as Error).message}); the run was not started`,
+      };
+      const failed = await this.d.store.updateRun(
+        run.id,
+        { status: 'failed', error, finishedAt: new Date().toISOString() },
+        ['queued'],
+      );
       if (!failed) return; // the enqueue went through after all and a worker already took the run
-      const ev: TraceEvent = { seq: (await this.d.store.maxSeq(run.id)) + 1, runId: run.id, ts: new Date().toISOString(), type: 'run.failed', spanId: 'run', data: { error } };
+      const ev: TraceEvent = {
+        seq: (await this.d.store.maxSeq(run.id)) + 1,
+        runId: run.id,
+        ts: new Date().toISOString(),
+        type: 'run.failed',
+        spanId: 'run',
+        data: { error },
+      };
       await this.d.store.commit(run.id, { events: [ev] }).catch(() => {});
       this.d.bus.publish(ev);
       throw new PaiError('QUEUE_UNAVAILABLE', error.message, { status: 503, retryable: true });
@@ -118,7 +156,11 @@ export class QueueMode {
   async resumeLater(runId: string): Promise<void> {
     const run = await this.d.store.getRun(runId);
     if (!run || run.status !== 'interrupted') return;
-    await this.queue.enqueue({ runId, workflowId: run.workflowId, resumeKey: String(await this.d.store.maxSeq(runId)) });
+    await this.queue.enqueue({
+      runId,
+      workflowId: run.workflowId,
+      resumeKey: String(await this.d.store.maxSeq(runId)),
+    });
   }
 
   /** One reaper pass (see the file comment). At most one process reaps per interval. */
@@ -126,7 +168,13 @@ export class QueueMode {
     if (this.reaping) return;
     this.reaping = true;
     try {
-      const lock = await this.queue.connection.set(`${this.d.config.prefix}reaper-lock`, String(process.pid), 'PX', Math.max(100, this.d.config.reaperMs - 50), 'NX');
+      const lock = await this.queue.connection.set(
+        `${this.d.config.prefix}reaper-lock`,
+        String(process.pid),
+        'PX',
+        Math.max(100, this.d.config.reaperMs - 50),
+        'NX',
+      );
       if (lock !== 'OK') return;
       await this.queue.applyGlobalConcurrency();
       const stale = await this.d.store.findStaleRuns(new Date(Date.now() - this.d.config.staleMs));
@@ -137,7 +185,11 @@ export class QueueMode {
         }
       }
       const interrupted = await runs.recover();
-      if (this.d.autoResume) for (const id of interrupted) await this.resumeLater(id).catch((e) => this.log(`[paiflow] could not re-enqueue ${id}: ${(e as Error).message}`));
+      if (this.d.autoResume)
+        for (const id of interrupted)
+          await this.resumeLater(id).catch((e) =>
+            this.log(`[paiflow] could not re-enqueue ${id}: ${(e as Error).message}`),
+          );
     } catch (e) {
       this.log(`[paiflow] reaper pass failed: ${(e as Error).message}`);
     } finally {
@@ -150,17 +202,29 @@ export class QueueMode {
    * (call it after every node type is registered).
    */
   async start(executor: QueuedRunExecutor): Promise<void> {
-    await this.queue.applyGlobalConcurrency().catch((e) => this.log(`[paiflow] could not set the global concurrency: ${(e as Error).message}`));
+    await this.queue
+      .applyGlobalConcurrency()
+      .catch((e) => this.log(`[paiflow] could not set the global concurrency: ${(e as Error).message}`));
     if (this.d.role === 'worker') {
       this.worker = startBullWorker({
-        redisUrl: this.d.config.redisUrl!, prefix: this.d.config.prefix, queueName: this.d.config.queueName,
-        executor, getRun: (id) => this.d.store.getRun(id),
-        concurrency: this.d.config.workerConcurrency, workflowConcurrency: this.d.config.workflowConcurrency,
-        lockMs: this.d.config.lockMs, maxStalled: this.d.config.maxStalled,
-        recheckMs: Math.max(250, Math.min(5_000, Math.floor(this.d.config.staleMs / 2))), log: this.log,
+        redisUrl: this.d.config.redisUrl!,
+        prefix: this.d.config.prefix,
+        queueName: this.d.config.queueName,
+        executor,
+        getRun: (id) => this.d.store.getRun(id),
+        concurrency: this.d.config.workerConcurrency,
+        workflowConcurrency: this.d.config.workflowConcurrency,
+        lockMs: this.d.config.lockMs,
+        maxStalled: this.d.config.maxStalled,
+        recheckMs: Math.max(250, Math.min(5_000, Math.floor(this.d.config.staleMs / 2))),
+        log: this.log,
       });
     } else if (this.d.config.workers > 0) {
-      this.processes = new WorkerProcesses({ count: this.d.config.workers, stopTimeoutMs: this.d.config.shutdownGraceMs + 5_000, log: this.log }).start();
+      this.processes = new WorkerProcesses({
+        count: this.d.config.workers,
+        stopTimeoutMs: this.d.config.shutdownGraceMs + 5_000,
+        log: this.log,
+      }).start();
     }
   }
 
@@ -177,14 +241,24 @@ export class QueueMode {
  * silently finding nothing; set ELASTICSEARCH_URL to use knowledge bases from queued runs.
  */
 export function knowledgeOnlyInApp<T>(): T {
-  const unavailable = () => Promise.reject(new PaiError('KNOWLEDGE_UNAVAILABLE',
-    'knowledge bases on the embedded index can only be searched by the app process; queue workers need ELASTICSEARCH_URL', { status: 503 }));
+  const unavailable = () =>
+    Promise.reject(
+      new PaiError(
+        'KNOWLEDGE_UNAVAILABLE',
+        'knowledge bases on the embedded index can only be searched by the app process; queue workers need ELASTICSEARCH_URL',
+        { status: 503 },
+      ),
+    );
   const own: Record<string, unknown> = {
     describeStore: () => 'embedded (app process only; queue workers need ELASTICSEARCH_URL)',
     close: async () => {},
     whenIdle: async () => {},
   };
-  return new Proxy({}, {
-    get: (_t, prop) => (typeof prop === 'string' && prop in own ? own[prop] : prop === 'then' ? undefined : unavailable),
-  }) as T;
+  return new Proxy(
+    {},
+    {
+      get: (_t, prop) =>
+        typeof prop === 'string' && prop in own ? own[prop] : prop === 'then' ? undefined : unavailable,
+    },
+  ) as T;
 }

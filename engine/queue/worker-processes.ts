@@ -66,33 +66,44 @@ export class WorkerProcesses {
     slot.child = child;
     slot.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (m: unknown) => {
-        if ((m as { type?: string })?.type === WORKER_READY_MESSAGE) { child.off('message', onMessage); resolve(); }
+        if ((m as { type?: string })?.type === WORKER_READY_MESSAGE) {
+          child.off('message', onMessage);
+          resolve();
+        }
       };
       child.on('message', onMessage);
-      child.once('exit', (code, signal) => reject(new Error(`worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}) before it was ready`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}) before it was ready`)),
+      );
     });
     slot.ready.catch(() => {}); // only ready() callers care
     child.once('exit', (code, signal) => {
       if (this.stopping || slot.child !== child) return;
       if (slot.starts.length >= 5) {
-        this.log(`[paiflow] worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}) 5 times within a minute; not restarting it`);
+        this.log(
+          `[paiflow] worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}) 5 times within a minute; not restarting it`,
+        );
         return;
       }
       this.log(`[paiflow] worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}); restarting it`);
-      setTimeout(() => { if (!this.stopping) this.spawn(slot); }, 1_000).unref?.();
+      setTimeout(() => {
+        if (!this.stopping) this.spawn(slot);
+      }, 1_000).unref?.();
     });
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     const timeout = this.o.stopTimeoutMs ?? 15_000;
-    await Promise.all(this.slots.map(async ({ child }) => {
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), timeout);
-      await exited;
-      clearTimeout(t);
-    }));
+    await Promise.all(
+      this.slots.map(async ({ child }) => {
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), timeout);
+        await exited;
+        clearTimeout(t);
+      }),
+    );
   }
 }

@@ -39,7 +39,10 @@ export class WorkflowSlots {
   private timer?: NodeJS.Timeout;
   private readonly r: SlotRedis;
 
-  constructor(redis: Redis, private readonly o: { prefix: string; limit: number; leaseMs?: number }) {
+  constructor(
+    redis: Redis,
+    private readonly o: { prefix: string; limit: number; leaseMs?: number },
+  ) {
     this.r = redis as SlotRedis;
     if (!this.r.pfSlotAcquire) {
       this.r.defineCommand('pfSlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });
@@ -78,11 +81,21 @@ export class WorkflowSlots {
 
   private ensureRenewal() {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (!this.held.size) return;
-      const entries = [...this.held.entries()];
-      this.r.pfSlotRenew(entries.length, ...entries.map(([, wf]) => this.key(wf)), this.leaseMs, ...entries.map(([run]) => run)).catch(() => {});
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.timer = setInterval(
+      () => {
+        if (!this.held.size) return;
+        const entries = [...this.held.entries()];
+        this.r
+          .pfSlotRenew(
+            entries.length,
+            ...entries.map(([, wf]) => this.key(wf)),
+            this.leaseMs,
+            ...entries.map(([run]) => run),
+          )
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
     this.timer.unref?.();
   }
 

@@ -96,8 +96,18 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
       const prev = a.previous.get(id);
       const now = new Date().toISOString();
       a.journal.stageNode({
-        runId: a.runId, nodeId: id, type: nodes.get(id)!.type, status: 'skipped', attempt: prev?.attempt ?? 0, input: null, output: null,
-        error: null, usage: null, startedAt: null, finishedAt: now, durationMs: null,
+        runId: a.runId,
+        nodeId: id,
+        type: nodes.get(id)!.type,
+        status: 'skipped',
+        attempt: prev?.attempt ?? 0,
+        input: null,
+        output: null,
+        error: null,
+        usage: null,
+        startedAt: null,
+        finishedAt: now,
+        durationMs: null,
       });
       a.journal.emit('node.skipped', { type: nodes.get(id)!.type }, { nodeId: id });
       for (const e of t.outgoing.get(id)!) consider(e.target);
@@ -120,26 +130,37 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
     state.set(id, 'running');
     const def = a.registry.get(node.type, node.data.version);
     const p = runNode({
-      runId: a.runId, node, def, scope,
-      previousAttempts: a.previous.get(id)?.attempt ?? 0, signal: a.signal, journal: a.journal, services: a.services,
+      runId: a.runId,
+      node,
+      def,
+      scope,
+      previousAttempts: a.previous.get(id)?.attempt ?? 0,
+      signal: a.signal,
+      journal: a.journal,
+      services: a.services,
       persistWithNext: persistWithNext.has(id),
-    }).then(
-      (out) => {
-        state.set(id, out.status);
-        if (out.status === 'succeeded') {
-          scope.nodes[id] = { output: out.output, status: 'succeeded' };
-          taken.set(id, def.outputsFor ? branchesOf(out.output, out.branch) : undefined);
-          for (const e of t.outgoing.get(id)!) consider(e.target);
-        } else if (out.status === 'failed' && !firstError) {
-          firstError = { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } };
-        }
-      },
-      (err) => {
-        state.set(id, 'failed');
-        if (err instanceof StoreWriteError) storeError ??= err;
-        else firstError ??= { code: 'ENGINE_ERROR', message: (err as Error).message, details: { nodeId: id } };
-      },
-    ).finally(() => inflight.delete(id));
+    })
+      .then(
+        (out) => {
+          state.set(id, out.status);
+          if (out.status === 'succeeded') {
+            scope.nodes[id] = { output: out.output, status: 'succeeded' };
+            taken.set(id, def.outputsFor ? branchesOf(out.output, out.branch) : undefined);
+            for (const e of t.outgoing.get(id)!) consider(e.target);
+          } else if (out.status === 'failed' && !firstError) {
+            firstError = {
+              ...out.error!,
+              details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) },
+            };
+          }
+        },
+        (err) => {
+          state.set(id, 'failed');
+          if (err instanceof StoreWriteError) storeError ??= err;
+          else firstError ??= { code: 'ENGINE_ERROR', message: (err as Error).message, details: { nodeId: id } };
+        },
+      )
+      .finally(() => inflight.delete(id));
     inflight.set(id, p);
   };
 
@@ -154,17 +175,30 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   }
 
   if (storeError) {
-    return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message } };
+    return {
+      status: 'failed',
+      outputs: null,
+      error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message },
+    };
   }
-  if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+  if (a.signal.aborted)
+    return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
   if (firstError) return { status: 'failed', outputs: null, error: firstError };
   const unfinished = [...state.entries()].filter(([, s]) => s === 'pending');
   if (unfinished.length) {
-    return { status: 'failed', outputs: null, error: { code: 'UNREACHED_NODES', message: `nodes never became ready: ${unfinished.map(([id]) => id).join(', ')}` } };
+    return {
+      status: 'failed',
+      outputs: null,
+      error: {
+        code: 'UNREACHED_NODES',
+        message: `nodes never became ready: ${unfinished.map(([id]) => id).join(', ')}`,
+      },
+    };
   }
   let outputs: Record<string, unknown> = {};
   for (const n of a.graph.nodes) {
-    if (n.type === 'end' && state.get(n.id) === 'succeeded') outputs = { ...outputs, ...(scope.nodes[n.id]?.output as Record<string, unknown>) };
+    if (n.type === 'end' && state.get(n.id) === 'succeeded')
+      outputs = { ...outputs, ...(scope.nodes[n.id]?.output as Record<string, unknown>) };
   }
   return { status: 'succeeded', outputs, error: null };
 }

@@ -50,7 +50,6 @@ function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' |
   return chosen.includes(e.sourceHandle ?? '') ? 'live' : 'dead';
 }
 
-
 /** One execution's state, found by the compiled graph's nodes through their thread id. */
 interface RunCtx {
   a: ExecuteArgs;
@@ -69,7 +68,10 @@ interface RunCtx {
 }
 
 async function settle(R: RunCtx): Promise<boolean> {
-  try { await R.inFlight; return true; } catch (e) {
+  try {
+    await R.inFlight;
+    return true;
+  } catch (e) {
     R.storeError ??= e instanceof StoreWriteError ? e : new StoreWriteError(e);
     return false;
   }
@@ -82,7 +84,20 @@ function setNode(R: RunCtx, id: string, status: NodeStatus, output?: unknown) {
 }
 
 function stageSkipped(R: RunCtx, id: string, type: string) {
-  R.a.journal.stageNode({ runId: R.a.runId, nodeId: id, type, status: 'skipped', attempt: R.attempts.get(id) ?? 0, input: null, output: null, error: null, usage: null, startedAt: null, finishedAt: new Date().toISOString(), durationMs: null });
+  R.a.journal.stageNode({
+    runId: R.a.runId,
+    nodeId: id,
+    type,
+    status: 'skipped',
+    attempt: R.attempts.get(id) ?? 0,
+    input: null,
+    output: null,
+    error: null,
+    usage: null,
+    startedAt: null,
+    finishedAt: new Date().toISOString(),
+    durationMs: null,
+  });
   R.a.journal.emit('node.skipped', { type }, { nodeId: id });
   setNode(R, id, 'skipped');
 }
@@ -90,7 +105,9 @@ function stageSkipped(R: RunCtx, id: string, type: string) {
 /** The run's outputs: what its End nodes produced. */
 function outputsOf(plan: Plan, L: Local): Record<string, unknown> {
   let outputs: Record<string, unknown> = {};
-  for (const [id, n] of plan.nodes) if (n.type === 'end' && L.status[id] === 'succeeded') outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
+  for (const [id, n] of plan.nodes)
+    if (n.type === 'end' && L.status[id] === 'succeeded')
+      outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
   return outputs;
 }
 
@@ -100,7 +117,8 @@ function outputsOf(plan: Plan, L: Local): Record<string, unknown> {
  * untaken exits are decided only at the end) that cannot pause.
  */
 function announceIfDone(plan: Plan, R: RunCtx) {
-  if (!R.a.finish || plan.inCycle.size > 0 || plan.canPause || R.L.failure || R.storeError || R.a.signal.aborted) return;
+  if (!R.a.finish || plan.inCycle.size > 0 || plan.canPause || R.L.failure || R.storeError || R.a.signal.aborted)
+    return;
   for (const id of plan.nodes.keys()) {
     const s = R.L.status[id];
     if (s !== 'succeeded' && s !== 'skipped') return;
@@ -111,11 +129,17 @@ function announceIfDone(plan: Plan, R: RunCtx) {
 
 type App = {
   invoke(input: unknown, cfg: Record<string, unknown>): Promise<S & { __interrupt__?: Array<{ value: unknown }> }>;
-  getState(cfg: Record<string, unknown>): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
+  getState(
+    cfg: Record<string, unknown>,
+  ): Promise<{ next: string[]; tasks: Array<{ interrupts: Array<{ value: unknown }> }> }>;
 };
 
 /** A graph compiled once and reused by every execution of the same graph: its nodes find their run by thread id. */
-interface Compiled { plan: Plan; app: App; checkpointed: boolean }
+interface Compiled {
+  plan: Plan;
+  app: App;
+  checkpointed: boolean;
+}
 
 /** Node body: runs one graph node for the execution `R` and returns the targets to trigger. */
 function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNode) {
@@ -137,7 +161,11 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     const iteration = L.iter[id] ?? 0;
     const limit = plan.maxIter.get(id);
     if (limit !== undefined && iteration >= limit) {
-      const error = { code: 'LOOP_LIMIT', message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`, details: { nodeId: id } };
+      const error = {
+        code: 'LOOP_LIMIT',
+        message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`,
+        details: { nodeId: id },
+      };
       a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });
       L.failure ??= error;
       return [];
@@ -153,8 +181,18 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     let out;
     try {
       out = await runNode({
-        runId: a.runId, node, def, scope, previousAttempts: attempts.get(id) ?? 0,
-        signal: a.signal, journal: a.journal, services: a.services, iteration, resume, deferDurable: true, persistWithNext,
+        runId: a.runId,
+        node,
+        def,
+        scope,
+        previousAttempts: attempts.get(id) ?? 0,
+        signal: a.signal,
+        journal: a.journal,
+        services: a.services,
+        iteration,
+        resume,
+        deferDurable: true,
+        persistWithNext,
       });
       if (out.durable) {
         R.inFlight = Promise.all([R.inFlight, out.durable]).then(() => undefined);
@@ -165,24 +203,43 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
         await new Promise<void>((r) => process.nextTick(r));
       }
     } catch (e) {
-      if (e instanceof StoreWriteError) { R.storeError = e; return []; }
+      if (e instanceof StoreWriteError) {
+        R.storeError = e;
+        return [];
+      }
       throw e;
     }
     attempts.set(id, out.attempt);
     if (out.status !== 'succeeded') {
       setNode(R, id, out.status);
-      if (out.status === 'failed') L.failure ??= { ...out.error!, details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) } };
+      if (out.status === 'failed')
+        L.failure ??= {
+          ...out.error!,
+          details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) },
+        };
       return [];
     }
     setNode(R, id, 'succeeded', out.output);
     if (node.type === 'end') announceIfDone(plan, R);
     L.iter[id] = iteration + 1;
-    const chosen = branching ? (Array.isArray(out.branch) ? out.branch.map(String) : out.branch !== undefined ? [String(out.branch)] : null) : null;
+    const chosen = branching
+      ? Array.isArray(out.branch)
+        ? out.branch.map(String)
+        : out.branch !== undefined
+          ? [String(out.branch)]
+          : null
+      : null;
     L.branch[id] = chosen;
-    const pick = (edges: GraphEdge[]) => edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
+    const pick = (edges: GraphEdge[]) =>
+      edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
     // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
     // Inside a cycle only the chosen branch is triggered; untaken exits are swept to `skipped` at the end.
-    return [...new Set([...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()), ...pick(plan.backOut.get(id)!)])];
+    return [
+      ...new Set([
+        ...(branching && plan.inCycle.has(id) ? pick(plan.forwardOut.get(id)!) : fwdTargets()),
+        ...pick(plan.backOut.get(id)!),
+      ]),
+    ];
   };
 }
 
@@ -196,14 +253,23 @@ const COMPILED_CACHE_SIZE = 64;
  */
 class NodeRunnable extends Runnable<S, Partial<S>> {
   lc_namespace = ['paiflow'];
-  constructor(name: string, private readonly fn: (s: S, config: unknown) => Promise<Partial<S>>) { super(); this.name = name; }
-  invoke(input: S, config?: RunnableConfig): Promise<Partial<S>> { return this.fn(input, config); }
+  constructor(
+    name: string,
+    private readonly fn: (s: S, config: unknown) => Promise<Partial<S>>,
+  ) {
+    super();
+    this.name = name;
+  }
+  invoke(input: S, config?: RunnableConfig): Promise<Partial<S>> {
+    return this.fn(input, config);
+  }
 }
 
 export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<BaseCheckpointSaver> } = {}) {
   // Executions in progress, by LangGraph thread id; compiled graphs by their graph's JSON (most recent last).
   const running = new Map<string, RunCtx>();
-  const ctxOf = (config: unknown) => running.get((config as { configurable: { thread_id: string } }).configurable.thread_id)!;
+  const ctxOf = (config: unknown) =>
+    running.get((config as { configurable: { thread_id: string } }).configurable.thread_id)!;
   const cache = new Map<string, Compiled>();
   // The same graph object again (a published version's, kept by its cache) skips the JSON.stringify for its key.
   // Graphs handed to a run are not edited in place: an edited workflow is read back from the store as a new object.
@@ -211,11 +277,19 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
   let registryOfCache: NodeRegistry | undefined;
 
   async function compile(a: ExecuteArgs): Promise<Compiled> {
-    if (registryOfCache !== a.registry) { cache.clear(); keys = new WeakMap(); registryOfCache = a.registry; }
+    if (registryOfCache !== a.registry) {
+      cache.clear();
+      keys = new WeakMap();
+      registryOfCache = a.registry;
+    }
     let key = keys.get(a.graph);
-    if (key === undefined) keys.set(a.graph, key = JSON.stringify(a.graph));
+    if (key === undefined) keys.set(a.graph, (key = JSON.stringify(a.graph)));
     const hit = cache.get(key);
-    if (hit) { cache.delete(key); cache.set(key, hit); return hit; }
+    if (hit) {
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
+    }
     const plan = planGraph(a);
     const g = new StateGraph(State) as unknown as {
       addNode(name: string, fn: ((s: S, config: unknown) => Promise<Partial<S>>) | Runnable<S, Partial<S>>): void;
@@ -240,10 +314,14 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
         for (const target of possible) g.addEdge(gname(id), target);
       } else {
         // The path map lists the only possible targets; without it LangGraph wires every node as a possible target.
-        g.addConditionalEdges(gname(id), (_st, config) => {
-          const targets = ctxOf(config).L.trig[id] ?? [];
-          return targets.length ? targets.map(gname) : END;
-        }, [...possible, END]);
+        g.addConditionalEdges(
+          gname(id),
+          (_st, config) => {
+            const targets = ctxOf(config).L.trig[id] ?? [];
+            return targets.length ? targets.map(gname) : END;
+          },
+          [...possible, END],
+        );
       }
     }
     g.addEdge(START, gname(plan.startId));
@@ -260,8 +338,12 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     const { plan, app, checkpointed } = await compile(a);
     const registry: NodeRegistry = a.registry;
     const R: RunCtx = {
-      a, L: { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null }, scope: { inputs: a.inputs, nodes: {} },
-      attempts: new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt])), inFlight: Promise.resolve(), storeError: null,
+      a,
+      L: { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null },
+      scope: { inputs: a.inputs, nodes: {} },
+      attempts: new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt])),
+      inFlight: Promise.resolve(),
+      storeError: null,
     };
     const { L } = R;
     // Seed what earlier executions of this run established, from our snapshots.
@@ -280,20 +362,30 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
 
     const threadId = a.answer?.threadId ?? `${a.runId}:${a.journal.lastSeq}`;
     const limitSteps = Math.min(100_000, plan.nodes.size * (Math.max(0, ...plan.maxIter.values()) + 2) + 25);
-    const cfg = { configurable: { thread_id: threadId }, recursionLimit: limitSteps, signal: a.signal, durability: 'exit' };
+    const cfg = {
+      configurable: { thread_id: threadId },
+      recursionLimit: limitSteps,
+      signal: a.signal,
+      durability: 'exit',
+    };
 
     let input: unknown;
     if (a.answer) {
       const snap = checkpointed ? await app.getState({ configurable: { thread_id: threadId } }) : undefined;
-      const waitingHere = !!snap?.tasks.some((t) => t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId));
+      const waitingHere = !!snap?.tasks.some((t) =>
+        t.interrupts?.some((i) => (i.value as { nodeId?: string })?.nodeId === a.answer!.nodeId),
+      );
       input = waitingHere
         ? new Command({ resume: a.answer.value })
         : new Command({ goto: [gname(a.answer.nodeId)], update: { answers: { [a.answer.nodeId]: a.answer.value } } });
     } else if (Object.keys(L.status).length > 0) {
       // Resume: (re)start every node whose forward inputs are decided, with one live, and which has not succeeded.
-      const goto = [...plan.nodes.keys()].filter((id) => L.status[id] !== 'succeeded'
-        && (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'live'))
-        && !plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'open'));
+      const goto = [...plan.nodes.keys()].filter(
+        (id) =>
+          L.status[id] !== 'succeeded' &&
+          (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'live')) &&
+          !plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'open'),
+      );
       input = new Command({ goto: goto.map(gname) });
     } else {
       input = {};
@@ -301,8 +393,14 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
 
     if (checkpointed && a.journal.runStored) {
       // LangGraph writes its checkpoint through its own connection, not the journal: only for a stored run.
-      try { await a.journal.runStored; } catch (e) {
-        return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (e as Error).message } };
+      try {
+        await a.journal.runStored;
+      } catch (e) {
+        return {
+          status: 'failed',
+          outputs: null,
+          error: { code: 'STORE_WRITE_FAILED', message: (e as Error).message },
+        };
       }
     }
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
@@ -313,11 +411,24 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     } catch (e) {
       await settle(R);
       if (R.announced) return R.announced;
-      if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
-      if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+      if (R.storeError)
+        return {
+          status: 'failed',
+          outputs: null,
+          error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message },
+        };
+      if (a.signal.aborted)
+        return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
       const name = (e as Error)?.name;
       if (name === 'GraphRecursionError') {
-        return { status: 'failed', outputs: null, error: { code: 'RECURSION_LIMIT', message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop` } };
+        return {
+          status: 'failed',
+          outputs: null,
+          error: {
+            code: 'RECURSION_LIMIT',
+            message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop`,
+          },
+        };
       }
       if (e instanceof PaiError) return { status: 'failed', outputs: null, error: e.toJSON() };
       return { status: 'failed', outputs: null, error: { code: 'ENGINE_ERROR', message: (e as Error).message } };
@@ -325,11 +436,22 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       running.delete(threadId);
     }
     if (R.announced) return R.announced;
-    if (R.storeError) return { status: 'failed', outputs: null, error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message } };
-    if (a.signal.aborted) return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+    if (R.storeError)
+      return {
+        status: 'failed',
+        outputs: null,
+        error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message },
+      };
+    if (a.signal.aborted)
+      return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
     if (final.__interrupt__?.length) {
       const v = final.__interrupt__[0].value as { nodeId: string; prompt: unknown };
-      return { status: 'waiting', outputs: null, error: null, waiting: { nodeId: v.nodeId, prompt: v.prompt, threadId } };
+      return {
+        status: 'waiting',
+        outputs: null,
+        error: null,
+        waiting: { nodeId: v.nodeId, prompt: v.prompt, threadId },
+      };
     }
     if (L.failure) return { status: 'failed', outputs: null, error: L.failure };
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.

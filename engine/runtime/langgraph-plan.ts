@@ -42,21 +42,44 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
       const e = outs[top.i++];
       const s = state.get(e.target);
       if (s === 1) back.add(e.id);
-      else if (!s) { state.set(e.target, 1); stack.push({ id: e.target, i: 0 }); }
-    } else { state.set(top.id, 2); stack.pop(); }
+      else if (!s) {
+        state.set(e.target, 1);
+        stack.push({ id: e.target, i: 0 });
+      }
+    } else {
+      state.set(top.id, 2);
+      stack.pop();
+    }
   }
   const forwardIn = new Map<string, GraphEdge[]>();
   const forwardOut = new Map<string, GraphEdge[]>();
   const backOut = new Map<string, GraphEdge[]>();
   for (const id of t.ids) {
-    forwardIn.set(id, t.incoming.get(id)!.filter((e) => !back.has(e.id)));
-    forwardOut.set(id, t.outgoing.get(id)!.filter((e) => !back.has(e.id)));
-    backOut.set(id, t.outgoing.get(id)!.filter((e) => back.has(e.id)));
+    forwardIn.set(
+      id,
+      t.incoming.get(id)!.filter((e) => !back.has(e.id)),
+    );
+    forwardOut.set(
+      id,
+      t.outgoing.get(id)!.filter((e) => !back.has(e.id)),
+    );
+    backOut.set(
+      id,
+      t.outgoing.get(id)!.filter((e) => back.has(e.id)),
+    );
   }
   const inCycle = new Set<string>();
   const maxIter = new Map<string, number>();
   if (findCycle(t)) {
-    const reach = new Map(t.ids.map((id) => [id, reachableFrom(t, t.outgoing.get(id)!.map((e) => e.target))]));
+    const reach = new Map(
+      t.ids.map((id) => [
+        id,
+        reachableFrom(
+          t,
+          t.outgoing.get(id)!.map((e) => e.target),
+        ),
+      ]),
+    );
     for (const id of t.ids) if (reach.get(id)!.has(id)) inCycle.add(id);
     for (const id of inCycle) {
       let limit = Number((nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? DEFAULT_MAX_ITERATIONS);
@@ -71,5 +94,16 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
     }
   }
   const canPause = graph.nodes.some((n) => n.type === 'human_input');
-  return { t, nodes, forwardIn, forwardOut, backOut, inCycle, maxIter, startId, persistWithNext: persistWithNextIn(t, nodes, registry), canPause };
+  return {
+    t,
+    nodes,
+    forwardIn,
+    forwardOut,
+    backOut,
+    inCycle,
+    maxIter,
+    startId,
+    persistWithNext: persistWithNextIn(t, nodes, registry),
+    canPause,
+  };
 }

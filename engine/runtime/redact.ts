@@ -6,7 +6,13 @@ export function redact<T>(value: T, depth = 0): T {
   if (Array.isArray(value)) {
     return value.map((v) => {
       // {key, value} pairs (HTTP headers): judge by the key's content.
-      if (v && typeof v === 'object' && 'key' in v && 'value' in v && SENSITIVE.test(String((v as { key: unknown }).key))) {
+      if (
+        v &&
+        typeof v === 'object' &&
+        'key' in v &&
+        'value' in v &&
+        SENSITIVE.test(String((v as { key: unknown }).key))
+      ) {
         return { ...v, value: '[redacted]' };
       }
       return redact(v, depth + 1);

@@ -39,16 +39,29 @@ export class RunJournal {
   /** Events emitted while the run's INSERT is in flight: published once it is stored, dropped if it fails. */
   private held: TraceEvent[] | null = null;
 
-  constructor(readonly runId: string, private readonly store: RunStore, private readonly bus: EventBus, lastSeq: number, created?: Promise<unknown>) {
+  constructor(
+    readonly runId: string,
+    private readonly store: RunStore,
+    private readonly bus: EventBus,
+    lastSeq: number,
+    created?: Promise<unknown>,
+  ) {
     this.seq = lastSeq;
     if (created) {
       this.held = [];
-      this.runStored = created.then(() => {
-        this.runStored = null;
-        const held = this.held!;
-        this.held = null;
-        for (const ev of held) this.bus.publish(ev);
-      }, (e) => { this.createFailure = e; this.held = null; throw new StoreWriteError(e); });
+      this.runStored = created.then(
+        () => {
+          this.runStored = null;
+          const held = this.held!;
+          this.held = null;
+          for (const ev of held) this.bus.publish(ev);
+        },
+        (e) => {
+          this.createFailure = e;
+          this.held = null;
+          throw new StoreWriteError(e);
+        },
+      );
       this.runStored.catch(() => {}); // awaited by runNode() and flush()
       this.chain = this.runStored.catch(() => {});
     }
@@ -62,7 +75,11 @@ export class RunJournal {
    * `afterFlush`: publish only once persisted (terminal events), so a client that sees the stream end and then
    * reads the run finds the final status already stored.
    */
-  emit(type: TraceEventType, data: Record<string, unknown>, opts: { nodeId?: string; spanId?: string; parentSpanId?: string; afterFlush?: boolean } = {}): TraceEvent {
+  emit(
+    type: TraceEventType,
+    data: Record<string, unknown>,
+    opts: { nodeId?: string; spanId?: string; parentSpanId?: string; afterFlush?: boolean } = {},
+  ): TraceEvent {
     const ev: TraceEvent = {
       seq: ++this.seq,
       runId: this.runId,
@@ -117,7 +134,10 @@ export class RunJournal {
 
   startAutoFlush(intervalMs = 250): void {
     this.timer = setInterval(() => {
-      if (this.events.length || this.nodes.size) this.flush().catch(() => { /* surfaced by the next awaited flush */ });
+      if (this.events.length || this.nodes.size)
+        this.flush().catch(() => {
+          /* surfaced by the next awaited flush */
+        });
     }, intervalMs);
     this.timer.unref?.();
   }

@@ -11,7 +11,17 @@ import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
-import { newRunRecord, type NewRun, type NodeRunRecord, type RunPatch, type RunRecord, type RunStatus, type RunStore, type WorkflowRecord, type WorkflowStore } from '../store/types';
+import {
+  newRunRecord,
+  type NewRun,
+  type NodeRunRecord,
+  type RunPatch,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  type WorkflowRecord,
+  type WorkflowStore,
+} from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
@@ -75,7 +85,9 @@ export class RunManager {
     this.heartbeatTimer = setInterval(() => {
       // A cancel received by another process only flips the stored status: stop our execution when we see it.
       this.o.store.heartbeat(this.ownerId, [...this.active.keys()]).then(
-        (cancelled) => { for (const id of cancelled) this.active.get(id)?.controller.abort(); },
+        (cancelled) => {
+          for (const id of cancelled) this.active.get(id)?.controller.abort();
+        },
         () => {},
       );
     }, hb);
@@ -101,7 +113,8 @@ export class RunManager {
 
   private executorFor(engine: EngineKind): Executor {
     const ex = this.executors[engine];
-    if (!ex) throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`, { status: 422 });
+    if (!ex)
+      throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`, { status: 422 });
     return ex;
   }
 
@@ -113,7 +126,11 @@ export class RunManager {
     const v = validateGraph(graph, this.o.registry, engine);
     if (!v.ok) {
       const first = v.errors[0];
-      throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, { status: 422, path: first.path, details: { errors: v.errors } });
+      throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, {
+        status: 422,
+        path: first.path,
+        details: { errors: v.errors },
+      });
     }
     this.executorFor(v.engine);
     const byEngine = this.validGraphs.get(graph) ?? new Map<EngineChoice, EngineKind>();
@@ -135,14 +152,29 @@ export class RunManager {
     if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run', { status: 500 });
     const engine = this.validated(graph, args.engine ?? args.workflow.engine ?? 'auto');
     const start = graph.nodes.find((n) => n.type === 'start')!;
-    const { value: inputs, problems } = checkRunInputs(this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig, args.inputs ?? {});
-    if (problems.length) throw new PaiError(problems[0].code, problems[0].message, { status: 400, path: problems[0].path, details: { errors: problems } });
+    const { value: inputs, problems } = checkRunInputs(
+      this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig,
+      args.inputs ?? {},
+    );
+    if (problems.length)
+      throw new PaiError(problems[0].code, problems[0].message, {
+        status: 400,
+        path: problems[0].path,
+        details: { errors: problems },
+      });
     // Executed here: the run is created already claimed by this process (one round trip, no queued window).
     const local = !this.o.dispatch;
     const now = new Date().toISOString();
     const rec: NewRun = {
-      id: newRunId(), workflowId: args.workflow.id, versionId: args.versionId ?? null, engine, status: local ? 'running' : 'queued', inputs, graph,
-      idempotencyKey: args.idempotencyKey ?? null, apiKeyId: args.apiKeyId ?? null,
+      id: newRunId(),
+      workflowId: args.workflow.id,
+      versionId: args.versionId ?? null,
+      engine,
+      status: local ? 'running' : 'queued',
+      inputs,
+      graph,
+      idempotencyKey: args.idempotencyKey ?? null,
+      apiKeyId: args.apiKeyId ?? null,
       ...(local ? { ownerId: this.ownerId, startedAt: now } : {}),
     };
     if (local && !rec.idempotencyKey) return this.startWhileCreating(rec, now);
@@ -193,7 +225,16 @@ export class RunManager {
     const run = await this.o.store.getRun(runId);
     if (!run) return 'skipped';
     if (run.status === 'queued') {
-      const claimed = await this.o.store.updateRun(run.id, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), startedAt: new Date().toISOString() }, ['queued']);
+      const claimed = await this.o.store.updateRun(
+        run.id,
+        {
+          status: 'running',
+          ownerId: this.ownerId,
+          heartbeatAt: new Date().toISOString(),
+          startedAt: new Date().toISOString(),
+        },
+        ['queued'],
+      );
       if (!claimed) return 'skipped';
       this.launch({ ...run, status: 'running' }, run.graph, new Map(), new Set(), { resumed: false });
       await this.waitFor(run.id);
@@ -216,18 +257,32 @@ export class RunManager {
    * Re-runs the failed/unfinished nodes (or `fromNodeId` and its descendants) and reuses every other succeeded
    * node's stored output. A draft run re-reads the draft's graph; a published version's run uses that version.
    */
-  async resume(runId: string, opts: { fromNodeId?: string; inputs?: Record<string, unknown> } = {}): Promise<RunRecord> {
+  async resume(
+    runId: string,
+    opts: { fromNodeId?: string; inputs?: Record<string, unknown> } = {},
+  ): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
     if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
     // A run this process owns but no longer executes (its final write failed) is an orphan: resumable here.
-    const orphanHere = (run.status === 'running' || run.status === 'queued') && run.ownerId === this.ownerId && !this.active.has(runId);
-    if (this.active.has(runId) || !(orphanHere || RESUMABLE.concat(opts.fromNodeId ? ['succeeded'] : []).includes(run.status))) {
-      throw new PaiError('RUN_ACTIVE', run.status === 'succeeded' ? 'the run succeeded; give fromNodeId to re-run part of it' : `the run is ${run.status} and cannot be resumed now`, { status: 409 });
+    const orphanHere =
+      (run.status === 'running' || run.status === 'queued') && run.ownerId === this.ownerId && !this.active.has(runId);
+    if (
+      this.active.has(runId) ||
+      !(orphanHere || RESUMABLE.concat(opts.fromNodeId ? ['succeeded'] : []).includes(run.status))
+    ) {
+      throw new PaiError(
+        'RUN_ACTIVE',
+        run.status === 'succeeded'
+          ? 'the run succeeded; give fromNodeId to re-run part of it'
+          : `the run is ${run.status} and cannot be resumed now`,
+        { status: 409 },
+      );
     }
     let graph: Graph;
     if (run.versionId) {
       const v = await this.o.workflows.getVersion(run.versionId);
-      if (!v) throw new PaiError('VERSION_NOT_FOUND', `workflow version ${run.versionId} no longer exists`, { status: 409 });
+      if (!v)
+        throw new PaiError('VERSION_NOT_FOUND', `workflow version ${run.versionId} no longer exists`, { status: 409 });
       graph = v.graph;
     } else {
       const wf = await this.o.workflows.getWorkflow(run.workflowId);
@@ -236,16 +291,35 @@ export class RunManager {
     }
     const engine = this.validated(graph, run.engine);
     if (opts.fromNodeId && !graph.nodes.some((n) => n.id === opts.fromNodeId)) {
-      throw new PaiError('NODE_NOT_FOUND', `node "${opts.fromNodeId}" is not in the workflow`, { status: 400, path: 'fromNodeId' });
+      throw new PaiError('NODE_NOT_FOUND', `node "${opts.fromNodeId}" is not in the workflow`, {
+        status: 400,
+        path: 'fromNodeId',
+      });
     }
-    const previous = new Map((await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]));
+    const previous = new Map(
+      (await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]),
+    );
     const rerun = opts.fromNodeId ? descendantsOf(buildTopology(graph), opts.fromNodeId) : new Set<string>();
-    const reuse = new Set([...previous.values()].filter((n) => n.status === 'succeeded' && !rerun.has(n.nodeId)).map((n) => n.nodeId));
+    const reuse = new Set(
+      [...previous.values()].filter((n) => n.status === 'succeeded' && !rerun.has(n.nodeId)).map((n) => n.nodeId),
+    );
     const inputs = opts.inputs ? { ...run.inputs, ...opts.inputs } : run.inputs;
     const now = new Date().toISOString();
-    const ok = await this.o.store.updateRun(runId, {
-      status: 'running', ownerId: this.ownerId, heartbeatAt: now, error: null, outputs: null, finishedAt: null, graph, inputs, engine,
-    }, [run.status]);
+    const ok = await this.o.store.updateRun(
+      runId,
+      {
+        status: 'running',
+        ownerId: this.ownerId,
+        heartbeatAt: now,
+        error: null,
+        outputs: null,
+        finishedAt: null,
+        graph,
+        inputs,
+        engine,
+      },
+      [run.status],
+    );
     if (!ok) throw new PaiError('RUN_ACTIVE', 'the run changed state meanwhile; try again', { status: 409 });
     const resumed: RunRecord = { ...run, status: 'running', graph, inputs, engine, error: null, outputs: null };
     this.launch(resumed, graph, previous, reuse, { resumed: true, fromNodeId: opts.fromNodeId });
@@ -263,11 +337,30 @@ export class RunManager {
     if (run.status === 'queued' || run.status === 'running' || run.status === 'waiting') {
       // Not ours (another process, or orphaned): mark it; a live owner sees the status, stops and writes
       // run.cancelled itself (its journal owns the run's seq); for an orphan we write the event.
-      const ownerAlive = !!run.ownerId && run.ownerId !== this.ownerId && !!run.heartbeatAt && Date.parse(run.heartbeatAt) > Date.now() - this.staleMs;
+      const ownerAlive =
+        !!run.ownerId &&
+        run.ownerId !== this.ownerId &&
+        !!run.heartbeatAt &&
+        Date.parse(run.heartbeatAt) > Date.now() - this.staleMs;
       const seq = await this.o.store.maxSeq(runId);
-      const ok = await this.o.store.updateRun(runId, { status: 'cancelled', finishedAt: new Date().toISOString(), error: { code: 'CANCELLED', message: 'the run was cancelled' } }, [run.status]);
+      const ok = await this.o.store.updateRun(
+        runId,
+        {
+          status: 'cancelled',
+          finishedAt: new Date().toISOString(),
+          error: { code: 'CANCELLED', message: 'the run was cancelled' },
+        },
+        [run.status],
+      );
       if (ok && !ownerAlive) {
-        const ev = { seq: seq + 1, runId, ts: new Date().toISOString(), type: 'run.cancelled' as const, spanId: 'run', data: {} };
+        const ev = {
+          seq: seq + 1,
+          runId,
+          ts: new Date().toISOString(),
+          type: 'run.cancelled' as const,
+          spanId: 'run',
+          data: {},
+        };
         await this.o.store.commit(runId, { events: [ev] });
         this.o.bus.publish(ev);
       }
@@ -282,15 +375,35 @@ export class RunManager {
     const done: string[] = [];
     for (const run of stale) {
       if (this.active.has(run.id)) continue;
-      const ok = await this.o.store.updateRun(run.id, {
-        status: 'interrupted', finishedAt: new Date().toISOString(),
-        error: { code: 'INTERRUPTED', message: 'the process running this run stopped before it finished; resume it to continue' },
-      }, [run.status]);
+      const ok = await this.o.store.updateRun(
+        run.id,
+        {
+          status: 'interrupted',
+          finishedAt: new Date().toISOString(),
+          error: {
+            code: 'INTERRUPTED',
+            message: 'the process running this run stopped before it finished; resume it to continue',
+          },
+        },
+        [run.status],
+      );
       if (!ok) continue;
       const seq = await this.o.store.maxSeq(run.id);
-      const nodes = (await this.o.store.getNodeRuns(run.id)).filter((n) => n.status === 'running')
-        .map((n) => ({ ...n, status: 'failed' as const, error: { code: 'INTERRUPTED', message: 'interrupted while running' } }));
-      const ev = { seq: seq + 1, runId: run.id, ts: new Date().toISOString(), type: 'run.interrupted' as const, spanId: 'run', data: { reason: 'owner process stopped' } };
+      const nodes = (await this.o.store.getNodeRuns(run.id))
+        .filter((n) => n.status === 'running')
+        .map((n) => ({
+          ...n,
+          status: 'failed' as const,
+          error: { code: 'INTERRUPTED', message: 'interrupted while running' },
+        }));
+      const ev = {
+        seq: seq + 1,
+        runId: run.id,
+        ts: new Date().toISOString(),
+        type: 'run.interrupted' as const,
+        spanId: 'run',
+        data: { reason: 'owner process stopped' },
+      };
       await this.o.store.commit(run.id, { nodes, events: [ev] });
       this.o.bus.publish(ev);
       done.push(run.id);
@@ -309,22 +422,42 @@ export class RunManager {
     const waiting = [...events].reverse().find((e) => e.type === 'run.waiting');
     const waitingNode = waiting?.data.nodeId as string | undefined;
     if (waitingNode && waitingNode !== nodeId) {
-      throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, { status: 409, path: 'nodeId' });
+      throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, {
+        status: 409,
+        path: 'nodeId',
+      });
     }
     const node = run.graph.nodes.find((n) => n.id === nodeId);
     const answerType = (node?.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
-    if (answerType === 'boolean' && typeof value !== 'boolean') throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
-    if (answerType === 'text' && typeof value !== 'string') throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
-    const ok = await this.o.store.updateRun(runId, { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString() }, ['waiting']);
+    if (answerType === 'boolean' && typeof value !== 'boolean')
+      throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
+    if (answerType === 'text' && typeof value !== 'string')
+      throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
+    const ok = await this.o.store.updateRun(
+      runId,
+      { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString() },
+      ['waiting'],
+    );
     if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
-    const previous = new Map((await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]));
+    const previous = new Map(
+      (await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]),
+    );
     const reuse = new Set([...previous.values()].filter((n) => n.status === 'succeeded').map((n) => n.nodeId));
     const resumed: RunRecord = { ...run, status: 'running' };
-    this.launch(resumed, run.graph, previous, reuse, { resumed: true, answer: { nodeId, value, threadId: waiting?.data.threadId as string | undefined } });
+    this.launch(resumed, run.graph, previous, reuse, {
+      resumed: true,
+      answer: { nodeId, value, threadId: waiting?.data.threadId as string | undefined },
+    });
     return resumed;
   }
 
-  private launch(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo) {
+  private launch(
+    run: RunRecord,
+    graph: Graph,
+    previous: Map<string, NodeRunRecord>,
+    reuse: Set<string>,
+    info: LaunchInfo,
+  ) {
     const controller = new AbortController();
     const done = this.execute(run, graph, previous, reuse, info, controller).finally(() => {
       this.active.delete(run.id);
@@ -333,15 +466,36 @@ export class RunManager {
     this.active.set(run.id, { controller, done });
   }
 
-  private async execute(run: RunRecord, graph: Graph, previous: Map<string, NodeRunRecord>, reuse: Set<string>, info: LaunchInfo, controller: AbortController): Promise<RunRecord | null> {
+  private async execute(
+    run: RunRecord,
+    graph: Graph,
+    previous: Map<string, NodeRunRecord>,
+    reuse: Set<string>,
+    info: LaunchInfo,
+    controller: AbortController,
+  ): Promise<RunRecord | null> {
     let journal: RunJournal | undefined;
     let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
     let finishing: Promise<RunRecord> | undefined;
     let announced: ExecuteResult | undefined;
     try {
-      const j = journal = new RunJournal(run.id, this.o.store, this.o.bus, info.fresh ? 0 : await this.o.store.maxSeq(run.id), info.created);
+      const j = (journal = new RunJournal(
+        run.id,
+        this.o.store,
+        this.o.bus,
+        info.fresh ? 0 : await this.o.store.maxSeq(run.id),
+        info.created,
+      ));
       journal.startAutoFlush();
-      journal.emit('run.started', { engine: run.engine, workflowId: run.workflowId, versionId: run.versionId, resumed: info.resumed, ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}), ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}), reused: [...reuse] });
+      journal.emit('run.started', {
+        engine: run.engine,
+        workflowId: run.workflowId,
+        versionId: run.versionId,
+        resumed: info.resumed,
+        ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}),
+        ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}),
+        reused: [...reuse],
+      });
       // Records the result: the terminal (or waiting) event and status in one commit. Started as soon as the engine
       // announces the result, else when it returns.
       const finish = (result: ExecuteResult): Promise<RunRecord> => {
@@ -349,26 +503,79 @@ export class RunManager {
           const w = result.waiting;
           const node = graph.nodes.find((n) => n.id === w.nodeId);
           j.stageNode({
-            runId: run.id, nodeId: w.nodeId, type: node?.type ?? 'human_input', status: 'waiting', attempt: previous.get(w.nodeId)?.attempt ?? 0,
-            input: { prompt: w.prompt }, output: null, error: null, usage: null, startedAt: new Date().toISOString(), finishedAt: null, durationMs: null,
+            runId: run.id,
+            nodeId: w.nodeId,
+            type: node?.type ?? 'human_input',
+            status: 'waiting',
+            attempt: previous.get(w.nodeId)?.attempt ?? 0,
+            input: { prompt: w.prompt },
+            output: null,
+            error: null,
+            usage: null,
+            startedAt: new Date().toISOString(),
+            finishedAt: null,
+            durationMs: null,
           });
-          j.emit('run.waiting', { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId }, { nodeId: w.nodeId, afterFlush: true });
+          j.emit(
+            'run.waiting',
+            { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
+            { nodeId: w.nodeId, afterFlush: true },
+          );
           j.stopAutoFlush();
           return j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' }));
         }
-        const type = result.status === 'succeeded' ? 'run.succeeded' : result.status === 'cancelled' ? 'run.cancelled' : 'run.failed';
-        const patch: RunPatch = final = { status: result.status, outputs: result.outputs, error: result.error, finishedAt: new Date().toISOString() };
-        j.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, { afterFlush: true });
+        const type =
+          result.status === 'succeeded'
+            ? 'run.succeeded'
+            : result.status === 'cancelled'
+              ? 'run.cancelled'
+              : 'run.failed';
+        const patch: RunPatch = (final = {
+          status: result.status,
+          outputs: result.outputs,
+          error: result.error,
+          finishedAt: new Date().toISOString(),
+        });
+        j.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, {
+          afterFlush: true,
+        });
         j.stopAutoFlush();
-        return j.flush(patch).then(() => ({ ...run, ...patch, outputs: patch.outputs ?? null, error: patch.error ?? null, finishedAt: patch.finishedAt ?? null }) as RunRecord);
+        return j.flush(patch).then(
+          () =>
+            ({
+              ...run,
+              ...patch,
+              outputs: patch.outputs ?? null,
+              error: patch.error ?? null,
+              finishedAt: patch.finishedAt ?? null,
+            }) as RunRecord,
+        );
       };
       const result = await this.executorFor(run.engine)({
-        runId: run.id, graph, inputs: run.inputs, registry: this.o.registry, services: this.o.services, journal, signal: controller.signal,
-        previous, reuse, concurrency: this.o.concurrency, answer: info.answer, fromNodeId: info.fromNodeId,
-        finish: (r) => { if (!finishing) { announced = r; finishing = finish(r); finishing.catch(() => {}); } },
+        runId: run.id,
+        graph,
+        inputs: run.inputs,
+        registry: this.o.registry,
+        services: this.o.services,
+        journal,
+        signal: controller.signal,
+        previous,
+        reuse,
+        concurrency: this.o.concurrency,
+        answer: info.answer,
+        fromNodeId: info.fromNodeId,
+        finish: (r) => {
+          if (!finishing) {
+            announced = r;
+            finishing = finish(r);
+            finishing.catch(() => {});
+          }
+        },
       });
       if (announced && announced.status !== result.status) {
-        console.error(`[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" but returned "${result.status}"; the announced result stands`);
+        console.error(
+          `[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" but returned "${result.status}"; the announced result stands`,
+        );
       }
       return await (finishing ??= finish(result));
     } catch (e) {
@@ -376,7 +583,11 @@ export class RunManager {
       journal?.stopAutoFlush();
       const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
       if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });
-      await (journal ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() }) : this.o.store.updateRun(run.id, { status: 'failed', error })).catch(() => {});
+      await (
+        journal
+          ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() })
+          : this.o.store.updateRun(run.id, { status: 'failed', error })
+      ).catch(() => {});
       return null;
     }
   }

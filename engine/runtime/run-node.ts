@@ -68,7 +68,11 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const t = setTimeout(done, ms);
-    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
     signal.addEventListener('abort', done, { once: true });
   });
 }
@@ -77,7 +81,10 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 function attemptAbort(run: AbortSignal, ms: number) {
   const ctl = new AbortController();
   let expired = false;
-  const timer = setTimeout(() => { expired = true; ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')); }, ms);
+  const timer = setTimeout(() => {
+    expired = true;
+    ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
+  }, ms);
   timer.unref?.();
   const onAbort = () => ctl.abort(run.reason);
   if (run.aborted) onAbort();
@@ -85,7 +92,10 @@ function attemptAbort(run: AbortSignal, ms: number) {
   return {
     signal: ctl.signal,
     timedOut: () => expired,
-    dispose: () => { clearTimeout(timer); run.removeEventListener('abort', onAbort); },
+    dispose: () => {
+      clearTimeout(timer);
+      run.removeEventListener('abort', onAbort);
+    },
   };
 }
 
@@ -118,8 +128,19 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const startedAt = new Date();
   let attempt = a.previousAttempts;
   const record = (patch: Partial<NodeRunRecord>): NodeRunRecord => ({
-    runId, nodeId: node.id, type: node.type, status: 'running', attempt, input: null, output: null, error: null, usage: null,
-    startedAt: startedAt.toISOString(), finishedAt: null, durationMs: null, ...patch,
+    runId,
+    nodeId: node.id,
+    type: node.type,
+    status: 'running',
+    attempt,
+    input: null,
+    output: null,
+    error: null,
+    usage: null,
+    startedAt: startedAt.toISOString(),
+    finishedAt: null,
+    durationMs: null,
+    ...patch,
   });
 
   const parsed = def.configSchema.safeParse(node.data.config ?? {});
@@ -152,11 +173,27 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       const { signal, timedOut } = attemptSignal;
       try {
         const res = await def.execute({
-          runId, nodeId: node.id, nodeType: node.type, attempt, idempotencyKey: `${runId}:${node.id}:${attempt}`,
-          config, rawConfig, scope: a.scope, signal, spanId,
-          emit: (type, data, opts) => journal.emit(type, data, { nodeId: node.id, spanId: opts?.spanId ?? spanId, parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined }),
-          fetch: a.services.fetch, secrets: a.services.secrets, llm: a.services.llm,
-          iteration: a.iteration ?? 0, resume: a.resume,
+          runId,
+          nodeId: node.id,
+          nodeType: node.type,
+          attempt,
+          idempotencyKey: `${runId}:${node.id}:${attempt}`,
+          config,
+          rawConfig,
+          scope: a.scope,
+          signal,
+          spanId,
+          emit: (type, data, opts) =>
+            journal.emit(type, data, {
+              nodeId: node.id,
+              spanId: opts?.spanId ?? spanId,
+              parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
+            }),
+          fetch: a.services.fetch,
+          secrets: a.services.secrets,
+          llm: a.services.llm,
+          iteration: a.iteration ?? 0,
+          resume: a.resume,
           agent: a.services.agent,
           knowledge: a.services.knowledge,
         });
@@ -191,15 +228,31 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
   const output = outcome.status === 'succeeded' ? outcome.output : null;
-  journal.stageNode(record({
-    status: outcome.status, attempt: outcome.attempt, input, output, error: outcome.error ?? null, usage: outcome.usage ?? null,
-    finishedAt: finishedAt.toISOString(), durationMs,
-  }));
+  journal.stageNode(
+    record({
+      status: outcome.status,
+      attempt: outcome.attempt,
+      input,
+      output,
+      error: outcome.error ?? null,
+      usage: outcome.usage ?? null,
+      finishedAt: finishedAt.toISOString(),
+      durationMs,
+    }),
+  );
   const type = outcome.status === 'succeeded' ? 'node.succeeded' : 'node.failed';
-  journal.emit(type, {
-    type: node.type, attempt: outcome.attempt, durationMs,
-    ...(outcome.status === 'succeeded' ? { output, usage: outcome.usage ?? null } : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
-  }, { nodeId: node.id, spanId });
+  journal.emit(
+    type,
+    {
+      type: node.type,
+      attempt: outcome.attempt,
+      durationMs,
+      ...(outcome.status === 'succeeded'
+        ? { output, usage: outcome.usage ?? null }
+        : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
+    },
+    { nodeId: node.id, spanId },
+  );
   if (a.persistWithNext) return outcome;
   const durable = journal.flush(); // durable before any successor starts (rejects with StoreWriteError)
   if (a.deferDurable) {

@@ -3,7 +3,15 @@ import type { TraceEvent } from '../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import type { Usage } from '../llm/types';
 
-export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'waiting',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'interrupted',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(['queued', 'running', 'waiting']);
 export const NODE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled', 'waiting'] as const;
@@ -68,7 +76,21 @@ export interface NodeRunRecord {
   durationMs: number | null;
 }
 
-export type RunPatch = Partial<Pick<RunRecord, 'status' | 'outputs' | 'error' | 'graph' | 'inputs' | 'ownerId' | 'heartbeatAt' | 'startedAt' | 'finishedAt' | 'engine'>>;
+export type RunPatch = Partial<
+  Pick<
+    RunRecord,
+    | 'status'
+    | 'outputs'
+    | 'error'
+    | 'graph'
+    | 'inputs'
+    | 'ownerId'
+    | 'heartbeatAt'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'engine'
+  >
+>;
 
 export interface NewRun {
   id: string;
@@ -89,9 +111,21 @@ export interface NewRun {
 export function newRunRecord(run: NewRun, now: string): RunRecord {
   const claimed = !!run.ownerId;
   return {
-    id: run.id, workflowId: run.workflowId, versionId: run.versionId ?? null, engine: run.engine, status: run.status, inputs: run.inputs,
-    outputs: null, error: null, graph: run.graph, ownerId: claimed ? run.ownerId! : null, heartbeatAt: claimed ? now : null,
-    idempotencyKey: run.idempotencyKey ?? null, createdAt: now, startedAt: claimed ? new Date(run.startedAt ?? now).toISOString() : null, finishedAt: null,
+    id: run.id,
+    workflowId: run.workflowId,
+    versionId: run.versionId ?? null,
+    engine: run.engine,
+    status: run.status,
+    inputs: run.inputs,
+    outputs: null,
+    error: null,
+    graph: run.graph,
+    ownerId: claimed ? run.ownerId! : null,
+    heartbeatAt: claimed ? now : null,
+    idempotencyKey: run.idempotencyKey ?? null,
+    createdAt: now,
+    startedAt: claimed ? new Date(run.startedAt ?? now).toISOString() : null,
+    finishedAt: null,
   };
 }
 
@@ -127,11 +161,21 @@ export interface RunStore {
 }
 
 export interface WorkflowStore {
-  createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }): Promise<WorkflowRecord>;
+  createWorkflow(w: {
+    id: string;
+    name: string;
+    description: string;
+    graph: Graph;
+    engine: EngineChoice;
+  }): Promise<WorkflowRecord>;
   getWorkflow(id: string): Promise<WorkflowRecord | null>;
   listWorkflows(): Promise<WorkflowRecord[]>;
   /** Optimistic concurrency: with `expectRevision`, fails (returns null) when someone else saved in between. */
-  updateWorkflow(id: string, patch: Partial<Pick<WorkflowRecord, 'name' | 'description' | 'graph' | 'engine'>>, expectRevision?: number): Promise<WorkflowRecord | null | 'conflict'>;
+  updateWorkflow(
+    id: string,
+    patch: Partial<Pick<WorkflowRecord, 'name' | 'description' | 'graph' | 'engine'>>,
+    expectRevision?: number,
+  ): Promise<WorkflowRecord | null | 'conflict'>;
   deleteWorkflow(id: string): Promise<boolean>;
   getVersion(id: string): Promise<WorkflowVersionRecord | null>;
 }

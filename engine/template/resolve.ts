@@ -170,7 +170,8 @@ export function collectRefs(value: unknown, basePath: string): Array<{ path: str
   const walk = (v: unknown, p: string) => {
     if (typeof v === 'string') for (const ref of findRefs(v)) found.push({ path: p, ref });
     else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, IDENT.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) walk(x, IDENT.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`);
   };
   walk(value, basePath);
   return found;

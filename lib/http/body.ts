@@ -18,14 +18,19 @@ function nestingDepth(text: string): number {
       if (c === 92 /* \\ */) i++;
       else if (c === 34 /* " */) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123 /* [ { */) { if (++depth > max) max = depth; }
-    else if (c === 93 || c === 125 /* ] } */) depth--;
+    else if (c === 91 || c === 123 /* [ { */) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 || c === 125 /* ] } */) depth--;
   }
   return max;
 }
 
 /** Reads a JSON body with a size limit (413), a content-type check (415) and zod validation (400 with a path). */
-export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { limit?: number; optional?: boolean } = {}): Promise<T> {
+export async function readJson<T>(
+  req: Request,
+  schema: z.ZodType<T>,
+  opts: { limit?: number; optional?: boolean } = {},
+): Promise<T> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
   const type = req.headers.get('content-type') ?? '';
   const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'body' });
@@ -34,11 +39,15 @@ export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { li
     throw new PaiError('BODY_REQUIRED', 'a JSON body is required', { status: 400 });
   }
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
-    throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`, { status: 415 });
+    throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`, {
+      status: 415,
+    });
   }
   const depth = nestingDepth(text);
   if (depth > MAX_DEPTH) {
-    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`, { status: 400 });
+    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`, {
+      status: 400,
+    });
   }
   let data: unknown;
   try {
@@ -50,8 +59,11 @@ export async function readJson<T>(req: Request, schema: z.ZodType<T>, opts: { li
   if (!r.success) {
     const i = r.error.issues[0];
     throw new PaiError('VALIDATION_ERROR', i.message, {
-      status: 400, path: toJsonPath(i.path),
-      details: { errors: r.error.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })) },
+      status: 400,
+      path: toJsonPath(i.path),
+      details: {
+        errors: r.error.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })),
+      },
     });
   }
   return r.data;

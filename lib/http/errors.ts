@@ -26,7 +26,13 @@ export function toPaiError(e: unknown): PaiError | null {
   if (e instanceof PaiError) return e;
   if (e instanceof ZodError) {
     const i = e.issues[0];
-    return new PaiError('VALIDATION_ERROR', i.message, { status: 400, path: toJsonPath(i.path), details: { errors: e.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })) } });
+    return new PaiError('VALIDATION_ERROR', i.message, {
+      status: 400,
+      path: toJsonPath(i.path),
+      details: {
+        errors: e.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })),
+      },
+    });
   }
   return null;
 }
@@ -41,7 +47,10 @@ export function route<C>(fn: Handler<C>): Handler<C> {
       const pe = toPaiError(e);
       if (pe) return errorResponse(pe);
       console.error('[paiflow] unhandled error in', req.method, new URL(req.url).pathname, (e as Error)?.message);
-      return Response.json({ error: { code: 'INTERNAL', message: 'internal error; see the server log' } }, { status: 500 });
+      return Response.json(
+        { error: { code: 'INTERNAL', message: 'internal error; see the server log' } },
+        { status: 500 },
+      );
     }
   };
 }

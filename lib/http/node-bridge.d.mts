@@ -4,4 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type WebHandler = (req: Request, ctx: { params: Promise<any> }) => Promise<Response> | Response;
 
 export function matchPath(pattern: string, pathname: string): Record<string, string> | null;
-export function serveWithHandler(handler: WebHandler, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void>;
+export function serveWithHandler(
+  handler: WebHandler,
+  params: Record<string, string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void>;

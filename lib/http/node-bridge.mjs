@@ -12,7 +12,11 @@ export function matchPath(pattern, pathname) {
   for (let i = 0; i < p.length; i++) {
     if (p[i].startsWith(':')) {
       if (!s[i]) return null;
-      try { params[p[i].slice(1)] = decodeURIComponent(s[i]); } catch { return null; }
+      try {
+        params[p[i].slice(1)] = decodeURIComponent(s[i]);
+      } catch {
+        return null;
+      }
     } else if (p[i] !== s[i]) return null;
   }
   return params;
@@ -27,14 +31,19 @@ export async function serveWithHandler(handler, params, req, res) {
   const abort = new AbortController();
   // Only a client that went away before the answer was complete aborts the handler (an abort after a finished
   // answer would cost a DOMException with its stack for nothing).
-  res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   let response;
   try {
     const request = new Request(url, {
-      method: req.method, headers, signal: abort.signal,
+      method: req.method,
+      headers,
+      signal: abort.signal,
       ...(hasBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
     });
     response = await handler(request, { params: Promise.resolve(params) });
@@ -44,16 +53,33 @@ export async function serveWithHandler(handler, params, req, res) {
     return;
   }
   const out = {};
-  response.headers.forEach((v, k) => { if (k !== 'set-cookie') out[k] = v; });
+  response.headers.forEach((v, k) => {
+    if (k !== 'set-cookie') out[k] = v;
+  });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) out['set-cookie'] = cookies;
-  if (!response.body || req.method === 'HEAD') { res.writeHead(response.status, out); res.end(); return; }
+  if (!response.body || req.method === 'HEAD') {
+    res.writeHead(response.status, out);
+    res.end();
+    return;
+  }
   const reader = response.body.getReader();
-  abort.signal.addEventListener('abort', () => { void reader.cancel().catch(() => {}); }, { once: true });
+  abort.signal.addEventListener(
+    'abort',
+    () => {
+      void reader.cancel().catch(() => {});
+    },
+    { once: true },
+  );
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     // A body that is one chunk (a JSON answer) goes out in one write with its length, not chunked in two.
     let first;
-    try { first = await reader.read(); } catch { res.destroy(); return; }
+    try {
+      first = await reader.read();
+    } catch {
+      res.destroy();
+      return;
+    }
     const next = first.done ? first : await reader.read().catch(() => ({ done: true }));
     if (next.done) {
       out['content-length'] = String(first.value?.byteLength ?? 0);
@@ -71,8 +97,14 @@ export async function serveWithHandler(handler, params, req, res) {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+      if (!res.write(value))
+        await new Promise((r) => {
+          res.once('drain', r);
+          res.once('close', r);
+        });
     }
-  } catch { /* the client went away */ }
+  } catch {
+    /* the client went away */
+  }
   res.end();
 }

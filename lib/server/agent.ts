@@ -24,8 +24,16 @@ export interface AgentWiring {
   close(): Promise<void>;
 }
 
-export function createAgentServices(config: AppConfig, db: Database, store: PrismaStore, env: Record<string, string | undefined> = process.env): AgentWiring {
-  const embedders = createEmbedderResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl });
+export function createAgentServices(
+  config: AppConfig,
+  db: Database,
+  store: PrismaStore,
+  env: Record<string, string | undefined> = process.env,
+): AgentWiring {
+  const embedders = createEmbedderResolver({
+    OPENAI_API_KEY: config.openaiApiKey,
+    OPENAI_BASE_URL: config.openaiBaseUrl,
+  });
   // A bad MCP_SERVERS must not stop the app (a failed start is retried per request): agents that select MCP tools
   // get the configuration error as a warning instead.
   let mcp: McpToolSource | undefined;
@@ -35,7 +43,10 @@ export function createAgentServices(config: AppConfig, db: Database, store: Pris
   } catch (e) {
     const message = (e as Error).message;
     console.error(`[paiflow] ${message}`);
-    mcp = { listTools: async () => ({ tools: [], errors: [{ server: 'MCP_SERVERS', message }] }), close: async () => {} };
+    mcp = {
+      listTools: async () => ({ tools: [], errors: [{ server: 'MCP_SERVERS', message }] }),
+      close: async () => {},
+    };
   }
   const services: AgentServices = { mcp, workflowOf: async (runId) => (await store.getRun(runId))?.workflowId };
   try {
@@ -49,6 +60,8 @@ export function createAgentServices(config: AppConfig, db: Database, store: Pris
     attach(runs) {
       services.workflows = createWorkflowRunner({ runs, workflows: store, store });
     },
-    close: async () => { await mcp?.close(); },
+    close: async () => {
+      await mcp?.close();
+    },
   };
 }

@@ -20,13 +20,24 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export async function mintApiKey(app: App, workflowId: string, name: string) {
   const key = `pf_${randomBytes(32).toString('base64url')}`;
   const rec = await app.store.createApiKey({
-    id: `key_${randomUUID().replace(/-/g, '').slice(0, 20)}`, workflowId, name, prefix: key.slice(0, PREFIX_LENGTH), hash: sha256(key).toString('hex'),
+    id: `key_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+    workflowId,
+    name,
+    prefix: key.slice(0, PREFIX_LENGTH),
+    hash: sha256(key).toString('hex'),
   });
   return { ...presentKey(rec), key };
 }
 
 export function presentKey(k: ApiKeyRecord) {
-  return { id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    createdAt: k.createdAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+  };
 }
 
 function unauthorized(message: string, tokenGiven: boolean): PaiError {
@@ -50,7 +61,8 @@ function liveKey(app: App, hash: Buffer, rec: (ApiKeyRecord & { hash: string }) 
     throw unauthorized('the API key is not valid or was revoked', true);
   }
   const now = Date.now();
-  if (!rec.lastUsedAt || now - Date.parse(rec.lastUsedAt) > TOUCH_EVERY_MS) void app.store.touchApiKey(rec.id, new Date(now)).catch(() => {});
+  if (!rec.lastUsedAt || now - Date.parse(rec.lastUsedAt) > TOUCH_EVERY_MS)
+    void app.store.touchApiKey(rec.id, new Date(now)).catch(() => {});
   const { hash: _hash, ...key } = rec;
   return key;
 }
@@ -65,7 +77,9 @@ export async function authenticate(app: App, req: Request): Promise<ApiKeyRecord
 export function rateLimit(app: App, key: ApiKeyRecord): void {
   const t = v1Settings(app).limiter.take(key.id);
   if (!t.ok) {
-    throw httpError('RATE_LIMITED', `too many requests for this API key; retry in ${t.retryAfterSec} s`, 429, { 'retry-after': String(t.retryAfterSec) });
+    throw httpError('RATE_LIMITED', `too many requests for this API key; retry in ${t.retryAfterSec} s`, 429, {
+      'retry-after': String(t.retryAfterSec),
+    });
   }
 }
 
@@ -73,14 +87,19 @@ export function rateLimit(app: App, key: ApiKeyRecord): void {
  * The run endpoint's checks with one database read: the key (401), its rate limit (429), the workflow published
  * under `slug` (404), and that the key is that workflow's (403), in that order.
  */
-export async function authorizeForSlug(app: App, req: Request, slug: string): Promise<{ key: ApiKeyRecord; workflow: PublishedWorkflow }> {
+export async function authorizeForSlug(
+  app: App,
+  req: Request,
+  slug: string,
+): Promise<{ key: ApiKeyRecord; workflow: PublishedWorkflow }> {
   const hash = bearerHash(req);
   const found = await app.store.findKeyAndPublished(hash.toString('hex'), slug);
   if (found.workflow) corsOf(req, found.workflow); // answers, errors too, carry this workflow's CORS headers
   const key = liveKey(app, hash, found.key);
   rateLimit(app, key);
   if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
-  if (found.workflow.id !== key.workflowId) throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
+  if (found.workflow.id !== key.workflowId)
+    throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
   return { key, workflow: found.workflow };
 }
 

@@ -46,19 +46,36 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   const qcfg = { ...readQueueConfig(), redisUrl: config.redisUrl };
   const qm = role === 'worker' || qcfg.enabled ? await import('@/engine/queue/queue-mode') : null;
   qm?.checkQueueMode({ config: qcfg, role, dbKind: config.databaseUrl ? 'postgres' : 'pglite' });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    schema: config.databaseSchema,
+  });
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
-  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: process.env.REDIS_PREFIX }) : new InProcessEventBus();
-  const queue = qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ?? null;
+  const bus: EventBus = config.redisUrl
+    ? new RedisEventBus(config.redisUrl, { prefix: process.env.REDIS_PREFIX })
+    : new InProcessEventBus();
+  const queue =
+    qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
+    null;
   const registry = createDefaultRegistry();
   // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via Elasticsearch.
-  const knowledge = role === 'worker' && !config.elasticsearchUrl && qm ? qm.knowledgeOnlyInApp<KnowledgeBaseService>() : await createKnowledge(config, db);
+  const knowledge =
+    role === 'worker' && !config.elasticsearchUrl && qm
+      ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
+      : await createKnowledge(config, db);
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
-  const llm = createLlmResolver({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { guardedFetch: fetch });
+  const llm = createLlmResolver(
+    { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl },
+    { guardedFetch: fetch },
+  );
   const agent = createAgentServices(config, db, store);
   const runs = new RunManager({
     store: qm && queue ? qm.withoutQueuedRecovery(store) : store,
-    workflows: store, bus, registry, services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services },
+    workflows: store,
+    bus,
+    registry,
+    services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
     ...queue?.runManagerOptions(),
   });
@@ -66,11 +83,16 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
 
   // The embedded store is single-process (lock file), so every run still "running" at start-up is an orphan.
   const interrupted = await runs.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);
-  if (config.autoResumeInterrupted) for (const id of interrupted) await (queue ? queue.resumeLater(id) : runs.resume(id)).catch(() => {});
+  if (config.autoResumeInterrupted)
+    for (const id of interrupted) await (queue ? queue.resumeLater(id) : runs.resume(id)).catch(() => {});
   // Multi-process PostgreSQL deployments: keep reaping runs whose owner stopped heart-beating.
-  const reaper = db.kind === 'postgres'
-    ? setInterval(() => void (queue ? queue.reap(runs) : runs.recover().catch(() => {})), queue?.config.reaperMs ?? 15_000)
-    : undefined;
+  const reaper =
+    db.kind === 'postgres'
+      ? setInterval(
+          () => void (queue ? queue.reap(runs) : runs.recover().catch(() => {})),
+          queue?.config.reaperMs ?? 15_000,
+        )
+      : undefined;
   reaper?.unref?.();
 
   if (config.seedExample && role === 'app') await seedOnce(db);
@@ -78,7 +100,14 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   if (queue && role === 'app') await queue.start(runs);
 
   return {
-    config, db, store, bus, registry, runs, knowledge, queue,
+    config,
+    db,
+    store,
+    bus,
+    registry,
+    runs,
+    knowledge,
+    queue,
     health: () => ({
       db: db.describe,
       bus: bus.kind,
@@ -104,7 +133,13 @@ async function seedOnce(db: Database) {
   if (done) return;
   await db.prisma.$transaction(async (tx) => {
     await tx.workflow.create({
-      data: { id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name: SUPPORT_TRIAGE_EXAMPLE.name, description: SUPPORT_TRIAGE_EXAMPLE.description, graph: SUPPORT_TRIAGE_EXAMPLE.graph as object, engine: 'auto' },
+      data: {
+        id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+        name: SUPPORT_TRIAGE_EXAMPLE.name,
+        description: SUPPORT_TRIAGE_EXAMPLE.description,
+        graph: SUPPORT_TRIAGE_EXAMPLE.graph as object,
+        engine: 'auto',
+      },
     });
     await tx.appMeta.create({ data: { key: 'seeded', value: { at: new Date().toISOString() } } });
   });

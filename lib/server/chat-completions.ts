@@ -63,30 +63,62 @@ const KEEP_ALIVE_MS = 15_000;
 // ---------------------------------------------------------------------------------------------------------------
 // Body
 
-const contentPart = z.object({ type: z.string().min(1), text: z.string().optional() }).loose()
-  .refine((p) => p.type !== 'text' || typeof p.text === 'string', { message: 'a text part needs a "text" string', path: ['text'] });
+const contentPart = z
+  .object({ type: z.string().min(1), text: z.string().optional() })
+  .loose()
+  .refine((p) => p.type !== 'text' || typeof p.text === 'string', {
+    message: 'a text part needs a "text" string',
+    path: ['text'],
+  });
 
-const chatMessage = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
-  content: z.union([z.string(), z.array(contentPart)]).nullable().optional(),
-}).loose();
+const chatMessage = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
+    content: z
+      .union([z.string(), z.array(contentPart)])
+      .nullable()
+      .optional(),
+  })
+  .loose();
 
 /** Read first: the slug is in the body, and the key is checked against that workflow before the rest is validated. */
-const modelOnlySchema = z.object({ model: z.string({ error: 'model (the workflow slug) is required' }).min(1, 'model (the workflow slug) is required').max(200) }).loose();
+const modelOnlySchema = z
+  .object({
+    model: z
+      .string({ error: 'model (the workflow slug) is required' })
+      .min(1, 'model (the workflow slug) is required')
+      .max(200),
+  })
+  .loose();
 
-export const chatBodySchema = z.object({
-  model: z.string().min(1).max(200),
-  messages: z.array(chatMessage, { error: 'messages must be an array of messages' }).min(1, 'messages must contain at least one message').max(10_000),
-  stream: z.boolean().nullable().optional(),
-  user: z.string().optional(),
-}).loose().superRefine((b, ctx) => {
-  b.messages.forEach((m, i) => {
-    if (m.role !== 'assistant' && (m.content === undefined || m.content === null)) {
-      ctx.addIssue({ code: 'custom', message: `a ${m.role} message needs content`, path: ['messages', i, 'content'] });
-    }
+export const chatBodySchema = z
+  .object({
+    model: z.string().min(1).max(200),
+    messages: z
+      .array(chatMessage, { error: 'messages must be an array of messages' })
+      .min(1, 'messages must contain at least one message')
+      .max(10_000),
+    stream: z.boolean().nullable().optional(),
+    user: z.string().optional(),
+  })
+  .loose()
+  .superRefine((b, ctx) => {
+    b.messages.forEach((m, i) => {
+      if (m.role !== 'assistant' && (m.content === undefined || m.content === null)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `a ${m.role} message needs content`,
+          path: ['messages', i, 'content'],
+        });
+      }
+    });
+    if (!b.messages.some((m) => m.role === 'user'))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'messages must contain at least one message with role "user"',
+        path: ['messages'],
+      });
   });
-  if (!b.messages.some((m) => m.role === 'user')) ctx.addIssue({ code: 'custom', message: 'messages must contain at least one message with role "user"', path: ['messages'] });
-});
 export type ChatBody = z.infer<typeof chatBodySchema>;
 type ChatMessage = ChatBody['messages'][number];
 
@@ -97,19 +129,27 @@ type ChatMessage = ChatBody['messages'][number];
 export function messageText(m: Pick<ChatMessage, 'content'>): string {
   if (typeof m.content === 'string') return m.content;
   if (!Array.isArray(m.content)) return '';
-  return m.content.filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('\n');
+  return m.content
+    .filter((p) => p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
 }
 
 /** The run inputs for `messages` (see the top of this module). `raw` is the messages array exactly as sent. */
-export function inputsFromMessages(decls: StartConfig['inputs'], messages: ChatMessage[], raw: unknown): Record<string, unknown> {
+export function inputsFromMessages(
+  decls: StartConfig['inputs'],
+  messages: ChatMessage[],
+  raw: unknown,
+): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
   const whole = decls.find((d) => d.name === 'messages');
   if (whole) inputs.messages = whole.type === 'string' ? JSON.stringify(raw) : raw;
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const candidates = decls.filter((d) => d.name !== 'messages');
-  const target = MESSAGE_INPUT_NAMES.map((n) => candidates.find((d) => d.name === n)).find(Boolean)
-    ?? candidates.find((d) => d.type === 'string' && d.required)
-    ?? candidates.find((d) => d.type === 'string');
+  const target =
+    MESSAGE_INPUT_NAMES.map((n) => candidates.find((d) => d.name === n)).find(Boolean) ??
+    candidates.find((d) => d.type === 'string' && d.required) ??
+    candidates.find((d) => d.type === 'string');
   if (target && lastUser) inputs[target.name] = messageText(lastUser);
   return inputs;
 }
@@ -146,7 +186,16 @@ export function streamingSources(graph: Graph): string[] {
     if (refs.length !== 1 || refs[0].start !== 0 || refs[0].end !== chosen.value.length) continue;
     for (const alt of refs[0].alternatives) {
       const p = alt.path;
-      if (p && p.length === 3 && p[0] !== 'inputs' && p[1] === 'output' && p[2] === 'text' && typeof p[0] === 'string' && !ids.includes(p[0])) ids.push(p[0]);
+      if (
+        p &&
+        p.length === 3 &&
+        p[0] !== 'inputs' &&
+        p[1] === 'output' &&
+        p[2] === 'text' &&
+        typeof p[0] === 'string' &&
+        !ids.includes(p[0])
+      )
+        ids.push(p[0]);
     }
   }
   return ids;
@@ -167,9 +216,15 @@ export function openAiErrorType(status: number, code: string): string {
   return 'invalid_request_error';
 }
 
-function errorJson(status: number, code: string, message: string, opts: { path?: string; extra?: Record<string, unknown> } = {}) {
+function errorJson(
+  status: number,
+  code: string,
+  message: string,
+  opts: { path?: string; extra?: Record<string, unknown> } = {},
+) {
   return {
-    code, message,
+    code,
+    message,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
     type: openAiErrorType(status, code),
     param: opts.path ?? null,
@@ -188,13 +243,20 @@ function errorAnswer(e: unknown, req: Request): Response {
 }
 
 function failedError(run: RunRecord) {
-  const why = run.status === 'failed' ? `failed: ${run.error?.message ?? 'unknown error'}` : `ended ${run.status}${run.error?.message ? `: ${run.error.message}` : ''}`;
-  return errorJson(422, 'RUN_FAILED', `run ${run.id} ${why}`, { extra: { runId: run.id, status: run.status, ...(run.error ? { runError: run.error } : {}) } });
+  const why =
+    run.status === 'failed'
+      ? `failed: ${run.error?.message ?? 'unknown error'}`
+      : `ended ${run.status}${run.error?.message ? `: ${run.error.message}` : ''}`;
+  return errorJson(422, 'RUN_FAILED', `run ${run.id} ${why}`, {
+    extra: { runId: run.id, status: run.status, ...(run.error ? { runError: run.error } : {}) },
+  });
 }
 
 function pendingError(run: RunRecord, urls: { statusUrl: string; eventsUrl: string }) {
   const what = run.status === 'waiting' ? 'is waiting for human input' : `is still ${run.status}`;
-  return errorJson(202, 'RUN_PENDING', `run ${run.id} ${what}; poll statusUrl for its outcome`, { extra: { runId: run.id, status: run.status, ...urls } });
+  return errorJson(202, 'RUN_PENDING', `run ${run.id} ${what}; poll statusUrl for its outcome`, {
+    extra: { runId: run.id, status: run.status, ...urls },
+  });
 }
 
 /** Token usage summed over the run's node snapshots (LLM and agent nodes record it); zeros when none did. */
@@ -230,37 +292,74 @@ async function answer(req: Request): Promise<Response> {
   const version = await versionToRun(app, wf);
   const start = version.graph.nodes.find((n) => n.type === 'start');
   const decls = startConfigSchema.safeParse(start?.data?.config ?? {});
-  const inputs = inputsFromMessages(decls.success ? decls.data.inputs : [], body.messages, (raw as { messages?: unknown }).messages);
+  const inputs = inputsFromMessages(
+    decls.success ? decls.data.inputs : [],
+    body.messages,
+    (raw as { messages?: unknown }).messages,
+  );
 
-  const { run, created } = await startRun(app, wf, version, key, { inputs, mode: body.stream ? 'stream' : 'sync' }, idempotencyKey);
+  const { run, created } = await startRun(
+    app,
+    wf,
+    version,
+    key,
+    { inputs, mode: body.stream ? 'stream' : 'sync' },
+    idempotencyKey,
+  );
   if (!created) checkSameInputs(run, inputs);
   const urls = runUrls(originOf(req), run.id);
   const headers = runHeaders(run.id, urls.statusUrl, created);
 
   if (body.stream) return streamAnswer(app, req, wf, run, streamingSources(version.graph), urls, headers);
 
-  const done = (await waitForRunToSettle(app, run.id, { timeoutMs: v1Settings(app).syncTimeoutMs, signal: req.signal })) ?? run;
-  if (!TERMINAL.has(done.status)) return Response.json({ error: pendingError(done, urls), runId: done.id, status: done.status, ...urls }, { status: 202, headers });
+  const done =
+    (await waitForRunToSettle(app, run.id, { timeoutMs: v1Settings(app).syncTimeoutMs, signal: req.signal })) ?? run;
+  if (!TERMINAL.has(done.status))
+    return Response.json(
+      { error: pendingError(done, urls), runId: done.id, status: done.status, ...urls },
+      { status: 202, headers },
+    );
   if (done.status !== 'succeeded') return Response.json({ error: failedError(done) }, { status: 422, headers });
-  return Response.json({
-    id: `chatcmpl-${done.id}`,
-    object: 'chat.completion',
-    created: createdOf(done),
-    model: wf.slug,
-    choices: [{ index: 0, message: { role: 'assistant', content: contentFromOutputs(done.outputs) }, finish_reason: 'stop', logprobs: null }],
-    usage: await usageOf(app, done.id),
-  }, { headers });
+  return Response.json(
+    {
+      id: `chatcmpl-${done.id}`,
+      object: 'chat.completion',
+      created: createdOf(done),
+      model: wf.slug,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: contentFromOutputs(done.outputs) },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
+      usage: await usageOf(app, done.id),
+    },
+    { headers },
+  );
 }
 
 function streamAnswer(
-  app: App, req: Request, wf: PublishedWorkflow, run: RunRecord, sources: string[],
-  urls: { statusUrl: string; eventsUrl: string }, headers: Record<string, string>,
+  app: App,
+  req: Request,
+  wf: PublishedWorkflow,
+  run: RunRecord,
+  sources: string[],
+  urls: { statusUrl: string; eventsUrl: string },
+  headers: Record<string, string>,
 ): Response {
   const enc = new TextEncoder();
   const id = `chatcmpl-${run.id}`;
   const created = createdOf(run);
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    ({ id, object: 'chat.completion.chunk', created, model: wf.slug, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra });
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: wf.slug,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...extra,
+  });
   let cleanup = () => {};
 
   const stream = new ReadableStream<Uint8Array>({
@@ -271,7 +370,11 @@ function streamAnswer(
       let source: string | null = null; // with a fallback chain, the first listed node that streams
       const send = (data: unknown) => {
         if (closed) return;
-        try { controller.enqueue(enc.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)); } catch { /* closed */ }
+        try {
+          controller.enqueue(enc.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`));
+        } catch {
+          /* closed */
+        }
       };
       const onEvent = (e: TraceEvent) => {
         if (closed || e.seq <= lastSeq) return;
@@ -286,13 +389,24 @@ function streamAnswer(
       };
       // From seq 0: the bus still holds every event of a run that started moments ago, so no token is missed.
       const unsubscribe = app.bus.subscribe(run.id, 0, onEvent);
-      const ka = setInterval(() => { if (!closed) try { controller.enqueue(enc.encode(': keep-alive\n\n')); } catch { /* closed */ } }, KEEP_ALIVE_MS);
+      const ka = setInterval(() => {
+        if (!closed)
+          try {
+            controller.enqueue(enc.encode(': keep-alive\n\n'));
+          } catch {
+            /* closed */
+          }
+      }, KEEP_ALIVE_MS);
       const close = () => {
         if (closed) return;
         closed = true;
         unsubscribe();
         clearInterval(ka);
-        try { controller.close(); } catch { /* already closed */ }
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
       };
       cleanup = close;
       req.signal.addEventListener('abort', close, { once: true });
@@ -301,11 +415,18 @@ function streamAnswer(
       try {
         const done = (await waitForRunToSettle(app, run.id, { timeoutMs: STREAM_MAX_MS, signal: req.signal })) ?? run;
         if (closed || req.signal.aborted) return close();
-        if (!TERMINAL.has(done.status)) { send({ error: pendingError(done, urls) }); return close(); }
-        if (done.status !== 'succeeded') { send({ error: failedError(done) }); return close(); }
+        if (!TERMINAL.has(done.status)) {
+          send({ error: pendingError(done, urls) });
+          return close();
+        }
+        if (done.status !== 'succeeded') {
+          send({ error: failedError(done) });
+          return close();
+        }
         const content = contentFromOutputs(done.outputs);
         // Whatever the live tokens did not carry: everything when the node streamed nothing (e.g. a template node).
-        if (content.startsWith(streamed) && content.length > streamed.length) send(chunk({ content: content.slice(streamed.length) }, null));
+        if (content.startsWith(streamed) && content.length > streamed.length)
+          send(chunk({ content: content.slice(streamed.length) }, null));
         send(chunk({}, 'stop', { usage: await usageOf(app, done.id) }));
         send('[DONE]');
       } catch (e) {

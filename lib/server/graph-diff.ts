@@ -21,16 +21,23 @@ export interface GraphDiff {
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
 
 const behaviour = (n: GraphNode) => canonicalJson({ type: n.type, data: n.data });
-const edgeKey = (e: Graph['edges'][number]) => canonicalJson([e.source, e.sourceHandle ?? null, e.target, e.targetHandle ?? null]);
+const edgeKey = (e: Graph['edges'][number]) =>
+  canonicalJson([e.source, e.sourceHandle ?? null, e.target, e.targetHandle ?? null]);
 
-export function diffGraphs(from: { graph: Graph; engine: EngineChoice }, to: { graph: Graph; engine: EngineChoice }): GraphDiff {
+export function diffGraphs(
+  from: { graph: Graph; engine: EngineChoice },
+  to: { graph: Graph; engine: EngineChoice },
+): GraphDiff {
   const a = new Map(from.graph.nodes.map((n) => [n.id, n]));
   const b = new Map(to.graph.nodes.map((n) => [n.id, n]));
   const added = [...b.keys()].filter((id) => !a.has(id));
@@ -41,5 +48,13 @@ export function diffGraphs(from: { graph: Graph; engine: EngineChoice }, to: { g
   const edgesAdded = [...eb].filter((k) => !ea.has(k)).length;
   const edgesRemoved = [...ea].filter((k) => !eb.has(k)).length;
   const engineChanged = from.engine !== to.engine;
-  return { added, removed, changed, edgesAdded, edgesRemoved, engineChanged, same: !added.length && !removed.length && !changed.length && !edgesAdded && !edgesRemoved && !engineChanged };
+  return {
+    added,
+    removed,
+    changed,
+    edgesAdded,
+    edgesRemoved,
+    engineChanged,
+    same: !added.length && !removed.length && !changed.length && !edgesAdded && !edgesRemoved && !engineChanged,
+  };
 }

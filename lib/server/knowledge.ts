@@ -19,18 +19,39 @@ function fusionFromEnv(env: NodeJS.ProcessEnv): Partial<FusionOptions> {
   return m === 'rrf' || m === 'rescore' ? { method: m } : {};
 }
 
-export async function createKnowledgeStore(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<KnowledgeStore> {
+export async function createKnowledgeStore(
+  config: AppConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<KnowledgeStore> {
   const fusion = fusionFromEnv(env);
   if (config.elasticsearchUrl) {
-    const [{ Client }, { ElasticsearchKnowledgeStore }] = await Promise.all([import('@elastic/elasticsearch'), import('@/engine/knowledge/elasticsearch-store')]);
-    const client = new Client({ node: config.elasticsearchUrl, ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}) });
-    return new ElasticsearchKnowledgeStore({ client, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX || undefined, fusion });
+    const [{ Client }, { ElasticsearchKnowledgeStore }] = await Promise.all([
+      import('@elastic/elasticsearch'),
+      import('@/engine/knowledge/elasticsearch-store'),
+    ]);
+    const client = new Client({
+      node: config.elasticsearchUrl,
+      ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}),
+    });
+    return new ElasticsearchKnowledgeStore({
+      client,
+      indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX || undefined,
+      fusion,
+    });
   }
   return new EmbeddedKnowledgeStore({ dir: path.join(config.dataDir, 'knowledge'), fusion });
 }
 
-export async function createKnowledge(config: AppConfig, db: Database, env: NodeJS.ProcessEnv = process.env): Promise<KnowledgeBaseService> {
-  const embedderEnv = { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl, EMBEDDING_MODEL: env.EMBEDDING_MODEL };
+export async function createKnowledge(
+  config: AppConfig,
+  db: Database,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<KnowledgeBaseService> {
+  const embedderEnv = {
+    OPENAI_API_KEY: config.openaiApiKey,
+    OPENAI_BASE_URL: config.openaiBaseUrl,
+    EMBEDDING_MODEL: env.EMBEDDING_MODEL,
+  };
   const service = new KnowledgeBaseService({
     catalog: new PrismaKnowledgeCatalog(db.prisma),
     store: await createKnowledgeStore(config, env),

@@ -23,24 +23,42 @@ function inputsSchema(config: StartConfig): Schema {
     };
     if (d.required && d.default === undefined) required.push(d.name);
   }
-  return { type: 'object', properties, ...(required.length ? { required } : {}), description: 'The inputs declared by the workflow\'s start node' };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    description: "The inputs declared by the workflow's start node",
+  };
 }
 
 function outputsSchema(version: WorkflowVersionRecord): Schema {
-  const names = version.graph.nodes.filter((n) => n.type === 'end')
+  const names = version.graph.nodes
+    .filter((n) => n.type === 'end')
     .flatMap((n) => endConfigSchema.safeParse(n.data.config ?? {}).data?.outputs.map((o) => o.name) ?? []);
-  return { type: ['object', 'null'], properties: Object.fromEntries(names.map((n) => [n, {}])), description: 'The values mapped by the workflow\'s end node' };
+  return {
+    type: ['object', 'null'],
+    properties: Object.fromEntries(names.map((n) => [n, {}])),
+    description: "The values mapped by the workflow's end node",
+  };
 }
 
 const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
-const errorResponse = (description: string, headers?: Schema) => ({ description, ...(headers ? { headers } : {}), content: json('Error') });
+const errorResponse = (description: string, headers?: Schema) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: json('Error'),
+});
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const AUTH_ERRORS = {
   401: errorResponse('Missing, invalid or revoked API key', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
   403: errorResponse('The API key belongs to another workflow'),
   429: errorResponse('Rate limit or concurrency cap reached', RETRY_AFTER),
 };
-const SSE = { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; each `data:` is a TraceEvent (JSON), `id:` its seq' } } };
+const SSE = {
+  'text/event-stream': {
+    schema: { type: 'string', description: 'Server-Sent Events; each `data:` is a TraceEvent (JSON), `id:` its seq' },
+  },
+};
 
 export function buildOpenApi(origin: string, wf: WorkflowRecord, version: WorkflowVersionRecord) {
   const start = version.graph.nodes.find((n) => n.type === 'start');
@@ -60,12 +78,27 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
         post: {
           operationId: 'runWorkflow',
           summary: `Run "${wf.name}"`,
-          description: 'Runs the current published version (or `version`). sync: 200 with the outputs, or 202 with statusUrl if the run takes longer than the server\'s sync timeout; stream: the trace as Server-Sent Events; async: 202 at once.',
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'A repeat with the same key returns the same run', schema: { type: 'string', maxLength: 255 } }],
+          description:
+            "Runs the current published version (or `version`). sync: 200 with the outputs, or 202 with statusUrl if the run takes longer than the server's sync timeout; stream: the trace as Server-Sent Events; async: 202 at once.",
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'A repeat with the same key returns the same run',
+              schema: { type: 'string', maxLength: 255 },
+            },
+          ],
           requestBody: { required: true, content: json('RunRequest') },
           responses: {
-            200: { description: 'sync: the finished run; stream: its trace events', content: { ...json('RunResult'), ...SSE } },
-            202: { description: 'async, or sync past the timeout: the run is in progress', content: json('RunAccepted') },
+            200: {
+              description: 'sync: the finished run; stream: its trace events',
+              content: { ...json('RunResult'), ...SSE },
+            },
+            202: {
+              description: 'async, or sync past the timeout: the run is in progress',
+              content: json('RunAccepted'),
+            },
             400: errorResponse('Invalid body or inputs; `path` points at the offending field'),
             ...AUTH_ERRORS,
             404: errorResponse('Not published, or no such version'),
@@ -79,11 +112,19 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
         post: {
           operationId: 'chatCompletions',
           summary: `"${wf.name}" as an OpenAI-compatible chat model`,
-          description: 'Any OpenAI client: base URL `<server>/api/v1`, this workflow\'s key, `model` its slug. The last user message goes to the start input named message/query/question/input/prompt/text (an input named `messages` gets the whole conversation); the reply is the end output named answer/text/output/content/reply/message. `stream: true` answers chat.completion.chunk events.',
+          description:
+            "Any OpenAI client: base URL `<server>/api/v1`, this workflow's key, `model` its slug. The last user message goes to the start input named message/query/question/input/prompt/text (an input named `messages` gets the whole conversation); the reply is the end output named answer/text/output/content/reply/message. `stream: true` answers chat.completion.chunk events.",
           requestBody: { required: true, content: json('ChatRequest') },
           responses: {
-            200: { description: 'A chat.completion, or with stream: true its chunks as Server-Sent Events', content: { ...json('ChatCompletion'), ...SSE } },
-            202: { description: 'The run is still going after the sync timeout, or waits for human input (error.code RUN_PENDING, with statusUrl)', content: json('Error') },
+            200: {
+              description: 'A chat.completion, or with stream: true its chunks as Server-Sent Events',
+              content: { ...json('ChatCompletion'), ...SSE },
+            },
+            202: {
+              description:
+                'The run is still going after the sync timeout, or waits for human input (error.code RUN_PENDING, with statusUrl)',
+              content: json('Error'),
+            },
             400: errorResponse('Invalid body; `path` points at the offending field'),
             ...AUTH_ERRORS,
             404: errorResponse('No published workflow with this slug'),
@@ -93,65 +134,106 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
       },
       '/api/v1/runs/{runId}': {
         get: {
-          operationId: 'getRun', summary: 'A run of this workflow', parameters: [runId],
-          responses: { 200: { description: 'The run', content: json('Run') }, ...AUTH_ERRORS, 404: errorResponse('No such run for this key') },
+          operationId: 'getRun',
+          summary: 'A run of this workflow',
+          parameters: [runId],
+          responses: {
+            200: { description: 'The run', content: json('Run') },
+            ...AUTH_ERRORS,
+            404: errorResponse('No such run for this key'),
+          },
         },
       },
       '/api/v1/runs/{runId}/events': {
         get: {
-          operationId: 'getRunEvents', summary: 'The run\'s trace as Server-Sent Events (honours Last-Event-ID)', parameters: [runId],
-          responses: { 200: { description: 'Events until the terminal one', content: SSE }, ...AUTH_ERRORS, 404: errorResponse('No such run for this key') },
+          operationId: 'getRunEvents',
+          summary: "The run's trace as Server-Sent Events (honours Last-Event-ID)",
+          parameters: [runId],
+          responses: {
+            200: { description: 'Events until the terminal one', content: SSE },
+            ...AUTH_ERRORS,
+            404: errorResponse('No such run for this key'),
+          },
         },
       },
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key of this workflow (pf_…)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key of this workflow (pf_…)' },
+      },
       schemas: {
         Inputs: inputsSchema(startConfig),
         Outputs: outputsSchema(version),
         RunRequest: {
-          type: 'object', required: ['inputs'],
+          type: 'object',
+          required: ['inputs'],
           properties: {
             inputs: { $ref: '#/components/schemas/Inputs' },
             mode: { type: 'string', enum: [...RUN_MODES], default: 'sync' },
-            version: { type: 'integer', minimum: 1, description: 'A published version number; default: the current one' },
+            version: {
+              type: 'integer',
+              minimum: 1,
+              description: 'A published version number; default: the current one',
+            },
             callbackUrl: { type: 'string', format: 'uri', description: 'POSTed the outcome when the run ends' },
           },
         },
-        RunStatus: { type: 'string', enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] },
+        RunStatus: {
+          type: 'string',
+          enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'],
+        },
         RunResult: {
-          type: 'object', required: ['runId', 'status', 'outputs'],
+          type: 'object',
+          required: ['runId', 'status', 'outputs'],
           properties: {
-            runId: { type: 'string' }, status: { $ref: '#/components/schemas/RunStatus' }, version: { type: 'integer' },
-            outputs: { $ref: '#/components/schemas/Outputs' }, error: { $ref: '#/components/schemas/ErrorBody' },
+            runId: { type: 'string' },
+            status: { $ref: '#/components/schemas/RunStatus' },
+            version: { type: 'integer' },
+            outputs: { $ref: '#/components/schemas/Outputs' },
+            error: { $ref: '#/components/schemas/ErrorBody' },
           },
         },
         RunAccepted: {
-          type: 'object', required: ['runId', 'status', 'statusUrl'],
+          type: 'object',
+          required: ['runId', 'status', 'statusUrl'],
           properties: {
-            runId: { type: 'string' }, status: { $ref: '#/components/schemas/RunStatus' }, version: { type: 'integer' },
-            statusUrl: { type: 'string', format: 'uri' }, eventsUrl: { type: 'string', format: 'uri' },
+            runId: { type: 'string' },
+            status: { $ref: '#/components/schemas/RunStatus' },
+            version: { type: 'integer' },
+            statusUrl: { type: 'string', format: 'uri' },
+            eventsUrl: { type: 'string', format: 'uri' },
           },
         },
         Run: {
-          type: 'object', required: ['id', 'status'],
+          type: 'object',
+          required: ['id', 'status'],
           properties: {
-            id: { type: 'string' }, workflowId: { type: 'string' }, versionId: { type: ['string', 'null'] }, status: { $ref: '#/components/schemas/RunStatus' },
-            inputs: { type: 'object' }, outputs: { $ref: '#/components/schemas/Outputs' }, error: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/ErrorBody' }] },
+            id: { type: 'string' },
+            workflowId: { type: 'string' },
+            versionId: { type: ['string', 'null'] },
+            status: { $ref: '#/components/schemas/RunStatus' },
+            inputs: { type: 'object' },
+            outputs: { $ref: '#/components/schemas/Outputs' },
+            error: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/ErrorBody' }] },
             nodes: { type: 'array', items: { type: 'object' } },
           },
         },
         ChatRequest: {
-          type: 'object', required: ['model', 'messages'],
+          type: 'object',
+          required: ['model', 'messages'],
           properties: {
             model: { type: 'string', const: wf.slug! },
             messages: {
-              type: 'array', minItems: 1,
+              type: 'array',
+              minItems: 1,
               items: {
-                type: 'object', required: ['role'],
+                type: 'object',
+                required: ['role'],
                 properties: {
                   role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool', 'developer'] },
-                  content: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }, { type: 'null' }] },
+                  content: {
+                    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }, { type: 'null' }],
+                  },
                 },
               },
             },
@@ -159,27 +241,47 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
           },
         },
         ChatCompletion: {
-          type: 'object', required: ['id', 'object', 'created', 'model', 'choices'],
+          type: 'object',
+          required: ['id', 'object', 'created', 'model', 'choices'],
           properties: {
-            id: { type: 'string' }, object: { type: 'string', const: 'chat.completion' }, created: { type: 'integer' }, model: { type: 'string' },
+            id: { type: 'string' },
+            object: { type: 'string', const: 'chat.completion' },
+            created: { type: 'integer' },
+            model: { type: 'string' },
             choices: {
               type: 'array',
               items: {
                 type: 'object',
                 properties: {
-                  index: { type: 'integer' }, finish_reason: { type: 'string' },
-                  message: { type: 'object', properties: { role: { type: 'string', const: 'assistant' }, content: { type: 'string' } } },
+                  index: { type: 'integer' },
+                  finish_reason: { type: 'string' },
+                  message: {
+                    type: 'object',
+                    properties: { role: { type: 'string', const: 'assistant' }, content: { type: 'string' } },
+                  },
                 },
               },
             },
-            usage: { type: 'object', properties: { prompt_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
+            usage: {
+              type: 'object',
+              properties: {
+                prompt_tokens: { type: 'integer' },
+                completion_tokens: { type: 'integer' },
+                total_tokens: { type: 'integer' },
+              },
+            },
           },
         },
         ErrorBody: {
-          type: 'object', required: ['code', 'message'],
+          type: 'object',
+          required: ['code', 'message'],
           properties: { code: { type: 'string' }, message: { type: 'string' }, path: { type: 'string' } },
         },
-        Error: { type: 'object', required: ['error'], properties: { error: { $ref: '#/components/schemas/ErrorBody' } } },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { $ref: '#/components/schemas/ErrorBody' } },
+        },
       },
     },
   };

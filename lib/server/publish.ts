@@ -18,8 +18,11 @@ const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
 
 export const publishBodySchema = z.object({
-  slug: z.string().max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
-    .regex(SLUG_RE, 'a slug is lower-case letters and digits separated by single hyphens').optional(),
+  slug: z
+    .string()
+    .max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
+    .regex(SLUG_RE, 'a slug is lower-case letters and digits separated by single hyphens')
+    .optional(),
 });
 
 /** `scheme://host[:port]` exactly as a browser sends it in Origin (no path, no trailing slash), or null. */
@@ -35,15 +38,31 @@ function asOrigin(s: string): string | null {
 
 /** PATCH /api/workflows/:id/publish: which browser origins may call the endpoint; null = the server default. */
 export const publishSettingsSchema = z.object({
-  corsOrigins: z.array(z.string().trim().max(300).refine((o) => o === '*' || asOrigin(o) !== null, {
-    message: 'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
-  })).max(50, 'at most 50 origins').nullable()
+  corsOrigins: z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(300)
+        .refine((o) => o === '*' || asOrigin(o) !== null, {
+          message: 'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
+        }),
+    )
+    .max(50, 'at most 50 origins')
+    .nullable()
     .transform((list) => (list === null ? null : [...new Set(list.map((o) => (o === '*' ? o : asOrigin(o)!)))]))
-    .refine((list) => list === null || !list.includes('*') || list.length === 1, { message: '* allows every origin: give it alone' }),
+    .refine((list) => list === null || !list.includes('*') || list.length === 1, {
+      message: '* allows every origin: give it alone',
+    }),
 });
 
 export function slugify(name: string): string {
-  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return s.slice(0, SLUG_MAX - 4).replace(/-+$/, '') || 'workflow';
 }
 
@@ -58,30 +77,55 @@ async function freeSlug(app: App, base: string): Promise<string> {
 
 const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
 
-export async function publishWorkflow(app: App, wf: WorkflowRecord, requestedSlug?: string): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord }> {
+export async function publishWorkflow(
+  app: App,
+  wf: WorkflowRecord,
+  requestedSlug?: string,
+): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord }> {
   if (requestedSlug && wf.slug && requestedSlug !== wf.slug) {
-    throw new PaiError('SLUG_IMMUTABLE', `this workflow is published as "${wf.slug}"; a slug cannot change once set`, { status: 409, path: 'slug' });
+    throw new PaiError('SLUG_IMMUTABLE', `this workflow is published as "${wf.slug}"; a slug cannot change once set`, {
+      status: 409,
+      path: 'slug',
+    });
   }
   const v = validateGraph(wf.graph, app.registry, wf.engine);
   if (!v.ok) {
     const first = v.errors[0];
-    throw new PaiError(first.code, `the draft cannot be published (${v.errors.length} problem${v.errors.length > 1 ? 's' : ''}): ${first.message}`, {
-      status: 422, path: `graph.${first.path}`, details: { errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
-    });
+    throw new PaiError(
+      first.code,
+      `the draft cannot be published (${v.errors.length} problem${v.errors.length > 1 ? 's' : ''}): ${first.message}`,
+      {
+        status: 422,
+        path: `graph.${first.path}`,
+        details: { errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+      },
+    );
   }
   // Two publishes at once race for the same version number, and two workflows for the same slug: the loser's
   // transaction writes nothing and is retried with fresh numbers.
   for (let attempt = 0; ; attempt++) {
     const slug = wf.slug ?? requestedSlug ?? (await freeSlug(app, slugify(wf.name)));
     try {
-      const out = await app.store.publishVersion(wf.id, { id: `ver_${randomUUID().replace(/-/g, '').slice(0, 20)}`, graph: wf.graph, engine: wf.engine, slug });
+      const out = await app.store.publishVersion(wf.id, {
+        id: `ver_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+        graph: wf.graph,
+        engine: wf.engine,
+        slug,
+      });
       if (!out) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
       return out;
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
       const owner = await app.store.getWorkflowBySlug(slug);
-      if (requestedSlug && owner && owner.id !== wf.id) throw new PaiError('SLUG_TAKEN', `the slug "${slug}" is used by another workflow`, { status: 409, path: 'slug' });
-      if (attempt >= 5) throw new PaiError('PUBLISH_CONFLICT', 'the workflow is being published concurrently; try again', { status: 409 });
+      if (requestedSlug && owner && owner.id !== wf.id)
+        throw new PaiError('SLUG_TAKEN', `the slug "${slug}" is used by another workflow`, {
+          status: 409,
+          path: 'slug',
+        });
+      if (attempt >= 5)
+        throw new PaiError('PUBLISH_CONFLICT', 'the workflow is being published concurrently; try again', {
+          status: 409,
+        });
       // Keep the graph that was validated; only the slug may have been set meanwhile.
       wf = { ...wf, slug: (await app.store.getWorkflow(wf.id))?.slug ?? wf.slug };
     }
@@ -107,7 +151,12 @@ export function presentPublished(origin: string, workflow: WorkflowRecord, versi
 export async function listVersions(app: App, wf: WorkflowRecord) {
   const versions = await app.store.listVersions(wf.id);
   return versions.map((v) => ({
-    id: v.id, version: v.version, engine: v.engine, createdAt: v.createdAt, current: v.id === wf.currentVersionId, nodeCount: v.graph.nodes.length,
+    id: v.id,
+    version: v.version,
+    engine: v.engine,
+    createdAt: v.createdAt,
+    current: v.id === wf.currentVersionId,
+    nodeCount: v.graph.nodes.length,
     draftChanges: diffGraphs(v, wf),
   }));
 }
@@ -115,12 +164,20 @@ export async function listVersions(app: App, wf: WorkflowRecord) {
 export async function getVersionOr404(app: App, wf: WorkflowRecord, raw: string): Promise<WorkflowVersionRecord> {
   const n = Number(raw);
   const v = Number.isInteger(n) && n >= 1 && n <= 2_147_483_647 ? await app.store.getVersionByNumber(wf.id, n) : null;
-  if (!v) throw new PaiError('VERSION_NOT_FOUND', `workflow ${wf.id} has no version ${raw}`, { status: 404, path: 'version' });
+  if (!v)
+    throw new PaiError('VERSION_NOT_FOUND', `workflow ${wf.id} has no version ${raw}`, {
+      status: 404,
+      path: 'version',
+    });
   return v;
 }
 
 /** Makes `version` current (publishing the workflow again if it was unpublished). */
-export async function rollbackTo(app: App, wf: WorkflowRecord, version: WorkflowVersionRecord): Promise<WorkflowRecord> {
+export async function rollbackTo(
+  app: App,
+  wf: WorkflowRecord,
+  version: WorkflowVersionRecord,
+): Promise<WorkflowRecord> {
   if (!wf.slug) throw new PaiError('NOT_PUBLISHED', 'the workflow has never been published', { status: 409 });
   const updated = await app.store.setCurrentVersion(wf.id, version.id);
   if (!updated) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });

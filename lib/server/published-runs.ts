@@ -36,8 +36,11 @@ const versionCache = new Map<string, WorkflowVersionRecord>();
 const VERSION_CACHE_MAX = 500;
 
 /** Headers of an answer about a started (or, for a repeated Idempotency-Key, found) run. */
-export const runHeaders = (runId: string, statusUrl: string, created: boolean): Record<string, string> =>
-  ({ 'x-run-id': runId, location: statusUrl, ...(created ? {} : { 'idempotent-replayed': 'true' }) });
+export const runHeaders = (runId: string, statusUrl: string, created: boolean): Record<string, string> => ({
+  'x-run-id': runId,
+  location: statusUrl,
+  ...(created ? {} : { 'idempotent-replayed': 'true' }),
+});
 
 export const runUrls = (origin: string, runId: string) => ({
   statusUrl: `${origin}/api/v1/runs/${runId}`,
@@ -45,12 +48,20 @@ export const runUrls = (origin: string, runId: string) => ({
 });
 
 /** The version a request runs: the given number, else the current one. Unpublished → 404. */
-export async function versionToRun(app: App, wf: PublishedWorkflow, requested?: number): Promise<WorkflowVersionRecord> {
+export async function versionToRun(
+  app: App,
+  wf: PublishedWorkflow,
+  requested?: number,
+): Promise<WorkflowVersionRecord> {
   const notPublished = () => new PaiError('NOT_PUBLISHED', `no published workflow "${wf.slug}"`, { status: 404 });
   if (!wf.currentVersionId) throw notPublished();
   if (requested !== undefined) {
     const v = await app.store.getVersionByNumber(wf.id, requested);
-    if (!v) throw new PaiError('VERSION_NOT_FOUND', `version ${requested} of "${wf.slug}" does not exist`, { status: 404, path: 'version' });
+    if (!v)
+      throw new PaiError('VERSION_NOT_FOUND', `version ${requested} of "${wf.slug}" does not exist`, {
+        status: 404,
+        path: 'version',
+      });
     return v;
   }
   const v = versionCache.get(wf.currentVersionId) ?? (await app.store.getVersion(wf.currentVersionId));
@@ -64,7 +75,10 @@ export function idempotencyKeyOf(req: Request): string | null {
   const k = req.headers.get('idempotency-key');
   if (k === null) return null;
   if (!IDEMPOTENCY_KEY_RE.test(k)) {
-    throw new PaiError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1–255 visible ASCII characters', { status: 400, path: 'headers.Idempotency-Key' });
+    throw new PaiError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1–255 visible ASCII characters', {
+      status: 400,
+      path: 'headers.Idempotency-Key',
+    });
   }
   return k;
 }
@@ -74,26 +88,49 @@ export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>)
   const start = run.graph.nodes.find((n) => n.type === 'start');
   const { value } = checkRunInputs(startConfigSchema.parse(start?.data.config ?? {}), inputs);
   if (canonicalJson(value) !== canonicalJson(run.inputs)) {
-    throw new PaiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a request with other inputs', { status: 409, path: 'headers.Idempotency-Key' });
+    throw new PaiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a request with other inputs', {
+      status: 409,
+      path: 'headers.Idempotency-Key',
+    });
   }
 }
 
 /** Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here. */
-export async function startRun(app: App, wf: PublishedWorkflow, version: WorkflowVersionRecord, key: ApiKeyRecord, body: RunBody, idempotencyKey: string | null) {
+export async function startRun(
+  app: App,
+  wf: PublishedWorkflow,
+  version: WorkflowVersionRecord,
+  key: ApiKeyRecord,
+  body: RunBody,
+  idempotencyKey: string | null,
+) {
   const { slots } = v1Settings(app);
   const slot = slots.tryAcquire(wf.id);
   if (!slot && !(idempotencyKey && (await app.store.findRunByIdempotencyKey(wf.id, idempotencyKey)))) {
-    throw httpError('CONCURRENCY_LIMIT', `this workflow already has ${slots.max} runs in progress; retry shortly`, 429, { 'retry-after': '1' });
+    throw httpError(
+      'CONCURRENCY_LIMIT',
+      `this workflow already has ${slots.max} runs in progress; retry shortly`,
+      429,
+      { 'retry-after': '1' },
+    );
   }
   try {
     const started = await app.runs.start({
-      workflow: wf, versionId: version.id, graph: version.graph, engine: version.engine, inputs: body.inputs, idempotencyKey, apiKeyId: key.id,
+      workflow: wf,
+      versionId: version.id,
+      graph: version.graph,
+      engine: version.engine,
+      inputs: body.inputs,
+      idempotencyKey,
+      apiKeyId: key.id,
     });
     if (slot && !started.created) slots.release(wf.id);
     else if (slot) {
       // Held until the run settles, wherever it executes (in queue mode: a worker). Bounded, so a lost event cannot leak it.
       const id = started.run.id;
-      const settled = app.runs.isActive(id) ? app.runs.waitFor(id) : waitForRunToSettle(app, id, { timeoutMs: SLOT_MAX_HOLD_MS, pollMs: 2_000 });
+      const settled = app.runs.isActive(id)
+        ? app.runs.waitFor(id)
+        : waitForRunToSettle(app, id, { timeoutMs: SLOT_MAX_HOLD_MS, pollMs: 2_000 });
       void settled.catch(() => {}).finally(() => slots.release(wf.id));
     }
     return started;
@@ -103,33 +140,60 @@ export async function startRun(app: App, wf: PublishedWorkflow, version: Workflo
   }
 }
 
-export async function runPublished(app: App, req: Request, origin: string, wf: PublishedWorkflow, key: ApiKeyRecord, body: RunBody): Promise<Response> {
+export async function runPublished(
+  app: App,
+  req: Request,
+  origin: string,
+  wf: PublishedWorkflow,
+  key: ApiKeyRecord,
+  body: RunBody,
+): Promise<Response> {
   const idempotencyKey = idempotencyKeyOf(req);
   const version = await versionToRun(app, wf, body.version);
   if (body.callbackUrl !== undefined) await checkCallbackUrl(app, body.callbackUrl);
   const { run, created } = await startRun(app, wf, version, key, body, idempotencyKey);
   if (!created) checkSameInputs(run, body.inputs);
-  else if (body.callbackUrl !== undefined) deliverOnCompletion(app, run.id, body.callbackUrl, { slug: wf.slug!, version: version.version });
+  else if (body.callbackUrl !== undefined)
+    deliverOnCompletion(app, run.id, body.callbackUrl, { slug: wf.slug!, version: version.version });
 
   const urls = runUrls(origin, run.id);
   const headers = runHeaders(run.id, urls.statusUrl, created);
-  const runVersion = run.versionId === version.id ? version.version : (await app.store.getVersion(run.versionId ?? ''))?.version ?? null;
+  const runVersion =
+    run.versionId === version.id
+      ? version.version
+      : ((await app.store.getVersion(run.versionId ?? ''))?.version ?? null);
 
   if (body.mode === 'stream') {
     const res = runEventStream(app, run.id, 0, req.signal);
     for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
     return res;
   }
-  if (body.mode === 'async') return Response.json({ runId: run.id, status: run.status, version: runVersion, ...urls }, { status: 202, headers });
+  if (body.mode === 'async')
+    return Response.json({ runId: run.id, status: run.status, version: runVersion, ...urls }, { status: 202, headers });
 
-  const done = (await waitForRunToSettle(app, run.id, { timeoutMs: v1Settings(app).syncTimeoutMs, signal: req.signal })) ?? run;
-  if (!TERMINAL.has(done.status)) return Response.json({ runId: done.id, status: done.status, version: runVersion, ...urls }, { status: 202, headers });
-  return Response.json({ runId: done.id, status: done.status, version: runVersion, outputs: done.outputs, ...(done.error ? { error: done.error } : {}) }, { headers });
+  const done =
+    (await waitForRunToSettle(app, run.id, { timeoutMs: v1Settings(app).syncTimeoutMs, signal: req.signal })) ?? run;
+  if (!TERMINAL.has(done.status))
+    return Response.json(
+      { runId: done.id, status: done.status, version: runVersion, ...urls },
+      { status: 202, headers },
+    );
+  return Response.json(
+    {
+      runId: done.id,
+      status: done.status,
+      version: runVersion,
+      outputs: done.outputs,
+      ...(done.error ? { error: done.error } : {}),
+    },
+    { headers },
+  );
 }
 
 /** A run the key may read: one of its workflow's. Others are 404, indistinguishable from a run that does not exist. */
 export async function runOfKey(app: App, key: ApiKeyRecord, runId: string): Promise<RunRecord> {
   const run = await app.store.getRun(runId);
-  if (!run || run.workflowId !== key.workflowId) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+  if (!run || run.workflowId !== key.workflowId)
+    throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
   return run;
 }

@@ -11,7 +11,10 @@ export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly perMs: number;
 
-  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.perMs = perMinute / 60_000;
   }
 
@@ -31,6 +34,7 @@ export class TokenBuckets {
 
   /** Forgets buckets that would be full by now anyway (they behave exactly like a new bucket). */
   private prune(t: number) {
-    for (const [id, b] of this.buckets) if (b.tokens + (t - b.at) * this.perMs >= this.perMinute) this.buckets.delete(id);
+    for (const [id, b] of this.buckets)
+      if (b.tokens + (t - b.at) * this.perMs >= this.perMinute) this.buckets.delete(id);
   }
 }

@@ -24,7 +24,10 @@ export async function checkCallbackUrl(app: App, url: string): Promise<void> {
   try {
     await checkUrl(url, { allowlist: parseAllowlist(app.config.httpAllowlist) });
   } catch (e) {
-    const pe = e instanceof PaiError ? e : new PaiError('INVALID_CALLBACK_URL', 'the callback URL cannot be used', { status: 400 });
+    const pe =
+      e instanceof PaiError
+        ? e
+        : new PaiError('INVALID_CALLBACK_URL', 'the callback URL cannot be used', { status: 400 });
     throw new PaiError(pe.code, `callbackUrl: ${pe.message}`, { status: 400, path: 'callbackUrl' });
   }
 }
@@ -32,20 +35,37 @@ export async function checkCallbackUrl(app: App, url: string): Promise<void> {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
 /** Fire and forget: POSTs the outcome to `url` once the run ends. */
-export function deliverOnCompletion(app: App, runId: string, url: string, info: { slug: string; version: number }): void {
+export function deliverOnCompletion(
+  app: App,
+  runId: string,
+  url: string,
+  info: { slug: string; version: number },
+): void {
   void (async () => {
     const run = await waitForRunToSettle(app, runId, { timeoutMs: MAX_WAIT_MS, untilEnded: true, pollMs: 2_000 });
     if (!run || !['succeeded', 'failed', 'cancelled', 'interrupted'].includes(run.status)) return;
     const body = JSON.stringify({
-      runId: run.id, workflowId: run.workflowId, slug: info.slug, version: info.version, status: run.status,
-      outputs: run.outputs, error: run.error, finishedAt: run.finishedAt,
+      runId: run.id,
+      workflowId: run.workflowId,
+      slug: info.slug,
+      version: info.version,
+      status: run.status,
+      outputs: run.outputs,
+      error: run.error,
+      finishedAt: run.finishedAt,
     });
     for (const delay of ATTEMPT_DELAYS_MS) {
       if (delay) await sleep(delay);
       try {
         const res = await guardedFetch(app)(url, {
-          method: 'POST', body, timeoutMs: ATTEMPT_TIMEOUT_MS,
-          headers: { 'content-type': 'application/json', 'user-agent': 'PaiFlow-Callback/1', 'x-paiflow-run-id': run.id },
+          method: 'POST',
+          body,
+          timeoutMs: ATTEMPT_TIMEOUT_MS,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'PaiFlow-Callback/1',
+            'x-paiflow-run-id': run.id,
+          },
         });
         await res.body?.cancel().catch(() => {});
         if (res.ok) return;

@@ -27,7 +27,10 @@ async function waitAtMost(p: Promise<unknown> | null, ms: number, signal?: Abort
   if (ms <= 0 || signal?.aborted) return;
   let timer: NodeJS.Timeout | undefined;
   let onAbort = () => {};
-  const stop = new Promise<void>((r) => { timer = setTimeout(r, ms); onAbort = () => r(); });
+  const stop = new Promise<void>((r) => {
+    timer = setTimeout(r, ms);
+    onAbort = () => r();
+  });
   signal?.addEventListener('abort', onAbort, { once: true });
   await Promise.race(p ? [p, stop] : [stop]);
   clearTimeout(timer);
@@ -35,12 +38,23 @@ async function waitAtMost(p: Promise<unknown> | null, ms: number, signal?: Abort
 }
 
 /** The seq of the next end (or pause) event after `afterSeq`, or null if none arrives within `ms`. */
-async function nextEndEvent(app: App, runId: string, afterSeq: number, ms: number, signal?: AbortSignal): Promise<number | null> {
+async function nextEndEvent(
+  app: App,
+  runId: string,
+  afterSeq: number,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<number | null> {
   let seen: number | null = null;
   let wake = () => {};
-  const arrived = new Promise<void>((r) => { wake = r; });
+  const arrived = new Promise<void>((r) => {
+    wake = r;
+  });
   const unsubscribe = app.bus.subscribe(runId, afterSeq, (e) => {
-    if (seen === null && END_EVENTS.has(e.type) && e.seq > afterSeq) { seen = e.seq; wake(); }
+    if (seen === null && END_EVENTS.has(e.type) && e.seq > afterSeq) {
+      seen = e.seq;
+      wake();
+    }
   });
   try {
     await waitAtMost(arrived, ms, signal);
@@ -61,7 +75,13 @@ export async function waitForRunToSettle(app: App, runId: string, o: WaitOptions
     if (here) {
       // Executing in this process: its outcome is the run as its final write stored it, no need to read it back.
       let ended: RunRecord | null = null;
-      await waitAtMost(here.then((r) => { ended = r; }), deadline - Date.now(), o.signal);
+      await waitAtMost(
+        here.then((r) => {
+          ended = r;
+        }),
+        deadline - Date.now(),
+        o.signal,
+      );
       const r = ended as RunRecord | null;
       if (r && settled(r.status)) return r;
     }
@@ -73,7 +93,10 @@ export async function waitForRunToSettle(app: App, runId: string, o: WaitOptions
       await waitAtMost(null, Math.min(left, AFTER_EVENT_POLL_MS), o.signal);
     } else {
       const seq = await nextEndEvent(app, runId, afterSeq, Math.min(left, o.pollMs ?? 250), o.signal);
-      if (seq !== null) { afterSeq = seq; quickUntil = Date.now() + AFTER_EVENT_GRACE_MS; }
+      if (seq !== null) {
+        afterSeq = seq;
+        quickUntil = Date.now() + AFTER_EVENT_GRACE_MS;
+      }
     }
   }
 }

@@ -7,7 +7,12 @@ import { TERMINAL_EVENT_TYPES, type TraceEvent } from '@/engine/events/types';
 import type { App } from './app';
 
 /** Response headers of every event stream (no proxy buffering, no transformation). */
-export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' } as const;
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
 
 const TERMINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
@@ -35,7 +40,11 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         closed = true;
         unsubscribe();
         if (ka) clearInterval(ka);
-        try { controller.close(); } catch { /* already closed */ }
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
       };
       cleanup = close;
       const send = (e: TraceEvent) => {
@@ -50,7 +59,10 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         catchingUp = true;
         for (;;) {
           const batch = await app.store.getEvents(runId, last, 1000);
-          for (const e of batch) { send(e); lastType = e.type; }
+          for (const e of batch) {
+            send(e);
+            lastType = e.type;
+          }
           if (batch.length < 1000 || closed) break;
         }
         // A stored terminal event ends the stream unless a resume has begun since (a resume stores `running` before
@@ -58,7 +70,10 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         // terminal status is stored, nothing follows.
         if (TERMINAL_EVENT_TYPES.has(lastType)) {
           const run = await app.store.getRun(runId);
-          if (run && TERMINAL_STATUSES.has(run.status)) { close(); return; }
+          if (run && TERMINAL_STATUSES.has(run.status)) {
+            close();
+            return;
+          }
         }
         const queued = pending.sort((a, b) => a.seq - b.seq);
         pending = [];
@@ -67,13 +82,21 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
       };
       const onLive = (e: TraceEvent) => {
         if (closed || e.seq <= last) return;
-        if (catchingUp) { pending.push(e); return; }
+        if (catchingUp) {
+          pending.push(e);
+          return;
+        }
         if (e.seq === last + 1) send(e);
-        else { pending.push(e); void catchUp(); } // gap: the store has the missing ones (or will after the next flush)
+        else {
+          pending.push(e);
+          void catchUp();
+        } // gap: the store has the missing ones (or will after the next flush)
       };
       signal.addEventListener('abort', close, { once: true });
       controller.enqueue(enc.encode(`retry: 2000\n\n`));
-      ka = setInterval(() => { if (!closed) controller.enqueue(enc.encode(`: keep-alive\n\n`)); }, 15_000);
+      ka = setInterval(() => {
+        if (!closed) controller.enqueue(enc.encode(`: keep-alive\n\n`));
+      }, 15_000);
       try {
         await catchUp();
         if (closed) return;

@@ -26,12 +26,18 @@ export function corsOf(req: Request, workflow: { corsOrigins: string[] | null })
   known.set(req, workflow.corsOrigins);
 }
 
-async function originsFor(req: Request, scope: CorsScope, params: Promise<Record<string, string>> | undefined): Promise<Origins> {
+async function originsFor(
+  req: Request,
+  scope: CorsScope,
+  params: Promise<Record<string, string>> | undefined,
+): Promise<Origins> {
   if (known.has(req)) return known.get(req);
   if (!req.headers.get('origin') || !params) return null; // not a browser call: the default says enough
   const p = await params;
   const app = await getApp();
-  return scope === 'slug' ? app.store.corsOriginsFor({ slug: p.slug ?? '' }) : app.store.corsOriginsFor({ runId: p.runId ?? '' });
+  return scope === 'slug'
+    ? app.store.corsOriginsFor({ slug: p.slug ?? '' })
+    : app.store.corsOriginsFor({ runId: p.runId ?? '' });
 }
 
 function corsHeaders(req: Request, origins: Origins): Record<string, string> {
@@ -39,7 +45,8 @@ function corsHeaders(req: Request, origins: Origins): Record<string, string> {
   if (allowed === '*') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS };
   const origin = req.headers.get('origin');
   const h: Record<string, string> = { vary: 'Origin' };
-  if (origin && allowed.has(origin)) Object.assign(h, { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS });
+  if (origin && allowed.has(origin))
+    Object.assign(h, { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS });
   return h;
 }
 
@@ -70,20 +77,27 @@ export function v1Route<C>(scope: CorsScope, fn: Handler<C>): Handler<C> {
 
 /** The OPTIONS handler of every v1 route. Browsers send no credentials on a preflight, so it needs none. */
 export function preflight(scope: CorsScope, methods: string) {
-  return async (req: Request, ctx?: ParamsCtx) => new Response(null, {
-    status: 204,
-    headers: {
-      ...corsHeaders(req, await originsFor(req, scope, ctx?.params).catch(() => null)),
-      'access-control-allow-methods': `${methods}, OPTIONS`,
-      'access-control-allow-headers': ALLOW_HEADERS,
-      'access-control-max-age': '600',
-      allow: `${methods}, OPTIONS`,
-    },
-  });
+  return async (req: Request, ctx?: ParamsCtx) =>
+    new Response(null, {
+      status: 204,
+      headers: {
+        ...corsHeaders(req, await originsFor(req, scope, ctx?.params).catch(() => null)),
+        'access-control-allow-methods': `${methods}, OPTIONS`,
+        'access-control-allow-headers': ALLOW_HEADERS,
+        'access-control-max-age': '600',
+        allow: `${methods}, OPTIONS`,
+      },
+    });
 }
 
 /** An error whose answer carries extra headers. */
-export function httpError(code: string, message: string, status: number, headers: Record<string, string>, path?: string): PaiError {
+export function httpError(
+  code: string,
+  message: string,
+  status: number,
+  headers: Record<string, string>,
+  path?: string,
+): PaiError {
   return new PaiError(code, message, { status, path, details: { headers } });
 }
 

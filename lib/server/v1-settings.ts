@@ -36,5 +36,12 @@ export function v1Settings(app: App, env: NodeJS.ProcessEnv = process.env): V1Se
 /** `*` or a comma-separated list of exact origins. Read per request: CORS preflights must not need the database. */
 export function corsOrigins(env: NodeJS.ProcessEnv = process.env): '*' | Set<string> {
   const v = (env.CORS_ORIGINS ?? '*').trim();
-  return v === '*' || v === '' ? '*' : new Set(v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean));
+  return v === '*' || v === ''
+    ? '*'
+    : new Set(
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      );
 }

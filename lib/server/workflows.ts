@@ -25,20 +25,39 @@ export const workflowPatchSchema = z.object({
 });
 
 /** Codes that make a graph unstorable (corrupt), as opposed to a draft that is not runnable yet. */
-const STRUCTURAL = new Set(['GRAPH_SCHEMA', 'DUPLICATE_NODE_ID', 'DUPLICATE_EDGE_ID', 'DANGLING_EDGE', 'UNKNOWN_NODE_TYPE', 'UNKNOWN_NODE_VERSION', 'RESERVED_NODE_ID']);
+const STRUCTURAL = new Set([
+  'GRAPH_SCHEMA',
+  'DUPLICATE_NODE_ID',
+  'DUPLICATE_EDGE_ID',
+  'DANGLING_EDGE',
+  'UNKNOWN_NODE_TYPE',
+  'UNKNOWN_NODE_VERSION',
+  'RESERVED_NODE_ID',
+]);
 
 function invalid(problems: Problem[], status = 400): PaiError {
   const first = problems[0];
-  return new PaiError(first.code, `the graph is invalid (${problems.length} problem${problems.length > 1 ? 's' : ''}): ${first.message}`, {
-    status, path: `graph.${first.path}`, details: { errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
-  });
+  return new PaiError(
+    first.code,
+    `the graph is invalid (${problems.length} problem${problems.length > 1 ? 's' : ''}): ${first.message}`,
+    {
+      status,
+      path: `graph.${first.path}`,
+      details: { errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+    },
+  );
 }
 
 /**
  * Checks a graph before it is stored. By default every problem rejects the save; with `allowDraft` (editor
  * autosave) only structural corruption does, and the remaining problems come back for the problems panel.
  */
-export function checkGraphForSave(graph: unknown, registry: NodeRegistry, engine: EngineChoice, allowDraft: boolean): { graph: Graph; problems: Problem[] } {
+export function checkGraphForSave(
+  graph: unknown,
+  registry: NodeRegistry,
+  engine: EngineChoice,
+  allowDraft: boolean,
+): { graph: Graph; problems: Problem[] } {
   const v = validateGraph(graph, registry, engine);
   const blocking = allowDraft ? v.errors.filter((e) => STRUCTURAL.has(e.code)) : v.errors;
   if (blocking.length || !v.graph) throw invalid(blocking.length ? blocking : v.errors);
@@ -75,7 +94,11 @@ export function exportWorkflow(wf: WorkflowRecord) {
 
 export const importSchema = z.object({
   format: z.literal(EXPORT_FORMAT, { message: `format must be "${EXPORT_FORMAT}"` }),
-  formatVersion: z.number().int().min(1).max(EXPORT_FORMAT_VERSION, { message: `this server reads format versions up to ${EXPORT_FORMAT_VERSION}` }),
+  formatVersion: z
+    .number()
+    .int()
+    .min(1)
+    .max(EXPORT_FORMAT_VERSION, { message: `this server reads format versions up to ${EXPORT_FORMAT_VERSION}` }),
   workflow: workflowBodySchema,
 });
 
@@ -85,21 +108,54 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
   const nodes = run.graph.nodes.map((n) => {
     const s = byId.get(n.id);
     return {
-      nodeId: n.id, type: n.type, label: n.data.label ?? null, status: s?.status ?? 'pending', attempt: s?.attempt ?? 0,
-      input: s?.input ?? null, output: s?.output ?? null, error: s?.error ?? null, startedAt: s?.startedAt ?? null,
-      finishedAt: s?.finishedAt ?? null, durationMs: s?.durationMs ?? null, usage: s?.usage ?? null,
+      nodeId: n.id,
+      type: n.type,
+      label: n.data.label ?? null,
+      status: s?.status ?? 'pending',
+      attempt: s?.attempt ?? 0,
+      input: s?.input ?? null,
+      output: s?.output ?? null,
+      error: s?.error ?? null,
+      startedAt: s?.startedAt ?? null,
+      finishedAt: s?.finishedAt ?? null,
+      durationMs: s?.durationMs ?? null,
+      usage: s?.usage ?? null,
     };
   });
-  const usage = snapshots.reduce((acc, s) => ({
-    inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0), outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
-  }), { inputTokens: 0, outputTokens: 0 });
+  const usage = snapshots.reduce(
+    (acc, s) => ({
+      inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0),
+      outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
+    }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
   return {
-    id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status, inputs: run.inputs,
-    outputs: run.outputs, error: run.error, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, usage, nodes,
+    id: run.id,
+    workflowId: run.workflowId,
+    versionId: run.versionId,
+    engine: run.engine,
+    status: run.status,
+    inputs: run.inputs,
+    outputs: run.outputs,
+    error: run.error,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    usage,
+    nodes,
     graph: run.graph,
   };
 }
 
 export function presentRunSummary(run: RunRecord) {
-  return { id: run.id, workflowId: run.workflowId, versionId: run.versionId, engine: run.engine, status: run.status, error: run.error, createdAt: run.createdAt, finishedAt: run.finishedAt };
+  return {
+    id: run.id,
+    workflowId: run.workflowId,
+    versionId: run.versionId,
+    engine: run.engine,
+    status: run.status,
+    error: run.error,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+  };
 }

@@ -23,7 +23,9 @@ describe('agent wiring', () => {
 
   it('configured servers are listed lazily and closed with the app', async () => {
     const server = path.join(__dirname, 'fixtures', 'dynamic-tools-mcp-server.mjs');
-    const w = createAgentServices(readConfig(env({})), fakeDb, fakeStore, { MCP_SERVERS: JSON.stringify([{ name: 'dyn', command: process.execPath, args: [server] }]) });
+    const w = createAgentServices(readConfig(env({})), fakeDb, fakeStore, {
+      MCP_SERVERS: JSON.stringify([{ name: 'dyn', command: process.execPath, args: [server] }]),
+    });
     expect((await w.services.mcp!.listTools()).tools.map((t) => t.name)).toContain('mcp__dyn__unlock');
     await w.close();
     expect((await w.services.mcp!.listTools()).errors[0].message).toMatch(/shut down/);
@@ -40,9 +42,17 @@ describe('agent wiring', () => {
   });
 
   it('adapts a knowledge embedder (Float32Array vectors, async dimension) to the memory interface', async () => {
-    const e = fromKnowledgeEmbedder({ model: 'm1', label: 'test', dimension: async () => 3, embed: async (t) => t.map(() => new Float32Array([1, 0, 0])) });
+    const e = fromKnowledgeEmbedder({
+      model: 'm1',
+      label: 'test',
+      dimension: async () => 3,
+      embed: async (t) => t.map(() => new Float32Array([1, 0, 0])),
+    });
     expect(e.id).toBe('m1');
-    expect(await e.embed(['a', 'b'])).toEqual([[1, 0, 0], [1, 0, 0]]);
+    expect(await e.embed(['a', 'b'])).toEqual([
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
     expect(e.dimension).toBe(3);
   });
 });

@@ -13,8 +13,18 @@ import { agentGraph, createAgentHarness, type AgentHarness } from './support/age
 
 const greeterGraph: Graph = {
   nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'name', type: 'string', required: true, description: 'who to greet' }] } } },
-    { id: 'end', type: 'end', position: { x: 200, y: 0 }, data: { config: { outputs: [{ name: 'greeting', value: 'Hello, {{inputs.name}}!' }] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { config: { inputs: [{ name: 'name', type: 'string', required: true, description: 'who to greet' }] } },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 200, y: 0 },
+      data: { config: { outputs: [{ name: 'greeting', value: 'Hello, {{inputs.name}}!' }] } },
+    },
   ],
   edges: [{ id: 'e1', source: 'start', target: 'end' }],
 };
@@ -29,15 +39,33 @@ describe('built-in and workflow tools', () => {
     async search(kb, req) {
       searches.push({ kb, req });
       return {
-        query: req.query, mode: 'hybrid',
-        hits: [{ citation: '[1]', documentId: 'd1', title: 'Refund policy', chunkIndex: 0, page: null, start: 0, end: 10, text: 'Refunds are possible within 30 days.', score: 0.9, bm25: 1, knn: 0.8 }],
+        query: req.query,
+        mode: 'hybrid',
+        hits: [
+          {
+            citation: '[1]',
+            documentId: 'd1',
+            title: 'Refund policy',
+            chunkIndex: 0,
+            page: null,
+            start: 0,
+            end: 10,
+            text: 'Refunds are possible within 30 days.',
+            score: 0.9,
+            bm25: 1,
+            knn: 0.8,
+          },
+        ],
       };
     },
   };
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    web = createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`hello from ${req.url}`); });
+    web = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`hello from ${req.url}`);
+    });
     await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
     webPort = (web.address() as AddressInfo).port;
     h = await createAgentHarness({
@@ -52,17 +80,40 @@ describe('built-in and workflow tools', () => {
     await fake?.close();
     await new Promise((r) => web?.close(r));
   });
-  beforeEach(() => { fake.requests.length = 0; fake.setDefault(); });
+  beforeEach(() => {
+    fake.requests.length = 0;
+    fake.setDefault();
+  });
 
   it('calls another workflow as a tool and gets its outputs; the schema comes from its start node', async () => {
     const child = await h.createWorkflow(greeterGraph, 'Greeter');
-    fake.script({ toolCalls: [{ id: 'w1', name: 'workflow__greeter', arguments: { name: 'Ada' } }] }, { text: 'greeted' });
-    const wf = await h.createWorkflow(agentGraph({ tools: ['workflow__greeter'], workflowTools: [{ workflowId: child, name: 'greeter', description: 'Greets someone' }] }));
+    fake.script(
+      { toolCalls: [{ id: 'w1', name: 'workflow__greeter', arguments: { name: 'Ada' } }] },
+      { text: 'greeted' },
+    );
+    const wf = await h.createWorkflow(
+      agentGraph({
+        tools: ['workflow__greeter'],
+        workflowTools: [{ workflowId: child, name: 'greeter', description: 'Greets someone' }],
+      }),
+    );
     const run = await h.runToEnd(wf);
     expect(run.error).toBeNull();
     const tool = fake.requests[0].tools[0].function;
-    expect(tool).toMatchObject({ name: 'workflow__greeter', description: 'Greets someone', parameters: { type: 'object', properties: { name: { type: 'string', description: 'who to greet' } }, required: ['name'] } });
-    expect(fake.requests[1].messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'w1', content: '{"greeting":"Hello, Ada!"}' });
+    expect(tool).toMatchObject({
+      name: 'workflow__greeter',
+      description: 'Greets someone',
+      parameters: {
+        type: 'object',
+        properties: { name: { type: 'string', description: 'who to greet' } },
+        required: ['name'],
+      },
+    });
+    expect(fake.requests[1].messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'w1',
+      content: '{"greeting":"Hello, Ada!"}',
+    });
     const childRuns = await h.store.listRuns(child);
     expect(childRuns).toHaveLength(1);
     expect(childRuns[0].status).toBe('succeeded');
@@ -71,28 +122,45 @@ describe('built-in and workflow tools', () => {
   it('a child run that fails is a tool failure, not a crash', async () => {
     const child = await h.createWorkflow(greeterGraph, 'Greeter');
     fake.script({ toolCalls: [{ id: 'w2', name: 'workflow__greeter', arguments: {} }] }, { text: 'could not greet' });
-    const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['workflow__*'], workflowTools: [{ workflowId: child, name: 'greeter' }] })));
+    const run = await h.runToEnd(
+      await h.createWorkflow(
+        agentGraph({ tools: ['workflow__*'], workflowTools: [{ workflowId: child, name: 'greeter' }] }),
+      ),
+    );
     expect(run.status).toBe('succeeded');
     expect(fake.requests[1].messages.at(-1).content).toMatch(/^tool failed: input "name" is required/);
   });
 
   it('a workflow that calls itself is stopped at the nesting limit and every level still answers', async () => {
     const self = await h.createWorkflow(agentGraph({}), 'Recursive');
-    await h.store.updateWorkflow(self, { graph: agentGraph({ tools: ['workflow__self'], workflowTools: [{ workflowId: self, name: 'self' }] }) });
-    fake.setDefault((body) => (body.messages.at(-1)?.role === 'tool'
-      ? { text: `done after: ${body.messages.at(-1).content.slice(0, 60)}` }
-      : { toolCalls: [{ name: 'workflow__self', arguments: { question: 'again' } }] }));
+    await h.store.updateWorkflow(self, {
+      graph: agentGraph({ tools: ['workflow__self'], workflowTools: [{ workflowId: self, name: 'self' }] }),
+    });
+    fake.setDefault((body) =>
+      body.messages.at(-1)?.role === 'tool'
+        ? { text: `done after: ${body.messages.at(-1).content.slice(0, 60)}` }
+        : { toolCalls: [{ name: 'workflow__self', arguments: { question: 'again' } }] },
+    );
     const run = await h.runToEnd(self);
     expect(run.status).toBe('succeeded');
     const runs = await h.store.listRuns(self);
     expect(runs).toHaveLength(4); // the top run + 3 nested levels
-    const deepest = fake.requests.find((r) => String(r.messages.at(-1)?.content).startsWith('policy denied: workflows may call other workflows at most 3 levels deep'));
+    const deepest = fake.requests.find((r) =>
+      String(r.messages.at(-1)?.content).startsWith(
+        'policy denied: workflows may call other workflows at most 3 levels deep',
+      ),
+    );
     expect(deepest).toBeTruthy();
   });
 
   it('knowledge_search is offered only with a knowledge service and a knowledge base, and cites passages', async () => {
-    fake.script({ toolCalls: [{ id: 'k1', name: 'knowledge_search', arguments: { query: 'refund window', topK: 3 } }] }, { text: '30 days [1]' });
-    const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['knowledge_search'], knowledgeBaseIds: ['kb_policies'] })));
+    fake.script(
+      { toolCalls: [{ id: 'k1', name: 'knowledge_search', arguments: { query: 'refund window', topK: 3 } }] },
+      { text: '30 days [1]' },
+    );
+    const run = await h.runToEnd(
+      await h.createWorkflow(agentGraph({ tools: ['knowledge_search'], knowledgeBaseIds: ['kb_policies'] })),
+    );
     expect(run.outputs?.answer).toBe('30 days [1]');
     expect(searches.at(-1)).toMatchObject({ kb: 'kb_policies', req: { query: 'refund window', topK: 3 } });
     const result = fake.requests[1].messages.at(-1).content;
@@ -112,7 +180,11 @@ describe('built-in and workflow tools', () => {
     try {
       fake.requests.length = 0;
       fake.script({ text: 'no tools' });
-      await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['knowledge_search', 'calculator'], knowledgeBaseIds: ['kb_policies'] })));
+      await h.runToEnd(
+        await h.createWorkflow(
+          agentGraph({ tools: ['knowledge_search', 'calculator'], knowledgeBaseIds: ['kb_policies'] }),
+        ),
+      );
       expect(fake.requests[0].tools.map((t: any) => t.function.name)).toEqual(['calculator']);
     } finally {
       h.services.knowledge = saved;

@@ -69,16 +69,21 @@ describe('calculator', () => {
     const ctx = {} as never;
     expect(await calculatorTool.execute({ expression: '0.1 + 0.2' }, ctx)).toBe('0.3');
     await expect(calculatorTool.execute({}, ctx)).rejects.toThrow(/invalid arguments: expression/);
-    expect(calculatorTool.parameters).toMatchObject({ type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] });
+    expect(calculatorTool.parameters).toMatchObject({
+      type: 'object',
+      properties: { expression: { type: 'string' } },
+      required: ['expression'],
+    });
   });
 });
 
 describe('no code evaluation anywhere in the agent', () => {
   const root = path.resolve(__dirname, '../../engine/agent');
-  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => {
+      const p = path.join(dir, f);
+      return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+    });
   it.each(files(root).map((f) => [path.relative(root, f), f]))('%s', (_name, file) => {
     const src = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     expect(src).not.toMatch(/\beval\s*\(|new\s+Function\s*\(|node:vm|from\s+['"]vm['"]/);
@@ -87,7 +92,9 @@ describe('no code evaluation anywhere in the agent', () => {
 
 describe('loop guard and tool policy', () => {
   it('normalises arguments: key order, whitespace, string spacing and case', () => {
-    expect(normaliseArgs('{"b":1,"a":{"y":[1,2],"x":" Hi  there "}}')).toBe(normaliseArgs('{ "a": { "x": "hi there", "y": [1, 2] }, "b": 1.0 }'));
+    expect(normaliseArgs('{"b":1,"a":{"y":[1,2],"x":" Hi  there "}}')).toBe(
+      normaliseArgs('{ "a": { "x": "hi there", "y": [1, 2] }, "b": 1.0 }'),
+    );
     expect(normaliseArgs('{"a":[1,2]}')).not.toBe(normaliseArgs('{"a":[2,1]}'));
     expect(normaliseArgs('not json  at all')).toBe(normaliseArgs('not json at all '));
   });
@@ -108,16 +115,28 @@ describe('loop guard and tool policy', () => {
 
   it('classifies tool errors', () => {
     expect(classifyToolError(new ToolPolicyError('nope'))).toEqual({ kind: 'denied', text: 'policy denied: nope' });
-    expect(classifyToolError(new PaiError('SSRF_BLOCKED', 'Blocked request'))).toEqual({ kind: 'denied', text: 'policy denied: Blocked request' });
+    expect(classifyToolError(new PaiError('SSRF_BLOCKED', 'Blocked request'))).toEqual({
+      kind: 'denied',
+      text: 'policy denied: Blocked request',
+    });
     expect(classifyToolError(new ToolTimeoutError('slow'))).toEqual({ kind: 'timeout', text: 'tool timed out: slow' });
     expect(classifyToolError(new Error('boom'))).toEqual({ kind: 'failed', text: 'tool failed: boom' });
   });
 
   it('selects tools by exact name or prefix*, reporting what matched nothing', () => {
     const t = (name: string) => ({ name, description: '', parameters: { type: 'object' }, execute: async () => '' });
-    const r = new ToolRegistry().registerAll([t('calculator'), t('mcp__gh__issues'), t('mcp__gh__prs'), t('mcp__ghx__a')]);
+    const r = new ToolRegistry().registerAll([
+      t('calculator'),
+      t('mcp__gh__issues'),
+      t('mcp__gh__prs'),
+      t('mcp__ghx__a'),
+    ]);
     expect(r.select(['mcp__gh__*', 'calculator', 'nope', 'mcp__zz__*'])).toEqual({
-      tools: [expect.objectContaining({ name: 'mcp__gh__issues' }), expect.objectContaining({ name: 'mcp__gh__prs' }), expect.objectContaining({ name: 'calculator' })],
+      tools: [
+        expect.objectContaining({ name: 'mcp__gh__issues' }),
+        expect.objectContaining({ name: 'mcp__gh__prs' }),
+        expect.objectContaining({ name: 'calculator' }),
+      ],
       missing: ['nope', 'mcp__zz__*'],
     });
     expect(() => r.register(t('calculator'))).toThrow(/twice/);

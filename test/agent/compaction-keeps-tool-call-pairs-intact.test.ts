@@ -37,7 +37,11 @@ function randomTranscript(rand: () => number, id: { n: number }): ChatMessage[] 
         out.push({ role: 'assistant', content: `answer ${text(300)}` });
         if (calls === 0) continue;
       }
-      const toolCalls = Array.from({ length: calls }, () => ({ id: `call_${id.n++}`, name: `tool_${int(1, 3)}`, arguments: JSON.stringify({ q: text(80) }) }));
+      const toolCalls = Array.from({ length: calls }, () => ({
+        id: `call_${id.n++}`,
+        name: `tool_${int(1, 3)}`,
+        arguments: JSON.stringify({ q: text(80) }),
+      }));
       out.push({ role: 'assistant', content: rand() < 0.3 ? `thinking ${text(100)}` : null, toolCalls });
       for (const c of toolCalls) out.push({ role: 'tool', toolCallId: c.id, content: `result ${text(1500)}` });
     }
@@ -64,7 +68,9 @@ function checkPairs(ms: ChatMessage[]) {
   }
 }
 
-const isSummary = (m: ChatMessage) => typeof m.content === 'string' && (m.content.startsWith(SUMMARY_PREFIX) || m.content.startsWith(ROUNDS_SUMMARY_PREFIX));
+const isSummary = (m: ChatMessage) =>
+  typeof m.content === 'string' &&
+  (m.content.startsWith(SUMMARY_PREFIX) || m.content.startsWith(ROUNDS_SUMMARY_PREFIX));
 
 describe('compaction', () => {
   it('property: tool pairs intact, head and last 3 user messages verbatim, originals kept in order', async () => {
@@ -78,7 +84,13 @@ describe('compaction', () => {
       const before = estimateRequestTokens(input);
       const limit = Math.max(50, Math.floor(before * (0.2 + rand() * 0.9)));
       const summarised: ChatMessage[][] = [];
-      const r = await compactMessages(input, { limitTokens: limit, summarise: async (ms) => { summarised.push(ms); return `summary of ${ms.length}`; } });
+      const r = await compactMessages(input, {
+        limitTokens: limit,
+        summarise: async (ms) => {
+          summarised.push(ms);
+          return `summary of ${ms.length}`;
+        },
+      });
       const out = r.messages;
 
       checkPairs(input);
@@ -140,7 +152,11 @@ describe('compaction', () => {
 
     beforeAll(async () => {
       fake = await startFakeOpenAi();
-      h = await createAgentHarness({ llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }), tools: [bulky.tool], memory: false });
+      h = await createAgentHarness({
+        llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }),
+        tools: [bulky.tool],
+        memory: false,
+      });
     });
     afterAll(async () => {
       await h?.close();
@@ -151,17 +167,24 @@ describe('compaction', () => {
       // Answer by looking at the request: summary requests get a summary, agent rounds page through `bulky`.
       let page = 0;
       fake.setDefault((body) => {
-        if (String(body.messages?.[0]?.content ?? '').startsWith('You compress')) return { text: 'SUMMARY: pages 1.. were fetched, all x.' };
+        if (String(body.messages?.[0]?.content ?? '').startsWith('You compress'))
+          return { text: 'SUMMARY: pages 1.. were fetched, all x.' };
         page++;
         return page > 6 ? { text: 'read everything' } : { toolCalls: [{ name: 'bulky', arguments: { page } }] };
       });
       try {
-        const wf = await h.createWorkflow(agentGraph({ tools: ['bulky'], limits: { contextWindow: 3000, maxRounds: 20 } }));
+        const wf = await h.createWorkflow(
+          agentGraph({ tools: ['bulky'], limits: { contextWindow: 3000, maxRounds: 20 } }),
+        );
         const run = await h.runToEnd(wf, { question: 'Read all the pages.' });
         expect(run.error).toBeNull();
         expect(run.outputs?.answer).toBe('read everything');
-        const agentRequests = fake.requests.filter((r) => !String(r.messages[0]?.content ?? '').startsWith('You compress'));
-        const summaryRequests = fake.requests.filter((r) => String(r.messages[0]?.content ?? '').startsWith('You compress'));
+        const agentRequests = fake.requests.filter(
+          (r) => !String(r.messages[0]?.content ?? '').startsWith('You compress'),
+        );
+        const summaryRequests = fake.requests.filter((r) =>
+          String(r.messages[0]?.content ?? '').startsWith('You compress'),
+        );
         expect(summaryRequests.length).toBeGreaterThan(0);
         expect(summaryRequests[0].tools).toBeUndefined();
         for (const req of agentRequests) {
@@ -169,13 +192,20 @@ describe('compaction', () => {
           const ms = req.messages;
           for (let i = 0; i < ms.length; i++) {
             if (ms[i].tool_calls) {
-              ms[i].tool_calls.forEach((c: any, k: number) => expect(ms[i + 1 + k]).toMatchObject({ role: 'tool', tool_call_id: c.id }));
+              ms[i].tool_calls.forEach((c: any, k: number) =>
+                expect(ms[i + 1 + k]).toMatchObject({ role: 'tool', tool_call_id: c.id }),
+              );
             }
             if (ms[i].role === 'tool') expect(ms[i - 1].role === 'tool' || ms[i - 1].tool_calls).toBeTruthy();
           }
         }
         const last = agentRequests.at(-1);
-        expect(last.messages.some((m: any) => String(m.content ?? '').startsWith(ROUNDS_SUMMARY_PREFIX) && String(m.content).includes('SUMMARY: pages'))).toBe(true);
+        expect(
+          last.messages.some(
+            (m: any) =>
+              String(m.content ?? '').startsWith(ROUNDS_SUMMARY_PREFIX) && String(m.content).includes('SUMMARY: pages'),
+          ),
+        ).toBe(true);
         const events = await h.events(run.id);
         expect(events.some((e) => e.type === 'node.progress' && e.data.compaction)).toBe(true);
         expect(events.some((e) => e.type === 'agent.step' && e.data.compaction)).toBe(true);

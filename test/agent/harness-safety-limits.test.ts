@@ -39,8 +39,17 @@ describe('agent harness safety', () => {
 
   it('loop guard: warns on the 3rd near-duplicate call, blocks the 5th and tells the model', async () => {
     // The same arguments, spelled five ways (key order, whitespace, string spacing/case).
-    const spellings = ['{"q":"same","n":1}', '{"n":1,"q":"same"}', '{ "q" : "same" , "n" : 1 }', '{"n":1.0,"q":"  same "}', '{"q":"SAME","n":1}'];
-    fake.script(...spellings.map((args, i) => ({ toolCalls: [{ id: `c${i + 1}`, name: 'counter', arguments: args }] })), { text: 'giving up on counting' });
+    const spellings = [
+      '{"q":"same","n":1}',
+      '{"n":1,"q":"same"}',
+      '{ "q" : "same" , "n" : 1 }',
+      '{"n":1.0,"q":"  same "}',
+      '{"q":"SAME","n":1}',
+    ];
+    fake.script(
+      ...spellings.map((args, i) => ({ toolCalls: [{ id: `c${i + 1}`, name: 'counter', arguments: args }] })),
+      { text: 'giving up on counting' },
+    );
     const wf = await h.createWorkflow(agentGraph({ tools: ['counter'] }));
     const run = await h.runToEnd(wf);
     expect(run.status).toBe('succeeded');
@@ -53,7 +62,9 @@ describe('agent harness safety', () => {
     expect(results[1].content).toBe('counted');
     expect(results[2].content).toMatch(/^counted\n\n\[loop guard warning: this is call 3 of "counter"/);
     expect(results[3].content).toMatch(/^counted\n\n\[loop guard warning: this is call 4/);
-    expect(results[4].content).toMatch(/^policy denied: loop guard: "counter" was called with the same arguments 5 times/);
+    expect(results[4].content).toMatch(
+      /^policy denied: loop guard: "counter" was called with the same arguments 5 times/,
+    );
 
     const events = await h.events(run.id);
     const denied = events.filter((e) => e.type === 'tool.denied');
@@ -64,11 +75,18 @@ describe('agent harness safety', () => {
   });
 
   it('different arguments are not a loop', async () => {
-    fake.script(...[1, 2, 3, 4, 5].map((n) => ({ toolCalls: [{ name: 'counter', arguments: { n } }] })), { text: 'done' });
+    fake.script(...[1, 2, 3, 4, 5].map((n) => ({ toolCalls: [{ name: 'counter', arguments: { n } }] })), {
+      text: 'done',
+    });
     const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['counter'] })));
     expect(run.status).toBe('succeeded');
     expect(counter.calls).toHaveLength(5);
-    expect(fake.requests.at(-1).messages.filter((m: any) => m.role === 'tool').every((m: any) => m.content === 'counted')).toBe(true);
+    expect(
+      fake.requests
+        .at(-1)
+        .messages.filter((m: any) => m.role === 'tool')
+        .every((m: any) => m.content === 'counted'),
+    ).toBe(true);
   });
 
   it('max rounds exceeded → the node fails with AGENT_MAX_ROUNDS and says what to change', async () => {
@@ -92,7 +110,12 @@ describe('agent harness safety', () => {
 
   it('a hanging tool is timed out at its limit and the loop continues', async () => {
     fake.script(
-      { toolCalls: [{ id: 'h1', name: 'hang', arguments: {} }, { id: 'k1', name: 'counter', arguments: { n: 9 } }] },
+      {
+        toolCalls: [
+          { id: 'h1', name: 'hang', arguments: {} },
+          { id: 'k1', name: 'counter', arguments: { n: 9 } },
+        ],
+      },
       { text: 'carried on without it' },
     );
     const wf = await h.createWorkflow(agentGraph({ tools: ['hang', 'counter'], limits: { toolTimeoutMs: 300 } }));
@@ -102,7 +125,11 @@ describe('agent harness safety', () => {
     expect(run.outputs?.answer).toBe('carried on without it');
     expect(Date.now() - t0).toBeLessThan(10_000);
     const msgs = lastToolMessages(fake.requests[1]);
-    expect(msgs[0]).toEqual({ role: 'tool', tool_call_id: 'h1', content: 'tool timed out: "hang" did not finish within 300 ms' });
+    expect(msgs[0]).toEqual({
+      role: 'tool',
+      tool_call_id: 'h1',
+      content: 'tool timed out: "hang" did not finish within 300 ms',
+    });
     expect(msgs[1]).toEqual({ role: 'tool', tool_call_id: 'k1', content: 'counted' });
     const result = (await h.events(run.id)).find((e) => e.type === 'tool.result' && e.data.toolCallId === 'h1')!;
     expect(result.data.status).toBe('timeout');
@@ -112,15 +139,23 @@ describe('agent harness safety', () => {
 
   it('a round whose calls outlast the batch limit times out as a batch', async () => {
     fake.script(
-      { toolCalls: [{ id: 'b1', name: 'hang', arguments: { x: 1 } }, { id: 'b2', name: 'hang', arguments: { x: 2 } }] },
+      {
+        toolCalls: [
+          { id: 'b1', name: 'hang', arguments: { x: 1 } },
+          { id: 'b2', name: 'hang', arguments: { x: 2 } },
+        ],
+      },
       { text: 'batch over' },
     );
-    const wf = await h.createWorkflow(agentGraph({ tools: ['hang'], limits: { toolTimeoutMs: 60_000, batchTimeoutMs: 300 } }));
+    const wf = await h.createWorkflow(
+      agentGraph({ tools: ['hang'], limits: { toolTimeoutMs: 60_000, batchTimeoutMs: 300 } }),
+    );
     const run = await h.runToEnd(wf);
     expect(run.status).toBe('succeeded');
     const msgs = lastToolMessages(fake.requests[1]);
     expect(msgs.map((m) => m.tool_call_id)).toEqual(['b1', 'b2']);
-    for (const m of msgs) expect(m.content).toBe('tool timed out: the 2 tool call(s) of round 1 did not all finish within 300 ms');
+    for (const m of msgs)
+      expect(m.content).toBe('tool timed out: the 2 tool call(s) of round 1 did not all finish within 300 ms');
   });
 
   it('a call to a tool the node did not select is denied and nothing is executed', async () => {
@@ -142,13 +177,19 @@ describe('agent harness safety', () => {
     expect(fake.requests[0].tools.map((t: any) => t.function.name)).toEqual(['calculator']);
     const msgs = toolMessages(fake.requests[1]);
     expect(msgs.map((m: any) => m.tool_call_id)).toEqual(['d1', 'd2', 'd3', 'd4']);
-    expect(msgs[0].content).toBe('policy denied: tool "secret_tool" is not available to this agent; available tools: calculator');
+    expect(msgs[0].content).toBe(
+      'policy denied: tool "secret_tool" is not available to this agent; available tools: calculator',
+    );
     expect(msgs[1].content).toMatch(/^policy denied: tool "http_fetch" is not available/);
     expect(msgs[2].content).toMatch(/^policy denied: tool "rm_rf" is not available/);
     expect(msgs[3].content).toBe('2');
     const events = await h.events(run.id);
     const denied = events.filter((e) => e.type === 'tool.denied');
-    expect(denied.map((e) => [e.data.toolCallId, e.data.reason])).toEqual([['d1', 'not_allowed'], ['d2', 'not_allowed'], ['d3', 'not_allowed']]);
+    expect(denied.map((e) => [e.data.toolCallId, e.data.reason])).toEqual([
+      ['d1', 'not_allowed'],
+      ['d2', 'not_allowed'],
+      ['d3', 'not_allowed'],
+    ]);
     expect(events.filter((e) => e.type === 'tool.called').map((e) => e.data.toolCallId)).toEqual(['d4']);
     const step = events.find((e) => e.type === 'agent.step')!;
     for (const d of denied) expect(d.parentSpanId).toBe(step.spanId);
@@ -159,7 +200,9 @@ describe('agent harness safety', () => {
       { toolCalls: [{ name: 'counter', arguments: { n: 1 } }], usage: { prompt_tokens: 700, completion_tokens: 100 } },
       { toolCalls: [{ name: 'counter', arguments: { n: 2 } }], usage: { prompt_tokens: 900, completion_tokens: 100 } },
     );
-    const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['counter'], limits: { tokenBudget: 1500 } })));
+    const run = await h.runToEnd(
+      await h.createWorkflow(agentGraph({ tools: ['counter'], limits: { tokenBudget: 1500 } })),
+    );
     expect(run.status).toBe('failed');
     expect(run.error?.code).toBe('AGENT_TOKEN_BUDGET');
     expect(run.error?.message).toMatch(/used 1800 tokens, over its budget of 1500/);

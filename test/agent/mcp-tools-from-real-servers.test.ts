@@ -13,11 +13,21 @@ import { agentGraph, createAgentHarness, sleep, type AgentHarness } from './supp
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const everythingBin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const everythingBin = path.join(
+  path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
 const dynamicServer = path.join(here, 'fixtures', 'dynamic-tools-mcp-server.mjs');
 
 const ctxFor = (timeoutMs = 10_000) => ({
-  signal: AbortSignal.timeout(timeoutMs), fetch: globalThis.fetch as never, runId: 'r', nodeId: 'n', idempotencyKey: 'k', callId: 'c', timeoutMs,
+  signal: AbortSignal.timeout(timeoutMs),
+  fetch: globalThis.fetch as never,
+  runId: 'r',
+  nodeId: 'n',
+  idempotencyKey: 'k',
+  callId: 'c',
+  timeoutMs,
 });
 
 describe('MCP tools', () => {
@@ -27,21 +37,30 @@ describe('MCP tools', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    mcp = new McpManager([
-      { name: 'everything', command: process.execPath, args: [everythingBin, 'stdio'] },
-      { name: 'dyn', command: process.execPath, args: [dynamicServer] },
-      { name: 'broken', command: path.join(here, 'fixtures', 'no-such-mcp-server') },
-    ], { retryAfterMs: 60_000 });
-    h = await createAgentHarness({ llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }), mcp, memory: false });
+    mcp = new McpManager(
+      [
+        { name: 'everything', command: process.execPath, args: [everythingBin, 'stdio'] },
+        { name: 'dyn', command: process.execPath, args: [dynamicServer] },
+        { name: 'broken', command: path.join(here, 'fixtures', 'no-such-mcp-server') },
+      ],
+      { retryAfterMs: 60_000 },
+    );
+    h = await createAgentHarness({
+      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }),
+      mcp,
+      memory: false,
+    });
   });
   afterAll(async () => {
     await h?.close();
     await mcp?.close();
     await fake?.close();
   });
-  beforeEach(() => { fake.requests.length = 0; });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
 
-  it('an Agent node lists and calls the everything server\'s echo and get-sum tools over stdio', async () => {
+  it("an Agent node lists and calls the everything server's echo and get-sum tools over stdio", async () => {
     fake.script(
       {
         toolCalls: [
@@ -60,7 +79,11 @@ describe('MCP tools', () => {
     expect(sent.map((f: any) => f.name)).toEqual(['mcp__everything__echo', 'mcp__everything__get-sum']);
     const echo = sent.find((f: any) => f.name === 'mcp__everything__echo');
     expect(echo.description).toMatch(/Echoes back the input/);
-    expect(echo.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
+    expect(echo.parameters).toMatchObject({
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    });
 
     const results = fake.requests[1].messages.filter((m: any) => m.role === 'tool');
     expect(results).toEqual([
@@ -71,24 +94,34 @@ describe('MCP tools', () => {
     expect(events.filter((e) => e.type === 'tool.result').map((e) => e.data.status)).toEqual(['ok', 'ok']);
   });
 
-  it('a prefix selection offers all of a server\'s tools; invalid arguments come back as a tool error', async () => {
-    fake.script({ toolCalls: [{ id: 'x1', name: 'mcp__everything__get-sum', arguments: { a: 'two' } }] }, { text: 'noted the error' });
+  it("a prefix selection offers all of a server's tools; invalid arguments come back as a tool error", async () => {
+    fake.script(
+      { toolCalls: [{ id: 'x1', name: 'mcp__everything__get-sum', arguments: { a: 'two' } }] },
+      { text: 'noted the error' },
+    );
     const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['mcp__everything__*'] })));
     expect(run.status).toBe('succeeded');
     const names = fake.requests[0].tools.map((t: any) => t.function.name);
-    expect(names).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-env']));
+    expect(names).toEqual(
+      expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-env']),
+    );
     expect(names.every((n: string) => n.startsWith('mcp__everything__'))).toBe(true);
     const msg = fake.requests[1].messages.find((m: any) => m.role === 'tool');
     expect(msg.content).toMatch(/^tool failed: /);
   });
 
   it('a server that cannot start is a warning, not a crash; its tools are simply not offered', async () => {
-    fake.script({ toolCalls: [{ id: 'z1', name: 'mcp__broken__anything', arguments: {} }] }, { text: 'fine without it' });
+    fake.script(
+      { toolCalls: [{ id: 'z1', name: 'mcp__broken__anything', arguments: {} }] },
+      { text: 'fine without it' },
+    );
     const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['mcp__broken__*', 'calculator'] })));
     expect(run.status).toBe('succeeded');
     expect(fake.requests[0].tools.map((t: any) => t.function.name)).toEqual(['calculator']);
     const events = await h.events(run.id);
-    const warnings = events.filter((e) => e.type === 'node.progress').flatMap((e) => (e.data.warnings as string[]) ?? []);
+    const warnings = events
+      .filter((e) => e.type === 'node.progress')
+      .flatMap((e) => (e.data.warnings as string[]) ?? []);
     expect(warnings.some((w) => /MCP server "broken"/.test(w) && /failed to start/.test(w))).toBe(true);
     expect(events.find((e) => e.type === 'tool.denied')?.data.reason).toBe('not_allowed');
   });
@@ -125,7 +158,11 @@ describe('MCP tools', () => {
   });
 
   it('parses MCP_SERVERS and names tools safely', () => {
-    expect(parseMcpServers('[{"name":"fs","command":"npx","args":["-y","x"]},{"name":"remote","url":"https://mcp.example.com/mcp"}]')).toEqual([
+    expect(
+      parseMcpServers(
+        '[{"name":"fs","command":"npx","args":["-y","x"]},{"name":"remote","url":"https://mcp.example.com/mcp"}]',
+      ),
+    ).toEqual([
       { name: 'fs', command: 'npx', args: ['-y', 'x'] },
       { name: 'remote', url: 'https://mcp.example.com/mcp' },
     ]);

@@ -12,16 +12,25 @@ describe('agent model chain', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    h = await createAgentHarness({ llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }), memory: false });
+    h = await createAgentHarness({
+      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }),
+      memory: false,
+    });
   });
   afterAll(async () => {
     await h?.close();
     await fake?.close();
   });
-  beforeEach(() => { fake.requests.length = 0; });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
 
   it('retries a 5xx on the same model when maxRetries allows it', async () => {
-    fake.script({ status: 503 }, { status: 429 }, { text: 'third time lucky', usage: { prompt_tokens: 7, completion_tokens: 3 } });
+    fake.script(
+      { status: 503 },
+      { status: 429 },
+      { text: 'third time lucky', usage: { prompt_tokens: 7, completion_tokens: 3 } },
+    );
     const wf = await h.createWorkflow(agentGraph({ model: 'primary', fallbackModels: ['backup'], maxRetries: 2 }));
     const run = await h.runToEnd(wf);
     expect(run.status).toBe('succeeded');
@@ -32,10 +41,15 @@ describe('agent model chain', () => {
   it('falls back to the next model when the primary still fails, and keeps using it', async () => {
     fake.script(
       { status: 500 },
-      { toolCalls: [{ id: 'f1', name: 'calculator', arguments: { expression: '1+2' } }], usage: { prompt_tokens: 10, completion_tokens: 1 } },
+      {
+        toolCalls: [{ id: 'f1', name: 'calculator', arguments: { expression: '1+2' } }],
+        usage: { prompt_tokens: 10, completion_tokens: 1 },
+      },
       { text: 'answered by the backup', usage: { prompt_tokens: 20, completion_tokens: 2 } },
     );
-    const wf = await h.createWorkflow(agentGraph({ model: 'primary', fallbackModels: ['backup', 'last-resort'], maxRetries: 0, tools: ['calculator'] }));
+    const wf = await h.createWorkflow(
+      agentGraph({ model: 'primary', fallbackModels: ['backup', 'last-resort'], maxRetries: 0, tools: ['calculator'] }),
+    );
     const run = await h.runToEnd(wf);
     expect(run.status).toBe('succeeded');
     expect(fake.requests.map((r) => r.model)).toEqual(['primary', 'backup', 'backup']);
@@ -44,7 +58,11 @@ describe('agent model chain', () => {
     expect(node.usage).toEqual({ inputTokens: 30, outputTokens: 3, cachedTokens: 0 });
     const switched = (await h.events(run.id)).filter((e) => e.type === 'node.progress' && e.data.fallback);
     expect(switched).toHaveLength(1);
-    expect(switched[0].data.fallback).toMatchObject({ from: 'primary', to: 'backup', error: { code: 'LLM_UNAVAILABLE' } });
+    expect(switched[0].data.fallback).toMatchObject({
+      from: 'primary',
+      to: 'backup',
+      error: { code: 'LLM_UNAVAILABLE' },
+    });
   });
 
   it('does not fall back on an auth error, and does not leak the key', async () => {

@@ -17,7 +17,10 @@ describe('agent ReAct loop', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    h = await createAgentHarness({ llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }), tools: [lookup.tool] });
+    h = await createAgentHarness({
+      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }),
+      tools: [lookup.tool],
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -34,10 +37,15 @@ describe('agent ReAct loop', () => {
         ],
         usage: { prompt_tokens: 100, completion_tokens: 10 },
       },
-      { toolCalls: [{ id: 'call_calc', name: 'calculator', arguments: { expression: '6 * 7' } }], usage: { prompt_tokens: 200, completion_tokens: 20 } },
+      {
+        toolCalls: [{ id: 'call_calc', name: 'calculator', arguments: { expression: '6 * 7' } }],
+        usage: { prompt_tokens: 200, completion_tokens: 20 },
+      },
       { text: 'The answer is 42.', usage: { prompt_tokens: 300, completion_tokens: 30 } },
     );
-    const wf = await h.createWorkflow(agentGraph({ tools: ['lookup', 'calculator'], systemPrompt: 'You are a test agent.' }));
+    const wf = await h.createWorkflow(
+      agentGraph({ tools: ['lookup', 'calculator'], systemPrompt: 'You are a test agent.' }),
+    );
     const run = await h.runToEnd(wf, { question: 'What is six times seven?' });
     expect(run.error).toBeNull();
     expect(run.status).toBe('succeeded');
@@ -45,7 +53,8 @@ describe('agent ReAct loop', () => {
 
     // Only the selected tools' schemas are sent.
     expect(fake.requests).toHaveLength(3);
-    for (const req of fake.requests) expect(req.tools.map((t: any) => t.function.name).sort()).toEqual(['calculator', 'lookup']);
+    for (const req of fake.requests)
+      expect(req.tools.map((t: any) => t.function.name).sort()).toEqual(['calculator', 'lookup']);
     expect(fake.requests[0].messages).toEqual([
       { role: 'system', content: 'You are a test agent.' },
       { role: 'user', content: 'What is six times seven?' },
@@ -55,10 +64,19 @@ describe('agent ReAct loop', () => {
     const m1 = fake.requests[1].messages;
     expect(m1.slice(2)).toEqual([
       {
-        role: 'assistant', content: null,
+        role: 'assistant',
+        content: null,
         tool_calls: [
-          { id: 'call_slow', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ label: 'first', delay: 250 }) } },
-          { id: 'call_fast', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ label: 'second', delay: 10 }) } },
+          {
+            id: 'call_slow',
+            type: 'function',
+            function: { name: 'lookup', arguments: JSON.stringify({ label: 'first', delay: 250 }) },
+          },
+          {
+            id: 'call_fast',
+            type: 'function',
+            function: { name: 'lookup', arguments: JSON.stringify({ label: 'second', delay: 10 }) },
+          },
         ],
       },
       { role: 'tool', tool_call_id: 'call_slow', content: 'result:first' },
@@ -70,14 +88,29 @@ describe('agent ReAct loop', () => {
 
     const m2 = fake.requests[2].messages;
     expect(m2.slice(-2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_calc', type: 'function', function: { name: 'calculator', arguments: '{"expression":"6 * 7"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_calc', type: 'function', function: { name: 'calculator', arguments: '{"expression":"6 * 7"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_calc', content: '42' },
     ]);
 
     // Node output and summed usage.
     const node = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'a1')!;
-    expect(node.output).toMatchObject({ text: 'The answer is 42.', rounds: 3, model: 'fake-model', provider: 'openai-compatible' });
-    expect((node.output as any).toolCalls.map((c: any) => [c.round, c.id, c.status])).toEqual([[1, 'call_slow', 'ok'], [1, 'call_fast', 'ok'], [2, 'call_calc', 'ok']]);
+    expect(node.output).toMatchObject({
+      text: 'The answer is 42.',
+      rounds: 3,
+      model: 'fake-model',
+      provider: 'openai-compatible',
+    });
+    expect((node.output as any).toolCalls.map((c: any) => [c.round, c.id, c.status])).toEqual([
+      [1, 'call_slow', 'ok'],
+      [1, 'call_fast', 'ok'],
+      [2, 'call_calc', 'ok'],
+    ]);
     expect(node.usage).toEqual({ inputTokens: 600, outputTokens: 60, cachedTokens: 0 });
 
     // Trace: rounds are children of the node span, tool calls children of their round.

@@ -44,14 +44,19 @@ export async function call(handler: Handler, method: string, url: string, opts: 
   if (opts.raw !== undefined) body = opts.raw as BodyInit;
   else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
   }
   const req = new Request(`http://localhost${url}`, { method, headers, body });
   const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
   const isStream = (res.headers.get('content-type') ?? '').includes('text/event-stream');
   const text = isStream ? '' : await res.text();
   let parsed: any = undefined;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
   seen.push({ method, url, status: res.status, text });
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
@@ -61,7 +66,10 @@ export const STACK_RE = /\bat\s+(?:\S+\s+\()?(?:file:\/\/|\/|[A-Za-z]:\\|node:)[
 
 export function expectNoServerErrorsOrStacks() {
   const bad = seen.filter((s) => s.status >= 500 || STACK_RE.test(s.text) || /node_modules|\.ts:\d+/.test(s.text));
-  expect(bad, `responses with a 5xx status or a stack trace:\n${bad.map((b) => `${b.method} ${b.url} → ${b.status} ${b.text.slice(0, 300)}`).join('\n')}`).toEqual([]);
+  expect(
+    bad,
+    `responses with a 5xx status or a stack trace:\n${bad.map((b) => `${b.method} ${b.url} → ${b.status} ${b.text.slice(0, 300)}`).join('\n')}`,
+  ).toEqual([]);
 }
 
 /** Asserts the error envelope `{ error: { code, message, path? } }` and returns it. */
@@ -70,7 +78,12 @@ export function expectError(a: Answer, status: number, code: string, path?: stri
   expect(typeof a.body.error.message).toBe('string');
   expect(a.body.error.message.length).toBeGreaterThan(0);
   if (path !== undefined) expect(a.body.error.path).toBe(path);
-  return a.body.error as { code: string; message: string; path?: string; errors?: Array<{ code: string; path: string; message: string; nodeIds?: string[] }> };
+  return a.body.error as {
+    code: string;
+    message: string;
+    path?: string;
+    errors?: Array<{ code: string; path: string; message: string; nodeIds?: string[] }>;
+  };
 }
 
 /** Polls GET /api/runs/:id until the run reaches a terminal status. */
@@ -89,9 +102,24 @@ export async function waitForRun(getRun: Handler, runId: string, timeoutMs = 30_
 export function simpleGraph(template = 'Hello {{inputs.message}}') {
   return {
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } } },
-      { id: 't1', type: 'template', position: { x: 200, y: 0 }, data: { label: 'Greeting', config: { template, format: 'text' } } },
-      { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } } },
+      {
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } },
+      },
+      {
+        id: 't1',
+        type: 'template',
+        position: { x: 200, y: 0 },
+        data: { label: 'Greeting', config: { template, format: 'text' } },
+      },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 400, y: 0 },
+        data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } },
+      },
     ],
     edges: [
       { id: 'e1', source: 'start', target: 't1' },

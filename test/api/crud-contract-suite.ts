@@ -51,7 +51,8 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
         expect(t.configSchema.type, type).toBe('object');
         expect(typeof t.configSchema.properties, type).toBe('object');
         expect(Array.isArray(t.inputs) && Array.isArray(t.outputs)).toBe(true);
-        for (const p of [...t.inputs, ...t.outputs]) expect(p).toEqual({ id: expect.any(String), label: expect.any(String) });
+        for (const p of [...t.inputs, ...t.outputs])
+          expect(p).toEqual({ id: expect.any(String), label: expect.any(String) });
       }
       // The schema is the one the engine validates with: the llm temperature bounds are there.
       expect(byType.llm.configSchema.properties.temperature).toMatchObject({ type: 'number', minimum: 0, maximum: 2 });
@@ -75,7 +76,8 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
 
     it('runs to success through the API with a complete run view', async () => {
       const started = await call(startRun, 'POST', `/api/workflows/${exampleId}/runs`, {
-        params: { id: exampleId }, body: { inputs: { message: 'The checkout page is down, urgent!' } },
+        params: { id: exampleId },
+        body: { inputs: { message: 'The checkout page is down, urgent!' } },
       });
       expect(started.status).toBe(202);
       expect(started.body).toMatchObject({ runId: expect.stringMatching(/^run_/), status: expect.any(String) });
@@ -83,12 +85,38 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
 
       const run = await waitForRun(getRun, started.body.runId);
       expect(run.status).toBe('succeeded');
-      expect(run).toMatchObject({ id: started.body.runId, workflowId: exampleId, versionId: null, engine: 'dag', error: null, inputs: { message: 'The checkout page is down, urgent!' } });
+      expect(run).toMatchObject({
+        id: started.body.runId,
+        workflowId: exampleId,
+        versionId: null,
+        engine: 'dag',
+        error: null,
+        inputs: { message: 'The checkout page is down, urgent!' },
+      });
       expect(run.outputs.route).toBe('urgent');
       expect(String(run.outputs.answer)).toMatch(/^ESCALATED/);
-      expect(run.nodes.map((n: any) => n.nodeId).sort()).toEqual(['end', 'escalate', 'reply', 'route', 'start', 'summarize']);
+      expect(run.nodes.map((n: any) => n.nodeId).sort()).toEqual([
+        'end',
+        'escalate',
+        'reply',
+        'route',
+        'start',
+        'summarize',
+      ]);
       for (const n of run.nodes) {
-        for (const k of ['nodeId', 'type', 'status', 'attempt', 'input', 'output', 'error', 'startedAt', 'finishedAt', 'durationMs', 'usage']) {
+        for (const k of [
+          'nodeId',
+          'type',
+          'status',
+          'attempt',
+          'input',
+          'output',
+          'error',
+          'startedAt',
+          'finishedAt',
+          'durationMs',
+          'usage',
+        ]) {
           expect(n, `${n.nodeId}.${k}`).toHaveProperty(k);
         }
       }
@@ -113,9 +141,17 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
 
     it('creates (201) and reads back the same graph', async () => {
       const graph = simpleGraph();
-      const a = await call(createWf, 'POST', '/api/workflows', { body: { name: 'Greeter', description: 'says hello', graph } });
+      const a = await call(createWf, 'POST', '/api/workflows', {
+        body: { name: 'Greeter', description: 'says hello', graph },
+      });
       expect(a.status).toBe(201);
-      expect(a.body).toMatchObject({ id: expect.stringMatching(/^wf_/), name: 'Greeter', description: 'says hello', engine: 'auto', revision: expect.any(Number) });
+      expect(a.body).toMatchObject({
+        id: expect.stringMatching(/^wf_/),
+        name: 'Greeter',
+        description: 'says hello',
+        engine: 'auto',
+        revision: expect.any(Number),
+      });
       id = a.body.id;
       revision = a.body.revision;
 
@@ -133,12 +169,18 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
     });
 
     it('updates with the current revision and refuses a stale one with 409 CONFLICT', async () => {
-      const ok = await call(putWf, 'PUT', `/api/workflows/${id}`, { params: { id }, body: { name: 'Greeter v2', revision } });
+      const ok = await call(putWf, 'PUT', `/api/workflows/${id}`, {
+        params: { id },
+        body: { name: 'Greeter v2', revision },
+      });
       expect(ok.status).toBe(200);
       expect(ok.body.name).toBe('Greeter v2');
       expect(ok.body.revision).toBeGreaterThan(revision);
 
-      const stale = await call(putWf, 'PUT', `/api/workflows/${id}`, { params: { id }, body: { name: 'lost update', revision } });
+      const stale = await call(putWf, 'PUT', `/api/workflows/${id}`, {
+        params: { id },
+        body: { name: 'lost update', revision },
+      });
       expectError(stale, 409, 'CONFLICT');
       const g = await call(getWf, 'GET', `/api/workflows/${id}`, { params: { id } });
       expect(g.body.name).toBe('Greeter v2');
@@ -160,7 +202,10 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
     });
 
     it('runs the updated draft', async () => {
-      const started = await call(startRun, 'POST', `/api/workflows/${id}/runs`, { params: { id }, body: { inputs: { message: 'Ada' } } });
+      const started = await call(startRun, 'POST', `/api/workflows/${id}/runs`, {
+        params: { id },
+        body: { inputs: { message: 'Ada' } },
+      });
       expect(started.status).toBe(202);
       const run = await waitForRun(getRun, started.body.runId);
       expect(run.status).toBe('succeeded');
@@ -174,23 +219,34 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
 
       const cyclic = simpleGraph();
       cyclic.edges.push({ id: 'back', source: 'end', target: 't1' });
-      const auto = await call(validateWf, 'POST', `/api/workflows/${id}/validate`, { params: { id }, body: { graph: cyclic } });
+      const auto = await call(validateWf, 'POST', `/api/workflows/${id}/validate`, {
+        params: { id },
+        body: { graph: cyclic },
+      });
       expect(auto.body.engine).toBe('langgraph');
-      const dag = await call(validateWf, 'POST', `/api/workflows/${id}/validate`, { params: { id }, body: { graph: cyclic, engine: 'dag' } });
+      const dag = await call(validateWf, 'POST', `/api/workflows/${id}/validate`, {
+        params: { id },
+        body: { graph: cyclic, engine: 'dag' },
+      });
       expect(dag.status).toBe(200);
       expect(dag.body.ok).toBe(false);
       expect(dag.body.engine).toBe('dag');
       const cyc = dag.body.errors.find((e: any) => e.code === 'GRAPH_CYCLE');
       expect(cyc).toBeDefined();
       expect([...cyc.nodeIds].sort()).toEqual(['end', 't1']);
-      for (const e of dag.body.errors) expect(e).toMatchObject({ code: expect.any(String), message: expect.any(String), path: expect.any(String) });
+      for (const e of dag.body.errors)
+        expect(e).toMatchObject({ code: expect.any(String), message: expect.any(String), path: expect.any(String) });
     });
 
     it('exports portable JSON that imports back to an identical graph', async () => {
       const ex = await call(exportWf, 'GET', `/api/workflows/${id}/export`, { params: { id } });
       expect(ex.status).toBe(200);
       expect(ex.headers.get('content-disposition')).toMatch(/attachment; filename=".+\.paiflow\.json"/);
-      expect(ex.body).toMatchObject({ format: 'paiflow.workflow', formatVersion: 1, workflow: { name: 'Greeter v2', description: 'says hello', engine: 'auto' } });
+      expect(ex.body).toMatchObject({
+        format: 'paiflow.workflow',
+        formatVersion: 1,
+        workflow: { name: 'Greeter v2', description: 'says hello', engine: 'auto' },
+      });
 
       const im = await call(importWf, 'POST', '/api/workflows/import', { body: ex.body });
       expect(im.status).toBe(201);
@@ -198,14 +254,22 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       const original = await call(getWf, 'GET', `/api/workflows/${id}`, { params: { id } });
       const copy = await call(getWf, 'GET', `/api/workflows/${im.body.id}`, { params: { id: im.body.id } });
       expect(copy.body.graph).toEqual(original.body.graph);
-      expect(JSON.stringify(copy.body.graph.nodes.map((n: any) => n.id))).toBe(JSON.stringify(original.body.graph.nodes.map((n: any) => n.id)));
-      expect(copy.body).toMatchObject({ name: original.body.name, description: original.body.description, engine: original.body.engine });
+      expect(JSON.stringify(copy.body.graph.nodes.map((n: any) => n.id))).toBe(
+        JSON.stringify(original.body.graph.nodes.map((n: any) => n.id)),
+      );
+      expect(copy.body).toMatchObject({
+        name: original.body.name,
+        description: original.body.description,
+        engine: original.body.engine,
+      });
 
       // A second round trip of the copy is identical too (the export is a fixed point).
       const ex2 = await call(exportWf, 'GET', `/api/workflows/${im.body.id}/export`, { params: { id: im.body.id } });
       expect(ex2.body.workflow).toEqual(ex.body.workflow);
 
-      const wrongFormat = await call(importWf, 'POST', '/api/workflows/import', { body: { ...ex.body, format: 'something.else' } });
+      const wrongFormat = await call(importWf, 'POST', '/api/workflows/import', {
+        body: { ...ex.body, format: 'something.else' },
+      });
       expectError(wrongFormat, 400, 'VALIDATION_ERROR', 'format');
       const future = await call(importWf, 'POST', '/api/workflows/import', { body: { ...ex.body, formatVersion: 99 } });
       expectError(future, 400, 'VALIDATION_ERROR', 'formatVersion');
@@ -216,8 +280,16 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       expect(d.status).toBe(204);
       expect(d.text).toBe('');
       expectError(await call(getWf, 'GET', `/api/workflows/${id}`, { params: { id } }), 404, 'WORKFLOW_NOT_FOUND');
-      expectError(await call(deleteWf, 'DELETE', `/api/workflows/${id}`, { params: { id } }), 404, 'WORKFLOW_NOT_FOUND');
-      expectError(await call(putWf, 'PUT', `/api/workflows/${id}`, { params: { id }, body: { name: 'x' } }), 404, 'WORKFLOW_NOT_FOUND');
+      expectError(
+        await call(deleteWf, 'DELETE', `/api/workflows/${id}`, { params: { id } }),
+        404,
+        'WORKFLOW_NOT_FOUND',
+      );
+      expectError(
+        await call(putWf, 'PUT', `/api/workflows/${id}`, { params: { id }, body: { name: 'x' } }),
+        404,
+        'WORKFLOW_NOT_FOUND',
+      );
       const list = await call(listWf, 'GET', '/api/workflows');
       expect(list.body.some((w: any) => w.id === id)).toBe(false);
     });

@@ -17,15 +17,26 @@ let srv: RouteServer;
 
 async function json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${srv.baseUrl}${url}`, {
-    method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body !== undefined ? JSON.stringify(body) : undefined,
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   let parsed: any;
-  try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
-const node = (id: string, type: string, config: unknown, x = 0) => ({ id, type, position: { x, y: 0 }, data: { config } });
+const node = (id: string, type: string, config: unknown, x = 0) => ({
+  id,
+  type,
+  position: { x, y: 0 },
+  data: { config },
+});
 const chain = (...ids: string[]) => ids.slice(1).map((id, i) => ({ id: `e${i}`, source: ids[i], target: id }));
 
 /** Creates, publishes and mints a key; returns the slug and the key. */
@@ -39,7 +50,8 @@ async function publish(name: string, nodes: unknown[], edgeIds: string[]) {
   return { slug: p.body.slug as string, key: k.body.key as string };
 }
 
-const messageStart = (extra: unknown[] = []) => node('start', 'start', { inputs: [{ name: 'message', type: 'string', required: true }, ...extra] });
+const messageStart = (extra: unknown[] = []) =>
+  node('start', 'start', { inputs: [{ name: 'message', type: 'string', required: true }, ...extra] });
 
 let echo: { slug: string; key: string };
 let llm: { slug: string; key: string };
@@ -47,42 +59,101 @@ let whole: { slug: string; key: string };
 let failing: { slug: string; key: string };
 let needsMore: { slug: string; key: string };
 let paused: { slug: string; key: string };
-const client = (key: string) => new OpenAI({ baseURL: `${srv.baseUrl}/api/v1`, apiKey: key, maxRetries: 0, timeout: 30_000 });
+const client = (key: string) =>
+  new OpenAI({ baseURL: `${srv.baseUrl}/api/v1`, apiKey: key, maxRetries: 0, timeout: 30_000 });
 
 beforeAll(async () => {
   await getApp();
   srv = await startRouteServer();
-  echo = await publish('Chat echo', [
-    messageStart(),
-    node('t1', 'template', { template: 'You said: {{inputs.message}}', format: 'text' }, 200),
-    node('end', 'end', { outputs: [{ name: 'answer', value: '{{t1.output.text}}' }] }, 400),
-  ], ['start', 't1', 'end']);
-  llm = await publish('Chat llm', [
-    messageStart(),
-    node('reply', 'llm', { model: 'demo', systemPrompt: 'Be brief.', userPrompt: '{{inputs.message}}', temperature: 0 }, 200),
-    node('end', 'end', { outputs: [{ name: 'model', value: '{{reply.output.model}}' }, { name: 'answer', value: '{{reply.output.text}}' }] }, 400),
-  ], ['start', 'reply', 'end']);
-  whole = await publish('Chat whole history', [
-    node('start', 'start', { inputs: [{ name: 'messages', type: 'array', required: true }] }),
-    node('t1', 'template', { template: '{{inputs.messages[0].content}} | {{inputs.messages[1].role}}: {{inputs.messages[1].content}} | n={{inputs.messages[2].content}}', format: 'text' }, 200),
-    node('end', 'end', { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] }, 400),
-  ], ['start', 't1', 'end']);
+  echo = await publish(
+    'Chat echo',
+    [
+      messageStart(),
+      node('t1', 'template', { template: 'You said: {{inputs.message}}', format: 'text' }, 200),
+      node('end', 'end', { outputs: [{ name: 'answer', value: '{{t1.output.text}}' }] }, 400),
+    ],
+    ['start', 't1', 'end'],
+  );
+  llm = await publish(
+    'Chat llm',
+    [
+      messageStart(),
+      node(
+        'reply',
+        'llm',
+        { model: 'demo', systemPrompt: 'Be brief.', userPrompt: '{{inputs.message}}', temperature: 0 },
+        200,
+      ),
+      node(
+        'end',
+        'end',
+        {
+          outputs: [
+            { name: 'model', value: '{{reply.output.model}}' },
+            { name: 'answer', value: '{{reply.output.text}}' },
+          ],
+        },
+        400,
+      ),
+    ],
+    ['start', 'reply', 'end'],
+  );
+  whole = await publish(
+    'Chat whole history',
+    [
+      node('start', 'start', { inputs: [{ name: 'messages', type: 'array', required: true }] }),
+      node(
+        't1',
+        'template',
+        {
+          template:
+            '{{inputs.messages[0].content}} | {{inputs.messages[1].role}}: {{inputs.messages[1].content}} | n={{inputs.messages[2].content}}',
+          format: 'text',
+        },
+        200,
+      ),
+      node('end', 'end', { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] }, 400),
+    ],
+    ['start', 't1', 'end'],
+  );
   // Fails at run time: the LLM node's API-key secret is not configured.
-  failing = await publish('Chat failing', [
-    messageStart(),
-    node('reply', 'llm', { userPrompt: '{{inputs.message}}', provider: { apiKeySecret: 'CHAT_TEST_MISSING_SECRET' } }, 200),
-    node('end', 'end', { outputs: [{ name: 'answer', value: '{{reply.output.text}}' }] }, 400),
-  ], ['start', 'reply', 'end']);
-  needsMore = await publish('Chat needs more', [
-    node('start', 'start', { inputs: [{ name: 'question', type: 'string', required: true }, { name: 'language', type: 'string', required: true }] }),
-    node('t1', 'template', { template: '{{inputs.language}}: {{inputs.question}}', format: 'text' }, 200),
-    node('end', 'end', { outputs: [{ name: 'answer', value: '{{t1.output.text}}' }] }, 400),
-  ], ['start', 't1', 'end']);
-  paused = await publish('Chat paused', [
-    messageStart(),
-    node('ask', 'human_input', { prompt: 'Approve {{inputs.message}}?', answerType: 'text' }, 200),
-    node('end', 'end', { outputs: [{ name: 'answer', value: '{{ask.output.answer}}' }] }, 400),
-  ], ['start', 'ask', 'end']);
+  failing = await publish(
+    'Chat failing',
+    [
+      messageStart(),
+      node(
+        'reply',
+        'llm',
+        { userPrompt: '{{inputs.message}}', provider: { apiKeySecret: 'CHAT_TEST_MISSING_SECRET' } },
+        200,
+      ),
+      node('end', 'end', { outputs: [{ name: 'answer', value: '{{reply.output.text}}' }] }, 400),
+    ],
+    ['start', 'reply', 'end'],
+  );
+  needsMore = await publish(
+    'Chat needs more',
+    [
+      node('start', 'start', {
+        inputs: [
+          { name: 'question', type: 'string', required: true },
+          { name: 'language', type: 'string', required: true },
+        ],
+      }),
+      node('t1', 'template', { template: '{{inputs.language}}: {{inputs.question}}', format: 'text' }, 200),
+      node('end', 'end', { outputs: [{ name: 'answer', value: '{{t1.output.text}}' }] }, 400),
+    ],
+    ['start', 't1', 'end'],
+  );
+  paused = await publish(
+    'Chat paused',
+    [
+      messageStart(),
+      node('ask', 'human_input', { prompt: 'Approve {{inputs.message}}?', answerType: 'text' }, 200),
+      node('end', 'end', { outputs: [{ name: 'answer', value: '{{ask.output.answer}}' }] }, 400),
+    ],
+    ['start', 'ask', 'end'],
+  );
 });
 
 afterAll(async () => {
@@ -94,8 +165,15 @@ describe('the official openai SDK against a published workflow', () => {
   it('non-stream: the last user message in, the end output out, as a chat.completion', async () => {
     const c = await client(echo.key).chat.completions.create({
       model: echo.slug,
-      messages: [{ role: 'system', content: 'ignored by this workflow' }, { role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'hi' }],
-      temperature: 0.2, max_tokens: 50, user: 'u-1', // accepted and ignored
+      messages: [
+        { role: 'system', content: 'ignored by this workflow' },
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'hi' },
+      ],
+      temperature: 0.2,
+      max_tokens: 50,
+      user: 'u-1', // accepted and ignored
     });
     expect(c.choices[0].message).toMatchObject({ role: 'assistant', content: 'You said: hi' });
     expect(c.choices[0].finish_reason).toBe('stop');
@@ -104,14 +182,27 @@ describe('the official openai SDK against a published workflow', () => {
     expect(c.model).toBe(echo.slug);
     expect(c.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }); // a template node uses no tokens
     // The id names the run, which the run API can read with the same key.
-    const run = await json('GET', `/api/v1/runs/${c.id.slice('chatcmpl-'.length)}`, undefined, { authorization: `Bearer ${echo.key}` });
+    const run = await json('GET', `/api/v1/runs/${c.id.slice('chatcmpl-'.length)}`, undefined, {
+      authorization: `Bearer ${echo.key}`,
+    });
     expect(run.body).toMatchObject({ status: 'succeeded', outputs: { answer: 'You said: hi' } });
   });
 
   it('text content parts are joined; the x-run-id header names the run', async () => {
-    const { data, response } = await client(echo.key).chat.completions.create({
-      model: echo.slug, messages: [{ role: 'user', content: [{ type: 'text', text: 'multi' }, { type: 'text', text: 'part' }] }],
-    }).withResponse();
+    const { data, response } = await client(echo.key)
+      .chat.completions.create({
+        model: echo.slug,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'multi' },
+              { type: 'text', text: 'part' },
+            ],
+          },
+        ],
+      })
+      .withResponse();
     expect(data.choices[0].message.content).toBe('You said: multi\npart');
     expect(`chatcmpl-${response.headers.get('x-run-id')}`).toBe(data.id);
   });
@@ -123,7 +214,11 @@ describe('the official openai SDK against a published workflow', () => {
     const chunks = [];
     for await (const ch of stream) chunks.push(ch);
     expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant' });
-    expect(chunks.every((c) => c.object === 'chat.completion.chunk' && c.id.startsWith('chatcmpl-') && c.model === echo.slug)).toBe(true);
+    expect(
+      chunks.every(
+        (c) => c.object === 'chat.completion.chunk' && c.id.startsWith('chatcmpl-') && c.model === echo.slug,
+      ),
+    ).toBe(true);
     expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe(plain.choices[0].message.content);
     expect(chunks.at(-1)!.choices[0].finish_reason).toBe('stop');
     expect(chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).toBe(true);
@@ -151,8 +246,13 @@ describe('the official openai SDK against a published workflow', () => {
   });
 
   it('a client that stops reading ends its stream, not the run', async () => {
-    const { data: stream, response } = await client(llm.key).chat.completions
-      .create({ model: llm.slug, messages: [{ role: 'user', content: 'stop after the first words' }], stream: true }).withResponse();
+    const { data: stream, response } = await client(llm.key)
+      .chat.completions.create({
+        model: llm.slug,
+        messages: [{ role: 'user', content: 'stop after the first words' }],
+        stream: true,
+      })
+      .withResponse();
     for await (const ch of stream) if (ch.choices[0]?.delta.content) break; // aborts the request
     const runUrl = `/api/v1/runs/${response.headers.get('x-run-id')}`;
     let run = await json('GET', runUrl, undefined, { authorization: `Bearer ${llm.key}` });
@@ -160,13 +260,20 @@ describe('the official openai SDK against a published workflow', () => {
       await new Promise((ok) => setTimeout(ok, 50));
       run = await json('GET', runUrl, undefined, { authorization: `Bearer ${llm.key}` });
     }
-    expect(run.body).toMatchObject({ status: 'succeeded', outputs: { answer: expect.stringContaining('stop after the first words') } });
+    expect(run.body).toMatchObject({
+      status: 'succeeded',
+      outputs: { answer: expect.stringContaining('stop after the first words') },
+    });
   });
 
   it('a workflow with a `messages` input receives the whole array', async () => {
     const c = await client(whole.key).chat.completions.create({
       model: whole.slug,
-      messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'question' }, { role: 'assistant', content: 'three' }],
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'question' },
+        { role: 'assistant', content: 'three' },
+      ],
     });
     expect(c.choices[0].message.content).toBe('sys | user: question | n=three');
   });
@@ -181,9 +288,12 @@ describe('the official openai SDK against a published workflow', () => {
   });
 });
 
-describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message', () => {
+describe("errors are the SDK's typed errors, with PaiFlow's code and a message", () => {
   const rejects = async (p: Promise<unknown>) => {
-    const e = await p.then(() => null, (x) => x);
+    const e = await p.then(
+      () => null,
+      (x) => x,
+    );
     expect(e, 'the call should have failed').toBeInstanceOf(OpenAI.APIError);
     expect(typeof e.message).toBe('string');
     expect(e.message.length).toBeGreaterThan(0);
@@ -197,7 +307,9 @@ describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message
     expect(e.status).toBe(401);
     expect(e.type).toBe('authentication_error');
     expect(e.code).toBe('UNAUTHORIZED');
-    const junk = await rejects(client('sk-not-a-paiflow-key').chat.completions.create({ model: echo.slug, messages: hi }));
+    const junk = await rejects(
+      client('sk-not-a-paiflow-key').chat.completions.create({ model: echo.slug, messages: hi }),
+    );
     expect(junk).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
@@ -230,13 +342,29 @@ describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message
     expect(e.type).toBe('invalid_request_error');
     expect(e.param).toBe('messages');
     expect((e.error as any).path).toBe('messages');
-    const noUser = await rejects(client(echo.key).chat.completions.create({ model: echo.slug, messages: [{ role: 'system', content: 'only' }] }));
+    const noUser = await rejects(
+      client(echo.key).chat.completions.create({ model: echo.slug, messages: [{ role: 'system', content: 'only' }] }),
+    );
     expect(noUser).toBeInstanceOf(OpenAI.BadRequestError);
     expect(noUser.message).toMatch(/user/);
-    const r = await json('POST', '/api/v1/chat/completions', { model: echo.slug, messages: [{ role: 'wizard', content: 'x' }] }, { authorization: `Bearer ${echo.key}` });
+    const r = await json(
+      'POST',
+      '/api/v1/chat/completions',
+      { model: echo.slug, messages: [{ role: 'wizard', content: 'x' }] },
+      { authorization: `Bearer ${echo.key}` },
+    );
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: 'VALIDATION_ERROR', path: 'messages[0].role', type: 'invalid_request_error' });
-    const noModel = await json('POST', '/api/v1/chat/completions', { messages: hi }, { authorization: `Bearer ${echo.key}` });
+    expect(r.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      path: 'messages[0].role',
+      type: 'invalid_request_error',
+    });
+    const noModel = await json(
+      'POST',
+      '/api/v1/chat/completions',
+      { messages: hi },
+      { authorization: `Bearer ${echo.key}` },
+    );
     expect(noModel.status).toBe(400);
     expect(noModel.body.error).toMatchObject({ path: 'model', type: 'invalid_request_error' });
   });
@@ -257,9 +385,18 @@ describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message
     expect(e.message).toContain(runId!);
     expect(e.message).toContain('CHAT_TEST_MISSING_SECRET');
 
-    const stream = await client(failing.key).chat.completions.create({ model: failing.slug, messages: hi, stream: true });
+    const stream = await client(failing.key).chat.completions.create({
+      model: failing.slug,
+      messages: hi,
+      stream: true,
+    });
     const seen: unknown[] = [];
-    const err = await (async () => { for await (const ch of stream) seen.push(ch); })().then(() => null, (x) => x);
+    const err = await (async () => {
+      for await (const ch of stream) seen.push(ch);
+    })().then(
+      () => null,
+      (x) => x,
+    );
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(err.message).toContain('CHAT_TEST_MISSING_SECRET');
     expect(err.error).toMatchObject({ code: 'RUN_FAILED' });
@@ -267,17 +404,27 @@ describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message
   });
 
   it('a run that cannot finish now (paused on human input) → 202 RUN_PENDING with a statusUrl to poll', async () => {
-    const r = await json('POST', '/api/v1/chat/completions', { model: paused.slug, messages: hi }, { authorization: `Bearer ${paused.key}` });
+    const r = await json(
+      'POST',
+      '/api/v1/chat/completions',
+      { model: paused.slug, messages: hi },
+      { authorization: `Bearer ${paused.key}` },
+    );
     expect(r.status, r.text).toBe(202);
     expect(r.body.error).toMatchObject({ code: 'RUN_PENDING', status: 'waiting' });
     expect(r.body.error.statusUrl).toBe(`${srv.baseUrl}/api/v1/runs/${r.headers.get('x-run-id')}`);
     expect(r.headers.get('location')).toBe(r.body.error.statusUrl);
-    const poll = await json('GET', new URL(r.body.error.statusUrl).pathname, undefined, { authorization: `Bearer ${paused.key}` });
+    const poll = await json('GET', new URL(r.body.error.statusUrl).pathname, undefined, {
+      authorization: `Bearer ${paused.key}`,
+    });
     expect(poll.body.status).toBe('waiting');
   });
 
   it('the CORS preflight answers without a key', async () => {
-    const pre = await fetch(`${srv.baseUrl}/api/v1/chat/completions`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${srv.baseUrl}/api/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
@@ -285,14 +432,29 @@ describe('errors are the SDK\'s typed errors, with PaiFlow\'s code and a message
 });
 
 describe('mapping rules', () => {
-  const msgs = [{ role: 'user' as const, content: 'first' }, { role: 'assistant' as const, content: 'a' }, { role: 'user' as const, content: 'last' }];
-  const d = (name: string, type: 'string' | 'array' | 'number' = 'string', required = true) => ({ name, type, required });
+  const msgs = [
+    { role: 'user' as const, content: 'first' },
+    { role: 'assistant' as const, content: 'a' },
+    { role: 'user' as const, content: 'last' },
+  ];
+  const d = (name: string, type: 'string' | 'array' | 'number' = 'string', required = true) => ({
+    name,
+    type,
+    required,
+  });
 
   it('messages → inputs: by name preference, else the first required string, else the first string', () => {
     expect(inputsFromMessages([d('text'), d('query')], msgs, msgs)).toEqual({ query: 'last' });
-    expect(inputsFromMessages([d('count', 'number'), d('topic', 'string', false), d('subject')], msgs, msgs)).toEqual({ subject: 'last' });
-    expect(inputsFromMessages([d('count', 'number'), d('topic', 'string', false)], msgs, msgs)).toEqual({ topic: 'last' });
-    expect(inputsFromMessages([d('messages', 'array'), d('prompt')], msgs, msgs)).toEqual({ messages: msgs, prompt: 'last' });
+    expect(inputsFromMessages([d('count', 'number'), d('topic', 'string', false), d('subject')], msgs, msgs)).toEqual({
+      subject: 'last',
+    });
+    expect(inputsFromMessages([d('count', 'number'), d('topic', 'string', false)], msgs, msgs)).toEqual({
+      topic: 'last',
+    });
+    expect(inputsFromMessages([d('messages', 'array'), d('prompt')], msgs, msgs)).toEqual({
+      messages: msgs,
+      prompt: 'last',
+    });
     expect(inputsFromMessages([d('messages', 'string')], msgs, msgs)).toEqual({ messages: JSON.stringify(msgs) });
     expect(inputsFromMessages([], msgs, msgs)).toEqual({});
   });
@@ -306,7 +468,18 @@ describe('mapping rules', () => {
   });
 
   it('streaming source: the node the chosen output is exactly {{node.output.text}} of', () => {
-    const g = (value: string, name = 'answer') => ({ nodes: [node('end', 'end', { outputs: [{ name: 'x', value: '{{a.output.text}}' }, { name, value }] })], edges: [] }) as any;
+    const g = (value: string, name = 'answer') =>
+      ({
+        nodes: [
+          node('end', 'end', {
+            outputs: [
+              { name: 'x', value: '{{a.output.text}}' },
+              { name, value },
+            ],
+          }),
+        ],
+        edges: [],
+      }) as any;
     expect(streamingSources(g('{{reply.output.text}}'))).toEqual(['reply']);
     expect(streamingSources(g('{{ r1.output.text || r2.output.text }}'))).toEqual(['r1', 'r2']);
     expect(streamingSources(g('Answer: {{reply.output.text}}'))).toEqual([]);

@@ -24,18 +24,25 @@ async function published(name: string) {
   const c = await call(createWf, 'POST', '/api/workflows', { body: { name, graph: simpleGraph() } });
   const p = await call(publish, 'POST', `/api/workflows/${c.body.id}/publish`, { params: { id: c.body.id } });
   expect(p.status, p.text).toBe(201);
-  const key = (await call(createKey, 'POST', `/api/workflows/${c.body.id}/api-keys`, { params: { id: c.body.id } })).body.key as string;
+  const key = (await call(createKey, 'POST', `/api/workflows/${c.body.id}/api-keys`, { params: { id: c.body.id } }))
+    .body.key as string;
   return { id: c.body.id as string, slug: p.body.slug as string, key };
 }
 
-const setOrigins = (id: string, corsOrigins: unknown) => call(patchPublish, 'PATCH', `/api/workflows/${id}/publish`, { params: { id }, body: { corsOrigins } });
+const setOrigins = (id: string, corsOrigins: unknown) =>
+  call(patchPublish, 'PATCH', `/api/workflows/${id}/publish`, { params: { id }, body: { corsOrigins } });
 const acao = (h: Headers) => h.get('access-control-allow-origin');
-const preflight = (slug: string, origin: string) => call(runOptions, 'OPTIONS', `/api/v1/workflows/${slug}/run`, {
-  params: { slug }, headers: { origin, 'access-control-request-method': 'POST' },
-});
-const runAs = (w: { slug: string }, key: string | null, origin?: string) => call(v1Run, 'POST', `/api/v1/workflows/${w.slug}/run`, {
-  params: { slug: w.slug }, body: { inputs: { message: 'x' } }, headers: { ...(key ? bearer(key) : {}), ...(origin ? { origin } : {}) },
-});
+const preflight = (slug: string, origin: string) =>
+  call(runOptions, 'OPTIONS', `/api/v1/workflows/${slug}/run`, {
+    params: { slug },
+    headers: { origin, 'access-control-request-method': 'POST' },
+  });
+const runAs = (w: { slug: string }, key: string | null, origin?: string) =>
+  call(v1Run, 'POST', `/api/v1/workflows/${w.slug}/run`, {
+    params: { slug: w.slug },
+    body: { inputs: { message: 'x' } },
+    headers: { ...(key ? bearer(key) : {}), ...(origin ? { origin } : {}) },
+  });
 
 beforeAll(async () => {
   await getApp();
@@ -55,7 +62,7 @@ describe('per-workflow CORS origins', () => {
     expect(after.body.corsOrigins).toEqual([SHOP, 'http://localhost:5173']);
   });
 
-  it('preflight, success and errors (before and after the key check) carry the workflow\'s own origins', async () => {
+  it("preflight, success and errors (before and after the key check) carry the workflow's own origins", async () => {
     const ok = await preflight(shop.slug, SHOP);
     expect(ok.status).toBe(204);
     expect(acao(ok.headers)).toBe(SHOP);
@@ -74,20 +81,35 @@ describe('per-workflow CORS origins', () => {
     expect(otherKey.status).toBe(403);
     expect(acao(otherKey.headers)).toBe(SHOP);
 
-    const doc = await call(openapi, 'GET', `/api/v1/workflows/${shop.slug}/openapi.json`, { params: { slug: shop.slug }, headers: { origin: SHOP } });
+    const doc = await call(openapi, 'GET', `/api/v1/workflows/${shop.slug}/openapi.json`, {
+      params: { slug: shop.slug },
+      headers: { origin: SHOP },
+    });
     expect(acao(doc.headers)).toBe(SHOP);
 
     // Reads of the run follow the run's workflow, with and without a key.
     const runId = run.body.runId as string;
-    const read = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: { ...bearer(shop.key), origin: SHOP } });
+    const read = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, {
+      params: { runId },
+      headers: { ...bearer(shop.key), origin: SHOP },
+    });
     expect(read.status).toBe(200);
     expect(acao(read.headers)).toBe(SHOP);
-    const unauth = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: { origin: SHOP } });
+    const unauth = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, {
+      params: { runId },
+      headers: { origin: SHOP },
+    });
     expect(unauth.status).toBe(401);
     expect(acao(unauth.headers)).toBe(SHOP);
-    const pre = await call(v1RunOptions, 'OPTIONS', `/api/v1/runs/${runId}`, { params: { runId }, headers: { origin: SHOP, 'access-control-request-method': 'GET' } });
+    const pre = await call(v1RunOptions, 'OPTIONS', `/api/v1/runs/${runId}`, {
+      params: { runId },
+      headers: { origin: SHOP, 'access-control-request-method': 'GET' },
+    });
     expect(acao(pre.headers)).toBe(SHOP);
-    const events = await call(v1Events, 'GET', `/api/v1/runs/${runId}/events`, { params: { runId }, headers: { ...bearer(shop.key), origin: SHOP } });
+    const events = await call(v1Events, 'GET', `/api/v1/runs/${runId}/events`, {
+      params: { runId },
+      headers: { ...bearer(shop.key), origin: SHOP },
+    });
     expect(events.status).toBe(200);
     expect(acao(events.headers)).toBe(SHOP);
   });
@@ -116,7 +138,12 @@ describe('per-workflow CORS origins', () => {
     expectError(await setOrigins(shop.id, ['ftp://x.example']), 400, 'VALIDATION_ERROR', 'corsOrigins[0]');
     expectError(await setOrigins(shop.id, ['*', SHOP]), 400, 'VALIDATION_ERROR');
     expectError(await setOrigins(shop.id, 'https://x.example'), 400, 'VALIDATION_ERROR', 'corsOrigins');
-    expectError(await call(patchPublish, 'PATCH', `/api/workflows/${shop.id}/publish`, { params: { id: shop.id }, body: {} }), 400, 'VALIDATION_ERROR', 'corsOrigins');
+    expectError(
+      await call(patchPublish, 'PATCH', `/api/workflows/${shop.id}/publish`, { params: { id: shop.id }, body: {} }),
+      400,
+      'VALIDATION_ERROR',
+      'corsOrigins',
+    );
     const still = await call(getPublish, 'GET', `/api/workflows/${shop.id}/publish`, { params: { id: shop.id } });
     expect(still.body.corsOrigins).toEqual([SHOP]);
     expectError(await setOrigins('wf_missing', [SHOP]), 404, 'WORKFLOW_NOT_FOUND');

@@ -9,7 +9,14 @@ import { POST as publish } from '@/app/api/workflows/[id]/publish/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
 import { v1Settings } from '@/lib/server/v1-settings';
-import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir, waitForRun } from './api-helpers';
+import {
+  call,
+  expectError,
+  expectNoServerErrorsOrStacks,
+  simpleGraph,
+  useFreshDataDir,
+  waitForRun,
+} from './api-helpers';
 import { bearer } from './publish-contract-suite';
 
 useFreshDataDir();
@@ -23,8 +30,14 @@ process.env.CORS_ORIGINS = 'https://app.example, https://other.example';
 let upstream: Server;
 let port: number;
 let openGate!: () => void;
-let gate = new Promise<void>((r) => { openGate = r; });
-const closeGate = () => { gate = new Promise<void>((r) => { openGate = r; }); };
+let gate = new Promise<void>((r) => {
+  openGate = r;
+});
+const closeGate = () => {
+  gate = new Promise<void>((r) => {
+    openGate = r;
+  });
+};
 
 let fast: { id: string; slug: string };
 let slow: { id: string; slug: string };
@@ -38,11 +51,16 @@ async function published(name: string, graph: unknown) {
 }
 
 async function newKey(workflowId: string): Promise<string> {
-  return (await call(createKey, 'POST', `/api/workflows/${workflowId}/api-keys`, { params: { id: workflowId } })).body.key;
+  return (await call(createKey, 'POST', `/api/workflows/${workflowId}/api-keys`, { params: { id: workflowId } })).body
+    .key;
 }
 
 const run = (slug: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(v1Run, 'POST', `/api/v1/workflows/${slug}/run`, { params: { slug }, body, headers: { ...bearer(key), ...headers } });
+  call(v1Run, 'POST', `/api/v1/workflows/${slug}/run`, {
+    params: { slug },
+    body,
+    headers: { ...bearer(key), ...headers },
+  });
 
 beforeAll(async () => {
   upstream = createServer(async (_req, res) => {
@@ -56,11 +74,29 @@ beforeAll(async () => {
   fast = await published('Fast', simpleGraph());
   slow = await published('Slow', {
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'message', type: 'string' }] } } },
-      { id: 'h', type: 'http', position: { x: 1, y: 0 }, data: { config: { url: `http://127.0.0.1:${port}/slow?m={{inputs.message}}` } } },
-      { id: 'end', type: 'end', position: { x: 2, y: 0 }, data: { config: { outputs: [{ name: 'ok', value: '{{h.output.body.ok}}' }] } } },
+      {
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: { config: { inputs: [{ name: 'message', type: 'string' }] } },
+      },
+      {
+        id: 'h',
+        type: 'http',
+        position: { x: 1, y: 0 },
+        data: { config: { url: `http://127.0.0.1:${port}/slow?m={{inputs.message}}` } },
+      },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 2, y: 0 },
+        data: { config: { outputs: [{ name: 'ok', value: '{{h.output.body.ok}}' }] } },
+      },
     ],
-    edges: [{ id: 'a', source: 'start', target: 'h' }, { id: 'b', source: 'h', target: 'end' }],
+    edges: [
+      { id: 'a', source: 'start', target: 'h' },
+      { id: 'b', source: 'h', target: 'end' },
+    ],
   });
 });
 
@@ -88,19 +124,37 @@ describe('body limits', () => {
   it('413 for a body over MAX_BODY_BYTES, declared or streamed', async () => {
     const key = await newKey(fast.id);
     const big = JSON.stringify({ inputs: { message: 'x'.repeat(5000) } });
-    expectError(await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
-      params: { slug: fast.slug }, raw: big, headers: { ...bearer(key), 'content-type': 'application/json' },
-    }), 413, 'PAYLOAD_TOO_LARGE');
-    expectError(await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
-      params: { slug: fast.slug }, raw: big, headers: { ...bearer(key), 'content-type': 'application/json', 'content-length': String(big.length) },
-    }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
+        params: { slug: fast.slug },
+        raw: big,
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+    expectError(
+      await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
+        params: { slug: fast.slug },
+        raw: big,
+        headers: { ...bearer(key), 'content-type': 'application/json', 'content-length': String(big.length) },
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('415 for a body that is not JSON', async () => {
     const key = await newKey(fast.id);
-    expectError(await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
-      params: { slug: fast.slug }, raw: 'message=hi', headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' },
-    }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
+        params: { slug: fast.slug },
+        raw: 'message=hi',
+        headers: { ...bearer(key), 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 });
 
@@ -112,7 +166,11 @@ describe('per-workflow concurrency cap and sync timeout', () => {
     const r = await run(slow.slug, key, { inputs: { message: 'slow' } });
     expect(r.status, r.text).toBe(202);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
-    expect(r.body).toMatchObject({ runId: expect.any(String), status: 'running', statusUrl: `http://localhost/api/v1/runs/${r.body.runId}` });
+    expect(r.body).toMatchObject({
+      runId: expect.any(String),
+      status: 'running',
+      statusUrl: `http://localhost/api/v1/runs/${r.body.runId}`,
+    });
     openGate();
     expect(await waitForRun(getRun, r.body.runId)).toMatchObject({ status: 'succeeded', outputs: { ok: true } });
   });
@@ -126,7 +184,12 @@ describe('per-workflow concurrency cap and sync timeout', () => {
     const c = await run(slow.slug, key, { inputs: { message: 'c' }, mode: 'async' });
     expectError(c, 429, 'CONCURRENCY_LIMIT');
     expect(c.headers.get('retry-after')).toBe('1');
-    const again = await run(slow.slug, key, { inputs: { message: 'a' }, mode: 'async' }, { 'idempotency-key': 'cap-a' });
+    const again = await run(
+      slow.slug,
+      key,
+      { inputs: { message: 'a' }, mode: 'async' },
+      { 'idempotency-key': 'cap-a' },
+    );
     expect(again.status).toBe(202);
     expect(again.body.runId).toBe(a.body.runId);
     openGate();
@@ -134,20 +197,31 @@ describe('per-workflow concurrency cap and sync timeout', () => {
     await waitForRun(getRun, b.body.runId);
     // A slot is released when the run's execution settles, just after its final status is stored.
     const { slots } = v1Settings(await getApp());
-    for (const until = Date.now() + 5000; slots.count(slow.id) > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
+    for (const until = Date.now() + 5000; slots.count(slow.id) > 0 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 10));
     expect((await run(slow.slug, key, { inputs: { message: 'd' } })).status).toBe(200);
   });
 });
 
 describe('CORS with configured origins', () => {
   it('echoes an allowed origin (Vary: Origin) and grants nothing to others', async () => {
-    const pre = (origin: string) => runOptions(new Request(`http://localhost/api/v1/workflows/${fast.slug}/run`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } }));
+    const pre = (origin: string) =>
+      runOptions(
+        new Request(`http://localhost/api/v1/workflows/${fast.slug}/run`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST' },
+        }),
+      );
     const ok = await pre('https://other.example');
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://other.example');
     expect(ok.headers.get('vary')).toMatch(/Origin/);
     const no = await pre('https://evil.example');
     expect(no.headers.get('access-control-allow-origin')).toBeNull();
-    const err = await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, { params: { slug: fast.slug }, body: {}, headers: { origin: 'https://app.example' } });
+    const err = await call(v1Run, 'POST', `/api/v1/workflows/${fast.slug}/run`, {
+      params: { slug: fast.slug },
+      body: {},
+      headers: { origin: 'https://app.example' },
+    });
     expect(err.status).toBe(401);
     expect(err.headers.get('access-control-allow-origin')).toBe('https://app.example');
   });

@@ -22,9 +22,11 @@ let key: string;
 
 async function json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${srv.baseUrl}${url}`, {
-    method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body !== undefined ? JSON.stringify(body) : undefined,
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, headers: res.headers, body: await res.json() as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 beforeAll(async () => {
@@ -55,7 +57,9 @@ describe('plain fetch', () => {
 
   it('stream run → SSE frames over the socket, ending in the terminal event', async () => {
     const res = await fetch(`${srv.baseUrl}/api/v1/workflows/${slug}/run`, {
-      method: 'POST', headers: { ...auth(), 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ inputs: { message: 'sse' }, mode: 'stream' }),
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ inputs: { message: 'sse' }, mode: 'stream' }),
     });
     expect(res.status).toBe(200);
     const { frames, closed } = await readSse(res);
@@ -64,7 +68,12 @@ describe('plain fetch', () => {
   });
 
   it('async run → 202, statusUrl polled to succeeded', async () => {
-    const r = await json('POST', `/api/v1/workflows/${slug}/run`, { inputs: { message: 'poll' }, mode: 'async' }, auth());
+    const r = await json(
+      'POST',
+      `/api/v1/workflows/${slug}/run`,
+      { inputs: { message: 'poll' }, mode: 'async' },
+      auth(),
+    );
     expect(r.status).toBe(202);
     expect(r.body.statusUrl.startsWith(srv.baseUrl)).toBe(true);
     let status = r.body.status;
@@ -72,7 +81,7 @@ describe('plain fetch', () => {
     for (const until = Date.now() + 20_000; status !== 'succeeded' && Date.now() < until;) {
       await new Promise((ok) => setTimeout(ok, 50));
       const g = await fetch(r.body.statusUrl, { headers: auth() });
-      ({ status, outputs } = await g.json() as any);
+      ({ status, outputs } = (await g.json()) as any);
     }
     expect({ status, outputs }).toEqual({ status: 'succeeded', outputs: { text: 'Hi poll' } });
   });
@@ -81,7 +90,10 @@ describe('plain fetch', () => {
     const r = await json('POST', `/api/v1/workflows/${slug}/run`, { inputs: { message: 'x' } });
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    const pre = await fetch(`${srv.baseUrl}/api/v1/workflows/${slug}/run`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${srv.baseUrl}/api/v1/workflows/${slug}/run`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
   });
@@ -89,7 +101,10 @@ describe('plain fetch', () => {
 
 describe.runIf(hasCurl)('curl (scripts/curl-published.sh)', () => {
   const curl = (args: string[], env: Record<string, string> = {}) =>
-    run('bash', [SCRIPT, srv.baseUrl, slug, ...args], { env: { PATH: process.env.PATH!, NODE_ENV: 'test', ...env } as NodeJS.ProcessEnv, timeout: 30_000 });
+    run('bash', [SCRIPT, srv.baseUrl, slug, ...args], {
+      env: { PATH: process.env.PATH!, NODE_ENV: 'test', ...env } as NodeJS.ProcessEnv,
+      timeout: 30_000,
+    });
 
   it('sync: prints the JSON answer', async () => {
     const { stdout } = await curl(['{"message":"curl"}'], { PAIFLOW_API_KEY: key });
@@ -110,7 +125,10 @@ describe.runIf(hasCurl)('curl (scripts/curl-published.sh)', () => {
   });
 
   it('a wrong key: exit 22 and the error body', async () => {
-    const err = await curl(['{"message":"x"}'], { PAIFLOW_API_KEY: `pf_${'x'.repeat(43)}` }).then(() => null, (e) => e);
+    const err = await curl(['{"message":"x"}'], { PAIFLOW_API_KEY: `pf_${'x'.repeat(43)}` }).then(
+      () => null,
+      (e) => e,
+    );
     expect(err?.code).toBe(22);
     expect(JSON.parse(err.stdout)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
   });

@@ -12,14 +12,24 @@ import { runEventStream } from '@/lib/server/sse';
 import { readSse } from './publish-contract-suite';
 
 const runId = 'run_ends_as_stream_starts';
-const ev = (seq: number, type: TraceEvent['type']): TraceEvent => ({ seq, runId, ts: new Date().toISOString(), type, spanId: 'r', data: {} });
+const ev = (seq: number, type: TraceEvent['type']): TraceEvent => ({
+  seq,
+  runId,
+  ts: new Date().toISOString(),
+  type,
+  spanId: 'r',
+  data: {},
+});
 const events = [ev(1, 'run.started'), ev(2, 'node.started'), ev(3, 'node.succeeded'), ev(4, 'run.succeeded')];
 
 function fakeApp(stored: TraceEvent[], bus: InProcessEventBus, status?: () => string): App {
   return {
     store: {
       getEvents: async (_id: string, after = 0) => stored.filter((e) => e.seq > after),
-      getRun: async () => ({ id: runId, status: status?.() ?? (stored.some((e) => e.type === 'run.succeeded') ? 'succeeded' : 'running') }),
+      getRun: async () => ({
+        id: runId,
+        status: status?.() ?? (stored.some((e) => e.type === 'run.succeeded') ? 'succeeded' : 'running'),
+      }),
     },
     runs: { isActive: () => true }, // the execution has not finished winding down
     bus,
@@ -34,7 +44,11 @@ async function stream(stored: TraceEvent[], later: TraceEvent[], laterMs: number
   const bus = new InProcessEventBus(1000);
   for (const e of stored) bus.publish(e);
   const res = runEventStream(fakeApp(stored, bus, status), runId, 0, new AbortController().signal);
-  if (later.length) setTimeout(() => { stored.push(...later); for (const e of later) bus.publish(e); }, laterMs);
+  if (later.length)
+    setTimeout(() => {
+      stored.push(...later);
+      for (const e of later) bus.publish(e);
+    }, laterMs);
   const { frames, closed } = await readSse(res, 3000);
   await bus.close();
   return { frames: frames.map((f) => `${f.id}:${f.event}`), closed };
@@ -52,7 +66,15 @@ describe('an event stream for a run that ends as the stream starts', () => {
   });
 
   it('stays open while only the status is terminal (cancelled by another process) until the terminal event comes', async () => {
-    const got = await stream(events.slice(0, 2), [ev(3, 'node.failed'), ev(4, 'run.cancelled')], 100, () => 'cancelled');
-    expect(got).toEqual({ frames: ['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled'], closed: true });
+    const got = await stream(
+      events.slice(0, 2),
+      [ev(3, 'node.failed'), ev(4, 'run.cancelled')],
+      100,
+      () => 'cancelled',
+    );
+    expect(got).toEqual({
+      frames: ['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled'],
+      closed: true,
+    });
   });
 });

@@ -11,10 +11,17 @@ import { call, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir, waitF
 
 useFreshDataDir();
 
-interface Frame { id: number; event: string; data: any }
+interface Frame {
+  id: number;
+  event: string;
+  data: any;
+}
 
 /** Opens the SSE endpoint and reads it to the end (or fails after `timeoutMs`), parsing every frame. */
-async function readStream(runId: string, opts: { lastEventId?: string; query?: string; timeoutMs?: number } = {}): Promise<{ frames: Frame[]; closed: boolean; raw: string }> {
+async function readStream(
+  runId: string,
+  opts: { lastEventId?: string; query?: string; timeoutMs?: number } = {},
+): Promise<{ frames: Frame[]; closed: boolean; raw: string }> {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (opts.lastEventId !== undefined) headers['last-event-id'] = opts.lastEventId;
   const req = new Request(`http://localhost/api/runs/${runId}/events${opts.query ?? ''}`, { headers });
@@ -32,11 +39,16 @@ async function readStream(runId: string, opts: { lastEventId?: string; query?: s
     let timer: NodeJS.Timeout | undefined;
     const r = await Promise.race([
       reader.read(),
-      new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), left); }),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), left);
+      }),
     ]);
     clearTimeout(timer);
     if (r === 'timeout') break;
-    if (r.done) { closed = true; break; }
+    if (r.done) {
+      closed = true;
+      break;
+    }
     raw += dec.decode(r.value, { stream: true });
   }
   if (!closed) await reader.cancel().catch(() => {});
@@ -47,7 +59,8 @@ function parseFrames(raw: string): Frame[] {
   const frames: Frame[] = [];
   for (const block of raw.split('\n\n')) {
     const lines = block.split('\n').filter((l) => l && !l.startsWith(':'));
-    const get = (k: string) => lines.filter((l) => l.startsWith(`${k}:`)).map((l) => l.slice(k.length + 1).replace(/^ /, ''));
+    const get = (k: string) =>
+      lines.filter((l) => l.startsWith(`${k}:`)).map((l) => l.slice(k.length + 1).replace(/^ /, ''));
     const id = get('id');
     if (!id.length) continue;
     frames.push({ id: Number(id[0]), event: get('event')[0], data: JSON.parse(get('data').join('\n')) });
@@ -78,7 +91,9 @@ const gates = new Map<string, { open: () => void; p: Promise<void> }>();
 function gate(step: string) {
   if (!gates.has(step)) {
     let open!: () => void;
-    const p = new Promise<void>((r) => { open = r; });
+    const p = new Promise<void>((r) => {
+      open = r;
+    });
     gates.set(step, { open, p });
   }
   return gates.get(step)!;
@@ -178,15 +193,42 @@ describe('connecting while the run is in progress', () => {
   it('every client gets a contiguous, gap-free, duplicate-free sequence and the stream closes at the end', async () => {
     const graph = {
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'message', type: 'string' }] } } },
-        { id: 'h1', type: 'http', position: { x: 1, y: 0 }, data: { config: { url: `http://127.0.0.1:${port}/slow?step=1&m={{inputs.message}}` } } },
-        { id: 'h2', type: 'http', position: { x: 2, y: 0 }, data: { config: { url: `http://127.0.0.1:${port}/slow?step=2&prev={{h1.output.body.step}}` } } },
-        { id: 't', type: 'template', position: { x: 3, y: 0 }, data: { config: { template: '{{h1.output.body.step}}+{{h2.output.body.step}}' } } },
-        { id: 'end', type: 'end', position: { x: 4, y: 0 }, data: { config: { outputs: [{ name: 'steps', value: '{{t.output.text}}' }] } } },
+        {
+          id: 'start',
+          type: 'start',
+          position: { x: 0, y: 0 },
+          data: { config: { inputs: [{ name: 'message', type: 'string' }] } },
+        },
+        {
+          id: 'h1',
+          type: 'http',
+          position: { x: 1, y: 0 },
+          data: { config: { url: `http://127.0.0.1:${port}/slow?step=1&m={{inputs.message}}` } },
+        },
+        {
+          id: 'h2',
+          type: 'http',
+          position: { x: 2, y: 0 },
+          data: { config: { url: `http://127.0.0.1:${port}/slow?step=2&prev={{h1.output.body.step}}` } },
+        },
+        {
+          id: 't',
+          type: 'template',
+          position: { x: 3, y: 0 },
+          data: { config: { template: '{{h1.output.body.step}}+{{h2.output.body.step}}' } },
+        },
+        {
+          id: 'end',
+          type: 'end',
+          position: { x: 4, y: 0 },
+          data: { config: { outputs: [{ name: 'steps', value: '{{t.output.text}}' }] } },
+        },
       ],
       edges: [
-        { id: 'a', source: 'start', target: 'h1' }, { id: 'b', source: 'h1', target: 'h2' },
-        { id: 'c', source: 'h2', target: 't' }, { id: 'd', source: 't', target: 'end' },
+        { id: 'a', source: 'start', target: 'h1' },
+        { id: 'b', source: 'h1', target: 'h2' },
+        { id: 'c', source: 'h2', target: 't' },
+        { id: 'd', source: 't', target: 'end' },
       ],
     };
     const id = await createWorkflow(graph);
@@ -214,11 +256,20 @@ describe('connecting while the run is in progress', () => {
 
     const stored = await (await getApp()).store.getEvents(runId);
     expect(stored.map((s) => s.seq)).toEqual(stored.map((_, i) => i + 1));
-    for (const [name, r, from] of [['A', a, 1], ['B', b, 3], ['C', c, 4], ['D', d, 1], ['E', e, 6]] as const) {
+    for (const [name, r, from] of [
+      ['A', a, 1],
+      ['B', b, 3],
+      ['C', c, 4],
+      ['D', d, 1],
+      ['E', e, 6],
+    ] as const) {
       expect(r.closed, `client ${name} closed`).toBe(true);
       expectContiguous(r.frames, from, runId);
       expect(r.frames.at(-1)!.id, `client ${name} reached the end`).toBe(stored.length);
-      expect(r.frames.map((f) => f.data), `client ${name} saw the stored events`).toEqual(JSON.parse(JSON.stringify(stored.slice(from - 1))));
+      expect(
+        r.frames.map((f) => f.data),
+        `client ${name} saw the stored events`,
+      ).toEqual(JSON.parse(JSON.stringify(stored.slice(from - 1))));
     }
   });
 

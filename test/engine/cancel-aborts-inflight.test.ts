@@ -11,7 +11,15 @@ import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { storeKinds } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
-import { chainGraph, createHarness, probeCalls, probeNode, probeScript, resetProbes, type Harness } from '../support/harness';
+import {
+  chainGraph,
+  createHarness,
+  probeCalls,
+  probeNode,
+  probeScript,
+  resetProbes,
+  type Harness,
+} from '../support/harness';
 
 const kinds = await storeKinds();
 
@@ -27,14 +35,22 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, rej) => { t = setTimeout(() => rej(new Error(`${what} did not happen within ${ms} ms`)), ms); })]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, rej) => {
+        t = setTimeout(() => rej(new Error(`${what} did not happen within ${ms} ms`)), ms);
+      }),
+    ]);
   } finally {
     clearTimeout(t);
   }
 }
 
 /** A TCP pass-through in front of the fake server that records each client connection and whether the client hung up. */
-interface Conn { bytesFromClient: number; closedByClient: boolean }
+interface Conn {
+  bytesFromClient: number;
+  closedByClient: boolean;
+}
 async function startProxy(targetPort: number): Promise<{ url: string; conns: Conn[]; close(): Promise<void> }> {
   const conns: Conn[] = [];
   const sockets = new Set<Socket>();
@@ -43,9 +59,17 @@ async function startProxy(targetPort: number): Promise<{ url: string; conns: Con
     conns.push(c);
     const upstream = connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
-    client.on('data', (d) => { c.bytesFromClient += d.length; });
-    client.on('end', () => { c.closedByClient = true; upstream.end(); });
-    client.on('close', () => { c.closedByClient = true; upstream.destroy(); });
+    client.on('data', (d) => {
+      c.bytesFromClient += d.length;
+    });
+    client.on('end', () => {
+      c.closedByClient = true;
+      upstream.end();
+    });
+    client.on('close', () => {
+      c.closedByClient = true;
+      upstream.destroy();
+    });
     client.on('error', () => {});
     upstream.on('error', () => client.destroy());
     upstream.on('close', () => client.destroy());
@@ -57,7 +81,11 @@ async function startProxy(targetPort: number): Promise<{ url: string; conns: Con
   return {
     url: `http://127.0.0.1:${port}/v1`,
     conns,
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -65,11 +93,25 @@ function llmGraph(config: Record<string, unknown>): Graph {
   return {
     nodes: [
       { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
-      { id: 'ask', type: 'llm', position: { x: 200, y: 0 }, data: { config: { model: 'fake-model', userPrompt: 'tell me a long story', ...config } } },
+      {
+        id: 'ask',
+        type: 'llm',
+        position: { x: 200, y: 0 },
+        data: { config: { model: 'fake-model', userPrompt: 'tell me a long story', ...config } },
+      },
       { id: 'after', type: 'probe', position: { x: 400, y: 0 }, data: { config: {} } },
-      { id: 'end', type: 'end', position: { x: 600, y: 0 }, data: { config: { outputs: [{ name: 'text', value: '{{ask.output.text}}' }] } } },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 600, y: 0 },
+        data: { config: { outputs: [{ name: 'text', value: '{{ask.output.text}}' }] } },
+      },
     ],
-    edges: [{ id: 'e1', source: 'start', target: 'ask' }, { id: 'e2', source: 'ask', target: 'after' }, { id: 'e3', source: 'after', target: 'end' }],
+    edges: [
+      { id: 'e1', source: 'start', target: 'ask' },
+      { id: 'e2', source: 'ask', target: 'after' },
+      { id: 'e3', source: 'after', target: 'end' },
+    ],
   };
 }
 
@@ -111,7 +153,9 @@ describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
     seqsContiguous(events);
     expect(events.at(-1)?.type).toBe('run.cancelled');
     expect(events.filter((e) => e.type === 'run.cancelled')).toHaveLength(1);
-    expect(events.find((e) => e.type === 'node.failed' && e.nodeId === nodeId)?.data).toMatchObject({ cancelled: true });
+    expect(events.find((e) => e.type === 'node.failed' && e.nodeId === nodeId)?.data).toMatchObject({
+      cancelled: true,
+    });
     return { run, nodes, events };
   }
 
@@ -137,7 +181,9 @@ describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
     const before = proxy.conns.length;
     const tokens: TraceEvent[] = [];
     const runId = await startRun(llmGraph({ stream: true }));
-    const unsubscribe = h.bus.subscribe(runId, 0, (e) => { if (e.type === 'node.token') tokens.push(e); });
+    const unsubscribe = h.bus.subscribe(runId, 0, (e) => {
+      if (e.type === 'node.token') tokens.push(e);
+    });
     try {
       await until(() => tokens.length > 0, 'the first streamed token'); // the request is in flight, mid-response
     } finally {
@@ -174,12 +220,15 @@ describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
 
   // cancel() on a process that does not own the run only flips the stored status; the owner sees it on its next
   // heartbeat, aborts, and writes run.cancelled itself (its journal owns the run's seq).
-  it('a cancel received by another process (shared database) stops the owner\'s execution', async () => {
+  it("a cancel received by another process (shared database) stops the owner's execution", async () => {
     probeScript.set('p2', { hang: true });
     const runId = await startRun(chainGraph(3));
     await until(() => probeCalls.get('p2') === 1, 'p2 to start');
     const other = new RunManager({
-      store: h.store, workflows: h.store, bus: new InProcessEventBus(), registry: createDefaultRegistry().register(probeNode),
+      store: h.store,
+      workflows: h.store,
+      bus: new InProcessEventBus(),
+      registry: createDefaultRegistry().register(probeNode),
       services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     });
     try {

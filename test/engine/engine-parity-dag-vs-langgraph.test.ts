@@ -6,26 +6,74 @@ import type { TraceEvent } from '@/engine/events/types';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createHarness, probeCalls, probeScript, resetProbes, type Harness } from '../support/harness';
 
-const n = (id: string, type: string, config: Record<string, unknown> = {}): Graph['nodes'][number] => ({ id, type, position: { x: 0, y: 0 }, data: { config } });
-const e = (source: string, target: string, sourceHandle?: string): Graph['edges'][number] => ({ id: `${source}-${target}-${sourceHandle ?? ''}`, source, target, ...(sourceHandle ? { sourceHandle } : {}) });
+const n = (id: string, type: string, config: Record<string, unknown> = {}): Graph['nodes'][number] => ({
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data: { config },
+});
+const e = (source: string, target: string, sourceHandle?: string): Graph['edges'][number] => ({
+  id: `${source}-${target}-${sourceHandle ?? ''}`,
+  source,
+  target,
+  ...(sourceHandle ? { sourceHandle } : {}),
+});
 const start = n('start', 'start', { inputs: [{ name: 'x', type: 'number', required: false }] });
 const end = (value: string) => n('end', 'end', { outputs: [{ name: 'out', value }] });
 
 const FIXTURES: Record<string, { graph: Graph; inputs?: Record<string, unknown> }> = {
   linear: {
-    graph: { nodes: [start, n('a', 'probe'), n('b', 'template', { template: 'b saw {{a.output.value}}' }), end('{{b.output.text}}')], edges: [e('start', 'a'), e('a', 'b'), e('b', 'end')] },
+    graph: {
+      nodes: [
+        start,
+        n('a', 'probe'),
+        n('b', 'template', { template: 'b saw {{a.output.value}}' }),
+        end('{{b.output.text}}'),
+      ],
+      edges: [e('start', 'a'), e('a', 'b'), e('b', 'end')],
+    },
   },
   diamond: {
     graph: {
-      nodes: [start, n('a', 'probe'), n('b', 'probe'), n('c', 'probe'), n('d', 'template', { template: '{{b.output.value}}+{{c.output.value}}' }), end('{{d.output.text}}')],
+      nodes: [
+        start,
+        n('a', 'probe'),
+        n('b', 'probe'),
+        n('c', 'probe'),
+        n('d', 'template', { template: '{{b.output.value}}+{{c.output.value}}' }),
+        end('{{d.output.text}}'),
+      ],
       edges: [e('start', 'a'), e('a', 'b'), e('a', 'c'), e('b', 'd'), e('c', 'd'), e('d', 'end')],
     },
   },
-  'condition with skipped branch': { graph: SUPPORT_TRIAGE_EXAMPLE.graph, inputs: { message: 'all good, just a question' } },
+  'condition with skipped branch': {
+    graph: SUPPORT_TRIAGE_EXAMPLE.graph,
+    inputs: { message: 'all good, just a question' },
+  },
   'fan-out / fan-in': {
     graph: {
-      nodes: [start, n('p1', 'probe'), n('p2', 'probe'), n('p3', 'probe'), n('p4', 'probe'), n('join', 'template', { template: '{{p1.output.value}},{{p2.output.value}},{{p3.output.value}},{{p4.output.value}}' }), end('{{join.output.text}}')],
-      edges: [e('start', 'p1'), e('start', 'p2'), e('start', 'p3'), e('start', 'p4'), e('p1', 'join'), e('p2', 'join'), e('p3', 'join'), e('p4', 'join'), e('join', 'end')],
+      nodes: [
+        start,
+        n('p1', 'probe'),
+        n('p2', 'probe'),
+        n('p3', 'probe'),
+        n('p4', 'probe'),
+        n('join', 'template', {
+          template: '{{p1.output.value}},{{p2.output.value}},{{p3.output.value}},{{p4.output.value}}',
+        }),
+        end('{{join.output.text}}'),
+      ],
+      edges: [
+        e('start', 'p1'),
+        e('start', 'p2'),
+        e('start', 'p3'),
+        e('start', 'p4'),
+        e('p1', 'join'),
+        e('p2', 'join'),
+        e('p3', 'join'),
+        e('p4', 'join'),
+        e('join', 'end'),
+      ],
     },
   },
 };
@@ -40,7 +88,12 @@ async function runOn(h: Harness, engine: 'dag' | 'langgraph', graph: Graph, inpu
 
 async function summary(h: Harness, runId: string) {
   const run = (await h.store.getRun(runId))!;
-  const nodes = Object.fromEntries((await h.store.getNodeRuns(runId)).map((x) => [x.nodeId, { status: x.status, output: x.output, attempt: x.attempt }]));
+  const nodes = Object.fromEntries(
+    (await h.store.getNodeRuns(runId)).map((x) => [
+      x.nodeId,
+      { status: x.status, output: x.output, attempt: x.attempt },
+    ]),
+  );
   const events = await h.events(runId);
   return { status: run.status, outputs: run.outputs, engine: run.engine, nodes, types: normalise(events) };
 }
@@ -49,13 +102,21 @@ async function summary(h: Harness, runId: string) {
 function normalise(events: TraceEvent[]) {
   const perNode: Record<string, string[]> = {};
   for (const ev of events) if (ev.nodeId) (perNode[ev.nodeId] ??= []).push(ev.type);
-  return { sequence: events.map((x) => x.type).filter((t) => t !== 'node.token'), perNode, seqs: events.map((x) => x.seq) };
+  return {
+    sequence: events.map((x) => x.type).filter((t) => t !== 'node.token'),
+    perNode,
+    seqs: events.map((x) => x.seq),
+  };
 }
 
 describe('DAG vs LangGraph parity (embedded store)', () => {
   let h: Harness;
-  beforeAll(async () => { h = await createHarness('pglite'); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness('pglite');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
   beforeEach(() => resetProbes());
 
   for (const [name, fx] of Object.entries(FIXTURES)) {
@@ -78,8 +139,25 @@ describe('DAG vs LangGraph parity (embedded store)', () => {
 
   it('failure + resume: same statuses before and after, completed nodes never re-run, on both engines', async () => {
     const graph: Graph = {
-      nodes: [start, n('a', 'probe'), n('b', 'probe'), n('c', 'probe'), n('c2', 'probe'), n('join', 'probe'), end('{{join.output.value}}')],
-      edges: [e('start', 'a'), e('start', 'b'), e('start', 'c'), e('c', 'c2'), e('a', 'join'), e('b', 'join'), e('c2', 'join'), e('join', 'end')],
+      nodes: [
+        start,
+        n('a', 'probe'),
+        n('b', 'probe'),
+        n('c', 'probe'),
+        n('c2', 'probe'),
+        n('join', 'probe'),
+        end('{{join.output.value}}'),
+      ],
+      edges: [
+        e('start', 'a'),
+        e('start', 'b'),
+        e('start', 'c'),
+        e('c', 'c2'),
+        e('a', 'join'),
+        e('b', 'join'),
+        e('c2', 'join'),
+        e('join', 'end'),
+      ],
     };
     const results: Record<string, unknown> = {};
     for (const engine of ['dag', 'langgraph'] as const) {
@@ -93,7 +171,12 @@ describe('DAG vs LangGraph parity (embedded store)', () => {
       const done = await summary(h, runId);
       expect(done.status).toBe('succeeded');
       expect(Object.fromEntries(probeCalls)).toEqual({ a: 1, b: 2, c: 1, c2: 1, join: 1 });
-      results[engine] = { failedNodes: failed.nodes, doneNodes: done.nodes, outputs: done.outputs, perNode: done.types.perNode };
+      results[engine] = {
+        failedNodes: failed.nodes,
+        doneNodes: done.nodes,
+        outputs: done.outputs,
+        perNode: done.types.perNode,
+      };
     }
     expect(results.langgraph).toEqual(results.dag);
   });

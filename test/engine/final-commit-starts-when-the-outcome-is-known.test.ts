@@ -9,7 +9,12 @@ import { chainGraph, createHarness, interceptStore, probeScript, resetProbes, ty
 
 const kinds = await storeKinds();
 
-const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { config } });
+const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data: { config },
+});
 const edge = (source: string, target: string) => ({ id: `${source}-${target}`, source, target });
 
 /**
@@ -18,7 +23,10 @@ const edge = (source: string, target: string) => ({ id: `${source}-${target}`, s
  */
 const sideBranch: Graph = {
   nodes: [
-    node('start', 'start', { inputs: [] }), node('p1', 'probe'), node('s1', 'probe'), node('slow', 'probe'),
+    node('start', 'start', { inputs: [] }),
+    node('p1', 'probe'),
+    node('s1', 'probe'),
+    node('slow', 'probe'),
     node('end', 'end', { outputs: [{ name: 'out', value: '{{p1.output.value}}' }] }),
   ],
   edges: [edge('start', 'p1'), edge('p1', 'end'), edge('start', 's1'), edge('s1', 'slow')],
@@ -31,12 +39,13 @@ describe.each(kinds)('the final commit on %s', (kind) => {
 
   beforeAll(async () => {
     h = await createHarness(kind, {
-      wrapStore: (store) => interceptStore(store, {
-        async commit(runId: string, batch: CommitBatch) {
-          log.push(`commit${batch.run?.status ? `:${batch.run.status}` : ''}`);
-          return store.commit(runId, batch);
-        },
-      }),
+      wrapStore: (store) =>
+        interceptStore(store, {
+          async commit(runId: string, batch: CommitBatch) {
+            log.push(`commit${batch.run?.status ? `:${batch.run.status}` : ''}`);
+            return store.commit(runId, batch);
+          },
+        }),
       wrapLangGraph: (engine) => async (a) => {
         const r = await engine(a);
         log.push(`engine returned:${r.status}`);
@@ -44,7 +53,9 @@ describe.each(kinds)('the final commit on %s', (kind) => {
       },
     });
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   async function run(graph: Graph) {
     const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'final', 'langgraph')))!;
@@ -62,7 +73,12 @@ describe.each(kinds)('the final commit on %s', (kind) => {
     expect(stored).toMatchObject({ status: 'succeeded', outputs: { last: { value: 'p2', calls: 1 } }, error: null });
     expect(stored.finishedAt).not.toBeNull();
     expect(events.map((e) => e.type).slice(-3)).toEqual(['node.started', 'node.succeeded', 'run.succeeded']);
-    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 'p2:succeeded', 'start:succeeded']);
+    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual([
+      'end:succeeded',
+      'p1:succeeded',
+      'p2:succeeded',
+      'start:succeeded',
+    ]);
   });
 
   it('End finishing while another branch still runs decides nothing: that branch fails, so the run fails', async () => {
@@ -75,10 +91,16 @@ describe.each(kinds)('the final commit on %s', (kind) => {
     expect(stored.status).toBe('failed');
     expect(stored.error).toMatchObject({ code: 'PROBE_FAILED', details: { nodeId: 'slow' } });
     expect(events.map((e) => e.type)).not.toContain('run.succeeded');
-    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual(['end:succeeded', 'p1:succeeded', 's1:succeeded', 'slow:failed', 'start:succeeded']);
+    expect((await h.store.getNodeRuns(stored.id)).map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual([
+      'end:succeeded',
+      'p1:succeeded',
+      's1:succeeded',
+      'slow:failed',
+      'start:succeeded',
+    ]);
   });
 
-  it('and when that branch succeeds, the run succeeds with End\'s outputs once it is done', async () => {
+  it("and when that branch succeeds, the run succeeds with End's outputs once it is done", async () => {
     resetProbes();
     probeScript.set('slow', { sleepMs: 150 });
     const { stored } = await run(sideBranch);

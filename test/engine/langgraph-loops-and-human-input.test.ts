@@ -7,28 +7,60 @@ import type { Graph } from '@/engine/graph/schema';
 import { createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
 import { storeKinds } from '../support/databases';
 
-const n = (id: string, type: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Graph['nodes'][number] =>
-  ({ id, type, position: { x: 0, y: 0 }, data: { config, ...extra } });
-const e = (source: string, target: string, sourceHandle?: string): Graph['edges'][number] => ({ id: `${source}-${target}-${sourceHandle ?? ''}`, source, target, ...(sourceHandle ? { sourceHandle } : {}) });
+const n = (
+  id: string,
+  type: string,
+  config: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Graph['nodes'][number] => ({ id, type, position: { x: 0, y: 0 }, data: { config, ...extra } });
+const e = (source: string, target: string, sourceHandle?: string): Graph['edges'][number] => ({
+  id: `${source}-${target}-${sourceHandle ?? ''}`,
+  source,
+  target,
+  ...(sourceHandle ? { sourceHandle } : {}),
+});
 
 /** draft → review → approved? → (no) back to draft, at most 3 drafts; (yes) → end. */
 const REVIEW_LOOP: Graph = {
   nodes: [
     n('start', 'start', { inputs: [{ name: 'topic', type: 'string' }] }),
-    n('draft', 'template', { template: 'Draft about {{inputs.topic}} (previous review: {{review.output.calls || "none"}})' }),
+    n('draft', 'template', {
+      template: 'Draft about {{inputs.topic}} (previous review: {{review.output.calls || "none"}})',
+    }),
     n('review', 'probe'),
-    n('approved', 'condition', { branches: [{ id: 'yes', conditions: [{ left: '{{review.output.calls}}', op: 'gte', right: '3', valueType: 'number' }] }] }),
-    n('end', 'end', { outputs: [{ name: 'final', value: '{{draft.output.text}}' }, { name: 'reviews', value: '{{review.output.calls}}' }] }),
+    n('approved', 'condition', {
+      branches: [
+        { id: 'yes', conditions: [{ left: '{{review.output.calls}}', op: 'gte', right: '3', valueType: 'number' }] },
+      ],
+    }),
+    n('end', 'end', {
+      outputs: [
+        { name: 'final', value: '{{draft.output.text}}' },
+        { name: 'reviews', value: '{{review.output.calls}}' },
+      ],
+    }),
   ],
-  edges: [e('start', 'draft'), e('draft', 'review'), e('review', 'approved'), e('approved', 'draft', 'else'), e('approved', 'end', 'yes')],
+  edges: [
+    e('start', 'draft'),
+    e('draft', 'review'),
+    e('review', 'approved'),
+    e('approved', 'draft', 'else'),
+    e('approved', 'end', 'yes'),
+  ],
 };
 
 const kinds = await storeKinds();
 
 describe.each(kinds)('LangGraph engine on %s', (kind) => {
   const harnesses: Harness[] = [];
-  const harness = async () => { const h = await createHarness(kind); harnesses.push(h); return h; };
-  afterAll(async () => { for (const h of harnesses) await h.close().catch(() => {}); });
+  const harness = async () => {
+    const h = await createHarness(kind);
+    harnesses.push(h);
+    return h;
+  };
+  afterAll(async () => {
+    for (const h of harnesses) await h.close().catch(() => {});
+  });
   beforeEach(() => resetProbes());
 
   it('picks langgraph automatically for a cycle and runs the review loop 3 times', async () => {
@@ -67,7 +99,12 @@ describe.each(kinds)('LangGraph engine on %s', (kind) => {
     const g: Graph = {
       nodes: [
         n('start', 'start', { inputs: [{ name: 'items', type: 'array' }] }),
-        n('loop', 'loop', { mode: 'list', items: '{{inputs.items}}', collect: '{{body.output.text}}', maxIterations: 10 }),
+        n('loop', 'loop', {
+          mode: 'list',
+          items: '{{inputs.items}}',
+          collect: '{{body.output.text}}',
+          maxIterations: 10,
+        }),
         n('body', 'template', { template: 'item {{loop.output.index}}: {{loop.output.item}}' }),
         n('end', 'end', { outputs: [{ name: 'results', value: '{{loop.output.results}}' }] }),
       ],
@@ -141,7 +178,10 @@ describe.each(kinds)('LangGraph engine on %s', (kind) => {
     await h1.runs.waitFor(run.id);
     expect((await h1.store.getRun(run.id))!.status).toBe('waiting');
     const threadId = (await h1.events(run.id)).at(-1)!.data.threadId as string;
-    const rows = await h1.tdb.db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM checkpoints WHERE thread_id = $1', [threadId]);
+    const rows = await h1.tdb.db.sql.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM checkpoints WHERE thread_id = $1',
+      [threadId],
+    );
     expect(Number(rows[0].n)).toBeGreaterThan(0); // the pause is a LangGraph checkpoint in our own database
     await h1.runs.close();
     await h1.tdb.reopen();

@@ -18,13 +18,21 @@ function withP1(data: Record<string, unknown>): Graph {
 
 describe.each(cases)('node timeout and retry on %s, %s engine', (kind, engine) => {
   let h: Harness;
-  beforeAll(async () => { h = await createHarness(kind); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness(kind);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
   beforeEach(() => resetProbes());
 
   it('a hanging node is aborted at timeoutMs, retried, and fails with NODE_TIMEOUT; its successor never runs', async () => {
     probeScript.set('p1', { hang: true });
-    const wf = await h.createWorkflow(withP1({ timeoutMs: 150, retry: { maxAttempts: 2, backoffMs: 20 } }), 'timeout', engine);
+    const wf = await h.createWorkflow(
+      withP1({ timeoutMs: 150, retry: { maxAttempts: 2, backoffMs: 20 } }),
+      'timeout',
+      engine,
+    );
     const t0 = Date.now();
     const run = await h.runToEnd(wf);
     expect(Date.now() - t0).toBeLessThan(10_000);
@@ -54,7 +62,9 @@ describe.each(cases)('node timeout and retry on %s, %s engine', (kind, engine) =
 
   it('a deterministic failure (a PaiError not marked retryable) is not retried', async () => {
     probeScript.set('p1', { fail: 1 });
-    const run = await h.runToEnd(await h.createWorkflow(withP1({ retry: { maxAttempts: 3, backoffMs: 10 } }), 'no-retry', engine));
+    const run = await h.runToEnd(
+      await h.createWorkflow(withP1({ retry: { maxAttempts: 3, backoffMs: 10 } }), 'no-retry', engine),
+    );
     expect(run.error?.code).toBe('PROBE_FAILED');
     expect(probeCalls.get('p1')).toBe(1);
   });

@@ -13,7 +13,12 @@ import { createHarness, probeCalls, probeNode, probeScript, resetProbes, type Ha
 
 const kinds = await storeKinds();
 
-const node = (id: string, type: string, config: Record<string, unknown>, x = 0): Graph['nodes'][number] => ({ id, type, position: { x, y: 0 }, data: { config } });
+const node = (id: string, type: string, config: Record<string, unknown>, x = 0): Graph['nodes'][number] => ({
+  id,
+  type,
+  position: { x, y: 0 },
+  data: { config },
+});
 
 /** start → p1 … pN → end; each probe's value extends its predecessor's, so reused outputs must flow into re-run nodes. */
 function chain(n: number, override: Record<string, Record<string, unknown>> = {}): Graph {
@@ -22,11 +27,25 @@ function chain(n: number, override: Record<string, Record<string, unknown>> = {}
   let prev = 'start';
   for (let i = 1; i <= n; i++) {
     const id = `p${i}`;
-    nodes.push(node(id, 'probe', override[id] ?? { value: i === 1 ? 'p1' : `{{${prev}.output.value}}>${id}` }, i * 200));
+    nodes.push(
+      node(id, 'probe', override[id] ?? { value: i === 1 ? 'p1' : `{{${prev}.output.value}}>${id}` }, i * 200),
+    );
     edges.push({ id: `e${i}`, source: prev, target: id });
     prev = id;
   }
-  nodes.push(node('end', 'end', { outputs: [{ name: 'chain', value: `{{${prev}.output.value}}` }, { name: 'first', value: '{{p1.output.value}}' }] }, (n + 1) * 200));
+  nodes.push(
+    node(
+      'end',
+      'end',
+      {
+        outputs: [
+          { name: 'chain', value: `{{${prev}.output.value}}` },
+          { name: 'first', value: '{{p1.output.value}}' },
+        ],
+      },
+      (n + 1) * 200,
+    ),
+  );
   edges.push({ id: 'e_end', source: prev, target: 'end' });
   return { nodes, edges };
 }
@@ -36,13 +55,19 @@ function fanOutIn(): Graph {
   return {
     nodes: [
       node('start', 'start', { inputs: [] }),
-      node('A', 'probe', { value: 'a' }), node('B', 'probe', { value: 'b' }), node('C', 'probe', { value: 'c' }),
+      node('A', 'probe', { value: 'a' }),
+      node('B', 'probe', { value: 'b' }),
+      node('C', 'probe', { value: 'c' }),
       node('join', 'probe', { value: '{{A.output.value}}+{{B.output.value}}+{{C.output.value}}' }),
       node('end', 'end', { outputs: [{ name: 'joined', value: '{{join.output.value}}' }] }),
     ],
     edges: [
-      { id: 'sa', source: 'start', target: 'A' }, { id: 'sb', source: 'start', target: 'B' }, { id: 'sc', source: 'start', target: 'C' },
-      { id: 'aj', source: 'A', target: 'join' }, { id: 'bj', source: 'B', target: 'join' }, { id: 'cj', source: 'C', target: 'join' },
+      { id: 'sa', source: 'start', target: 'A' },
+      { id: 'sb', source: 'start', target: 'B' },
+      { id: 'sc', source: 'start', target: 'C' },
+      { id: 'aj', source: 'A', target: 'join' },
+      { id: 'bj', source: 'B', target: 'join' },
+      { id: 'cj', source: 'C', target: 'join' },
       { id: 'je', source: 'join', target: 'end' },
     ],
   };
@@ -61,8 +86,12 @@ const seqsContiguous = (events: TraceEvent[]) => expect(events.map((e) => e.seq)
 
 describe.each(kinds)('resume on %s', (kind) => {
   let h: Harness;
-  beforeAll(async () => { h = await createHarness(kind); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness(kind);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
   beforeEach(() => resetProbes());
 
   async function nodes(runId: string) {
@@ -117,7 +146,12 @@ describe.each(kinds)('resume on %s', (kind) => {
     expect([...(starts[1].data.reused as string[])].sort()).toEqual(['p1', 'p2', 'start']);
     const resumedPart = events.slice(firstEvents.length);
     expect(resumedPart[0].type).toBe('run.started');
-    expect(resumedPart.filter((e) => e.type === 'node.started').map((e) => e.nodeId)).toEqual(['p3', 'p4', 'p5', 'end']);
+    expect(resumedPart.filter((e) => e.type === 'node.started').map((e) => e.nodeId)).toEqual([
+      'p3',
+      'p4',
+      'p5',
+      'end',
+    ]);
     expect(resumedPart.find((e) => e.type === 'node.started' && e.nodeId === 'p3')?.data.attempt).toBe(2);
     expect(events.at(-1)?.type).toBe('run.succeeded');
     expect(events.filter((e) => e.type === 'run.succeeded')).toHaveLength(1);
@@ -143,7 +177,12 @@ describe.each(kinds)('resume on %s', (kind) => {
     const events = await h.events(failed.id);
     seqsContiguous(events);
     const resumedStart = events.findLastIndex((e) => e.type === 'run.started');
-    expect(events.slice(resumedStart).filter((e) => e.type === 'node.started').map((e) => e.nodeId)).toEqual(['B', 'join', 'end']);
+    expect(
+      events
+        .slice(resumedStart)
+        .filter((e) => e.type === 'node.started')
+        .map((e) => e.nodeId),
+    ).toEqual(['B', 'join', 'end']);
   });
 
   it('resume while the run is active is refused with 409 RUN_ACTIVE (here and from another process); after cancel it resumes', async () => {
@@ -153,13 +192,19 @@ describe.each(kinds)('resume on %s', (kind) => {
     await until(() => probeCalls.get('p2') === 1, 'p2 to start');
 
     for (const opts of [{}, { fromNodeId: 'p1' }]) {
-      const err = await h.runs.resume(run.id, opts).then(() => null, (e) => e);
+      const err = await h.runs.resume(run.id, opts).then(
+        () => null,
+        (e) => e,
+      );
       expect(err).toBeInstanceOf(PaiError);
       expect(err).toMatchObject({ status: 409, code: 'RUN_ACTIVE' });
     }
     // Another process sharing the database sees status `running` and must refuse too.
     const other = new RunManager({
-      store: h.store, workflows: h.store, bus: new InProcessEventBus(), registry: createDefaultRegistry().register(probeNode),
+      store: h.store,
+      workflows: h.store,
+      bus: new InProcessEventBus(),
+      registry: createDefaultRegistry().register(probeNode),
       services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     });
     try {
@@ -204,7 +249,10 @@ describe.each(kinds)('resume on %s', (kind) => {
     expect(calls()).toEqual({ p1: 1, p2: 1, p3: 1, p4: 1, p5: 1 });
 
     await expect(h.runs.resume(run.id)).rejects.toMatchObject({ status: 409, code: 'RUN_ACTIVE' }); // succeeded needs fromNodeId
-    await expect(h.runs.resume(run.id, { fromNodeId: 'nope' })).rejects.toMatchObject({ status: 400, code: 'NODE_NOT_FOUND' });
+    await expect(h.runs.resume(run.id, { fromNodeId: 'nope' })).rejects.toMatchObject({
+      status: 400,
+      code: 'NODE_NOT_FOUND',
+    });
     expect((await h.store.getRun(run.id))!.status).toBe('succeeded');
 
     const done = await resumeToEnd(run.id, { fromNodeId: 'p2' });
@@ -218,7 +266,13 @@ describe.each(kinds)('resume on %s', (kind) => {
     seqsContiguous(events);
     const resumedStart = events.findLast((e) => e.type === 'run.started')!;
     expect(resumedStart.data).toMatchObject({ resumed: true, fromNodeId: 'p2' });
-    expect(events.filter((e) => e.seq > resumedStart.seq && e.type === 'node.started').map((e) => e.nodeId)).toEqual(['p2', 'p3', 'p4', 'p5', 'end']);
+    expect(events.filter((e) => e.seq > resumedStart.seq && e.type === 'node.started').map((e) => e.nodeId)).toEqual([
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+      'end',
+    ]);
   });
 
   it('resume uses the current draft for the nodes it re-runs (the edit fixes the failed node); reused nodes keep their stored output', async () => {
@@ -244,7 +298,12 @@ describe.each(kinds)('resume on %s', (kind) => {
     expect(done.graph).toEqual(fixed); // the run records the graph its latest execution used
     expect(calls()).toEqual({ p1: 1, p2: 1, p3: 3, p4: 1, p5: 1 });
     const after = await nodes(failed.id);
-    expect(after.p3).toMatchObject({ status: 'succeeded', attempt: 3, input: { value: 'fixed' }, output: { value: 'fixed', calls: 3 } });
+    expect(after.p3).toMatchObject({
+      status: 'succeeded',
+      attempt: 3,
+      input: { value: 'fixed' },
+      output: { value: 'fixed', calls: 3 },
+    });
     expect(after.p1.output).toEqual({ value: 'p1', calls: 1 });
   });
 });

@@ -49,12 +49,33 @@ function slowInsertStore(inner: PrismaStore, ctl: Ctl): RunStore {
 
 describe.each(cases)('a run started while its INSERT is in flight, on %s, %s engine', (kind, engine) => {
   let h: Harness;
-  const ctl: Ctl = { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0 };
-  beforeAll(async () => { h = await createHarness(kind, { wrapStore: (s) => slowInsertStore(s, ctl) }); });
-  afterAll(async () => { await h?.close(); });
+  const ctl: Ctl = {
+    delayMs: 0,
+    fail: false,
+    stored: false,
+    callsWhenStored: null,
+    lastRunId: null,
+    commitsBeforeStored: 0,
+    commits: 0,
+  };
+  beforeAll(async () => {
+    h = await createHarness(kind, { wrapStore: (s) => slowInsertStore(s, ctl) });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
   beforeEach(() => {
     resetProbes();
-    Object.assign(ctl, { delayMs: 0, fail: false, stored: false, callsWhenStored: null, lastRunId: null, commitsBeforeStored: 0, commits: 0, onCreate: undefined });
+    Object.assign(ctl, {
+      delayMs: 0,
+      fail: false,
+      stored: false,
+      callsWhenStored: null,
+      lastRunId: null,
+      commitsBeforeStored: 0,
+      commits: 0,
+      onCreate: undefined,
+    });
   });
 
   it('runs no node with effects and commits nothing before the run is stored', async () => {
@@ -62,7 +83,9 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     ctl.delayMs = 150;
     // Live events, from the moment the id exists: none before the run is stored, then all of them, in order.
     const live: Array<{ seq: number; type: string; stored: boolean }> = [];
-    ctl.onCreate = (id) => { h.bus.subscribe(id, 0, (e) => live.push({ seq: e.seq, type: e.type, stored: ctl.stored })); };
+    ctl.onCreate = (id) => {
+      h.bus.subscribe(id, 0, (e) => live.push({ seq: e.seq, type: e.type, stored: ctl.stored }));
+    };
     const { run, created } = await h.runs.start({ workflow: wf, inputs: {} });
     expect(created).toBe(true);
     expect(ctl.callsWhenStored).toEqual({});
@@ -81,7 +104,9 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     const wf = (await h.store.getWorkflow(await h.createWorkflow(chainGraph(2), 'failed-insert', engine)))!;
     Object.assign(ctl, { delayMs: 100, fail: true });
     const live: string[] = [];
-    ctl.onCreate = (id) => { h.bus.subscribe(id, 0, (e) => live.push(e.type)); };
+    ctl.onCreate = (id) => {
+      h.bus.subscribe(id, 0, (e) => live.push(e.type));
+    };
     await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
     const id = ctl.lastRunId!;
     expect(h.runs.isActive(id)).toBe(false);
@@ -103,18 +128,36 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1 });
   });
 
-  it.runIf(engine === 'langgraph')('a failed INSERT of a run that could pause on human input writes no LangGraph checkpoint', async () => {
-    const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data: { config } });
-    const graph = {
-      nodes: [node('start', 'start', { inputs: [] }), node('ask', 'human_input', { prompt: 'ok?', answerType: 'text' }), node('end', 'end', { outputs: [] })],
-      edges: [{ id: 'e1', source: 'start', target: 'ask' }, { id: 'e2', source: 'ask', target: 'end' }],
-    };
-    const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'pause-insert-fails', engine)))!;
-    Object.assign(ctl, { delayMs: 150, fail: true });
-    await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
-    await new Promise((r) => setTimeout(r, 100));
-    const rows = await h.tdb.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id LIKE $1`, [`${ctl.lastRunId}%`]);
-    expect(rows).toEqual([{ n: 0 }]);
-    expect(await h.store.getRun(ctl.lastRunId!)).toBeNull();
-  });
+  it.runIf(engine === 'langgraph')(
+    'a failed INSERT of a run that could pause on human input writes no LangGraph checkpoint',
+    async () => {
+      const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({
+        id,
+        type,
+        position: { x: 0, y: 0 },
+        data: { config },
+      });
+      const graph = {
+        nodes: [
+          node('start', 'start', { inputs: [] }),
+          node('ask', 'human_input', { prompt: 'ok?', answerType: 'text' }),
+          node('end', 'end', { outputs: [] }),
+        ],
+        edges: [
+          { id: 'e1', source: 'start', target: 'ask' },
+          { id: 'e2', source: 'ask', target: 'end' },
+        ],
+      };
+      const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'pause-insert-fails', engine)))!;
+      Object.assign(ctl, { delayMs: 150, fail: true });
+      await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
+      await new Promise((r) => setTimeout(r, 100));
+      const rows = await h.tdb.db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM checkpoints WHERE thread_id LIKE $1`,
+        [`${ctl.lastRunId}%`],
+      );
+      expect(rows).toEqual([{ n: 0 }]);
+      expect(await h.store.getRun(ctl.lastRunId!)).toBeNull();
+    },
+  );
 });

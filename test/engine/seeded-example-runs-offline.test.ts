@@ -6,8 +6,12 @@ import { createHarness, type Harness } from '../support/harness';
 
 describe('seeded example on the embedded store', () => {
   let h: Harness;
-  beforeAll(async () => { h = await createHarness('pglite'); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness('pglite');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('routes an urgent message to escalation and skips the standard reply', async () => {
     const wf = await h.createWorkflow(SUPPORT_TRIAGE_EXAMPLE.graph);
@@ -17,7 +21,14 @@ describe('seeded example on the embedded store', () => {
     expect(String(run.outputs?.answer)).toMatch(/^ESCALATED/);
     expect(String(run.outputs?.model)).toMatch(/demo model/i);
     const nodes = Object.fromEntries((await h.store.getNodeRuns(run.id)).map((n) => [n.nodeId, n.status]));
-    expect(nodes).toMatchObject({ start: 'succeeded', summarize: 'succeeded', route: 'succeeded', escalate: 'succeeded', reply: 'skipped', end: 'succeeded' });
+    expect(nodes).toMatchObject({
+      start: 'succeeded',
+      summarize: 'succeeded',
+      route: 'succeeded',
+      escalate: 'succeeded',
+      reply: 'skipped',
+      end: 'succeeded',
+    });
     const events = await h.events(run.id);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.at(-1)?.type).toBe('run.succeeded');

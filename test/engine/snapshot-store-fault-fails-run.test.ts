@@ -35,8 +35,12 @@ function faultyStore(inner: PrismaStore, ctl: { mode: Fault; down: boolean; inje
       if (ctl.down) fail();
       return inner.commit(runId, batch);
     },
-    async updateRun(...args: Parameters<RunStore['updateRun']>) { return ctl.down ? fail() : inner.updateRun(...args); },
-    async heartbeat(...args: Parameters<RunStore['heartbeat']>) { return ctl.down ? fail() : inner.heartbeat(...args); },
+    async updateRun(...args: Parameters<RunStore['updateRun']>) {
+      return ctl.down ? fail() : inner.updateRun(...args);
+    },
+    async heartbeat(...args: Parameters<RunStore['heartbeat']>) {
+      return ctl.down ? fail() : inner.heartbeat(...args);
+    },
   });
 }
 
@@ -48,8 +52,12 @@ const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engin
 describe.each(cases)('store faults on %s, %s engine', (kind, engine) => {
   let h: Harness;
   const ctl = { mode: 'none' as Fault, down: false, injected: 0 };
-  beforeAll(async () => { h = await createHarness(kind, { wrapStore: (s) => faultyStore(s, ctl) }); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness(kind, { wrapStore: (s) => faultyStore(s, ctl) });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
   beforeEach(() => {
     resetProbes();
     Object.assign(ctl, { mode: 'none', down: false, injected: 0 });
@@ -87,7 +95,7 @@ describe.each(cases)('store faults on %s, %s engine', (kind, engine) => {
     seqsContiguous(await h.events(run.id));
   });
 
-  it('during an outage no successor starts and p2\'s success is never durable; once the store is back the run is recovered and resumed, re-running p2', async () => {
+  it("during an outage no successor starts and p2's success is never durable; once the store is back the run is recovered and resumed, re-running p2", async () => {
     const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
     const live: TraceEvent[] = [];
     ctl.mode = 'outage';
@@ -149,7 +157,9 @@ describe.each(cases)('store faults on %s, %s engine', (kind, engine) => {
     unsubscribe();
     Object.assign(ctl, { mode: 'none', down: false });
     await h.runs.recover(new Date(Date.now() + 1000)); // leave no active-looking run behind
-    expect(live.filter((e) => e.type === 'run.failed' || e.type === 'run.succeeded' || e.type === 'run.cancelled')).toHaveLength(1);
+    expect(
+      live.filter((e) => e.type === 'run.failed' || e.type === 'run.succeeded' || e.type === 'run.cancelled'),
+    ).toHaveLength(1);
   });
   it('a transient fault on the final write still records the real outcome once', async () => {
     const wf = await h.createWorkflow(chainGraph(2), 'fault', engine);

@@ -13,10 +13,17 @@ const REDIS_URL = TEST_REDIS_URL;
 
 const prefix = `paiflow-test-${randomUUID().slice(0, 8)}:`;
 const factories: Array<[string, () => EventBus]> = [['in-process', () => new InProcessEventBus(60_000)]];
-if (await redisAvailable()) factories.push(['redis-streams', () => new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 60 })]);
+if (await redisAvailable())
+  factories.push(['redis-streams', () => new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 60 })]);
 
-const ev = (runId: string, seq: number, type: TraceEvent['type'] = 'node.progress'): TraceEvent =>
-  ({ seq, runId, ts: new Date().toISOString(), type, spanId: 'run', data: { n: seq } });
+const ev = (runId: string, seq: number, type: TraceEvent['type'] = 'node.progress'): TraceEvent => ({
+  seq,
+  runId,
+  ts: new Date().toISOString(),
+  type,
+  spanId: 'run',
+  data: { n: seq },
+});
 
 function collect(bus: EventBus, runId: string, after: number) {
   const got: TraceEvent[] = [];
@@ -34,7 +41,11 @@ async function until(cond: () => boolean, ms = 5000) {
 
 describe.each(factories)('EventBus conformance: %s', (_name, make) => {
   const buses: EventBus[] = [];
-  const bus = () => { const b = make(); buses.push(b); return b; };
+  const bus = () => {
+    const b = make();
+    buses.push(b);
+    return b;
+  };
   afterAll(async () => {
     for (const b of buses) await b.close();
     if (factories.length > 1) {
@@ -71,7 +82,7 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     again.unsub();
   });
 
-  it('never delivers another run\'s events, and subscribers of one run are independent', async () => {
+  it("never delivers another run's events, and subscribers of one run are independent", async () => {
     const b = bus();
     const runA = `a_${randomUUID()}`;
     const runB = `b_${randomUUID()}`;
@@ -79,7 +90,10 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     const a2 = collect(b, runA, 0);
     const bb = collect(b, runB, 0);
     await new Promise((r) => setTimeout(r, 50));
-    for (let i = 1; i <= 20; i++) { b.publish(ev(runA, i)); b.publish(ev(runB, i)); }
+    for (let i = 1; i <= 20; i++) {
+      b.publish(ev(runA, i));
+      b.publish(ev(runB, i));
+    }
     await until(() => a1.got.length === 20 && a2.got.length === 20 && bb.got.length === 20);
     a2.unsub();
     b.publish(ev(runA, 21));
@@ -87,7 +101,8 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     expect(a1.got.every((e) => e.runId === runA)).toBe(true);
     expect(bb.got.every((e) => e.runId === runB)).toBe(true);
     expect(a2.got).toHaveLength(20);
-    a1.unsub(); bb.unsub();
+    a1.unsub();
+    bb.unsub();
   });
 
   it('a duplicate publish of the same seq is not delivered twice', async () => {
@@ -105,7 +120,7 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     s.unsub();
   });
 
-  it('two bus instances (two processes) see each other\'s events', async () => {
+  it("two bus instances (two processes) see each other's events", async () => {
     if (_name === 'in-process') return; // by definition one process
     const writer = bus();
     const reader = bus();

@@ -12,8 +12,18 @@ const RESERVED = ['__proto__', 'constructor', 'prototype'];
 function graph(inputName: string, outputName: string): Graph {
   return {
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: inputName, type: 'object' }] } } },
-      { id: 'end', type: 'end', position: { x: 0, y: 0 }, data: { config: { outputs: [{ name: outputName, value: 'x' }] } } },
+      {
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: { config: { inputs: [{ name: inputName, type: 'object' }] } },
+      },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 0, y: 0 },
+        data: { config: { outputs: [{ name: outputName, value: 'x' }] } },
+      },
     ],
     edges: [{ id: 'e', source: 'start', target: 'end' }],
   };
@@ -43,7 +53,14 @@ describe('reserved names', () => {
   });
 
   it('end outputs are own properties of a plain object', async () => {
-    const res = await endNode.execute({ config: { outputs: [{ name: 'a', value: 1 }, { name: 'toString', value: 'x' }] } } as any);
+    const res = await endNode.execute({
+      config: {
+        outputs: [
+          { name: 'a', value: 1 },
+          { name: 'toString', value: 'x' },
+        ],
+      },
+    } as any);
     expect(res.output).toEqual({ a: 1, toString: 'x' });
     expect(Object.getPrototypeOf(res.output)).toBe(Object.prototype);
   });

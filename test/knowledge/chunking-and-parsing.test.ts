@@ -58,8 +58,14 @@ describe('chunker', () => {
     const p1 = 'Page one text. '.repeat(5).trim();
     const p2 = 'Page two text. '.repeat(5).trim();
     const text = `${p1}\n\n${p2}`;
-    const chunks = chunkText(text, { size: 512, overlap: 100 }, [{ start: 0, end: p1.length, page: 1 }, { start: p1.length + 2, end: text.length, page: 2 }]);
-    expect(chunks.map((c) => [c.page, c.text])).toEqual([[1, p1], [2, p2]]);
+    const chunks = chunkText(text, { size: 512, overlap: 100 }, [
+      { start: 0, end: p1.length, page: 1 },
+      { start: p1.length + 2, end: text.length, page: 2 },
+    ]);
+    expect(chunks.map((c) => [c.page, c.text])).toEqual([
+      [1, p1],
+      [2, p2],
+    ]);
   });
 
   it('returns nothing for blank text', () => {
@@ -75,7 +81,12 @@ describe('HTML', () => {
       <ul><li>Receipts needed</li><li>Unused items</li></ul><img src="x.png" alt="chart of refunds"><noscript>enable js</noscript></body></html>`;
     const { text, title } = htmlToText(html);
     expect(title).toBe('Refunds & Returns');
-    expect(text).toBe('Refund policy\n\nItems can be returned within 30 days — see “terms”.\n\nReceipts needed\nUnused items\n\n chart of refunds'.replace('\n\n chart', '\n\nchart'));
+    expect(text).toBe(
+      'Refund policy\n\nItems can be returned within 30 days — see “terms”.\n\nReceipts needed\nUnused items\n\n chart of refunds'.replace(
+        '\n\n chart',
+        '\n\nchart',
+      ),
+    );
     expect(text).not.toMatch(/not text|alert|color|comment|enable js|</);
   });
 });
@@ -85,12 +96,17 @@ describe('PDF', () => {
     const pdf = makePdf([['Hello from page one.', 'It has two lines (and parens).'], ['Page two is about invoices.']]);
     const parsed = await parseDocument(pdf, 'application/pdf');
     expect(parsed.pages).toBe(2);
-    expect(parsed.segments!.map((s) => parsed.text.slice(s.start, s.end))).toEqual(['Hello from page one.\nIt has two lines (and parens).', 'Page two is about invoices.']);
+    expect(parsed.segments!.map((s) => parsed.text.slice(s.start, s.end))).toEqual([
+      'Hello from page one.\nIt has two lines (and parens).',
+      'Page two is about invoices.',
+    ]);
     expect(parsed.segments!.map((s) => s.page)).toEqual([1, 2]);
   });
 
   it('refuses a broken PDF with DOCUMENT_PARSE_FAILED', async () => {
-    await expect(parseDocument(new TextEncoder().encode('%PDF-1.4 garbage'), 'application/pdf')).rejects.toMatchObject({ code: 'DOCUMENT_PARSE_FAILED' });
+    await expect(parseDocument(new TextEncoder().encode('%PDF-1.4 garbage'), 'application/pdf')).rejects.toMatchObject({
+      code: 'DOCUMENT_PARSE_FAILED',
+    });
   });
 });
 
@@ -108,8 +124,19 @@ describe('types and text', () => {
   });
 
   it('analyzes like Elasticsearch english: stop words, possessives, Porter stems, codes split, CJK bigrams', () => {
-    expect(analyze("The system's connections were FAILING with ERR-4521!")).toEqual(['system', 'connect', 'fail', 'err', '4521']);
+    expect(analyze("The system's connections were FAILING with ERR-4521!")).toEqual([
+      'system',
+      'connect',
+      'fail',
+      'err',
+      '4521',
+    ]);
     expect(analyze('数据库')).toEqual(['数据', '据库']);
-    expect(['generalizations', 'relational', 'hopping', 'ponies'].map(porterStem)).toEqual(['gener', 'relat', 'hop', 'poni']);
+    expect(['generalizations', 'relational', 'hopping', 'ponies'].map(porterStem)).toEqual([
+      'gener',
+      'relat',
+      'hop',
+      'poni',
+    ]);
   });
 });

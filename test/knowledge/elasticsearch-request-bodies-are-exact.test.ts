@@ -19,8 +19,10 @@ const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', '
 
 let fake: FakeElasticsearch;
 let client: Client;
-const newStore = (opts: Partial<ConstructorParameters<typeof ElasticsearchKnowledgeStore>[0]> = {}) => new ElasticsearchKnowledgeStore({ client, ...opts });
-const req = () => fake.requests.map((r) => ({ method: r.method, path: r.path, querystring: r.querystring, body: r.body }));
+const newStore = (opts: Partial<ConstructorParameters<typeof ElasticsearchKnowledgeStore>[0]> = {}) =>
+  new ElasticsearchKnowledgeStore({ client, ...opts });
+const req = () =>
+  fake.requests.map((r) => ({ method: r.method, path: r.path, querystring: r.querystring, body: r.body }));
 
 beforeEach(() => {
   fake = new FakeElasticsearch();
@@ -33,12 +35,23 @@ describe('index creation', () => {
     expect(req()).toEqual([
       { method: 'HEAD', path: `/${INDEX}`, querystring: {}, body: null },
       {
-        method: 'PUT', path: `/${INDEX}`, querystring: {},
+        method: 'PUT',
+        path: `/${INDEX}`,
+        querystring: {},
         body: {
           settings: {
             analysis: {
-              filter: { paiflow_possessive: { type: 'stemmer', language: 'possessive_english' }, paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] } },
-              analyzer: { paiflow_text: { type: 'custom', tokenizer: 'standard', filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'] } },
+              filter: {
+                paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
+                paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
+              },
+              analyzer: {
+                paiflow_text: {
+                  type: 'custom',
+                  tokenizer: 'standard',
+                  filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
+                },
+              },
             },
           },
           mappings: {
@@ -47,7 +60,12 @@ describe('index creation', () => {
             properties: {
               kb_id: { type: 'keyword' },
               document_id: { type: 'keyword' },
-              title: { type: 'text', analyzer: 'paiflow_text', copy_to: ['search_text'], fields: { keyword: { type: 'keyword', ignore_above: 1024 } } },
+              title: {
+                type: 'text',
+                analyzer: 'paiflow_text',
+                copy_to: ['search_text'],
+                fields: { keyword: { type: 'keyword', ignore_above: 1024 } },
+              },
               text: { type: 'text', analyzer: 'paiflow_text', copy_to: ['search_text'] },
               search_text: { type: 'text', analyzer: 'paiflow_text' },
               chunk_index: { type: 'integer' },
@@ -80,21 +98,27 @@ describe('index creation', () => {
 
   it('refuses an index with another dimension, naming both', async () => {
     await newStore().ensureIndex({ kbId: KB, dimension: 8 });
-    const err = await newStore().ensureIndex({ kbId: KB, dimension: 4 }).catch((e) => e);
+    const err = await newStore()
+      .ensureIndex({ kbId: KB, dimension: 4 })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH', status: 409 });
     expect(err.message).toMatch(/8 dimensions, the knowledge base 4/);
   });
 
   it('refuses an index PaiFlow did not create', async () => {
     await client.indices.create({ index: INDEX, mappings: { properties: { body: { type: 'text' } } } });
-    const err = await newStore().ensureIndex({ kbId: KB, dimension: 4 }).catch((e) => e);
+    const err = await newStore()
+      .ensureIndex({ kbId: KB, dimension: 4 })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH' });
     expect(err.message).toMatch(/not created by PaiFlow/);
   });
 
   it('drops with ignore_unavailable', async () => {
     await newStore().dropIndex(KB);
-    expect(req()).toEqual([{ method: 'DELETE', path: `/${INDEX}`, querystring: { ignore_unavailable: 'true' }, body: null }]);
+    expect(req()).toEqual([
+      { method: 'DELETE', path: `/${INDEX}`, querystring: { ignore_unavailable: 'true' }, body: null },
+    ]);
   });
 });
 
@@ -103,14 +127,41 @@ describe('writes', () => {
     const store = newStore({ bulkSize: 2 });
     await store.ensureIndex({ kbId: KB, dimension: 4 });
     fake.requests.length = 0;
-    await store.upsertChunks(KB, [chunk('doc_a', 0, 'A', 'alpha text', V, 3), chunk('doc_a', 1, 'A', 'beta text', V), chunk('doc_b', 0, 'B', 'gamma', V)]);
+    await store.upsertChunks(KB, [
+      chunk('doc_a', 0, 'A', 'alpha text', V, 3),
+      chunk('doc_a', 1, 'A', 'beta text', V),
+      chunk('doc_b', 0, 'B', 'gamma', V),
+    ]);
     const doc = (id: string, documentId: string, title: string, i: number, text: string, page: number | null) => [
       { index: { _index: INDEX, _id: id } },
-      { kb_id: KB, document_id: documentId, title, chunk_index: i, start: i * 100, end: i * 100 + text.length, page, text, embedding: V },
+      {
+        kb_id: KB,
+        document_id: documentId,
+        title,
+        chunk_index: i,
+        start: i * 100,
+        end: i * 100 + text.length,
+        page,
+        text,
+        embedding: V,
+      },
     ];
     expect(req()).toEqual([
-      { method: 'POST', path: '/_bulk', querystring: { refresh: 'wait_for' }, body: [...doc('doc_a:0', 'doc_a', 'A', 0, 'alpha text', 3), ...doc('doc_a:1', 'doc_a', 'A', 1, 'beta text', null)] },
-      { method: 'POST', path: '/_bulk', querystring: { refresh: 'wait_for' }, body: doc('doc_b:0', 'doc_b', 'B', 0, 'gamma', null) },
+      {
+        method: 'POST',
+        path: '/_bulk',
+        querystring: { refresh: 'wait_for' },
+        body: [
+          ...doc('doc_a:0', 'doc_a', 'A', 0, 'alpha text', 3),
+          ...doc('doc_a:1', 'doc_a', 'A', 1, 'beta text', null),
+        ],
+      },
+      {
+        method: 'POST',
+        path: '/_bulk',
+        querystring: { refresh: 'wait_for' },
+        body: doc('doc_b:0', 'doc_b', 'B', 0, 'gamma', null),
+      },
     ]);
   });
 
@@ -129,10 +180,14 @@ describe('writes', () => {
     await store.upsertChunks(KB, [chunk('doc_a', 0, 'A', 'alpha', V), chunk('doc_b', 0, 'B', 'beta', V)]);
     fake.requests.length = 0;
     expect(await store.deleteDocument(KB, 'doc_a')).toBe(1);
-    expect(req()).toEqual([{
-      method: 'POST', path: `/${INDEX}/_delete_by_query`, querystring: { refresh: 'true', conflicts: 'proceed' },
-      body: { query: { bool: { filter: [{ term: { kb_id: KB } }, { term: { document_id: 'doc_a' } }] } } },
-    }]);
+    expect(req()).toEqual([
+      {
+        method: 'POST',
+        path: `/${INDEX}/_delete_by_query`,
+        querystring: { refresh: 'true', conflicts: 'proceed' },
+        body: { query: { bool: { filter: [{ term: { kb_id: KB } }, { term: { document_id: 'doc_a' } }] } } },
+      },
+    ]);
   });
 });
 
@@ -146,7 +201,11 @@ describe('search requests', () => {
   });
   const lastSearch = () => {
     const r = fake.requests.at(-1)!;
-    expect({ method: r.method, path: r.path, querystring: r.querystring }).toEqual({ method: 'POST', path: `/${INDEX}/_search`, querystring: { include_named_queries_score: 'true' } });
+    expect({ method: r.method, path: r.path, querystring: r.querystring }).toEqual({
+      method: 'POST',
+      path: `/${INDEX}/_search`,
+      querystring: { include_named_queries_score: 'true' },
+    });
     return r.body;
   };
   const filter = [{ term: { kb_id: KB } }];
@@ -154,14 +213,28 @@ describe('search requests', () => {
   it('hybrid default: knn query (k = num_candidates = topK × 30, filter inside) + BM25 rescore 0.2 / 1.0', async () => {
     const hits = await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 5, mode: 'hybrid' });
     expect(lastSearch()).toEqual({
-      size: 5, _source: SOURCE, track_total_hits: false,
+      size: 5,
+      _source: SOURCE,
+      track_total_hits: false,
       query: { knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 150, filter, _name: 'knn' } },
       rescore: {
         window_size: 150,
-        query: { rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } }, query_weight: 0.2, rescore_query_weight: 1.0, score_mode: 'total' },
+        query: {
+          rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } },
+          query_weight: 0.2,
+          rescore_query_weight: 1.0,
+          score_mode: 'total',
+        },
       },
     });
-    expect(hits[0]).toMatchObject({ id: 'doc_a:0', documentId: 'doc_a', title: 'Invoices', chunkIndex: 0, page: 2, text: 'invoice INV-7731 was paid' });
+    expect(hits[0]).toMatchObject({
+      id: 'doc_a:0',
+      documentId: 'doc_a',
+      title: 'Invoices',
+      chunkIndex: 0,
+      page: 2,
+      text: 'invoice INV-7731 was paid',
+    });
     expect(hits[0].knn).toBeCloseTo(1, 5);
     expect(hits[0].score).toBeCloseTo(0.2 * hits[0].knn! + hits[0].bm25!, 6);
     expect(hits[0].bm25).toBeGreaterThan(0);
@@ -172,17 +245,31 @@ describe('search requests', () => {
     await s.search({ kbId: KB, text: 'invoice', vector: V, topK: 3, mode: 'hybrid' });
     const body = lastSearch();
     expect(body.query.knn).toMatchObject({ k: 30, num_candidates: 30 });
-    expect(body.rescore).toEqual({ window_size: 30, query: { rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } }, query_weight: 0.5, rescore_query_weight: 2, score_mode: 'total' } });
+    expect(body.rescore).toEqual({
+      window_size: 30,
+      query: {
+        rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } },
+        query_weight: 0.5,
+        rescore_query_weight: 2,
+        score_mode: 'total',
+      },
+    });
   });
 
   it('hybrid rrf: an rrf retriever over a BM25 standard retriever and a kNN retriever', async () => {
     await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 4, mode: 'hybrid', fusion: { method: 'rrf' } });
     expect(lastSearch()).toEqual({
-      size: 4, _source: SOURCE, track_total_hits: false,
+      size: 4,
+      _source: SOURCE,
+      track_total_hits: false,
       retriever: {
         rrf: {
           retrievers: [
-            { standard: { query: { bool: { must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }], filter } } } },
+            {
+              standard: {
+                query: { bool: { must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }], filter } },
+              },
+            },
             { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 120, filter } },
           ],
           rank_window_size: 120,
@@ -195,20 +282,45 @@ describe('search requests', () => {
   it('bm25: match in a bool with the filter; vector: top-level knn (k = topK, num_candidates = topK × 30)', async () => {
     await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
     expect(lastSearch()).toEqual({
-      size: 2, _source: SOURCE, track_total_hits: false,
-      query: { bool: { must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }], filter: [...filter, { terms: { document_id: ['doc_a', 'doc_b'] } }] } },
+      size: 2,
+      _source: SOURCE,
+      track_total_hits: false,
+      query: {
+        bool: {
+          must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }],
+          filter: [...filter, { terms: { document_id: ['doc_a', 'doc_b'] } }],
+        },
+      },
     });
     await store.search({ kbId: KB, text: 'ignored', vector: V, topK: 2, mode: 'vector' });
-    expect(lastSearch()).toEqual({ size: 2, _source: SOURCE, track_total_hits: false, knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter } });
+    expect(lastSearch()).toEqual({
+      size: 2,
+      _source: SOURCE,
+      track_total_hits: false,
+      knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter },
+    });
   });
 
   it('maps a missing index to KNOWLEDGE_INDEX_NOT_FOUND and an unreachable server to KNOWLEDGE_STORE_UNAVAILABLE', async () => {
-    await expect(store.search({ kbId: 'kb_missing', text: 'x', topK: 1, mode: 'bm25' })).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_NOT_FOUND', status: 404 });
-    const down = new ElasticsearchKnowledgeStore({ client: new Client({ node: 'http://127.0.0.1:1', maxRetries: 0, requestTimeout: 2000 }) });
-    await expect(down.ensureIndex({ kbId: KB, dimension: 4 })).rejects.toMatchObject({ code: 'KNOWLEDGE_STORE_UNAVAILABLE', status: 503 });
+    await expect(store.search({ kbId: 'kb_missing', text: 'x', topK: 1, mode: 'bm25' })).rejects.toMatchObject({
+      code: 'KNOWLEDGE_INDEX_NOT_FOUND',
+      status: 404,
+    });
+    const down = new ElasticsearchKnowledgeStore({
+      client: new Client({ node: 'http://127.0.0.1:1', maxRetries: 0, requestTimeout: 2000 }),
+    });
+    await expect(down.ensureIndex({ kbId: KB, dimension: 4 })).rejects.toMatchObject({
+      code: 'KNOWLEDGE_STORE_UNAVAILABLE',
+      status: 503,
+    });
   });
 
   it('the index definition puts the dims of the KB into the mapping', () => {
-    expect(indexDefinition({ kbId: 'kb_x', dimension: 1536 }).mappings.properties.embedding).toEqual({ type: 'dense_vector', dims: 1536, index: true, similarity: 'cosine' });
+    expect(indexDefinition({ kbId: 'kb_x', dimension: 1536 }).mappings.properties.embedding).toEqual({
+      type: 'dense_vector',
+      dims: 1536,
+      index: true,
+      similarity: 'cosine',
+    });
   });
 });

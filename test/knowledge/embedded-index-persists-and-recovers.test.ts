@@ -68,7 +68,10 @@ it('fails clearly when the files are shorter than the manifest says', async () =
   await a.upsertChunks('kb_p', FIXTURE);
   await a.close();
   const kbDir = path.join(dir, 'kb_p');
-  const chunksFile = path.join(kbDir, readdirSync(kbDir).find((f) => f.endsWith('.chunks.jsonl'))!);
+  const chunksFile = path.join(
+    kbDir,
+    readdirSync(kbDir).find((f) => f.endsWith('.chunks.jsonl'))!,
+  );
   writeFileSync(chunksFile, readFileSync(chunksFile, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
   const b = new EmbeddedKnowledgeStore({ dir });
   await expect(b.count('kb_p')).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_CORRUPT' });
@@ -78,7 +81,14 @@ it('fails clearly when the files are shorter than the manifest says', async () =
 it('compacts when removed chunks dominate, with the same results before and after a reload', async () => {
   const a = new EmbeddedKnowledgeStore({ dir });
   await a.ensureIndex({ kbId: 'kb_p', dimension: 4 });
-  const many = Array.from({ length: 600 }, (_, i) => chunk(`bulk${i % 30}`, Math.floor(i / 30), `Bulk ${i % 30}`, `filler number ${i} about topic ${i % 7}`, [i % 3, (i % 5) / 5, 1, (i % 7) / 7]));
+  const many = Array.from({ length: 600 }, (_, i) =>
+    chunk(`bulk${i % 30}`, Math.floor(i / 30), `Bulk ${i % 30}`, `filler number ${i} about topic ${i % 7}`, [
+      i % 3,
+      (i % 5) / 5,
+      1,
+      (i % 7) / 7,
+    ]),
+  );
   await a.upsertChunks('kb_p', FIXTURE);
   await a.upsertChunks('kb_p', many);
   for (let d = 0; d < 30; d++) await a.deleteDocument('kb_p', `bulk${d}`);

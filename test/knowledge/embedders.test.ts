@@ -17,7 +17,12 @@ afterAll(() => fake.close());
 
 describe('OpenAI-compatible embedder', () => {
   it('embeds in batches, in input order, and learns the dimension from one probe', async () => {
-    const e = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: fake.baseURL, model: 'text-embedding-3-small', batchSize: 2 });
+    const e = new OpenAiEmbedder({
+      apiKey: 'sk-test',
+      baseURL: fake.baseURL,
+      model: 'text-embedding-3-small',
+      batchSize: 2,
+    });
     expect(e.model).toBe('openai:text-embedding-3-small');
     fake.requests.length = 0;
     const vecs = await e.embed(['alpha', 'beta', 'gamma']);
@@ -35,7 +40,12 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('maps API errors to EMBEDDING_FAILED without echoing the key', async () => {
-    const e = new OpenAiEmbedder({ apiKey: 'sk-secret-123', baseURL: fake.baseURL.replace('/v1', '/nope'), model: 'm', maxRetries: 0 });
+    const e = new OpenAiEmbedder({
+      apiKey: 'sk-secret-123',
+      baseURL: fake.baseURL.replace('/v1', '/nope'),
+      model: 'm',
+      maxRetries: 0,
+    });
     const err = await e.embed(['x']).catch((x) => x);
     expect(err).toMatchObject({ code: 'EMBEDDING_FAILED' });
     expect(err.message).not.toContain('sk-secret-123');
@@ -46,7 +56,9 @@ describe('embedder resolver', () => {
   it('defaults to use-lite offline and to an OpenAI model with a key; EMBEDDING_MODEL overrides', () => {
     expect(defaultEmbeddingModel({})).toBe('use-lite');
     expect(defaultEmbeddingModel({ OPENAI_API_KEY: 'k' })).toBe('openai:text-embedding-3-small');
-    expect(defaultEmbeddingModel({ OPENAI_API_KEY: 'k', EMBEDDING_MODEL: 'openai:text-embedding-3-large' })).toBe('openai:text-embedding-3-large');
+    expect(defaultEmbeddingModel({ OPENAI_API_KEY: 'k', EMBEDDING_MODEL: 'openai:text-embedding-3-large' })).toBe(
+      'openai:text-embedding-3-large',
+    );
   });
 
   it('serves each model once, and refuses an OpenAI model without a key or an unknown model', () => {
@@ -67,7 +79,8 @@ describe('offline USE-lite', () => {
       'The weather in Lisbon is sunny today',
       'Our quarterly revenue grew by twelve percent',
     ]);
-    const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
+    const cos = (a: Float32Array, b: Float32Array) =>
+      a.reduce((s, v, i) => s + v * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
     expect(q.length).toBe(512);
     expect(cos(q, near)).toBeGreaterThan(cos(q, far) + 0.2);
     expect(cos(q, near)).toBeGreaterThan(cos(q, alsoFar) + 0.2);

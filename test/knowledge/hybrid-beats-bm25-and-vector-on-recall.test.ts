@@ -25,7 +25,20 @@ beforeAll(async () => {
   await store.ensureIndex({ kbId: 'kb_recall', dimension: 512 });
   // Embedded as the service does it: "title\ntext".
   const vecs = await embedder.embed(CORPUS.map((d) => `${d.title}\n${d.text}`));
-  await store.upsertChunks('kb_recall', CORPUS.map((d, i) => ({ id: `${d.id}:0`, documentId: d.id, title: d.title, chunkIndex: 0, start: 0, end: d.text.length, page: null, text: d.text, vector: vecs[i] })));
+  await store.upsertChunks(
+    'kb_recall',
+    CORPUS.map((d, i) => ({
+      id: `${d.id}:0`,
+      documentId: d.id,
+      title: d.title,
+      chunkIndex: 0,
+      start: 0,
+      end: d.text.length,
+      page: null,
+      text: d.text,
+      vector: vecs[i],
+    })),
+  );
   qvecs = await embedder.embed(QUERIES.map((q) => q.q));
 }, 120_000);
 
@@ -58,13 +71,22 @@ it('the corpus is what it says: ≥ 30 documents, ≥ 20 queries, keyword querie
     const d = doc(q.relevant);
     const docTerms = new Set(analyze(`${d.title}\n${d.text}`));
     if (q.kind === 'keyword') expect(d.text, q.q).toContain(q.q);
-    if (q.kind === 'paraphrase') expect(analyze(q.q).filter((t) => docTerms.has(t)), q.q).toEqual([]);
+    if (q.kind === 'paraphrase')
+      expect(
+        analyze(q.q).filter((t) => docTerms.has(t)),
+        q.q,
+      ).toEqual([]);
   }
 });
 
 it('embeddings are real: a paraphrase pair scores higher than an unrelated pair', async () => {
-  const [a, b, c] = await embedder.embed(['The cat sat on the mat.', 'A kitten is resting on a rug.', 'Quarterly revenue rose by ten percent.']);
-  const cos = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0) / Math.hypot(...x) / Math.hypot(...y);
+  const [a, b, c] = await embedder.embed([
+    'The cat sat on the mat.',
+    'A kitten is resting on a rug.',
+    'Quarterly revenue rose by ten percent.',
+  ]);
+  const cos = (x: Float32Array, y: Float32Array) =>
+    x.reduce((s, v, i) => s + v * y[i], 0) / Math.hypot(...x) / Math.hypot(...y);
   expect(cos(a, b)).toBeGreaterThan(cos(a, c) + 0.3);
 });
 
@@ -74,7 +96,10 @@ it('hybrid recall@5 beats BM25-only and vector-only', async () => {
   const hybridRescore = await recallAt5('hybrid', { method: 'rescore' });
   const hybridRrf = await recallAt5('hybrid', { method: 'rrf' });
   const hybrid = await recallAt5('hybrid'); // the store's default fusion
-  const fmt = (r: typeof bm25) => `${r.recall.toFixed(3)}  (${Object.entries(r.byKind).map(([k, v]) => `${k} ${v.hit}/${v.n}`).join(', ')})`;
+  const fmt = (r: typeof bm25) =>
+    `${r.recall.toFixed(3)}  (${Object.entries(r.byKind)
+      .map(([k, v]) => `${k} ${v.hit}/${v.n}`)
+      .join(', ')})`;
   console.log(
     `[recall@5 on ${CORPUS.length} docs / ${QUERIES.length} queries]\n` +
       `  bm25-only:   ${fmt(bm25)}\n  vector-only: ${fmt(vector)}\n  hybrid:      ${fmt(hybrid)}   ← default fusion\n` +

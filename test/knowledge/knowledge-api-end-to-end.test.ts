@@ -54,15 +54,22 @@ async function waitIndexed(timeoutMs = 60_000) {
       expect(d.progress).toBeGreaterThanOrEqual(0);
       expect(d.progress).toBeLessThanOrEqual(1);
     }
-    if (a.body.every((d: any) => d.status === 'indexed' || d.status === 'failed')) return { docs: a.body as any[], statuses };
-    if (Date.now() > until) throw new Error(`still indexing: ${JSON.stringify(a.body.map((d: any) => [d.title, d.status]))}`);
+    if (a.body.every((d: any) => d.status === 'indexed' || d.status === 'failed'))
+      return { docs: a.body as any[], statuses };
+    if (Date.now() > until)
+      throw new Error(`still indexing: ${JSON.stringify(a.body.map((d: any) => [d.title, d.status]))}`);
     await new Promise((r) => setTimeout(r, 15));
   }
 }
 
-const find = (q: string, extra: Record<string, unknown> = {}) => call(search, 'POST', `/api/knowledge-bases/${kbId}/search`, { ...p(), body: { query: q, ...extra } });
+const find = (q: string, extra: Record<string, unknown> = {}) =>
+  call(search, 'POST', `/api/knowledge-bases/${kbId}/search`, { ...p(), body: { query: q, ...extra } });
 
-const LONG = Array.from({ length: 30 }, (_, i) => `Section ${i + 1}. The warranty covers manufacturing defects of device model ${i} for two years from the purchase date, excluding accidental damage.`).join('\n\n');
+const LONG = Array.from(
+  { length: 30 },
+  (_, i) =>
+    `Section ${i + 1}. The warranty covers manufacturing defects of device model ${i} for two years from the purchase date, excluding accidental damage.`,
+).join('\n\n');
 
 beforeAll(async () => {
   await getApp();
@@ -79,17 +86,38 @@ describe('knowledge bases over HTTP', () => {
     const types = await call(nodeTypes, 'GET', '/api/node-types');
     const k = types.body.find((t: any) => t.type === 'knowledge');
     expect(k).toMatchObject({ category: 'ai', version: 1 });
-    expect(Object.keys(k.configSchema.properties)).toEqual(expect.arrayContaining(['knowledgeBaseId', 'query', 'topK', 'threshold']));
+    expect(Object.keys(k.configSchema.properties)).toEqual(
+      expect.arrayContaining(['knowledgeBaseId', 'query', 'topK', 'threshold']),
+    );
   });
 
   it('creates a knowledge base with defaults (512/100, use-lite, 512-d) and validates the body', async () => {
-    const bad = await call(createKb, 'POST', '/api/knowledge-bases', { body: { name: 'x', chunkSize: 200, chunkOverlap: 150 } });
+    const bad = await call(createKb, 'POST', '/api/knowledge-bases', {
+      body: { name: 'x', chunkSize: 200, chunkOverlap: 150 },
+    });
     expectError(bad, 400, 'VALIDATION_ERROR', 'chunkOverlap');
-    expectError(await call(createKb, 'POST', '/api/knowledge-bases', { body: { name: '' } }), 400, 'VALIDATION_ERROR', 'name');
-    expectError(await call(createKb, 'POST', '/api/knowledge-bases', { body: { name: 'x', embeddingModel: 'openai:text-embedding-3-small' } }), 409, 'EMBEDDER_UNAVAILABLE');
+    expectError(
+      await call(createKb, 'POST', '/api/knowledge-bases', { body: { name: '' } }),
+      400,
+      'VALIDATION_ERROR',
+      'name',
+    );
+    expectError(
+      await call(createKb, 'POST', '/api/knowledge-bases', {
+        body: { name: 'x', embeddingModel: 'openai:text-embedding-3-small' },
+      }),
+      409,
+      'EMBEDDER_UNAVAILABLE',
+    );
     const a = await call(createKb, 'POST', '/api/knowledge-bases', { body: { name: 'Handbook' } });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ name: 'Handbook', chunkSize: 512, chunkOverlap: 100, embeddingModel: 'use-lite', dimension: 512 });
+    expect(a.body).toMatchObject({
+      name: 'Handbook',
+      chunkSize: 512,
+      chunkOverlap: 100,
+      embeddingModel: 'use-lite',
+      dimension: 512,
+    });
     kbId = a.body.id;
     const list = await call(listKbs, 'GET', '/api/knowledge-bases');
     expect(list.body.find((k: any) => k.id === kbId)).toMatchObject({ documentCount: 0, chunkCount: 0 });
@@ -97,17 +125,42 @@ describe('knowledge bases over HTTP', () => {
   });
 
   it('uploads JSON, markdown, HTML and PDF and indexes them in the background with visible status and progress', async () => {
-    const j = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, { ...p(), body: { title: 'Refund policy', text: 'Customers may return unused items within 30 days for a full refund. Refunds go back to the original card.' } });
+    const j = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
+      ...p(),
+      body: {
+        title: 'Refund policy',
+        text: 'Customers may return unused items within 30 days for a full refund. Refunds go back to the original card.',
+      },
+    });
     expect(j.status).toBe(202);
     expect(j.body).toMatchObject({ title: 'Refund policy', status: 'queued', progress: 0, chunkCount: 0 });
-    const md = await uploadFile('errors.md', 'text/markdown', '# Error codes\n\nERR-4521 means the billing service could not reach the tax provider. Retry after a minute.\n\nERR-1000 means all is fine.');
+    const md = await uploadFile(
+      'errors.md',
+      'text/markdown',
+      '# Error codes\n\nERR-4521 means the billing service could not reach the tax provider. Retry after a minute.\n\nERR-1000 means all is fine.',
+    );
     expect(md.status).toBe(202);
     expect(md.body.title).toBe('errors');
-    const html = await uploadFile('pets.html', 'text/html', '<html><head><title>Pets</title><script>var secretScriptWord = 1;</script></head><body><h1>Office pets</h1><p>Dogs are welcome in the office on Fridays.</p></body></html>', 'Pets at work');
+    const html = await uploadFile(
+      'pets.html',
+      'text/html',
+      '<html><head><title>Pets</title><script>var secretScriptWord = 1;</script></head><body><h1>Office pets</h1><p>Dogs are welcome in the office on Fridays.</p></body></html>',
+      'Pets at work',
+    );
     expect(html.status).toBe(202);
-    const pdf = await uploadFile('manual.pdf', 'application/pdf', makePdf([['Thermostat manual, page one.', 'Install the device on an inside wall.'], ['Page two: firmware 4.7.2 fixes overheating.']]));
+    const pdf = await uploadFile(
+      'manual.pdf',
+      'application/pdf',
+      makePdf([
+        ['Thermostat manual, page one.', 'Install the device on an inside wall.'],
+        ['Page two: firmware 4.7.2 fixes overheating.'],
+      ]),
+    );
     expect(pdf.status).toBe(202);
-    const long = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, { ...p(), body: { title: 'Warranty', text: LONG } });
+    const long = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
+      ...p(),
+      body: { title: 'Warranty', text: LONG },
+    });
     expect(long.status).toBe(202);
 
     const { docs, statuses } = await waitIndexed();
@@ -119,18 +172,38 @@ describe('knowledge bases over HTTP', () => {
     expect(docs.find((d) => d.title === 'manual').pages).toBe(2);
     // Statuses only move forward, through the documented stages.
     const order = ['queued', 'parsing', 'embedding', 'indexed'];
-    for (const [, s] of statuses) expect(s.map((x) => order.indexOf(x))).toEqual([...s.map((x) => order.indexOf(x))].sort((a, b) => a - b));
+    for (const [, s] of statuses)
+      expect(s.map((x) => order.indexOf(x))).toEqual([...s.map((x) => order.indexOf(x))].sort((a, b) => a - b));
     expect(statuses.get(w.id)).toContain('embedding');
     const one = await call(getDoc, 'GET', `/api/knowledge-bases/${kbId}/documents/${w.id}`, p({ docId: w.id }));
     expect(one.body).toMatchObject({ id: w.id, status: 'indexed' });
   });
 
   it('refuses unsupported files, missing files and unknown knowledge bases', async () => {
-    expectError(await uploadFile('a.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'xx'), 415, 'UNSUPPORTED_DOCUMENT_TYPE');
-    const unknown = await call(uploadDoc, 'POST', '/api/knowledge-bases/kb_nope/documents', { params: { id: 'kb_nope' }, body: { title: 't', text: 'x' } });
+    expectError(
+      await uploadFile('a.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'xx'),
+      415,
+      'UNSUPPORTED_DOCUMENT_TYPE',
+    );
+    const unknown = await call(uploadDoc, 'POST', '/api/knowledge-bases/kb_nope/documents', {
+      params: { id: 'kb_nope' },
+      body: { title: 't', text: 'x' },
+    });
     expectError(unknown, 404, 'KNOWLEDGE_BASE_NOT_FOUND');
-    expectError(await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, { ...p(), body: { title: 't' } }), 400, 'VALIDATION_ERROR', 'text');
-    expectError(await call(search, 'POST', '/api/knowledge-bases/kb_nope/search', { params: { id: 'kb_nope' }, body: { query: 'x' } }), 404, 'KNOWLEDGE_BASE_NOT_FOUND');
+    expectError(
+      await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, { ...p(), body: { title: 't' } }),
+      400,
+      'VALIDATION_ERROR',
+      'text',
+    );
+    expectError(
+      await call(search, 'POST', '/api/knowledge-bases/kb_nope/search', {
+        params: { id: 'kb_nope' },
+        body: { query: 'x' },
+      }),
+      404,
+      'KNOWLEDGE_BASE_NOT_FOUND',
+    );
     expectError(await find(''), 400, 'VALIDATION_ERROR', 'query');
     expectError(await find('x', { mode: 'fuzzy' }), 400, 'VALIDATION_ERROR', 'mode');
   });
@@ -142,7 +215,9 @@ describe('knowledge bases over HTTP', () => {
     const top = a.body.hits[0];
     expect(top).toMatchObject({ citation: '[1]', title: 'errors', chunkIndex: 0, page: null });
     expect(top.text).toContain('ERR-4521');
-    expect(Object.keys(top).sort()).toEqual(['bm25', 'chunkIndex', 'citation', 'documentId', 'end', 'knn', 'page', 'score', 'start', 'text', 'title'].sort());
+    expect(Object.keys(top).sort()).toEqual(
+      ['bm25', 'chunkIndex', 'citation', 'documentId', 'end', 'knn', 'page', 'score', 'start', 'text', 'title'].sort(),
+    );
     expect(a.body.hits.map((h: any) => h.citation)).toEqual(a.body.hits.map((_: any, i: number) => `[${i + 1}]`));
     expect(a.body.hits.length).toBeLessThanOrEqual(5);
     expect(top.bm25).toBeGreaterThan(0);
@@ -172,8 +247,13 @@ describe('knowledge bases over HTTP', () => {
   });
 
   it('re-uploading a title replaces the older document once the new one is indexed', async () => {
-    const before = (await call(listDocs, 'GET', `/api/knowledge-bases/${kbId}/documents`, p())).body.find((d: any) => d.title === 'Refund policy');
-    const a = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, { ...p(), body: { title: 'Refund policy', text: 'Refunds are now possible within 60 days, store credit only.' } });
+    const before = (await call(listDocs, 'GET', `/api/knowledge-bases/${kbId}/documents`, p())).body.find(
+      (d: any) => d.title === 'Refund policy',
+    );
+    const a = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
+      ...p(),
+      body: { title: 'Refund policy', text: 'Refunds are now possible within 60 days, store credit only.' },
+    });
     expect(a.status).toBe(202);
     const { docs } = await waitIndexed();
     const refunds = docs.filter((d) => d.title === 'Refund policy');
@@ -187,11 +267,20 @@ describe('knowledge bases over HTTP', () => {
   it('deleting a document removes its chunks', async () => {
     const docs = (await call(listDocs, 'GET', `/api/knowledge-bases/${kbId}/documents`, p())).body;
     const errors = docs.find((d: any) => d.title === 'errors');
-    const del = await call(deleteDoc, 'DELETE', `/api/knowledge-bases/${kbId}/documents/${errors.id}`, p({ docId: errors.id }));
+    const del = await call(
+      deleteDoc,
+      'DELETE',
+      `/api/knowledge-bases/${kbId}/documents/${errors.id}`,
+      p({ docId: errors.id }),
+    );
     expect(del.status).toBe(204);
     expect((await find('ERR-4521', { mode: 'bm25' })).body.hits).toEqual([]);
     expect((await find('ERR-4521')).body.hits.some((h: any) => h.documentId === errors.id)).toBe(false);
-    expectError(await call(deleteDoc, 'DELETE', `/api/knowledge-bases/${kbId}/documents/${errors.id}`, p({ docId: errors.id })), 404, 'DOCUMENT_NOT_FOUND');
+    expectError(
+      await call(deleteDoc, 'DELETE', `/api/knowledge-bases/${kbId}/documents/${errors.id}`, p({ docId: errors.id })),
+      404,
+      'DOCUMENT_NOT_FOUND',
+    );
     const kb = await call(getKb, 'GET', `/api/knowledge-bases/${kbId}`, p());
     expect(kb.body.documentCount).toBe(4);
   });
@@ -199,13 +288,44 @@ describe('knowledge bases over HTTP', () => {
   it('a workflow start → knowledge → llm (demo) → end answers citing [n] and traces retrieval.hits', async () => {
     const graph = {
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'question', type: 'string', required: true }] } } },
-        { id: 'k1', type: 'knowledge', position: { x: 200, y: 0 }, data: { label: 'Retrieve', config: { knowledgeBaseId: kbId, query: '{{inputs.question}}', topK: 3 } } },
         {
-          id: 'llm1', type: 'llm', position: { x: 400, y: 0 },
-          data: { config: { model: 'demo', systemPrompt: 'Answer only from the context; cite sources as [n].', userPrompt: 'Context:\n{{k1.output.context}}\n\nQuestion: {{inputs.question}}', stream: false } },
+          id: 'start',
+          type: 'start',
+          position: { x: 0, y: 0 },
+          data: { config: { inputs: [{ name: 'question', type: 'string', required: true }] } },
         },
-        { id: 'end', type: 'end', position: { x: 600, y: 0 }, data: { config: { outputs: [{ name: 'answer', value: '{{llm1.output.text}}' }, { name: 'sources', value: '{{k1.output.hits}}' }] } } },
+        {
+          id: 'k1',
+          type: 'knowledge',
+          position: { x: 200, y: 0 },
+          data: { label: 'Retrieve', config: { knowledgeBaseId: kbId, query: '{{inputs.question}}', topK: 3 } },
+        },
+        {
+          id: 'llm1',
+          type: 'llm',
+          position: { x: 400, y: 0 },
+          data: {
+            config: {
+              model: 'demo',
+              systemPrompt: 'Answer only from the context; cite sources as [n].',
+              userPrompt: 'Context:\n{{k1.output.context}}\n\nQuestion: {{inputs.question}}',
+              stream: false,
+            },
+          },
+        },
+        {
+          id: 'end',
+          type: 'end',
+          position: { x: 600, y: 0 },
+          data: {
+            config: {
+              outputs: [
+                { name: 'answer', value: '{{llm1.output.text}}' },
+                { name: 'sources', value: '{{k1.output.hits}}' },
+              ],
+            },
+          },
+        },
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'k1' },
@@ -216,7 +336,10 @@ describe('knowledge bases over HTTP', () => {
     const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'Grounded answer', graph } });
     expect(wf.status, wf.text).toBe(201);
     expect(wf.body.problems).toEqual([]);
-    const run = await call(startRun, 'POST', `/api/workflows/${wf.body.id}/runs`, { params: { id: wf.body.id }, body: { inputs: { question: 'Are dogs allowed in the office?' } } });
+    const run = await call(startRun, 'POST', `/api/workflows/${wf.body.id}/runs`, {
+      params: { id: wf.body.id },
+      body: { inputs: { question: 'Are dogs allowed in the office?' } },
+    });
     expect(run.status).toBe(202);
     const done = await waitForRun(getRun, run.body.runId);
     expect(done.status, JSON.stringify(done.nodes)).toBe('succeeded');
@@ -226,7 +349,10 @@ describe('knowledge bases over HTTP', () => {
     expect(k1.output.context).toMatch(/^\[1\] Pets at work\n/);
     const events = await (await getApp()).store.getEvents(run.body.runId);
     const retrieval = events.find((e) => e.type === 'retrieval.hits');
-    expect(retrieval).toMatchObject({ nodeId: 'k1', data: { knowledgeBaseId: kbId, query: 'Are dogs allowed in the office?' } });
+    expect(retrieval).toMatchObject({
+      nodeId: 'k1',
+      data: { knowledgeBaseId: kbId, query: 'Are dogs allowed in the office?' },
+    });
     expect((retrieval!.data.hits as any[])[0]).toMatchObject({ citation: '[1]', title: 'Pets at work' });
   });
 

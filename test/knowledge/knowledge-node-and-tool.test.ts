@@ -11,7 +11,17 @@ import type { NodeContext } from '@/engine/nodes/define';
 import { knowledgeConfigSchema, knowledgeNode, type KnowledgeConfig } from '@/engine/nodes/knowledge.node';
 
 const hit = (i: number, title: string, text: string, page: number | null = null): KnowledgeHit => ({
-  citation: `[${i}]`, documentId: `doc${i}`, title, chunkIndex: 0, page, start: 0, end: text.length, text, score: 1 / i, bm25: 1, knn: 0.9,
+  citation: `[${i}]`,
+  documentId: `doc${i}`,
+  title,
+  chunkIndex: 0,
+  page,
+  start: 0,
+  end: text.length,
+  text,
+  score: 1 / i,
+  bm25: 1,
+  knn: 0.9,
 });
 
 function fakeService() {
@@ -19,7 +29,11 @@ function fakeService() {
   const service: KnowledgeService = {
     async search(kb, req, opts) {
       calls.push({ kb, req, signal: opts?.signal });
-      return { query: req.query, mode: req.mode ?? 'hybrid', hits: [hit(1, 'Refunds', 'Within 30 days.', 2), hit(2, 'Shipping', 'Three to five days.')] };
+      return {
+        query: req.query,
+        mode: req.mode ?? 'hybrid',
+        hits: [hit(1, 'Refunds', 'Within 30 days.', 2), hit(2, 'Shipping', 'Three to five days.')],
+      };
     },
   };
   return { service, calls };
@@ -30,9 +44,22 @@ function ctx(config: Partial<KnowledgeConfig>, knowledge?: KnowledgeService) {
   const c = knowledgeConfigSchema.parse({ knowledgeBaseId: 'kb_1', query: 'refunds?', ...config });
   const signal = new AbortController().signal;
   const context = {
-    runId: 'r', nodeId: 'k1', nodeType: 'knowledge', attempt: 1, idempotencyKey: 'r:k1:1', config: c, rawConfig: c,
-    scope: { inputs: {}, nodes: {} }, signal, spanId: 's', emit: (type: string, data: any) => events.push({ type, data }),
-    fetch: undefined as any, secrets: { get: () => undefined }, llm: undefined as any, iteration: 0, knowledge,
+    runId: 'r',
+    nodeId: 'k1',
+    nodeType: 'knowledge',
+    attempt: 1,
+    idempotencyKey: 'r:k1:1',
+    config: c,
+    rawConfig: c,
+    scope: { inputs: {}, nodes: {} },
+    signal,
+    spanId: 's',
+    emit: (type: string, data: any) => events.push({ type, data }),
+    fetch: undefined as any,
+    secrets: { get: () => undefined },
+    llm: undefined as any,
+    iteration: 0,
+    knowledge,
   } as unknown as NodeContext<KnowledgeConfig>;
   return { context, events, signal };
 }
@@ -52,14 +79,33 @@ describe('knowledge node', () => {
     const { context, events, signal } = ctx({ topK: 2, threshold: 0.3, mode: 'bm25' }, service);
     const res = await knowledgeNode.execute(context);
     expect(calls).toEqual([{ kb: 'kb_1', req: { query: 'refunds?', topK: 2, threshold: 0.3, mode: 'bm25' }, signal }]);
-    expect(res.output).toEqual({ query: 'refunds?', hits: expect.any(Array), context: '[1] Refunds (p. 2)\nWithin 30 days.\n\n[2] Shipping\nThree to five days.' });
+    expect(res.output).toEqual({
+      query: 'refunds?',
+      hits: expect.any(Array),
+      context: '[1] Refunds (p. 2)\nWithin 30 days.\n\n[2] Shipping\nThree to five days.',
+    });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'retrieval.hits', data: { knowledgeBaseId: 'kb_1', query: 'refunds?', mode: 'bm25' } });
-    expect(events[0].data.hits[0]).toEqual({ citation: '[1]', documentId: 'doc1', title: 'Refunds', chunkIndex: 0, page: 2, score: 1, bm25: 1, knn: 0.9 });
+    expect(events[0]).toMatchObject({
+      type: 'retrieval.hits',
+      data: { knowledgeBaseId: 'kb_1', query: 'refunds?', mode: 'bm25' },
+    });
+    expect(events[0].data.hits[0]).toEqual({
+      citation: '[1]',
+      documentId: 'doc1',
+      title: 'Refunds',
+      chunkIndex: 0,
+      page: 2,
+      score: 1,
+      bm25: 1,
+      knn: 0.9,
+    });
   });
 
   it('defaults to hybrid, top 5', () => {
-    expect(knowledgeConfigSchema.parse({ knowledgeBaseId: 'kb', query: 'q' })).toMatchObject({ topK: 5, mode: 'hybrid' });
+    expect(knowledgeConfigSchema.parse({ knowledgeBaseId: 'kb', query: 'q' })).toMatchObject({
+      topK: 5,
+      mode: 'hybrid',
+    });
     expect(knowledgeConfigSchema.safeParse({ knowledgeBaseId: '', query: 'q' }).success).toBe(false);
   });
 
@@ -82,7 +128,11 @@ describe('agent knowledge_search tool', () => {
     expect(calls[0]).toMatchObject({ kb: 'kb_9', req: { query: 'refund window', topK: 20 } });
     expect(r.context).toContain('[1] Refunds (p. 2)');
     expect(r.hits).toHaveLength(2);
-    await expect(runKnowledgeSearch(service, 'kb_9', { query: '' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS' });
-    await expect(runKnowledgeSearch(undefined, 'kb_9', { query: 'x' })).rejects.toMatchObject({ code: 'KNOWLEDGE_UNAVAILABLE' });
+    await expect(runKnowledgeSearch(service, 'kb_9', { query: '' })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGUMENTS',
+    });
+    await expect(runKnowledgeSearch(undefined, 'kb_9', { query: 'x' })).rejects.toMatchObject({
+      code: 'KNOWLEDGE_UNAVAILABLE',
+    });
   });
 });

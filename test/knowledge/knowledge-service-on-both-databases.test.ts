@@ -33,7 +33,9 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
     const openai = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: fake.baseURL, model: 'text-embedding-3-small' });
     catalog = new PrismaKnowledgeCatalog(tdb.db.prisma);
     service = new KnowledgeBaseService({
-      catalog, store: new EmbeddedKnowledgeStore({ dir }), embedders: (m) => swap ?? (m.startsWith('openai:') ? openai : (undefined as never)),
+      catalog,
+      store: new EmbeddedKnowledgeStore({ dir }),
+      embedders: (m) => swap ?? (m.startsWith('openai:') ? openai : (undefined as never)),
       defaultEmbeddingModel: 'openai:text-embedding-3-small',
     });
   });
@@ -47,8 +49,16 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
 
   it('records the model and the dimension learned from the API, indexes and searches', async () => {
     const kb = await service.createKnowledgeBase({ name: 'Remote', chunkSize: 200, chunkOverlap: 40 });
-    expect(kb).toMatchObject({ embeddingModel: 'openai:text-embedding-3-small', dimension: 8, chunkSize: 200, chunkOverlap: 40 });
-    const doc = await service.addDocument(kb.id, { title: 'Codes', text: 'ERR-4521 means the tax provider is unreachable. '.repeat(10) });
+    expect(kb).toMatchObject({
+      embeddingModel: 'openai:text-embedding-3-small',
+      dimension: 8,
+      chunkSize: 200,
+      chunkOverlap: 40,
+    });
+    const doc = await service.addDocument(kb.id, {
+      title: 'Codes',
+      text: 'ERR-4521 means the tax provider is unreachable. '.repeat(10),
+    });
     expect(doc.status).toBe('queued');
     await service.whenIdle();
     const [d] = await service.listDocuments(kb.id);
@@ -63,7 +73,12 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
 
   it('refuses vectors of another dimension with a clear error, for indexing and for search', async () => {
     const kb = await service.createKnowledgeBase({ name: 'Mixed' });
-    swap = { model: kb.embeddingModel, label: 'other', dimension: async () => 16, embed: async (t) => t.map(() => new Float32Array(16).fill(0.25)) };
+    swap = {
+      model: kb.embeddingModel,
+      label: 'other',
+      dimension: async () => 16,
+      embed: async (t) => t.map(() => new Float32Array(16).fill(0.25)),
+    };
     try {
       await service.addDocument(kb.id, { title: 'T', text: 'some text' });
       await service.whenIdle();
@@ -72,7 +87,10 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
       expect(d.error).toMatchObject({ code: 'EMBEDDING_DIMENSION_MISMATCH' });
       expect(d.error!.message).toMatch(/holds 8-d vectors .* returned 16-d vectors/);
       expect(await service.store.count(kb.id)).toBe(0);
-      await expect(service.search(kb.id, { query: 'text' })).rejects.toMatchObject({ code: 'EMBEDDING_DIMENSION_MISMATCH', status: 409 });
+      await expect(service.search(kb.id, { query: 'text' })).rejects.toMatchObject({
+        code: 'EMBEDDING_DIMENSION_MISMATCH',
+        status: 409,
+      });
       // BM25-only search needs no embedding and still works.
       expect((await service.search(kb.id, { query: 'text', mode: 'bm25' })).hits).toEqual([]);
     } finally {
@@ -82,11 +100,20 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
 
   it('marks documents interrupted by a restart as failed', async () => {
     const kb = await service.createKnowledgeBase({ name: 'Crash' });
-    const doc = await catalog.createDocument({ id: 'doc_orphan_' + kind, knowledgeBaseId: kb.id, title: 'Orphan', mime: 'text/plain', byteSize: 3 });
+    const doc = await catalog.createDocument({
+      id: 'doc_orphan_' + kind,
+      knowledgeBaseId: kb.id,
+      title: 'Orphan',
+      mime: 'text/plain',
+      byteSize: 3,
+    });
     await catalog.updateDocument(doc.id, { status: 'embedding', progress: 0.5 });
     const stale = await service.recover(new Date(Date.now() + 1000));
     expect(stale.map((d) => d.id)).toContain(doc.id);
-    expect(await service.getDocument(kb.id, doc.id)).toMatchObject({ status: 'failed', error: { code: 'INDEXING_INTERRUPTED' } });
+    expect(await service.getDocument(kb.id, doc.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'INDEXING_INTERRUPTED' },
+    });
   });
 
   it('deleting a KB cascades to its documents', async () => {
@@ -95,6 +122,9 @@ describe.each(kinds)('knowledge service on %s', (kind) => {
     await service.whenIdle();
     await service.deleteKnowledgeBase(kb.id);
     expect(await catalog.listDocuments(kb.id)).toEqual([]);
-    await expect(service.getKnowledgeBase(kb.id)).rejects.toMatchObject({ code: 'KNOWLEDGE_BASE_NOT_FOUND', status: 404 });
+    await expect(service.getKnowledgeBase(kb.id)).rejects.toMatchObject({
+      code: 'KNOWLEDGE_BASE_NOT_FOUND',
+      status: 404,
+    });
   });
 });

@@ -39,13 +39,21 @@ const ES_URL = process.env.ELASTICSEARCH_URL;
 if (ES_URL) {
   knowledgeStoreConformance(`elasticsearch (real server ${new URL(ES_URL).host})`, {
     async open() {
-      const client = new Client({ node: ES_URL, ...(process.env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: process.env.ELASTICSEARCH_API_KEY } } : {}) });
-      return new ElasticsearchKnowledgeStore({ client, indexPrefix: `paiflow-test-${randomBytes(4).toString('hex')}-` });
+      const client = new Client({
+        node: ES_URL,
+        ...(process.env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: process.env.ELASTICSEARCH_API_KEY } } : {}),
+      });
+      return new ElasticsearchKnowledgeStore({
+        client,
+        indexPrefix: `paiflow-test-${randomBytes(4).toString('hex')}-`,
+      });
     },
   });
 } else {
   describe('KnowledgeStore conformance: elasticsearch (real server)', () => {
     it.skip('SKIPPED: set ELASTICSEARCH_URL (e.g. http://127.0.0.1:9200) to run the suite against a real Elasticsearch', () => {});
   });
-  console.warn('[tests] ELASTICSEARCH_URL is not set: the KnowledgeStore conformance suite against a real Elasticsearch is SKIPPED');
+  console.warn(
+    '[tests] ELASTICSEARCH_URL is not set: the KnowledgeStore conformance suite against a real Elasticsearch is SKIPPED',
+  );
 }

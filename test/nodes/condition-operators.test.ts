@@ -115,16 +115,19 @@ describe('compare()', () => {
     expect(compare(evil, 'regex', '(a+)+!$', 'auto')).toBe(true);
   });
 
-  it.each(['(', '[a-', 'a{2,1}', '(?<=a)b', '(a)\\1', '*a', '(?P<n>a)(?P=n)'])('invalid regex %s → INVALID_REGEX', (pattern) => {
-    let err: unknown;
-    try {
-      compare('abc', 'regex', pattern, 'auto');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(PaiError);
-    expect((err as PaiError).code).toBe('INVALID_REGEX');
-  });
+  it.each(['(', '[a-', 'a{2,1}', '(?<=a)b', '(a)\\1', '*a', '(?P<n>a)(?P=n)'])(
+    'invalid regex %s → INVALID_REGEX',
+    (pattern) => {
+      let err: unknown;
+      try {
+        compare('abc', 'regex', pattern, 'auto');
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(PaiError);
+      expect((err as PaiError).code).toBe('INVALID_REGEX');
+    },
+  );
 });
 
 describe('condition node', () => {
@@ -135,47 +138,105 @@ describe('condition node', () => {
 
   it('takes the first branch whose conditions hold (and / or), else "else"', async () => {
     const branches = [
-      { id: 'both', logic: 'and', conditions: [{ left: 'a', op: 'eq', right: 'a' }, { left: '1', op: 'gt', right: '2' }] },
-      { id: 'either', logic: 'or', conditions: [{ left: 'a', op: 'eq', right: 'b' }, { left: '3', op: 'gt', right: '2' }] },
+      {
+        id: 'both',
+        logic: 'and',
+        conditions: [
+          { left: 'a', op: 'eq', right: 'a' },
+          { left: '1', op: 'gt', right: '2' },
+        ],
+      },
+      {
+        id: 'either',
+        logic: 'or',
+        conditions: [
+          { left: 'a', op: 'eq', right: 'b' },
+          { left: '3', op: 'gt', right: '2' },
+        ],
+      },
       { id: 'later', conditions: [{ left: 'x', op: 'not_empty' }] },
     ];
-    expect(await exec(branches)).toMatchObject({ branch: 'either', output: { branch: 'either', results: [false, true] } });
-    expect(await exec([{ id: 'no', conditions: [{ left: '', op: 'not_empty' }] }])).toEqual({ branch: 'else', output: { branch: 'else' } });
+    expect(await exec(branches)).toMatchObject({
+      branch: 'either',
+      output: { branch: 'either', results: [false, true] },
+    });
+    expect(await exec([{ id: 'no', conditions: [{ left: '', op: 'not_empty' }] }])).toEqual({
+      branch: 'else',
+      output: { branch: 'else' },
+    });
   });
 
   it('config validation: branch ids are identifiers and "else" is reserved; operators are a closed set', () => {
-    expect(conditionConfigSchema.safeParse({ branches: [{ id: 'else', conditions: [{ left: 'a', op: 'eq', right: 'a' }] }] }).success).toBe(false);
-    expect(conditionConfigSchema.safeParse({ branches: [{ id: 'ok', conditions: [{ left: 'a', op: 'matches', right: 'a' }] }] }).success).toBe(false);
+    expect(
+      conditionConfigSchema.safeParse({ branches: [{ id: 'else', conditions: [{ left: 'a', op: 'eq', right: 'a' }] }] })
+        .success,
+    ).toBe(false);
+    expect(
+      conditionConfigSchema.safeParse({
+        branches: [{ id: 'ok', conditions: [{ left: 'a', op: 'matches', right: 'a' }] }],
+      }).success,
+    ).toBe(false);
     expect(conditionConfigSchema.safeParse({ branches: [{ id: 'ok', conditions: [] }] }).success).toBe(false);
     expect(conditionConfigSchema.safeParse({ branches: [] }).success).toBe(false);
   });
 
   describe('in a real run', () => {
     let h: Harness;
-    beforeAll(async () => { h = await createHarness('pglite'); });
-    afterAll(async () => { await h?.close(); });
+    beforeAll(async () => {
+      h = await createHarness('pglite');
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     const graph = (right: string, valueType = 'auto'): Graph => ({
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'n', type: 'number' }, { name: 's', type: 'string' }] } } },
         {
-          id: 'c', type: 'condition', position: { x: 0, y: 0 },
-          data: { config: { branches: [
-            { id: 'big', conditions: [{ left: '{{inputs.n}}', op: 'gt', right: '{{inputs.s}}', valueType }] },
-            { id: 'match', conditions: [{ left: '{{inputs.s}}', op: 'regex', right }] },
-          ] } },
+          id: 'start',
+          type: 'start',
+          position: { x: 0, y: 0 },
+          data: {
+            config: {
+              inputs: [
+                { name: 'n', type: 'number' },
+                { name: 's', type: 'string' },
+              ],
+            },
+          },
+        },
+        {
+          id: 'c',
+          type: 'condition',
+          position: { x: 0, y: 0 },
+          data: {
+            config: {
+              branches: [
+                { id: 'big', conditions: [{ left: '{{inputs.n}}', op: 'gt', right: '{{inputs.s}}', valueType }] },
+                { id: 'match', conditions: [{ left: '{{inputs.s}}', op: 'regex', right }] },
+              ],
+            },
+          },
         },
         { id: 'yes', type: 'template', position: { x: 0, y: 0 }, data: { config: { template: 'big' } } },
         { id: 'm', type: 'template', position: { x: 0, y: 0 }, data: { config: { template: 'match' } } },
         { id: 'no', type: 'template', position: { x: 0, y: 0 }, data: { config: { template: 'else' } } },
-        { id: 'end', type: 'end', position: { x: 0, y: 0 }, data: { config: { outputs: [{ name: 'r', value: '{{yes.output.text || m.output.text || no.output.text}}' }] } } },
+        {
+          id: 'end',
+          type: 'end',
+          position: { x: 0, y: 0 },
+          data: {
+            config: { outputs: [{ name: 'r', value: '{{yes.output.text || m.output.text || no.output.text}}' }] },
+          },
+        },
       ],
       edges: [
         { id: 'e0', source: 'start', target: 'c' },
         { id: 'e1', source: 'c', sourceHandle: 'big', target: 'yes' },
         { id: 'e2', source: 'c', sourceHandle: 'match', target: 'm' },
         { id: 'e3', source: 'c', sourceHandle: 'else', target: 'no' },
-        { id: 'e4', source: 'yes', target: 'end' }, { id: 'e5', source: 'm', target: 'end' }, { id: 'e6', source: 'no', target: 'end' },
+        { id: 'e4', source: 'yes', target: 'end' },
+        { id: 'e5', source: 'm', target: 'end' },
+        { id: 'e6', source: 'no', target: 'end' },
       ],
     });
 

@@ -12,7 +12,12 @@ import { RunManager } from '@/engine/runtime/run-manager';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
 import { createHarness, type Harness } from '../support/harness';
 
-interface Seen { method: string; url: string; headers: IncomingHttpHeaders; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 let server: Server;
 let port: number;
 let base: string;
@@ -28,13 +33,30 @@ beforeAll(async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const u = new URL(req.url!, 'http://x');
-      const json = (status: number, v: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)); };
+      const json = (status: number, v: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(v));
+      };
       if (u.pathname.startsWith('/status/')) return json(Number(u.pathname.split('/')[2]), { error: 'as requested' });
       if (u.pathname === '/flaky') return json(flaky.shift() ?? 200, { ok: true });
-      if (u.pathname === '/text') { res.writeHead(200, { 'content-type': 'text/plain' }); return res.end('plain words'); }
-      if (u.pathname === '/redirect') { res.writeHead(302, { location: u.searchParams.get('to')! }); return res.end(); }
-      if (u.pathname === '/slow') { setTimeout(() => json(200, { slow: true }), 2000); return; }
-      json(200, { method: req.method, path: u.pathname, query: Object.fromEntries(u.searchParams), body: body || null });
+      if (u.pathname === '/text') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('plain words');
+      }
+      if (u.pathname === '/redirect') {
+        res.writeHead(302, { location: u.searchParams.get('to')! });
+        return res.end();
+      }
+      if (u.pathname === '/slow') {
+        setTimeout(() => json(200, { slow: true }), 2000);
+        return;
+      }
+      json(200, {
+        method: req.method,
+        path: u.pathname,
+        query: Object.fromEntries(u.searchParams),
+        body: body || null,
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -62,15 +84,31 @@ async function execHttp(config: Record<string, unknown>, opts: { fetch?: Guarded
   for (const k of httpNode.rawKeys ?? []) delete toResolve[k];
   const resolved = { ...raw, ...resolveDeep(toResolve, scope) };
   return httpNode.execute({
-    runId: 'run_t', nodeId: 'h1', nodeType: 'http', attempt: 1, idempotencyKey: 'run_t:h1:1',
-    config: resolved, rawConfig: raw, scope, signal: opts.signal ?? new AbortController().signal, spanId: 's', emit: () => {},
-    fetch: opts.fetch ?? createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }), secrets: { get: () => undefined }, llm: createLlmResolver({}),
+    runId: 'run_t',
+    nodeId: 'h1',
+    nodeType: 'http',
+    attempt: 1,
+    idempotencyKey: 'run_t:h1:1',
+    config: resolved,
+    rawConfig: raw,
+    scope,
+    signal: opts.signal ?? new AbortController().signal,
+    spanId: 's',
+    emit: () => {},
+    fetch: opts.fetch ?? createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
+    secrets: { get: () => undefined },
+    llm: createLlmResolver({}),
     iteration: 0,
   } as any);
 }
 
 async function failure(p: Promise<unknown>): Promise<PaiError> {
-  const e = await p.then(() => { throw new Error('expected a failure'); }, (x: unknown) => x);
+  const e = await p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(PaiError);
   return e as PaiError;
 }
@@ -78,9 +116,11 @@ async function failure(p: Promise<unknown>): Promise<PaiError> {
 describe('http node against a local server through the allowlisted guard', () => {
   it('templated URL, headers and JSON body; JSON responses are parsed', async () => {
     const res = await execHttp({
-      method: 'POST', url: `${base}/{{prev.output.path}}/{{inputs.id}}?q={{inputs.q}}`,
+      method: 'POST',
+      url: `${base}/{{prev.output.path}}/{{inputs.id}}?q={{inputs.q}}`,
       headers: [{ key: 'X-Tag', value: '{{prev.output.tags[1]}}' }],
-      bodyType: 'json', body: '{"id": "{{inputs.id}}", "tags": "{{prev.output.tags}}", "text": "{{inputs.q}}"}',
+      bodyType: 'json',
+      body: '{"id": "{{inputs.id}}", "tags": "{{prev.output.tags}}", "text": "{{inputs.q}}"}',
     });
     expect(seen).toHaveLength(1);
     expect(seen[0].method).toBe('POST');
@@ -93,21 +133,48 @@ describe('http node against a local server through the allowlisted guard', () =>
   });
 
   it('a templated value cannot break out of its JSON string (no JSON injection)', async () => {
-    await execHttp({ method: 'POST', url: `${base}/echo`, bodyType: 'json', body: '{"note": "{{inputs.quote}}", "admin": false}' });
+    await execHttp({
+      method: 'POST',
+      url: `${base}/echo`,
+      bodyType: 'json',
+      body: '{"note": "{{inputs.quote}}", "admin": false}',
+    });
     expect(JSON.parse(seen[0].body)).toEqual({ note: 'say "hi", then {leave}', admin: false });
     seen.length = 0;
     const evil = { ...scope, inputs: { ...scope.inputs, quote: 'x", "admin": true, "y": "' } };
-    const raw = httpConfigSchema.parse({ method: 'POST', url: `${base}/echo`, bodyType: 'json', body: '{"note": "{{inputs.quote}}", "admin": false}' });
+    const raw = httpConfigSchema.parse({
+      method: 'POST',
+      url: `${base}/echo`,
+      bodyType: 'json',
+      body: '{"note": "{{inputs.quote}}", "admin": false}',
+    });
     await httpNode.execute({
-      runId: 'r', nodeId: 'h', nodeType: 'http', attempt: 1, idempotencyKey: 'r:h:1', config: { ...raw, ...resolveDeep({ ...raw, body: undefined }, evil), body: raw.body }, rawConfig: raw, scope: evil,
-      signal: new AbortController().signal, spanId: 's', emit: () => {}, fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
-      secrets: { get: () => undefined }, llm: createLlmResolver({}), iteration: 0,
+      runId: 'r',
+      nodeId: 'h',
+      nodeType: 'http',
+      attempt: 1,
+      idempotencyKey: 'r:h:1',
+      config: { ...raw, ...resolveDeep({ ...raw, body: undefined }, evil), body: raw.body },
+      rawConfig: raw,
+      scope: evil,
+      signal: new AbortController().signal,
+      spanId: 's',
+      emit: () => {},
+      fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
+      secrets: { get: () => undefined },
+      llm: createLlmResolver({}),
+      iteration: 0,
     } as any);
     expect(JSON.parse(seen[0].body)).toEqual({ note: 'x", "admin": true, "y": "', admin: false });
   });
 
   it('a text body is interpolated as text; GET sends no body and no idempotency key', async () => {
-    await execHttp({ method: 'PUT', url: `${base}/t`, bodyType: 'text', body: 'id={{inputs.id}} tags={{prev.output.tags}}' });
+    await execHttp({
+      method: 'PUT',
+      url: `${base}/t`,
+      bodyType: 'text',
+      body: 'id={{inputs.id}} tags={{prev.output.tags}}',
+    });
     expect(seen[0].body).toBe('id=42 tags=["a","b"]');
     expect(seen[0].headers['content-type']).toMatch(/^text\/plain/);
     const res = await execHttp({ method: 'GET', url: `${base}/text`, bodyType: 'json', body: '{"ignored": true}' });
@@ -118,8 +185,17 @@ describe('http node against a local server through the allowlisted guard', () =>
 
   it('sends Idempotency-Key runId:nodeId:attempt on writes, keeping one the user set', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await execHttp({ method, url: `${base}/w` });
-    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['run_t:h1:1', 'run_t:h1:1', 'run_t:h1:1', 'run_t:h1:1']);
-    await execHttp({ method: 'POST', url: `${base}/w`, headers: [{ key: 'Idempotency-Key', value: 'mine-{{inputs.id}}' }] });
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([
+      'run_t:h1:1',
+      'run_t:h1:1',
+      'run_t:h1:1',
+      'run_t:h1:1',
+    ]);
+    await execHttp({
+      method: 'POST',
+      url: `${base}/w`,
+      headers: [{ key: 'Idempotency-Key', value: 'mine-{{inputs.id}}' }],
+    });
     expect(seen[4].headers['idempotency-key']).toBe('mine-42');
   });
 
@@ -135,8 +211,13 @@ describe('http node against a local server through the allowlisted guard', () =>
   });
 
   it('an invalid JSON body is refused before anything is sent', async () => {
-    expect((await failure(execHttp({ method: 'POST', url: `${base}/x`, bodyType: 'json', body: '{"a": {{inputs.q}}}' }))).code).toBe('INVALID_JSON_BODY');
-    expect((await failure(execHttp({ method: 'POST', url: `${base}/x`, bodyType: 'json', body: 'not json' }))).code).toBe('INVALID_JSON_BODY');
+    expect(
+      (await failure(execHttp({ method: 'POST', url: `${base}/x`, bodyType: 'json', body: '{"a": {{inputs.q}}}' })))
+        .code,
+    ).toBe('INVALID_JSON_BODY');
+    expect(
+      (await failure(execHttp({ method: 'POST', url: `${base}/x`, bodyType: 'json', body: 'not json' }))).code,
+    ).toBe('INVALID_JSON_BODY');
     expect(seen).toHaveLength(0);
   });
 
@@ -146,14 +227,24 @@ describe('http node against a local server through the allowlisted guard', () =>
   });
 
   it('the SSRF guard refuses the metadata service, non-allowlisted local ports and redirects inward', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', `http://127.0.0.1:${port + 1 === 65536 ? 1 : port + 1}/`, 'http://localhost:9/', 'file:///etc/passwd']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      `http://127.0.0.1:${port + 1 === 65536 ? 1 : port + 1}/`,
+      'http://localhost:9/',
+      'file:///etc/passwd',
+    ]) {
       expect((await failure(execHttp({ url }))).code, url).toBe('SSRF_BLOCKED');
     }
-    const viaRedirect = await failure(execHttp({ url: `${base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}` }));
+    const viaRedirect = await failure(
+      execHttp({ url: `${base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}` }),
+    );
     expect(viaRedirect.code).toBe('SSRF_BLOCKED');
     // Without an allowlist, the local server itself is refused.
     expect((await failure(execHttp({ url: `${base}/x` }, { fetch: createGuardedFetch() }))).code).toBe('SSRF_BLOCKED');
-    expect(seen.map((s) => s.url)).toEqual([`/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`]);
+    expect(seen.map((s) => s.url)).toEqual([
+      `/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+    ]);
   });
 
   it('a request slower than timeoutMs fails, and aborting the run aborts the request', async () => {
@@ -175,8 +266,15 @@ describe('http node in real runs', () => {
     h = await createHarness('pglite');
     // Same store and bus as the harness, with the test server allowlisted (the harness's own fetch has no allowlist).
     runs = new RunManager({
-      store: h.store, workflows: h.store, bus: h.bus, registry: createDefaultRegistry(),
-      services: { llm: createLlmResolver({}), fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }), secrets: { get: () => undefined } },
+      store: h.store,
+      workflows: h.store,
+      bus: h.bus,
+      registry: createDefaultRegistry(),
+      services: {
+        llm: createLlmResolver({}),
+        fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
+        secrets: { get: () => undefined },
+      },
     });
   });
   afterAll(async () => {
@@ -186,13 +284,23 @@ describe('http node in real runs', () => {
 
   const graph = (url: string, extra: Record<string, unknown> = {}, retry?: object): Graph => ({
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'token', type: 'string' }] } } },
       {
-        id: 'call', type: 'http', position: { x: 0, y: 0 },
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: { config: { inputs: [{ name: 'token', type: 'string' }] } },
+      },
+      {
+        id: 'call',
+        type: 'http',
+        position: { x: 0, y: 0 },
         data: {
           ...(retry ? { retry } : {}),
           config: {
-            method: 'POST', url, bodyType: 'json', body: '{"hello": "world"}',
+            method: 'POST',
+            url,
+            bodyType: 'json',
+            body: '{"hello": "world"}',
             headers: [
               { key: 'Authorization', value: 'Bearer {{inputs.token}}' },
               { key: 'X-Api-Key', value: 'literal-key-999' },
@@ -202,9 +310,17 @@ describe('http node in real runs', () => {
           },
         },
       },
-      { id: 'end', type: 'end', position: { x: 0, y: 0 }, data: { config: { outputs: [{ name: 'status', value: '{{call.output.status}}' }] } } },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 0, y: 0 },
+        data: { config: { outputs: [{ name: 'status', value: '{{call.output.status}}' }] } },
+      },
     ],
-    edges: [{ id: 'a', source: 'start', target: 'call' }, { id: 'b', source: 'call', target: 'end' }],
+    edges: [
+      { id: 'a', source: 'start', target: 'call' },
+      { id: 'b', source: 'call', target: 'end' },
+    ],
   });
 
   async function run(manager: RunManager, g: Graph, inputs: Record<string, unknown>) {
@@ -243,7 +359,9 @@ describe('http node in real runs', () => {
 
   it('retries a 503 with a new Idempotency-Key per attempt', async () => {
     flaky = [503];
-    const r = await run(runs, graph(`${base}/flaky`, {}, { maxAttempts: 3, backoffMs: 10 }), { token: 's3cr3t-token-abc' });
+    const r = await run(runs, graph(`${base}/flaky`, {}, { maxAttempts: 3, backoffMs: 10 }), {
+      token: 's3cr3t-token-abc',
+    });
     expect(r.status).toBe('succeeded');
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([`${r.id}:call:1`, `${r.id}:call:2`]);
     const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;
@@ -258,13 +376,17 @@ describe('http node in real runs', () => {
     expect(node.error?.code).toBe('HTTP_STATUS');
     expectRedacted(node);
 
-    const passed = await run(runs, graph(`${base}/status/404`, { continueOnError: true }), { token: 's3cr3t-token-abc' });
+    const passed = await run(runs, graph(`${base}/status/404`, { continueOnError: true }), {
+      token: 's3cr3t-token-abc',
+    });
     expect(passed.status).toBe('succeeded');
     expect(passed.outputs).toEqual({ status: 404 });
   });
 
   it('through the harness (no allowlist): the metadata address is refused with SSRF_BLOCKED and the secret is still not stored', async () => {
-    const r = await run(h.runs, graph('http://169.254.169.254/latest/meta-data/iam/security-credentials/'), { token: 's3cr3t-token-abc' });
+    const r = await run(h.runs, graph('http://169.254.169.254/latest/meta-data/iam/security-credentials/'), {
+      token: 's3cr3t-token-abc',
+    });
     expect(r.status).toBe('failed');
     expect(r.error?.code).toBe('SSRF_BLOCKED');
     const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;

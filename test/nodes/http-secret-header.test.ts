@@ -9,7 +9,11 @@ import { httpConfigSchema, httpNode, type HttpConfig } from '@/engine/nodes/http
 import { redact } from '@/engine/runtime/redact';
 
 let seen: IncomingHttpHeaders | undefined;
-const server = createServer((req, res) => { seen = req.headers; res.setHeader('content-type', 'application/json'); res.end('{"ok":true}'); });
+const server = createServer((req, res) => {
+  seen = req.headers;
+  res.setHeader('content-type', 'application/json');
+  res.end('{"ok":true}');
+});
 let port = 0;
 
 beforeAll(async () => {
@@ -20,15 +24,32 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 function ctxFor(config: HttpConfig, secrets: Record<string, string>): NodeContext<HttpConfig> {
   return {
-    runId: 'r', nodeId: 'h', nodeType: 'http', attempt: 1, idempotencyKey: 'r:h:1', config, rawConfig: config,
-    scope: { inputs: {}, nodes: {} }, signal: new AbortController().signal, spanId: 's', emit: () => {},
-    fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }), secrets: { get: (n) => secrets[n] }, llm: () => { throw new Error('no llm'); }, iteration: 0,
+    runId: 'r',
+    nodeId: 'h',
+    nodeType: 'http',
+    attempt: 1,
+    idempotencyKey: 'r:h:1',
+    config,
+    rawConfig: config,
+    scope: { inputs: {}, nodes: {} },
+    signal: new AbortController().signal,
+    spanId: 's',
+    emit: () => {},
+    fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
+    secrets: { get: (n) => secrets[n] },
+    llm: () => {
+      throw new Error('no llm');
+    },
+    iteration: 0,
   };
 }
 
 describe('HTTP node secret headers', () => {
   it('sends prefix + secret value; the stored input shows only the name', async () => {
-    const config = httpConfigSchema.parse({ url: `http://127.0.0.1:${port}/x`, headers: [{ key: 'Authorization', value: 'Bearer ', secret: 'CRM_TOKEN' }] });
+    const config = httpConfigSchema.parse({
+      url: `http://127.0.0.1:${port}/x`,
+      headers: [{ key: 'Authorization', value: 'Bearer ', secret: 'CRM_TOKEN' }],
+    });
     const res = await httpNode.execute(ctxFor(config, { CRM_TOKEN: 's3cr3t-value' }));
     expect((res.output as { status: number }).status).toBe(200);
     expect(seen?.authorization).toBe('Bearer s3cr3t-value');
@@ -38,7 +59,10 @@ describe('HTTP node secret headers', () => {
 
   it('a missing secret fails with SECRET_NOT_FOUND and sends nothing', async () => {
     seen = undefined;
-    const config = httpConfigSchema.parse({ url: `http://127.0.0.1:${port}/x`, headers: [{ key: 'X-Api-Key', secret: 'NOPE' }] });
+    const config = httpConfigSchema.parse({
+      url: `http://127.0.0.1:${port}/x`,
+      headers: [{ key: 'X-Api-Key', secret: 'NOPE' }],
+    });
     await expect(httpNode.execute(ctxFor(config, {}))).rejects.toMatchObject({ code: 'SECRET_NOT_FOUND' });
     expect(seen).toBeUndefined();
   });

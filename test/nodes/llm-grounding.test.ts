@@ -8,11 +8,38 @@ import { createHarness, type Harness } from '../support/harness';
 
 const graph = (context: string): Graph => ({
   nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'q', type: 'string' }, { name: 'ctx', type: 'string', required: false }] } } },
-    { id: 'answer', type: 'llm', position: { x: 1, y: 0 }, data: { config: { model: 'gpt-x', userPrompt: '{{inputs.q}}', temperature: 0.9, grounding: { enabled: true, context } } } },
-    { id: 'end', type: 'end', position: { x: 2, y: 0 }, data: { config: { outputs: [{ name: 'text', value: '{{answer.output.text}}' }] } } },
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: {
+        config: {
+          inputs: [
+            { name: 'q', type: 'string' },
+            { name: 'ctx', type: 'string', required: false },
+          ],
+        },
+      },
+    },
+    {
+      id: 'answer',
+      type: 'llm',
+      position: { x: 1, y: 0 },
+      data: {
+        config: { model: 'gpt-x', userPrompt: '{{inputs.q}}', temperature: 0.9, grounding: { enabled: true, context } },
+      },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 2, y: 0 },
+      data: { config: { outputs: [{ name: 'text', value: '{{answer.output.text}}' }] } },
+    },
   ],
-  edges: [{ id: 'e1', source: 'start', target: 'answer' }, { id: 'e2', source: 'answer', target: 'end' }],
+  edges: [
+    { id: 'e1', source: 'start', target: 'answer' },
+    { id: 'e2', source: 'answer', target: 'end' },
+  ],
 });
 
 describe('LLM node grounding', () => {
@@ -20,13 +47,21 @@ describe('LLM node grounding', () => {
   let h: Harness;
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    h = await createHarness('pglite', { llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }) });
+    h = await createHarness('pglite', {
+      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }),
+    });
   });
-  afterAll(async () => { await h?.close(); await fake?.close(); });
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+  });
 
   it('sends the context with citation instructions and a low temperature', async () => {
     fake.script({ text: 'Paris [1]' });
-    const run = await h.runToEnd(await h.createWorkflow(graph('{{inputs.ctx}}')), { q: 'Capital of France?', ctx: '[1] France — its capital is Paris.' });
+    const run = await h.runToEnd(await h.createWorkflow(graph('{{inputs.ctx}}')), {
+      q: 'Capital of France?',
+      ctx: '[1] France — its capital is Paris.',
+    });
     expect(run.status).toBe('succeeded');
     expect(run.outputs?.text).toBe('Paris [1]');
     const req = fake.requests.at(-1);

@@ -1,6 +1,14 @@
 // Guarantees: a cancel issued in the API process reaches the worker process executing the run — its in-flight node is aborted, the node ends `cancelled` and the run `cancelled` with exactly one run.cancelled event — and a run cancelled while still queued is never executed by a worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chain, expectContiguous, ownerPid, queueServicesAvailable, startQueueRig, until, type QueueRig } from './support/queue-app';
+import {
+  chain,
+  expectContiguous,
+  ownerPid,
+  queueServicesAvailable,
+  startQueueRig,
+  until,
+  type QueueRig,
+} from './support/queue-app';
 
 const available = await queueServicesAvailable('cancel in queue mode');
 
@@ -17,7 +25,10 @@ describe.runIf(available)('queue mode: cancel from the API process', () => {
   it('aborts the node in the worker; a queued run that was cancelled never executes', { timeout: 60_000 }, async () => {
     const wf = await rig.createWorkflow(chain([{ id: 'a' }, { id: 'hang', config: { hang: true } }, { id: 'after' }]));
     const { id: busy } = await rig.start(wf);
-    await until(async () => (await rig.nodeStatus(busy, 'hang')) === 'running', 'the hanging node running in the worker');
+    await until(
+      async () => (await rig.nodeStatus(busy, 'hang')) === 'running',
+      'the hanging node running in the worker',
+    );
     const holder = await rig.run(busy);
     expect(rig.workerPids()).toContain(ownerPid(holder.ownerId));
     expect(rig.app.runs.isActive(busy)).toBe(false); // it executes in the worker, not here
@@ -30,7 +41,12 @@ describe.runIf(available)('queue mode: cancel from the API process', () => {
     const t0 = Date.now();
     const c2 = await rig.app.runs.cancel(busy);
     expect(c2.status).toBe('cancelled');
-    await until(async () => (await rig.events(busy)).some((e) => e.type === 'run.cancelled'), 'run.cancelled written by the worker', 15_000, 20);
+    await until(
+      async () => (await rig.events(busy)).some((e) => e.type === 'run.cancelled'),
+      'run.cancelled written by the worker',
+      15_000,
+      20,
+    );
     const latency = Date.now() - t0;
     expect(latency).toBeLessThan(5_000);
 
@@ -48,7 +64,11 @@ describe.runIf(available)('queue mode: cancel from the API process', () => {
     expect(events.at(-1)!.type).toBe('run.cancelled');
 
     // The queued run's job is taken once the worker is free, and skipped: nothing of it executes.
-    await until(async () => (await rig.app.queue!.queue.queue.getJob(waiting))?.getState().then((s) => s === 'completed'), "the cancelled run's job to be done", 15_000);
+    await until(
+      async () => (await rig.app.queue!.queue.queue.getJob(waiting))?.getState().then((s) => s === 'completed'),
+      "the cancelled run's job to be done",
+      15_000,
+    );
     expect(Object.keys(rig.counts()).filter((k) => k.startsWith(waiting))).toEqual([]);
     expect((await rig.run(waiting)).status).toBe('cancelled');
     expect((await rig.events(waiting)).map((e) => e.type)).toEqual(['run.cancelled']);
@@ -56,4 +76,5 @@ describe.runIf(available)('queue mode: cancel from the API process', () => {
   });
 });
 
-if (!available) describe('queue mode: cancel from the API process', () => it.skip('SKIPPED: needs PostgreSQL and Redis', () => {}));
+if (!available)
+  describe('queue mode: cancel from the API process', () => it.skip('SKIPPED: needs PostgreSQL and Redis', () => {}));

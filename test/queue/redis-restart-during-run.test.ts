@@ -6,24 +6,50 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
 import { runEventStream } from '@/lib/server/sse';
-import { chain, expectContiguous, freePort, queueServicesAvailable, startQueueRig, until, type QueueRig } from './support/queue-app';
+import {
+  chain,
+  expectContiguous,
+  freePort,
+  queueServicesAvailable,
+  startQueueRig,
+  until,
+  type QueueRig,
+} from './support/queue-app';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-if (!hasRedisServer && process.env.CI === 'true') throw new Error('redis-server is required under CI for the Redis restart test');
+if (!hasRedisServer && process.env.CI === 'true')
+  throw new Error('redis-server is required under CI for the Redis restart test');
 if (!hasRedisServer) console.warn('[tests] redis-server binary not found: Redis restart suite SKIPPED');
 const available = hasRedisServer && (await queueServicesAvailable('Redis restart during a run'));
 
 class PrivateRedis {
   proc?: ChildProcess;
   constructor(readonly port: number) {}
-  get url() { return `redis://127.0.0.1:${this.port}`; }
+  get url() {
+    return `redis://127.0.0.1:${this.port}`;
+  }
   async start() {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
-    await until(async () => {
-      const r = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      r.on('error', () => {});
-      try { await r.connect(); return (await r.ping()) === 'PONG'; } catch { return false; } finally { r.disconnect(); }
-    }, `redis-server on port ${this.port}`, 10_000);
+    this.proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      { stdio: 'ignore' },
+    );
+    await until(
+      async () => {
+        const r = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        r.on('error', () => {});
+        try {
+          await r.connect();
+          return (await r.ping()) === 'PONG';
+        } catch {
+          return false;
+        } finally {
+          r.disconnect();
+        }
+      },
+      `redis-server on port ${this.port}`,
+      10_000,
+    );
   }
   async kill() {
     const p = this.proc;
@@ -68,56 +94,75 @@ describe.runIf(available)('queue mode: Redis restarted during a run', () => {
     await redis?.kill();
   });
 
-  it('the run completes; SSE and store sequences are contiguous with no duplicate; new runs work after the restart', { timeout: 120_000 }, async () => {
-    const gate1 = path.join(rig.scratch, 'gate1');
-    const gate2 = path.join(rig.scratch, 'gate2');
-    const wf = await rig.createWorkflow(chain([
-      { id: 'a' }, { id: 'g1', config: { gateFile: gate1 } }, { id: 'mid' }, { id: 'g2', config: { gateFile: gate2 } }, { id: 'z', config: { value: 'survived' } },
-    ]));
-    const { id: runId } = await rig.start(wf);
-    await until(async () => (await rig.nodeStatus(runId, 'g1')) === 'running', 'g1 running', 30_000);
-    const sse = readSse(runEventStream(rig.app, runId, 0, new AbortController().signal));
+  it(
+    'the run completes; SSE and store sequences are contiguous with no duplicate; new runs work after the restart',
+    { timeout: 120_000 },
+    async () => {
+      const gate1 = path.join(rig.scratch, 'gate1');
+      const gate2 = path.join(rig.scratch, 'gate2');
+      const wf = await rig.createWorkflow(
+        chain([
+          { id: 'a' },
+          { id: 'g1', config: { gateFile: gate1 } },
+          { id: 'mid' },
+          { id: 'g2', config: { gateFile: gate2 } },
+          { id: 'z', config: { value: 'survived' } },
+        ]),
+      );
+      const { id: runId } = await rig.start(wf);
+      await until(async () => (await rig.nodeStatus(runId, 'g1')) === 'running', 'g1 running', 30_000);
+      const sse = readSse(runEventStream(rig.app, runId, 0, new AbortController().signal));
 
-    // Redis dies with everything in it (the queue's job and locks, the run's stream) while g1 executes.
-    await redis.kill();
-    writeFileSync(gate1, 'open'); // g1, mid finish and g2 starts while Redis is away: their live events are lost
-    await until(async () => (await rig.nodeStatus(runId, 'g2')) === 'running', 'g2 running while Redis is down', 30_000);
+      // Redis dies with everything in it (the queue's job and locks, the run's stream) while g1 executes.
+      await redis.kill();
+      writeFileSync(gate1, 'open'); // g1, mid finish and g2 starts while Redis is away: their live events are lost
+      await until(
+        async () => (await rig.nodeStatus(runId, 'g2')) === 'running',
+        'g2 running while Redis is down',
+        30_000,
+      );
 
-    // Starting a run now fails clearly instead of leaving a run queued with no job.
-    const t0 = Date.now();
-    const err = await rig.start(wf).then(() => null, (e: unknown) => e);
-    expect(err).toBeInstanceOf(PaiError);
-    expect((err as PaiError).code).toBe('QUEUE_UNAVAILABLE');
-    expect((err as PaiError).status).toBe(503);
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    const runs = await rig.app.store.listRuns(wf, { limit: 10 });
-    const failed = runs.find((r) => r.id !== runId)!;
-    expect(failed.status).toBe('failed');
-    expect(failed.error?.code).toBe('QUEUE_UNAVAILABLE');
-    expect((await rig.events(failed.id)).map((e) => e.type)).toEqual(['run.failed']);
+      // Starting a run now fails clearly instead of leaving a run queued with no job.
+      const t0 = Date.now();
+      const err = await rig.start(wf).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(PaiError);
+      expect((err as PaiError).code).toBe('QUEUE_UNAVAILABLE');
+      expect((err as PaiError).status).toBe(503);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      const runs = await rig.app.store.listRuns(wf, { limit: 10 });
+      const failed = runs.find((r) => r.id !== runId)!;
+      expect(failed.status).toBe('failed');
+      expect(failed.error?.code).toBe('QUEUE_UNAVAILABLE');
+      expect((await rig.events(failed.id)).map((e) => e.type)).toEqual(['run.failed']);
 
-    await redis.start(); // empty
-    writeFileSync(gate2, 'open');
+      await redis.start(); // empty
+      writeFileSync(gate2, 'open');
 
-    const done = await rig.waitForStatus(runId, 'terminal', 60_000);
-    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
-    expect(done.outputs).toEqual({ last: 'survived' });
+      const done = await rig.waitForStatus(runId, 'terminal', 60_000);
+      expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+      expect(done.outputs).toEqual({ last: 'survived' });
 
-    const stored = await rig.events(runId);
-    expect(expectContiguous(stored)).toBe(true);
-    expect(stored.at(-1)!.type).toBe('run.succeeded');
-    const ids = await sse;
-    expect(ids, 'SSE ids: every seq once, in order').toEqual(stored.map((e) => e.seq));
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(rig.counts()).toEqual(Object.fromEntries(['a', 'g1', 'mid', 'g2', 'z'].map((n) => [`${runId}:${n}`, 1])));
+      const stored = await rig.events(runId);
+      expect(expectContiguous(stored)).toBe(true);
+      expect(stored.at(-1)!.type).toBe('run.succeeded');
+      const ids = await sse;
+      expect(ids, 'SSE ids: every seq once, in order').toEqual(stored.map((e) => e.seq));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(rig.counts()).toEqual(Object.fromEntries(['a', 'g1', 'mid', 'g2', 'z'].map((n) => [`${runId}:${n}`, 1])));
 
-    // The queue and the worker work again on the restarted (empty) Redis.
-    const next = await rig.start(wf);
-    writeFileSync(gate1, 'open');
-    const nextDone = await rig.waitForStatus(next.id, 'terminal', 60_000);
-    expect(nextDone.status).toBe('succeeded');
-    expect(expectContiguous(await rig.events(next.id))).toBe(true);
-  });
+      // The queue and the worker work again on the restarted (empty) Redis.
+      const next = await rig.start(wf);
+      writeFileSync(gate1, 'open');
+      const nextDone = await rig.waitForStatus(next.id, 'terminal', 60_000);
+      expect(nextDone.status).toBe('succeeded');
+      expect(expectContiguous(await rig.events(next.id))).toBe(true);
+    },
+  );
 });
 
-if (!available) describe('queue mode: Redis restarted during a run', () => it.skip('SKIPPED: needs redis-server, PostgreSQL and Redis', () => {}));
+if (!available)
+  describe('queue mode: Redis restarted during a run', () =>
+    it.skip('SKIPPED: needs redis-server, PostgreSQL and Redis', () => {}));

@@ -20,8 +20,14 @@ if (!redisOk) console.warn(`[tests] Redis not reachable at ${TEST_REDIS_URL}: Bu
 const cfg = (env: Record<string, string>) => readQueueConfig(env as NodeJS.ProcessEnv);
 
 describe('queue mode configuration', () => {
-  const deps = (env: Record<string, string>, dbKind: 'pglite' | 'postgres') =>
-    ({ config: cfg(env), role: 'app' as const, dbKind, store: {} as never, bus: {} as never, autoResume: false });
+  const deps = (env: Record<string, string>, dbKind: 'pglite' | 'postgres') => ({
+    config: cfg(env),
+    role: 'app' as const,
+    dbKind,
+    store: {} as never,
+    bus: {} as never,
+    autoResume: false,
+  });
 
   it('is off unless QUEUE_MODE=1 or WORKERS=n', () => {
     expect(openQueueMode(deps({ REDIS_URL: 'redis://x' }, 'postgres'))).toBeNull();
@@ -29,11 +35,23 @@ describe('queue mode configuration', () => {
   });
 
   it('refuses PGlite and a missing REDIS_URL with clear errors', () => {
-    const noPg = (() => { try { openQueueMode(deps({ QUEUE_MODE: '1', REDIS_URL: 'redis://x' }, 'pglite')); } catch (e) { return e; } })() as PaiError;
+    const noPg = (() => {
+      try {
+        openQueueMode(deps({ QUEUE_MODE: '1', REDIS_URL: 'redis://x' }, 'pglite'));
+      } catch (e) {
+        return e;
+      }
+    })() as PaiError;
     expect(noPg).toBeInstanceOf(PaiError);
     expect(noPg.code).toBe('QUEUE_NEEDS_POSTGRES');
     expect(noPg.message).toMatch(/DATABASE_URL/);
-    const noRedis = (() => { try { openQueueMode(deps({ WORKERS: '2' }, 'postgres')); } catch (e) { return e; } })() as PaiError;
+    const noRedis = (() => {
+      try {
+        openQueueMode(deps({ WORKERS: '2' }, 'postgres'));
+      } catch (e) {
+        return e;
+      }
+    })() as PaiError;
     expect(noRedis.code).toBe('QUEUE_NEEDS_REDIS');
     expect(noRedis.message).toMatch(/REDIS_URL/);
     expect(() => cfg({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY/);
@@ -71,7 +89,13 @@ describe.runIf(redisOk)('BullMQ RunQueue', () => {
 
   /** A stand-in for RunManager.executeQueued that records concurrency. */
   function fakeExecutor(ms: number, workflowOf: (runId: string) => string) {
-    const stats = { calls: new Map<string, number>(), now: 0, max: 0, perWf: new Map<string, number>(), maxPerWf: new Map<string, number>() };
+    const stats = {
+      calls: new Map<string, number>(),
+      now: 0,
+      max: 0,
+      perWf: new Map<string, number>(),
+      maxPerWf: new Map<string, number>(),
+    };
     const make = (ownerId: string): QueuedRunExecutor => ({
       ownerId,
       isActive: () => false,
@@ -91,8 +115,21 @@ describe.runIf(redisOk)('BullMQ RunQueue', () => {
     return { stats, make };
   }
 
-  const startWorker = (q: BullRunQueue, executor: QueuedRunExecutor, extra: Partial<Parameters<typeof startBullWorker>[0]> = {}): RunWorker => {
-    const w = startBullWorker({ redisUrl: TEST_REDIS_URL, prefix, queueName: q.queue.name, executor, getRun: async () => null, concurrency: 10, lockMs: 5_000, ...extra });
+  const startWorker = (
+    q: BullRunQueue,
+    executor: QueuedRunExecutor,
+    extra: Partial<Parameters<typeof startBullWorker>[0]> = {},
+  ): RunWorker => {
+    const w = startBullWorker({
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      queueName: q.queue.name,
+      executor,
+      getRun: async () => null,
+      concurrency: 10,
+      lockMs: 5_000,
+      ...extra,
+    });
     closers.push(() => w.close(true));
     return w;
   };
@@ -112,7 +149,10 @@ describe.runIf(redisOk)('BullMQ RunQueue', () => {
 
   it('per-workflow limit holds across two workers; every run executes once', { timeout: 30_000 }, async () => {
     const q = newQueue();
-    const ids = [...Array.from({ length: 8 }, (_, i) => `run_A${i}`), ...Array.from({ length: 4 }, (_, i) => `run_B${i}`)];
+    const ids = [
+      ...Array.from({ length: 8 }, (_, i) => `run_A${i}`),
+      ...Array.from({ length: 4 }, (_, i) => `run_B${i}`),
+    ];
     const { stats, make } = fakeExecutor(150, (id) => id.slice(4, 5));
     startWorker(q, make('w1'), { workflowConcurrency: 2 });
     startWorker(q, make('w2'), { workflowConcurrency: 2 });
@@ -139,19 +179,36 @@ describe.runIf(redisOk)('BullMQ RunQueue', () => {
     const q = newQueue();
     let status: RunRecord['status'] = 'running';
     let calls = 0;
-    const executor: QueuedRunExecutor = { ownerId: 'me', isActive: () => false, executeQueued: async () => { calls++; return 'skipped'; } };
-    startWorker(q, executor, { getRun: async (id) => ({ id, status, ownerId: 'other-live-process' }) as RunRecord, recheckMs: 100 });
+    const executor: QueuedRunExecutor = {
+      ownerId: 'me',
+      isActive: () => false,
+      executeQueued: async () => {
+        calls++;
+        return 'skipped';
+      },
+    };
+    startWorker(q, executor, {
+      getRun: async (id) => ({ id, status, ownerId: 'other-live-process' }) as RunRecord,
+      recheckMs: 100,
+    });
     await q.enqueue({ runId: 'run_dup', workflowId: 'wf' });
     await until(() => calls >= 3, 'the job to be looked at again', 10_000);
     expect(await q.pending('run_dup')).toBe(true); // still waiting for the other process
     status = 'succeeded';
-    await until(async () => (await q.queue.getJob('run_dup'))?.getState().then((s) => s === 'completed'), 'the job to complete', 10_000);
+    await until(
+      async () => (await q.queue.getJob('run_dup'))?.getState().then((s) => s === 'completed'),
+      'the job to complete',
+      10_000,
+    );
   });
 
   it("a dead worker's workflow slot frees itself when its lease lapses", async () => {
     const r1 = new Redis(TEST_REDIS_URL);
     const r2 = new Redis(TEST_REDIS_URL);
-    closers.push(async () => { r1.disconnect(); r2.disconnect(); });
+    closers.push(async () => {
+      r1.disconnect();
+      r2.disconnect();
+    });
     const dead = new WorkflowSlots(r1, { prefix, limit: 1, leaseMs: 300 });
     const live = new WorkflowSlots(r2, { prefix, limit: 1, leaseMs: 300 });
     expect(await dead.acquire('wf_s', 'run_1')).toBe(true);

@@ -25,13 +25,16 @@ afterAll(async () => {
 describe('the embedded database thread', () => {
   it('answers queries with typed values, arrays and jsonb, in object or array row mode', async () => {
     await db.query('INSERT INTO t VALUES ($1, $2, $3)', [1, ['a', 'b'], JSON.stringify({ x: 1 })]);
-    const r = await db.query<{ id: number; tags: string[]; doc: unknown }>('SELECT id, tags, doc FROM t WHERE id = $1', [1]);
+    const r = await db.query<{ id: number; tags: string[]; doc: unknown }>(
+      'SELECT id, tags, doc FROM t WHERE id = $1',
+      [1],
+    );
     expect(r.rows).toEqual([{ id: 1, tags: ['a', 'b'], doc: { x: 1 } }]);
     const a = await db.query('SELECT id, tags FROM t', [], { rowMode: 'array' });
     expect(a.rows).toEqual([[1, ['a', 'b']]]);
   });
 
-  it('a database error keeps PGlite\'s class and its SQLSTATE', async () => {
+  it("a database error keeps PGlite's class and its SQLSTATE", async () => {
     const err = await db.query('INSERT INTO t (id) VALUES (1)').catch((e) => e);
     expect(err).toBeInstanceOf(messages.DatabaseError);
     expect(err.code).toBe('23505');
@@ -45,7 +48,9 @@ describe('the embedded database thread', () => {
     let outside: Promise<unknown> | undefined;
     await db.transaction(async (tx) => {
       await tx.query('INSERT INTO t (id) VALUES (2)');
-      outside = db.query('SELECT count(*)::int AS n FROM t').then((r) => { order.push(`outside saw ${(r.rows[0] as { n: number }).n}`); });
+      outside = db.query('SELECT count(*)::int AS n FROM t').then((r) => {
+        order.push(`outside saw ${(r.rows[0] as { n: number }).n}`);
+      });
       await new Promise((r) => setTimeout(r, 50));
       order.push('commit');
     });
@@ -56,10 +61,12 @@ describe('the embedded database thread', () => {
       await tx.query('INSERT INTO t (id) VALUES (3)');
       await tx.rollback();
     });
-    await expect(db.transaction(async (tx) => {
-      await tx.query('INSERT INTO t (id) VALUES (4)');
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (4)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect((await db.query('SELECT id FROM t ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
@@ -73,7 +80,9 @@ describe('the embedded database thread', () => {
   it('a write answers without rows, and its failure still rejects with the database error', async () => {
     expect(await db.write('thread_test_insert', 'INSERT INTO t (id) VALUES ($1) RETURNING id', [7])).toBeUndefined();
     expect((await db.query('SELECT id FROM t WHERE id = 7')).rows).toEqual([{ id: 7 }]);
-    const err = await db.write('thread_test_insert', 'INSERT INTO t (id) VALUES ($1) RETURNING id', [7]).catch((e) => e);
+    const err = await db
+      .write('thread_test_insert', 'INSERT INTO t (id) VALUES ($1) RETURNING id', [7])
+      .catch((e) => e);
     expect(err).toBeInstanceOf(messages.DatabaseError);
     expect(err.code).toBe('23505');
     await db.query('DELETE FROM t WHERE id = 7');
@@ -90,7 +99,11 @@ describe('the embedded database thread', () => {
           if (i % 5 === 0) await new Promise((r) => setTimeout(r, 60)); // past the polling window: the thread sleeps
         }
         // Several at once, while it polls: every one answered with its own result.
-        const got = await Promise.all([20, 21, 22].map((i) => d.prepared<{ i: number }>('thread_test_s_ret', 'INSERT INTO s VALUES ($1) RETURNING i', [i])));
+        const got = await Promise.all(
+          [20, 21, 22].map((i) =>
+            d.prepared<{ i: number }>('thread_test_s_ret', 'INSERT INTO s VALUES ($1) RETURNING i', [i]),
+          ),
+        );
         expect(got).toEqual([[{ i: 20 }], [{ i: 21 }], [{ i: 22 }]]);
         expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM s')).rows).toEqual([{ n: 23 }]);
       }
@@ -100,7 +113,7 @@ describe('the embedded database thread', () => {
     }
   });
 
-  it('after a write marked `last` (a run\'s final commit) the thread sleeps at once instead of polling', async () => {
+  it("after a write marked `last` (a run's final commit) the thread sleeps at once instead of polling", async () => {
     const d = await RemotePGlite.create(path.join(dir, 'pglite-last'), { spinMs: 300 });
     try {
       await d.exec('CREATE TABLE l (i int)');
@@ -127,7 +140,9 @@ describe('the embedded database thread', () => {
 
   it('the event loop keeps running while the database works', async () => {
     let ticks = 0;
-    const timer = setInterval(() => { ticks++; }, 1);
+    const timer = setInterval(() => {
+      ticks++;
+    }, 1);
     const r = await db.query('SELECT count(*)::int AS n FROM generate_series(1, 3000000)');
     clearInterval(timer);
     expect(r.rows).toEqual([{ n: 3000000 }]);

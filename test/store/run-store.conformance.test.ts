@@ -21,18 +21,48 @@ const id = (p: string) => `${p}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function newRun(workflowId: string, patch: Partial<NewRun> = {}): NewRun {
-  return { id: id('run'), workflowId, versionId: null, engine: 'dag', status: 'queued', inputs: { q: 'hello' }, graph: GRAPH, ...patch };
+  return {
+    id: id('run'),
+    workflowId,
+    versionId: null,
+    engine: 'dag',
+    status: 'queued',
+    inputs: { q: 'hello' },
+    graph: GRAPH,
+    ...patch,
+  };
 }
 
 function nodeRec(runId: string, nodeId: string, patch: Partial<NodeRunRecord> = {}): NodeRunRecord {
   return {
-    runId, nodeId, type: 'probe', status: 'running', attempt: 1, input: { a: 1 }, output: null, error: null, usage: null,
-    startedAt: '2024-05-01T10:00:00.123Z', finishedAt: null, durationMs: null, ...patch,
+    runId,
+    nodeId,
+    type: 'probe',
+    status: 'running',
+    attempt: 1,
+    input: { a: 1 },
+    output: null,
+    error: null,
+    usage: null,
+    startedAt: '2024-05-01T10:00:00.123Z',
+    finishedAt: null,
+    durationMs: null,
+    ...patch,
   };
 }
 
 function ev(runId: string, seq: number, patch: Partial<TraceEvent> = {}): TraceEvent {
-  return { seq, runId, ts: new Date(Date.UTC(2024, 4, 1, 10, 0, 0, seq)).toISOString(), type: 'node.progress', nodeId: 'n1', spanId: `span${seq}`, parentSpanId: 'root', data: { i: seq }, ...patch };
+  return {
+    seq,
+    runId,
+    ts: new Date(Date.UTC(2024, 4, 1, 10, 0, 0, seq)).toISOString(),
+    type: 'node.progress',
+    nodeId: 'n1',
+    spanId: `span${seq}`,
+    parentSpanId: 'root',
+    data: { i: seq },
+    ...patch,
+  };
 }
 
 // The app wires the store with the raw driver for commits (db.sql); without it, commits go through Prisma. Both must conform.
@@ -48,13 +78,18 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
 
   beforeAll(async () => {
     tdb = await openTestDb(kind);
-    store = commitPath === 'driver' ? new PrismaStore(tdb.db.prisma, kind, tdb.db.sql) : new PrismaStore(tdb.db.prisma, kind);
+    store =
+      commitPath === 'driver' ? new PrismaStore(tdb.db.prisma, kind, tdb.db.sql) : new PrismaStore(tdb.db.prisma, kind);
     runs = store;
   });
-  afterAll(async () => { await tdb?.dispose(); });
+  afterAll(async () => {
+    await tdb?.dispose();
+  });
 
   async function workflow(): Promise<string> {
-    return (await store.createWorkflow({ id: id('wf'), name: 'conformance', description: '', graph: GRAPH, engine: 'auto' })).id;
+    return (
+      await store.createWorkflow({ id: id('wf'), name: 'conformance', description: '', graph: GRAPH, engine: 'auto' })
+    ).id;
   }
 
   async function run(patch: Partial<NewRun> = {}) {
@@ -71,8 +106,20 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
     const { run: r, created } = await runs.createRun(input);
     expect(created).toBe(true);
     expect(r).toMatchObject({
-      id: input.id, workflowId: wf, versionId: null, engine: 'dag', status: 'queued', inputs: { q: 'x', n: 3 }, outputs: null, error: null,
-      graph: GRAPH, ownerId: null, heartbeatAt: null, idempotencyKey: 'k-1', startedAt: null, finishedAt: null,
+      id: input.id,
+      workflowId: wf,
+      versionId: null,
+      engine: 'dag',
+      status: 'queued',
+      inputs: { q: 'x', n: 3 },
+      outputs: null,
+      error: null,
+      graph: GRAPH,
+      ownerId: null,
+      heartbeatAt: null,
+      idempotencyKey: 'k-1',
+      startedAt: null,
+      finishedAt: null,
     });
     expect(new Date(r.createdAt).toISOString()).toBe(r.createdAt);
     expect(await runs.getRun(input.id)).toEqual(r);
@@ -99,7 +146,9 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
 
   it('concurrent createRun calls with one idempotency key create exactly one run', async () => {
     const wf = await workflow();
-    const results = await Promise.all(Array.from({ length: 5 }, () => runs.createRun(newRun(wf, { idempotencyKey: 'race' }))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => runs.createRun(newRun(wf, { idempotencyKey: 'race' }))),
+    );
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
     expect(await runs.listRuns(wf)).toHaveLength(1);
@@ -111,7 +160,7 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
     expect((await runs.getRun(r.id))?.inputs).toEqual({ original: true });
   });
 
-  it('listRuns returns only that workflow\'s runs, newest first, honouring limit', async () => {
+  it("listRuns returns only that workflow's runs, newest first, honouring limit", async () => {
     const wf = await workflow();
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -128,18 +177,36 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
   it('updateRun is compare-and-set on status: a mismatched expect returns false and changes nothing', async () => {
     const r = await run();
     const hb = '2024-05-01T10:00:00.500Z';
-    expect(await runs.updateRun(r.id, { status: 'running', ownerId: 'owner-a', heartbeatAt: hb, startedAt: hb }, ['queued'])).toBe(true);
+    expect(
+      await runs.updateRun(r.id, { status: 'running', ownerId: 'owner-a', heartbeatAt: hb, startedAt: hb }, ['queued']),
+    ).toBe(true);
     const before = (await runs.getRun(r.id))!;
     expect(before).toMatchObject({ status: 'running', ownerId: 'owner-a', heartbeatAt: hb, startedAt: hb });
 
-    expect(await runs.updateRun(r.id, { status: 'cancelled', ownerId: 'owner-b', error: { code: 'X', message: 'no' }, outputs: { a: 1 } }, ['queued', 'failed'])).toBe(false);
+    expect(
+      await runs.updateRun(
+        r.id,
+        { status: 'cancelled', ownerId: 'owner-b', error: { code: 'X', message: 'no' }, outputs: { a: 1 } },
+        ['queued', 'failed'],
+      ),
+    ).toBe(false);
     expect(await runs.getRun(r.id)).toEqual(before);
 
     // Without expect the patch applies unconditionally; null clears JSON fields.
-    expect(await runs.updateRun(r.id, { status: 'failed', error: { code: 'BOOM', message: 'x', details: { n: [1, 2] } } })).toBe(true);
+    expect(
+      await runs.updateRun(r.id, { status: 'failed', error: { code: 'BOOM', message: 'x', details: { n: [1, 2] } } }),
+    ).toBe(true);
     expect((await runs.getRun(r.id))!.error).toEqual({ code: 'BOOM', message: 'x', details: { n: [1, 2] } });
-    expect(await runs.updateRun(r.id, { status: 'running', error: null, outputs: null, finishedAt: null }, ['failed'])).toBe(true);
-    expect(await runs.getRun(r.id)).toMatchObject({ status: 'running', error: null, outputs: null, finishedAt: null, ownerId: 'owner-a' });
+    expect(
+      await runs.updateRun(r.id, { status: 'running', error: null, outputs: null, finishedAt: null }, ['failed']),
+    ).toBe(true);
+    expect(await runs.getRun(r.id)).toMatchObject({
+      status: 'running',
+      error: null,
+      outputs: null,
+      finishedAt: null,
+      ownerId: 'owner-a',
+    });
 
     expect(await runs.updateRun('run_does_not_exist', { status: 'failed' })).toBe(false);
     expect(await runs.updateRun('run_does_not_exist', { status: 'failed' }, ['running'])).toBe(false);
@@ -147,7 +214,11 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
 
   it('concurrent compare-and-set updates: exactly one wins', async () => {
     const r = await run();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => runs.updateRun(r.id, { status: 'running', ownerId: `owner-${i}` }, ['queued'])));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        runs.updateRun(r.id, { status: 'running', ownerId: `owner-${i}` }, ['queued']),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = results.indexOf(true);
     expect((await runs.getRun(r.id))!.ownerId).toBe(`owner-${winner}`);
@@ -173,21 +244,35 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
 
   it('a commit with a duplicate event seq fails and persists none of its nodes, events or run patch', async () => {
     const r = await run();
-    await runs.commit(r.id, { nodes: [nodeRec(r.id, 'n1', { status: 'running', attempt: 1 })], events: [ev(r.id, 1), ev(r.id, 2)] });
+    await runs.commit(r.id, {
+      nodes: [nodeRec(r.id, 'n1', { status: 'running', attempt: 1 })],
+      events: [ev(r.id, 1), ev(r.id, 2)],
+    });
 
     // Clashes with a stored event.
-    await expect(runs.commit(r.id, {
-      nodes: [nodeRec(r.id, 'n1', { status: 'succeeded', attempt: 1, output: { x: 1 } }), nodeRec(r.id, 'n2')],
-      events: [ev(r.id, 3), ev(r.id, 2, { type: 'node.succeeded' })],
-      run: { status: 'succeeded' },
-    })).rejects.toThrow();
+    await expect(
+      runs.commit(r.id, {
+        nodes: [nodeRec(r.id, 'n1', { status: 'succeeded', attempt: 1, output: { x: 1 } }), nodeRec(r.id, 'n2')],
+        events: [ev(r.id, 3), ev(r.id, 2, { type: 'node.succeeded' })],
+        run: { status: 'succeeded' },
+      }),
+    ).rejects.toThrow();
     // Duplicates inside one batch.
-    await expect(runs.commit(r.id, { nodes: [nodeRec(r.id, 'n3')], events: [ev(r.id, 3), ev(r.id, 3)], run: { status: 'failed' } })).rejects.toThrow();
+    await expect(
+      runs.commit(r.id, {
+        nodes: [nodeRec(r.id, 'n3')],
+        events: [ev(r.id, 3), ev(r.id, 3)],
+        run: { status: 'failed' },
+      }),
+    ).rejects.toThrow();
 
     const nodes = await runs.getNodeRuns(r.id);
     expect(nodes.map((n) => [n.nodeId, n.status, n.output])).toEqual([['n1', 'running', null]]);
     const events = await runs.getEvents(r.id);
-    expect(events.map((e) => [e.seq, e.type])).toEqual([[1, 'node.progress'], [2, 'node.progress']]);
+    expect(events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'node.progress'],
+      [2, 'node.progress'],
+    ]);
     expect(await runs.maxSeq(r.id)).toBe(2);
     expect((await runs.getRun(r.id))!.status).toBe('queued');
 
@@ -199,18 +284,47 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
   it('node snapshots are upserted per (run, node): the latest state wins', async () => {
     const r = await run();
     await runs.commit(r.id, { nodes: [nodeRec(r.id, 'n1', { status: 'running', attempt: 1 })] });
-    await runs.commit(r.id, { nodes: [nodeRec(r.id, 'n1', { status: 'failed', attempt: 1, error: { code: 'E', message: 'first' }, finishedAt: '2024-05-01T10:00:01.000Z', durationMs: 877 })] });
+    await runs.commit(r.id, {
+      nodes: [
+        nodeRec(r.id, 'n1', {
+          status: 'failed',
+          attempt: 1,
+          error: { code: 'E', message: 'first' },
+          finishedAt: '2024-05-01T10:00:01.000Z',
+          durationMs: 877,
+        }),
+      ],
+    });
     await runs.commit(r.id, { nodes: [nodeRec(r.id, 'n1', { status: 'running', attempt: 2, error: null })] });
     await runs.commit(r.id, {
-      nodes: [nodeRec(r.id, 'n1', {
-        status: 'succeeded', attempt: 2, output: { text: 'fine' }, error: null, usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } as never,
-        finishedAt: '2024-05-01T10:00:02.250Z', durationMs: 2127,
-      })],
+      nodes: [
+        nodeRec(r.id, 'n1', {
+          status: 'succeeded',
+          attempt: 2,
+          output: { text: 'fine' },
+          error: null,
+          usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } as never,
+          finishedAt: '2024-05-01T10:00:02.250Z',
+          durationMs: 2127,
+        }),
+      ],
     });
-    expect(await runs.getNodeRuns(r.id)).toEqual([{
-      runId: r.id, nodeId: 'n1', type: 'probe', status: 'succeeded', attempt: 2, input: { a: 1 }, output: { text: 'fine' }, error: null,
-      usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 }, startedAt: '2024-05-01T10:00:00.123Z', finishedAt: '2024-05-01T10:00:02.250Z', durationMs: 2127,
-    }]);
+    expect(await runs.getNodeRuns(r.id)).toEqual([
+      {
+        runId: r.id,
+        nodeId: 'n1',
+        type: 'probe',
+        status: 'succeeded',
+        attempt: 2,
+        input: { a: 1 },
+        output: { text: 'fine' },
+        error: null,
+        usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
+        startedAt: '2024-05-01T10:00:00.123Z',
+        finishedAt: '2024-05-01T10:00:02.250Z',
+        durationMs: 2127,
+      },
+    ]);
     // Snapshots are per run.
     const other = await run();
     expect(await runs.getNodeRuns(other.id)).toEqual([]);
@@ -248,8 +362,21 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
 
   it('events round-trip every field; optional nodeId/parentSpanId are omitted when absent', async () => {
     const r = await run();
-    const withNode = ev(r.id, 1, { type: 'node.token', nodeId: 'llm1', spanId: 'abc', parentSpanId: 'root', data: { delta: 'hé' } });
-    const runLevel: TraceEvent = { seq: 2, runId: r.id, ts: '2024-05-01T23:59:59.999Z', type: 'run.succeeded', spanId: 'root', data: { outputs: { a: [1, { b: null }] } } };
+    const withNode = ev(r.id, 1, {
+      type: 'node.token',
+      nodeId: 'llm1',
+      spanId: 'abc',
+      parentSpanId: 'root',
+      data: { delta: 'hé' },
+    });
+    const runLevel: TraceEvent = {
+      seq: 2,
+      runId: r.id,
+      ts: '2024-05-01T23:59:59.999Z',
+      type: 'run.succeeded',
+      spanId: 'root',
+      data: { outputs: { a: [1, { b: null }] } },
+    };
     await runs.commit(r.id, { events: [withNode, runLevel] });
     const [a, b] = await runs.getEvents(r.id);
     expect(a).toEqual(withNode);
@@ -283,19 +410,39 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
     const wf = await workflow();
     const cut = new Date('2024-06-01T00:00:00.000Z');
     const staleRunning = await run({ workflowId: wf });
-    await runs.updateRun(staleRunning.id, { status: 'running', ownerId: 'dead', heartbeatAt: '2024-05-31T23:59:59.000Z' });
+    await runs.updateRun(staleRunning.id, {
+      status: 'running',
+      ownerId: 'dead',
+      heartbeatAt: '2024-05-31T23:59:59.000Z',
+    });
     const freshRunning = await run({ workflowId: wf });
-    await runs.updateRun(freshRunning.id, { status: 'running', ownerId: 'alive', heartbeatAt: '2024-06-01T00:00:01.000Z' });
+    await runs.updateRun(freshRunning.id, {
+      status: 'running',
+      ownerId: 'alive',
+      heartbeatAt: '2024-06-01T00:00:01.000Z',
+    });
     const finishedOld = await run({ workflowId: wf });
-    await runs.updateRun(finishedOld.id, { status: 'succeeded', ownerId: 'dead', heartbeatAt: '2024-01-01T00:00:00.000Z' });
+    await runs.updateRun(finishedOld.id, {
+      status: 'succeeded',
+      ownerId: 'dead',
+      heartbeatAt: '2024-01-01T00:00:00.000Z',
+    });
     const failedOld = await run({ workflowId: wf });
     await runs.updateRun(failedOld.id, { status: 'failed', ownerId: 'dead', heartbeatAt: '2024-01-01T00:00:00.000Z' });
     const queuedNoHeartbeat = await run({ workflowId: wf }); // created now, never heart-beaten
 
-    const ids = (d: Date) => runs.findStaleRuns(d).then((rs) => rs.filter((r) => r.workflowId === wf).map((r) => r.id).sort());
+    const ids = (d: Date) =>
+      runs.findStaleRuns(d).then((rs) =>
+        rs
+          .filter((r) => r.workflowId === wf)
+          .map((r) => r.id)
+          .sort(),
+      );
     expect(await ids(cut)).toEqual([staleRunning.id]);
     // A cut-off in the future: every active run is stale, including ones that never heart-beat; finished runs never are.
-    expect(await ids(new Date(Date.now() + 60_000))).toEqual([staleRunning.id, freshRunning.id, queuedNoHeartbeat.id].sort());
+    expect(await ids(new Date(Date.now() + 60_000))).toEqual(
+      [staleRunning.id, freshRunning.id, queuedNoHeartbeat.id].sort(),
+    );
     const found = (await runs.findStaleRuns(cut)).find((r) => r.id === staleRunning.id)!;
     expect(found).toMatchObject({ status: 'running', ownerId: 'dead' });
   });
@@ -304,7 +451,10 @@ describe.each(cases)('RunStore conformance on $kind (commit via $commitPath)', (
   it('JSON round-trips exactly: nested structures, unicode and ~1 MB strings in runs, snapshots and events', async () => {
     const big = 'αβγ-😀-'.repeat(1) + 'x'.repeat(1_000_000) + '-end';
     const doc = {
-      nested: { a: [1, 2.5, -3, 0, 1e21, { b: [null, true, false, 'deep', { c: [[[]]], d: {} }] }], 'key with spaces & "quotes"': 'v' },
+      nested: {
+        a: [1, 2.5, -3, 0, 1e21, { b: [null, true, false, 'deep', { c: [[[]]], d: {} }] }],
+        'key with spaces & "quotes"': 'v',
+      },
       unicode: 'Grüße, 你好, مرحبا, שלום, नमस्ते, 🤖👩‍💻🇯🇵, e\u0301, tab\tnewline\nbackslash\\ quote"',
       emptyString: '',
       emptyArray: [],

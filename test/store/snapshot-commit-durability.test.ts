@@ -30,24 +30,74 @@ async function commitSettings(): Promise<string[]> {
   const inTx = async (sql: string, params: unknown[], last = false) => {
     await client.query('BEGIN');
     await client.query(sql, params);
-    seen.push((await client.query(`SELECT current_setting('synchronous_commit') AS s`)).rows[0].s + (last ? ' (last)' : ''));
+    seen.push(
+      (await client.query(`SELECT current_setting('synchronous_commit') AS s`)).rows[0].s + (last ? ' (last)' : ''),
+    );
     await client.query('COMMIT');
     return [];
   };
   const real = t.db.sql;
   const spy: SqlRunner = {
     ...real,
-    write: (name, sql, params, o) => (name.startsWith('paiflow_commit') ? inTx(sql, params, o?.last).then(() => undefined) : real.write(name, sql, params, o)),
-    prepared: (name, sql, params) => (name.startsWith('paiflow_commit') ? inTx(sql, params) : real.prepared(name, sql, params)),
+    write: (name, sql, params, o) =>
+      name.startsWith('paiflow_commit')
+        ? inTx(sql, params, o?.last).then(() => undefined)
+        : real.write(name, sql, params, o),
+    prepared: (name, sql, params) =>
+      name.startsWith('paiflow_commit') ? inTx(sql, params) : real.prepared(name, sql, params),
   };
   try {
     const store = new PrismaStore(t.db.prisma, t.db.kind, spy);
-    const wf = await store.createWorkflow({ id: 'wf_durability', name: 'd', description: '', graph: { nodes: [], edges: [] }, engine: 'dag' });
-    const { run } = await store.createRun({ id: 'run_durability', workflowId: wf.id, versionId: null, engine: 'dag', status: 'running', inputs: {}, graph: { nodes: [], edges: [] } });
+    const wf = await store.createWorkflow({
+      id: 'wf_durability',
+      name: 'd',
+      description: '',
+      graph: { nodes: [], edges: [] },
+      engine: 'dag',
+    });
+    const { run } = await store.createRun({
+      id: 'run_durability',
+      workflowId: wf.id,
+      versionId: null,
+      engine: 'dag',
+      status: 'running',
+      inputs: {},
+      graph: { nodes: [], edges: [] },
+    });
     const now = new Date().toISOString();
-    const node = { runId: run.id, nodeId: 'a', type: 'noop', status: 'succeeded' as const, attempt: 1, input: {}, output: { ok: 1 }, error: null, usage: null, startedAt: now, finishedAt: now, durationMs: 0 };
-    await store.commit(run.id, { nodes: [node], events: [{ seq: 1, runId: run.id, ts: now, type: 'node.succeeded', nodeId: 'a', spanId: 's1', parentSpanId: 'r', data: {} }] });
-    await store.commit(run.id, { events: [{ seq: 2, runId: run.id, ts: now, type: 'run.succeeded', spanId: 'r', data: {} }], run: { status: 'succeeded', outputs: { ok: 1 }, finishedAt: now } });
+    const node = {
+      runId: run.id,
+      nodeId: 'a',
+      type: 'noop',
+      status: 'succeeded' as const,
+      attempt: 1,
+      input: {},
+      output: { ok: 1 },
+      error: null,
+      usage: null,
+      startedAt: now,
+      finishedAt: now,
+      durationMs: 0,
+    };
+    await store.commit(run.id, {
+      nodes: [node],
+      events: [
+        {
+          seq: 1,
+          runId: run.id,
+          ts: now,
+          type: 'node.succeeded',
+          nodeId: 'a',
+          spanId: 's1',
+          parentSpanId: 'r',
+          data: {},
+        },
+      ],
+    });
+    await store.commit(run.id, {
+      events: [{ seq: 2, runId: run.id, ts: now, type: 'run.succeeded', spanId: 'r', data: {} }],
+      run: { status: 'succeeded', outputs: { ok: 1 }, finishedAt: now },
+    });
     // Both landed, whatever the commit mode.
     expect((await store.getRun(run.id))?.status).toBe('succeeded');
     expect((await store.getNodeRuns(run.id)).map((n) => [n.nodeId, n.status])).toEqual([['a', 'succeeded']]);
@@ -59,7 +109,7 @@ async function commitSettings(): Promise<string[]> {
 }
 
 describe.runIf(hasPg)('node snapshot commits on PostgreSQL', () => {
-  it('a node snapshot is an asynchronous commit; the commit with the run\'s final status is synchronous', async () => {
+  it("a node snapshot is an asynchronous commit; the commit with the run's final status is synchronous", async () => {
     expect(await commitSettings()).toEqual(['off', 'on (last)']);
   });
 
@@ -82,15 +132,21 @@ describe.runIf(hasPg)('PostgreSQL node commits through the write thread', () => 
     expect(err.code).toBe('23505');
     expect(err.constraint).toBe('w_pkey');
     // Many at once from concurrent runs: all answered.
-    await Promise.all(Array.from({ length: 30 }, (_, i) => t!.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [100 + i])));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t!.db.sql.write('w_insert', 'INSERT INTO w VALUES ($1)', [100 + i])),
+    );
     expect(await t.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM w')).toEqual([{ n: 50 }]);
   });
 
-  it('a prepared statement (the run INSERT, the API key lookup) answers with its rows; a failed one with pg\'s DatabaseError', async () => {
+  it("a prepared statement (the run INSERT, the API key lookup) answers with its rows; a failed one with pg's DatabaseError", async () => {
     t = await openTestDb('postgres');
     await t.db.sql.exec('CREATE TABLE w (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), doc jsonb)');
-    const insert = (id: number) => t!.db.sql.prepared<{ id: number; at: Date; doc: unknown }>('w_ret',
-      'INSERT INTO w (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING RETURNING id, at, doc', [id, JSON.stringify({ n: id })]);
+    const insert = (id: number) =>
+      t!.db.sql.prepared<{ id: number; at: Date; doc: unknown }>(
+        'w_ret',
+        'INSERT INTO w (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING RETURNING id, at, doc',
+        [id, JSON.stringify({ n: id })],
+      );
     const [row] = await insert(7);
     expect(row.id).toBe(7);
     expect(row.at).toBeInstanceOf(Date);
@@ -107,10 +163,41 @@ describe('node snapshot commits on the embedded database', () => {
   it('are synchronous (written through to its files before the commit answers)', async () => {
     t = await openTestDb('pglite');
     const store = new PrismaStore(t.db.prisma, t.db.kind, t.db.sql);
-    const wf = await store.createWorkflow({ id: 'wf_durability', name: 'd', description: '', graph: { nodes: [], edges: [] }, engine: 'dag' });
-    const { run } = await store.createRun({ id: 'run_durability', workflowId: wf.id, versionId: null, engine: 'dag', status: 'running', inputs: {}, graph: { nodes: [], edges: [] } });
+    const wf = await store.createWorkflow({
+      id: 'wf_durability',
+      name: 'd',
+      description: '',
+      graph: { nodes: [], edges: [] },
+      engine: 'dag',
+    });
+    const { run } = await store.createRun({
+      id: 'run_durability',
+      workflowId: wf.id,
+      versionId: null,
+      engine: 'dag',
+      status: 'running',
+      inputs: {},
+      graph: { nodes: [], edges: [] },
+    });
     const now = new Date().toISOString();
-    await store.commit(run.id, { nodes: [{ runId: run.id, nodeId: 'a', type: 'noop', status: 'succeeded', attempt: 1, input: {}, output: null, error: null, usage: null, startedAt: now, finishedAt: now, durationMs: 0 }] });
+    await store.commit(run.id, {
+      nodes: [
+        {
+          runId: run.id,
+          nodeId: 'a',
+          type: 'noop',
+          status: 'succeeded',
+          attempt: 1,
+          input: {},
+          output: null,
+          error: null,
+          usage: null,
+          startedAt: now,
+          finishedAt: now,
+          durationMs: 0,
+        },
+      ],
+    });
     expect((await t.db.sql.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`))[0].s).toBe('on');
     expect((await store.getNodeRuns(run.id)).map((n) => n.nodeId)).toEqual(['a']);
   });

@@ -27,14 +27,18 @@ async function main() {
   const [kind, location] = process.argv.slice(2);
   const counterFile = process.env.PROBE_COUNTER_FILE;
   if ((kind !== 'pglite' && kind !== 'postgres') || !location || !counterFile) {
-    console.error('usage: PROBE_COUNTER_FILE=<file> tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>');
+    console.error(
+      'usage: PROBE_COUNTER_FILE=<file> tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>',
+    );
     process.exit(2);
   }
   // Never outlive a test that died without killing us.
   setTimeout(() => process.exit(3), 120_000).unref();
   console.log(`PID ${process.pid}`);
 
-  const db = await openDatabase(kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location });
+  const db = await openDatabase(
+    kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location },
+  );
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const countingProbe = defineNode({
     ...probeNode,
@@ -45,13 +49,22 @@ async function main() {
   });
   probeScript.set('p3', { sleepMs: 60_000 });
   const runs = new RunManager({
-    store, workflows: store, bus: new InProcessEventBus(), registry: createDefaultRegistry().register(countingProbe),
+    store,
+    workflows: store,
+    bus: new InProcessEventBus(),
+    registry: createDefaultRegistry().register(countingProbe),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
     heartbeatMs: 100,
     executors: { langgraph: createLangGraphExecutor() },
   });
 
-  const wf = await store.createWorkflow({ id: `wf_crash_${Date.now()}`, name: 'crash', description: '', graph: chainGraph(4), engine: 'auto' });
+  const wf = await store.createWorkflow({
+    id: `wf_crash_${Date.now()}`,
+    name: 'crash',
+    description: '',
+    graph: chainGraph(4),
+    engine: 'auto',
+  });
   const engine = process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag';
   const { run } = await runs.start({ workflow: wf, inputs: {}, engine });
   console.log(`RUN ${run.id}`);

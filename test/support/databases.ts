@@ -22,7 +22,8 @@ export function postgresAvailable(): Promise<boolean> {
       await c.query('SELECT 1');
       return true;
     } catch {
-      if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI but unreachable at ${TEST_DATABASE_URL}`);
+      if (process.env.CI === 'true')
+        throw new Error(`PostgreSQL is required under CI but unreachable at ${TEST_DATABASE_URL}`);
       console.warn(`[tests] PostgreSQL not reachable at ${TEST_DATABASE_URL}: PostgreSQL suites are SKIPPED`);
       return false;
     } finally {
@@ -51,16 +52,35 @@ export async function openTestDb(kind: 'pglite' | 'postgres'): Promise<TestDb> {
     const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-test-'));
     let db = await openDatabase({ dataDir: dir });
     return {
-      get db() { return db; }, kind, location: dir,
-      async reopen() { await db.close(); db = await openDatabase({ dataDir: dir }); return db; },
-      async dispose() { await db.close().catch(() => {}); rmSync(dir, { recursive: true, force: true }); },
+      get db() {
+        return db;
+      },
+      kind,
+      location: dir,
+      async reopen() {
+        await db.close();
+        db = await openDatabase({ dataDir: dir });
+        return db;
+      },
+      async dispose() {
+        await db.close().catch(() => {});
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
   }
   const schema = uniqueSchema();
   let db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema });
   return {
-    get db() { return db; }, kind, location: schema,
-    async reopen() { await db.close(); db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema }); return db; },
+    get db() {
+      return db;
+    },
+    kind,
+    location: schema,
+    async reopen() {
+      await db.close();
+      db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema });
+      return db;
+    },
     async dispose() {
       await db.close().catch(() => {});
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -80,7 +100,12 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 /** Whether Redis answers at `url`; under CI=true an unreachable Redis is an error instead of a skip. */
 export async function redisAvailable(url = TEST_REDIS_URL): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
   r.on('error', () => {});
   try {
     await r.connect();

@@ -76,7 +76,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const r = queue.shift() ?? fallback(body);
     if (r.delayMs && !(await wait(res, r.delayMs))) return;
     if (r.status && r.status >= 400) {
-      const msg = r.status === 401 || r.status === 403 ? `Incorrect API key provided: ${token}.` : `Scripted error ${r.status}`;
+      const msg =
+        r.status === 401 || r.status === 403 ? `Incorrect API key provided: ${token}.` : `Scripted error ${r.status}`;
       return sendError(res, r.status, msg);
     }
     const id = `chatcmpl-fake-${++seq}`;
@@ -95,29 +96,56 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       completion_tokens: Math.ceil((text.length + calls.reduce((n, c) => n + c.arguments.length, 0)) / 4),
     };
     const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-    const wireCalls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const wireCalls = calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
 
     if (!body.stream) {
       if (r.hang) return; // never answer; the client must abort or time out
       return sendJson(res, 200, {
-        id, object: 'chat.completion', created, model,
-        choices: [{ index: 0, message: { role: 'assistant', content: calls.length && !text ? null : text, ...(calls.length ? { tool_calls: wireCalls } : {}), refusal: null }, finish_reason, logprobs: null }],
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: calls.length && !text ? null : text,
+              ...(calls.length ? { tool_calls: wireCalls } : {}),
+              refusal: null,
+            },
+            finish_reason,
+            logprobs: null,
+          },
+        ],
         usage: fullUsage,
       });
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const chunk = (delta: object, finish: string | null = null) => ({
-      id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
     });
     const events: object[] = [chunk({ role: 'assistant', content: '' })];
     for (const piece of text ? text.split(/(?<=\s)(?=\S)/) : []) events.push(chunk({ content: piece }));
     calls.forEach((c, index) => {
-      events.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
-      for (const piece of thirds(c.arguments)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      events.push(
+        chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }),
+      );
+      for (const piece of thirds(c.arguments))
+        events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
     events.push(chunk({}, finish_reason));
-    if (body.stream_options?.include_usage) events.push({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: fullUsage });
+    if (body.stream_options?.include_usage)
+      events.push({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: fullUsage });
 
     for (let i = 0; i < events.length; i++) {
       if (res.destroyed) return;
@@ -135,11 +163,17 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       const raw = Array.from({ length: 8 }, (_, i) => bytes[i] / 127.5 - 1);
       const norm = Math.hypot(...raw) || 1;
       const vec = raw.map((v) => v / norm);
-      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
+      const embedding =
+        body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding };
     });
     const tokens = inputs.reduce<number>((n, i) => n + Math.ceil(textOf(i).length / 4), 0);
-    sendJson(res, 200, { object: 'list', data, model: body.model ?? 'fake-embedding', usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    sendJson(res, 200, {
+      object: 'list',
+      data,
+      model: body.model ?? 'fake-embedding',
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -186,7 +220,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function sendError(res: ServerResponse, status: number, message: string) {
-  const type = status === 429 ? 'rate_limit_exceeded' : status === 401 || status === 403 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'rate_limit_exceeded'
+      : status === 401 || status === 403
+        ? 'invalid_request_error'
+        : status >= 500
+          ? 'server_error'
+          : 'invalid_request_error';
   const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : null;
   sendJson(res, status, { error: { message, type, param: null, code } }, { 'retry-after-ms': '10' });
 }

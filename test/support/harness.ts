@@ -21,20 +21,31 @@ import { openTestDb, type TestDb } from './databases';
 
 /** Per-node behaviour, keyed by node id; read at execution time so tests can change it between runs. */
 /** `transient`: the failure is a plain Error (retryable by a retry policy) instead of a non-retryable PaiError. */
-export const probeScript = new Map<string, { fail?: boolean | number; transient?: boolean; sleepMs?: number; hang?: boolean; output?: unknown }>();
+export const probeScript = new Map<
+  string,
+  { fail?: boolean | number; transient?: boolean; sleepMs?: number; hang?: boolean; output?: unknown }
+>();
 export const probeCalls = new Map<string, number>();
 
 export const probeNode = defineNode<{ value?: string; fail?: boolean }>({
-  type: 'probe', version: 1, label: 'Probe (test)', category: 'data', description: 'test node',
+  type: 'probe',
+  version: 1,
+  label: 'Probe (test)',
+  category: 'data',
+  description: 'test node',
   // `fail: true` in the node's config fails it too (lets a test "fix" a node by editing the workflow).
   configSchema: z.object({ value: z.string().optional(), fail: z.boolean().optional() }),
-  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     const calls = (probeCalls.get(ctx.nodeId) ?? 0) + 1;
     probeCalls.set(ctx.nodeId, calls);
     const s = probeScript.get(ctx.nodeId) ?? {};
     if (s.sleepMs) await new Promise((r) => setTimeout(r, s.sleepMs));
-    if (s.hang) await new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    if (s.hang)
+      await new Promise((_, rej) =>
+        ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))),
+      );
     if (ctx.config.fail || s.fail === true || (typeof s.fail === 'number' && calls <= s.fail)) {
       if (s.transient) throw new Error(`probe ${ctx.nodeId}: transient failure (call ${calls})`);
       throw new PaiError('PROBE_FAILED', `probe ${ctx.nodeId} failed (call ${calls})`);
@@ -82,17 +93,34 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
   for (const def of opts.nodes ?? []) registry.register(def);
   const langgraph: Executor = createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) });
   const runs = new RunManager({
-    store: runStore, workflows: store, bus, registry,
-    services: { llm: opts.llm ?? createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
+    store: runStore,
+    workflows: store,
+    bus,
+    registry,
+    services: {
+      llm: opts.llm ?? createLlmResolver({}),
+      fetch: createGuardedFetch(),
+      secrets: { get: () => undefined },
+    },
     heartbeatMs: opts.heartbeatMs ?? 500,
     staleMs: opts.staleMs,
     executors: { langgraph: opts.wrapLangGraph ? opts.wrapLangGraph(langgraph) : langgraph },
   });
   let n = 0;
   const h: Harness = {
-    tdb, store, runStore, bus, runs,
+    tdb,
+    store,
+    runStore,
+    bus,
+    runs,
     async createWorkflow(graph, name = 'test', engine = 'auto') {
-      const wf = await store.createWorkflow({ id: `wf_test_${Date.now()}_${n++}`, name, description: '', graph, engine });
+      const wf = await store.createWorkflow({
+        id: `wf_test_${Date.now()}_${n++}`,
+        name,
+        description: '',
+        graph,
+        engine,
+      });
       return wf.id;
     },
     async runToEnd(workflowId, inputs = {}) {
@@ -128,7 +156,9 @@ export function interceptStore(inner: PrismaStore, overrides: { [K in keyof RunS
 
 /** A linear chain start → p1 … pN → end of probe nodes. */
 export function chainGraph(n: number, type = 'probe'): Graph {
-  const nodes: Graph['nodes'] = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } }];
+  const nodes: Graph['nodes'] = [
+    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
+  ];
   const edges: Graph['edges'] = [];
   let prev = 'start';
   for (let i = 1; i <= n; i++) {
@@ -137,7 +167,12 @@ export function chainGraph(n: number, type = 'probe'): Graph {
     edges.push({ id: `e${i}`, source: prev, target: id });
     prev = id;
   }
-  nodes.push({ id: 'end', type: 'end', position: { x: (n + 1) * 200, y: 0 }, data: { config: { outputs: [{ name: 'last', value: `{{${prev}.output}}` }] } } });
+  nodes.push({
+    id: 'end',
+    type: 'end',
+    position: { x: (n + 1) * 200, y: 0 },
+    data: { config: { outputs: [{ name: 'last', value: `{{${prev}.output}}` }] } },
+  });
   edges.push({ id: 'e_end', source: prev, target: 'end' });
   return { nodes, edges };
 }

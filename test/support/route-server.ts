@@ -18,7 +18,10 @@ export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
     ['/api/workflows/:id/publish', await import('@/app/api/workflows/[id]/publish/route')],
     ['/api/workflows/:id/versions', await import('@/app/api/workflows/[id]/versions/route')],
     ['/api/workflows/:id/versions/:version', await import('@/app/api/workflows/[id]/versions/[version]/route')],
-    ['/api/workflows/:id/versions/:version/rollback', await import('@/app/api/workflows/[id]/versions/[version]/rollback/route')],
+    [
+      '/api/workflows/:id/versions/:version/rollback',
+      await import('@/app/api/workflows/[id]/versions/[version]/rollback/route'),
+    ],
     ['/api/workflows/:id/api-keys', await import('@/app/api/workflows/[id]/api-keys/route')],
     ['/api/api-keys/:id', await import('@/app/api/api-keys/[id]/route')],
     ['/api/runs/:runId', await import('@/app/api/runs/[runId]/route')],
@@ -37,12 +40,19 @@ async function handle(routes: Array<[string, RouteModule]>, req: IncomingMessage
   let found: { mod: RouteModule; params: Record<string, string> } | undefined;
   for (const [pattern, mod] of routes) {
     const params = matchPath(pattern, url.pathname);
-    if (params) { found = { mod, params }; break; }
+    if (params) {
+      found = { mod, params };
+      break;
+    }
   }
   const handler = found?.mod[req.method as keyof RouteModule];
   if (!found || !handler) {
     res.writeHead(found ? 405 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: found ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', message: `${req.method} ${url.pathname}` } }));
+    res.end(
+      JSON.stringify({
+        error: { code: found ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', message: `${req.method} ${url.pathname}` },
+      }),
+    );
     return;
   }
   await serveWithHandler(handler, found.params, req, res);
@@ -66,7 +76,12 @@ export async function startRouteServer(routes?: Array<[string, RouteModule]>): P
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    server, baseUrl: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    server,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -3,7 +3,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { collectRefs, findRefs, lookup, parsePath, renderTemplate, renderText, resolveDeep, type TemplateScope } from '@/engine/template/resolve';
+import {
+  collectRefs,
+  findRefs,
+  lookup,
+  parsePath,
+  renderTemplate,
+  renderText,
+  resolveDeep,
+  type TemplateScope,
+} from '@/engine/template/resolve';
 import { createHarness, type Harness } from '../support/harness';
 
 const registry = createDefaultRegistry();
@@ -11,8 +20,28 @@ const registry = createDefaultRegistry();
 const scope = (): TemplateScope => ({
   inputs: { question: 'why?', zero: 0, no: false, empty: '', nothing: null, list: ['a', 'b'], obj: { k: 'v' } },
   nodes: {
-    n1: { status: 'succeeded', output: { text: 'hello', count: 3, flag: true, user: { name: 'Ada', tags: ['x', 'y'] }, 'first name': 'Grace', 'x-y': 'dash', nested: { deep: { deeper: [{ v: 1 }, { v: 2 }] } } } },
-    n3: { status: 'succeeded', output: { items: [{ title: 'first' }, { title: 'second' }], matrix: [[1, 2], [3, 4]] } },
+    n1: {
+      status: 'succeeded',
+      output: {
+        text: 'hello',
+        count: 3,
+        flag: true,
+        user: { name: 'Ada', tags: ['x', 'y'] },
+        'first name': 'Grace',
+        'x-y': 'dash',
+        nested: { deep: { deeper: [{ v: 1 }, { v: 2 }] } },
+      },
+    },
+    n3: {
+      status: 'succeeded',
+      output: {
+        items: [{ title: 'first' }, { title: 'second' }],
+        matrix: [
+          [1, 2],
+          [3, 4],
+        ],
+      },
+    },
     skipped: { status: 'skipped', output: undefined },
   },
 });
@@ -73,8 +102,17 @@ describe('injection attempts are inert', () => {
   });
 
   it('paths through forbidden keys are not parsed at all', () => {
-    for (const p of ['constructor', 'a.constructor', 'a.__proto__', 'a["__proto__"]', "a['prototype']", 'a.b.prototype.c']) expect(parsePath(p), p).toBeNull();
-    for (const p of ['a.b(1)', 'a + b', 'a;b', 'a..b', '.a', 'a.', 'a[b]', 'a[-1]', 'a[1.5]', '1a', '', 'a b']) expect(parsePath(p), p).toBeNull();
+    for (const p of [
+      'constructor',
+      'a.constructor',
+      'a.__proto__',
+      'a["__proto__"]',
+      "a['prototype']",
+      'a.b.prototype.c',
+    ])
+      expect(parsePath(p), p).toBeNull();
+    for (const p of ['a.b(1)', 'a + b', 'a;b', 'a..b', '.a', 'a.', 'a[b]', 'a[-1]', 'a[1.5]', '1a', '', 'a b'])
+      expect(parsePath(p), p).toBeNull();
   });
 
   it('lookup reads own properties only, even when handed a forbidden path directly', () => {
@@ -98,7 +136,9 @@ describe('injection attempts are inert', () => {
   });
 
   it('resolveDeep drops __proto__ / constructor / prototype keys instead of assigning them', () => {
-    const doc = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "ok": "{{n1.output.text}}", "arr": [{"__proto__": {"polluted": 1}}]}');
+    const doc = JSON.parse(
+      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "ok": "{{n1.output.text}}", "arr": [{"__proto__": {"polluted": 1}}]}',
+    );
     const out = resolveDeep(doc, scope()) as any;
     expect(out).toEqual({ ok: 'hello', arr: [{}] });
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
@@ -190,7 +230,10 @@ describe('normal resolution', () => {
 
   it('resolveDeep resolves every string and keeps other leaves', () => {
     const s = scope();
-    const out = resolveDeep({ a: '{{n1.output.count}}', b: ['x {{n1.output.text}}', 7, null, true], c: { d: '{{n1.output.user.tags}}' } }, s);
+    const out = resolveDeep(
+      { a: '{{n1.output.count}}', b: ['x {{n1.output.text}}', 7, null, true], c: { d: '{{n1.output.user.tags}}' } },
+      s,
+    );
     expect(out).toEqual({ a: 3, b: ['x hello', 7, null, true], c: { d: ['x', 'y'] } });
   });
 
@@ -208,12 +251,33 @@ describe('normal resolution', () => {
 function graphWith(template: string, extraInputs: string[] = []): Graph {
   return {
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'q', type: 'string', required: true }, ...extraInputs.map((name) => ({ name, type: 'string', required: false }))] } } },
+      {
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: {
+          config: {
+            inputs: [
+              { name: 'q', type: 'string', required: true },
+              ...extraInputs.map((name) => ({ name, type: 'string', required: false })),
+            ],
+          },
+        },
+      },
       { id: 'n1', type: 'template', position: { x: 0, y: 0 }, data: { config: { template: 'x' } } },
       { id: 't', type: 'template', position: { x: 0, y: 0 }, data: { config: { template } } },
-      { id: 'end', type: 'end', position: { x: 0, y: 0 }, data: { config: { outputs: [{ name: 'out', value: '{{t.output.text}}' }] } } },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 0, y: 0 },
+        data: { config: { outputs: [{ name: 'out', value: '{{t.output.text}}' }] } },
+      },
     ],
-    edges: [{ id: 'a', source: 'start', target: 'n1' }, { id: 'b', source: 'n1', target: 't' }, { id: 'c', source: 't', target: 'end' }],
+    edges: [
+      { id: 'a', source: 'start', target: 'n1' },
+      { id: 'b', source: 'n1', target: 't' },
+      { id: 'c', source: 't', target: 'end' },
+    ],
   };
 }
 
@@ -245,14 +309,26 @@ describe('validation', () => {
 
 describe('through a real run', () => {
   let h: Harness;
-  beforeAll(async () => { h = await createHarness('pglite'); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await createHarness('pglite');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('user data holding template syntax or __proto__ keys is carried as data, not executed or merged', async () => {
     const graph = graphWith('Q: {{inputs.q}} | S: {{inputs.secret || "none"}}', ['secret']);
     graph.nodes.splice(3, 0, {
-      id: 'j', type: 'template', position: { x: 0, y: 0 },
-      data: { config: { format: 'json', template: '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "q": "{{inputs.q}}", "n": "{{n1.output.text}}"}' } },
+      id: 'j',
+      type: 'template',
+      position: { x: 0, y: 0 },
+      data: {
+        config: {
+          format: 'json',
+          template:
+            '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "q": "{{inputs.q}}", "n": "{{n1.output.text}}"}',
+        },
+      },
     });
     graph.edges.push({ id: 'd', source: 'n1', target: 'j' }, { id: 'e', source: 'j', target: 'end' });
     (graph.nodes[4].data.config as any).outputs.push({ name: 'json', value: '{{j.output.json}}' });

@@ -16,6 +16,12 @@ export const POST = route(async (req) => {
   const body = await readJson(req, workflowBodySchema);
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
   const { graph, problems } = checkGraphForSave(body.graph, app.registry, body.engine ?? 'auto', allowDraft);
-  const wf = await app.store.createWorkflow({ id: newWorkflowId(), name: body.name, description: body.description ?? '', graph, engine: body.engine ?? 'auto' });
+  const wf = await app.store.createWorkflow({
+    id: newWorkflowId(),
+    name: body.name,
+    description: body.description ?? '',
+    graph,
+    engine: body.engine ?? 'auto',
+  });
   return Response.json({ ...wf, problems }, { status: 201 });
 });

@@ -2,8 +2,17 @@
 /** The React Flow canvas: controlled by the EditorStore, accepts palette drops, refuses bad connections with a reason. */
 import '@xyflow/react/dist/style.css';
 import {
-  Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow,
-  type Connection, type Edge, type FinalConnectionState, type IsValidConnection, type NodeTypes,
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type FinalConnectionState,
+  type IsValidConnection,
+  type NodeTypes,
 } from '@xyflow/react';
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { toast } from '@/components/ui/toast';
@@ -24,7 +33,14 @@ const selectEdges = (s: EditorState) => s.edges;
 const selectFocus = (s: EditorState) => s.focusRequest;
 const selectEmpty = (s: EditorState) => s.nodes.length === 0;
 
-const MINIMAP_COLOR: Record<string, string> = { start: '#27272a', end: '#27272a', llm: '#7c3aed', template: '#0284c7', condition: '#e11d48', http: '#f59e0b' };
+const MINIMAP_COLOR: Record<string, string> = {
+  start: '#27272a',
+  end: '#27272a',
+  llm: '#7c3aed',
+  template: '#0284c7',
+  condition: '#e11d48',
+  http: '#f59e0b',
+};
 const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
 
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
@@ -59,33 +75,53 @@ export function Canvas() {
     [editor],
   );
 
-  const onConnect = useCallback((c: Connection) => { editor.connect(c); }, [editor]);
+  const onConnect = useCallback(
+    (c: Connection) => {
+      editor.connect(c);
+    },
+    [editor],
+  );
 
   /**
    * React Flow only calls onConnect for valid drops. When the drop is refused, say why; when the pointer ends on
    * a node's body rather than on its input handle, connect to that node's input (what the user clearly meant).
    */
-  const onConnectEnd = useCallback((event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-    if (state.isValid || !state.fromNode || !state.fromHandle) return;
-    const point = 'changedTouches' in event ? event.changedTouches[0] : event;
-    const el = document.elementFromPoint(point.clientX, point.clientY);
-    const overId = state.toNode?.id ?? el?.closest('.react-flow__node')?.getAttribute('data-id') ?? null;
-    if (!overId) return;
-    const fromSource = state.fromHandle.type === 'source';
-    const c = fromSource
-      ? { source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target: overId, targetHandle: null }
-      : { source: overId, sourceHandle: null, target: state.fromNode.id, targetHandle: state.fromHandle.id ?? null };
-    const toHandleType = state.toHandle?.type;
-    if (toHandleType && toHandleType === state.fromHandle.type && c.source !== c.target) {
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromNode || !state.fromHandle) return;
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+      const el = document.elementFromPoint(point.clientX, point.clientY);
+      const overId = state.toNode?.id ?? el?.closest('.react-flow__node')?.getAttribute('data-id') ?? null;
+      if (!overId) return;
+      const fromSource = state.fromHandle.type === 'source';
+      const c = fromSource
+        ? { source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target: overId, targetHandle: null }
+        : { source: overId, sourceHandle: null, target: state.fromNode.id, targetHandle: state.fromHandle.id ?? null };
+      const toHandleType = state.toHandle?.type;
+      if (toHandleType && toHandleType === state.fromHandle.type && c.source !== c.target) {
+        const problem = editor.connectionProblem(c);
+        toast(
+          'warning',
+          'Connection not allowed',
+          problem ??
+            (fromSource
+              ? 'Connect an output (right side) to an input (left side).'
+              : 'Connect an input (left side) to an output (right side).'),
+        );
+        return;
+      }
       const problem = editor.connectionProblem(c);
-      toast('warning', 'Connection not allowed', problem ?? (fromSource ? 'Connect an output (right side) to an input (left side).' : 'Connect an input (left side) to an output (right side).'));
-      return;
-    }
-    const problem = editor.connectionProblem(c);
-    if (problem) toast('warning', 'Connection not allowed', problem);
-    else if (!fromSource && !state.toHandle) toast('info', 'Drop on an output handle', 'Drag from an input to the output handle (right side) of another node.');
-    else editor.connect(c as Connection);
-  }, [editor]);
+      if (problem) toast('warning', 'Connection not allowed', problem);
+      else if (!fromSource && !state.toHandle)
+        toast(
+          'info',
+          'Drop on an output handle',
+          'Drag from an input to the output handle (right side) of another node.',
+        );
+      else editor.connect(c as Connection);
+    },
+    [editor],
+  );
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
@@ -93,14 +129,17 @@ export function Canvas() {
     e.dataTransfer.dropEffect = 'move';
   }, []);
 
-  const onDrop = useCallback((e: DragEvent) => {
-    const type = e.dataTransfer.getData(PALETTE_MIME);
-    if (!type) return;
-    e.preventDefault();
-    const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-    // Drop point = the card's header centre, which is where the pointer holds the palette item.
-    editor.addNode(type, { x: p.x - 120, y: p.y - 20 });
-  }, [editor, rf]);
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const type = e.dataTransfer.getData(PALETTE_MIME);
+      if (!type) return;
+      e.preventDefault();
+      const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      // Drop point = the card's header centre, which is where the pointer holds the palette item.
+      editor.addNode(type, { x: p.x - 120, y: p.y - 20 });
+    },
+    [editor, rf],
+  );
 
   return (
     <div ref={wrapper} className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
@@ -130,7 +169,15 @@ export function Canvas() {
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
         <Controls position="bottom-left" showInteractive={false} />
-        <MiniMap position="bottom-right" style={minimapStyle} pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} maskColor="rgba(244,244,245,0.7)" />
+        <MiniMap
+          position="bottom-right"
+          style={minimapStyle}
+          pannable
+          zoomable
+          nodeColor={minimapColor}
+          nodeStrokeWidth={0}
+          maskColor="rgba(244,244,245,0.7)"
+        />
       </ReactFlow>
       {empty && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center" data-testid="empty-canvas">

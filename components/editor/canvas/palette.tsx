@@ -17,10 +17,13 @@ function PaletteImpl() {
 
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const match = (t: NodeTypeInfo) => !q || [t.type, t.label, t.description, t.category].some((s) => s.toLowerCase().includes(q));
+    const match = (t: NodeTypeInfo) =>
+      !q || [t.type, t.label, t.description, t.category].some((s) => s.toLowerCase().includes(q));
     const byCat = new Map<string, NodeTypeInfo[]>();
     for (const t of nodeTypes.filter(match)) byCat.set(t.category, [...(byCat.get(t.category) ?? []), t]);
-    return [...byCat.entries()].sort(([a], [b]) => (CATEGORY_ORDER.indexOf(a) + 99) % 99 - (CATEGORY_ORDER.indexOf(b) + 99) % 99);
+    return [...byCat.entries()].sort(
+      ([a], [b]) => ((CATEGORY_ORDER.indexOf(a) + 99) % 99) - ((CATEGORY_ORDER.indexOf(b) + 99) % 99),
+    );
   }, [nodeTypes, query]);
 
   /** Keyboard / double-click alternative to dragging: add at the centre of the visible canvas. */
@@ -35,26 +38,49 @@ function PaletteImpl() {
     <aside className="flex h-full w-60 shrink-0 flex-col border-r border-zinc-200 bg-white" data-testid="palette">
       <div className="border-b border-zinc-200 p-3">
         <div className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-500">Nodes</div>
-        <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search nodes…" data-testid="palette-search"
-          className="h-8 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2.5 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white focus:ring-2 focus:ring-indigo-100" />
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Search nodes…"
+          data-testid="palette-search"
+          className="h-8 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2.5 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white focus:ring-2 focus:ring-indigo-100"
+        />
       </div>
       <div className="flex-1 space-y-4 overflow-y-auto p-3">
         {groups.length === 0 && <div className="text-xs text-zinc-500">No node type matches “{query}”.</div>}
         {groups.map(([cat, types]) => (
           <section key={cat} data-testid={`palette-group-${cat}`}>
-            <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{categoryStyle(cat).label}</h3>
+            <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
+              {categoryStyle(cat).label}
+            </h3>
             <ul className="space-y-1.5">
               {types.map((t) => (
                 <li key={t.type}>
-                  <div draggable role="button" tabIndex={0} data-testid={`palette-item-${t.type}`} title={`${t.description}\nDrag onto the canvas (or double-click / Enter to add)`}
+                  <div
+                    draggable
+                    role="button"
+                    tabIndex={0}
+                    data-testid={`palette-item-${t.type}`}
+                    title={`${t.description}\nDrag onto the canvas (or double-click / Enter to add)`}
                     onDragStart={(e) => {
                       e.dataTransfer.setData(PALETTE_MIME, t.type);
                       e.dataTransfer.effectAllowed = 'move';
                     }}
                     onDoubleClick={() => addAtCentre(t.type)}
-                    onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); addAtCentre(t.type); } }}
-                    className="flex cursor-grab items-start gap-2 rounded-md border border-zinc-200 bg-white p-2 text-left shadow-xs transition hover:border-indigo-300 hover:shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 active:cursor-grabbing">
-                    <span className={`grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ${categoryStyle(t.category).chip}`}>{categoryStyle(t.category).icon}</span>
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        addAtCentre(t.type);
+                      }
+                    }}
+                    className="flex cursor-grab items-start gap-2 rounded-md border border-zinc-200 bg-white p-2 text-left shadow-xs transition hover:border-indigo-300 hover:shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 active:cursor-grabbing"
+                  >
+                    <span
+                      className={`grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ${categoryStyle(t.category).chip}`}
+                    >
+                      {categoryStyle(t.category).icon}
+                    </span>
                     <span className="min-w-0">
                       <span className="block text-[13px] font-medium leading-tight text-zinc-800">{t.label}</span>
                       <span className="line-clamp-2 text-[11px] leading-snug text-zinc-500">{t.description}</span>

@@ -26,7 +26,9 @@ const OUTPUT_FIELDS: Record<string, string[]> = {
 export function templateSuggestions(nodeId: string, nodes: FlowNode[], edges: FlowEdge[]): string[] {
   const out: string[] = [];
   const start = nodes.find((n) => n.type === 'start');
-  const inputs = Array.isArray(start?.data.config.inputs) ? (start!.data.config.inputs as Array<{ name?: string }>) : [];
+  const inputs = Array.isArray(start?.data.config.inputs)
+    ? (start!.data.config.inputs as Array<{ name?: string }>)
+    : [];
   for (const i of inputs) if (i?.name) out.push(`inputs.${i.name}`);
   const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const id of upstreamOf(nodeId, edges)) {
@@ -46,7 +48,14 @@ export function Inspector() {
 }
 
 function Panel({ children, testId }: { children: React.ReactNode; testId: string }) {
-  return <aside className="flex h-full w-[23rem] shrink-0 flex-col overflow-hidden border-l border-zinc-200 bg-white" data-testid={testId}>{children}</aside>;
+  return (
+    <aside
+      className="flex h-full w-[23rem] shrink-0 flex-col overflow-hidden border-l border-zinc-200 bg-white"
+      data-testid={testId}
+    >
+      {children}
+    </aside>
+  );
 }
 
 function MultiInspector({ count }: { count: number }) {
@@ -56,7 +65,9 @@ function MultiInspector({ count }: { count: number }) {
       <div className="p-4 text-sm text-zinc-600">
         <div className="mb-3 font-medium text-zinc-900">{count} nodes selected</div>
         <p className="mb-4 text-[13px]">Copy with Ctrl+C, paste with Ctrl+V, or delete them together.</p>
-        <Button variant="danger" size="sm" onClick={() => editor.deleteSelection()} data-testid="delete-selection">Delete {count} nodes</Button>
+        <Button variant="danger" size="sm" onClick={() => editor.deleteSelection()} data-testid="delete-selection">
+          Delete {count} nodes
+        </Button>
       </div>
     </Panel>
   );
@@ -77,31 +88,56 @@ function WorkflowInspector() {
     <Panel testId="inspector">
       <div className="border-b border-zinc-200 px-4 py-3">
         <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Workflow</div>
-        <div className="mt-0.5 text-sm text-zinc-500">Select a node to configure it. {count} node{count === 1 ? '' : 's'} on the canvas.</div>
+        <div className="mt-0.5 text-sm text-zinc-500">
+          Select a node to configure it. {count} node{count === 1 ? '' : 's'} on the canvas.
+        </div>
       </div>
       <div className="space-y-3 overflow-y-auto p-4">
         <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-name">Name</label>
-          <input id="wf-name" value={name} onChange={(e) => editor.setMeta({ name: e.target.value })} data-testid="workflow-name-input"
-            className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100" />
+          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-name">
+            Name
+          </label>
+          <input
+            id="wf-name"
+            value={name}
+            onChange={(e) => editor.setMeta({ name: e.target.value })}
+            data-testid="workflow-name-input"
+            className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+          />
         </div>
         <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-desc">Description</label>
-          <textarea id="wf-desc" rows={3} value={description} onChange={(e) => editor.setMeta({ description: e.target.value })}
-            className="w-full rounded-md border border-zinc-300 px-2.5 py-1.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100" />
+          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-desc">
+            Description
+          </label>
+          <textarea
+            id="wf-desc"
+            rows={3}
+            value={description}
+            onChange={(e) => editor.setMeta({ description: e.target.value })}
+            className="w-full rounded-md border border-zinc-300 px-2.5 py-1.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+          />
         </div>
         <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-engine">Engine</label>
-          <select id="wf-engine" value={engine} onChange={(e) => editor.setMeta({ engine: e.target.value as EngineChoice })} data-testid="workflow-engine"
-            className="h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-[13px]">
+          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-engine">
+            Engine
+          </label>
+          <select
+            id="wf-engine"
+            value={engine}
+            onChange={(e) => editor.setMeta({ engine: e.target.value as EngineChoice })}
+            data-testid="workflow-engine"
+            className="h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-[13px]"
+          >
             <option value="auto">auto — DAG, or state graph for cycles / loops / human input</option>
             <option value="dag">dag</option>
             <option value="langgraph">langgraph</option>
           </select>
         </div>
         <div className="rounded-md bg-zinc-50 p-3 text-[12px] leading-relaxed text-zinc-500">
-          <b className="text-zinc-700">Shortcuts</b><br />
-          Ctrl+S save · Ctrl+Z / Ctrl+Shift+Z undo / redo · Ctrl+C / Ctrl+V copy / paste · Del delete · Shift+drag select · Ctrl+click multi-select
+          <b className="text-zinc-700">Shortcuts</b>
+          <br />
+          Ctrl+S save · Ctrl+Z / Ctrl+Shift+Z undo / redo · Ctrl+C / Ctrl+V copy / paste · Del delete · Shift+drag
+          select · Ctrl+click multi-select
         </div>
       </div>
     </Panel>
@@ -119,7 +155,10 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const problems = useNodeProblems(nodeId);
   const t = type ? editor.types.get(type) : undefined;
   // Read at the moment `{{` is typed, so the inspector does not re-render while other nodes are dragged.
-  const suggestions = useCallback(() => templateSuggestions(nodeId, editor.state.nodes, editor.state.edges), [editor, nodeId]);
+  const suggestions = useCallback(
+    () => templateSuggestions(nodeId, editor.state.nodes, editor.state.edges),
+    [editor, nodeId],
+  );
 
   const config = node?.data.config;
   const known = useMemo(() => {
@@ -128,12 +167,16 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
     return s;
   }, [t, config]);
 
-  const form: FormContextValue = useMemo(() => ({
-    problemsAt: (path: string) => problems.filter((p) => p.field === path),
-    suggestions,
-    // Form paths are node paths (`data.config.…`); node data starts below `data`.
-    onChangeAt: (path, value) => editor.updateNodeData(nodeId, (d) => setIn(d, path.slice(1), value), fieldPath(path)),
-  }), [problems, suggestions, editor, nodeId]);
+  const form: FormContextValue = useMemo(
+    () => ({
+      problemsAt: (path: string) => problems.filter((p) => p.field === path),
+      suggestions,
+      // Form paths are node paths (`data.config.…`); node data starts below `data`.
+      onChangeAt: (path, value) =>
+        editor.updateNodeData(nodeId, (d) => setIn(d, path.slice(1), value), fieldPath(path)),
+    }),
+    [problems, suggestions, editor, nodeId],
+  );
 
   if (!node) return <WorkflowInspector />;
   const cat = categoryStyle(t?.category ?? '');
@@ -152,26 +195,57 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
       <FormContext.Provider value={form}>
         <div className="border-b border-zinc-200 px-4 py-3">
           <div className="flex items-center gap-2">
-            <span className={`grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${cat.chip}`}>{cat.icon}</span>
+            <span className={`grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${cat.chip}`}>
+              {cat.icon}
+            </span>
             <div className="min-w-0 flex-1">
-              <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{t?.label ?? node.type} node</div>
-              <div className="truncate font-mono text-[12px] text-zinc-600" data-testid="inspector-node-id">{nodeId}</div>
+              <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
+                {t?.label ?? node.type} node
+              </div>
+              <div className="truncate font-mono text-[12px] text-zinc-600" data-testid="inspector-node-id">
+                {nodeId}
+              </div>
             </div>
-            <Button size="sm" variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => editor.deleteSelection()} data-testid="delete-node">Delete</Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="text-red-600 hover:bg-red-50"
+              onClick={() => editor.deleteSelection()}
+              data-testid="delete-node"
+            >
+              Delete
+            </Button>
           </div>
           {t?.description && <p className="mt-2 text-[12px] leading-snug text-zinc-500">{t.description}</p>}
         </div>
         <div className="flex-1 space-y-4 overflow-y-auto p-4" data-testid="inspector-form">
           {other.length > 0 && (
             <div className="rounded-md border border-red-200 bg-red-50 p-2.5" data-testid="node-problems">
-              {other.map((p) => <p key={p.key} className="text-[12px] leading-snug text-red-700" data-testid="field-error" data-path={p.path}>{p.message}</p>)}
+              {other.map((p) => (
+                <p
+                  key={p.key}
+                  className="text-[12px] leading-snug text-red-700"
+                  data-testid="field-error"
+                  data-path={p.path}
+                >
+                  {p.message}
+                </p>
+              ))}
             </div>
           )}
           <div>
-            <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="node-label">Label</label>
-            <input id="node-label" value={node.data.label ?? ''} data-testid="field-label"
-              onChange={(e) => editor.updateNodeData(nodeId, (d) => ({ ...d, label: e.target.value || undefined }), 'label')}
-              className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100" />
+            <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="node-label">
+              Label
+            </label>
+            <input
+              id="node-label"
+              value={node.data.label ?? ''}
+              data-testid="field-label"
+              onChange={(e) =>
+                editor.updateNodeData(nodeId, (d) => ({ ...d, label: e.target.value || undefined }), 'label')
+              }
+              className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+            />
           </div>
           {t && (
             <section>
@@ -182,21 +256,58 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
           <section>
             <h3 className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Run settings</h3>
             <div className="grid grid-cols-3 gap-2">
-              <NumberSetting label="Max attempts" testId="field-retry.maxAttempts" value={node.data.retry?.maxAttempts} min={1} max={10} placeholder="1"
+              <NumberSetting
+                label="Max attempts"
+                testId="field-retry.maxAttempts"
+                value={node.data.retry?.maxAttempts}
+                min={1}
+                max={10}
+                placeholder="1"
                 problems={form.problemsAt('data.retry.maxAttempts')}
-                onChange={(v) => editor.updateNodeData(nodeId, (d) => cleanRetry(setIn(d, ['retry', 'maxAttempts'], v)), 'retry.maxAttempts')} />
-              <NumberSetting label="Backoff (ms)" testId="field-retry.backoffMs" value={node.data.retry?.backoffMs} min={0} max={600000} placeholder="500"
+                onChange={(v) =>
+                  editor.updateNodeData(
+                    nodeId,
+                    (d) => cleanRetry(setIn(d, ['retry', 'maxAttempts'], v)),
+                    'retry.maxAttempts',
+                  )
+                }
+              />
+              <NumberSetting
+                label="Backoff (ms)"
+                testId="field-retry.backoffMs"
+                value={node.data.retry?.backoffMs}
+                min={0}
+                max={600000}
+                placeholder="500"
                 problems={form.problemsAt('data.retry.backoffMs')}
-                onChange={(v) => editor.updateNodeData(nodeId, (d) => cleanRetry(setIn(d, ['retry', 'backoffMs'], v)), 'retry.backoffMs')} />
-              <NumberSetting label="Timeout (ms)" testId="field-timeoutMs" value={node.data.timeoutMs} min={1} max={3600000} placeholder="600000"
+                onChange={(v) =>
+                  editor.updateNodeData(
+                    nodeId,
+                    (d) => cleanRetry(setIn(d, ['retry', 'backoffMs'], v)),
+                    'retry.backoffMs',
+                  )
+                }
+              />
+              <NumberSetting
+                label="Timeout (ms)"
+                testId="field-timeoutMs"
+                value={node.data.timeoutMs}
+                min={1}
+                max={3600000}
+                placeholder="600000"
                 problems={form.problemsAt('data.timeoutMs')}
-                onChange={(v) => editor.updateNodeData(nodeId, (d) => setIn(d, ['timeoutMs'], v), 'timeoutMs')} />
+                onChange={(v) => editor.updateNodeData(nodeId, (d) => setIn(d, ['timeoutMs'], v), 'timeoutMs')}
+              />
             </div>
           </section>
           {runId && runFinished && (
             <section className="rounded-md border border-zinc-200 bg-zinc-50 p-3">
-              <div className="mb-2 text-[12px] text-zinc-600">Re-run this node and everything after it in the shown run, reusing earlier results.</div>
-              <Button size="sm" onClick={() => void resumeFromHere()} data-testid="resume-from-here">Resume from here</Button>
+              <div className="mb-2 text-[12px] text-zinc-600">
+                Re-run this node and everything after it in the shown run, reusing earlier results.
+              </div>
+              <Button size="sm" onClick={() => void resumeFromHere()} data-testid="resume-from-here">
+                Resume from here
+              </Button>
             </section>
           )}
         </div>
@@ -213,17 +324,43 @@ function cleanRetry<T extends { retry?: Record<string, unknown> }>(d: T): T {
   return d;
 }
 
-function NumberSetting({ label, value, onChange, min, max, placeholder, testId, problems }: {
-  label: string; value: number | undefined; onChange: (v: number | undefined) => void; min: number; max: number; placeholder: string; testId: string;
+function NumberSetting({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  placeholder,
+  testId,
+  problems,
+}: {
+  label: string;
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+  min: number;
+  max: number;
+  placeholder: string;
+  testId: string;
   problems: { key: string; message: string }[];
 }) {
   return (
     <div>
       <label className="mb-1 block text-[11px] font-medium text-zinc-600">{label}</label>
-      <input type="number" min={min} max={max} value={value ?? ''} placeholder={placeholder} data-testid={testId}
+      <input
+        type="number"
+        min={min}
+        max={max}
+        value={value ?? ''}
+        placeholder={placeholder}
+        data-testid={testId}
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.valueAsNumber)}
-        className={`h-8 w-full rounded-md border px-2 text-[13px] outline-none focus:ring-2 ${problems.length ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`} />
-      {problems.map((p) => <p key={p.key} className="mt-1 text-[11px] text-red-600" data-testid="field-error">{p.message}</p>)}
+        className={`h-8 w-full rounded-md border px-2 text-[13px] outline-none focus:ring-2 ${problems.length ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`}
+      />
+      {problems.map((p) => (
+        <p key={p.key} className="mt-1 text-[11px] text-red-600" data-testid="field-error">
+          {p.message}
+        </p>
+      ))}
     </div>
   );
 }

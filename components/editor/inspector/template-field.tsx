@@ -5,7 +5,10 @@
  */
 import { useRef, useState, type KeyboardEvent } from 'react';
 
-interface OpenRef { from: number; prefix: string }
+interface OpenRef {
+  from: number;
+  prefix: string;
+}
 
 /** Finds an unclosed `{{` before the caret; `from` is where the reference being typed starts. */
 export function openRefAt(text: string, caret: number): OpenRef | null {
@@ -36,7 +39,18 @@ export interface TemplateFieldProps {
   mono?: boolean;
 }
 
-export function TemplateField({ value, onChange, suggestions, multiline, rows = 3, placeholder, invalid, testId, ariaLabel, mono }: TemplateFieldProps) {
+export function TemplateField({
+  value,
+  onChange,
+  suggestions,
+  multiline,
+  rows = 3,
+  placeholder,
+  invalid,
+  testId,
+  ariaLabel,
+  mono,
+}: TemplateFieldProps) {
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const [open, setOpen] = useState<OpenRef | null>(null);
   const [active, setActive] = useState(0);
@@ -44,7 +58,10 @@ export function TemplateField({ value, onChange, suggestions, multiline, rows = 
   const q = open?.prefix.toLowerCase() ?? '';
   const all = open ? suggestions() : [];
   const matches = open
-    ? [...all.filter((s) => s.toLowerCase().startsWith(q)), ...all.filter((s) => !s.toLowerCase().startsWith(q) && s.toLowerCase().includes(q))].slice(0, 12)
+    ? [
+        ...all.filter((s) => s.toLowerCase().startsWith(q)),
+        ...all.filter((s) => !s.toLowerCase().startsWith(q) && s.toLowerCase().includes(q)),
+      ].slice(0, 12)
     : [];
 
   const refresh = (text: string) => {
@@ -65,37 +82,78 @@ export function TemplateField({ value, onChange, suggestions, multiline, rows = 
     onChange(next);
     setOpen(null);
     const pos = open.from + s.length + closing.length;
-    requestAnimationFrame(() => { el.focus(); el.setSelectionRange(pos, pos); });
+    requestAnimationFrame(() => {
+      el.focus();
+      el.setSelectionRange(pos, pos);
+    });
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!open || !matches.length) return;
-    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => (a + 1) % matches.length); }
-    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => (a - 1 + matches.length) % matches.length); }
-    else if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); accept(matches[Math.min(active, matches.length - 1)]); }
-    else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setOpen(null); }
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => (a + 1) % matches.length);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => (a - 1 + matches.length) % matches.length);
+    } else if (e.key === 'Enter' || e.key === 'Tab') {
+      e.preventDefault();
+      accept(matches[Math.min(active, matches.length - 1)]);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      setOpen(null);
+    }
   };
 
   const cls = `w-full rounded-md border bg-white px-2.5 py-1.5 text-[13px] outline-none focus:ring-2 ${mono ? 'font-mono text-[12px]' : ''} ${invalid ? 'border-red-400 focus:border-red-500 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`;
   const common = {
-    ref, value, placeholder, 'aria-label': ariaLabel, 'aria-invalid': invalid || undefined, 'data-testid': testId, className: cls, spellCheck: false,
-    onChange: (e: { target: { value: string } }) => { onChange(e.target.value); refresh(e.target.value); },
+    ref,
+    value,
+    placeholder,
+    'aria-label': ariaLabel,
+    'aria-invalid': invalid || undefined,
+    'data-testid': testId,
+    className: cls,
+    spellCheck: false,
+    onChange: (e: { target: { value: string } }) => {
+      onChange(e.target.value);
+      refresh(e.target.value);
+    },
     onKeyDown,
-    onKeyUp: (e: KeyboardEvent) => { if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) refresh(value); },
+    onKeyUp: (e: KeyboardEvent) => {
+      if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) refresh(value);
+    },
     onClick: () => refresh(value),
     onBlur: () => setTimeout(() => setOpen(null), 120),
   };
 
   return (
     <div className="relative">
-      {multiline ? <textarea rows={rows} {...common} className={`${cls} resize-y leading-snug`} /> : <input type="text" {...common} />}
+      {multiline ? (
+        <textarea rows={rows} {...common} className={`${cls} resize-y leading-snug`} />
+      ) : (
+        <input type="text" {...common} />
+      )}
       {open && matches.length > 0 && (
-        <ul role="listbox" data-testid="autocomplete" className="absolute left-0 right-0 top-full z-30 mt-1 max-h-56 overflow-y-auto rounded-md border border-zinc-200 bg-white py-1 shadow-lg">
+        <ul
+          role="listbox"
+          data-testid="autocomplete"
+          className="absolute left-0 right-0 top-full z-30 mt-1 max-h-56 overflow-y-auto rounded-md border border-zinc-200 bg-white py-1 shadow-lg"
+        >
           {matches.map((s, i) => (
-            <li key={s} role="option" aria-selected={i === active} data-testid="autocomplete-item"
-              onMouseDown={(e) => { e.preventDefault(); accept(s); }}
+            <li
+              key={s}
+              role="option"
+              aria-selected={i === active}
+              data-testid="autocomplete-item"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                accept(s);
+              }}
               onMouseEnter={() => setActive(i)}
-              className={`cursor-pointer px-2.5 py-1 font-mono text-[12px] ${i === active ? 'bg-indigo-50 text-indigo-800' : 'text-zinc-700'}`}>
+              className={`cursor-pointer px-2.5 py-1 font-mono text-[12px] ${i === active ? 'bg-indigo-50 text-indigo-800' : 'text-zinc-700'}`}
+            >
               {`{{${s}}}`}
             </li>
           ))}

@@ -5,7 +5,14 @@ import { Button } from '@/components/ui/button';
 import type { PublishStatus } from './publish-api';
 import { ConfirmButton, CopyButton, InlineError, Section, inputClass } from './publish-ui';
 
-export function EndpointSection({ status, draftUnchanged, busy, error, onPublish, onUnpublish }: {
+export function EndpointSection({
+  status,
+  draftUnchanged,
+  busy,
+  error,
+  onPublish,
+  onUnpublish,
+}: {
   status: PublishStatus;
   /** The saved draft equals the current version (nothing new to publish); null when unknown. */
   draftUnchanged: boolean | null;
@@ -18,72 +25,134 @@ export function EndpointSection({ status, draftUnchanged, busy, error, onPublish
   const neverPublished = !status.slug;
 
   return (
-    <Section title="Endpoint" testId="publish-endpoint-section"
+    <Section
+      title="Endpoint"
+      testId="publish-endpoint-section"
       aside={
-        <span data-testid="publish-state" data-published={status.published}
-          className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${status.published ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600'}`}>
+        <span
+          data-testid="publish-state"
+          data-published={status.published}
+          className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${status.published ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600'}`}
+        >
           {status.published ? `Published · v${status.version}` : neverPublished ? 'Not published' : 'Unpublished'}
         </span>
-      }>
+      }
+    >
       {status.slug && (
         <dl className="mb-3 grid grid-cols-[5.5rem_1fr] items-center gap-x-2 gap-y-1.5 text-[12px]">
           <dt className="text-zinc-500">Slug</dt>
-          <dd className="font-mono text-zinc-900" data-testid="publish-slug">{status.slug}</dd>
+          <dd className="font-mono text-zinc-900" data-testid="publish-slug">
+            {status.slug}
+          </dd>
           <dt className="text-zinc-500">Version</dt>
           <dd className="text-zinc-900" data-testid="publish-version" data-version={status.version ?? ''}>
-            {status.version ? `v${status.version} (current)` : <span className="text-zinc-500">none — the endpoint answers 404</span>}
+            {status.version ? (
+              `v${status.version} (current)`
+            ) : (
+              <span className="text-zinc-500">none — the endpoint answers 404</span>
+            )}
           </dd>
-          {status.endpoint && <>
-            <dt className="text-zinc-500">Endpoint</dt>
-            <dd className="flex min-w-0 items-center gap-1.5">
-              <code className="min-w-0 flex-1 truncate rounded bg-zinc-100 px-1.5 py-1 font-mono text-[11px] text-zinc-800" title={status.endpoint} data-testid="publish-endpoint">
-                <span className="text-emerald-700">POST</span> {status.endpoint}
-              </code>
-              <CopyButton text={status.endpoint} testId="copy-endpoint" />
-            </dd>
-          </>}
-          {status.openapiUrl && <>
-            <dt className="text-zinc-500">OpenAPI</dt>
-            <dd className="min-w-0 truncate">
-              <a href={status.openapiUrl} target="_blank" rel="noreferrer" data-testid="publish-openapi"
-                className="font-mono text-[11px] text-indigo-600 hover:underline">{status.openapiUrl}</a>
-            </dd>
-          </>}
+          {status.endpoint && (
+            <>
+              <dt className="text-zinc-500">Endpoint</dt>
+              <dd className="flex min-w-0 items-center gap-1.5">
+                <code
+                  className="min-w-0 flex-1 truncate rounded bg-zinc-100 px-1.5 py-1 font-mono text-[11px] text-zinc-800"
+                  title={status.endpoint}
+                  data-testid="publish-endpoint"
+                >
+                  <span className="text-emerald-700">POST</span> {status.endpoint}
+                </code>
+                <CopyButton text={status.endpoint} testId="copy-endpoint" />
+              </dd>
+            </>
+          )}
+          {status.openapiUrl && (
+            <>
+              <dt className="text-zinc-500">OpenAPI</dt>
+              <dd className="min-w-0 truncate">
+                <a
+                  href={status.openapiUrl}
+                  target="_blank"
+                  rel="noreferrer"
+                  data-testid="publish-openapi"
+                  className="font-mono text-[11px] text-indigo-600 hover:underline"
+                >
+                  {status.openapiUrl}
+                </a>
+              </dd>
+            </>
+          )}
         </dl>
       )}
 
       {neverPublished ? (
         <div className="space-y-2">
           <p className="text-[12px] text-zinc-600">
-            Publishing validates the draft and snapshots it as version 1, served at <code className="font-mono text-[11px]">/api/v1/workflows/&lt;slug&gt;/run</code> to callers with an API key.
+            Publishing validates the draft and snapshots it as version 1, served at{' '}
+            <code className="font-mono text-[11px]">/api/v1/workflows/&lt;slug&gt;/run</code> to callers with an API
+            key.
           </p>
           <label className="block text-[12px] font-medium text-zinc-700" htmlFor="publish-slug-input">
-            Slug <span className="font-normal text-zinc-400">(optional; derived from the name if empty; cannot change later)</span>
+            Slug{' '}
+            <span className="font-normal text-zinc-400">
+              (optional; derived from the name if empty; cannot change later)
+            </span>
           </label>
           <div className="flex gap-2">
-            <input id="publish-slug-input" data-testid="publish-slug-input" className={`${inputClass} font-mono`} value={slug}
-              placeholder="my-workflow" onChange={(e) => setSlug(e.target.value.trim())}
-              onKeyDown={(e) => { if (e.key === 'Enter' && !busy) onPublish(slug || undefined); }} />
-            <Button variant="primary" size="sm" data-testid="publish-submit" disabled={busy} onClick={() => onPublish(slug || undefined)}>
+            <input
+              id="publish-slug-input"
+              data-testid="publish-slug-input"
+              className={`${inputClass} font-mono`}
+              value={slug}
+              placeholder="my-workflow"
+              onChange={(e) => setSlug(e.target.value.trim())}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !busy) onPublish(slug || undefined);
+              }}
+            />
+            <Button
+              variant="primary"
+              size="sm"
+              data-testid="publish-submit"
+              disabled={busy}
+              onClick={() => onPublish(slug || undefined)}
+            >
               {busy ? 'Publishing…' : 'Publish'}
             </Button>
           </div>
         </div>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
-          <Button variant="primary" size="sm" data-testid="publish-submit" disabled={busy} onClick={() => onPublish()}
-            title="Validate the saved draft and make it the next, current version">
+          <Button
+            variant="primary"
+            size="sm"
+            data-testid="publish-submit"
+            disabled={busy}
+            onClick={() => onPublish()}
+            title="Validate the saved draft and make it the next, current version"
+          >
             {busy ? 'Publishing…' : status.published ? 'Publish new version' : 'Publish the draft'}
           </Button>
           {status.published && (
-            <ConfirmButton label="Unpublish" question="Endpoint will answer 404. Unpublish?" confirmLabel="Unpublish"
-              testId="unpublish" disabled={busy} onConfirm={onUnpublish} />
+            <ConfirmButton
+              label="Unpublish"
+              question="Endpoint will answer 404. Unpublish?"
+              confirmLabel="Unpublish"
+              testId="unpublish"
+              disabled={busy}
+              onConfirm={onUnpublish}
+            />
           )}
           {draftUnchanged && status.published && (
-            <span className="text-[11px] text-zinc-500" data-testid="publish-draft-unchanged">The draft has no changes since v{status.version}.</span>
+            <span className="text-[11px] text-zinc-500" data-testid="publish-draft-unchanged">
+              The draft has no changes since v{status.version}.
+            </span>
           )}
           {!status.published && (
-            <span className="w-full text-[11px] text-zinc-500">The slug, versions and keys are kept: publish the draft, or make a version below current again.</span>
+            <span className="w-full text-[11px] text-zinc-500">
+              The slug, versions and keys are kept: publish the draft, or make a version below current again.
+            </span>
           )}
         </div>
       )}

@@ -29,7 +29,14 @@ export interface VersionInfo {
   draftChanges: GraphDiff;
 }
 
-export interface VersionSnapshot { id: string; version: number; engine: string; graph: Graph; createdAt: string; current: boolean }
+export interface VersionSnapshot {
+  id: string;
+  version: number;
+  engine: string;
+  graph: Graph;
+  createdAt: string;
+  current: boolean;
+}
 
 export interface ApiKeyInfo {
   id: string;
@@ -48,7 +55,8 @@ export const publishApi = {
   status: (id: string) => call<PublishStatus>('GET', `${wf(id)}/publish`),
   publish: (id: string, slug?: string) => call<PublishStatus>('POST', `${wf(id)}/publish`, slug ? { slug } : {}),
   unpublish: (id: string) => call<PublishStatus>('DELETE', `${wf(id)}/publish`),
-  setCors: (id: string, corsOrigins: string[] | null) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),
+  setCors: (id: string, corsOrigins: string[] | null) =>
+    call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),
   /** Newest first. The route answers `{ …status, versions }`; a bare array is accepted too. */
   versions: async (id: string): Promise<VersionInfo[]> => {
     const res = await call<VersionInfo[] | { versions: VersionInfo[] }>('GET', `${wf(id)}/versions`);

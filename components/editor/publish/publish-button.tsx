@@ -9,7 +9,14 @@ export function PublishButton({ disabled }: { disabled?: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="dark" size="sm" onClick={() => setOpen(true)} disabled={disabled} data-testid="publish" title="Publish as an HTTP API: versions, API keys, CORS">
+      <Button
+        variant="dark"
+        size="sm"
+        onClick={() => setOpen(true)}
+        disabled={disabled}
+        data-testid="publish"
+        title="Publish as an HTTP API: versions, API keys, CORS"
+      >
         Publish
       </Button>
       {/* Portalled out of the dark top bar, so the drawer inherits neither its colours nor its stacking. */}

@@ -17,7 +17,11 @@ import { sampleInputs } from './snippets';
 import { UsageSection } from './usage-section';
 import { VersionsSection } from './versions-section';
 
-interface Loaded { status: PublishStatus; versions: VersionInfo[]; keys: ApiKeyInfo[] }
+interface Loaded {
+  status: PublishStatus;
+  versions: VersionInfo[];
+  keys: ApiKeyInfo[];
+}
 
 export function PublishPanel({ onClose }: { onClose: () => void }) {
   const { editor } = useEditorContext();
@@ -37,13 +41,19 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
 
   // Escape closes the drawer even when focus is not inside it (keys inside are handled, and stopped, below).
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
   const load = useCallback(async () => {
-    const [status, versions, keys] = await Promise.all([publishApi.status(workflowId), publishApi.versions(workflowId), publishApi.keys(workflowId)]);
+    const [status, versions, keys] = await Promise.all([
+      publishApi.status(workflowId),
+      publishApi.versions(workflowId),
+      publishApi.keys(workflowId),
+    ]);
     setData({ status, versions, keys });
   }, [workflowId]);
 
@@ -64,19 +74,32 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
   // The endpoint runs the current version, so its start node (not the draft's) decides the snippets' inputs.
   const currentVersion = data?.status.published ? data.status.version : null;
   useEffect(() => {
-    if (currentVersion === null) { setVersionGraph(null); return; }
+    if (currentVersion === null) {
+      setVersionGraph(null);
+      return;
+    }
     let cancelled = false;
-    publishApi.version(workflowId, currentVersion)
-      .then((v) => { if (!cancelled) setVersionGraph(v.graph); })
-      .catch(() => { if (!cancelled) setVersionGraph(null); });
-    return () => { cancelled = true; };
+    publishApi
+      .version(workflowId, currentVersion)
+      .then((v) => {
+        if (!cancelled) setVersionGraph(v.graph);
+      })
+      .catch(() => {
+        if (!cancelled) setVersionGraph(null);
+      });
+    return () => {
+      cancelled = true;
+    };
   }, [workflowId, currentVersion]);
 
   const publish = async (slug?: string) => {
     setPublishing(true);
     setPublishError(null);
     try {
-      if (!(await editor.save({ manual: true }))) throw new Error(`The draft could not be saved, so it was not published: ${editor.state.saveMessage ?? 'see the top bar'}`);
+      if (!(await editor.save({ manual: true })))
+        throw new Error(
+          `The draft could not be saved, so it was not published: ${editor.state.saveMessage ?? 'see the top bar'}`,
+        );
       const status = await publishApi.publish(workflowId, slug);
       toast('success', `Published version ${status.version}`);
       await load();
@@ -134,55 +157,125 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
     try {
       const revoked = await publishApi.revokeKey(id);
       setData((d) => (d ? { ...d, keys: d.keys.map((k) => (k.id === id ? { ...k, ...revoked } : k)) } : d));
-      if (created?.id === id) { setCreated(null); setCreatedShown(false); }
+      if (created?.id === id) {
+        setCreated(null);
+        setCreatedShown(false);
+      }
       toast('info', 'Key revoked');
     } catch (e) {
       setKeysError(e);
     }
   };
 
-  const nodeLabel = useCallback((id: string) => {
-    const label = editor.state.nodes.find((n) => n.id === id)?.data.label;
-    return typeof label === 'string' && label && label !== id ? `${label} (${id})` : id;
-  }, [editor]);
+  const nodeLabel = useCallback(
+    (id: string) => {
+      const label = editor.state.nodes.find((n) => n.id === id)?.data.label;
+      return typeof label === 'string' && label && label !== id ? `${label} (${id})` : id;
+    },
+    [editor],
+  );
 
   const inputs = useMemo(() => sampleInputs(versionGraph ?? editor.graph()), [versionGraph, editor]);
   const current = data?.versions.find((v) => v.current);
 
   return (
-    <div className="fixed inset-0 z-50 flex justify-end bg-zinc-950/30" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
-      <div role="dialog" aria-modal="true" aria-label="Publish" data-testid="publish-panel" data-loaded={!!data}
+    <div
+      className="fixed inset-0 z-50 flex justify-end bg-zinc-950/30"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label="Publish"
+        data-testid="publish-panel"
+        data-loaded={!!data}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') { e.stopPropagation(); onClose(); return; }
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+            return;
+          }
           // Keep Delete/Backspace and friends from reaching the canvas behind the drawer.
           if (!e.ctrlKey && !e.metaKey) e.stopPropagation();
         }}
-        className="flex h-full w-[34rem] max-w-full flex-col border-l border-zinc-200 bg-white text-zinc-900 shadow-2xl">
+        className="flex h-full w-[34rem] max-w-full flex-col border-l border-zinc-200 bg-white text-zinc-900 shadow-2xl"
+      >
         <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
           <div className="min-w-0">
             <h2 className="text-sm font-semibold text-zinc-900">Publish as an API</h2>
             <p className="truncate text-[11px] text-zinc-500">{editor.state.name || 'Untitled'}</p>
           </div>
-          <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label="Close" data-testid="publish-close" autoFocus>✕</button>
+          <button
+            type="button"
+            className="text-zinc-400 hover:text-zinc-700"
+            onClick={onClose}
+            aria-label="Close"
+            data-testid="publish-close"
+            autoFocus
+          >
+            ✕
+          </button>
         </div>
         <div className="min-h-0 flex-1 overflow-y-auto text-sm">
-          {!data && !loadError && <div className="px-5 py-8 text-center text-[12px] text-zinc-500" data-testid="publish-loading">Loading…</div>}
-          {loadError != null && (
-            <div role="alert" data-testid="publish-load-error" className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800">
-              Could not load the publishing state: {errorMessage(loadError)}
-              <Button size="sm" className="ml-2" onClick={() => void reload()}>Retry</Button>
+          {!data && !loadError && (
+            <div className="px-5 py-8 text-center text-[12px] text-zinc-500" data-testid="publish-loading">
+              Loading…
             </div>
           )}
-          {data && <>
-            <EndpointSection status={data.status} busy={publishing} error={publishError} onPublish={(slug) => void publish(slug)} onUnpublish={unpublish}
-              draftUnchanged={current ? current.draftChanges.same : null} />
-            <VersionsSection versions={data.versions} rollingBack={rollingBack} error={versionsError} onRollback={(v) => void rollback(v)} nodeLabel={nodeLabel} />
-            <ApiKeysSection keys={data.keys} created={createdShown ? created : null} creating={creatingKey} error={keysError}
-              onCreate={createKey} onRevoke={revokeKey} onDismissCreated={() => setCreatedShown(false)} />
-            <CorsSection key={JSON.stringify(data.status.corsOrigins ?? null)} workflowId={workflowId} status={data.status}
-              onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))} />
-            <UsageSection endpoint={data.status.endpoint} published={data.status.published} apiKey={created?.key ?? null} inputs={inputs} />
-          </>}
+          {loadError != null && (
+            <div
+              role="alert"
+              data-testid="publish-load-error"
+              className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
+            >
+              Could not load the publishing state: {errorMessage(loadError)}
+              <Button size="sm" className="ml-2" onClick={() => void reload()}>
+                Retry
+              </Button>
+            </div>
+          )}
+          {data && (
+            <>
+              <EndpointSection
+                status={data.status}
+                busy={publishing}
+                error={publishError}
+                onPublish={(slug) => void publish(slug)}
+                onUnpublish={unpublish}
+                draftUnchanged={current ? current.draftChanges.same : null}
+              />
+              <VersionsSection
+                versions={data.versions}
+                rollingBack={rollingBack}
+                error={versionsError}
+                onRollback={(v) => void rollback(v)}
+                nodeLabel={nodeLabel}
+              />
+              <ApiKeysSection
+                keys={data.keys}
+                created={createdShown ? created : null}
+                creating={creatingKey}
+                error={keysError}
+                onCreate={createKey}
+                onRevoke={revokeKey}
+                onDismissCreated={() => setCreatedShown(false)}
+              />
+              <CorsSection
+                key={JSON.stringify(data.status.corsOrigins ?? null)}
+                workflowId={workflowId}
+                status={data.status}
+                onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
+              />
+              <UsageSection
+                endpoint={data.status.endpoint}
+                published={data.status.published}
+                apiKey={created?.key ?? null}
+                inputs={inputs}
+              />
+            </>
+          )}
         </div>
       </div>
     </div>

@@ -6,18 +6,28 @@ export const ENDPOINT_PLACEHOLDER = 'https://YOUR_PAIFLOW_HOST/api/v1/workflows/
 
 export type SnippetLang = 'curl' | 'js' | 'python';
 
-interface InputDecl { name?: unknown; type?: unknown; default?: unknown }
+interface InputDecl {
+  name?: unknown;
+  type?: unknown;
+  default?: unknown;
+}
 
 /** A sample value per declared type: its default if it has one, else string → "…", number → 1, boolean → true, object → {}, array → []. */
 function sampleValue(d: InputDecl): unknown {
   if (d.default !== undefined) return d.default;
   switch (d.type ?? 'string') {
-    case 'string': return '…';
-    case 'number': return 1;
-    case 'boolean': return true;
-    case 'object': return {};
-    case 'array': return [];
-    default: return null;
+    case 'string':
+      return '…';
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'object':
+      return {};
+    case 'array':
+      return [];
+    default:
+      return null;
   }
 }
 
@@ -53,7 +63,10 @@ export function toPython(v: unknown, level = 0): string {
 /** JSON indented by two spaces, every line after the first shifted by `indent`. */
 const indented = (v: unknown, indent: string) => JSON.stringify(v, null, 2).split('\n').join(`\n${indent}`);
 
-export function buildSnippet(lang: SnippetLang, opts: { endpoint: string | null; apiKey: string | null; inputs: Record<string, unknown> }): string {
+export function buildSnippet(
+  lang: SnippetLang,
+  opts: { endpoint: string | null; apiKey: string | null; inputs: Record<string, unknown> },
+): string {
   const endpoint = opts.endpoint ?? ENDPOINT_PLACEHOLDER;
   const key = opts.apiKey ?? KEY_PLACEHOLDER;
   const body = { inputs: opts.inputs };

@@ -4,12 +4,21 @@ import { toast } from '@/components/ui/toast';
 import type { RunController } from './run-controller';
 import type { RunStore } from './run-store';
 
-export async function startResume(runs: RunStore, controller: RunController, runId: string, fromNodeId?: string): Promise<boolean> {
+export async function startResume(
+  runs: RunStore,
+  controller: RunController,
+  runId: string,
+  fromNodeId?: string,
+): Promise<boolean> {
   try {
     await api.resumeRun(runId, fromNodeId);
     if (runs.state.runId !== runId) controller.open(runId);
     else controller.follow();
-    toast('info', fromNodeId ? `Resuming from “${fromNodeId}”` : 'Resuming the run', 'Succeeded nodes are reused; the rest runs again.');
+    toast(
+      'info',
+      fromNodeId ? `Resuming from “${fromNodeId}”` : 'Resuming the run',
+      'Succeeded nodes are reused; the rest runs again.',
+    );
     return true;
   } catch (e) {
     toast('error', 'Resume failed', errorMessage(e));

@@ -20,7 +20,10 @@ export class RunController {
   private retryDelay = 500;
   private generation = 0;
 
-  constructor(readonly runs: RunStore, private readonly onFinished?: (runId: string) => void) {}
+  constructor(
+    readonly runs: RunStore,
+    private readonly onFinished?: (runId: string) => void,
+  ) {}
 
   /** Shows a run: replays its whole trace from seq 0 (live runs continue streaming). */
   open(runId: string) {
@@ -66,7 +69,11 @@ export class RunController {
     const onEvent = (m: MessageEvent<string>) => {
       if (gen !== this.generation) return;
       let e: TraceEvent;
-      try { e = JSON.parse(m.data) as TraceEvent; } catch { return; }
+      try {
+        e = JSON.parse(m.data) as TraceEvent;
+      } catch {
+        return;
+      }
       const last = this.runs.lastSeq;
       if (e.seq > last + 1) {
         // A gap can only mean lost frames: re-read from the last applied seq instead of painting a hole.
@@ -92,7 +99,9 @@ export class RunController {
     };
     for (const t of TRACE_EVENT_TYPES) es.addEventListener(t, onEvent as EventListener);
     es.onmessage = onEvent;
-    es.onopen = () => { if (gen === this.generation && !probe) this.runs.setConnection('open'); };
+    es.onopen = () => {
+      if (gen === this.generation && !probe) this.runs.setConnection('open');
+    };
     es.onerror = () => {
       if (gen !== this.generation) return;
       // A probe after a terminal event that the server closed without sending anything: the run is over.

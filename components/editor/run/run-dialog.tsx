@@ -7,7 +7,13 @@ import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext } from '../editor-context';
 
-interface InputDecl { name: string; type?: 'string' | 'number' | 'boolean' | 'object' | 'array'; required?: boolean; description?: string; default?: unknown }
+interface InputDecl {
+  name: string;
+  type?: 'string' | 'number' | 'boolean' | 'object' | 'array';
+  required?: boolean;
+  description?: string;
+  default?: unknown;
+}
 
 function initial(d: InputDecl): string | boolean {
   if (d.type === 'boolean') return d.default === true;
@@ -15,11 +21,23 @@ function initial(d: InputDecl): string | boolean {
   return typeof d.default === 'string' ? d.default : JSON.stringify(d.default, null, 2);
 }
 
-export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => void; onStarted: (runId: string) => void; onInvalid: () => void }) {
+export function RunDialog({
+  onClose,
+  onStarted,
+  onInvalid,
+}: {
+  onClose: () => void;
+  onStarted: (runId: string) => void;
+  onInvalid: () => void;
+}) {
   const { editor } = useEditorContext();
   const start = editor.state.nodes.find((n) => n.type === 'start');
-  const decls = (Array.isArray(start?.data.config.inputs) ? (start!.data.config.inputs as InputDecl[]) : []).filter((d) => d?.name);
-  const [values, setValues] = useState<Record<string, string | boolean>>(() => Object.fromEntries(decls.map((d) => [d.name, initial(d)])));
+  const decls = (Array.isArray(start?.data.config.inputs) ? (start!.data.config.inputs as InputDecl[]) : []).filter(
+    (d) => d?.name,
+  );
+  const [values, setValues] = useState<Record<string, string | boolean>>(() =>
+    Object.fromEntries(decls.map((d) => [d.name, initial(d)])),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
@@ -30,7 +48,10 @@ export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => vo
     for (const d of decls) {
       const v = values[d.name];
       const type = d.type ?? 'string';
-      if (type === 'boolean') { inputs[d.name] = v === true; continue; }
+      if (type === 'boolean') {
+        inputs[d.name] = v === true;
+        continue;
+      }
       const text = String(v ?? '');
       if (text === '') {
         if (d.required !== false && d.default === undefined) errs[d.name] = 'Required';
@@ -44,7 +65,12 @@ export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => vo
       } else {
         try {
           const parsed = JSON.parse(text);
-          if (type === 'array' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) errs[d.name] = `Enter a JSON ${type}`;
+          if (
+            type === 'array'
+              ? !Array.isArray(parsed)
+              : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
+          )
+            errs[d.name] = `Enter a JSON ${type}`;
           else inputs[d.name] = parsed;
         } catch {
           errs[d.name] = `Enter valid JSON (${type})`;
@@ -56,7 +82,10 @@ export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => vo
     setBusy(true);
     try {
       // Runs execute the stored draft, so unsaved edits are saved first.
-      if (!(await editor.save({ manual: true }))) { setBusy(false); return; }
+      if (!(await editor.save({ manual: true }))) {
+        setBusy(false);
+        return;
+      }
       const res = await api.startRun(editor.state.workflowId, inputs);
       onStarted(res.runId);
     } catch (err) {
@@ -66,16 +95,28 @@ export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => vo
         return;
       }
       toast('error', 'The run could not start', errorMessage(err));
-      if (err instanceof ApiError && err.status === 422) { onInvalid(); onClose(); }
+      if (err instanceof ApiError && err.status === 422) {
+        onInvalid();
+        onClose();
+      }
     }
   };
 
   return (
-    <Modal title="Run workflow" onClose={onClose} testId="run-dialog" wide
-      footer={<>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="run" type="submit" form="run-form" disabled={busy} data-testid="run-submit">{busy ? 'Starting…' : 'Run'}</Button>
-      </>}>
+    <Modal
+      title="Run workflow"
+      onClose={onClose}
+      testId="run-dialog"
+      wide
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="run" type="submit" form="run-form" disabled={busy} data-testid="run-submit">
+            {busy ? 'Starting…' : 'Run'}
+          </Button>
+        </>
+      }
+    >
       <form id="run-form" onSubmit={submit} className="space-y-3">
         {decls.length === 0 && <p className="text-zinc-500">The start node declares no inputs.</p>}
         {decls.map((d) => {
@@ -88,21 +129,50 @@ export function RunDialog({ onClose, onStarted, onInvalid }: { onClose: () => vo
               <label htmlFor={id} className="mb-1 block text-[12px] font-medium text-zinc-700">
                 <span className="font-mono">{d.name}</span>
                 {d.required !== false && d.default === undefined && <span className="ml-0.5 text-red-500">*</span>}
-                <span className="ml-2 font-normal text-zinc-400">{type}{d.description ? ` — ${d.description}` : ''}</span>
+                <span className="ml-2 font-normal text-zinc-400">
+                  {type}
+                  {d.description ? ` — ${d.description}` : ''}
+                </span>
               </label>
               {type === 'boolean' ? (
-                <input id={id} type="checkbox" checked={values[d.name] === true} data-testid={id}
-                  onChange={(e) => setValues((v) => ({ ...v, [d.name]: e.target.checked }))} className="h-4 w-4 accent-indigo-600" />
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={values[d.name] === true}
+                  data-testid={id}
+                  onChange={(e) => setValues((v) => ({ ...v, [d.name]: e.target.checked }))}
+                  className="h-4 w-4 accent-indigo-600"
+                />
               ) : type === 'number' ? (
-                <input id={id} type="number" step="any" value={String(values[d.name] ?? '')} data-testid={id} className={`${cls} h-8`}
-                  onChange={(e) => setValues((v) => ({ ...v, [d.name]: e.target.value }))} />
-              ) : (
-                <textarea id={id} rows={type === 'string' ? 2 : 4} value={String(values[d.name] ?? '')} data-testid={id}
-                  className={`${cls} ${type === 'string' ? '' : 'font-mono text-[12px]'}`} placeholder={type === 'string' ? '' : type === 'array' ? '[ ]' : '{ }'}
+                <input
+                  id={id}
+                  type="number"
+                  step="any"
+                  value={String(values[d.name] ?? '')}
+                  data-testid={id}
+                  className={`${cls} h-8`}
                   onChange={(e) => setValues((v) => ({ ...v, [d.name]: e.target.value }))}
-                  onKeyDown={(e) => { if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) (e.currentTarget.form as HTMLFormElement).requestSubmit(); }} />
+                />
+              ) : (
+                <textarea
+                  id={id}
+                  rows={type === 'string' ? 2 : 4}
+                  value={String(values[d.name] ?? '')}
+                  data-testid={id}
+                  className={`${cls} ${type === 'string' ? '' : 'font-mono text-[12px]'}`}
+                  placeholder={type === 'string' ? '' : type === 'array' ? '[ ]' : '{ }'}
+                  onChange={(e) => setValues((v) => ({ ...v, [d.name]: e.target.value }))}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' && (e.metaKey || e.ctrlKey))
+                      (e.currentTarget.form as HTMLFormElement).requestSubmit();
+                  }}
+                />
               )}
-              {err && <p className="mt-1 text-[11px] text-red-600" data-testid="run-input-error">{err}</p>}
+              {err && (
+                <p className="mt-1 text-[11px] text-red-600" data-testid="run-input-error">
+                  {err}
+                </p>
+              )}
             </div>
           );
         })}

@@ -28,13 +28,19 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
   }, [editor]);
 
   // Reload when a run starts or changes state, so the list shows the current one.
-  useEffect(() => { void load(); }, [load, currentId, status]);
+  useEffect(() => {
+    void load();
+  }, [load, currentId, status]);
 
   return (
     <div className="flex h-full flex-col" data-testid="run-history">
       <div className="flex items-center justify-between border-b border-zinc-200 bg-zinc-50 px-3 py-1.5">
-        <span className="text-[11px] text-zinc-500">{runs ? `${runs.length} run${runs.length === 1 ? '' : 's'}` : 'Loading…'}</span>
-        <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="refresh-runs">Refresh</Button>
+        <span className="text-[11px] text-zinc-500">
+          {runs ? `${runs.length} run${runs.length === 1 ? '' : 's'}` : 'Loading…'}
+        </span>
+        <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="refresh-runs">
+          Refresh
+        </Button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {error && <div className="p-3 text-[12px] text-red-600">{error}</div>}
@@ -42,9 +48,17 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
         {runs?.map((r) => {
           const ms = r.finishedAt ? new Date(r.finishedAt).getTime() - new Date(r.createdAt).getTime() : null;
           return (
-            <button key={r.id} type="button" data-testid="run-history-row" data-run-id={r.id}
-              onClick={() => { runController.open(r.id); onOpen(); }}
-              className={`flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50 ${r.id === currentId ? 'bg-indigo-50/60' : ''}`}>
+            <button
+              key={r.id}
+              type="button"
+              data-testid="run-history-row"
+              data-run-id={r.id}
+              onClick={() => {
+                runController.open(r.id);
+                onOpen();
+              }}
+              className={`flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50 ${r.id === currentId ? 'bg-indigo-50/60' : ''}`}
+            >
               <StatusBadge status={r.id === currentId && status !== 'idle' ? status : r.status} />
               <span className="font-mono text-[11px] text-zinc-600">{r.id.slice(0, 16)}…</span>
               <span className="text-zinc-500">{new Date(r.createdAt).toLocaleString()}</span>

@@ -58,14 +58,30 @@ export interface RunState {
 }
 
 export const EMPTY_RUN: RunState = {
-  runId: null, status: 'idle', error: null, outputs: null, inputs: null, startedAt: null, finishedAt: null, lastSeq: 0,
-  nodes: new Map(), spans: [], waitingNodeId: null, waitingPrompt: null, connection: 'idle', seqs: [],
+  runId: null,
+  status: 'idle',
+  error: null,
+  outputs: null,
+  inputs: null,
+  startedAt: null,
+  finishedAt: null,
+  lastSeq: 0,
+  nodes: new Map(),
+  spans: [],
+  waitingNodeId: null,
+  waitingPrompt: null,
+  connection: 'idle',
+  seqs: [],
 };
 
 const TERMINAL_RUN: Record<string, RunStatus> = {
-  'run.succeeded': 'succeeded', 'run.failed': 'failed', 'run.cancelled': 'cancelled', 'run.interrupted': 'interrupted',
+  'run.succeeded': 'succeeded',
+  'run.failed': 'failed',
+  'run.cancelled': 'cancelled',
+  'run.interrupted': 'interrupted',
 };
-export const isTerminal = (s: RunState['status']) => s === 'succeeded' || s === 'failed' || s === 'cancelled' || s === 'interrupted';
+export const isTerminal = (s: RunState['status']) =>
+  s === 'succeeded' || s === 'failed' || s === 'cancelled' || s === 'interrupted';
 
 const EMPTY_NODE: NodeRunState = { status: 'pending', attempt: 0, tokens: '' };
 
@@ -96,9 +112,10 @@ export class RunStore {
     if (e.runId !== this.state.runId || e.seq <= this.lastSeq) return; // replayed after a reconnect: already applied
     this.queue.push(e);
     if (this.flushHandle === null) {
-      this.flushHandle = typeof document !== 'undefined' && document.visibilityState === 'visible'
-        ? requestAnimationFrame(() => this.flush()) as unknown as number
-        : setTimeout(() => this.flush(), 16) as unknown as number;
+      this.flushHandle =
+        typeof document !== 'undefined' && document.visibilityState === 'visible'
+          ? (requestAnimationFrame(() => this.flush()) as unknown as number)
+          : (setTimeout(() => this.flush(), 16) as unknown as number);
     }
   }
 
@@ -127,35 +144,63 @@ export class RunStore {
       for (const n of run.nodes) {
         const cur = nodes.get(n.nodeId) ?? EMPTY_NODE;
         const next: NodeRunState = {
-          ...cur, status: n.status, attempt: n.attempt, input: n.input ?? cur.input, output: n.output ?? cur.output, error: n.error,
-          durationMs: n.durationMs, usage: n.usage,
+          ...cur,
+          status: n.status,
+          attempt: n.attempt,
+          input: n.input ?? cur.input,
+          output: n.output ?? cur.output,
+          error: n.error,
+          durationMs: n.durationMs,
+          usage: n.usage,
         };
         if (!sameNode(cur, next)) nodes.set(n.nodeId, next);
       }
     }
     this.store.set({
-      ...s, nodes, status: settled ? run.status : s.status,
-      error: settled ? run.error : s.error, outputs: settled ? run.outputs : s.outputs,
-      inputs: run.inputs, startedAt: run.startedAt ?? run.createdAt, finishedAt: settled ? run.finishedAt : s.finishedAt,
+      ...s,
+      nodes,
+      status: settled ? run.status : s.status,
+      error: settled ? run.error : s.error,
+      outputs: settled ? run.outputs : s.outputs,
+      inputs: run.inputs,
+      startedAt: run.startedAt ?? run.createdAt,
+      finishedAt: settled ? run.finishedAt : s.finishedAt,
     });
   }
 }
 
 function sameNode(a: NodeRunState, b: NodeRunState) {
-  return a.status === b.status && a.attempt === b.attempt && a.durationMs === b.durationMs && a.output === b.output && a.error === b.error && a.input === b.input;
+  return (
+    a.status === b.status &&
+    a.attempt === b.attempt &&
+    a.durationMs === b.durationMs &&
+    a.output === b.output &&
+    a.error === b.error &&
+    a.input === b.input
+  );
 }
 
 /** Pure fold of events into a new state; only touched nodes and spans get new objects. */
 export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
   const s: RunState = { ...prev, nodes: new Map(prev.nodes), spans: prev.spans, seqs: prev.seqs.slice() };
   const spanIndex = new Map<string, TraceSpan>();
-  const index = (list: TraceSpan[]) => { for (const sp of list) { spanIndex.set(sp.spanId, sp); index(sp.children); } };
+  const index = (list: TraceSpan[]) => {
+    for (const sp of list) {
+      spanIndex.set(sp.spanId, sp);
+      index(sp.children);
+    }
+  };
   index(s.spans);
   let spansChanged = false;
   // Spans are mutated copy-on-write: a span touched in this batch is cloned once (with its ancestors' arrays).
   const cloned = new Set<string>();
   const parentOf = new Map<string, TraceSpan | null>();
-  const buildParents = (list: TraceSpan[], parent: TraceSpan | null) => { for (const sp of list) { parentOf.set(sp.spanId, parent); buildParents(sp.children, sp); } };
+  const buildParents = (list: TraceSpan[], parent: TraceSpan | null) => {
+    for (const sp of list) {
+      parentOf.set(sp.spanId, parent);
+      buildParents(sp.children, sp);
+    }
+  };
   buildParents(s.spans, null);
   const editable = (spanId: string): TraceSpan | undefined => {
     const sp = spanIndex.get(spanId);
@@ -168,7 +213,10 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       p.children = p.children.map((c) => (c.spanId === spanId ? copy : c));
       for (const c of copy.children) parentOf.set(c.spanId, copy);
     } else {
-      if (!spansChanged) { s.spans = s.spans.slice(); spansChanged = true; }
+      if (!spansChanged) {
+        s.spans = s.spans.slice();
+        spansChanged = true;
+      }
       s.spans = s.spans.map((c) => (c.spanId === spanId ? copy : c));
     }
     for (const c of copy.children) parentOf.set(c.spanId, copy);
@@ -177,7 +225,10 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
     return copy;
   };
   const addTop = (sp: TraceSpan) => {
-    if (!spansChanged) { s.spans = s.spans.slice(); spansChanged = true; }
+    if (!spansChanged) {
+      s.spans = s.spans.slice();
+      spansChanged = true;
+    }
     s.spans.push(sp);
     spanIndex.set(sp.spanId, sp);
     parentOf.set(sp.spanId, null);
@@ -203,8 +254,18 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
           const reused = new Set((d.reused as string[] | undefined) ?? []);
           for (const [id, n] of s.nodes) if (!reused.has(id)) s.nodes.set(id, { ...n, status: 'pending', tokens: '' });
           addTop({
-            spanId: `marker-${e.seq}`, kind: 'marker', type: 'resume', status: 'running', tokens: '', notes: [], children: [], startedSeq: e.seq, ts: e.ts,
-            name: d.fromNodeId ? `Resumed from “${String(d.fromNodeId)}”` : `Resumed${reused.size ? ` (reusing ${reused.size} succeeded node${reused.size > 1 ? 's' : ''})` : ''}`,
+            spanId: `marker-${e.seq}`,
+            kind: 'marker',
+            type: 'resume',
+            status: 'running',
+            tokens: '',
+            notes: [],
+            children: [],
+            startedSeq: e.seq,
+            ts: e.ts,
+            name: d.fromNodeId
+              ? `Resumed from “${String(d.fromNodeId)}”`
+              : `Resumed${reused.size ? ` (reusing ${reused.size} succeeded node${reused.size > 1 ? 's' : ''})` : ''}`,
           });
         }
         break;
@@ -216,10 +277,29 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
           s.spans = s.spans.filter((sp) => !(sp.nodeId === e.nodeId && sp.status === 'waiting'));
           spansChanged = true;
         }
-        setNode(e.nodeId, { status: 'running', attempt: Number(d.attempt ?? 1), tokens: '', input: d.input, output: undefined, error: null, durationMs: null });
+        setNode(e.nodeId, {
+          status: 'running',
+          attempt: Number(d.attempt ?? 1),
+          tokens: '',
+          input: d.input,
+          output: undefined,
+          error: null,
+          durationMs: null,
+        });
         addTop({
-          spanId: e.spanId, kind: 'node', nodeId: e.nodeId, type: String(d.type ?? ''), name: e.nodeId, status: 'running',
-          attempt: Number(d.attempt ?? 1), input: d.input, tokens: '', notes: [], children: [], startedSeq: e.seq, ts: e.ts,
+          spanId: e.spanId,
+          kind: 'node',
+          nodeId: e.nodeId,
+          type: String(d.type ?? ''),
+          name: e.nodeId,
+          status: 'running',
+          attempt: Number(d.attempt ?? 1),
+          input: d.input,
+          tokens: '',
+          notes: [],
+          children: [],
+          startedSeq: e.seq,
+          ts: e.ts,
         });
         break;
       }
@@ -236,7 +316,11 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         const sp = editable(e.spanId);
         const retry = d.retry as { attempt?: number; nextInMs?: number; error?: ErrorJson } | undefined;
         if (sp) {
-          sp.notes.push(retry ? `Attempt ${retry.attempt} failed (${retry.error?.message ?? 'error'}); retrying in ${retry.nextInMs} ms` : JSON.stringify(d));
+          sp.notes.push(
+            retry
+              ? `Attempt ${retry.attempt} failed (${retry.error?.message ?? 'error'}); retrying in ${retry.nextInMs} ms`
+              : JSON.stringify(d),
+          );
           if (retry?.attempt) sp.attempt = retry.attempt + 1;
         }
         if (e.nodeId && retry?.attempt) setNode(e.nodeId, { attempt: retry.attempt + 1, tokens: '' });
@@ -248,8 +332,12 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         const ok = e.type === 'node.succeeded';
         const status: NodeStatus = ok ? 'succeeded' : d.cancelled ? 'cancelled' : 'failed';
         const patch = {
-          status, attempt: Number(d.attempt ?? 1), durationMs: (d.durationMs as number) ?? null,
-          output: ok ? d.output : undefined, error: ok ? null : (d.error as ErrorJson), usage: (d.usage as NodeRunState['usage']) ?? null,
+          status,
+          attempt: Number(d.attempt ?? 1),
+          durationMs: (d.durationMs as number) ?? null,
+          output: ok ? d.output : undefined,
+          error: ok ? null : (d.error as ErrorJson),
+          usage: (d.usage as NodeRunState['usage']) ?? null,
         };
         setNode(e.nodeId, patch);
         const sp = editable(e.spanId);
@@ -259,7 +347,19 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       case 'node.skipped': {
         if (!e.nodeId) break;
         setNode(e.nodeId, { status: 'skipped', tokens: '' });
-        addTop({ spanId: `${e.spanId}-${e.seq}`, kind: 'node', nodeId: e.nodeId, type: String(d.type ?? ''), name: e.nodeId, status: 'skipped', tokens: '', notes: [], children: [], startedSeq: e.seq, ts: e.ts });
+        addTop({
+          spanId: `${e.spanId}-${e.seq}`,
+          kind: 'node',
+          nodeId: e.nodeId,
+          type: String(d.type ?? ''),
+          name: e.nodeId,
+          status: 'skipped',
+          tokens: '',
+          notes: [],
+          children: [],
+          startedSeq: e.seq,
+          ts: e.ts,
+        });
         break;
       }
       case 'run.waiting': {
@@ -270,19 +370,33 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         if (nodeId) {
           setNode(nodeId, { status: 'waiting' });
           addTop({
-            spanId: `waiting-${e.seq}`, kind: 'node', nodeId, type: 'human_input', name: nodeId, status: 'waiting', tokens: '',
-            notes: s.waitingPrompt ? [`Waiting for an answer: ${s.waitingPrompt}`] : [], children: [], startedSeq: e.seq, ts: e.ts,
+            spanId: `waiting-${e.seq}`,
+            kind: 'node',
+            nodeId,
+            type: 'human_input',
+            name: nodeId,
+            status: 'waiting',
+            tokens: '',
+            notes: s.waitingPrompt ? [`Waiting for an answer: ${s.waitingPrompt}`] : [],
+            children: [],
+            startedSeq: e.seq,
+            ts: e.ts,
           });
         }
         break;
       }
-      case 'run.succeeded': case 'run.failed': case 'run.cancelled': case 'run.interrupted': {
+      case 'run.succeeded':
+      case 'run.failed':
+      case 'run.cancelled':
+      case 'run.interrupted': {
         s.status = TERMINAL_RUN[e.type];
         s.finishedAt = e.ts;
         s.outputs = (d.outputs as Record<string, unknown>) ?? s.outputs;
         s.error = (d.error as ErrorJson) ?? null;
         s.waitingNodeId = null;
-        for (const [id, n] of s.nodes) if (n.status === 'running' || n.status === 'waiting') s.nodes.set(id, { ...n, status: e.type === 'run.succeeded' ? n.status : 'cancelled' });
+        for (const [id, n] of s.nodes)
+          if (n.status === 'running' || n.status === 'waiting')
+            s.nodes.set(id, { ...n, status: e.type === 'run.succeeded' ? n.status : 'cancelled' });
         break;
       }
       default: {
@@ -314,21 +428,46 @@ type Usage = { inputTokens?: number; outputTokens?: number };
 function newChild(e: TraceEvent, spanId: string): TraceSpan {
   const d = e.data ?? {};
   const base: TraceSpan = {
-    spanId, kind: 'child', nodeId: e.nodeId, type: e.type, name: e.type, status: 'succeeded', tokens: '', notes: [], children: [],
-    startedSeq: e.seq, ts: e.ts,
+    spanId,
+    kind: 'child',
+    nodeId: e.nodeId,
+    type: e.type,
+    name: e.type,
+    status: 'succeeded',
+    tokens: '',
+    notes: [],
+    children: [],
+    startedSeq: e.seq,
+    ts: e.ts,
   };
   switch (e.type) {
     case 'agent.step':
       return {
-        ...base, name: String(d.title ?? `round ${d.round ?? ''}`), input: d.toolCalls && (d.toolCalls as unknown[]).length ? { toolCalls: d.toolCalls } : undefined,
-        output: d.text, durationMs: (d.durationMs as number) ?? null, usage: (d.usage as Usage) ?? null,
+        ...base,
+        name: String(d.title ?? `round ${d.round ?? ''}`),
+        input: d.toolCalls && (d.toolCalls as unknown[]).length ? { toolCalls: d.toolCalls } : undefined,
+        output: d.text,
+        durationMs: (d.durationMs as number) ?? null,
+        usage: (d.usage as Usage) ?? null,
       };
     case 'tool.called':
       return { ...base, name: String(d.name ?? 'tool'), status: 'running', input: d.args };
     case 'tool.result':
-      return { ...base, name: String(d.name ?? 'tool'), status: d.ok === false ? 'failed' : 'succeeded', output: d.result, durationMs: (d.durationMs as number) ?? null };
+      return {
+        ...base,
+        name: String(d.name ?? 'tool'),
+        status: d.ok === false ? 'failed' : 'succeeded',
+        output: d.result,
+        durationMs: (d.durationMs as number) ?? null,
+      };
     case 'tool.denied':
-      return { ...base, name: String(d.name ?? 'tool'), status: 'failed', input: d.args, error: { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? 'denied') } };
+      return {
+        ...base,
+        name: String(d.name ?? 'tool'),
+        status: 'failed',
+        input: d.args,
+        error: { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? 'denied') },
+      };
     case 'retrieval.hits':
       return { ...base, name: 'retrieval', output: d };
     default:
@@ -342,7 +481,8 @@ function updateChild(sp: TraceSpan, e: TraceEvent) {
     sp.output = d.result;
     sp.status = d.ok === false ? 'failed' : 'succeeded';
     sp.durationMs = (d.durationMs as number) ?? sp.durationMs;
-    if (d.ok === false) sp.error = { code: String(d.status ?? 'TOOL_FAILED'), message: String(d.result ?? 'the tool failed') };
+    if (d.ok === false)
+      sp.error = { code: String(d.status ?? 'TOOL_FAILED'), message: String(d.result ?? 'the tool failed') };
   } else if (e.type === 'tool.denied') {
     sp.status = 'failed';
     sp.error = { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? 'denied') };

@@ -12,59 +12,146 @@ const selectRun = (s: RunState) => s;
 function Json({ value, testId }: { value: unknown; testId?: string }) {
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   return (
-    <pre data-testid={testId} className="max-h-56 overflow-auto whitespace-pre-wrap break-words rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-[11px] leading-snug text-zinc-800">{text}</pre>
+    <pre
+      data-testid={testId}
+      className="max-h-56 overflow-auto whitespace-pre-wrap break-words rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-[11px] leading-snug text-zinc-800"
+    >
+      {text}
+    </pre>
   );
 }
 
 function oneLine(v: unknown): string {
   if (v === undefined || v === null) return '';
-  const t = typeof v === 'object' && 'text' in (v as object) && typeof (v as { text: unknown }).text === 'string' ? (v as { text: string }).text : typeof v === 'string' ? v : JSON.stringify(v);
+  const t =
+    typeof v === 'object' && 'text' in (v as object) && typeof (v as { text: unknown }).text === 'string'
+      ? (v as { text: string }).text
+      : typeof v === 'string'
+        ? v
+        : JSON.stringify(v);
   return t.length > 160 ? `${t.slice(0, 160)}…` : t;
 }
 
-const SpanRow = memo(function SpanRow({ span, depth, label, onSelect }: { span: TraceSpan; depth: number; label: (id?: string) => string; onSelect: (id?: string) => void }) {
+const SpanRow = memo(function SpanRow({
+  span,
+  depth,
+  label,
+  onSelect,
+}: {
+  span: TraceSpan;
+  depth: number;
+  label: (id?: string) => string;
+  onSelect: (id?: string) => void;
+}) {
   const [open, setOpen] = useState<boolean | null>(null);
   const expanded = open ?? span.status === 'failed';
   if (span.kind === 'marker') {
-    return <div className="my-1 flex items-center gap-2 px-3 py-1 text-[11px] font-medium text-indigo-700" data-testid="trace-marker"><span className="h-px flex-1 bg-indigo-200" />{span.name}<span className="h-px flex-1 bg-indigo-200" /></div>;
+    return (
+      <div
+        className="my-1 flex items-center gap-2 px-3 py-1 text-[11px] font-medium text-indigo-700"
+        data-testid="trace-marker"
+      >
+        <span className="h-px flex-1 bg-indigo-200" />
+        {span.name}
+        <span className="h-px flex-1 bg-indigo-200" />
+      </div>
+    );
   }
-  const usage = span.usage && (span.usage.inputTokens || span.usage.outputTokens) ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok` : '';
+  const usage =
+    span.usage && (span.usage.inputTokens || span.usage.outputTokens)
+      ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok`
+      : '';
   return (
-    <div data-testid={span.kind === 'node' ? 'trace-row' : 'trace-child'} data-node-id={span.nodeId} data-status={span.status} data-attempt={span.attempt}>
-      <button type="button" onClick={() => { setOpen(!expanded); if (span.kind === 'node') onSelect(span.nodeId); }}
-        className="flex w-full items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50" style={{ paddingLeft: 12 + depth * 18 }}>
+    <div
+      data-testid={span.kind === 'node' ? 'trace-row' : 'trace-child'}
+      data-node-id={span.nodeId}
+      data-status={span.status}
+      data-attempt={span.attempt}
+    >
+      <button
+        type="button"
+        onClick={() => {
+          setOpen(!expanded);
+          if (span.kind === 'node') onSelect(span.nodeId);
+        }}
+        className="flex w-full items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50"
+        style={{ paddingLeft: 12 + depth * 18 }}
+      >
         <span className={`inline-block w-3 text-zinc-400 transition-transform ${expanded ? 'rotate-90' : ''}`}>›</span>
         <StatusBadge status={span.status} />
-        <span className="min-w-0 shrink-0 font-medium text-zinc-800">{span.kind === 'node' ? label(span.nodeId) : span.name}</span>
-        <span className="shrink-0 font-mono text-[10px] text-zinc-400">{span.kind === 'node' ? `${span.nodeId} · ${span.type}` : span.type}</span>
-        <span className="min-w-0 flex-1 truncate text-zinc-500" data-testid="trace-preview">
-          {span.status === 'failed' ? <span className="text-red-600">{span.error?.message}</span> : span.status === 'running' ? span.tokens.slice(-120) : oneLine(span.output)}
+        <span className="min-w-0 shrink-0 font-medium text-zinc-800">
+          {span.kind === 'node' ? label(span.nodeId) : span.name}
         </span>
-        {(span.attempt ?? 1) > 1 && <span className="shrink-0 rounded bg-amber-50 px-1.5 text-[10px] font-medium text-amber-700" data-testid="trace-attempt">attempt {span.attempt}</span>}
+        <span className="shrink-0 font-mono text-[10px] text-zinc-400">
+          {span.kind === 'node' ? `${span.nodeId} · ${span.type}` : span.type}
+        </span>
+        <span className="min-w-0 flex-1 truncate text-zinc-500" data-testid="trace-preview">
+          {span.status === 'failed' ? (
+            <span className="text-red-600">{span.error?.message}</span>
+          ) : span.status === 'running' ? (
+            span.tokens.slice(-120)
+          ) : (
+            oneLine(span.output)
+          )}
+        </span>
+        {(span.attempt ?? 1) > 1 && (
+          <span
+            className="shrink-0 rounded bg-amber-50 px-1.5 text-[10px] font-medium text-amber-700"
+            data-testid="trace-attempt"
+          >
+            attempt {span.attempt}
+          </span>
+        )}
         {usage && <span className="shrink-0 text-[10px] text-zinc-400">{usage}</span>}
-        <span className="w-14 shrink-0 text-right text-[11px] tabular-nums text-zinc-500">{formatDuration(span.durationMs)}</span>
+        <span className="w-14 shrink-0 text-right text-[11px] tabular-nums text-zinc-500">
+          {formatDuration(span.durationMs)}
+        </span>
       </button>
       {expanded && (
-        <div className="grid grid-cols-2 gap-3 border-b border-zinc-100 bg-white px-3 py-2" style={{ paddingLeft: 30 + depth * 18 }} data-testid="trace-details">
+        <div
+          className="grid grid-cols-2 gap-3 border-b border-zinc-100 bg-white px-3 py-2"
+          style={{ paddingLeft: 30 + depth * 18 }}
+          data-testid="trace-details"
+        >
           <div className="min-w-0">
             <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">Input</div>
-            {span.input !== undefined ? <Json value={span.input} /> : <div className="text-[11px] text-zinc-400">—</div>}
+            {span.input !== undefined ? (
+              <Json value={span.input} />
+            ) : (
+              <div className="text-[11px] text-zinc-400">—</div>
+            )}
           </div>
           <div className="min-w-0">
-            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">{span.status === 'failed' ? 'Error' : span.status === 'running' ? 'Streaming' : 'Output'}</div>
-            {span.status === 'failed' && span.error ? <Json value={span.error} testId="trace-error" />
-              : span.status === 'running' ? <Json value={span.tokens || '…'} testId="trace-tokens" />
-              : span.output !== undefined ? <Json value={span.output} testId="trace-output" /> : <div className="text-[11px] text-zinc-400">—</div>}
+            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">
+              {span.status === 'failed' ? 'Error' : span.status === 'running' ? 'Streaming' : 'Output'}
+            </div>
+            {span.status === 'failed' && span.error ? (
+              <Json value={span.error} testId="trace-error" />
+            ) : span.status === 'running' ? (
+              <Json value={span.tokens || '…'} testId="trace-tokens" />
+            ) : span.output !== undefined ? (
+              <Json value={span.output} testId="trace-output" />
+            ) : (
+              <div className="text-[11px] text-zinc-400">—</div>
+            )}
             <div className="mt-1.5 flex flex-wrap gap-x-3 text-[10px] text-zinc-500">
               {span.attempt !== undefined && <span>attempts: {span.attempt}</span>}
               {span.durationMs != null && <span>duration: {formatDuration(span.durationMs)}</span>}
               {usage && <span>tokens: {usage}</span>}
             </div>
-            {span.notes.length > 0 && <ul className="mt-1 list-disc pl-4 text-[10px] text-amber-700">{span.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
+            {span.notes.length > 0 && (
+              <ul className="mt-1 list-disc pl-4 text-[10px] text-amber-700">
+                {span.notes.map((n, i) => (
+                  <li key={i}>{n}</li>
+                ))}
+              </ul>
+            )}
           </div>
         </div>
       )}
-      {span.children.map((c) => <SpanRow key={c.spanId} span={c} depth={depth + 1} label={label} onSelect={onSelect} />)}
+      {span.children.map((c) => (
+        <SpanRow key={c.spanId} span={c} depth={depth + 1} label={label} onSelect={onSelect} />
+      ))}
     </div>
   );
 });
@@ -73,19 +160,32 @@ export function TracePanel() {
   const { editor, runs, runController } = useEditorContext();
   const run = useRunState(selectRun);
   // Stable callbacks keep the memoised rows from re-rendering when only other spans changed.
-  const label = useCallback((id?: string) => {
-    const n = id ? editor.state.nodes.find((x) => x.id === id) : undefined;
-    return n?.data.label || id || '';
-  }, [editor]);
-  const onSelect = useCallback((id?: string) => { if (id) editor.selectNode(id); }, [editor]);
+  const label = useCallback(
+    (id?: string) => {
+      const n = id ? editor.state.nodes.find((x) => x.id === id) : undefined;
+      return n?.data.label || id || '';
+    },
+    [editor],
+  );
+  const onSelect = useCallback(
+    (id?: string) => {
+      if (id) editor.selectNode(id);
+    },
+    [editor],
+  );
 
   if (!run.runId) {
-    return <div className="p-6 text-center text-sm text-zinc-500" data-testid="trace-empty">No run yet. Press <b>Run</b> to execute the workflow, or open a past run from <b>Runs</b>.</div>;
+    return (
+      <div className="p-6 text-center text-sm text-zinc-500" data-testid="trace-empty">
+        No run yet. Press <b>Run</b> to execute the workflow, or open a past run from <b>Runs</b>.
+      </div>
+    );
   }
   const failedNode = [...run.nodes.entries()].find(([, n]) => n.status === 'failed')?.[0];
   const canResume = run.status === 'failed' || run.status === 'cancelled' || run.status === 'interrupted';
   const active = run.status === 'running' || run.status === 'queued' || run.status === 'waiting';
-  const elapsed = run.startedAt && run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime() : null;
+  const elapsed =
+    run.startedAt && run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime() : null;
 
   const resume = async () => {
     if (!(await editor.save({ manual: true }))) return;
@@ -93,22 +193,75 @@ export function TracePanel() {
   };
 
   return (
-    <div className="flex h-full flex-col" data-testid="trace-panel" data-run-id={run.runId} data-run-status={run.status}>
+    <div
+      className="flex h-full flex-col"
+      data-testid="trace-panel"
+      data-run-id={run.runId}
+      data-run-status={run.status}
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5">
         <StatusBadge status={run.status} testId="run-status" />
-        <span className="font-mono text-[11px] text-zinc-500" title={run.runId}>{run.runId.slice(0, 16)}…</span>
+        <span className="font-mono text-[11px] text-zinc-500" title={run.runId}>
+          {run.runId.slice(0, 16)}…
+        </span>
         {elapsed !== null && <span className="text-[11px] text-zinc-500">{formatDuration(elapsed)}</span>}
-        {run.connection === 'reconnecting' && <span className="text-[11px] text-amber-600" data-testid="run-reconnecting">reconnecting…</span>}
-        {run.error && <span className="min-w-0 flex-1 truncate text-[11px] text-red-600" data-testid="run-error" title={run.error.message}>{run.error.message}</span>}
+        {run.connection === 'reconnecting' && (
+          <span className="text-[11px] text-amber-600" data-testid="run-reconnecting">
+            reconnecting…
+          </span>
+        )}
+        {run.error && (
+          <span
+            className="min-w-0 flex-1 truncate text-[11px] text-red-600"
+            data-testid="run-error"
+            title={run.error.message}
+          >
+            {run.error.message}
+          </span>
+        )}
         <span className="flex-1" />
-        {canResume && <Button size="sm" variant="primary" onClick={() => void resume()} data-testid="resume-run" title={failedNode ? `Re-runs “${failedNode}” and what depends on it` : undefined}>Resume{failedNode ? ` from ${failedNode}` : ''}</Button>}
-        {active && <Button size="sm" variant="secondary" onClick={() => void cancelRun(run.runId!)} data-testid="cancel-run">Cancel</Button>}
-        {!active && <Button size="sm" variant="ghost" onClick={() => { runController.close(); runs.reset(null); }} data-testid="clear-run">Clear</Button>}
+        {canResume && (
+          <Button
+            size="sm"
+            variant="primary"
+            onClick={() => void resume()}
+            data-testid="resume-run"
+            title={failedNode ? `Re-runs “${failedNode}” and what depends on it` : undefined}
+          >
+            Resume{failedNode ? ` from ${failedNode}` : ''}
+          </Button>
+        )}
+        {active && (
+          <Button size="sm" variant="secondary" onClick={() => void cancelRun(run.runId!)} data-testid="cancel-run">
+            Cancel
+          </Button>
+        )}
+        {!active && (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              runController.close();
+              runs.reset(null);
+            }}
+            data-testid="clear-run"
+          >
+            Clear
+          </Button>
+        )}
       </div>
-      {run.status === 'waiting' && <AnswerBox runId={run.runId} nodeId={run.waitingNodeId} prompt={run.waitingPrompt} />}
+      {run.status === 'waiting' && (
+        <AnswerBox runId={run.runId} nodeId={run.waitingNodeId} prompt={run.waitingPrompt} />
+      )}
       <div className="min-h-0 flex-1 overflow-y-auto">
-        {run.spans.length === 0 && <div className="p-4 text-[12px] text-zinc-500">{isTerminal(run.status) ? 'This run has no trace events.' : 'Waiting for the first events…'}</div>}
-        {run.spans.map((s) => <SpanRow key={s.spanId} span={s} depth={0} label={label} onSelect={onSelect} />)}
+        {run.spans.length === 0 && (
+          <div className="p-4 text-[12px] text-zinc-500">
+            {isTerminal(run.status) ? 'This run has no trace events.' : 'Waiting for the first events…'}
+          </div>
+        )}
+        {run.spans.map((s) => (
+          <SpanRow key={s.spanId} span={s} depth={0} label={label} onSelect={onSelect} />
+        ))}
         {run.status === 'succeeded' && run.outputs && (
           <div className="border-t border-zinc-200 px-3 py-2">
             <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">Run outputs</div>
@@ -129,28 +282,67 @@ function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: string | 
   const answerType = (node?.data.config.answerType as string | undefined) ?? 'text';
   const send = async (answer: unknown) => {
     if (!nodeId) return;
-    if (await answerRun(runId, nodeId, answer)) { setText(''); runController.follow(); }
+    if (await answerRun(runId, nodeId, answer)) {
+      setText('');
+      runController.follow();
+    }
   };
   const submitText = () => {
     if (answerType !== 'json') return void send(text);
-    try { setError(null); void send(JSON.parse(text)); } catch { setError('Enter valid JSON'); }
+    try {
+      setError(null);
+      void send(JSON.parse(text));
+    } catch {
+      setError('Enter valid JSON');
+    }
   };
   return (
-    <form className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-2" data-testid="answer-box"
-      onSubmit={(e) => { e.preventDefault(); submitText(); }}>
-      <span className="shrink-0 text-[12px] font-medium text-amber-900" data-testid="answer-prompt">{prompt ?? `“${nodeId ?? 'a node'}” is waiting for your answer`}</span>
+    <form
+      className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-2"
+      data-testid="answer-box"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submitText();
+      }}
+    >
+      <span className="shrink-0 text-[12px] font-medium text-amber-900" data-testid="answer-prompt">
+        {prompt ?? `“${nodeId ?? 'a node'}” is waiting for your answer`}
+      </span>
       {answerType === 'boolean' ? (
         <>
           <span className="flex-1" />
-          <Button size="sm" variant="run" onClick={() => void send(true)} disabled={!nodeId} data-testid="answer-yes">Approve</Button>
-          <Button size="sm" variant="secondary" onClick={() => void send(false)} disabled={!nodeId} data-testid="answer-no">Reject</Button>
+          <Button size="sm" variant="run" onClick={() => void send(true)} disabled={!nodeId} data-testid="answer-yes">
+            Approve
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => void send(false)}
+            disabled={!nodeId}
+            data-testid="answer-no"
+          >
+            Reject
+          </Button>
         </>
       ) : (
         <>
-          <input value={text} onChange={(e) => setText(e.target.value)} data-testid="answer-input" placeholder={answerType === 'json' ? 'JSON answer' : 'Your answer'}
-            className={`h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ${error ? 'border-red-400' : 'border-amber-300'}`} />
+          <input
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            data-testid="answer-input"
+            placeholder={answerType === 'json' ? 'JSON answer' : 'Your answer'}
+            className={`h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ${error ? 'border-red-400' : 'border-amber-300'}`}
+          />
           {error && <span className="text-[11px] text-red-600">{error}</span>}
-          <Button size="sm" type="submit" variant="primary" disabled={!text.trim() || !nodeId} data-testid="answer-submit">Send</Button>
+          <Button
+            size="sm"
+            type="submit"
+            variant="primary"
+            disabled={!text.trim() || !nodeId}
+            data-testid="answer-submit"
+          >
+            Send
+          </Button>
         </>
       )}
     </form>

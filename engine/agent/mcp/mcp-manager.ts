@@ -14,7 +14,10 @@ import { TOOL_NAME_RE } from '../tool-registry';
 import type { AgentTool, McpToolSource, ToolContext } from '../types';
 
 // No "__" inside: it separates server and tool in mcp__<server>__<tool>.
-const serverName = z.string().max(32).regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'server names are letters, digits, - and single _ (at most 32)');
+const serverName = z
+  .string()
+  .max(32)
+  .regex(/^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/, 'server names are letters, digits, - and single _ (at most 32)');
 const stdioServerSchema = z.object({
   name: serverName,
   command: z.string().min(1),
@@ -22,7 +25,11 @@ const stdioServerSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
 });
-const httpServerSchema = z.object({ name: serverName, url: z.url({ protocol: /^https?$/ }), headers: z.record(z.string(), z.string()).optional() });
+const httpServerSchema = z.object({
+  name: serverName,
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+});
 export const mcpServerConfigSchema = z.union([stdioServerSchema, httpServerSchema]);
 export type McpServerConfig = z.input<typeof mcpServerConfigSchema>;
 
@@ -33,16 +40,27 @@ export function parseMcpServers(json: string | undefined): McpServerConfig[] {
   try {
     raw = JSON.parse(json);
   } catch {
-    throw new PaiError('INVALID_MCP_SERVERS', 'MCP_SERVERS is not valid JSON (expected [{ name, command, args } | { name, url }])', { status: 500 });
+    throw new PaiError(
+      'INVALID_MCP_SERVERS',
+      'MCP_SERVERS is not valid JSON (expected [{ name, command, args } | { name, url }])',
+      { status: 500 },
+    );
   }
-  if (!Array.isArray(raw)) throw new PaiError('INVALID_MCP_SERVERS', 'MCP_SERVERS must be a JSON array of { name, command, args? } or { name, url }', { status: 500 });
+  if (!Array.isArray(raw))
+    throw new PaiError(
+      'INVALID_MCP_SERVERS',
+      'MCP_SERVERS must be a JSON array of { name, command, args? } or { name, url }',
+      { status: 500 },
+    );
   // Pick the shape by its key, so errors name the field that is wrong (a union would only say "invalid input").
   const data = raw.map((entry, i) => {
     const schema = entry && typeof entry === 'object' && 'url' in entry ? httpServerSchema : stdioServerSchema;
     const parsed = schema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS[${[i, ...issue.path].join('.')}]: ${issue.message}`, { status: 500 });
+      throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS[${[i, ...issue.path].join('.')}]: ${issue.message}`, {
+        status: 500,
+      });
     }
     return parsed.data;
   });
@@ -90,7 +108,10 @@ class ServerConnection {
   private listVersion = 0;
   refreshes = 0;
 
-  constructor(readonly config: z.output<typeof mcpServerConfigSchema>, private readonly o: Required<Omit<McpManagerOptions, 'onToolsChanged'>> & Pick<McpManagerOptions, 'onToolsChanged'>) {}
+  constructor(
+    readonly config: z.output<typeof mcpServerConfigSchema>,
+    private readonly o: Required<Omit<McpManagerOptions, 'onToolsChanged'>> & Pick<McpManagerOptions, 'onToolsChanged'>,
+  ) {}
 
   get name() {
     return this.config.name;
@@ -102,7 +123,9 @@ class ServerConnection {
     if (this.failure && Date.now() - this.failure.at < this.o.retryAfterMs) {
       throw new Error(`MCP server "${this.name}" is unavailable: ${this.failure.message}`);
     }
-    this.connecting ??= this.open().finally(() => { this.connecting = undefined; });
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
     return this.connecting;
   }
 
@@ -115,13 +138,23 @@ class ServerConnection {
     let transport: Transport;
     if ('command' in this.config) {
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      const t = new StdioClientTransport({ command: this.config.command, args: this.config.args, env: this.config.env, cwd: this.config.cwd, stderr: 'pipe' });
+      const t = new StdioClientTransport({
+        command: this.config.command,
+        args: this.config.args,
+        env: this.config.env,
+        cwd: this.config.cwd,
+        stderr: 'pipe',
+      });
       // Keep the last lines of stderr: they are what explains a crash.
-      t.stderr?.on('data', (d: Buffer) => { this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-2000); });
+      t.stderr?.on('data', (d: Buffer) => {
+        this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-2000);
+      });
       transport = t;
     } else {
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers ?? {} } });
+      transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers ?? {} },
+      });
     }
     const client = new Client({ name: this.o.clientName, version: '1.0.0' }, { capabilities: {} });
     client.onclose = () => {
@@ -129,9 +162,12 @@ class ServerConnection {
       this.client = undefined;
       this.tools = undefined;
       this.listVersion++;
-      if (!this.closed) this.failure = { at: Date.now(), message: `the server closed the connection${this.stderrHint()}` };
+      if (!this.closed)
+        this.failure = { at: Date.now(), message: `the server closed the connection${this.stderrHint()}` };
     };
-    client.onerror = () => { /* transport errors surface on the pending request */ };
+    client.onerror = () => {
+      /* transport errors surface on the pending request */
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (gen !== this.generation) return;
       this.listVersion++;
@@ -139,8 +175,13 @@ class ServerConnection {
       this.refreshes++;
       try {
         const tools = await this.listTools();
-        this.o.onToolsChanged?.(this.name, tools.map((t) => t.name));
-      } catch { /* the next use lists again */ }
+        this.o.onToolsChanged?.(
+          this.name,
+          tools.map((t) => t.name),
+        );
+      } catch {
+        /* the next use lists again */
+      }
     });
     try {
       await client.connect(transport, { timeout: this.o.connectTimeoutMs });
@@ -177,7 +218,9 @@ class ServerConnection {
           return list;
         }
       }
-    })().finally(() => { this.listing = undefined; });
+    })().finally(() => {
+      this.listing = undefined;
+    });
     return this.listing;
   }
 
@@ -197,7 +240,11 @@ class ServerConnection {
 
   async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
     const client = await this.connect();
-    const res = await client.callTool({ name: tool, arguments: args }, undefined, { signal: ctx.signal, timeout: ctx.timeoutMs, maxTotalTimeout: ctx.timeoutMs });
+    const res = await client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: ctx.signal,
+      timeout: ctx.timeoutMs,
+      maxTotalTimeout: ctx.timeoutMs,
+    });
     const text = renderContent(res as { content?: unknown[]; structuredContent?: unknown; toolResult?: unknown });
     if ((res as { isError?: boolean }).isError) throw new Error(text || `${tool} reported an error`);
     return text;
@@ -216,8 +263,10 @@ function renderContent(res: { content?: unknown[]; structuredContent?: unknown; 
   const parts: string[] = [];
   for (const b of (res.content ?? []) as Array<Record<string, any>>) {
     if (b.type === 'text') parts.push(String(b.text));
-    else if (b.type === 'image' || b.type === 'audio') parts.push(`[${b.type}: ${b.mimeType ?? 'unknown type'}, ${String(b.data ?? '').length} base64 chars]`);
-    else if (b.type === 'resource') parts.push(b.resource?.text !== undefined ? String(b.resource.text) : `[resource ${b.resource?.uri ?? ''}]`);
+    else if (b.type === 'image' || b.type === 'audio')
+      parts.push(`[${b.type}: ${b.mimeType ?? 'unknown type'}, ${String(b.data ?? '').length} base64 chars]`);
+    else if (b.type === 'resource')
+      parts.push(b.resource?.text !== undefined ? String(b.resource.text) : `[resource ${b.resource?.uri ?? ''}]`);
     else if (b.type === 'resource_link') parts.push(`[resource link ${b.uri}${b.name ? ` (${b.name})` : ''}]`);
     else parts.push(JSON.stringify(b));
   }
@@ -252,15 +301,18 @@ export class McpManager implements McpToolSource {
     const wanted = opts.servers ? opts.servers.filter((s) => this.servers.has(s)) : this.serverNames();
     const tools: AgentTool[] = [];
     const errors: { server: string; message: string }[] = [];
-    await Promise.all(wanted.map(async (name) => {
-      const conn = this.servers.get(name)!;
-      try {
-        for (const t of await conn.listTools()) tools.push(this.asAgentTool(conn, t));
-      } catch (err) {
-        errors.push({ server: name, message: err instanceof Error ? err.message : String(err) });
-      }
-    }));
-    for (const s of opts.servers ?? []) if (!this.servers.has(s)) errors.push({ server: s, message: `no MCP server named "${s}" is configured` });
+    await Promise.all(
+      wanted.map(async (name) => {
+        const conn = this.servers.get(name)!;
+        try {
+          for (const t of await conn.listTools()) tools.push(this.asAgentTool(conn, t));
+        } catch (err) {
+          errors.push({ server: name, message: err instanceof Error ? err.message : String(err) });
+        }
+      }),
+    );
+    for (const s of opts.servers ?? [])
+      if (!this.servers.has(s)) errors.push({ server: s, message: `no MCP server named "${s}" is configured` });
     tools.sort((a, b) => a.name.localeCompare(b.name));
     return { tools, errors };
   }

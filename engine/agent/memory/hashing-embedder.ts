@@ -6,7 +6,9 @@
 import type { Embedder } from '../types';
 
 const STOP = new Set(
-  'a an and are as at be by do does for from has have i in is it its me my of on or our so that the their them this to was we what when where which who why will with you your'.split(' '),
+  'a an and are as at be by do does for from has have i in is it its me my of on or our so that the their them this to was we what when where which who why will with you your'.split(
+    ' ',
+  ),
 );
 
 function fnv1a(s: string): number {
@@ -18,7 +20,8 @@ function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-const stem = (w: string) => w.replace(/(?:'s|ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')).replace(/(?:ing|ed)$/u, '') || w;
+const stem = (w: string) =>
+  w.replace(/(?:'s|ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')).replace(/(?:ing|ed)$/u, '') || w;
 
 export class HashingEmbedder implements Embedder {
   readonly id: string;

@@ -19,7 +19,9 @@ export const DEFAULT_RECALL: RecallOptions = { topK: 5, minScore: 0.3, halfLifeD
 
 export function cosine(a: number[], b: number[]): number {
   const n = Math.min(a.length, b.length);
-  let dot = 0, na = 0, nb = 0;
+  let dot = 0,
+    na = 0,
+    nb = 0;
   for (let i = 0; i < n; i++) {
     dot += a[i] * b[i];
     na += a[i] * a[i];
@@ -57,7 +59,12 @@ export function createMemoryHandle(o: {
     async save(content) {
       const text = content.trim();
       if (!text) throw new Error('nothing to remember: the content is empty');
-      const { record, created } = await o.store.save({ scope: o.saveScope, content: text, embedding: await embedOne(text), embedderId });
+      const { record, created } = await o.store.save({
+        scope: o.saveScope,
+        content: text,
+        embedding: await embedOne(text),
+        embedderId,
+      });
       return { id: record.id, created };
     },
     async recall(query, r = {}) {
@@ -68,7 +75,8 @@ export function createMemoryHandle(o: {
       for (const m of await o.store.candidates(o.recallScopes, embedderId, opts.candidateLimit ?? 2000)) {
         const similarity = cosine(q, m.embedding);
         const score = similarity * decay(m.updatedAt, opts.halfLifeDays, now);
-        if (score >= opts.minScore) scored.push({ id: m.id, content: m.content, score, similarity, scope: m.scope, updatedAt: m.updatedAt });
+        if (score >= opts.minScore)
+          scored.push({ id: m.id, content: m.content, score, similarity, scope: m.scope, updatedAt: m.updatedAt });
       }
       return scored.sort((a, b) => b.score - a.score).slice(0, topK);
     },
@@ -76,7 +84,10 @@ export function createMemoryHandle(o: {
 }
 
 /** The system-prompt block; entries are added best first while they fit `tokenBudget` (never cut mid-entry). */
-export function memoryPromptBlock(memories: RecalledMemory[], tokenBudget: number): { text: string; used: RecalledMemory[] } {
+export function memoryPromptBlock(
+  memories: RecalledMemory[],
+  tokenBudget: number,
+): { text: string; used: RecalledMemory[] } {
   const header = 'Long-term memory (facts saved in earlier runs; most relevant first — use them when they help):';
   let budget = tokenBudget - estimateTextTokens(header);
   const used: RecalledMemory[] = [];

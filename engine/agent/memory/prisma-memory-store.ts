@@ -9,9 +9,24 @@ import type { MemoryRecord, MemoryScope, MemoryStore } from '../types';
 
 export const scopeKey = (s: MemoryScope) => (s.kind === 'global' ? 'global' : `workflow:${s.workflowId}`);
 /** Case and spacing do not make a different memory. */
-export const contentHash = (content: string) => createHash('sha256').update(content.trim().replace(/\s+/g, ' ').toLowerCase()).digest('hex');
+export const contentHash = (content: string) =>
+  createHash('sha256').update(content.trim().replace(/\s+/g, ' ').toLowerCase()).digest('hex');
 
-type Row = { id: string; scope: string; workflowId?: string | null; workflow_id?: string | null; content: string; embedding: unknown; embedderId?: string; embedder_id?: string; createdAt?: Date; created_at?: Date; updatedAt?: Date; updated_at?: Date; created?: boolean };
+type Row = {
+  id: string;
+  scope: string;
+  workflowId?: string | null;
+  workflow_id?: string | null;
+  content: string;
+  embedding: unknown;
+  embedderId?: string;
+  embedder_id?: string;
+  createdAt?: Date;
+  created_at?: Date;
+  updatedAt?: Date;
+  updated_at?: Date;
+  created?: boolean;
+};
 
 function toRecord(r: Row): MemoryRecord {
   const iso = (d: Date | string | undefined) => new Date(d ?? 0).toISOString();

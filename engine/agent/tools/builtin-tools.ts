@@ -14,7 +14,8 @@ const MAX_FETCH_CHARS = 100_000;
 
 export const calculatorTool = defineTool({
   name: 'calculator',
-  description: 'Evaluates an arithmetic expression exactly: + - * / % ^, parentheses, sqrt, abs, ln, log, log10, log2, exp, sin, cos, tan, floor, ceil, round(x, digits), min, max, pow, hypot, constants pi, e, tau.',
+  description:
+    'Evaluates an arithmetic expression exactly: + - * / % ^, parentheses, sqrt, abs, ln, log, log10, log2, exp, sin, cos, tan, floor, ceil, round(x, digits), min, max, pow, hypot, constants pi, e, tau.',
   schema: z.object({ expression: z.string().min(1).max(1000).describe('e.g. "(17.5 * 3) / 2 + sqrt(16)"') }),
   async run({ expression }) {
     const value = evaluate(expression);
@@ -31,18 +32,25 @@ export const currentTimeTool = defineTool({
     let local: string | undefined;
     if (timezone) {
       try {
-        local = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, dateStyle: 'full', timeStyle: 'long' }).format(now);
+        local = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, dateStyle: 'full', timeStyle: 'long' }).format(
+          now,
+        );
       } catch {
         throw new Error(`unknown time zone "${timezone}"`);
       }
     }
-    return { utc: now.toISOString(), unixSeconds: Math.floor(now.getTime() / 1000), ...(timezone ? { timezone, local } : {}) };
+    return {
+      utc: now.toISOString(),
+      unixSeconds: Math.floor(now.getTime() / 1000),
+      ...(timezone ? { timezone, local } : {}),
+    };
   },
 });
 
 export const httpFetchTool = defineTool({
   name: 'http_fetch',
-  description: 'Fetches a public http(s) URL and returns the status, content type and body text (first 100,000 characters). Internal and private addresses are refused.',
+  description:
+    'Fetches a public http(s) URL and returns the status, content type and body text (first 100,000 characters). Internal and private addresses are refused.',
   schema: z.object({
     url: z.string().min(1).max(4000),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -51,8 +59,15 @@ export const httpFetchTool = defineTool({
   }),
   async run({ url, method, headers, body }, ctx) {
     const h = new Headers(headers ?? {});
-    if (method !== 'GET' && method !== 'HEAD' && !h.has('idempotency-key')) h.set('idempotency-key', `${ctx.idempotencyKey}:${ctx.callId}`);
-    const res = await ctx.fetch(url, { method, headers: h, body: method === 'GET' || method === 'HEAD' ? undefined : body, signal: ctx.signal, timeoutMs: ctx.timeoutMs });
+    if (method !== 'GET' && method !== 'HEAD' && !h.has('idempotency-key'))
+      h.set('idempotency-key', `${ctx.idempotencyKey}:${ctx.callId}`);
+    const res = await ctx.fetch(url, {
+      method,
+      headers: h,
+      body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      signal: ctx.signal,
+      timeoutMs: ctx.timeoutMs,
+    });
     let text = '';
     let truncated = false;
     if (res.body) {
@@ -96,7 +111,9 @@ export const memoryRecallTool = defineTool({
   async run({ query, topK }, ctx) {
     const hits = await needMemory(ctx).recall(query, { topK });
     if (!hits.length) return 'no matching memories';
-    return hits.map((m) => `- ${m.content} (score ${m.score.toFixed(2)}, saved ${m.updatedAt.slice(0, 10)})`).join('\n');
+    return hits
+      .map((m) => `- ${m.content} (score ${m.score.toFixed(2)}, saved ${m.updatedAt.slice(0, 10)})`)
+      .join('\n');
   },
 });
 
@@ -112,12 +129,19 @@ export function knowledgeSearchTool(knowledgeBaseIds: string[]): AgentTool {
     name: KNOWLEDGE_SEARCH_TOOL,
     description: multi ? `${spec.description} Knowledge bases: ${knowledgeBaseIds.join(', ')}.` : spec.description,
     parameters: multi
-      ? { ...spec.parameters, properties: { ...base.properties, knowledgeBaseId: { type: 'string', enum: knowledgeBaseIds, description: 'which knowledge base to search' } } }
+      ? {
+          ...spec.parameters,
+          properties: {
+            ...base.properties,
+            knowledgeBaseId: { type: 'string', enum: knowledgeBaseIds, description: 'which knowledge base to search' },
+          },
+        }
       : spec.parameters,
     async execute(args, ctx) {
       if (!ctx.knowledge) throw new ToolPolicyError('no knowledge service is configured');
       const id = multi && typeof args.knowledgeBaseId === 'string' ? args.knowledgeBaseId : knowledgeBaseIds[0];
-      if (!knowledgeBaseIds.includes(id)) throw new ToolPolicyError(`knowledge base "${id}" is not available to this agent`);
+      if (!knowledgeBaseIds.includes(id))
+        throw new ToolPolicyError(`knowledge base "${id}" is not available to this agent`);
       const r = await runKnowledgeSearch(ctx.knowledge, id, args, { signal: ctx.signal, maxContextChars: 12_000 });
       return r.hits.length ? r.context : 'no matching passages';
     },

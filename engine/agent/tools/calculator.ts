@@ -36,7 +36,13 @@ const FUNCTIONS: Record<string, { arity: [number, number]; fn: (...a: number[]) 
   exp: { arity: [1, 1], fn: Math.exp },
   floor: { arity: [1, 1], fn: Math.floor },
   ceil: { arity: [1, 1], fn: Math.ceil },
-  round: { arity: [1, 2], fn: (x, d = 0) => { const f = 10 ** d; return Math.round(x * f) / f; } },
+  round: {
+    arity: [1, 2],
+    fn: (x, d = 0) => {
+      const f = 10 ** d;
+      return Math.round(x * f) / f;
+    },
+  },
   trunc: { arity: [1, 1], fn: Math.trunc },
   min: { arity: [1, 100], fn: Math.min },
   max: { arity: [1, 100], fn: Math.max },
@@ -45,14 +51,20 @@ const FUNCTIONS: Record<string, { arity: [number, number]; fn: (...a: number[]) 
 };
 const CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI };
 
-type Token = { kind: 'num'; value: number; pos: number } | { kind: 'id'; value: string; pos: number } | { kind: 'op'; value: string; pos: number };
+type Token =
+  | { kind: 'num'; value: number; pos: number }
+  | { kind: 'id'; value: string; pos: number }
+  | { kind: 'op'; value: string; pos: number };
 
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     // Digits may be grouped with "_" (1_000); a comma always separates function arguments (max(100,200)).
     const num = /^(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(src.slice(i));
     if (num) {
@@ -61,11 +73,31 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const id = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
-    if (id) { out.push({ kind: 'id', value: id[0].toLowerCase(), pos: i }); i += id[0].length; continue; }
-    if (src.startsWith('**', i)) { out.push({ kind: 'op', value: '^', pos: i }); i += 2; continue; }
-    if ('+-*/%^(),'.includes(c)) { out.push({ kind: 'op', value: c, pos: i }); i++; continue; }
-    if (c === '×') { out.push({ kind: 'op', value: '*', pos: i }); i++; continue; }
-    if (c === '÷') { out.push({ kind: 'op', value: '/', pos: i }); i++; continue; }
+    if (id) {
+      out.push({ kind: 'id', value: id[0].toLowerCase(), pos: i });
+      i += id[0].length;
+      continue;
+    }
+    if (src.startsWith('**', i)) {
+      out.push({ kind: 'op', value: '^', pos: i });
+      i += 2;
+      continue;
+    }
+    if ('+-*/%^(),'.includes(c)) {
+      out.push({ kind: 'op', value: c, pos: i });
+      i++;
+      continue;
+    }
+    if (c === '×') {
+      out.push({ kind: 'op', value: '*', pos: i });
+      i++;
+      continue;
+    }
+    if (c === '÷') {
+      out.push({ kind: 'op', value: '/', pos: i });
+      i++;
+      continue;
+    }
     throw new CalcError(`unexpected character "${c}" at position ${i + 1}`);
   }
   return out;
@@ -85,18 +117,23 @@ export function evaluate(expression: string): number {
   };
   const nest = <T>(fn: () => T): T => {
     if (++depth > MAX_DEPTH) throw new CalcError('the expression is nested too deeply');
-    try { return fn(); } finally { depth--; }
+    try {
+      return fn();
+    } finally {
+      depth--;
+    }
   };
 
-  const expr = (): number => nest(() => {
-    let v = term();
-    while (isOp('+') || isOp('-')) {
-      const op = tokens[p++].value;
-      const r = term();
-      v = op === '+' ? v + r : v - r;
-    }
-    return v;
-  });
+  const expr = (): number =>
+    nest(() => {
+      let v = term();
+      while (isOp('+') || isOp('-')) {
+        const op = tokens[p++].value;
+        const r = term();
+        v = op === '+' ? v + r : v - r;
+      }
+      return v;
+    });
   const term = (): number => {
     let v = unary();
     while (isOp('*') || isOp('/') || isOp('%')) {
@@ -107,20 +144,33 @@ export function evaluate(expression: string): number {
     }
     return v;
   };
-  const unary = (): number => nest(() => {
-    if (isOp('-')) { p++; return -unary(); }
-    if (isOp('+')) { p++; return unary(); }
-    return power();
-  });
+  const unary = (): number =>
+    nest(() => {
+      if (isOp('-')) {
+        p++;
+        return -unary();
+      }
+      if (isOp('+')) {
+        p++;
+        return unary();
+      }
+      return power();
+    });
   const power = (): number => {
     const base = primary();
-    if (isOp('^')) { p++; return base ** unary(); }
+    if (isOp('^')) {
+      p++;
+      return base ** unary();
+    }
     return base;
   };
   const primary = (): number => {
     const t = peek();
     if (!t) throw new CalcError('the expression ends too early');
-    if (t.kind === 'num') { p++; return t.value; }
+    if (t.kind === 'num') {
+      p++;
+      return t.value;
+    }
     if (t.kind === 'op' && t.value === '(') {
       p++;
       const v = expr();
@@ -136,10 +186,16 @@ export function evaluate(expression: string): number {
         const args: number[] = [];
         if (!isOp(')')) {
           args.push(expr());
-          while (isOp(',')) { p++; args.push(expr()); }
+          while (isOp(',')) {
+            p++;
+            args.push(expr());
+          }
         }
         expectOp(')');
-        if (args.length < f.arity[0] || args.length > f.arity[1]) throw new CalcError(`${t.value}() takes ${f.arity[0] === f.arity[1] ? f.arity[0] : `${f.arity[0]}–${f.arity[1]}`} argument(s)`);
+        if (args.length < f.arity[0] || args.length > f.arity[1])
+          throw new CalcError(
+            `${t.value}() takes ${f.arity[0] === f.arity[1] ? f.arity[0] : `${f.arity[0]}–${f.arity[1]}`} argument(s)`,
+          );
         return f.fn(...args);
       }
       if (Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
@@ -150,6 +206,7 @@ export function evaluate(expression: string): number {
 
   const v = expr();
   if (p < tokens.length) throw new CalcError(`unexpected "${tokens[p].value}" at position ${tokens[p].pos + 1}`);
-  if (!Number.isFinite(v)) throw new CalcError(Number.isNaN(v) ? 'the result is not a number' : 'the result is infinite');
+  if (!Number.isFinite(v))
+    throw new CalcError(Number.isNaN(v) ? 'the result is not a number' : 'the result is infinite');
   return v;
 }

@@ -8,7 +8,10 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(t: {
   schema: S;
   run(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }): AgentTool {
-  const { $schema: _drop, ...parameters } = z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...parameters } = z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return {
     name: t.name,
     description: t.description,

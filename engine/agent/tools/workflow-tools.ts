@@ -18,11 +18,15 @@ export async function workflowTools(configs: WorkflowToolConfig[], runner: Workf
     const info = await runner.describe?.(c.workflowId).catch(() => null);
     out.push({
       name: `workflow__${c.name}`,
-      description: c.description || info?.description || `Runs the workflow "${info?.name ?? c.workflowId}" with the given inputs and returns its outputs.`,
+      description:
+        c.description ||
+        info?.description ||
+        `Runs the workflow "${info?.name ?? c.workflowId}" with the given inputs and returns its outputs.`,
       parameters: info?.inputSchema && info.inputSchema.type === 'object' ? info.inputSchema : { ...ANY_OBJECT },
       async execute(args, ctx) {
         const r = await runner.run(c.workflowId, args, { signal: ctx.signal, parentRunId: ctx.runId });
-        if (r.status !== 'succeeded') throw new Error(`workflow run ${r.runId} ${r.status}${r.error ? `: ${r.error.message}` : ''}`);
+        if (r.status !== 'succeeded')
+          throw new Error(`workflow run ${r.runId} ${r.status}${r.error ? `: ${r.error.message}` : ''}`);
         return r.outputs ?? {};
       },
     });

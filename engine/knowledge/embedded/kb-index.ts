@@ -16,7 +16,14 @@ import { mkdir, open, readFile, rename, rm, truncate, writeFile } from 'node:fs/
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
-import { DEFAULT_FUSION, type ChunkMeta, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
+import {
+  DEFAULT_FUSION,
+  type ChunkMeta,
+  type ChunkRecord,
+  type FusionOptions,
+  type StoreHit,
+  type StoreQuery,
+} from '../types';
 import { Bm25Index } from './bm25-index';
 import { TopK } from './top-k';
 import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
@@ -72,7 +79,10 @@ export class KbIndex {
   private titles = new Map<string, string>();
   private codes: BinaryCodes;
 
-  private constructor(readonly dir: string, manifest: Manifest) {
+  private constructor(
+    readonly dir: string,
+    manifest: Manifest,
+  ) {
     this.manifest = manifest;
     this.vectors = new Float32Array(1024 * manifest.dimension);
     this.codes = new BinaryCodes(manifest.dimension);
@@ -107,9 +117,16 @@ export class KbIndex {
     try {
       m = JSON.parse(await readFile(KbIndex.manifestPath(dir), 'utf8'));
     } catch (e) {
-      throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `cannot read the knowledge index manifest in ${dir}: ${(e as Error).message}`, { status: 500, cause: e });
+      throw new PaiError(
+        'KNOWLEDGE_INDEX_CORRUPT',
+        `cannot read the knowledge index manifest in ${dir}: ${(e as Error).message}`,
+        { status: 500, cause: e },
+      );
     }
-    if (m.format !== FORMAT) throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `unsupported knowledge index format ${m.format} in ${dir}`, { status: 500 });
+    if (m.format !== FORMAT)
+      throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `unsupported knowledge index format ${m.format} in ${dir}`, {
+        status: 500,
+      });
     return m;
   }
 
@@ -125,12 +142,20 @@ export class KbIndex {
     const m = await KbIndex.readManifest(dir);
     const idx = new KbIndex(dir, { ...m, slots: 0, deleteLines: 0 });
     const dim = m.dimension;
-    const [chunkBuf, vecBuf, delBuf] = await Promise.all([readFile(idx.file('chunks')), readFile(idx.file('vectors')), readFile(idx.file('deletes'))]);
+    const [chunkBuf, vecBuf, delBuf] = await Promise.all([
+      readFile(idx.file('chunks')),
+      readFile(idx.file('vectors')),
+      readFile(idx.file('deletes')),
+    ]);
     const { lines, bytes } = splitLines(chunkBuf, m.slots);
     const vecBytes = m.slots * dim * 4;
     const dels = splitLines(delBuf, m.deleteLines);
     if (lines.length < m.slots || vecBuf.byteLength < vecBytes || dels.lines.length < m.deleteLines) {
-      throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `the knowledge index in ${dir} is shorter than its manifest says (${lines.length}/${m.slots} chunks); delete the folder and re-index`, { status: 500 });
+      throw new PaiError(
+        'KNOWLEDGE_INDEX_CORRUPT',
+        `the knowledge index in ${dir} is shorter than its manifest says (${lines.length}/${m.slots} chunks); delete the folder and re-index`,
+        { status: 500 },
+      );
     }
     // Cut off anything appended after the last commit (a crash between the data write and the manifest).
     if (chunkBuf.byteLength > bytes) await truncate(idx.file('chunks'), bytes);
@@ -146,7 +171,11 @@ export class KbIndex {
       try {
         c = JSON.parse(lines[s]) as StoredChunk;
       } catch {
-        throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `line ${s + 1} of the knowledge index in ${dir} is not valid JSON; delete the folder and re-index`, { status: 500 });
+        throw new PaiError(
+          'KNOWLEDGE_INDEX_CORRUPT',
+          `line ${s + 1} of the knowledge index in ${dir} is not valid JSON; delete the folder and re-index`,
+          { status: 500 },
+        );
       }
       idx.place(s, c);
     }
@@ -232,7 +261,11 @@ export class KbIndex {
     const dim = this.manifest.dimension;
     for (const c of chunks) {
       if (c.vector.length !== dim) {
-        throw new PaiError('EMBEDDING_DIMENSION_MISMATCH', `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`, { status: 409 });
+        throw new PaiError(
+          'EMBEDDING_DIMENSION_MISMATCH',
+          `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
+          { status: 409 },
+        );
       }
     }
     const first = this.manifest.slots;
@@ -241,7 +274,16 @@ export class KbIndex {
     const stored: StoredChunk[] = [];
     chunks.forEach((c, i) => {
       vecs.set(normalise(c.vector, dim), i * dim);
-      const s: StoredChunk = { id: c.id, documentId: c.documentId, title: c.title, chunkIndex: c.chunkIndex, start: c.start, end: c.end, page: c.page ?? null, text: c.text };
+      const s: StoredChunk = {
+        id: c.id,
+        documentId: c.documentId,
+        title: c.title,
+        chunkIndex: c.chunkIndex,
+        start: c.start,
+        end: c.end,
+        page: c.page ?? null,
+        text: c.text,
+      };
       stored.push(s);
       lines.push(JSON.stringify(s));
     });
@@ -250,7 +292,11 @@ export class KbIndex {
     await KbIndex.append(this.file('vectors'), new Uint8Array(vecs.buffer));
     if (replaced.length) await KbIndex.append(this.file('deletes'), `${JSON.stringify(replaced)}\n`);
     // Commit on disk first, then make the chunks visible: what a search sees is always durable.
-    const next = { ...this.manifest, slots: first + chunks.length, deleteLines: this.manifest.deleteLines + (replaced.length ? 1 : 0) };
+    const next = {
+      ...this.manifest,
+      slots: first + chunks.length,
+      deleteLines: this.manifest.deleteLines + (replaced.length ? 1 : 0),
+    };
     await this.writeManifest(next);
     this.manifest = next;
     this.grow(first + chunks.length);
@@ -320,15 +366,41 @@ export class KbIndex {
   }
 
   /** kNN (exact up to EXACT_LIMIT rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
-  private knn(q: Float32Array, k: number, filter: ((slot: number) => boolean) | undefined, only: number[] | undefined): Array<{ slot: number; score: number }> {
+  private knn(
+    q: Float32Array,
+    k: number,
+    filter: ((slot: number) => boolean) | undefined,
+    only: number[] | undefined,
+  ): Array<{ slot: number; score: number }> {
     const rows = this.manifest.slots;
-    return knnSearch({ q, vectors: this.vectors, rows, k, alive: this.alive, filter, only, codes: this.codes, exactLimit: this.liveCount > EXACT_LIMIT ? EXACT_LIMIT : Infinity })
-      .map(({ slot, cos }) => ({ slot, score: (1 + cos) / 2 }));
+    return knnSearch({
+      q,
+      vectors: this.vectors,
+      rows,
+      k,
+      alive: this.alive,
+      filter,
+      only,
+      codes: this.codes,
+      exactLimit: this.liveCount > EXACT_LIMIT ? EXACT_LIMIT : Infinity,
+    }).map(({ slot, cos }) => ({ slot, score: (1 + cos) / 2 }));
   }
 
   private hit(slot: number, score: number, bm25: number | null, knn: number | null): StoreHit {
     const c = this.chunks[slot]!;
-    return { id: c.id, documentId: c.documentId, title: c.title, chunkIndex: c.chunkIndex, start: c.start, end: c.end, page: c.page, text: c.text, score, bm25, knn };
+    return {
+      id: c.id,
+      documentId: c.documentId,
+      title: c.title,
+      chunkIndex: c.chunkIndex,
+      start: c.start,
+      end: c.end,
+      page: c.page,
+      text: c.text,
+      score,
+      bm25,
+      knn,
+    };
   }
 
   search(q: StoreQuery, fusionDefaults: FusionOptions = DEFAULT_FUSION): StoreHit[] {
@@ -348,14 +420,20 @@ export class KbIndex {
     }
     let qv: Float32Array | undefined;
     if (q.mode !== 'bm25') {
-      if (!q.vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
+      if (!q.vector)
+        throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
       if (q.vector.length !== this.dimension) {
-        throw new PaiError('EMBEDDING_DIMENSION_MISMATCH', `the query vector is ${q.vector.length}-d; this knowledge base's index is ${this.dimension}-d`, { status: 409 });
+        throw new PaiError(
+          'EMBEDDING_DIMENSION_MISMATCH',
+          `the query vector is ${q.vector.length}-d; this knowledge base's index is ${this.dimension}-d`,
+          { status: 409 },
+        );
       }
       qv = normalise(q.vector, this.dimension);
     }
 
-    if (q.mode === 'vector') return this.knn(qv!, topK, filter, onlySlots).map((h) => this.hit(h.slot, h.score, null, h.score));
+    if (q.mode === 'vector')
+      return this.knn(qv!, topK, filter, onlySlots).map((h) => this.hit(h.slot, h.score, null, h.score));
 
     const bm = this.bm25.score(q.text, accept);
     try {
@@ -385,7 +463,8 @@ export class KbIndex {
         bmTop.push(bm.scoreOf(s), s);
       }
       const fused = new Map<number, number>();
-      const add = (list: Array<{ slot: number }>) => list.forEach((h, rank) => fused.set(h.slot, (fused.get(h.slot) ?? 0) + 1 / (fusion.rankConstant + rank + 1)));
+      const add = (list: Array<{ slot: number }>) =>
+        list.forEach((h, rank) => fused.set(h.slot, (fused.get(h.slot) ?? 0) + 1 / (fusion.rankConstant + rank + 1)));
       add(bmTop.sorted());
       add(knn);
       const top = new TopK(topK);

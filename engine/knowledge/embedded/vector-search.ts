@@ -23,7 +23,10 @@ const POPCOUNT16 = (() => {
 
 export function dot(q: Float32Array, v: Float32Array, o: number): number {
   const dim = q.length;
-  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  let a0 = 0,
+    a1 = 0,
+    a2 = 0,
+    a3 = 0;
   let j = 0;
   for (; j + 3 < dim; j += 4) {
     a0 += q[j] * v[o + j];

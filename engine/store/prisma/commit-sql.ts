@@ -18,16 +18,21 @@ const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
      INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)
      SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(${EVENT_COLS})
      RETURNING 1
-   )${withRun ? `, r AS (
+   )${
+     withRun
+       ? `, r AS (
      UPDATE runs SET status = COALESCE($3::text, status),
        outputs = CASE WHEN $4::boolean THEN $5::jsonb ELSE outputs END,
        error = CASE WHEN $6::boolean THEN $7::jsonb ELSE error END,
        finished_at = CASE WHEN $8::boolean THEN $9::timestamp(3) ELSE finished_at END
      WHERE id = $10
      RETURNING 1
-   )` : ''}
+   )`
+       : ''
+   }
    SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}${
-     asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''}`;
+     asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''
+   }`;
 export const COMMIT_SQL = commitSql(false);
 export const COMMIT_WITH_RUN_SQL = commitSql(true);
 /**

@@ -38,13 +38,19 @@ export interface PgPoolLike {
  * nothing interleaves), queries run inside it, COMMIT/ROLLBACK end it. Outside BEGIN, queries go straight to PGlite.
  */
 function pglitePool(pglite: RemotePGlite): PgPoolLike {
-  const run = async (q: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[] }>; exec: (s: string) => Promise<unknown> }, sql: string, params?: unknown[]) => {
+  const run = async (
+    q: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[] }>; exec: (s: string) => Promise<unknown> },
+    sql: string,
+    params?: unknown[],
+  ) => {
     if (params && params.length) return { rows: (await q.query(sql, params)).rows as any[] };
     return { rows: (await q.query(sql)).rows as any[] };
   };
   return {
     query: (sql, params) => run(pglite, sql, params),
-    async end() { /* PGlite is closed with the database */ },
+    async end() {
+      /* PGlite is closed with the database */
+    },
     async connect() {
       let tx: RemoteTx | undefined;
       let finish: ((commit: boolean) => void) | undefined;
@@ -54,18 +60,25 @@ function pglitePool(pglite: RemotePGlite): PgPoolLike {
           const verb = sql.trim().toUpperCase();
           if (verb === 'BEGIN') {
             await new Promise<void>((ready) => {
-              done = pglite.transaction(async (t) => {
-                tx = t;
-                const commit = await new Promise<boolean>((r) => { finish = r; ready(); });
-                if (!commit) await t.rollback();
-              }).catch(() => {});
+              done = pglite
+                .transaction(async (t) => {
+                  tx = t;
+                  const commit = await new Promise<boolean>((r) => {
+                    finish = r;
+                    ready();
+                  });
+                  if (!commit) await t.rollback();
+                })
+                .catch(() => {});
             });
             return { rows: [] };
           }
           if (verb === 'COMMIT' || verb === 'ROLLBACK') {
             finish?.(verb === 'COMMIT');
             await done;
-            tx = undefined; finish = undefined; done = undefined;
+            tx = undefined;
+            finish = undefined;
+            done = undefined;
             return { rows: [] };
           }
           return run(tx ?? pglite, sql, params);
@@ -89,13 +102,16 @@ export interface OpenOptions {
   migrationsDir?: string;
 }
 
-
 function takeLock(dir: string): () => void {
   const file = path.join(dir, 'paiflow.lock');
   try {
     const pid = Number(readFileSync(file, 'utf8').trim());
     if (pid && pid !== process.pid && pidAlive(pid)) {
-      throw new PaiError('DATA_DIR_LOCKED', `the embedded database in ${dir} is in use by process ${pid}; stop it or set DATA_DIR`, { status: 503 });
+      throw new PaiError(
+        'DATA_DIR_LOCKED',
+        `the embedded database in ${dir} is in use by process ${pid}; stop it or set DATA_DIR`,
+        { status: 503 },
+      );
     }
   } catch (e) {
     if (e instanceof PaiError) throw e;
@@ -104,7 +120,9 @@ function takeLock(dir: string): () => void {
   return () => {
     try {
       if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   };
 }
 
@@ -112,27 +130,43 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   const { default: pg } = await import('pg');
   const { PrismaPg } = await import('@prisma/adapter-pg');
   const schema = opts.schema;
-  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`, { status: 500 });
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema))
+    throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`, { status: 500 });
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   // The hot statements (node snapshot commits, the run INSERT, the API key lookup) go through a thread of their own
   // where there is a core for it (pg-write-worker.mjs). A database error keeps pg's class and its fields.
   const spinMs = spinMsFor(opts.threadSpinMs);
-  const writer = spinMs > 0 && process.env.PG_WRITE_THREAD !== '0'
-    ? await ThreadClient.start('pg-write-worker.mjs', {
-      connectionString: opts.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: schema ? `-c search_path=${schema}` : undefined, spinMs,
-    }, {
-      label: 'the PostgreSQL write thread',
-      toError: (f) => threadError(f, (message, isDatabase) => (isDatabase ? new pg.DatabaseError(message, 0, 'error') : new Error(message))),
-    })
-    : undefined;
+  const writer =
+    spinMs > 0 && process.env.PG_WRITE_THREAD !== '0'
+      ? await ThreadClient.start(
+          'pg-write-worker.mjs',
+          {
+            connectionString: opts.databaseUrl,
+            max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+            options: schema ? `-c search_path=${schema}` : undefined,
+            spinMs,
+          },
+          {
+            label: 'the PostgreSQL write thread',
+            toError: (f) =>
+              threadError(f, (message, isDatabase) =>
+                isDatabase ? new pg.DatabaseError(message, 0, 'error') : new Error(message),
+              ),
+          },
+        )
+      : undefined;
   const runner: SqlRunner = {
-    exec: async (sql) => { await pool.query(sql); },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     // On the thread: the main thread only posts a message, instead of building the protocol messages and handling
     // the answer between LangGraph's steps (measured: the run INSERT's 0.2 ms there, 12-node runs 1.47× → 1.36× raw).
@@ -140,11 +174,20 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
       ? async (name, sql, params) => (await writer.call('prepared', { name, sql, params })) as never[]
       : async (name, text, values) => (await pool.query({ name, text, values })).rows,
     write: writer
-      ? async (name, sql, params, o) => { await writer.call('write', { name, sql, params, last: !!o?.last }); }
-      : async (name, text, values) => { await pool.query({ name, text, values }); },
+      ? async (name, sql, params, o) => {
+          await writer.call('write', { name, sql, params, last: !!o?.last });
+        }
+      : async (name, text, values) => {
+          await pool.query({ name, text, values });
+        },
     transaction: async (fn) => {
       const client = await pool.connect();
-      const tx: SqlTx = { exec: async (sql) => { await client.query(sql); }, query: async (sql, p) => (await client.query(sql, p as unknown[])).rows };
+      const tx: SqlTx = {
+        exec: async (sql) => {
+          await client.query(sql);
+        },
+        query: async (sql, p) => (await client.query(sql, p as unknown[])).rows,
+      };
       try {
         await client.query('BEGIN');
         const out = await fn(tx);
@@ -186,17 +229,27 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     pglite = await RemotePGlite.create(path.join(dataDir, 'pglite'), { spinMs: opts.threadSpinMs });
     const db = pglite;
     const runner: SqlRunner = {
-      exec: async (sql) => { await db.exec(sql); },
+      exec: async (sql) => {
+        await db.exec(sql);
+      },
       query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[],
       prepared: (name, sql, params) => db.prepared(name, sql, params),
       write: (name, sql, params, o) => db.write(name, sql, params, o),
-      transaction: (fn) => db.transaction(async (t) => fn({
-        exec: async (sql) => { await t.exec(sql); },
-        query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],
-      })),
+      transaction: (fn) =>
+        db.transaction(async (t) =>
+          fn({
+            exec: async (sql) => {
+              await t.exec(sql);
+            },
+            query: async (sql, p) => (await t.query(sql, p as unknown[])).rows as never[],
+          }),
+        ),
     };
     await migrate(runner, opts.migrationsDir);
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as import('@electric-sql/pglite').PGlite), transactionOptions: { maxWait: 20_000, timeout: 30_000 } });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPGlite(pglite as unknown as import('@electric-sql/pglite').PGlite),
+      transactionOptions: { maxWait: 20_000, timeout: 30_000 },
+    });
     return {
       kind: 'pglite',
       prisma,

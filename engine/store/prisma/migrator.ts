@@ -34,9 +34,15 @@ export function defaultMigrationsDir(): string {
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {
-  if (!existsSync(dir)) throw new PaiError('MIGRATIONS_NOT_FOUND', `migrations folder not found: ${dir}`, { status: 500 });
-  const names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  await db.exec(`CREATE TABLE IF NOT EXISTS "_paiflow_migrations" ("name" TEXT PRIMARY KEY, "sha256" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  if (!existsSync(dir))
+    throw new PaiError('MIGRATIONS_NOT_FOUND', `migrations folder not found: ${dir}`, { status: 500 });
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+  await db.exec(
+    `CREATE TABLE IF NOT EXISTS "_paiflow_migrations" ("name" TEXT PRIMARY KEY, "sha256" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now())`,
+  );
   const applied: string[] = [];
   for (const name of names) {
     const file = path.join(dir, name, 'migration.sql');
@@ -45,10 +51,16 @@ export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Prom
     const sha = createHash('sha256').update(sql).digest('hex');
     await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-      const rows = await tx.query<{ sha256: string }>('SELECT "sha256" FROM "_paiflow_migrations" WHERE "name" = $1', [name]);
+      const rows = await tx.query<{ sha256: string }>('SELECT "sha256" FROM "_paiflow_migrations" WHERE "name" = $1', [
+        name,
+      ]);
       if (rows.length) {
         if (rows[0].sha256 !== sha) {
-          throw new PaiError('MIGRATION_EDITED', `migration ${name} was changed after it was applied; add a new migration instead`, { status: 500 });
+          throw new PaiError(
+            'MIGRATION_EDITED',
+            `migration ${name} was changed after it was applied; add a new migration instead`,
+            { status: 500 },
+          );
         }
         return;
       }

@@ -7,14 +7,29 @@ import { workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { serve } from './thread-serve.mjs';
 
-const pool = new pg.Pool({ connectionString: workerData.connectionString, max: workerData.max, ...(workerData.options ? { options: workerData.options } : {}) });
-pool.on('error', () => { /* idle client errors surface on the next query */ });
+const pool = new pg.Pool({
+  connectionString: workerData.connectionString,
+  max: workerData.max,
+  ...(workerData.options ? { options: workerData.options } : {}),
+});
+pool.on('error', () => {
+  /* idle client errors surface on the next query */
+});
 
-serve(async (m) => {
-  switch (m.op) {
-    case 'write': await pool.query({ name: m.name, text: m.sql, values: m.params }); return null;
-    case 'prepared': return (await pool.query({ name: m.name, text: m.sql, values: m.params })).rows;
-    case 'close': await pool.end(); return null;
-    default: throw new Error(`unknown op ${m.op}`);
-  }
-}, Number(workerData.spinMs ?? 0));
+serve(
+  async (m) => {
+    switch (m.op) {
+      case 'write':
+        await pool.query({ name: m.name, text: m.sql, values: m.params });
+        return null;
+      case 'prepared':
+        return (await pool.query({ name: m.name, text: m.sql, values: m.params })).rows;
+      case 'close':
+        await pool.end();
+        return null;
+      default:
+        throw new Error(`unknown op ${m.op}`);
+    }
+  },
+  Number(workerData.spinMs ?? 0),
+);

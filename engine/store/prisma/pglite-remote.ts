@@ -9,7 +9,10 @@ import { spinMsFor, ThreadClient, threadError } from './thread-client';
 
 type PGliteModule = typeof import('@electric-sql/pglite');
 type Parsers = Record<number, (value: string, typeId: number) => unknown>;
-interface QueryOptions { rowMode?: 'object' | 'array'; parsers?: Parsers }
+interface QueryOptions {
+  rowMode?: 'object' | 'array';
+  parsers?: Parsers;
+}
 type Message = { name: string };
 
 export interface RemoteTx {
@@ -22,7 +25,10 @@ export class RemotePGlite {
   private nextTx = 1;
   private parsers: Parsers;
 
-  private constructor(private readonly thread: ThreadClient, private readonly lib: PGliteModule) {
+  private constructor(
+    private readonly thread: ThreadClient,
+    private readonly lib: PGliteModule,
+  ) {
     this.parsers = { ...(lib.types.parsers as Parsers) };
   }
 
@@ -33,15 +39,22 @@ export class RemotePGlite {
   static async create(dataDir: string, opts: { spinMs?: number } = {}): Promise<RemotePGlite> {
     const lib = await import('@electric-sql/pglite');
     // A database error keeps PGlite's class (Prisma's adapter maps it by `instanceof`) and its fields.
-    const toError = (f: Record<string, unknown>) => threadError(f, (message, isDatabase) =>
-      (isDatabase ? new lib.messages.DatabaseError(message, 0, 'error') : new Error(message)));
-    const thread = await ThreadClient.start('pglite-worker.mjs', { dataDir, spinMs: spinMsFor(opts.spinMs) }, { label: 'the embedded database', toError });
+    const toError = (f: Record<string, unknown>) =>
+      threadError(f, (message, isDatabase) =>
+        isDatabase ? new lib.messages.DatabaseError(message, 0, 'error') : new Error(message),
+      );
+    const thread = await ThreadClient.start(
+      'pglite-worker.mjs',
+      { dataDir, spinMs: spinMsFor(opts.spinMs) },
+      { label: 'the embedded database', toError },
+    );
     const remote = new RemotePGlite(thread, lib);
     // Array types' parsers, as PGlite builds them at start-up (element parser per array type).
     const arrays = (await remote.call('arrayTypes', {})) as Array<{ oid: number; typarray: number }>;
     for (const { oid, typarray } of arrays) {
       if (!typarray) continue;
-      remote.parsers[typarray] = (v: string) => lib.types.arrayParser(v, remote.parsers[oid] as (x: string) => unknown, typarray);
+      remote.parsers[typarray] = (v: string) =>
+        lib.types.arrayParser(v, remote.parsers[oid] as (x: string) => unknown, typarray);
     }
     return remote;
   }
@@ -54,7 +67,12 @@ export class RemotePGlite {
     return this.lib.parse.parseResults(messages as never, this.parsers as never, options as never) as Array<Results<T>>;
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+  async query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+    tx?: number,
+  ): Promise<Results<T>> {
     const messages = (await this.call('query', { sql, params: params ?? [], tx })) as Message[];
     return this.results<T>(messages, options)[0];
   }
@@ -80,7 +98,9 @@ export class RemotePGlite {
     const tx: RemoteTx = {
       query: (sql, params, options) => this.query(sql, params, options, id),
       exec: (sql) => this.exec(sql, id),
-      rollback: async () => { rolledBack = true; },
+      rollback: async () => {
+        rolledBack = true;
+      },
     };
     let out: T;
     try {

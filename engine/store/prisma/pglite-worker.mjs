@@ -17,7 +17,10 @@ const txs = new Map(); // tx id → finish(commit)
 const concat = (parts) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 };
 const exec = (bytes) => pg.execProtocol(bytes, { syncToFs: false }).then((r) => r.messages);
@@ -34,14 +37,18 @@ async function guarded(fn) {
 /** A parameterised query, as PGlite's query() runs it: values serialized by the parameters' types. */
 function runQuery(sql, params) {
   return guarded(async () => {
-    const described = await exec(concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' }), serialize.sync()]));
+    const described = await exec(
+      concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' }), serialize.sync()]),
+    );
     const types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
     const values = (params ?? []).map((v, i) => {
       if (v === null || v === undefined) return null;
       const s = pg.serializers[types[i]];
       return s ? s(v) : v.toString();
     });
-    return exec(concat([serialize.bind({ values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
+    return exec(
+      concat([serialize.bind({ values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+    );
   });
 }
 
@@ -51,52 +58,87 @@ function runPrepared(name, sql, params) {
       await exec(concat([serialize.parse({ name, text: sql }), serialize.sync()]));
       ready.add(name);
     }
-    const values = params.map((v) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : v instanceof Date ? v.toISOString() : String(v)));
-    return exec(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
+    const values = params.map((v) =>
+      v === null || v === undefined
+        ? null
+        : typeof v === 'boolean'
+          ? v
+            ? 't'
+            : 'f'
+          : v instanceof Date
+            ? v.toISOString()
+            : String(v),
+    );
+    return exec(
+      concat([
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
   });
 }
 
 const runScript = (sql) => guarded(() => exec(concat([serialize.query(sql), serialize.sync()])));
 
 /** Outside a transaction: wait for any open one (PGlite's transaction lock), then the query lock. */
-const exclusive = (inTx, fn) => (inTx ? pg._runExclusiveQuery(fn) : pg._runExclusiveTransaction(() => pg._runExclusiveQuery(fn)));
+const exclusive = (inTx, fn) =>
+  inTx ? pg._runExclusiveQuery(fn) : pg._runExclusiveTransaction(() => pg._runExclusiveQuery(fn));
 
 const ROLLBACK = Symbol('rollback');
 
 async function handle(m) {
   switch (m.op) {
-    case 'query': return exclusive(!!m.tx, () => runQuery(m.sql, m.params));
-    case 'exec': return exclusive(!!m.tx, () => runScript(m.sql));
-    case 'prepared': return exclusive(!!m.tx, async () => {
-      let messages;
-      try {
-        messages = await runPrepared(m.name, m.sql, m.params);
-      } catch (e) {
-        if (e?.code !== '26000') throw e; // the statement is gone (e.g. DEALLOCATE ALL): prepare it again
-        ready.delete(m.name);
-        messages = await runPrepared(m.name, m.sql, m.params);
-      }
-      return m.discard ? null : messages;
-    });
-    case 'begin': return new Promise((begun, failed) => {
-      const done = pg.transaction(async () => {
-        const commit = await new Promise((finish) => { txs.set(m.tx, { finish, done }); begun(null); });
-        if (!commit) throw ROLLBACK;
+    case 'query':
+      return exclusive(!!m.tx, () => runQuery(m.sql, m.params));
+    case 'exec':
+      return exclusive(!!m.tx, () => runScript(m.sql));
+    case 'prepared':
+      return exclusive(!!m.tx, async () => {
+        let messages;
+        try {
+          messages = await runPrepared(m.name, m.sql, m.params);
+        } catch (e) {
+          if (e?.code !== '26000') throw e; // the statement is gone (e.g. DEALLOCATE ALL): prepare it again
+          ready.delete(m.name);
+          messages = await runPrepared(m.name, m.sql, m.params);
+        }
+        return m.discard ? null : messages;
       });
-      done.catch((e) => { if (e !== ROLLBACK) failed(e); });
-    });
+    case 'begin':
+      return new Promise((begun, failed) => {
+        const done = pg.transaction(async () => {
+          const commit = await new Promise((finish) => {
+            txs.set(m.tx, { finish, done });
+            begun(null);
+          });
+          if (!commit) throw ROLLBACK;
+        });
+        done.catch((e) => {
+          if (e !== ROLLBACK) failed(e);
+        });
+      });
     case 'end': {
       const t = txs.get(m.tx);
       txs.delete(m.tx);
       if (!t) return null;
       t.finish(m.commit);
-      await t.done.catch((e) => { if (e !== ROLLBACK) throw e; });
+      await t.done.catch((e) => {
+        if (e !== ROLLBACK) throw e;
+      });
       return null;
     }
-    case 'arrayTypes': return (await pg.query(`SELECT b.oid, b.typarray FROM pg_catalog.pg_type a LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
-      WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`)).rows;
-    case 'close': await pg.close(); return null;
-    default: throw new Error(`unknown op ${m.op}`);
+    case 'arrayTypes':
+      return (
+        await pg.query(`SELECT b.oid, b.typarray FROM pg_catalog.pg_type a LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
+      WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`)
+      ).rows;
+    case 'close':
+      await pg.close();
+      return null;
+    default:
+      throw new Error(`unknown op ${m.op}`);
   }
 }
 

@@ -33,10 +33,18 @@ export class ThreadClient {
   private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   private closed = false;
 
-  private constructor(private readonly worker: Worker, private readonly label: string, private readonly toError: (fields: Record<string, unknown>) => Error) {}
+  private constructor(
+    private readonly worker: Worker,
+    private readonly label: string,
+    private readonly toError: (fields: Record<string, unknown>) => Error,
+  ) {}
 
   /** Starts the thread and waits until it says it is ready (or fails to start). */
-  static async start(workerFile: WorkerFile, workerData: Record<string, unknown>, opts: { label: string; toError?: (fields: Record<string, unknown>) => Error }): Promise<ThreadClient> {
+  static async start(
+    workerFile: WorkerFile,
+    workerData: Record<string, unknown>,
+    opts: { label: string; toError?: (fields: Record<string, unknown>) => Error },
+  ): Promise<ThreadClient> {
     const worker = new Worker(workerPath(workerFile), { workerData });
     const client = new ThreadClient(worker, opts.label, opts.toError ?? ((f) => threadError(f)));
     const started = new Promise<void>((resolve, reject) => {
@@ -87,7 +95,10 @@ export class ThreadClient {
  * An error answered by a thread, rebuilt with its PostgreSQL fields (code, constraint, …); `make` picks its class
  * (`isDatabase`: it came from the database, not from the thread's own code).
  */
-export function threadError(fields: Record<string, unknown>, make = (message: string, _isDatabase: boolean): Error => new Error(message)): Error {
+export function threadError(
+  fields: Record<string, unknown>,
+  make = (message: string, _isDatabase: boolean): Error => new Error(message),
+): Error {
   const { message, database, name: _name, ...rest } = fields;
   return Object.assign(make(String(message), !!database), rest);
 }

@@ -9,7 +9,24 @@
 // core the database server (or the next run) needs.
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 
-const FIELDS = ['severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine'];
+const FIELDS = [
+  'severity',
+  'code',
+  'detail',
+  'hint',
+  'position',
+  'internalPosition',
+  'internalQuery',
+  'where',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+  'constraint',
+  'file',
+  'line',
+  'routine',
+];
 
 function errorFields(e) {
   const out = { message: e?.message ?? String(e), name: e?.name };
@@ -23,10 +40,14 @@ export function serve(handle, spinMs = 0) {
   let busy = 0;
   function dispatch(m) {
     busy++;
-    handle(m).then(
-      (result) => parentPort.postMessage({ id: m.id, result }),
-      (e) => parentPort.postMessage({ id: m.id, error: errorFields(e) }),
-    ).finally(() => { if (--busy === 0 && spinMs > 0 && !m.last) poll(); });
+    handle(m)
+      .then(
+        (result) => parentPort.postMessage({ id: m.id, result }),
+        (e) => parentPort.postMessage({ id: m.id, error: errorFields(e) }),
+      )
+      .finally(() => {
+        if (--busy === 0 && spinMs > 0 && !m.last) poll();
+      });
   }
   function poll() {
     const until = performance.now() + spinMs;

@@ -56,15 +56,37 @@ export async function createAgentHarness(opts: {
   };
   let llm = opts.llm;
   const services: NodeServices = {
-    llm: (settings) => llm(settings), fetch: opts.fetch ?? createGuardedFetch(), secrets: { get: () => undefined }, agent, knowledge: opts.knowledge,
+    llm: (settings) => llm(settings),
+    fetch: opts.fetch ?? createGuardedFetch(),
+    secrets: { get: () => undefined },
+    agent,
+    knowledge: opts.knowledge,
   };
-  const runs = new RunManager({ store, workflows: store, bus, registry: createDefaultRegistry(), services, heartbeatMs: 500 });
+  const runs = new RunManager({
+    store,
+    workflows: store,
+    bus,
+    registry: createDefaultRegistry(),
+    services,
+    heartbeatMs: 500,
+  });
   agent.workflows = createWorkflowRunner({ runs, workflows: store, store });
   let n = 0;
   return {
-    tdb, store, runs, services,
+    tdb,
+    store,
+    runs,
+    services,
     async createWorkflow(graph, name = 'agent test') {
-      return (await store.createWorkflow({ id: `wf_agent_${Date.now()}_${n++}`, name, description: '', graph, engine: 'auto' })).id;
+      return (
+        await store.createWorkflow({
+          id: `wf_agent_${Date.now()}_${n++}`,
+          name,
+          description: '',
+          graph,
+          engine: 'auto',
+        })
+      ).id;
     },
     async runToEnd(workflowId, inputs = {}) {
       const wf = (await store.getWorkflow(workflowId))!;
@@ -88,9 +110,24 @@ export async function createAgentHarness(opts: {
 export function agentGraph(config: Record<string, unknown>): Graph {
   return {
     nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [{ name: 'question', type: 'string', required: false, default: 'go' }] } } },
-      { id: 'a1', type: 'agent', position: { x: 200, y: 0 }, data: { config: { model: 'fake-model', task: '{{inputs.question}}', ...config } } },
-      { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [{ name: 'answer', value: '{{a1.output.text}}' }] } } },
+      {
+        id: 'start',
+        type: 'start',
+        position: { x: 0, y: 0 },
+        data: { config: { inputs: [{ name: 'question', type: 'string', required: false, default: 'go' }] } },
+      },
+      {
+        id: 'a1',
+        type: 'agent',
+        position: { x: 200, y: 0 },
+        data: { config: { model: 'fake-model', task: '{{inputs.question}}', ...config } },
+      },
+      {
+        id: 'end',
+        type: 'end',
+        position: { x: 400, y: 0 },
+        data: { config: { outputs: [{ name: 'answer', value: '{{a1.output.text}}' }] } },
+      },
     ],
     edges: [
       { id: 'e1', source: 'start', target: 'a1' },
@@ -100,7 +137,10 @@ export function agentGraph(config: Record<string, unknown>): Graph {
 }
 
 /** A test tool that records its calls; `impl` decides the result. */
-export function spyTool(name: string, impl: (args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> = async (a) => ({ echoed: a })) {
+export function spyTool(
+  name: string,
+  impl: (args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> = async (a) => ({ echoed: a }),
+) {
   const calls: Array<{ args: Record<string, unknown>; startedAt: number; endedAt?: number }> = [];
   let active = 0;
   let maxActive = 0;
@@ -109,7 +149,10 @@ export function spyTool(name: string, impl: (args: Record<string, unknown>, sign
     description: `test tool ${name}`,
     parameters: { type: 'object', properties: {}, additionalProperties: true },
     async execute(args, ctx) {
-      const rec: { args: Record<string, unknown>; startedAt: number; endedAt?: number } = { args, startedAt: Date.now() };
+      const rec: { args: Record<string, unknown>; startedAt: number; endedAt?: number } = {
+        args,
+        startedAt: Date.now(),
+      };
       calls.push(rec);
       active++;
       maxActive = Math.max(maxActive, active);
@@ -121,7 +164,17 @@ export function spyTool(name: string, impl: (args: Record<string, unknown>, sign
       }
     },
   };
-  return { tool, calls, get maxActive() { return maxActive; }, reset() { calls.length = 0; maxActive = 0; } };
+  return {
+    tool,
+    calls,
+    get maxActive() {
+      return maxActive;
+    },
+    reset() {
+      calls.length = 0;
+      maxActive = 0;
+    },
+  };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

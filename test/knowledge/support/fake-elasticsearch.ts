@@ -41,7 +41,10 @@ interface Index {
 function error(status: number, type: string, reason: string) {
   return new cjs.errors.ResponseError({
     body: { error: { type, reason, root_cause: [{ type, reason }] }, status },
-    statusCode: status, headers: {}, warnings: null, meta: {} as any,
+    statusCode: status,
+    headers: {},
+    warnings: null,
+    meta: {} as any,
   } as any);
 }
 
@@ -53,31 +56,65 @@ export class FakeElasticsearch {
   readonly indices = new Map<string, Index>();
 
   constructor() {
-    const rec = (p: any) => this.requests.push({ method: p.method, path: p.path, querystring: { ...p.querystring }, body: p.body });
+    const rec = (p: any) =>
+      this.requests.push({ method: p.method, path: p.path, querystring: { ...p.querystring }, body: p.body });
     const handle = (fn: (p: any) => any) => (p: any) => {
       rec(p);
       return fn(p);
     };
     const m = this.mock;
-    m.add({ method: 'HEAD', path: '/:index' }, handle((p) => (this.indices.has(this.name(p)) ? '' : error(404, 'index_not_found_exception', 'no such index'))));
-    m.add({ method: 'PUT', path: '/:index' }, handle((p) => this.create(this.name(p), p.body)));
-    m.add({ method: 'GET', path: '/:index/_mapping' }, handle((p) => {
-      const idx = this.indices.get(this.name(p));
-      return idx ? { [this.name(p)]: { mappings: idx.mappings } } : error(404, 'index_not_found_exception', 'no such index');
-    }));
-    m.add({ method: 'DELETE', path: '/:index' }, handle((p) => {
-      const name = this.name(p);
-      if (!this.indices.delete(name) && p.querystring.ignore_unavailable !== 'true') return error(404, 'index_not_found_exception', 'no such index');
-      return { acknowledged: true };
-    }));
-    m.add({ method: 'POST', path: '/_bulk' }, handle((p) => this.bulk(p.body)));
-    m.add({ method: 'POST', path: '/:index/_delete_by_query' }, handle((p) => this.withIndex(p, (idx) => {
-      const hits = [...idx.docs.values()].filter((d) => this.matches(idx, d, p.body.query));
-      for (const d of hits) idx.docs.delete(d._id);
-      return { deleted: hits.length, total: hits.length, failures: [] };
-    })));
-    m.add({ method: 'POST', path: '/:index/_count' }, handle((p) => this.withIndex(p, (idx) => ({ count: [...idx.docs.values()].filter((d) => this.matches(idx, d, p.body?.query)).length }))));
-    m.add({ method: 'POST', path: '/:index/_search' }, handle((p) => this.withIndex(p, (idx) => this.search(idx, p.body, p.querystring))));
+    m.add(
+      { method: 'HEAD', path: '/:index' },
+      handle((p) => (this.indices.has(this.name(p)) ? '' : error(404, 'index_not_found_exception', 'no such index'))),
+    );
+    m.add(
+      { method: 'PUT', path: '/:index' },
+      handle((p) => this.create(this.name(p), p.body)),
+    );
+    m.add(
+      { method: 'GET', path: '/:index/_mapping' },
+      handle((p) => {
+        const idx = this.indices.get(this.name(p));
+        return idx
+          ? { [this.name(p)]: { mappings: idx.mappings } }
+          : error(404, 'index_not_found_exception', 'no such index');
+      }),
+    );
+    m.add(
+      { method: 'DELETE', path: '/:index' },
+      handle((p) => {
+        const name = this.name(p);
+        if (!this.indices.delete(name) && p.querystring.ignore_unavailable !== 'true')
+          return error(404, 'index_not_found_exception', 'no such index');
+        return { acknowledged: true };
+      }),
+    );
+    m.add(
+      { method: 'POST', path: '/_bulk' },
+      handle((p) => this.bulk(p.body)),
+    );
+    m.add(
+      { method: 'POST', path: '/:index/_delete_by_query' },
+      handle((p) =>
+        this.withIndex(p, (idx) => {
+          const hits = [...idx.docs.values()].filter((d) => this.matches(idx, d, p.body.query));
+          for (const d of hits) idx.docs.delete(d._id);
+          return { deleted: hits.length, total: hits.length, failures: [] };
+        }),
+      ),
+    );
+    m.add(
+      { method: 'POST', path: '/:index/_count' },
+      handle((p) =>
+        this.withIndex(p, (idx) => ({
+          count: [...idx.docs.values()].filter((d) => this.matches(idx, d, p.body?.query)).length,
+        })),
+      ),
+    );
+    m.add(
+      { method: 'POST', path: '/:index/_search' },
+      handle((p) => this.withIndex(p, (idx) => this.search(idx, p.body, p.querystring))),
+    );
   }
 
   connection() {
@@ -94,7 +131,8 @@ export class FakeElasticsearch {
   }
 
   private create(name: string, body: any) {
-    if (this.indices.has(name)) return error(400, 'resource_already_exists_exception', `index [${name}] already exists`);
+    if (this.indices.has(name))
+      return error(400, 'resource_already_exists_exception', `index [${name}] already exists`);
     this.indices.set(name, { settings: body?.settings ?? {}, mappings: body?.mappings ?? {}, docs: new Map() });
     return { acknowledged: true, shards_acknowledged: true, index: name };
   }
@@ -117,19 +155,27 @@ export class FakeElasticsearch {
       const props = idx.mappings.properties ?? {};
       const unknown = Object.keys(src).find((k) => !props[k]);
       if (unknown && idx.mappings.dynamic === 'strict') {
-        fail('strict_dynamic_mapping_exception', `mapping set to strict, dynamic introduction of [${unknown}] is not allowed`);
+        fail(
+          'strict_dynamic_mapping_exception',
+          `mapping set to strict, dynamic introduction of [${unknown}] is not allowed`,
+        );
         continue;
       }
       const dims = props.embedding?.dims;
       if (dims !== undefined && (!Array.isArray(src.embedding) || src.embedding.length !== dims)) {
-        fail('document_parsing_exception', `The [dense_vector] field [embedding] in doc has a different number of dimensions [${src.embedding?.length}] than defined in the mapping [${dims}]`);
+        fail(
+          'document_parsing_exception',
+          `The [dense_vector] field [embedding] in doc has a different number of dimensions [${src.embedding?.length}] than defined in the mapping [${dims}]`,
+        );
         continue;
       }
       const terms = new Map<string, Map<string, number>>();
       const lengths = new Map<string, number>();
       const fieldText: Record<string, string[]> = {};
       for (const f of TEXT_FIELDS) if (typeof src[f] === 'string') (fieldText[f] ??= []).push(src[f]);
-      for (const f of ['title', 'text']) if (typeof src[f] === 'string' && props[f]?.copy_to) for (const t of [props[f].copy_to].flat()) (fieldText[t] ??= []).push(src[f]);
+      for (const f of ['title', 'text'])
+        if (typeof src[f] === 'string' && props[f]?.copy_to)
+          for (const t of [props[f].copy_to].flat()) (fieldText[t] ??= []).push(src[f]);
       for (const [f, texts] of Object.entries(fieldText)) {
         const toks = texts.flatMap((t) => analyze(t));
         const tf = new Map<string, number>();
@@ -139,7 +185,14 @@ export class FakeElasticsearch {
       }
       const existed = idx.docs.has(action._id);
       idx.docs.set(action._id, { _id: action._id, source: src, terms, lengths });
-      items.push({ index: { _index: action._index, _id: action._id, status: existed ? 200 : 201, result: existed ? 'updated' : 'created' } });
+      items.push({
+        index: {
+          _index: action._index,
+          _id: action._id,
+          status: existed ? 200 : 201,
+          result: existed ? 'updated' : 'created',
+        },
+      });
     }
     return { took: 1, errors, items };
   }
@@ -185,7 +238,9 @@ export class FakeElasticsearch {
   }
 
   private cos(a: number[], b: number[]): number {
-    let dot = 0, na = 0, nb = 0;
+    let dot = 0,
+      na = 0,
+      nb = 0;
     for (let i = 0; i < a.length; i++) {
       dot += a[i] * b[i];
       na += a[i] * a[i];
@@ -218,7 +273,10 @@ export class FakeElasticsearch {
         for (const m of musts) {
           if (!m.match) throw new Error('fake ES: bool.must supports match only');
           const s = this.bm25(idx, d, m.match);
-          if (s <= 0) { ok = false; break; }
+          if (s <= 0) {
+            ok = false;
+            break;
+          }
           score += s;
           const spec = Object.values(m.match)[0] as any;
           if (spec?._name) named[spec._name] = s;
@@ -239,7 +297,9 @@ export class FakeElasticsearch {
       const k = r.rank_constant ?? 60;
       const fused = new Map<string, { d: Doc; score: number; named: Record<string, number> }>();
       for (const ret of r.retrievers) {
-        const list = ret.standard ? this.run(idx, ret.standard.query) : this.knn(idx, ret.knn).map((h) => ({ ...h, named: {} }));
+        const list = ret.standard
+          ? this.run(idx, ret.standard.query)
+          : this.knn(idx, ret.knn).map((h) => ({ ...h, named: {} }));
         list.slice(0, window).forEach((h, rank) => {
           const cur = fused.get(h.d._id) ?? { d: h.d, score: 0, named: {} };
           cur.score += 1 / (k + rank + 1);
@@ -266,14 +326,23 @@ export class FakeElasticsearch {
       head.sort((a, b) => b.score - a.score);
       results = [...head, ...results.slice(window)];
     }
-    const pick = (src: any) => (Array.isArray(body._source) ? Object.fromEntries(body._source.filter((f: string) => f in src).map((f: string) => [f, src[f]])) : src);
+    const pick = (src: any) =>
+      Array.isArray(body._source)
+        ? Object.fromEntries(body._source.filter((f: string) => f in src).map((f: string) => [f, src[f]]))
+        : src;
     return {
-      took: 1, timed_out: false,
+      took: 1,
+      timed_out: false,
       hits: {
         max_score: results[0]?.score ?? null,
         hits: results.slice(0, size).map((h) => ({
-          _index: 'x', _id: h.d._id, _score: h.score, _source: pick(h.d.source),
-          ...(Object.keys(h.named).length ? { matched_queries: qs.include_named_queries_score === 'true' ? h.named : Object.keys(h.named) } : {}),
+          _index: 'x',
+          _id: h.d._id,
+          _score: h.score,
+          _source: pick(h.d.source),
+          ...(Object.keys(h.named).length
+            ? { matched_queries: qs.include_named_queries_score === 'true' ? h.named : Object.keys(h.named) }
+            : {}),
         })),
       },
     };

@@ -18,8 +18,25 @@ const ANIMAL = [0, 1, 0.1, 0];
 const WEATHER = [0, 0, 1, 0];
 const COOK = [0, 0, 0.1, 1];
 
-export function chunk(documentId: string, chunkIndex: number, title: string, text: string, vector: number[], page: number | null = null): ChunkRecord {
-  return { id: `${documentId}:${chunkIndex}`, documentId, title, chunkIndex, start: chunkIndex * 100, end: chunkIndex * 100 + text.length, page, text, vector };
+export function chunk(
+  documentId: string,
+  chunkIndex: number,
+  title: string,
+  text: string,
+  vector: number[],
+  page: number | null = null,
+): ChunkRecord {
+  return {
+    id: `${documentId}:${chunkIndex}`,
+    documentId,
+    title,
+    chunkIndex,
+    start: chunkIndex * 100,
+    end: chunkIndex * 100 + text.length,
+    page,
+    text,
+    vector,
+  };
 }
 
 export const FIXTURE: ChunkRecord[] = [
@@ -46,7 +63,9 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       await store.ensureIndex({ kbId: kb, dimension: 4 });
       await store.ensureIndex({ kbId: other, dimension: 4 });
       await store.upsertChunks(kb, FIXTURE);
-      await store.upsertChunks(other, [chunk('x1', 0, 'Elsewhere', 'Another invoice INV-7731 in another knowledge base.', FIN)]);
+      await store.upsertChunks(other, [
+        chunk('x1', 0, 'Elsewhere', 'Another invoice INV-7731 in another knowledge base.', FIN),
+      ]);
     });
 
     afterAll(async () => {
@@ -58,7 +77,9 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
 
     it('creates indexes idempotently and refuses a different dimension for an existing index', async () => {
       await store.ensureIndex({ kbId: kb, dimension: 4 });
-      await expect(store.ensureIndex({ kbId: kb, dimension: 8 })).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH' });
+      await expect(store.ensureIndex({ kbId: kb, dimension: 8 })).rejects.toMatchObject({
+        code: 'KNOWLEDGE_INDEX_MISMATCH',
+      });
       expect(await store.count(kb)).toBe(FIXTURE.length);
     });
 
@@ -72,8 +93,17 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
     it('bm25: ranks the exact rare term first, stems, returns only matching chunks, reports bm25 as the score', async () => {
       const hits = await store.search({ kbId: kb, text: 'invoice INV-7731', topK: 5, mode: 'bm25' });
       expect(hits[0].id).toBe('d1:0');
-      expect(hits.every((h) => h.bm25 !== null && h.bm25 > 0 && Math.abs(h.score - h.bm25) < 1e-6 && h.knn === null)).toBe(true);
-      expect(hits[0]).toMatchObject({ documentId: 'd1', title: 'Finance report', chunkIndex: 0, page: 1, start: 0, text: FIXTURE[0].text });
+      expect(
+        hits.every((h) => h.bm25 !== null && h.bm25 > 0 && Math.abs(h.score - h.bm25) < 1e-6 && h.knn === null),
+      ).toBe(true);
+      expect(hits[0]).toMatchObject({
+        documentId: 'd1',
+        title: 'Finance report',
+        chunkIndex: 0,
+        page: 1,
+        start: 0,
+        text: FIXTURE[0].text,
+      });
       // Porter stemming on both sides: "thunderstorm" ~ "thunderstorms", "chasing" ~ "chased".
       expect(ids(await store.search({ kbId: kb, text: 'thunderstorm', topK: 5, mode: 'bm25' }))).toEqual(['d3:0']);
       expect(ids(await store.search({ kbId: kb, text: 'chasing kittens', topK: 5, mode: 'bm25' }))).toEqual(['d2:0']);
@@ -93,7 +123,12 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       const hits = await store.search({ kbId: kb, text: '', vector: ANIMAL, topK: 3, mode: 'vector' });
       expect(ids(hits).slice(0, 2)).toEqual(['d2:0', 'd2:1']);
       expect(hits[0].knn).toBeCloseTo(1, 4);
-      expect(hits.every((h) => h.knn !== null && h.knn >= 0 && h.knn <= 1 + 1e-6 && Math.abs(h.score - h.knn) < 1e-6 && h.bm25 === null)).toBe(true);
+      expect(
+        hits.every(
+          (h) =>
+            h.knn !== null && h.knn >= 0 && h.knn <= 1 + 1e-6 && Math.abs(h.score - h.knn) < 1e-6 && h.bm25 === null,
+        ),
+      ).toBe(true);
       expect(sortedDesc(hits)).toBe(true);
       expect(hits).toHaveLength(3);
       // Opposite direction scores near 0.
@@ -104,7 +139,14 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
 
     it('hybrid (rescore): kNN candidates re-ranked by 0.2 × knn + 1.0 × bm25', async () => {
       // The vector points at weather, the words at the invoice: BM25 wins among the candidates.
-      const hits = await store.search({ kbId: kb, text: 'invoice', vector: WEATHER, topK: 3, mode: 'hybrid', fusion: { method: 'rescore' } });
+      const hits = await store.search({
+        kbId: kb,
+        text: 'invoice',
+        vector: WEATHER,
+        topK: 3,
+        mode: 'hybrid',
+        fusion: { method: 'rescore' },
+      });
       expect(hits[0].id).toBe('d1:0');
       expect(hits[1].id).toBe('d3:0'); // no BM25 match, best vector
       for (const h of hits) {
@@ -117,23 +159,43 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
     });
 
     it('hybrid (rrf): a keyword-only match and a vector-only match both make the top results', async () => {
-      const hits = await store.search({ kbId: kb, text: 'INV-7731', vector: COOK, topK: 2, mode: 'hybrid', fusion: { method: 'rrf' } });
+      const hits = await store.search({
+        kbId: kb,
+        text: 'INV-7731',
+        vector: COOK,
+        topK: 2,
+        mode: 'hybrid',
+        fusion: { method: 'rrf' },
+      });
       expect(new Set(ids(hits))).toEqual(new Set(['d1:0', 'd4:0']));
       expect(hits.every((h) => h.score > 0 && h.score <= 2 / 61 + 1e-9)).toBe(true);
     });
 
     it('filters by document inside the query, in every mode', async () => {
       for (const mode of ['bm25', 'vector', 'hybrid'] as const) {
-        const hits = await store.search({ kbId: kb, text: 'invoice revenue pets', vector: FIN, topK: 10, mode, documentIds: ['d2'] });
+        const hits = await store.search({
+          kbId: kb,
+          text: 'invoice revenue pets',
+          vector: FIN,
+          topK: 10,
+          mode,
+          documentIds: ['d2'],
+        });
         expect(hits.length, mode).toBeGreaterThan(0);
-        expect(hits.every((h) => h.documentId === 'd2'), mode).toBe(true);
+        expect(
+          hits.every((h) => h.documentId === 'd2'),
+          mode,
+        ).toBe(true);
       }
     });
 
     it('never returns chunks of another knowledge base', async () => {
       for (const mode of ['bm25', 'vector', 'hybrid'] as const) {
         const mine = await store.search({ kbId: kb, text: 'another invoice knowledge', vector: FIN, topK: 10, mode });
-        expect(mine.some((h) => h.documentId === 'x1'), mode).toBe(false);
+        expect(
+          mine.some((h) => h.documentId === 'x1'),
+          mode,
+        ).toBe(false);
         const theirs = await store.search({ kbId: other, text: 'invoice', vector: FIN, topK: 10, mode });
         expect(ids(theirs), mode).toEqual(['x1:0']);
       }
@@ -152,7 +214,9 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
     });
 
     it('refuses a chunk whose vector has another dimension', async () => {
-      await expect(store.upsertChunks(kb, [chunk('d9', 0, 'Bad', 'wrong size', [1, 2, 3])])).rejects.toMatchObject({ code: 'EMBEDDING_DIMENSION_MISMATCH' });
+      await expect(store.upsertChunks(kb, [chunk('d9', 0, 'Bad', 'wrong size', [1, 2, 3])])).rejects.toMatchObject({
+        code: 'EMBEDDING_DIMENSION_MISMATCH',
+      });
       expect(await store.count(kb, 'd9')).toBe(0);
     });
 
@@ -172,7 +236,9 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       await store.upsertChunks(tmp, [chunk('t1', 0, 'T', 'temporary text', FIN)]);
       await store.dropIndex(tmp);
       await store.dropIndex(tmp);
-      await expect(store.search({ kbId: tmp, text: 'temporary', topK: 3, mode: 'bm25' })).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_NOT_FOUND' });
+      await expect(store.search({ kbId: tmp, text: 'temporary', topK: 3, mode: 'bm25' })).rejects.toMatchObject({
+        code: 'KNOWLEDGE_INDEX_NOT_FOUND',
+      });
       // Re-creating it gives an empty index.
       await store.ensureIndex({ kbId: tmp, dimension: 4 });
       expect(await store.count(tmp)).toBe(0);

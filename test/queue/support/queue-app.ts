@@ -15,7 +15,13 @@ import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import type { RunRecord } from '@/engine/store/types';
 import type { App } from '@/lib/server/app';
-import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueSchema } from '../../support/databases';
+import {
+  postgresAvailable,
+  redisAvailable,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  uniqueSchema,
+} from '../../support/databases';
 import { nodes } from './test-nodes';
 
 export { redisAvailable, TEST_REDIS_URL };
@@ -23,11 +29,19 @@ export { redisAvailable, TEST_REDIS_URL };
 /** Whether the queue suites can run here; prints why not. Under CI=true a missing server throws instead. */
 export async function queueServicesAvailable(suite: string): Promise<boolean> {
   const [pgOk, redisOk] = [await postgresAvailable(), await redisAvailable()];
-  if (!pgOk || !redisOk) console.warn(`[tests] ${suite} SKIPPED: queue mode needs PostgreSQL (${pgOk ? 'ok' : `unreachable at ${TEST_DATABASE_URL}`}) and Redis (${redisOk ? 'ok' : `unreachable at ${TEST_REDIS_URL}`})`);
+  if (!pgOk || !redisOk)
+    console.warn(
+      `[tests] ${suite} SKIPPED: queue mode needs PostgreSQL (${pgOk ? 'ok' : `unreachable at ${TEST_DATABASE_URL}`}) and Redis (${redisOk ? 'ok' : `unreachable at ${TEST_REDIS_URL}`})`,
+    );
   return pgOk && redisOk;
 }
 
-export async function until<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000, everyMs = 50): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 60_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -77,11 +91,20 @@ export async function startQueueRig(env: Record<string, string>): Promise<QueueR
   const counterFile = path.join(scratch, 'probe-calls.txt');
   const redisUrl = env.REDIS_URL ?? TEST_REDIS_URL;
   Object.assign(process.env, {
-    DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: prefix,
-    SEED_EXAMPLE: '0', DATA_DIR: path.join(scratch, 'data'), PROBE_COUNTER_FILE: counterFile,
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    SEED_EXAMPLE: '0',
+    DATA_DIR: path.join(scratch, 'data'),
+    PROBE_COUNTER_FILE: counterFile,
     PAIFLOW_EXTRA_NODES: path.resolve('test/queue/support/test-nodes.ts'),
     // Fast enough for tests; production defaults are in engine/queue/config.ts.
-    WORKER_HEARTBEAT_MS: '200', RUN_STALE_MS: '3000', QUEUE_REAPER_MS: '1000', QUEUE_LOCK_MS: '3000', WORKER_SHUTDOWN_GRACE_MS: '1000',
+    WORKER_HEARTBEAT_MS: '200',
+    RUN_STALE_MS: '3000',
+    QUEUE_REAPER_MS: '1000',
+    QUEUE_LOCK_MS: '3000',
+    WORKER_SHUTDOWN_GRACE_MS: '1000',
     ...env,
   });
   const { createApp } = await import('@/lib/server/app');
@@ -91,9 +114,22 @@ export async function startQueueRig(env: Record<string, string>): Promise<QueueR
   await app.queue?.processes?.ready();
   let n = 0;
   const rig: QueueRig = {
-    app, schema, prefix, redisUrl, scratch, counterFile,
+    app,
+    schema,
+    prefix,
+    redisUrl,
+    scratch,
+    counterFile,
     async createWorkflow(graph, name = 'queue-test') {
-      return (await app.store.createWorkflow({ id: `wf_q_${Date.now()}_${n++}`, name, description: '', graph, engine: 'auto' })).id;
+      return (
+        await app.store.createWorkflow({
+          id: `wf_q_${Date.now()}_${n++}`,
+          name,
+          description: '',
+          graph,
+          engine: 'auto',
+        })
+      ).id;
     },
     async start(workflowId) {
       const wf = (await app.store.getWorkflow(workflowId))!;
@@ -101,10 +137,16 @@ export async function startQueueRig(env: Record<string, string>): Promise<QueueR
     },
     run: async (runId) => (await app.store.getRun(runId))!,
     events: (runId) => app.store.getEvents(runId),
-    waitForStatus: (runId, statuses, timeoutMs = 60_000) => until(async () => {
-      const r = await app.store.getRun(runId);
-      return r && (statuses === 'terminal' ? TERMINAL.has(r.status) : statuses.includes(r.status)) ? r : undefined;
-    }, `run ${runId} to be ${statuses}`, timeoutMs, 50),
+    waitForStatus: (runId, statuses, timeoutMs = 60_000) =>
+      until(
+        async () => {
+          const r = await app.store.getRun(runId);
+          return r && (statuses === 'terminal' ? TERMINAL.has(r.status) : statuses.includes(r.status)) ? r : undefined;
+        },
+        `run ${runId} to be ${statuses}`,
+        timeoutMs,
+        50,
+      ),
     nodeStatus: async (runId, nodeId) => (await app.store.getNodeRuns(runId)).find((x) => x.nodeId === nodeId)?.status,
     counts() {
       if (!existsSync(counterFile)) return {};
@@ -143,7 +185,9 @@ export async function deleteKeys(url: string, prefix: string) {
 
 /** start → given nodes in a chain → end (outputs the last node's output). */
 export function chain(nodesCfg: Array<{ id: string; config?: Record<string, unknown> }>): Graph {
-  const nodes: Graph['nodes'] = [{ id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } }];
+  const nodes: Graph['nodes'] = [
+    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
+  ];
   const edges: Graph['edges'] = [];
   let prev = 'start';
   nodesCfg.forEach((n, i) => {
@@ -151,7 +195,12 @@ export function chain(nodesCfg: Array<{ id: string; config?: Record<string, unkn
     edges.push({ id: `e_${n.id}`, source: prev, target: n.id });
     prev = n.id;
   });
-  nodes.push({ id: 'end', type: 'end', position: { x: (nodesCfg.length + 1) * 200, y: 0 }, data: { config: { outputs: [{ name: 'last', value: `{{${prev}.output.value}}` }] } } });
+  nodes.push({
+    id: 'end',
+    type: 'end',
+    position: { x: (nodesCfg.length + 1) * 200, y: 0 },
+    data: { config: { outputs: [{ name: 'last', value: `{{${prev}.output.value}}` }] } },
+  });
   edges.push({ id: 'e_end', source: prev, target: 'end' });
   return { nodes, edges };
 }

@@ -13,22 +13,41 @@ function abortError() {
 }
 
 export const queueProbeNode = defineNode<{ value?: string; sleepMs?: number; gateFile?: string; hang?: boolean }>({
-  type: 'qprobe', version: 1, label: 'Queue probe (test)', category: 'data', description: 'test node for queue mode',
-  configSchema: z.object({ value: z.string().optional(), sleepMs: z.number().int().min(0).optional(), gateFile: z.string().optional(), hang: z.boolean().optional() }),
-  inputs: [{ id: 'in', label: 'in' }], outputs: [{ id: 'out', label: 'out' }],
+  type: 'qprobe',
+  version: 1,
+  label: 'Queue probe (test)',
+  category: 'data',
+  description: 'test node for queue mode',
+  configSchema: z.object({
+    value: z.string().optional(),
+    sleepMs: z.number().int().min(0).optional(),
+    gateFile: z.string().optional(),
+    hang: z.boolean().optional(),
+  }),
+  inputs: [{ id: 'in', label: 'in' }],
+  outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     const file = process.env.PROBE_COUNTER_FILE;
     if (file) appendFileSync(file, `${ctx.runId}:${ctx.nodeId}\n`);
-    const onAbort = () => { if (file) appendFileSync(file, `${ctx.runId}:${ctx.nodeId}:aborted\n`); };
+    const onAbort = () => {
+      if (file) appendFileSync(file, `${ctx.runId}:${ctx.nodeId}:aborted\n`);
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       ctx.emit('node.progress', { step: 'begin', pid: process.pid });
-      const wait = (ms: number) => new Promise<void>((resolve, reject) => {
-        if (ctx.signal.aborted) return reject(abortError());
-        const t = setTimeout(() => { ctx.signal.removeEventListener('abort', stop); resolve(); }, ms);
-        const stop = () => { clearTimeout(t); reject(abortError()); };
-        ctx.signal.addEventListener('abort', stop, { once: true });
-      });
+      const wait = (ms: number) =>
+        new Promise<void>((resolve, reject) => {
+          if (ctx.signal.aborted) return reject(abortError());
+          const t = setTimeout(() => {
+            ctx.signal.removeEventListener('abort', stop);
+            resolve();
+          }, ms);
+          const stop = () => {
+            clearTimeout(t);
+            reject(abortError());
+          };
+          ctx.signal.addEventListener('abort', stop, { once: true });
+        });
       if (ctx.config.sleepMs) await wait(ctx.config.sleepMs);
       if (ctx.config.gateFile) while (!existsSync(ctx.config.gateFile)) await wait(20);
       if (ctx.config.hang) for (;;) await wait(60_000);

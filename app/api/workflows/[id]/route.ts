@@ -23,14 +23,27 @@ export const PUT = route(async (req, { params }: Ctx) => {
   let problems: unknown[] = [];
   let graph;
   if (body.graph !== undefined || body.engine !== undefined) {
-    const checked = checkGraphForSave(body.graph ?? current.graph, app.registry, body.engine ?? current.engine, allowDraft);
+    const checked = checkGraphForSave(
+      body.graph ?? current.graph,
+      app.registry,
+      body.engine ?? current.engine,
+      allowDraft,
+    );
     graph = checked.graph;
     problems = checked.problems;
   }
-  const wf = await app.store.updateWorkflow(id, { name: body.name, description: body.description, engine: body.engine, graph }, body.revision);
+  const wf = await app.store.updateWorkflow(
+    id,
+    { name: body.name, description: body.description, engine: body.engine, graph },
+    body.revision,
+  );
   if (wf === null) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
   if (wf === 'conflict') {
-    throw new PaiError('CONFLICT', 'the workflow was changed elsewhere since you loaded it; reload to see the latest version', { status: 409, path: 'revision' });
+    throw new PaiError(
+      'CONFLICT',
+      'the workflow was changed elsewhere since you loaded it; reload to see the latest version',
+      { status: 409, path: 'revision' },
+    );
   }
   return Response.json({ ...wf, problems });
 });
@@ -38,6 +51,7 @@ export const PUT = route(async (req, { params }: Ctx) => {
 export const DELETE = route(async (_req, { params }: Ctx) => {
   const app = await getApp();
   const { id } = await params;
-  if (!(await app.store.deleteWorkflow(id))) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
+  if (!(await app.store.deleteWorkflow(id)))
+    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
   return new Response(null, { status: 204 });
 });

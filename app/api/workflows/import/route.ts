@@ -10,6 +10,12 @@ export const POST = route(async (req) => {
   const body = await readJson(req, importSchema);
   const w = body.workflow;
   const { graph, problems } = checkGraphForSave(w.graph, app.registry, w.engine ?? 'auto', true);
-  const wf = await app.store.createWorkflow({ id: newWorkflowId(), name: w.name, description: w.description ?? '', graph, engine: w.engine ?? 'auto' });
+  const wf = await app.store.createWorkflow({
+    id: newWorkflowId(),
+    name: w.name,
+    description: w.description ?? '',
+    graph,
+    engine: w.engine ?? 'auto',
+  });
   return Response.json({ ...wf, problems }, { status: 201 });
 });

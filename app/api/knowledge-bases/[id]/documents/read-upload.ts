@@ -25,12 +25,23 @@ export async function readUpload(req: Request): Promise<DocumentUpload> {
       throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed', { status: 400 });
     }
     const file = form.get('file');
-    if (!file || typeof file === 'string') throw new PaiError('VALIDATION_ERROR', 'a "file" field with the document is required', { status: 400, path: 'file' });
+    if (!file || typeof file === 'string')
+      throw new PaiError('VALIDATION_ERROR', 'a "file" field with the document is required', {
+        status: 400,
+        path: 'file',
+      });
     const rawTitle = form.get('title');
     const filename = (file as File).name || 'document';
-    const title = (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
-    if (title.length > 500) throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path: 'title' });
-    return { title, filename, mime: (file as File).type || undefined, bytes: new Uint8Array(await (file as File).arrayBuffer()) };
+    const title =
+      (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
+    if (title.length > 500)
+      throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path: 'title' });
+    return {
+      title,
+      filename,
+      mime: (file as File).type || undefined,
+      bytes: new Uint8Array(await (file as File).arrayBuffer()),
+    };
   }
   const body = await readJson(req, textDocumentSchema, { limit: LIMIT });
   return { title: body.title, text: body.text, mime: body.mime };

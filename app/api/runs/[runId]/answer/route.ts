@@ -14,7 +14,8 @@ export const POST = route(async (req, { params }: { params: Promise<{ runId: str
   const app = await getApp();
   const run = await getRunOr404(app, (await params).runId);
   const body = await readJson(req, bodySchema);
-  if (run.status !== 'waiting') throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+  if (run.status !== 'waiting')
+    throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
   const resumed = await app.runs.answer(run.id, body.nodeId, body.answer);
   return Response.json({ runId: resumed.id, status: resumed.status }, { status: 202 });
 });

@@ -5,7 +5,10 @@ import { readJson } from '@/lib/http/body';
 
 export const dynamic = 'force-dynamic';
 
-const bodySchema = z.object({ fromNodeId: z.string().min(1).optional(), inputs: z.record(z.string(), z.unknown()).optional() });
+const bodySchema = z.object({
+  fromNodeId: z.string().min(1).optional(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const POST = route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
   const app = await getApp();

@@ -8,5 +8,7 @@ export const GET = route(async (_req, { params }: { params: Promise<{ id: string
   const app = await getApp();
   const wf = await getWorkflowOr404(app, (await params).id);
   const filename = `${wf.name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-|-$/g, '') || 'workflow'}.paiflow.json`;
-  return Response.json(exportWorkflow(wf), { headers: { 'content-disposition': `attachment; filename="${filename}"` } });
+  return Response.json(exportWorkflow(wf), {
+    headers: { 'content-disposition': `attachment; filename="${filename}"` },
+  });
 });

@@ -19,7 +19,10 @@ export const POST = route(async (req, { params }: Ctx) => {
   const wf = await getWorkflowOr404(app, (await params).id);
   const body = await readJson(req, bodySchema, { optional: true });
   const { run } = await app.runs.start({ workflow: wf, inputs: body.inputs, engine: body.engine });
-  return Response.json({ runId: run.id, status: run.status, engine: run.engine }, { status: 202, headers: { location: `/api/runs/${run.id}` } });
+  return Response.json(
+    { runId: run.id, status: run.status, engine: run.engine },
+    { status: 202, headers: { location: `/api/runs/${run.id}` } },
+  );
 });
 
 export const GET = route(async (req, { params }: Ctx) => {

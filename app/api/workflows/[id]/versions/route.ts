@@ -13,5 +13,11 @@ export const GET = route(async (req, { params }: { params: Promise<{ id: string 
   const versions = await listVersions(app, wf);
   const current = versions.find((v) => v.current);
   const status = presentPublished(originOf(req), wf, null);
-  return Response.json({ ...status, published: !!current, version: current?.version ?? null, versionId: current?.id ?? null, versions });
+  return Response.json({
+    ...status,
+    published: !!current,
+    version: current?.version ?? null,
+    versionId: current?.id ?? null,
+    versions,
+  });
 });
