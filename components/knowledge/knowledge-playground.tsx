@@ -46,24 +46,30 @@ export function KnowledgePlayground() {
     }
   };
 
-  const refreshKbs = useCallback(
-    () =>
-      run(async () => {
-        const list = await knowledgeApi.list();
-        setKbs(list);
-        setSelected((s) => (s && list.some((k) => k.id === s) ? s : (list[0]?.id ?? null)));
-      }),
-    [],
-  );
+  // The effects below only start requests; state is set when the answers arrive.
+  const showKbs = useCallback((list: KnowledgeBase[]) => {
+    setKbs(list);
+    setSelected((s) => (s && list.some((k) => k.id === s) ? s : (list[0]?.id ?? null)));
+  }, []);
+  const refreshKbs = () => run(() => knowledgeApi.list().then(showKbs));
   useEffect(() => {
-    void refreshKbs();
-  }, [refreshKbs]);
+    knowledgeApi.list().then(showKbs, (e) => setError((e as Error).message));
+  }, [showKbs]);
 
-  const refreshDocs = useCallback(async (id: string) => setDocs(await knowledgeApi.documents(id)), []);
+  const refreshDocs = useCallback((id: string) => knowledgeApi.documents(id).then(setDocs), []);
+  // Another knowledge base selected: its documents are loaded (none without a selection), its search hits and the
+  // last error cleared. Adjusted while rendering, as React recommends for state that follows another state.
+  const [docsOf, setDocsOf] = useState<string | null>(null);
+  if (docsOf !== selected) {
+    setDocsOf(selected);
+    if (!selected) setDocs([]);
+    else {
+      setHits(null);
+      setError(null);
+    }
+  }
   useEffect(() => {
-    if (!selected) return setDocs([]);
-    setHits(null);
-    void run(() => refreshDocs(selected));
+    if (selected) refreshDocs(selected).catch((e) => setError((e as Error).message));
   }, [selected, refreshDocs]);
 
   // Poll while something is being indexed.

@@ -27,14 +27,18 @@ export function WorkflowList() {
   const [busy, setBusy] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
-  const refresh = useCallback(async () => {
-    try {
-      setList(await api.listWorkflows());
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(errorMessage(e));
-    }
-  }, []);
+  // The state is set when the answer arrives, never synchronously inside the effect below.
+  const refresh = useCallback(
+    () =>
+      api.listWorkflows().then(
+        (workflows) => {
+          setList(workflows);
+          setLoadError(null);
+        },
+        (e) => setLoadError(errorMessage(e)),
+      ),
+    [],
+  );
   useEffect(() => {
     void refresh();
   }, [refresh]);

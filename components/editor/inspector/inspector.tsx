@@ -178,11 +178,12 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
     [problems, suggestions, editor, nodeId],
   );
 
+  const runId = useRunState(selectRunId);
+  const runFinished = useRunState(selectRunFinished);
+
   if (!node) return <WorkflowInspector />;
   const cat = categoryStyle(t?.category ?? '');
   const other = problems.filter((p) => p.field === undefined || !known.has(p.field));
-  const runId = useRunState(selectRunId);
-  const runFinished = useRunState(selectRunFinished);
 
   const resumeFromHere = async () => {
     if (!runId) return;

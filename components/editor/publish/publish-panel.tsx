@@ -73,11 +73,14 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
 
   // The endpoint runs the current version, so its start node (not the draft's) decides the snippets' inputs.
   const currentVersion = data?.status.published ? data.status.version : null;
+  // Unpublished: no version graph. Adjusted while rendering, as React recommends for state that follows another state.
+  const [graphFor, setGraphFor] = useState<number | null>(null);
+  if (graphFor !== currentVersion) {
+    setGraphFor(currentVersion);
+    if (currentVersion === null) setVersionGraph(null);
+  }
   useEffect(() => {
-    if (currentVersion === null) {
-      setVersionGraph(null);
-      return;
-    }
+    if (currentVersion === null) return;
     let cancelled = false;
     publishApi
       .version(workflowId, currentVersion)

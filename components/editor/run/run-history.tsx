@@ -18,14 +18,18 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setRuns(await api.listRuns(editor.state.workflowId));
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [editor]);
+  // The state is set when the answer arrives, never synchronously inside the effect below.
+  const load = useCallback(
+    () =>
+      api.listRuns(editor.state.workflowId).then(
+        (list) => {
+          setRuns(list);
+          setError(null);
+        },
+        (e) => setError(errorMessage(e)),
+      ),
+    [editor],
+  );
 
   // Reload when a run starts or changes state, so the list shows the current one.
   useEffect(() => {
