@@ -88,7 +88,8 @@ export function chunkText(text: string, opts: ChunkOptions, segments?: TextSegme
     if (b > a) out.push({ index: out.length, start: a, end: b, page, text: text.slice(a, b) });
   };
   for (const seg of segs) {
-    let [pos, end] = trimRange(text, seg.start, seg.end);
+    const [from, end] = trimRange(text, seg.start, seg.end);
+    let pos = from;
     while (pos < end) {
       if (end - pos <= size) {
         push(pos, end, seg.page);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentServices } from '../agent/types';
+import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
@@ -52,6 +53,8 @@ export interface NodeContext<C = unknown> {
   agent?: AgentServices;
   /** Knowledge-base search (knowledge node, agent's knowledge_search tool). Absent → those fail with KNOWLEDGE_UNAVAILABLE. */
   knowledge?: KnowledgeService;
+  /** Credentials by id (`config.credentialId`), of the run's own workspace. Absent → CREDENTIALS_UNAVAILABLE. */
+  credentials?: CredentialResolver;
 }
 
 export interface NodeResult {
@@ -61,7 +64,7 @@ export interface NodeResult {
   branch?: string | string[];
 }
 
-export interface NodeDefinition<C = any> {
+export interface NodeDefinition<C = unknown> {
   type: string;
   version: number;
   label: string;

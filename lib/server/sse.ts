@@ -33,13 +33,12 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
       let closed = false;
       let pending: TraceEvent[] = [];
       let catchingUp = true;
-      let ka: NodeJS.Timeout | undefined;
       let unsubscribe = () => {};
       const close = () => {
         if (closed) return;
         closed = true;
         unsubscribe();
-        if (ka) clearInterval(ka);
+        clearInterval(ka);
         try {
           controller.close();
         } catch {
@@ -94,7 +93,8 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
       };
       signal.addEventListener('abort', close, { once: true });
       controller.enqueue(enc.encode(`retry: 2000\n\n`));
-      ka = setInterval(() => {
+      // Declared before start() first awaits, so before anything can call close().
+      const ka = setInterval(() => {
         if (!closed) controller.enqueue(enc.encode(`: keep-alive\n\n`));
       }, 15_000);
       try {

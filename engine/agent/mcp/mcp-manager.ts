@@ -258,10 +258,21 @@ class ServerConnection {
   }
 }
 
+/** The fields of MCP content blocks read below; a server may send anything, so none is trusted to exist. */
+interface ContentBlockFields {
+  type?: unknown;
+  text?: unknown;
+  mimeType?: unknown;
+  data?: unknown;
+  uri?: unknown;
+  name?: unknown;
+  resource?: { text?: unknown; uri?: unknown };
+}
+
 /** MCP content blocks as text for the model. */
 function renderContent(res: { content?: unknown[]; structuredContent?: unknown; toolResult?: unknown }): string {
   const parts: string[] = [];
-  for (const b of (res.content ?? []) as Array<Record<string, any>>) {
+  for (const b of (res.content ?? []) as ContentBlockFields[]) {
     if (b.type === 'text') parts.push(String(b.text));
     else if (b.type === 'image' || b.type === 'audio')
       parts.push(`[${b.type}: ${b.mimeType ?? 'unknown type'}, ${String(b.data ?? '').length} base64 chars]`);

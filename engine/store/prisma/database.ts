@@ -28,8 +28,8 @@ export interface Database {
 
 /** The subset of pg.Pool that PostgresSaver uses. */
 export interface PgPoolLike {
-  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
-  connect(): Promise<{ query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>; release(): void }>;
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  connect(): Promise<{ query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; release(): void }>;
   end(): Promise<void>;
 }
 
@@ -43,8 +43,8 @@ function pglitePool(pglite: RemotePGlite): PgPoolLike {
     sql: string,
     params?: unknown[],
   ) => {
-    if (params && params.length) return { rows: (await q.query(sql, params)).rows as any[] };
-    return { rows: (await q.query(sql)).rows as any[] };
+    if (params && params.length) return { rows: (await q.query(sql, params)).rows };
+    return { rows: (await q.query(sql)).rows };
   };
   return {
     query: (sql, params) => run(pglite, sql, params),
