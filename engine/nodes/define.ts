@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { AgentServices } from '../agent/types';
-import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
@@ -53,8 +52,6 @@ export interface NodeContext<C = unknown> {
   agent?: AgentServices;
   /** Knowledge-base search (knowledge node, agent's knowledge_search tool). Absent → those fail with KNOWLEDGE_UNAVAILABLE. */
   knowledge?: KnowledgeService;
-  /** Credentials by id (`config.credentialId`), of the run's own workspace. Absent → CREDENTIALS_UNAVAILABLE. */
-  credentials?: CredentialResolver;
 }
 
 export interface NodeResult {
