@@ -88,7 +88,10 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds the production server when there is no build, or when a source is newer than it (a stale build would be measured). */
+/**
+ * Builds the production server when there is no build, or when a source is newer than it (a stale build would be
+ * measured).
+ */
 function ensureBuild() {
   const id = path.join(ROOT, '.next', 'BUILD_ID');
   const built = existsSync(id) ? statSync(id).mtimeMs : 0;

@@ -1,4 +1,7 @@
-/** Shapes of the HTTP API as the browser sees them (see shared/ARCHITECTURE.md). Engine types are reused where they are plain data. */
+/**
+ * Shapes of the HTTP API as the browser sees them (see shared/ARCHITECTURE.md). Engine types are reused where they are
+ * plain data.
+ */
 import type { EngineChoice, Graph, GraphEdge, GraphNode } from '@/engine/graph/schema';
 import type { TraceEvent, TraceEventType } from '@/engine/events/types';
 

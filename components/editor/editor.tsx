@@ -1,5 +1,7 @@
 'use client';
-/** The editor page: loads the node types and the workflow, then lays out palette, canvas, inspector and bottom panel. */
+/**
+ * The editor page: loads the node types and the workflow, then lays out palette, canvas, inspector and bottom panel.
+ */
 import { ReactFlowProvider } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';

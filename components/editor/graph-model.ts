@@ -159,7 +159,9 @@ export interface ConnectionLike {
   targetHandle?: string | null;
 }
 
-/** Why a connection is refused, or null when it is fine. Mirrors the server's edge rules so the reason shows at once. */
+/**
+ * Why a connection is refused, or null when it is fine. Mirrors the server's edge rules so the reason shows at once.
+ */
 export function connectionProblem(
   c: ConnectionLike,
   nodes: FlowNode[],

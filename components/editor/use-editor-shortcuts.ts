@@ -1,5 +1,8 @@
 'use client';
-/** Ctrl/Cmd + S, Z, Shift+Z (or Y), C, V. Delete/Backspace are React Flow's own. Text fields keep their own undo and clipboard. */
+/**
+ * Ctrl/Cmd + S, Z, Shift+Z (or Y), C, V. Delete/Backspace are React Flow's own. Text fields keep their own undo and
+ * clipboard.
+ */
 import { useEffect } from 'react';
 import { toast } from '@/components/ui/toast';
 import type { EditorStore } from './editor-store';

@@ -1,5 +1,6 @@
 // Starts the app for the e2e suite and the editor benchmark: `next build` (its log only shown on failure, so the
-// test output stays readable) then `npm start` (server.mjs); or `next dev` with E2E_DEV=1. Playwright stops the process group.
+// test output stays readable) then `npm start` (server.mjs); or `next dev` with E2E_DEV=1. Playwright stops the process
+// group.
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

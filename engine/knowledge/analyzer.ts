@@ -1,7 +1,8 @@
 /**
  * The text analyzer of the embedded BM25 index, modelled on Elasticsearch's `english` analyzer so both stores
  * match the same terms: Unicode NFKC + lower-case, word tokens split like the standard tokenizer
- * ("ERR-4521" → err, 4521; "v2.1" stays one token), English possessive "'s" removed, English stop words (below) dropped, Porter stemming.
+ * ("ERR-4521" → err, 4521; "v2.1" stays one token), English possessive "'s" removed, English stop words (below)
+ * dropped, Porter stemming.
  * CJK text has no spaces, so each run of Han/Kana/Hangul characters is indexed as overlapping bigrams
  * (what Elasticsearch's `cjk` analyzer does). Terms are memoised per raw word: vocabularies are small and text repeats.
  */

@@ -88,7 +88,10 @@ export interface KnowledgeStore {
   readonly kind: string;
   /** For /api/health, e.g. "embedded (data/knowledge)" or "elasticsearch (es.example.com:9200)". */
   describe(): string;
-  /** Creates the KB's index if missing (idempotent). An existing index with another dimension → KNOWLEDGE_INDEX_MISMATCH. */
+  /**
+   * Creates the KB's index if missing (idempotent). An existing index with another dimension →
+   * KNOWLEDGE_INDEX_MISMATCH.
+   */
   ensureIndex(spec: IndexSpec): Promise<void>;
   /** Removes the KB's index and every chunk in it (no error when missing). */
   dropIndex(kbId: string): Promise<void>;

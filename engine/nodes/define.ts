@@ -48,9 +48,14 @@ export interface NodeContext<C = unknown> {
   iteration: number;
   /** State-graph engine only: the human's answer when a paused node is resumed. */
   resume?: unknown;
-  /** Agent node: long-term memory, embedder, MCP servers, extra tools, workflows as tools. Absent → those tools are off. */
+  /**
+   * Agent node: long-term memory, embedder, MCP servers, extra tools, workflows as tools. Absent → those tools are off.
+   */
   agent?: AgentServices;
-  /** Knowledge-base search (knowledge node, agent's knowledge_search tool). Absent → those fail with KNOWLEDGE_UNAVAILABLE. */
+  /**
+   * Knowledge-base search (knowledge node, agent's knowledge_search tool). Absent → those fail with
+   * KNOWLEDGE_UNAVAILABLE.
+   */
   knowledge?: KnowledgeService;
 }
 

@@ -10,7 +10,9 @@ export interface QueueConfig {
   /** Worker processes the app spawns itself (0: run `npm run worker` separately). */
   workers: number;
   redisUrl?: string;
-  /** Key prefix shared with the event bus (REDIS_PREFIX, default `paiflow:`); BullMQ keys live under `<prefix>bull:`. */
+  /**
+   * Key prefix shared with the event bus (REDIS_PREFIX, default `paiflow:`); BullMQ keys live under `<prefix>bull:`.
+   */
   prefix: string;
   queueName: string;
   /** Jobs one worker process executes at once. */
@@ -21,7 +23,9 @@ export interface QueueConfig {
   workflowConcurrency: number;
   /** A job's lock: if its worker stops renewing it (killed), the job is re-delivered about this long after. */
   lockMs: number;
-  /** How often a job may be re-delivered after its worker died before it is failed (the reaper still recovers the run). */
+  /**
+   * How often a job may be re-delivered after its worker died before it is failed (the reaper still recovers the run).
+   */
   maxStalled: number;
   /** Run heartbeat of a worker (also how soon a cancel from another process reaches it). */
   heartbeatMs: number;

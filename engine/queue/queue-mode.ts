@@ -63,7 +63,10 @@ export function openQueueMode(deps: QueueModeDeps): QueueMode | null {
   return checkQueueMode(deps) ? new QueueMode(deps) : null;
 }
 
-/** A store whose findStaleRuns() leaves `queued` runs alone (in queue mode they wait for a worker, they are not orphans). */
+/**
+ * A store whose findStaleRuns() leaves `queued` runs alone (in queue mode they wait for a worker, they are not
+ * orphans).
+ */
 export function withoutQueuedRecovery<T extends RunStore>(store: T): T {
   return new Proxy(store, {
     get(target, prop) {

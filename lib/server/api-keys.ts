@@ -103,7 +103,9 @@ export async function authorizeForSlug(
   return { key, workflow: found.workflow };
 }
 
-/** A v1 request's key: authenticated (401), then rate-limited (429). Which workflow it may touch is the caller's check. */
+/**
+ * A v1 request's key: authenticated (401), then rate-limited (429). Which workflow it may touch is the caller's check.
+ */
 export async function authorize(app: App, req: Request): Promise<ApiKeyRecord> {
   const key = await authenticate(app, req);
   rateLimit(app, key);

@@ -126,7 +126,8 @@ export async function startRun(
     });
     if (slot && !started.created) slots.release(wf.id);
     else if (slot) {
-      // Held until the run settles, wherever it executes (in queue mode: a worker). Bounded, so a lost event cannot leak it.
+      // Held until the run settles, wherever it executes (in queue mode: a worker). Bounded, so a lost event cannot
+      // leak it.
       const id = started.run.id;
       const settled = app.runs.isActive(id)
         ? app.runs.waitFor(id)

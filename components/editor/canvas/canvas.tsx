@@ -1,5 +1,7 @@
 'use client';
-/** The React Flow canvas: controlled by the EditorStore, accepts palette drops, refuses bad connections with a reason. */
+/**
+ * The React Flow canvas: controlled by the EditorStore, accepts palette drops, refuses bad connections with a reason.
+ */
 import '@xyflow/react/dist/style.css';
 import {
   Background,

@@ -1,5 +1,7 @@
 'use client';
-/** Which browser origins may call the endpoint: the server default (CORS_ORIGINS) or a custom list for this workflow. */
+/**
+ * Which browser origins may call the endpoint: the server default (CORS_ORIGINS) or a custom list for this workflow.
+ */
 import { useState } from 'react';
 import { ApiError } from '@/components/api/client';
 import { Button } from '@/components/ui/button';

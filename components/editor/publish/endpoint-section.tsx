@@ -1,5 +1,8 @@
 'use client';
-/** Whether and where the workflow is published; publish (first time with an optional slug), publish a new version, unpublish. */
+/**
+ * Whether and where the workflow is published; publish (first time with an optional slug), publish a new version,
+ * unpublish.
+ */
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { PublishStatus } from './publish-api';

@@ -67,7 +67,8 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
   }, [load]);
 
   useEffect(() => {
-    // Save first so the versions' draftChanges describe the draft the editor shows (a failed save is shown in the top bar).
+    // Save first so the versions' draftChanges describe the draft the editor shows (a failed save is shown in the top
+    // bar).
     void editor.save().finally(() => void reload());
   }, [editor, reload]);
 

@@ -1,4 +1,7 @@
-/** Ready-to-paste calls of a published endpoint (curl, JavaScript fetch, Python requests), built from the start node's inputs. */
+/**
+ * Ready-to-paste calls of a published endpoint (curl, JavaScript fetch, Python requests), built from the start node's
+ * inputs.
+ */
 import type { Graph } from '@/components/api/types';
 
 export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
@@ -12,7 +15,10 @@ interface InputDecl {
   default?: unknown;
 }
 
-/** A sample value per declared type: its default if it has one, else string → "…", number → 1, boolean → true, object → {}, array → []. */
+/**
+ * A sample value per declared type: its default if it has one, else string → "…", number → 1, boolean → true, object →
+ * {}, array → [].
+ */
 function sampleValue(d: InputDecl): unknown {
   if (d.default !== undefined) return d.default;
   switch (d.type ?? 'string') {

@@ -42,7 +42,9 @@ function toRecord(r: Row): MemoryRecord {
   };
 }
 
-/** Columns are TIMESTAMP (no zone) holding UTC, as Prisma writes them; CURRENT_TIMESTAMP would follow the session zone. */
+/**
+ * Columns are TIMESTAMP (no zone) holding UTC, as Prisma writes them; CURRENT_TIMESTAMP would follow the session zone.
+ */
 const NOW_UTC = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
 export class PrismaMemoryStore implements MemoryStore {

@@ -1,6 +1,7 @@
 /**
  * Opens the one database: PostgreSQL when a URL is given, else PGlite (Postgres compiled to WASM, in this process on
- * a thread of its own) under DATA_DIR. Both run the same schema, the same migration SQL and the same generated Prisma client.
+ * a thread of its own) under DATA_DIR. Both run the same schema, the same migration SQL and the same generated Prisma
+ * client.
  * PGlite silently loses writes when two processes open one data dir, so we hold a lock file with our pid.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

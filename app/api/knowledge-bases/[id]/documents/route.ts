@@ -11,7 +11,10 @@ export const GET = route(async (_req, { params }: Ctx) => {
   return Response.json(await app.knowledge.listDocuments((await params).id));
 });
 
-/** Multipart `file` (.txt .md .html .pdf, optional `title`) or JSON { title, text } → 202; indexing runs in the background. */
+/**
+ * Multipart `file` (.txt .md .html .pdf, optional `title`) or JSON { title, text } → 202; indexing runs in the
+ * background.
+ */
 export const POST = route(async (req, { params }: Ctx) => {
   const app = await getApp();
   const { id } = await params;

@@ -6,7 +6,9 @@ import { searchSchema } from '@/engine/knowledge/schemas';
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-/** { query, topK? (5), threshold?, mode? ('hybrid' | 'bm25' | 'vector') } → { query, mode, hits: [ { citation, … } ] } */
+/**
+ * { query, topK? (5), threshold?, mode? ('hybrid' | 'bm25' | 'vector') } → { query, mode, hits: [ { citation, … } ] }
+ */
 export const POST = route(async (req, { params }: Ctx) => {
   const app = await getApp();
   const body = await readJson(req, searchSchema);

@@ -7,7 +7,9 @@ import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
-/** The endpoint's OpenAPI 3.1 document (no key needed: it describes inputs and outputs, nothing inside the workflow). */
+/**
+ * The endpoint's OpenAPI 3.1 document (no key needed: it describes inputs and outputs, nothing inside the workflow).
+ */
 export const GET = v1Route('slug', async (req, { params }: { params: Promise<{ slug: string }> }) => {
   const app = await getApp();
   const { slug } = await params;
