@@ -14,12 +14,15 @@ import { PaiError } from '../errors';
 import type { TraceEventType } from '../events/types';
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
 import type { EmitOptions } from '../nodes/define';
+import { abortError } from './abort';
 import { compactMessages, mechanicalSummary, renderTranscript } from './compaction';
 import { LoopGuard } from './loop-guard';
 import type { ModelChain } from './model-chain';
-import { classifyToolError, ToolTimeoutError, type ToolOutcomeKind } from './tool-errors';
+import type { ToolOutcomeKind } from './tool-errors';
+import { executeBatch } from './tool-batch';
 import { toChatTools } from './tool-registry';
 import { estimateRequestTokens } from './tokens';
+import { argsPreview, clip, PREVIEW } from './trace-preview';
 import type { AgentTool, ToolContext } from './types';
 
 export interface AgentLimits {
@@ -86,71 +89,6 @@ export interface RunAgentArgs {
 }
 
 const defaultSpanId = () => randomUUID().replace(/-/g, '').slice(0, 16);
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… [${s.length - n} more characters]` : s);
-const PREVIEW = 1000;
-
-function abortError(): Error {
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  return err;
-}
-
-function parseArgs(raw: string): { args?: Record<string, unknown>; error?: string } {
-  if (!raw.trim()) return { args: {} };
-  try {
-    const v = JSON.parse(raw);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return { args: v as Record<string, unknown> };
-    return { error: 'the arguments must be a JSON object' };
-  } catch (e) {
-    return { error: `the arguments are not valid JSON (${(e as Error).message})` };
-  }
-}
-
-/** Args for trace events: parsed when possible, clipped either way. */
-function argsPreview(raw: string): unknown {
-  if (raw.length > PREVIEW * 4) return clip(raw, PREVIEW * 4);
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function resultText(v: unknown): string {
-  if (v === undefined || v === null || v === '') return '(no output)';
-  if (typeof v === 'string') return v;
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(workers);
-}
 
 /** Ids must be unique within the conversation, or results could pair with the wrong call; repair what is not. */
 function uniqueIds(calls: ChatToolCall[], round: number, seen: Set<string>): ChatToolCall[] {
@@ -182,7 +120,9 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
           {
             role: 'system',
             content:
-              "You compress an AI agent's working conversation so it can continue with less context. Summarise the transcript: keep every fact, number, name, tool result and decision that may still matter, and what is still open. Plain text, at most 300 words.",
+              "You compress an AI agent's working conversation so it can continue with less context. " +
+              'Summarise the transcript: keep every fact, number, name, tool result and decision that may still ' +
+              'matter, and what is still open. Plain text, at most 300 words.',
           },
           { role: 'user', content: clip(renderTranscript(ms), maxChars) },
         ],
@@ -191,7 +131,7 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
         signal: a.signal,
       });
       return res.text.trim() || mechanicalSummary(ms);
-    } catch (err) {
+    } catch {
       if (a.signal.aborted) throw abortError();
       return mechanicalSummary(ms);
     }
@@ -256,7 +196,9 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
     if (round >= L.maxRounds) {
       throw new PaiError(
         'AGENT_MAX_ROUNDS',
-        `the agent used all ${L.maxRounds} rounds without a final answer (it still wanted to call ${[...new Set(calls.map((c) => c.name))].join(', ')}); raise "maxRounds" or narrow the task`,
+        `the agent used all ${L.maxRounds} rounds without a final answer ` +
+          `(it still wanted to call ${[...new Set(calls.map((c) => c.name))].join(', ')}); ` +
+          'raise "maxRounds" or narrow the task',
         {
           details: { rounds: round, usage: a.chain.usage, pendingToolCalls: calls.map((c) => c.name) },
         },
@@ -265,7 +207,8 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
     if (totalTokens() >= L.tokenBudget) {
       throw new PaiError(
         'AGENT_TOKEN_BUDGET',
-        `the agent used ${totalTokens()} tokens, over its budget of ${L.tokenBudget}, before a final answer; raise "tokenBudget" or narrow the task`,
+        `the agent used ${totalTokens()} tokens, over its budget of ${L.tokenBudget}, before a final answer; ` +
+          'raise "tokenBudget" or narrow the task',
         {
           details: { rounds: round, usage: a.chain.usage },
         },
@@ -275,151 +218,4 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
     messages.push({ role: 'assistant', content: res.text || null, toolCalls: calls });
     messages.push(...(await executeBatch(a, L, calls, round, stepSpan, byName, guard, records, newSpan)));
   }
-}
-
-async function executeBatch(
-  a: RunAgentArgs,
-  L: AgentLimits,
-  calls: ChatToolCall[],
-  round: number,
-  stepSpan: string,
-  byName: Map<string, AgentTool>,
-  guard: LoopGuard,
-  records: ToolCallRecord[],
-  newSpan: () => string,
-): Promise<ChatMessage[]> {
-  const results: string[] = new Array(calls.length);
-  const roundRecords: ToolCallRecord[] = new Array(calls.length);
-  const jobs: {
-    i: number;
-    call: ChatToolCall;
-    tool: AgentTool;
-    args: Record<string, unknown>;
-    warning?: string;
-    spanId: string;
-  }[] = [];
-
-  // Policy first, sequentially and in the model's order, so loop-guard counts are deterministic.
-  calls.forEach((call, i) => {
-    const spanId = newSpan();
-    const tool = byName.get(call.name);
-    const deny = (reason: string, message: string) => {
-      a.emit(
-        'tool.denied',
-        { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments), reason, message },
-        { spanId, parentSpanId: stepSpan },
-      );
-      roundRecords[i] = { round, id: call.id, name: call.name, status: 'denied', durationMs: 0 };
-      results[i] = `policy denied: ${message}`;
-    };
-    if (!tool) {
-      const offered = [...byName.keys()];
-      return deny(
-        'not_allowed',
-        `tool "${call.name}" is not available to this agent${offered.length ? `; available tools: ${offered.join(', ')}` : '; it has no tools'}`,
-      );
-    }
-    const verdict = guard.check(call.name, call.arguments);
-    if (verdict.action === 'block') return deny('loop_guard', verdict.message);
-    const parsed = parseArgs(call.arguments);
-    if (parsed.error) {
-      a.emit(
-        'tool.called',
-        { round, toolCallId: call.id, name: call.name, args: argsPreview(call.arguments) },
-        { spanId, parentSpanId: stepSpan },
-      );
-      results[i] = `tool failed: ${parsed.error}`;
-      a.emit(
-        'tool.result',
-        { round, toolCallId: call.id, name: call.name, status: 'failed', ok: false, result: results[i], durationMs: 0 },
-        { spanId, parentSpanId: stepSpan },
-      );
-      roundRecords[i] = { round, id: call.id, name: call.name, status: 'failed', durationMs: 0 };
-      return;
-    }
-    jobs.push({
-      i,
-      call,
-      tool,
-      args: parsed.args!,
-      spanId,
-      ...(verdict.action === 'warn' ? { warning: verdict.message } : {}),
-    });
-  });
-
-  const batch = new AbortController();
-  const batchTimer = setTimeout(
-    () =>
-      batch.abort(
-        new ToolTimeoutError(
-          `the ${jobs.length} tool call(s) of round ${round} did not all finish within ${L.batchTimeoutMs} ms`,
-        ),
-      ),
-    L.batchTimeoutMs,
-  );
-  try {
-    await pool(jobs, L.maxParallelTools, async (job) => {
-      const { call, spanId } = job;
-      a.emit(
-        'tool.called',
-        { round, toolCallId: call.id, name: call.name, args: job.args },
-        { spanId, parentSpanId: stepSpan },
-      );
-      const t0 = Date.now();
-      let kind: ToolOutcomeKind;
-      let text: string;
-      const own = new AbortController();
-      const timer = setTimeout(
-        () => own.abort(new ToolTimeoutError(`"${call.name}" did not finish within ${L.toolTimeoutMs} ms`)),
-        L.toolTimeoutMs,
-      );
-      const signal = AbortSignal.any([a.signal, batch.signal, own.signal]);
-      try {
-        if (signal.aborted) throw signal.reason; // the batch deadline passed before this call got a slot: never start it
-        const value = await raceAbort(
-          job.tool.execute(job.args, { ...a.toolContext, signal, timeoutMs: L.toolTimeoutMs, callId: call.id }),
-          signal,
-        );
-        kind = 'ok';
-        text = clip(resultText(value), L.maxToolResultChars);
-      } catch (err) {
-        if (a.signal.aborted) throw abortError();
-        // A tool that rejects because its signal fired reports the deadline, not its own AbortError.
-        ({ kind, text } = classifyToolError(signal.aborted ? signal.reason : err));
-        text = clip(text, L.maxToolResultChars);
-      } finally {
-        clearTimeout(timer);
-      }
-      if (job.warning) text = `${text}\n\n${job.warning}`;
-      const durationMs = Date.now() - t0;
-      results[job.i] = text;
-      a.emit(
-        'tool.result',
-        {
-          round,
-          toolCallId: call.id,
-          name: call.name,
-          status: kind,
-          ok: kind === 'ok',
-          result: clip(text, PREVIEW),
-          durationMs,
-          ...(job.warning ? { warning: job.warning } : {}),
-        },
-        { spanId, parentSpanId: stepSpan },
-      );
-      roundRecords[job.i] = {
-        round,
-        id: call.id,
-        name: call.name,
-        status: kind,
-        durationMs,
-        ...(job.warning ? { warned: true } : {}),
-      };
-    });
-  } finally {
-    clearTimeout(batchTimer);
-  }
-  if (a.signal.aborted) throw abortError();
-  records.push(...roundRecords);
-  return calls.map((c, i) => ({ role: 'tool' as const, toolCallId: c.id, content: results[i] }));
 }
