@@ -1,20 +1,11 @@
 /**
  * One knowledge base's index in the embedded store: chunk metadata + text, unit-length vectors in a flat Float32Array
  * (cosine kNN: exact scan, or a binary-code prefilter + exact re-rank past 20k chunks; see vector-search.ts) and a
- * BM25 inverted index, all in memory, persisted under one directory.
- *
- * Persistence is append-only so that adding a document costs O(its chunks), not O(the index):
- *   g<gen>.chunks.jsonl   one JSON line per slot (id, documentId, title, chunkIndex, start, end, page, text)
- *   g<gen>.vectors.f32    one row of `dimension` float32 per slot
- *   g<gen>.deletes.jsonl  one JSON array of removed slots per delete/replace
- *   manifest.json         { format, dimension, generation, slots, deleteLines } — the commit point, written
- *                         atomically (temp file + rename) after the data files are synced.
- * Bytes past what the manifest counts (a crash mid-append) are cut off on open. When removed slots outnumber
- * 30% of all slots, the index is compacted into a new generation.
+ * BM25 inverted index, all in memory, persisted under one directory in an append-only format (kb-index-files.ts)
+ * whose commit point is the manifest. When removed slots outnumber 30% of all slots, the index is compacted into a
+ * new generation.
  */
-import { mkdir, open, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { PaiError } from '../../errors';
 import {
   DEFAULT_FUSION,
@@ -25,34 +16,22 @@ import {
   type StoreQuery,
 } from '../types';
 import { Bm25Index } from './bm25-index';
+import {
+  appendDurably,
+  commitManifest,
+  DATA_KINDS,
+  dataFile,
+  FORMAT,
+  indexExists,
+  readCommitted,
+  readManifest,
+  type DataKind,
+  type Manifest,
+} from './kb-index-files';
 import { TopK } from './top-k';
 import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
 
-const FORMAT = 1;
-
-interface Manifest {
-  format: number;
-  kbId: string;
-  dimension: number;
-  generation: number;
-  slots: number;
-  deleteLines: number;
-}
-
 type StoredChunk = ChunkMeta;
-
-/** Lines of a JSONL buffer: the first `limit` complete lines and the byte length they span. */
-function splitLines(buf: Buffer, limit: number): { lines: string[]; bytes: number } {
-  const lines: string[] = [];
-  let pos = 0;
-  while (lines.length < limit) {
-    const nl = buf.indexOf(10, pos);
-    if (nl < 0) break;
-    lines.push(buf.toString('utf8', pos, nl));
-    pos = nl + 1;
-  }
-  return { lines, bytes: pos };
-}
 
 export function normalise(v: ArrayLike<number>, dim: number): Float32Array {
   const out = new Float32Array(dim);
@@ -100,70 +79,26 @@ export class KbIndex {
     return this.manifest.slots - this.dead;
   }
 
-  private file(kind: 'chunks' | 'vectors' | 'deletes', gen = this.manifest.generation) {
-    return path.join(this.dir, `g${gen}.${kind}${kind === 'vectors' ? '.f32' : '.jsonl'}`);
-  }
-
-  static manifestPath(dir: string) {
-    return path.join(dir, 'manifest.json');
+  private file(kind: DataKind, gen = this.manifest.generation) {
+    return dataFile(this.dir, kind, gen);
   }
 
   static async exists(dir: string): Promise<boolean> {
-    return existsSync(KbIndex.manifestPath(dir));
-  }
-
-  static async readManifest(dir: string): Promise<Manifest> {
-    let m: Manifest;
-    try {
-      m = JSON.parse(await readFile(KbIndex.manifestPath(dir), 'utf8'));
-    } catch (e) {
-      throw new PaiError(
-        'KNOWLEDGE_INDEX_CORRUPT',
-        `cannot read the knowledge index manifest in ${dir}: ${(e as Error).message}`,
-        { status: 500, cause: e },
-      );
-    }
-    if (m.format !== FORMAT)
-      throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `unsupported knowledge index format ${m.format} in ${dir}`, {
-        status: 500,
-      });
-    return m;
+    return indexExists(dir);
   }
 
   static async create(dir: string, kbId: string, dimension: number): Promise<KbIndex> {
     await mkdir(dir, { recursive: true });
     const idx = new KbIndex(dir, { format: FORMAT, kbId, dimension, generation: 1, slots: 0, deleteLines: 0 });
-    for (const kind of ['chunks', 'vectors', 'deletes'] as const) await writeFile(idx.file(kind), '');
+    for (const kind of DATA_KINDS) await writeFile(idx.file(kind), '');
     await idx.writeManifest();
     return idx;
   }
 
   static async load(dir: string): Promise<KbIndex> {
-    const m = await KbIndex.readManifest(dir);
+    const m = await readManifest(dir);
     const idx = new KbIndex(dir, { ...m, slots: 0, deleteLines: 0 });
-    const dim = m.dimension;
-    const [chunkBuf, vecBuf, delBuf] = await Promise.all([
-      readFile(idx.file('chunks')),
-      readFile(idx.file('vectors')),
-      readFile(idx.file('deletes')),
-    ]);
-    const { lines, bytes } = splitLines(chunkBuf, m.slots);
-    const vecBytes = m.slots * dim * 4;
-    const dels = splitLines(delBuf, m.deleteLines);
-    if (lines.length < m.slots || vecBuf.byteLength < vecBytes || dels.lines.length < m.deleteLines) {
-      throw new PaiError(
-        'KNOWLEDGE_INDEX_CORRUPT',
-        `the knowledge index in ${dir} is shorter than its manifest says (${lines.length}/${m.slots} chunks); delete the folder and re-index`,
-        { status: 500 },
-      );
-    }
-    // Cut off anything appended after the last commit (a crash between the data write and the manifest).
-    if (chunkBuf.byteLength > bytes) await truncate(idx.file('chunks'), bytes);
-    if (vecBuf.byteLength > vecBytes) await truncate(idx.file('vectors'), vecBytes);
-    if (delBuf.byteLength > dels.bytes) await truncate(idx.file('deletes'), dels.bytes);
-
-    const aligned = vecBuf.byteOffset % 4 === 0 ? vecBuf : Buffer.from(vecBuf);
-    const vecs = new Float32Array(aligned.buffer, aligned.byteOffset, m.slots * dim);
+    const { chunkLines: lines, vectors: vecs, deleteLines } = await readCommitted(dir, m);
     idx.grow(m.slots);
     idx.vectors.set(vecs);
     for (let s = 0; s < lines.length; s++) {
@@ -180,7 +115,7 @@ export class KbIndex {
       idx.place(s, c);
     }
     idx.manifest.slots = m.slots;
-    for (const line of dels.lines) for (const s of JSON.parse(line) as number[]) idx.kill(s);
+    for (const line of deleteLines) for (const s of JSON.parse(line) as number[]) idx.kill(s);
     idx.manifest.deleteLines = m.deleteLines;
     return idx;
   }
@@ -234,25 +169,7 @@ export class KbIndex {
   }
 
   private async writeManifest(m: Manifest = this.manifest) {
-    const tmp = `${KbIndex.manifestPath(this.dir)}.tmp`;
-    const fh = await open(tmp, 'w');
-    try {
-      await fh.writeFile(JSON.stringify(m));
-      await fh.datasync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, KbIndex.manifestPath(this.dir));
-  }
-
-  private static async append(file: string, data: string | Uint8Array) {
-    const fh = await open(file, 'a');
-    try {
-      await fh.appendFile(data);
-      await fh.datasync();
-    } finally {
-      await fh.close();
-    }
+    await commitManifest(this.dir, m);
   }
 
   /** Adds or replaces chunks; durable (and searchable) when it resolves. Callers serialise writes per KB. */
@@ -288,9 +205,9 @@ export class KbIndex {
       lines.push(JSON.stringify(s));
     });
     const replaced = chunks.map((c) => this.idToSlot.get(c.id)).filter((s): s is number => s !== undefined);
-    await KbIndex.append(this.file('chunks'), `${lines.join('\n')}\n`);
-    await KbIndex.append(this.file('vectors'), new Uint8Array(vecs.buffer));
-    if (replaced.length) await KbIndex.append(this.file('deletes'), `${JSON.stringify(replaced)}\n`);
+    await appendDurably(this.file('chunks'), `${lines.join('\n')}\n`);
+    await appendDurably(this.file('vectors'), new Uint8Array(vecs.buffer));
+    if (replaced.length) await appendDurably(this.file('deletes'), `${JSON.stringify(replaced)}\n`);
     // Commit on disk first, then make the chunks visible: what a search sees is always durable.
     const next = {
       ...this.manifest,
@@ -308,7 +225,7 @@ export class KbIndex {
   async deleteDocument(documentId: string): Promise<number> {
     const slots = [...(this.docSlots.get(documentId) ?? [])];
     if (!slots.length) return 0;
-    await KbIndex.append(this.file('deletes'), `${JSON.stringify(slots)}\n`);
+    await appendDurably(this.file('deletes'), `${JSON.stringify(slots)}\n`);
     const next = { ...this.manifest, deleteLines: this.manifest.deleteLines + 1 };
     await this.writeManifest(next);
     this.manifest = next;
@@ -356,7 +273,7 @@ export class KbIndex {
     liveChunks.forEach((c, i) => this.place(i, c));
     this.manifest = { ...this.manifest, generation: gen, slots: live.length, deleteLines: 0 };
     await this.writeManifest();
-    for (const kind of ['chunks', 'vectors', 'deletes'] as const) await rm(this.file(kind, oldGen), { force: true });
+    for (const kind of DATA_KINDS) await rm(this.file(kind, oldGen), { force: true });
   }
 
   // ── search ──────────────────────────────────────────────────────────────────────────────────────────────────
