@@ -49,12 +49,17 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
               onTab(t.id);
               setCollapsed(false);
             }}
-            className={`flex h-7 items-center gap-1.5 rounded-md px-2.5 text-[12px] font-medium ${tab === t.id && !collapsed ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100'}`}
+            className={
+              'flex h-7 items-center gap-1.5 rounded-md px-2.5 text-[12px] font-medium ' +
+              (tab === t.id && !collapsed ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')
+            }
           >
             {t.label}
             {t.badge && (
               <span
-                className={`rounded-full px-1.5 text-[10px] ${tab === t.id && !collapsed ? 'bg-white/20 text-white' : t.tone}`}
+                className={
+                  'rounded-full px-1.5 text-[10px] ' + (tab === t.id && !collapsed ? 'bg-white/20 text-white' : t.tone)
+                }
               >
                 {t.badge}
               </span>

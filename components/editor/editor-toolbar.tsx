@@ -93,7 +93,10 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             <span
               data-testid="problem-count"
               data-count={problemCount}
-              className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${problemCount ? 'bg-red-500/20 text-red-300' : 'bg-emerald-500/15 text-emerald-300'}`}
+              className={
+                'rounded-full px-2 py-0.5 text-[11px] font-medium ' +
+                (problemCount ? 'bg-red-500/20 text-red-300' : 'bg-emerald-500/15 text-emerald-300')
+              }
             >
               {problemCount ? `${problemCount} problem${problemCount > 1 ? 's' : ''}` : 'Valid'}
             </span>

@@ -28,7 +28,10 @@ export function ProblemsPanel() {
               data-code={p.code}
               onClick={() => p.nodeId && editor.selectNode(p.nodeId)}
               disabled={!p.nodeId}
-              className="flex w-full items-start gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-red-50/50 disabled:cursor-default disabled:hover:bg-transparent"
+              className={
+                'flex w-full items-start gap-3 border-b border-zinc-100 px-3 py-1.5 text-left ' +
+                'text-[12px] hover:bg-red-50/50 disabled:cursor-default disabled:hover:bg-transparent'
+              }
             >
               <span className="mt-0.5 h-2 w-2 shrink-0 rounded-full bg-red-500" />
               <span className="w-44 shrink-0 truncate font-medium text-zinc-800">

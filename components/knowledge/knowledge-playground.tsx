@@ -96,7 +96,10 @@ export function KnowledgePlayground() {
                   type="button"
                   onClick={() => setSelected(k.id)}
                   data-testid="kb-item"
-                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${k.id === selected ? 'bg-indigo-50 font-medium text-indigo-800' : 'hover:bg-zinc-100'}`}
+                  className={
+                    'w-full rounded-md px-3 py-2 text-left text-sm ' +
+                    (k.id === selected ? 'bg-indigo-50 font-medium text-indigo-800' : 'hover:bg-zinc-100')
+                  }
                 >
                   {k.name}
                   <span className="block text-xs text-zinc-500">
@@ -366,7 +369,12 @@ export function KnowledgePlayground() {
                     <div className="mb-1 text-xs font-semibold uppercase text-zinc-500">
                       Context for an LLM (output.context)
                     </div>
-                    <pre className="max-h-[480px] overflow-auto whitespace-pre-wrap rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100">
+                    <pre
+                      className={
+                        'max-h-[480px] overflow-auto whitespace-pre-wrap ' +
+                        'rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100'
+                      }
+                    >
                       {formatContext(hits)}
                     </pre>
                   </div>

@@ -8,7 +8,9 @@ const VARIANTS: Record<Variant, string> = {
   secondary: 'border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 disabled:text-zinc-400',
   ghost: 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 disabled:text-zinc-300',
   danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300',
-  dark: 'border border-zinc-700 bg-zinc-800 text-zinc-100 hover:bg-zinc-700 disabled:text-zinc-500 disabled:hover:bg-zinc-800',
+  dark:
+    'border border-zinc-700 bg-zinc-800 text-zinc-100 hover:bg-zinc-700 disabled:text-zinc-500 ' +
+    'disabled:hover:bg-zinc-800',
 };
 
 export function Button({
@@ -22,7 +24,11 @@ export function Button({
     <button
       type="button"
       {...rest}
-      className={`inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed ${sz} ${VARIANTS[variant]} ${className}`}
+      className={
+        'inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md font-medium transition-colors ' +
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ' +
+        `disabled:cursor-not-allowed ${sz} ${VARIANTS[variant]} ${className}`
+      }
     />
   );
 }

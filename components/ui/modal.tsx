@@ -35,7 +35,10 @@ export function Modal({
         aria-modal="true"
         aria-label={title}
         data-testid={testId}
-        className={`w-full ${wide ? 'max-w-2xl' : 'max-w-md'} overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-2xl`}
+        className={
+          `w-full ${wide ? 'max-w-2xl' : 'max-w-md'} overflow-hidden rounded-xl border border-zinc-200 bg-white ` +
+          'shadow-2xl'
+        }
       >
         <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
           <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>

@@ -37,7 +37,10 @@ export function Toaster() {
   const list = useStoreSelector(toasts, selectAll);
   return (
     <div
-      className="pointer-events-none fixed bottom-4 left-1/2 z-[100] flex w-[28rem] max-w-[90vw] -translate-x-1/2 flex-col gap-2"
+      className={
+        'pointer-events-none fixed bottom-4 left-1/2 z-[100] flex ' +
+        'w-[28rem] max-w-[90vw] -translate-x-1/2 flex-col gap-2'
+      }
       aria-live="polite"
     >
       {list.map((t) => (
@@ -46,7 +49,9 @@ export function Toaster() {
           role={t.kind === 'error' ? 'alert' : 'status'}
           data-testid="toast"
           data-kind={t.kind}
-          className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${STYLE[t.kind]}`}
+          className={
+            'pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ' + STYLE[t.kind]
+          }
         >
           <div className="min-w-0 flex-1">
             <div className="font-medium">{t.title}</div>

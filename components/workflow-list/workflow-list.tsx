@@ -10,6 +10,8 @@ import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
 import { TopBar } from '@/components/ui/top-bar';
 
+const pluralS = (n: number) => (n === 1 ? '' : 's');
+
 function relativeTime(iso: string): string {
   const s = Math.round((Date.now() - new Date(iso).getTime()) / 1000);
   if (s < 60) return 'just now';
@@ -132,7 +134,10 @@ export function WorkflowList() {
             />
             <Link
               href="/knowledge"
-              className="inline-flex h-8 items-center rounded-md px-3 text-sm font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white"
+              className={
+                'inline-flex h-8 items-center rounded-md px-3 text-sm ' +
+                'font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white'
+              }
               data-testid="nav-knowledge"
             >
               Knowledge bases
@@ -179,7 +184,12 @@ export function WorkflowList() {
                 data-testid="workflow-row"
                 data-workflow-id={wf.id}
               >
-                <div className="grid h-9 w-9 shrink-0 place-items-center rounded-lg bg-indigo-50 text-xs font-semibold text-indigo-700">
+                <div
+                  className={
+                    'grid h-9 w-9 shrink-0 place-items-center rounded-lg ' +
+                    'bg-indigo-50 text-xs font-semibold text-indigo-700'
+                  }
+                >
                   {wf.nodeCount}
                 </div>
                 <div className="min-w-0 flex-1">
@@ -189,7 +199,10 @@ export function WorkflowList() {
                       defaultValue={wf.name}
                       data-testid="rename-input"
                       aria-label="Workflow name"
-                      className="w-full rounded border border-indigo-400 px-2 py-1 text-sm outline-none ring-2 ring-indigo-100"
+                      className={
+                        'w-full rounded border border-indigo-400 px-2 ' +
+                        'py-1 text-sm outline-none ring-2 ring-indigo-100'
+                      }
                       onBlur={(e) => void rename(wf, e.target.value)}
                       onKeyDown={(e) => {
                         if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
@@ -206,7 +219,7 @@ export function WorkflowList() {
                     </Link>
                   )}
                   <div className="mt-0.5 truncate text-xs text-zinc-500">
-                    {wf.description || 'No description'} · {wf.nodeCount} node{wf.nodeCount === 1 ? '' : 's'} · updated{' '}
+                    {wf.description || 'No description'} · {wf.nodeCount} node{pluralS(wf.nodeCount)} · updated{' '}
                     {relativeTime(wf.updatedAt)}
                   </div>
                 </div>
@@ -220,7 +233,10 @@ export function WorkflowList() {
                   <a
                     href={`/api/workflows/${wf.id}/export`}
                     download
-                    className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                    className={
+                      'inline-flex h-7 items-center rounded-md px-2.5 text-xs ' +
+                      'font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900'
+                    }
                     data-testid="export-workflow"
                   >
                     Export
@@ -236,7 +252,10 @@ export function WorkflowList() {
                   </Button>
                   <Link
                     href={`/workflows/${wf.id}`}
-                    className="ml-1 inline-flex h-7 items-center rounded-md bg-zinc-900 px-3 text-xs font-medium text-white hover:bg-zinc-700"
+                    className={
+                      'ml-1 inline-flex h-7 items-center rounded-md bg-zinc-900 ' +
+                      'px-3 text-xs font-medium text-white hover:bg-zinc-700'
+                    }
                     data-testid="open-workflow"
                   >
                     Open

@@ -183,7 +183,13 @@ export function Canvas() {
       </ReactFlow>
       {empty && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center" data-testid="empty-canvas">
-          <div className="rounded-xl border border-dashed border-zinc-300 bg-white/80 px-8 py-6 text-center text-sm text-zinc-500 shadow-sm">
+          <div
+            className={
+              'rounded-xl border border-dashed border-zinc-300 bg-white/80 px-8 py-6 text-center text-sm ' +
+              'text-zinc-500 ' +
+              'shadow-sm'
+            }
+          >
             <div className="font-medium text-zinc-700">Empty canvas</div>
             Drag nodes from the palette — start with a <b>Start</b> node.
           </div>

@@ -44,7 +44,10 @@ function PaletteImpl() {
           onChange={(e) => setQuery(e.target.value)}
           placeholder="Search nodes…"
           data-testid="palette-search"
-          className="h-8 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2.5 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white focus:ring-2 focus:ring-indigo-100"
+          className={
+            'h-8 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2.5 text-sm outline-none ' +
+            'placeholder:text-zinc-400 focus:border-indigo-400 focus:bg-white focus:ring-2 focus:ring-indigo-100'
+          }
         />
       </div>
       <div className="flex-1 space-y-4 overflow-y-auto p-3">
@@ -74,10 +77,17 @@ function PaletteImpl() {
                         addAtCentre(t.type);
                       }
                     }}
-                    className="flex cursor-grab items-start gap-2 rounded-md border border-zinc-200 bg-white p-2 text-left shadow-xs transition hover:border-indigo-300 hover:shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 active:cursor-grabbing"
+                    className={
+                      'flex cursor-grab items-start gap-2 rounded-md border border-zinc-200 bg-white p-2 ' +
+                      'text-left shadow-xs transition hover:border-indigo-300 hover:shadow-sm focus:outline-none ' +
+                      'focus-visible:ring-2 focus-visible:ring-indigo-400 active:cursor-grabbing'
+                    }
                   >
                     <span
-                      className={`grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ${categoryStyle(t.category).chip}`}
+                      className={
+                        'grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ' +
+                        categoryStyle(t.category).chip
+                      }
                     >
                       {categoryStyle(t.category).icon}
                     </span>

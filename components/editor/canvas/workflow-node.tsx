@@ -18,6 +18,8 @@ export const CATEGORY_STYLE: Record<string, { chip: string; icon: string; label:
   logic: { chip: 'bg-rose-600 text-white', icon: '◇', label: 'Logic' },
 };
 const FALLBACK_CATEGORY = { chip: 'bg-zinc-500 text-white', icon: '•', label: 'Other' };
+const DURATION_CHIP_CLASS =
+  'rounded-full bg-white px-1.5 text-[9px] tabular-nums text-zinc-500 shadow-sm ring-1 ring-zinc-200';
 
 export function categoryStyle(category: string) {
   return CATEGORY_STYLE[category] ?? FALLBACK_CATEGORY;
@@ -109,13 +111,19 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
       data-node-id={id}
       data-node-type={type}
       data-status={status ?? 'idle'}
-      className={`pf-node relative w-60 rounded-lg border-2 bg-white text-xs shadow-sm ${border} ${status === 'running' ? 'pf-running' : ''} ${status === 'skipped' ? 'opacity-60' : ''}`}
+      className={
+        `pf-node relative w-60 rounded-lg border-2 bg-white text-xs shadow-sm ${border} ` +
+        `${status === 'running' ? 'pf-running' : ''} ${status === 'skipped' ? 'opacity-60' : ''}`
+      }
     >
       {problems.length > 0 && (
         <div
           data-testid="node-problem-badge"
           title={problems.map((p) => p.message).join('\n')}
-          className="absolute -left-2 -top-2 z-10 grid h-5 min-w-5 place-items-center rounded-full bg-red-600 px-1 text-[10px] font-bold text-white shadow"
+          className={
+            'absolute -left-2 -top-2 z-10 grid h-5 min-w-5 place-items-center ' +
+            'rounded-full bg-red-600 px-1 text-[10px] font-bold text-white shadow'
+          }
         >
           {problems.length}
         </div>
@@ -135,11 +143,7 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
       </div>
       {status && status !== 'pending' && (
         <div className="absolute -top-2.5 right-2 flex items-center gap-1">
-          {run?.durationMs != null && (
-            <span className="rounded-full bg-white px-1.5 text-[9px] tabular-nums text-zinc-500 shadow-sm ring-1 ring-zinc-200">
-              {formatDuration(run.durationMs)}
-            </span>
-          )}
+          {run?.durationMs != null && <span className={DURATION_CHIP_CLASS}>{formatDuration(run.durationMs)}</span>}
           {run && run.attempt > 1 && (
             <span
               data-testid="node-attempt"
@@ -160,7 +164,12 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           style={{ top: 21 }}
           data-testid="handle-in"
         >
-          <span className="pointer-events-none absolute bottom-2.5 right-0 whitespace-nowrap text-[9px] leading-none text-zinc-400">
+          <span
+            className={
+              'pointer-events-none absolute bottom-2.5 right-0 ' +
+              'whitespace-nowrap text-[9px] leading-none text-zinc-400'
+            }
+          >
             {t?.inputs[0]?.label ?? 'in'}
           </span>
         </Handle>
@@ -174,7 +183,12 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           style={{ top: 21 }}
           data-testid={`handle-out-${outputs[0].id}`}
         >
-          <span className="pointer-events-none absolute bottom-2.5 left-0 whitespace-nowrap text-[9px] leading-none text-zinc-400">
+          <span
+            className={
+              'pointer-events-none absolute bottom-2.5 left-0 ' +
+              'whitespace-nowrap text-[9px] leading-none text-zinc-400'
+            }
+          >
             {outputs[0].label}
           </span>
         </Handle>
@@ -203,7 +217,13 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
       {liveText ? (
         <div
           data-testid="node-live-text"
-          className={`mx-2 mb-2 line-clamp-3 overflow-hidden whitespace-pre-wrap break-words rounded border px-2 py-1 font-mono text-[10px] leading-snug ${status === 'running' ? 'border-blue-200 bg-blue-50 text-blue-900' : 'border-zinc-200 bg-zinc-50 text-zinc-600'}`}
+          className={
+            'mx-2 mb-2 line-clamp-3 overflow-hidden whitespace-pre-wrap break-words rounded border px-2 py-1 ' +
+            'font-mono text-[10px] leading-snug ' +
+            (status === 'running'
+              ? 'border-blue-200 bg-blue-50 text-blue-900'
+              : 'border-zinc-200 bg-zinc-50 text-zinc-600')
+          }
         >
           {status === 'running' && liveText.length > 120 ? `…${liveText.slice(-120)}` : liveText}
         </div>

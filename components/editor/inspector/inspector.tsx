@@ -102,7 +102,10 @@ function WorkflowInspector() {
             value={name}
             onChange={(e) => editor.setMeta({ name: e.target.value })}
             data-testid="workflow-name-input"
-            className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+            className={
+              'h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] ' +
+              'outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
+            }
           />
         </div>
         <div>
@@ -114,7 +117,10 @@ function WorkflowInspector() {
             rows={3}
             value={description}
             onChange={(e) => editor.setMeta({ description: e.target.value })}
-            className="w-full rounded-md border border-zinc-300 px-2.5 py-1.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+            className={
+              'w-full rounded-md border border-zinc-300 px-2.5 py-1.5 text-[13px] ' +
+              'outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
+            }
           />
         </div>
         <div>
@@ -245,7 +251,10 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
               onChange={(e) =>
                 editor.updateNodeData(nodeId, (d) => ({ ...d, label: e.target.value || undefined }), 'label')
               }
-              className="h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100"
+              className={
+                'h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] ' +
+                'outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
+              }
             />
           </div>
           {t && (
@@ -355,7 +364,12 @@ function NumberSetting({
         placeholder={placeholder}
         data-testid={testId}
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.valueAsNumber)}
-        className={`h-8 w-full rounded-md border px-2 text-[13px] outline-none focus:ring-2 ${problems.length ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`}
+        className={
+          'h-8 w-full rounded-md border px-2 text-[13px] outline-none focus:ring-2 ' +
+          (problems.length
+            ? 'border-red-400 focus:ring-red-100'
+            : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100')
+        }
       />
       {problems.map((p) => (
         <p key={p.key} className="mt-1 text-[11px] text-red-600" data-testid="field-error">

@@ -106,7 +106,12 @@ export function TemplateField({
     }
   };
 
-  const cls = `w-full rounded-md border bg-white px-2.5 py-1.5 text-[13px] outline-none focus:ring-2 ${mono ? 'font-mono text-[12px]' : ''} ${invalid ? 'border-red-400 focus:border-red-500 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`;
+  const cls =
+    'w-full rounded-md border bg-white px-2.5 py-1.5 text-[13px] outline-none focus:ring-2 ' +
+    `${mono ? 'font-mono text-[12px]' : ''} ` +
+    (invalid
+      ? 'border-red-400 focus:border-red-500 focus:ring-red-100'
+      : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100');
   const common = {
     ref,
     value,
@@ -139,7 +144,10 @@ export function TemplateField({
         <ul
           role="listbox"
           data-testid="autocomplete"
-          className="absolute left-0 right-0 top-full z-30 mt-1 max-h-56 overflow-y-auto rounded-md border border-zinc-200 bg-white py-1 shadow-lg"
+          className={
+            'absolute left-0 right-0 top-full z-30 mt-1 max-h-56 overflow-y-auto ' +
+            'rounded-md border border-zinc-200 bg-white py-1 shadow-lg'
+          }
         >
           {matches.map((s, i) => (
             <li
@@ -152,7 +160,10 @@ export function TemplateField({
                 accept(s);
               }}
               onMouseEnter={() => setActive(i)}
-              className={`cursor-pointer px-2.5 py-1 font-mono text-[12px] ${i === active ? 'bg-indigo-50 text-indigo-800' : 'text-zinc-700'}`}
+              className={
+                'cursor-pointer px-2.5 py-1 font-mono text-[12px] ' +
+                (i === active ? 'bg-indigo-50 text-indigo-800' : 'text-zinc-700')
+              }
             >
               {`{{${s}}}`}
             </li>

@@ -26,7 +26,10 @@ function NewKeyNotice({ created, onDismiss }: { created: NewApiKey; onDismiss: (
           data-testid="new-key-value"
           aria-label="New API key"
           onFocus={(e) => e.currentTarget.select()}
-          className="h-7 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-2 font-mono text-[11px] text-zinc-900"
+          className={
+            'h-7 min-w-0 flex-1 rounded-md border border-amber-300 ' +
+            'bg-white px-2 font-mono text-[11px] text-zinc-900'
+          }
         />
         <CopyButton text={created.key} testId="copy-new-key" />
         <Button size="sm" variant="ghost" data-testid="dismiss-new-key" onClick={onDismiss}>
@@ -44,7 +47,10 @@ function KeyRow({ k, onRevoke }: { k: ApiKeyInfo; onRevoke: () => Promise<void> 
       data-testid="api-key-row"
       data-key-id={k.id}
       data-revoked={revoked}
-      className={`flex items-center gap-2 rounded-md border border-zinc-200 px-3 py-2 text-[12px] ${revoked ? 'bg-zinc-50 text-zinc-400' : ''}`}
+      className={
+        'flex items-center gap-2 rounded-md border border-zinc-200 px-3 py-2 text-[12px] ' +
+        (revoked ? 'bg-zinc-50 text-zinc-400' : '')
+      }
     >
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">

@@ -113,7 +113,12 @@ export function CorsSection({
               setText(e.target.value);
               setError(null);
             }}
-            className={`w-full rounded-md border px-2 py-1.5 font-mono text-[12px] outline-none focus:ring-2 ${error ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`}
+            className={
+              'w-full rounded-md border px-2 py-1.5 font-mono text-[12px] outline-none focus:ring-2 ' +
+              (error
+                ? 'border-red-400 focus:ring-red-100'
+                : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100')
+            }
           />
           <p className="text-[11px] text-zinc-500">
             One origin per line (scheme://host[:port]); <code className="font-mono">*</code> allows any origin; an empty

@@ -8,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import type { PublishStatus } from './publish-api';
 import { ConfirmButton, CopyButton, InlineError, Section, inputClass } from './publish-ui';
 
+const ENDPOINT_CLASS = 'min-w-0 flex-1 truncate rounded bg-zinc-100 px-1.5 py-1 font-mono text-[11px] text-zinc-800';
+
 export function EndpointSection({
   status,
   draftUnchanged,
@@ -35,7 +37,10 @@ export function EndpointSection({
         <span
           data-testid="publish-state"
           data-published={status.published}
-          className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${status.published ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600'}`}
+          className={
+            'rounded-full px-2 py-0.5 text-[11px] font-medium ' +
+            (status.published ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600')
+          }
         >
           {status.published ? `Published · v${status.version}` : neverPublished ? 'Not published' : 'Unpublished'}
         </span>
@@ -59,11 +64,7 @@ export function EndpointSection({
             <>
               <dt className="text-zinc-500">Endpoint</dt>
               <dd className="flex min-w-0 items-center gap-1.5">
-                <code
-                  className="min-w-0 flex-1 truncate rounded bg-zinc-100 px-1.5 py-1 font-mono text-[11px] text-zinc-800"
-                  title={status.endpoint}
-                  data-testid="publish-endpoint"
-                >
+                <code className={ENDPOINT_CLASS} title={status.endpoint} data-testid="publish-endpoint">
                   <span className="text-emerald-700">POST</span> {status.endpoint}
                 </code>
                 <CopyButton text={status.endpoint} testId="copy-endpoint" />

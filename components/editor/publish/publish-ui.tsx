@@ -169,4 +169,5 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const inputClass =
-  'h-7 w-full rounded-md border border-zinc-300 px-2 text-[12px] outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100';
+  'h-7 w-full rounded-md border border-zinc-300 px-2 text-[12px] outline-none focus:border-indigo-400 focus:ring-2 ' +
+  'focus:ring-indigo-100';

@@ -63,7 +63,8 @@ export function toPython(v: unknown, level = 0): string {
   }
   const entries = Object.entries(v as Record<string, unknown>);
   if (!entries.length) return '{}';
-  return `{\n${entries.map(([k, x]) => `${pad(level + 1)}${JSON.stringify(k)}: ${toPython(x, level + 1)}`).join(',\n')},\n${pad(level)}}`;
+  const lines = entries.map(([k, x]) => `${pad(level + 1)}${JSON.stringify(k)}: ${toPython(x, level + 1)}`);
+  return `{\n${lines.join(',\n')},\n${pad(level)}}`;
 }
 
 /** JSON indented by two spaces, every line after the first shifted by `indent`. */

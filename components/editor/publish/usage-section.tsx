@@ -46,7 +46,12 @@ export function UsageSection({
               aria-selected={lang === t.id}
               data-testid={`usage-tab-${t.id}`}
               onClick={() => setLang(t.id)}
-              className={`-mb-px border-b-2 px-2.5 py-1.5 text-[12px] font-medium ${lang === t.id ? 'border-indigo-500 text-indigo-700' : 'border-transparent text-zinc-500 hover:text-zinc-800'}`}
+              className={
+                '-mb-px border-b-2 px-2.5 py-1.5 text-[12px] font-medium ' +
+                (lang === t.id
+                  ? 'border-indigo-500 text-indigo-700'
+                  : 'border-transparent text-zinc-500 hover:text-zinc-800')
+              }
             >
               {t.label}
             </button>
@@ -60,7 +65,10 @@ export function UsageSection({
         data-testid="usage-snippet"
         data-lang={lang}
         role="tabpanel"
-        className="mt-2 max-h-72 overflow-auto rounded-md bg-zinc-900 p-3 font-mono text-[11px] leading-relaxed text-zinc-100"
+        className={
+          'mt-2 max-h-72 overflow-auto rounded-md bg-zinc-900 ' +
+          'p-3 font-mono text-[11px] leading-relaxed text-zinc-100'
+        }
       >
         {snippet}
       </pre>

@@ -123,7 +123,11 @@ export function RunDialog({
           const type = d.type ?? 'string';
           const id = `run-input-${d.name}`;
           const err = errors[d.name];
-          const cls = `w-full rounded-md border px-2.5 py-1.5 text-[13px] outline-none focus:ring-2 ${err ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`;
+          const cls =
+            'w-full rounded-md border px-2.5 py-1.5 text-[13px] outline-none focus:ring-2 ' +
+            (err
+              ? 'border-red-400 focus:ring-red-100'
+              : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100');
           return (
             <div key={d.name}>
               <label htmlFor={id} className="mb-1 block text-[12px] font-medium text-zinc-700">

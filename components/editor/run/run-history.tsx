@@ -61,7 +61,10 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
                 runController.open(r.id);
                 onOpen();
               }}
-              className={`flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50 ${r.id === currentId ? 'bg-indigo-50/60' : ''}`}
+              className={
+                'flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] ' +
+                `hover:bg-zinc-50 ${r.id === currentId ? 'bg-indigo-50/60' : ''}`
+              }
             >
               <StatusBadge status={r.id === currentId && status !== 'idle' ? status : r.status} />
               <span className="font-mono text-[11px] text-zinc-600">{r.id.slice(0, 16)}…</span>

@@ -14,7 +14,10 @@ function Json({ value, testId }: { value: unknown; testId?: string }) {
   return (
     <pre
       data-testid={testId}
-      className="max-h-56 overflow-auto whitespace-pre-wrap break-words rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-[11px] leading-snug text-zinc-800"
+      className={
+        'max-h-56 overflow-auto whitespace-pre-wrap break-words rounded-md border ' +
+        'border-zinc-200 bg-zinc-50 p-2 font-mono text-[11px] leading-snug text-zinc-800'
+      }
     >
       {text}
     </pre>
@@ -74,7 +77,10 @@ const SpanRow = memo(function SpanRow({
           setOpen(!expanded);
           if (span.kind === 'node') onSelect(span.nodeId);
         }}
-        className="flex w-full items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50"
+        className={
+          'flex w-full items-center gap-2 border-b border-zinc-100 ' +
+          'px-3 py-1.5 text-left text-[12px] hover:bg-zinc-50'
+        }
         style={{ paddingLeft: 12 + depth * 18 }}
       >
         <span className={`inline-block w-3 text-zinc-400 transition-transform ${expanded ? 'rotate-90' : ''}`}>›</span>
@@ -331,7 +337,11 @@ function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: string | 
             onChange={(e) => setText(e.target.value)}
             data-testid="answer-input"
             placeholder={answerType === 'json' ? 'JSON answer' : 'Your answer'}
-            className={`h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ${error ? 'border-red-400' : 'border-amber-300'}`}
+            className={
+              'h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 ' +
+              `focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ` +
+              (error ? 'border-red-400' : 'border-amber-300')
+            }
           />
           {error && <span className="text-[11px] text-red-600">{error}</span>}
           <Button
