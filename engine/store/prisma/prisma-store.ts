@@ -3,426 +3,38 @@
  * `commit` (the hot path: one per node) is a single SQL statement — node snapshots, events and the run patch in
  * data-modifying CTEs — so a node costs one round trip and its snapshot and events land atomically.
  */
-import type { ErrorJson } from '../../errors';
-import type { TraceEvent } from '../../events/types';
-import type { EngineChoice, EngineKind, Graph } from '../../graph/schema';
 import {
   newRunRecord,
   type CommitBatch,
   type NewRun,
-  type NodeRunRecord,
   type RunPatch,
   type RunRecord,
   type RunStatus,
   type RunStore,
-  type WorkflowRecord,
   type WorkflowStore,
-  type WorkflowVersionRecord,
 } from '../types';
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
 import { COMMIT_ASYNC_SQL, COMMIT_SQL, COMMIT_WITH_RUN_SQL, FOLDABLE } from './commit-sql';
 
-type Row = Record<string, any>;
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+import { pgJson, pgSafe, runPatchData, toEvent, toNodeRun, toRun } from './rows';
+import { PrismaWorkflowStore } from './workflow-store';
 
-/**
- * PostgreSQL cannot store U+0000 or unpaired UTF-16 surrogates in jsonb. One such character in a node's output (an
- * HTTP body, an LLM reply) would make that commit — and, since the journal retries what it could not persist, every
- * later commit of the run — fail, so they are replaced by U+FFFD on the way in. JSON.stringify escapes exactly those
- * as \u0000 / \udXXX, so the common case costs one regex scan of text we build anyway.
- */
-const UNSAFE_JSON = /\\u(?:0000|[dD][89a-fA-F])/;
-const pgSafeString = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '\uFFFD') : s).toWellFormed();
-const unsafeString = (s: string) => s.includes('\u0000') || !s.isWellFormed();
-function pgSafeReplacer(_key: string, v: unknown): unknown {
-  if (typeof v === 'string') return pgSafeString(v);
-  if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).some(unsafeString)) {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [pgSafeString(k), x]));
-  }
-  return v;
-}
-/** JSON text safe for a jsonb parameter. */
-function pgJson(v: unknown): string {
-  const text = JSON.stringify(v);
-  return UNSAFE_JSON.test(text) ? JSON.stringify(v, pgSafeReplacer) : text;
-}
-/** A value safe to hand to Prisma for a Json column. */
-function pgSafe<T>(v: T): T {
-  if (v === undefined || v === null) return v;
-  const text = JSON.stringify(v);
-  return text !== undefined && UNSAFE_JSON.test(text) ? (JSON.parse(JSON.stringify(v, pgSafeReplacer)) as T) : v;
-}
-const json = (v: unknown) =>
-  v === undefined ? Prisma.DbNull : v === null ? Prisma.DbNull : (pgSafe(v) as Prisma.InputJsonValue);
+export type { ApiKeyRecord, PublishedWorkflow } from './rows';
 
-function toWorkflow(r: Row): WorkflowRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    graph: r.graph as Graph,
-    engine: r.engine as EngineChoice,
-    revision: r.revision,
-    slug: r.slug ?? null,
-    currentVersionId: r.currentVersionId ?? null,
-    corsOrigins: (r.corsOrigins ?? null) as string[] | null,
-    createdAt: iso(r.createdAt)!,
-    updatedAt: iso(r.updatedAt)!,
-  };
-}
-
-function toVersion(r: Row): WorkflowVersionRecord {
-  return {
-    id: r.id,
-    workflowId: r.workflowId,
-    version: r.version,
-    graph: r.graph as Graph,
-    engine: r.engine as EngineChoice,
-    createdAt: iso(r.createdAt)!,
-  };
-}
-
-/** What the published endpoint needs of a workflow (not its draft graph). */
-export type PublishedWorkflow = Pick<
-  WorkflowRecord,
-  'id' | 'name' | 'engine' | 'slug' | 'currentVersionId' | 'corsOrigins'
->;
-
-/** An API key as the API shows it: never the key, never its hash. */
-export interface ApiKeyRecord {
-  id: string;
-  workflowId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-function toApiKey(r: Row): ApiKeyRecord {
-  return {
-    id: r.id,
-    workflowId: r.workflowId,
-    name: r.name,
-    prefix: r.prefix,
-    createdAt: iso(r.createdAt)!,
-    lastUsedAt: iso(r.lastUsedAt),
-    revokedAt: iso(r.revokedAt),
-  };
-}
-
-function toRun(r: Row): RunRecord {
-  return {
-    id: r.id,
-    workflowId: r.workflowId,
-    versionId: r.versionId ?? null,
-    engine: r.engine as EngineKind,
-    status: r.status as RunStatus,
-    inputs: (r.inputs ?? {}) as Record<string, unknown>,
-    outputs: (r.outputs ?? null) as Record<string, unknown> | null,
-    error: (r.error ?? null) as ErrorJson | null,
-    graph: r.graph as Graph,
-    ownerId: r.ownerId ?? null,
-    heartbeatAt: iso(r.heartbeatAt),
-    idempotencyKey: r.idempotencyKey ?? null,
-    createdAt: iso(r.createdAt)!,
-    startedAt: iso(r.startedAt),
-    finishedAt: iso(r.finishedAt),
-  };
-}
-
-function toNodeRun(r: Row): NodeRunRecord {
-  return {
-    runId: r.runId,
-    nodeId: r.nodeId,
-    type: r.type,
-    status: r.status,
-    attempt: r.attempt,
-    input: r.input ?? null,
-    output: r.output ?? null,
-    error: r.error ?? null,
-    usage: r.usage ?? null,
-    startedAt: iso(r.startedAt),
-    finishedAt: iso(r.finishedAt),
-    durationMs: r.durationMs ?? null,
-  };
-}
-
-function toEvent(r: Row): TraceEvent {
-  return {
-    seq: r.seq,
-    runId: r.runId,
-    ts: iso(r.ts)!,
-    type: r.type,
-    ...(r.nodeId ? { nodeId: r.nodeId } : {}),
-    spanId: r.spanId,
-    ...(r.parentSpanId ? { parentSpanId: r.parentSpanId } : {}),
-    data: r.data ?? {},
-  };
-}
-
-function runPatchData(p: RunPatch): Prisma.RunUpdateManyMutationInput {
-  const d: Prisma.RunUpdateManyMutationInput = {};
-  if (p.status !== undefined) d.status = p.status;
-  if (p.engine !== undefined) d.engine = p.engine;
-  if (p.outputs !== undefined) d.outputs = json(p.outputs);
-  if (p.error !== undefined) d.error = json(p.error);
-  if (p.graph !== undefined) d.graph = p.graph as unknown as Prisma.InputJsonValue;
-  if (p.inputs !== undefined) d.inputs = pgSafe(p.inputs) as Prisma.InputJsonValue;
-  if (p.ownerId !== undefined) d.ownerId = p.ownerId;
-  if (p.heartbeatAt !== undefined) d.heartbeatAt = p.heartbeatAt ? new Date(p.heartbeatAt) : null;
-  if (p.startedAt !== undefined) d.startedAt = p.startedAt ? new Date(p.startedAt) : null;
-  if (p.finishedAt !== undefined) d.finishedAt = p.finishedAt ? new Date(p.finishedAt) : null;
-  return d;
-}
-
-export class PrismaStore implements RunStore, WorkflowStore {
+export class PrismaStore extends PrismaWorkflowStore implements RunStore, WorkflowStore {
   /** Node snapshots as asynchronous commits (PostgreSQL; the embedded database always writes through). */
   private readonly asyncSnapshots: boolean;
 
   /** `sql`: the raw driver for the per-node commit (Prisma's raw-query path costs ~2× a direct driver call). */
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
     readonly kind: string,
-    private readonly sql?: SqlRunner,
+    sql?: SqlRunner,
   ) {
+    super(prisma, sql);
     this.asyncSnapshots = kind === 'postgres' && !/^(1|true|on)$/i.test(process.env.SNAPSHOT_SYNC_COMMIT ?? '');
-  }
-
-  // ── workflows ────────────────────────────────────────────────────────────────
-  async createWorkflow(w: { id: string; name: string; description: string; graph: Graph; engine: EngineChoice }) {
-    const r = await this.prisma.workflow.create({ data: { ...w, graph: w.graph as unknown as Prisma.InputJsonValue } });
-    return toWorkflow(r);
-  }
-
-  async getWorkflow(id: string) {
-    const r = await this.prisma.workflow.findUnique({ where: { id } });
-    return r ? toWorkflow(r) : null;
-  }
-
-  async listWorkflows() {
-    return (await this.prisma.workflow.findMany({ orderBy: { updatedAt: 'desc' } })).map(toWorkflow);
-  }
-
-  async updateWorkflow(
-    id: string,
-    patch: Partial<Pick<WorkflowRecord, 'name' | 'description' | 'graph' | 'engine'>>,
-    expectRevision?: number,
-  ) {
-    const data: Prisma.WorkflowUpdateManyMutationInput = { revision: { increment: 1 } };
-    if (patch.name !== undefined) data.name = patch.name;
-    if (patch.description !== undefined) data.description = patch.description;
-    if (patch.engine !== undefined) data.engine = patch.engine;
-    if (patch.graph !== undefined) data.graph = patch.graph as unknown as Prisma.InputJsonValue;
-    const res = await this.prisma.workflow.updateMany({
-      where: { id, ...(expectRevision !== undefined ? { revision: expectRevision } : {}) },
-      data,
-    });
-    if (res.count === 0) return (await this.getWorkflow(id)) ? ('conflict' as const) : null;
-    return this.getWorkflow(id);
-  }
-
-  async deleteWorkflow(id: string) {
-    return (await this.prisma.workflow.deleteMany({ where: { id } })).count > 0;
-  }
-
-  async getVersion(id: string): Promise<WorkflowVersionRecord | null> {
-    const r = await this.prisma.workflowVersion.findUnique({ where: { id } });
-    return r
-      ? {
-          id: r.id,
-          workflowId: r.workflowId,
-          version: r.version,
-          graph: r.graph as unknown as Graph,
-          engine: r.engine as EngineChoice,
-          createdAt: iso(r.createdAt)!,
-        }
-      : null;
-  }
-
-  // ── published versions, slugs and API keys (the v1 run endpoint) ─────────────
-  async getWorkflowBySlug(slug: string) {
-    const r = await this.prisma.workflow.findUnique({ where: { slug } });
-    return r ? toWorkflow(r) : null;
-  }
-
-  /** Slugs in use that start with `base` (to pick a free `base`, `base-2`, …). */
-  async slugsStartingWith(base: string): Promise<string[]> {
-    const rows = await this.prisma.workflow.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
-    return rows.map((r) => r.slug!).filter(Boolean);
-  }
-
-  async listVersions(workflowId: string): Promise<WorkflowVersionRecord[]> {
-    return (await this.prisma.workflowVersion.findMany({ where: { workflowId }, orderBy: { version: 'desc' } })).map(
-      toVersion,
-    );
-  }
-
-  async getVersionByNumber(workflowId: string, version: number): Promise<WorkflowVersionRecord | null> {
-    const r = await this.prisma.workflowVersion.findUnique({ where: { workflowId_version: { workflowId, version } } });
-    return r ? toVersion(r) : null;
-  }
-
-  /**
-   * Snapshots `graph` + `engine` as version max+1 and makes it current; sets `slug` only if the workflow has none.
-   * Null when the workflow is gone. A concurrent publish (same version number) or a taken slug surfaces as Prisma's
-   * P2002 with nothing written: the caller retries.
-   */
-  async publishVersion(
-    workflowId: string,
-    v: { id: string; graph: Graph; engine: EngineChoice; slug: string },
-  ): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord } | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await tx.workflow.findUnique({ where: { id: workflowId }, select: { id: true } }))) return null;
-      const max = await tx.workflowVersion.aggregate({ where: { workflowId }, _max: { version: true } });
-      const version = await tx.workflowVersion.create({
-        data: {
-          id: v.id,
-          workflowId,
-          version: (max._max.version ?? 0) + 1,
-          graph: v.graph as unknown as Prisma.InputJsonValue,
-          engine: v.engine,
-        },
-      });
-      // `slug IS NULL` is re-checked after a concurrent publish's row lock is released: a slug, once set, stays.
-      await tx.workflow.updateMany({ where: { id: workflowId, slug: null }, data: { slug: v.slug } });
-      const workflow = await tx.workflow.update({ where: { id: workflowId }, data: { currentVersionId: version.id } });
-      return { workflow: toWorkflow(workflow), version: toVersion(version) };
-    });
-  }
-
-  /** Points the endpoint at a version of this workflow, or unpublishes it (null). The slug stays. */
-  async setCurrentVersion(workflowId: string, versionId: string | null): Promise<WorkflowRecord | null> {
-    const res = await this.prisma.workflow.updateMany({
-      where: { id: workflowId },
-      data: { currentVersionId: versionId },
-    });
-    return res.count ? this.getWorkflow(workflowId) : null;
-  }
-
-  async findRunByIdempotencyKey(workflowId: string, idempotencyKey: string) {
-    const r = await this.prisma.run.findUnique({
-      where: { workflowId_idempotencyKey: { workflowId, idempotencyKey } },
-    });
-    return r ? toRun(r) : null;
-  }
-
-  async createApiKey(k: {
-    id: string;
-    workflowId: string;
-    name: string;
-    prefix: string;
-    hash: string;
-  }): Promise<ApiKeyRecord> {
-    return toApiKey(await this.prisma.apiKey.create({ data: k }));
-  }
-
-  async listApiKeys(workflowId: string): Promise<ApiKeyRecord[]> {
-    return (await this.prisma.apiKey.findMany({ where: { workflowId }, orderBy: { createdAt: 'desc' } })).map(toApiKey);
-  }
-
-  /**
-   * The published endpoint's one read per request: the key whose sha256 is `hash` (revoked ones too: the caller
-   * decides) and the workflow published under `slug`, either null, in one round trip.
-   */
-  async findKeyAndPublished(
-    hash: string,
-    slug: string,
-  ): Promise<{ key: (ApiKeyRecord & { hash: string }) | null; workflow: PublishedWorkflow | null }> {
-    if (!this.sql) {
-      const [key, wf] = await Promise.all([this.findApiKeyByHash(hash), this.getWorkflowBySlug(slug)]);
-      return {
-        key,
-        workflow: wf && {
-          id: wf.id,
-          name: wf.name,
-          engine: wf.engine,
-          slug: wf.slug,
-          currentVersionId: wf.currentVersionId,
-          corsOrigins: wf.corsOrigins,
-        },
-      };
-    }
-    const [r] = await this.sql.prepared<Row>(
-      'paiflow_key_and_published',
-      `SELECT
-        k.id AS k_id, k.workflow_id AS k_workflow_id, k.name AS k_name, k.prefix AS k_prefix, k.hash AS k_hash,
-        k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at,
-        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id,
-        w.cors_origins AS w_cors_origins
-      FROM (SELECT $1::text AS hash, $2::text AS slug) q
-      LEFT JOIN api_keys k ON k.hash = q.hash
-      LEFT JOIN workflows w ON w.slug = q.slug`,
-      [hash, slug],
-    );
-    return {
-      key: r.k_id
-        ? {
-            id: r.k_id,
-            workflowId: r.k_workflow_id,
-            name: r.k_name,
-            prefix: r.k_prefix,
-            hash: r.k_hash,
-            createdAt: iso(r.k_created_at)!,
-            lastUsedAt: iso(r.k_last_used_at),
-            revokedAt: iso(r.k_revoked_at),
-          }
-        : null,
-      workflow: r.w_id
-        ? {
-            id: r.w_id,
-            name: r.w_name,
-            engine: r.w_engine as EngineChoice,
-            slug: r.w_slug,
-            currentVersionId: r.w_current_version_id ?? null,
-            corsOrigins: (r.w_cors_origins ?? null) as string[] | null,
-          }
-        : null,
-    };
-  }
-
-  /**
-   * The CORS origins of the workflow published under `slug`, or of the workflow `runId` belongs to: the list, null
-   * for the server default, undefined when there is no such workflow or run. (Preflights and early errors.)
-   */
-  async corsOriginsFor(where: { slug: string } | { runId: string }): Promise<string[] | null | undefined> {
-    const r =
-      'slug' in where
-        ? await this.prisma.workflow.findUnique({ where: { slug: where.slug }, select: { corsOrigins: true } })
-        : (
-            await this.prisma.run.findUnique({
-              where: { id: where.runId },
-              select: { workflow: { select: { corsOrigins: true } } },
-            })
-          )?.workflow;
-    return r ? ((r.corsOrigins ?? null) as string[] | null) : undefined;
-  }
-
-  async setCorsOrigins(workflowId: string, origins: string[] | null): Promise<WorkflowRecord | null> {
-    const res = await this.prisma.workflow.updateMany({
-      where: { id: workflowId },
-      data: { corsOrigins: origins === null ? Prisma.DbNull : origins },
-    });
-    return res.count ? this.getWorkflow(workflowId) : null;
-  }
-
-  /** The key whose sha256 is `hash` (revoked ones too: the caller decides), with the stored hash. */
-  async findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
-    const r = await this.prisma.apiKey.findUnique({ where: { hash } });
-    return r ? { ...toApiKey(r), hash: r.hash } : null;
-  }
-
-  /** Revokes a key (idempotent: the first revocation time is kept). Null when no such key. */
-  async revokeApiKey(id: string): Promise<ApiKeyRecord | null> {
-    await this.prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-    const r = await this.prisma.apiKey.findUnique({ where: { id } });
-    return r ? toApiKey(r) : null;
-  }
-
-  async touchApiKey(id: string, at: Date): Promise<void> {
-    await this.prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────
@@ -495,8 +107,11 @@ export class PrismaStore implements RunStore, WorkflowStore {
     return { created: true, run: rec };
   }
 
-  async getRun(id: string) {
-    const r = await this.prisma.run.findUnique({ where: { id } });
+  /** `workspaceId`: a run of another workspace's workflow is null, as if it did not exist. */
+  async getRun(id: string, workspaceId?: string) {
+    const r = workspaceId
+      ? await this.prisma.run.findFirst({ where: { id, workflow: { workspaceId } } })
+      : await this.prisma.run.findUnique({ where: { id } });
     return r ? toRun(r) : null;
   }
 
