@@ -10,6 +10,7 @@ export const UNFINISHED_STATUSES: DocumentStatus[] = ['queued', 'parsing', 'embe
 
 export interface KnowledgeBaseRecord {
   id: string;
+  workspaceId: string;
   name: string;
   description: string;
   chunkSize: number;
@@ -51,8 +52,9 @@ export type DocumentPatch = Partial<
 
 export interface KnowledgeCatalog {
   createKnowledgeBase(kb: NewKnowledgeBase): Promise<KnowledgeBaseRecord>;
-  getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord | null>;
-  listKnowledgeBases(): Promise<KnowledgeBaseSummary[]>;
+  /** `workspaceId`: a knowledge base of another workspace is null, as if it did not exist. */
+  getKnowledgeBase(id: string, workspaceId?: string): Promise<KnowledgeBaseRecord | null>;
+  listKnowledgeBases(workspaceId?: string): Promise<KnowledgeBaseSummary[]>;
   deleteKnowledgeBase(id: string): Promise<boolean>;
   createDocument(doc: NewDocument): Promise<DocumentRecord>;
   getDocument(knowledgeBaseId: string, id: string): Promise<DocumentRecord | null>;

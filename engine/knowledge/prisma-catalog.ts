@@ -20,6 +20,7 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 function toKb(r: Row): KnowledgeBaseRecord {
   return {
     id: r.id,
+    workspaceId: r.workspaceId,
     name: r.name,
     description: r.description,
     chunkSize: r.chunkSize,
@@ -57,15 +58,17 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
     return toKb(await this.prisma.knowledgeBase.create({ data: kb }));
   }
 
-  async getKnowledgeBase(id: string) {
-    const r = await this.prisma.knowledgeBase.findUnique({ where: { id } });
+  async getKnowledgeBase(id: string, workspaceId?: string) {
+    const r = await this.prisma.knowledgeBase.findUnique({ where: { id, ...(workspaceId ? { workspaceId } : {}) } });
     return r ? toKb(r) : null;
   }
 
-  async listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
+  async listKnowledgeBases(workspaceId?: string): Promise<KnowledgeBaseSummary[]> {
+    const scope = workspaceId ? { workspaceId } : {};
     const [kbs, counts] = await Promise.all([
-      this.prisma.knowledgeBase.findMany({ orderBy: { createdAt: 'desc' } }),
+      this.prisma.knowledgeBase.findMany({ where: scope, orderBy: { createdAt: 'desc' } }),
       this.prisma.knowledgeDocument.groupBy({
+        where: { knowledgeBase: scope },
         by: ['knowledgeBaseId'],
         _count: { _all: true },
         _sum: { chunkCount: true },

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PaiError, toErrorJson } from '../errors';
+import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
 import { chunkText } from './chunker';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
@@ -95,7 +96,30 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   // ── knowledge bases ──────────────────────────────────────────────────────────────────────────────────────────
 
-  async createKnowledgeBase(input: CreateKnowledgeBase): Promise<KnowledgeBaseRecord> {
+  /**
+   * The service as one workspace sees it: a knowledge base of another workspace is "not found" for every call.
+   * Route handlers use only this view.
+   */
+  inWorkspace(workspaceId: string) {
+    const own = (id: string) => this.getKnowledgeBase(id, workspaceId);
+    return {
+      createKnowledgeBase: (input: CreateKnowledgeBase) => this.createKnowledgeBase(input, workspaceId),
+      listKnowledgeBases: () => this.listKnowledgeBases(workspaceId),
+      getKnowledgeBase: own,
+      deleteKnowledgeBase: async (id: string) => this.deleteKnowledgeBase((await own(id)).id),
+      addDocument: async (id: string, upload: DocumentUpload) => this.addDocument((await own(id)).id, upload),
+      listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
+      getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
+      deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
+      search: async (id: string, req: KnowledgeSearchRequest, opts: { signal?: AbortSignal } = {}) =>
+        this.search((await own(id)).id, req, opts),
+    };
+  }
+
+  async createKnowledgeBase(
+    input: CreateKnowledgeBase,
+    workspaceId = DEFAULT_WORKSPACE_ID,
+  ): Promise<KnowledgeBaseRecord> {
     const v = createKnowledgeBaseSchema.parse(input);
     const embeddingModel = v.embeddingModel ?? this.o.defaultEmbeddingModel;
     const embedder = this.o.embedders(embeddingModel);
@@ -105,6 +129,7 @@ export class KnowledgeBaseService implements KnowledgeService {
     try {
       return await this.o.catalog.createKnowledgeBase({
         id,
+        workspaceId,
         name: v.name,
         description: v.description,
         chunkSize: v.chunkSize,
@@ -118,12 +143,13 @@ export class KnowledgeBaseService implements KnowledgeService {
     }
   }
 
-  listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
-    return this.o.catalog.listKnowledgeBases();
+  listKnowledgeBases(workspaceId?: string): Promise<KnowledgeBaseSummary[]> {
+    return this.o.catalog.listKnowledgeBases(workspaceId);
   }
 
-  async getKnowledgeBase(id: string): Promise<KnowledgeBaseRecord> {
-    const kb = await this.o.catalog.getKnowledgeBase(id);
+  /** `workspaceId`: a knowledge base of another workspace is 404, as if it did not exist. */
+  async getKnowledgeBase(id: string, workspaceId?: string): Promise<KnowledgeBaseRecord> {
+    const kb = await this.o.catalog.getKnowledgeBase(id, workspaceId);
     if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`, { status: 404 });
     return kb;
   }
@@ -328,13 +354,14 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   // ── search ───────────────────────────────────────────────────────────────────────────────────────────────────
 
+  /** `opts.workspaceId`: only a knowledge base of that workspace is searched (a run searches its own workspace's). */
   async search(
     knowledgeBaseId: string,
     req: KnowledgeSearchRequest,
-    opts: { signal?: AbortSignal } = {},
+    opts: { signal?: AbortSignal; workspaceId?: string } = {},
   ): Promise<KnowledgeSearchResult> {
     const r = searchSchema.parse(req);
-    const kb = await this.getKnowledgeBase(knowledgeBaseId);
+    const kb = await this.getKnowledgeBase(knowledgeBaseId, opts.workspaceId);
     const vector = r.mode === 'bm25' ? undefined : (await this.embedChecked(kb, [r.query], opts.signal))[0];
     opts.signal?.throwIfAborted();
     const found = await this.o.store.search({

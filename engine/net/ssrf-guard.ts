@@ -28,7 +28,11 @@ export interface GuardOptions {
   maxRedirects?: number;
 }
 
-export type GuardedFetch = (url: string | URL, init?: RequestInit & { timeoutMs?: number }) => Promise<Response>;
+export type GuardedFetch = (
+  url: string | URL,
+  /** `secretHeaders`: headers that carry a secret; like Authorization, they are dropped on a cross-origin redirect. */
+  init?: RequestInit & { timeoutMs?: number; secretHeaders?: string[] },
+) => Promise<Response>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_REDIRECTS = 5;
@@ -164,7 +168,8 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
 
   return async (input, init = {}) => {
-    const { timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = init;
+    const { timeoutMs = DEFAULT_TIMEOUT_MS, secretHeaders = [], ...rest } = init;
+    const dropOnCrossOrigin = [...CROSS_ORIGIN_DROP, ...secretHeaders.map((h) => h.toLowerCase())];
     // One deadline for the whole redirect chain and body, not per hop.
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout;
@@ -210,7 +215,7 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
         reqInit = { ...reqInit, method: 'GET', body: undefined };
         for (const h of BODY_HEADERS) headers.delete(h);
       }
-      if (next.origin !== url.origin) for (const h of CROSS_ORIGIN_DROP) headers.delete(h);
+      if (next.origin !== url.origin) for (const h of dropOnCrossOrigin) headers.delete(h);
       reqInit = { ...reqInit, headers };
       current = next;
     }

@@ -15,6 +15,7 @@ import { workflowTools } from '../agent/tools/workflow-tools';
 import type { AgentTool, MemoryHandle, MemoryScope, RecalledMemory } from '../agent/types';
 import { PaiError } from '../errors';
 import type { ChatMessage } from '../llm/types';
+import { credentialIdSchema, providerConfigSchema, providerSettings } from './provider-settings';
 import { defineNode } from './define';
 
 const historyMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
@@ -118,19 +119,8 @@ export const agentConfigSchema = z.object({
         .describe('Tokens of memories in the system prompt'),
     })
     .prefault({}),
-  provider: z
-    .object({
-      baseURL: z
-        .url({ protocol: /^https?$/ })
-        .optional()
-        .describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
-      apiKeySecret: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-        .optional()
-        .describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
-    })
-    .default({}),
+  credentialId: credentialIdSchema,
+  provider: providerConfigSchema,
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
@@ -181,15 +171,7 @@ export const agentNode = defineNode<AgentConfig>({
   async execute(ctx) {
     const c = ctx.config;
     const services = ctx.agent ?? {};
-    let apiKey: string | undefined;
-    if (c.provider?.apiKeySecret) {
-      apiKey = ctx.secrets.get(c.provider.apiKeySecret);
-      if (!apiKey)
-        throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
-          path: 'config.provider.apiKeySecret',
-        });
-    }
-    const provider = ctx.llm({ baseURL: c.provider?.baseURL, apiKey });
+    const provider = ctx.llm(await providerSettings(ctx, c));
     const task = asText(c.task);
     if (!task.trim())
       throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', { path: 'config.task' });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentServices } from '../agent/types';
+import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
@@ -57,6 +58,8 @@ export interface NodeContext<C = unknown> {
    * KNOWLEDGE_UNAVAILABLE.
    */
   knowledge?: KnowledgeService;
+  /** Credentials by id (`config.credentialId`), of the run's own workspace. Absent → CREDENTIALS_UNAVAILABLE. */
+  credentials?: CredentialResolver;
 }
 
 export interface NodeResult {

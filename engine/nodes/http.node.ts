@@ -3,6 +3,8 @@ import { PaiError } from '../errors';
 import { renderText, resolveDeep, type TemplateScope } from '../template/resolve';
 import { readTextLimited } from '../net/read-limited';
 import { defineNode } from './define';
+import { credentialFor } from './provider-settings';
+import { assertCredentialAllows, type ResolvedCredential } from '../credentials/types';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -24,6 +26,12 @@ export const httpConfigSchema = z.object({
       }),
     )
     .default([]),
+  credentialId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('A credential of this workspace (header, bearer or basic auth), sent only to the hosts it is bound to'),
   bodyType: z.enum(['none', 'json', 'text']).default('none'),
   body: z.string().default('').describe('Request body template (JSON text when bodyType is json)'),
   timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
@@ -76,6 +84,23 @@ function networkError(err: unknown, signal: AbortSignal, host: string, timeoutMs
   return new PaiError('HTTP_NETWORK_ERROR', `request to ${host} failed: ${why}`, { retryable: true, cause: err });
 }
 
+/** The header a credential is sent as. */
+function credentialHeader(cred: ResolvedCredential): [string, string] {
+  switch (cred.type) {
+    case 'http_header':
+      return [cred.data.name, cred.data.value];
+    case 'bearer':
+      return ['authorization', `Bearer ${cred.data.token}`];
+    case 'basic':
+      return [
+        'authorization',
+        `Basic ${Buffer.from(`${cred.data.username}:${cred.data.password}`).toString('base64')}`,
+      ];
+    case 'openai':
+      return ['authorization', `Bearer ${cred.data.apiKey}`];
+  }
+}
+
 export const httpNode = defineNode<HttpConfig>({
   type: 'http',
   version: 1,
@@ -91,6 +116,7 @@ export const httpNode = defineNode<HttpConfig>({
   async execute(ctx) {
     const c = ctx.config;
     const headers = new Headers();
+    const secretHeaders: string[] = [];
     for (const h of c.headers) {
       let value = String(h.value ?? '');
       if (h.secret) {
@@ -100,8 +126,22 @@ export const httpNode = defineNode<HttpConfig>({
             path: 'config.headers',
           });
         value += secret;
+        secretHeaders.push(h.key);
       }
       headers.set(h.key, value);
+    }
+    if (c.credentialId) {
+      const cred = await credentialFor(ctx, c.credentialId);
+      let target: URL;
+      try {
+        target = new URL(String(c.url));
+      } catch {
+        throw new PaiError('INVALID_URL', 'the URL is not valid', { path: 'config.url' });
+      }
+      assertCredentialAllows(cred, target, 'config.url');
+      const [name, value] = credentialHeader(cred);
+      headers.set(name, value);
+      secretHeaders.push(name);
     }
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {
@@ -126,6 +166,7 @@ export const httpNode = defineNode<HttpConfig>({
         body,
         signal: ctx.signal,
         timeoutMs: c.timeoutMs,
+        secretHeaders,
       });
       text = await readLimited(res);
     } catch (err) {

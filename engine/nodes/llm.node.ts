@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
 import type { ChatMessage } from '../llm/types';
+import { credentialIdSchema, providerConfigSchema, providerSettings } from './provider-settings';
 import { defineNode } from './define';
 
 export const llmConfigSchema = z.object({
@@ -22,19 +23,8 @@ export const llmConfigSchema = z.object({
     })
     .default({ enabled: false, context: '', fallback: 'I could not find an answer to that in the knowledge base.' })
     .describe('Hallucination controls for retrieval-augmented answers'),
-  provider: z
-    .object({
-      baseURL: z
-        .url({ protocol: /^https?$/ })
-        .optional()
-        .describe('OpenAI-compatible base URL; default OPENAI_BASE_URL'),
-      apiKeySecret: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-        .optional()
-        .describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
-    })
-    .default({}),
+  credentialId: credentialIdSchema,
+  provider: providerConfigSchema,
 });
 export type LlmConfig = z.infer<typeof llmConfigSchema>;
 
@@ -49,15 +39,7 @@ export const llmNode = defineNode<LlmConfig>({
   outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     const c = ctx.config;
-    let apiKey: string | undefined;
-    if (c.provider?.apiKeySecret) {
-      apiKey = ctx.secrets.get(c.provider.apiKeySecret);
-      if (!apiKey)
-        throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
-          path: 'config.provider.apiKeySecret',
-        });
-    }
-    const provider = ctx.llm({ baseURL: c.provider?.baseURL, apiKey });
+    const provider = ctx.llm(await providerSettings(ctx, c));
     const messages: ChatMessage[] = [];
     const grounded = c.grounding?.enabled === true;
     const rawContext: unknown = grounded ? c.grounding.context : '';

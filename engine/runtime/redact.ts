@@ -20,7 +20,10 @@ export function redact<T>(value: T, depth = 0): T {
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SENSITIVE.test(k) && typeof v === 'string' && !/Secret$/.test(k) ? '[redacted]' : redact(v, depth + 1);
+    out[k] =
+      SENSITIVE.test(k) && typeof v === 'string' && !/Secret$|^credentialId$/.test(k)
+        ? '[redacted]'
+        : redact(v, depth + 1);
   }
   return out as T;
 }

@@ -8,6 +8,7 @@ import { PaiError, toErrorJson, type ErrorJson } from '../errors';
 import { retryPolicySchema, type GraphNode } from '../graph/schema';
 import { leadsOnlyTo, type Topology } from '../graph/topology';
 import type { AgentServices } from '../agent/types';
+import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { NodeDefinition, SecretsReader } from '../nodes/define';
@@ -24,6 +25,7 @@ export interface NodeServices {
   secrets: SecretsReader;
   agent?: AgentServices;
   knowledge?: KnowledgeService;
+  credentials?: CredentialResolver;
 }
 
 export interface NodeOutcome {
@@ -196,6 +198,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           resume: a.resume,
           agent: a.services.agent,
           knowledge: a.services.knowledge,
+          credentials: a.services.credentials,
         });
         outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
         break;

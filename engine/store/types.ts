@@ -17,8 +17,12 @@ export const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(['queued', 'r
 export const NODE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled', 'waiting'] as const;
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 
+/** The workspace that data from before accounts moved into (migration 0005), and the one internal callers default to. */
+export const DEFAULT_WORKSPACE_ID = 'ws_default';
+
 export interface WorkflowRecord {
   id: string;
+  workspaceId: string;
   name: string;
   description: string;
   graph: Graph;
@@ -143,7 +147,7 @@ export interface RunStore {
   readonly kind: string;
   /** Returns the existing run when (workflowId, idempotencyKey) was already used. */
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
-  getRun(id: string): Promise<RunRecord | null>;
+  getRun(id: string, workspaceId?: string): Promise<RunRecord | null>;
   listRuns(workflowId: string, opts?: { limit?: number }): Promise<RunRecord[]>;
   /** Compare-and-set on status: applies the patch only if the run's status is one of `expect`. Returns whether it did. */
   updateRun(id: string, patch: RunPatch, expect?: RunStatus[]): Promise<boolean>;
@@ -160,16 +164,21 @@ export interface RunStore {
   findStaleRuns(staleBefore: Date): Promise<RunRecord[]>;
 }
 
+export interface NewWorkflow {
+  id: string;
+  name: string;
+  description: string;
+  graph: Graph;
+  engine: EngineChoice;
+  /** Default: DEFAULT_WORKSPACE_ID. */
+  workspaceId?: string;
+}
+
+/** Lookups that take `workspaceId` answer null (or nothing) for records of another workspace. */
 export interface WorkflowStore {
-  createWorkflow(w: {
-    id: string;
-    name: string;
-    description: string;
-    graph: Graph;
-    engine: EngineChoice;
-  }): Promise<WorkflowRecord>;
-  getWorkflow(id: string): Promise<WorkflowRecord | null>;
-  listWorkflows(): Promise<WorkflowRecord[]>;
+  createWorkflow(w: NewWorkflow): Promise<WorkflowRecord>;
+  getWorkflow(id: string, workspaceId?: string): Promise<WorkflowRecord | null>;
+  listWorkflows(workspaceId?: string): Promise<WorkflowRecord[]>;
   /** Optimistic concurrency: with `expectRevision`, fails (returns null) when someone else saved in between. */
   updateWorkflow(
     id: string,

@@ -16,6 +16,7 @@ import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
 import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { openDatabase, type Database } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { readQueueConfig } from '@/engine/queue/config';
 import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
@@ -23,6 +24,9 @@ import { readConfig, type AppConfig } from './config';
 import { createAgentServices } from './agent';
 import { createKnowledge } from './knowledge';
 import { envSecrets } from './secrets';
+import { Accounts } from './auth/accounts';
+import { CredentialVault } from './credentials/credentials';
+import { loadMasterKey } from './credentials/master-key';
 
 export interface App {
   config: AppConfig;
@@ -32,6 +36,8 @@ export interface App {
   registry: NodeRegistry;
   runs: RunManager;
   knowledge: KnowledgeBaseService;
+  accounts: Accounts;
+  credentials: CredentialVault;
   /** Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process. */
   queue: QueueMode | null;
   health(): { db: string; bus: string; search: string; llm: string; workers: string };
@@ -70,12 +76,17 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     { guardedFetch: fetch },
   );
   const agent = createAgentServices(config, db, store);
+  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir));
+  const accounts = new Accounts(db.prisma, {
+    idleSeconds: config.sessionIdleSeconds,
+    maxAgeSeconds: config.sessionMaxAgeSeconds,
+  });
   const runs = new RunManager({
     store: qm && queue ? qm.withoutQueuedRecovery(store) : store,
     workflows: store,
     bus,
     registry,
-    services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services },
+    services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services, credentials },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
     ...queue?.runManagerOptions(),
   });
@@ -96,6 +107,10 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   reaper?.unref?.();
 
   if (config.seedExample && role === 'app') await seedOnce(db);
+  if (config.owner && role === 'app' && !(await accounts.hasUsers()))
+    await accounts.setup(config.owner).catch((e) => {
+      if ((e as { code?: string }).code !== 'SETUP_DONE') throw e;
+    });
   // Role app: forks WORKERS worker processes. A worker process starts taking jobs itself (scripts/worker.ts).
   if (queue && role === 'app') await queue.start(runs);
 
@@ -107,6 +122,8 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     registry,
     runs,
     knowledge,
+    accounts,
+    credentials,
     queue,
     health: () => ({
       db: db.describe,
@@ -127,7 +144,10 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   };
 }
 
-/** Seeds the example workflow on a fresh database only (deleting it later does not bring it back). */
+/**
+ * Seeds the example workflow on a fresh database only (deleting it later does not bring it back), into the default
+ * workspace, which the owner gets at setup.
+ */
 async function seedOnce(db: Database) {
   const done = await db.prisma.appMeta.findUnique({ where: { key: 'seeded' } });
   if (done) return;
@@ -139,6 +159,7 @@ async function seedOnce(db: Database) {
         description: SUPPORT_TRIAGE_EXAMPLE.description,
         graph: SUPPORT_TRIAGE_EXAMPLE.graph as object,
         engine: 'auto',
+        workspaceId: DEFAULT_WORKSPACE_ID,
       },
     });
     await tx.appMeta.create({ data: { key: 'seeded', value: { at: new Date().toISOString() } } });

@@ -7,6 +7,7 @@ import { validateGraph, type Problem } from '@/engine/graph/validate';
 import type { NodeRegistry } from '@/engine/nodes/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
 import type { App } from './app';
+import type { Caller } from './auth/authenticate';
 
 export const workflowBodySchema = z.object({
   name: z.string().trim().min(1, 'name is required').max(200),
@@ -68,14 +69,20 @@ export function newWorkflowId(): string {
   return `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 }
 
-export async function getWorkflowOr404(app: App, id: string): Promise<WorkflowRecord> {
-  const wf = await app.store.getWorkflow(id);
+/** The caller's workspace's workflow `id`; another workspace's is 404, as if it did not exist. */
+export async function getWorkflowOr404(
+  app: App,
+  caller: Pick<Caller, 'workspaceId'>,
+  id: string,
+): Promise<WorkflowRecord> {
+  const wf = await app.store.getWorkflow(id, caller.workspaceId);
   if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
   return wf;
 }
 
-export async function getRunOr404(app: App, id: string): Promise<RunRecord> {
-  const run = await app.store.getRun(id);
+/** A run of the caller's workspace; another workspace's is 404. */
+export async function getRunOr404(app: App, caller: Pick<Caller, 'workspaceId'>, id: string): Promise<RunRecord> {
+  const run = await app.store.getRun(id, caller.workspaceId);
   if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${id} not found`, { status: 404 });
   return run;
 }

@@ -6,6 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { getApp } from '@/lib/server/app';
+import { ownerToken } from '../support/owner';
 
 type Handler = (req: Request, ctx: any) => Promise<Response>;
 
@@ -36,10 +38,15 @@ export interface CallOptions {
   raw?: string | Uint8Array;
   headers?: Record<string, string>;
   params?: Record<string, string>;
+  /** Send no credentials (by default management routes are called as the app's owner, see test/support/owner.ts). */
+  anonymous?: boolean;
 }
 
 export async function call(handler: Handler, method: string, url: string, opts: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const hasAuth = Object.keys(headers).some((h) => ['authorization', 'cookie'].includes(h.toLowerCase()));
+  if (!opts.anonymous && !hasAuth && !url.startsWith('/api/v1/') && !url.startsWith('/api/auth/'))
+    headers.authorization = `Bearer ${await ownerToken(await getApp())}`;
   let body: BodyInit | undefined;
   if (opts.raw !== undefined) body = opts.raw as BodyInit;
   else if (opts.body !== undefined) {

@@ -8,6 +8,7 @@ import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { PUT as putWf } from '@/app/api/workflows/[id]/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
+import { ownerHeaders } from '../support/owner';
 import { call, useFreshDataDir, waitForRun } from './api-helpers';
 
 useFreshDataDir();
@@ -30,7 +31,8 @@ const graph = (url: string) => ({
 });
 
 async function readAll(runId: string): Promise<Array<{ id: number; type: string }>> {
-  const res = await events(new Request(`http://localhost/api/runs/${runId}/events`), {
+  const headers = await ownerHeaders(await getApp());
+  const res = await events(new Request(`http://localhost/api/runs/${runId}/events`, { headers }), {
     params: Promise.resolve({ runId }),
   });
   const text = await res.text(); // resolves only when the server closes the stream

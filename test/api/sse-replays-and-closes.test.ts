@@ -7,6 +7,7 @@ import { GET as getRun } from '@/app/api/runs/[runId]/route';
 import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
+import { ownerHeaders } from '../support/owner';
 import { call, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir, waitForRun } from './api-helpers';
 
 useFreshDataDir();
@@ -22,7 +23,7 @@ async function readStream(
   runId: string,
   opts: { lastEventId?: string; query?: string; timeoutMs?: number } = {},
 ): Promise<{ frames: Frame[]; closed: boolean; raw: string }> {
-  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...(await ownerHeaders(await getApp())) };
   if (opts.lastEventId !== undefined) headers['last-event-id'] = opts.lastEventId;
   const req = new Request(`http://localhost/api/runs/${runId}/events${opts.query ?? ''}`, { headers });
   const res = await events(req, { params: Promise.resolve({ runId }) });

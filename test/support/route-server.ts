@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { matchPath, serveWithHandler, type WebHandler } from '@/lib/http/node-bridge.mjs';
+import { getApp } from '@/lib/server/app';
+import { ownerToken } from './owner';
 
 type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', WebHandler>>;
 
@@ -35,8 +37,16 @@ export async function defaultRoutes(): Promise<Array<[string, RouteModule]>> {
   ];
 }
 
-async function handle(routes: Array<[string, RouteModule]>, req: IncomingMessage, res: ServerResponse) {
+async function handle(
+  routes: Array<[string, RouteModule]>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signIn?: () => Promise<string>,
+) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  // The harness signs in once: management routes without credentials are called as the app's owner.
+  if (signIn && !url.pathname.startsWith('/api/v1/') && !req.headers.authorization && !req.headers.cookie)
+    req.headers.authorization = `Bearer ${await signIn()}`;
   let found: { mod: RouteModule; params: Record<string, string> } | undefined;
   for (const [pattern, mod] of routes) {
     const params = matchPath(pattern, url.pathname);
@@ -64,10 +74,15 @@ export interface RouteServer {
   close(): Promise<void>;
 }
 
-export async function startRouteServer(routes?: Array<[string, RouteModule]>): Promise<RouteServer> {
+/** `opts.anonymous`: send management requests without credentials as they come (default: as the app's owner). */
+export async function startRouteServer(
+  routes?: Array<[string, RouteModule]>,
+  opts: { anonymous?: boolean } = {},
+): Promise<RouteServer> {
   const table = routes ?? (await defaultRoutes());
+  const signIn = opts.anonymous ? undefined : async () => ownerToken(await getApp());
   const server = createServer((req, res) => {
-    handle(table, req, res).catch((e) => {
+    handle(table, req, res, signIn).catch((e) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'INTERNAL', message: (e as Error).message } }));
     });

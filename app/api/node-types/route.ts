@@ -1,7 +1,6 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 
 export const dynamic = 'force-dynamic';
 
 /** The registry the engine validates with, so the palette never offers a type the server would refuse. */
-export const GET = route(async () => Response.json((await getApp()).registry.describe()));
+export const GET = guarded('read', async (_req, _ctx: unknown, { app }) => Response.json(app.registry.describe()));

@@ -1,15 +1,18 @@
 import { PaiError } from '@/engine/errors';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { presentKey } from '@/lib/server/api-keys';
+import { auditAction } from '@/lib/server/auth/audit';
 
 export const dynamic = 'force-dynamic';
 
 /** Revokes a key; the next request bearing it gets 401 (keys are checked against the database on every request). */
-export const DELETE = route(async (_req, { params }: { params: Promise<{ id: string }> }) => {
-  const app = await getApp();
-  const { id } = await params;
-  const key = await app.store.revokeApiKey(id);
-  if (!key) throw new PaiError('API_KEY_NOT_FOUND', `API key ${id} not found`, { status: 404 });
-  return Response.json(presentKey(key));
-});
+export const DELETE = guarded(
+  'admin',
+  async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
+    const { id } = await params;
+    const key = await app.store.revokeApiKey(id, caller.workspaceId);
+    if (!key) throw new PaiError('API_KEY_NOT_FOUND', `API key ${id} not found`, { status: 404 });
+    await auditAction(app.db.prisma, caller, req, 'api_key.revoked', id, { workflowId: key.workflowId });
+    return Response.json(presentKey(key));
+  },
+);

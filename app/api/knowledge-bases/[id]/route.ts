@@ -1,20 +1,17 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_req, { params }: Ctx) => {
-  const app = await getApp();
+export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }) => {
   const { id } = await params;
-  const kb = await app.knowledge.getKnowledgeBase(id);
-  const docs = await app.knowledge.listDocuments(id);
+  const kb = await app.knowledge.inWorkspace(caller.workspaceId).getKnowledgeBase(id);
+  const docs = await app.knowledge.inWorkspace(caller.workspaceId).listDocuments(id);
   return Response.json({ ...kb, documentCount: docs.length, chunkCount: docs.reduce((n, d) => n + d.chunkCount, 0) });
 });
 
 /** Deletes the knowledge base, its documents and its index. */
-export const DELETE = route(async (_req, { params }: Ctx) => {
-  const app = await getApp();
-  await app.knowledge.deleteKnowledgeBase((await params).id);
+export const DELETE = guarded('edit', async (_req, { params }: Ctx, { app, caller }) => {
+  await app.knowledge.inWorkspace(caller.workspaceId).deleteKnowledgeBase((await params).id);
   return new Response(null, { status: 204 });
 });

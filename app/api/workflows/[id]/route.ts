@@ -1,6 +1,6 @@
 import { PaiError } from '@/engine/errors';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
+import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
 import { checkGraphForSave, getWorkflowOr404, workflowPatchSchema } from '@/lib/server/workflows';
 import { validateGraph } from '@/engine/graph/validate';
@@ -8,16 +8,14 @@ import { validateGraph } from '@/engine/graph/validate';
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   return Response.json({ ...wf, problems: validateGraph(wf.graph, app.registry, wf.engine).errors });
 });
 
-export const PUT = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
+export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const { id } = await params;
-  const current = await getWorkflowOr404(app, id);
+  const current = await getWorkflowOr404(app, caller, id);
   const body = await readJson(req, workflowPatchSchema);
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
   let problems: unknown[] = [];
@@ -48,10 +46,10 @@ export const PUT = route(async (req, { params }: Ctx) => {
   return Response.json({ ...wf, problems });
 });
 
-export const DELETE = route(async (_req, { params }: Ctx) => {
-  const app = await getApp();
-  const { id } = await params;
-  if (!(await app.store.deleteWorkflow(id)))
-    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
+export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
+  if (!(await app.store.deleteWorkflow(wf.id)))
+    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+  await auditAction(app.db.prisma, caller, req, 'workflow.deleted', wf.id, { name: wf.name });
   return new Response(null, { status: 204 });
 });

@@ -1,16 +1,15 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { checkGraphForSave, importSchema, newWorkflowId } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route(async (req) => {
-  const app = await getApp();
+export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
   const body = await readJson(req, importSchema);
   const w = body.workflow;
   const { graph, problems } = checkGraphForSave(w.graph, app.registry, w.engine ?? 'auto', true);
   const wf = await app.store.createWorkflow({
+    workspaceId: caller.workspaceId,
     id: newWorkflowId(),
     name: w.name,
     description: w.description ?? '',

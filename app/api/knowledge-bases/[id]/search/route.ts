@@ -1,5 +1,4 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { searchSchema } from '@/engine/knowledge/schemas';
 
@@ -9,9 +8,10 @@ type Ctx = { params: Promise<{ id: string }> };
 /**
  * { query, topK? (5), threshold?, mode? ('hybrid' | 'bm25' | 'vector') } → { query, mode, hits: [ { citation, … } ] }
  */
-export const POST = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
+export const POST = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
+  const kbs = app.knowledge.inWorkspace(caller.workspaceId);
+  const kb = await kbs.getKnowledgeBase((await params).id); // 404 before reading the body
   const body = await readJson(req, searchSchema);
-  const res = await app.knowledge.search((await params).id, body, { signal: req.signal });
+  const res = await kbs.search(kb.id, body, { signal: req.signal });
   return Response.json(res);
 });

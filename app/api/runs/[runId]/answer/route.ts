@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { getRunOr404 } from '@/lib/server/workflows';
 
@@ -10,12 +9,14 @@ export const dynamic = 'force-dynamic';
 const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
 
 /** Answers a human-input node. Only runs in status `waiting` accept an answer; anything else is 409. */
-export const POST = route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
-  const app = await getApp();
-  const run = await getRunOr404(app, (await params).runId);
-  const body = await readJson(req, bodySchema);
-  if (run.status !== 'waiting')
-    throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
-  const resumed = await app.runs.answer(run.id, body.nodeId, body.answer);
-  return Response.json({ runId: resumed.id, status: resumed.status }, { status: 202 });
-});
+export const POST = guarded(
+  'edit',
+  async (req, { params }: { params: Promise<{ runId: string }> }, { app, caller }) => {
+    const run = await getRunOr404(app, caller, (await params).runId);
+    const body = await readJson(req, bodySchema);
+    if (run.status !== 'waiting')
+      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+    const resumed = await app.runs.answer(run.id, body.nodeId, body.answer);
+    return Response.json({ runId: resumed.id, status: resumed.status }, { status: 202 });
+  },
+);

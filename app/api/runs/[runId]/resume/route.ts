@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
+import { getRunOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,9 +10,12 @@ const bodySchema = z.object({
   inputs: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const POST = route(async (req, { params }: { params: Promise<{ runId: string }> }) => {
-  const app = await getApp();
-  const body = await readJson(req, bodySchema, { optional: true });
-  const run = await app.runs.resume((await params).runId, body);
-  return Response.json({ runId: run.id, status: run.status }, { status: 202 });
-});
+export const POST = guarded(
+  'edit',
+  async (req, { params }: { params: Promise<{ runId: string }> }, { app, caller }) => {
+    const found = await getRunOr404(app, caller, (await params).runId);
+    const body = await readJson(req, bodySchema, { optional: true });
+    const run = await app.runs.resume(found.id, body);
+    return Response.json({ runId: run.id, status: run.status }, { status: 202 });
+  },
+);

@@ -1,5 +1,5 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
+import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
 import { originOf } from '@/lib/server/v1-http';
 import { presentPublished, publishBodySchema, publishSettingsSchema, publishWorkflow } from '@/lib/server/publish';
@@ -9,26 +9,27 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
 /** Whether and where the workflow is published. */
-export const GET = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const GET = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const current = wf.currentVersionId ? await app.store.getVersion(wf.currentVersionId) : null;
   return Response.json(presentPublished(originOf(req), wf, current));
 });
 
 /** Validates the draft, snapshots it as the next version and makes that the endpoint's current version. */
-export const POST = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, publishBodySchema, { optional: true, limit: app.config.maxBodyBytes });
   const { workflow, version } = await publishWorkflow(app, wf, body.slug);
+  await auditAction(app.db.prisma, caller, req, 'workflow.published', wf.id, {
+    version: version.version,
+    slug: workflow.slug,
+  });
   return Response.json(presentPublished(originOf(req), workflow, version), { status: 201 });
 });
 
 /** Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS). */
-export const PATCH = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
   const updated = (await app.store.setCorsOrigins(wf.id, body.corsOrigins)) ?? wf;
   const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
@@ -36,9 +37,8 @@ export const PATCH = route(async (req, { params }: Ctx) => {
 });
 
 /** Unpublishes: the endpoint answers 404; versions, slug and API keys are kept. */
-export const DELETE = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const updated = (await app.store.setCurrentVersion(wf.id, null)) ?? wf;
   return Response.json(presentPublished(originOf(req), updated, null));
 });

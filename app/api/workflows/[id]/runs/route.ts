@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ENGINES } from '@/engine/graph/schema';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { getWorkflowOr404, presentRunSummary } from '@/lib/server/workflows';
 
@@ -14,9 +13,8 @@ const bodySchema = z.object({
 });
 
 /** Starts a run of the workflow's draft. */
-export const POST = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, bodySchema, { optional: true });
   const { run } = await app.runs.start({ workflow: wf, inputs: body.inputs, engine: body.engine });
   return Response.json(
@@ -25,9 +23,8 @@ export const POST = route(async (req, { params }: Ctx) => {
   );
 });
 
-export const GET = route(async (req, { params }: Ctx) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const GET = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const limit = Number(new URL(req.url).searchParams.get('limit') ?? 50) || 50;
   return Response.json((await app.store.listRuns(wf.id, { limit })).map(presentRunSummary));
 });

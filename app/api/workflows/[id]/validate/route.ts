@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ENGINES } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
 
@@ -11,9 +10,8 @@ export const dynamic = 'force-dynamic';
 const bodySchema = z.object({ graph: z.unknown().optional(), engine: z.enum(ENGINES).optional() });
 
 /** Validates the stored draft, or a graph sent in the body (the editor's unsaved state). */
-export const POST = route(async (req, { params }: { params: Promise<{ id: string }> }) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const POST = guarded('read', async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, bodySchema, { optional: true });
   const v = validateGraph(body.graph ?? wf.graph, app.registry, body.engine ?? wf.engine);
   return Response.json({ ok: v.ok, engine: v.engine, errors: v.errors });

@@ -1,5 +1,4 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { originOf } from '@/lib/server/v1-http';
 import { listVersions, presentPublished } from '@/lib/server/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
@@ -7,9 +6,8 @@ import { getWorkflowOr404 } from '@/lib/server/workflows';
 export const dynamic = 'force-dynamic';
 
 /** The published versions, newest first, each with `draftChanges`: what the draft changed since that version. */
-export const GET = route(async (req, { params }: { params: Promise<{ id: string }> }) => {
-  const app = await getApp();
-  const wf = await getWorkflowOr404(app, (await params).id);
+export const GET = guarded('read', async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
+  const wf = await getWorkflowOr404(app, caller, (await params).id);
   const versions = await listVersions(app, wf);
   const current = versions.find((v) => v.current);
   const status = presentPublished(originOf(req), wf, null);

@@ -1,5 +1,4 @@
-import { getApp } from '@/lib/server/app';
-import { route } from '@/lib/http/errors';
+import { guarded } from '@/lib/server/auth/guard';
 import { originOf } from '@/lib/server/v1-http';
 import { getVersionOr404, presentPublished, rollbackTo } from '@/lib/server/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
@@ -7,10 +6,12 @@ import { getWorkflowOr404 } from '@/lib/server/workflows';
 export const dynamic = 'force-dynamic';
 
 /** Makes an earlier (or later) version current again; the draft is not touched. */
-export const POST = route(async (req, { params }: { params: Promise<{ id: string; version: string }> }) => {
-  const app = await getApp();
-  const p = await params;
-  const wf = await getWorkflowOr404(app, p.id);
-  const v = await getVersionOr404(app, wf, p.version);
-  return Response.json(presentPublished(originOf(req), await rollbackTo(app, wf, v), v));
-});
+export const POST = guarded(
+  'edit',
+  async (req, { params }: { params: Promise<{ id: string; version: string }> }, { app, caller }) => {
+    const p = await params;
+    const wf = await getWorkflowOr404(app, caller, p.id);
+    const v = await getVersionOr404(app, wf, p.version);
+    return Response.json(presentPublished(originOf(req), await rollbackTo(app, wf, v), v));
+  },
+);

@@ -1,0 +1,71 @@
+/**
+ * Where an LLM or Agent node sends its model calls, and with which key: a credential (`credentialId`, an
+ * OpenAI-compatible provider of the run's workspace: its base URL and key), else a named secret, else the server's
+ * OPENAI_API_KEY. A node's own `provider.baseURL` may only be used with a credential bound to that origin.
+ */
+import { z } from 'zod';
+import { assertCredentialAllows, type ResolvedCredential } from '../credentials/types';
+import { PaiError } from '../errors';
+import type { ProviderSettings } from '../llm/types';
+import type { NodeContext } from './define';
+
+export const providerConfigSchema = z
+  .object({
+    baseURL: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('OpenAI-compatible base URL; default: the credential’s, else OPENAI_BASE_URL'),
+    apiKeySecret: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional()
+      .describe('Name of a secret holding the API key; default OPENAI_API_KEY'),
+  })
+  .default({});
+
+export const credentialIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('An OpenAI-compatible credential of this workspace (base URL + API key)');
+
+export async function credentialFor(
+  ctx: Pick<NodeContext, 'credentials' | 'runId'>,
+  credentialId: string,
+): Promise<ResolvedCredential> {
+  if (!ctx.credentials)
+    throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here', {
+      path: 'config.credentialId',
+    });
+  return ctx.credentials.resolve(ctx.runId, credentialId);
+}
+
+export async function providerSettings(
+  ctx: Pick<NodeContext, 'credentials' | 'runId' | 'secrets'>,
+  c: { credentialId?: string; provider?: { baseURL?: string; apiKeySecret?: string } },
+): Promise<ProviderSettings> {
+  if (c.credentialId) {
+    const cred = await credentialFor(ctx, c.credentialId);
+    if (cred.type !== 'openai')
+      throw new PaiError(
+        'CREDENTIAL_TYPE',
+        `credential "${cred.name}" is a ${cred.type} credential, not an OpenAI-compatible provider`,
+        {
+          path: 'config.credentialId',
+        },
+      );
+    const baseURL = c.provider?.baseURL || cred.data.baseUrl;
+    assertCredentialAllows(cred, new URL(baseURL), 'config.provider.baseURL');
+    return { baseURL, apiKey: cred.data.apiKey };
+  }
+  let apiKey: string | undefined;
+  if (c.provider?.apiKeySecret) {
+    apiKey = ctx.secrets.get(c.provider.apiKeySecret);
+    if (!apiKey)
+      throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
+        path: 'config.provider.apiKeySecret',
+      });
+  }
+  return { baseURL: c.provider?.baseURL, apiKey };
+}

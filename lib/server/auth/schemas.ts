@@ -1,0 +1,33 @@
+/** Request bodies of the account routes. */
+import { z } from 'zod';
+import { ROLES } from './policy';
+
+const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'name is required')
+  .max(100)
+  .refine(noControl, 'control characters are not allowed');
+export const emailSchema = z.email('a valid e-mail address is required').max(254);
+export const passwordSchema = z
+  .string()
+  .min(8, 'the password needs at least 8 characters')
+  .max(200, 'the password may have at most 200 characters');
+
+export const setupSchema = z.object({ email: emailSchema, password: passwordSchema, name: nameSchema });
+export const loginSchema = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(200) });
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: passwordSchema,
+});
+export const tokenSchema = z.object({ name: nameSchema, workspaceId: z.string().min(1).max(100).optional() });
+export const workspaceSchema = z.object({ name: nameSchema });
+export const switchWorkspaceSchema = z.object({ workspaceId: z.string().min(1).max(100) });
+export const invitationSchema = z.object({ email: emailSchema, role: z.enum(ROLES).default('editor') });
+export const acceptInviteSchema = z.object({
+  token: z.string().min(1).max(200),
+  name: nameSchema,
+  password: passwordSchema,
+});
+export const roleSchema = z.object({ role: z.enum(ROLES) });

@@ -1,0 +1,23 @@
+/** What the account routes share: the signed-in user of a request (or 401), and answers that set the cookie. */
+import type { App } from '../app';
+import { identify, unauthenticated } from './authenticate';
+import { sessionCookie } from './cookies';
+import type { UserView } from './accounts';
+
+export async function signedIn(app: App, req: Request) {
+  const who = await identify(app.accounts, req);
+  if (!who) throw unauthenticated();
+  return who;
+}
+
+export function withSession(app: App, req: Request, token: string, body: unknown, status = 200): Response {
+  return Response.json(body, {
+    status,
+    headers: {
+      'set-cookie': sessionCookie(req, token, app.config.sessionMaxAgeSeconds),
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+export const presentUser = (u: UserView) => ({ id: u.id, email: u.email, name: u.name });

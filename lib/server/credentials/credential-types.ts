@@ -1,0 +1,75 @@
+/** The credential types, what each holds, where each may be sent, and how it is shown masked. */
+import { z } from 'zod';
+
+const secretText = z.string().min(1, 'required').max(10_000);
+const hostPattern = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:]+\](:\d{1,5})?$/, 'a host name, host:port or *.domain');
+
+export const credentialDataSchemas = {
+  openai: z.object({
+    baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
+    apiKey: secretText,
+  }),
+  http_header: z.object({
+    name: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name'),
+    value: secretText,
+  }),
+  bearer: z.object({ token: secretText }),
+  basic: z.object({ username: z.string().min(1).max(1000), password: secretText }),
+} as const;
+
+export const CREDENTIAL_TYPES = Object.keys(credentialDataSchemas) as CredentialType[];
+export type CredentialType = keyof typeof credentialDataSchemas;
+
+export const createCredentialSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100)
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'control characters are not allowed'),
+  type: z.enum(['openai', 'http_header', 'bearer', 'basic']),
+  data: z.record(z.string(), z.unknown()),
+  /** Hosts the credential may be sent to (not for `openai`: its base URL's origin is the only one). */
+  hosts: z.array(hostPattern).max(50).optional(),
+});
+
+/** Masks a secret: `sk-…abcd` (the first three and last four characters of a long one, less of a short one). */
+export function mask(secret: string): string {
+  if (secret.length >= 16) return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+  if (secret.length >= 8) return `…${secret.slice(-2)}`;
+  return '…';
+}
+
+export function maskedOf(type: CredentialType, data: Record<string, string>): string {
+  switch (type) {
+    case 'openai':
+      return mask(data.apiKey);
+    case 'http_header':
+      return `${data.name}: ${mask(data.value)}`;
+    case 'bearer':
+      return `Bearer ${mask(data.token)}`;
+    case 'basic':
+      return `${data.username}:${mask(data.password)}`;
+  }
+}
+
+/** The values of a credential that are secret (scrubbed from anything stored or shown). */
+export function secretValues(type: CredentialType, data: Record<string, string>): string[] {
+  switch (type) {
+    case 'openai':
+      return [data.apiKey];
+    case 'http_header':
+      return [data.value];
+    case 'bearer':
+      return [data.token];
+    case 'basic':
+      return [data.password, Buffer.from(`${data.username}:${data.password}`).toString('base64')];
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The credentials vault: typed secrets per workspace, encrypted at rest (AES-256-GCM under the master key), shown
+ * only masked, bound to the hosts they may be sent to. `SECRET_<NAME>` environment variables appear as read-only
+ * "environment credentials". Values are decrypted only by `resolve()`, which the node runtime calls when sending.
+ */
+import { PaiError } from '@/engine/errors';
+import type { CredentialResolver, ResolvedCredential } from '@/engine/credentials/types';
+import type { PrismaClient } from '@/engine/store/prisma/generated/client';
+import { toJsonPath } from '@/engine/graph/schema';
+import { audit, type AuditActor } from '../auth/audit';
+import { newId } from '../auth/secrets';
+import { decrypt, encrypt } from './cipher';
+import {
+  createCredentialSchema,
+  credentialDataSchemas,
+  mask,
+  maskedOf,
+  secretValues,
+  type CredentialType,
+} from './credential-types';
+
+export interface CredentialView {
+  id: string;
+  name: string;
+  type: CredentialType | 'env';
+  masked: string;
+  hosts: string[];
+  readOnly: boolean;
+  createdAt: string | null;
+}
+
+type Row = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  type: string;
+  ciphertext: string;
+  masked: string;
+  hosts: unknown;
+  createdAt: Date;
+};
+
+const aadOf = (r: { id: string; workspaceId: string }) => `${r.workspaceId}/${r.id}`;
+
+const view = (r: Row): CredentialView => ({
+  id: r.id,
+  name: r.name,
+  type: r.type as CredentialType,
+  masked: r.masked,
+  hosts: (r.hosts as string[]) ?? [],
+  readOnly: false,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export class CredentialVault implements CredentialResolver {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly key: Buffer,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  async create(workspaceId: string, body: unknown, actor: AuditActor, ip?: string): Promise<CredentialView> {
+    const input = createCredentialSchema.parse(body);
+    const type = input.type as CredentialType;
+    const parsed = credentialDataSchemas[type].safeParse(input.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new PaiError('VALIDATION_ERROR', issue.message, { status: 400, path: toJsonPath(['data', ...issue.path]) });
+    }
+    const data = parsed.data as Record<string, string>;
+    const hostsInData = Array.isArray(input.data.hosts)
+      ? createCredentialSchema.shape.hosts.parse(input.data.hosts)
+      : [];
+    const hosts =
+      type === 'openai'
+        ? [new URL(data.baseUrl).host.toLowerCase()]
+        : [...new Set([...(input.hosts ?? []), ...(hostsInData ?? [])])];
+    if (type !== 'openai' && hosts.length === 0)
+      throw new PaiError('VALIDATION_ERROR', 'name at least one host this credential may be sent to', {
+        status: 400,
+        path: 'hosts',
+      });
+    const id = newId('cred');
+    const clash = await this.prisma.credential.findUnique({
+      where: { workspaceId_name: { workspaceId, name: input.name } },
+    });
+    if (clash)
+      throw new PaiError('CREDENTIAL_NAME_TAKEN', `a credential named "${input.name}" exists already`, {
+        status: 409,
+        path: 'name',
+      });
+    const row = await this.prisma.credential.create({
+      data: {
+        id,
+        workspaceId,
+        name: input.name,
+        type,
+        ciphertext: encrypt(this.key, JSON.stringify(data), aadOf({ id, workspaceId })),
+        masked: maskedOf(type, data),
+        hosts,
+        createdBy: actor.id ?? null,
+      },
+    });
+    await audit(this.prisma, { action: 'credential.created', actor, workspaceId, target: id, ip, data: { type } });
+    return view(row);
+  }
+
+  /** The workspace's credentials (masked) and the environment's read-only ones. */
+  async list(workspaceId: string): Promise<CredentialView[]> {
+    const rows = await this.prisma.credential.findMany({ where: { workspaceId }, orderBy: { createdAt: 'asc' } });
+    return [...rows.map(view), ...this.environmentCredentials()];
+  }
+
+  async get(workspaceId: string, id: string): Promise<CredentialView> {
+    const env = this.environmentCredentials().find((c) => c.id === id);
+    if (env) return env;
+    const row = await this.prisma.credential.findFirst({ where: { id, workspaceId } });
+    if (!row) throw notFound(id);
+    return view(row);
+  }
+
+  async delete(workspaceId: string, id: string, actor: AuditActor, ip?: string): Promise<void> {
+    if (id.startsWith('env:'))
+      throw new PaiError('CREDENTIAL_READ_ONLY', 'environment credentials are changed in the environment', {
+        status: 409,
+      });
+    const res = await this.prisma.credential.deleteMany({ where: { id, workspaceId } });
+    if (!res.count) throw notFound(id);
+    await audit(this.prisma, { action: 'credential.deleted', actor, workspaceId, target: id, ip });
+  }
+
+  async resolve(runId: string, credentialId: string): Promise<ResolvedCredential> {
+    const run = await this.prisma.run.findUnique({
+      where: { id: runId },
+      select: { workflow: { select: { workspaceId: true } } },
+    });
+    const workspaceId = run?.workflow.workspaceId;
+    const row = workspaceId
+      ? await this.prisma.credential.findFirst({ where: { id: credentialId, workspaceId } })
+      : null;
+    if (!row) throw notFound(credentialId, 'config.credentialId');
+    const data = JSON.parse(decrypt(this.key, row.ciphertext, aadOf(row))) as Record<string, string>;
+    return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts as string[], data };
+  }
+
+  /** Every secret value of these credentials (to scrub from stored records). */
+  static secretsOf(cred: ResolvedCredential): string[] {
+    return secretValues(cred.type, cred.data).filter((s) => s.length >= 4);
+  }
+
+  private environmentCredentials(): CredentialView[] {
+    return Object.entries(this.env)
+      .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && !k.endsWith('_HOSTS') && v)
+      .map(([k, v]) => {
+        const name = k.slice('SECRET_'.length);
+        const hosts = (this.env[`${k}_HOSTS`] ?? '')
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean);
+        return {
+          id: `env:${name}`,
+          name,
+          type: 'env' as const,
+          masked: mask(v!),
+          hosts,
+          readOnly: true,
+          createdAt: null,
+        };
+      });
+  }
+}
+
+function notFound(id: string, path?: string): PaiError {
+  return new PaiError('CREDENTIAL_NOT_FOUND', `credential ${id} not found`, { status: 404, ...(path ? { path } : {}) });
+}
