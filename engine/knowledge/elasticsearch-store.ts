@@ -1,22 +1,23 @@
 /**
  * KnowledgeStore on Elasticsearch (client 9.4, works with ES 8.15+ and 9.x servers).
  *
- * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping: the chunk fields, a
- * `search_text` field (title + text via copy_to) analysed like the embedded store (standard tokenizer, possessive,
- * lower-case, CJK bigrams, the same English stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the
- * KB). An existing index whose mapping differs (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH.
- *
- * Retrieval (the request bodies are built by the pure functions below and asserted exactly in tests):
- * - hybrid/rescore (default): a `knn` query (k = num_candidates = topK × 30, KB filter inside it) rescored by a BM25
- *   `match` on search_text: score = 0.2 × knn + 1.0 × bm25 over the kNN window;
- * - hybrid/rrf: an `rrf` retriever over a BM25 standard retriever and a kNN retriever (same window);
- * - bm25: `match` with the filter in a bool; vector: top-level `knn` (k = topK, num_candidates = topK × 30).
- * The KB (and optional document) filter sits inside every query, so ranking only ever sees that KB's chunks.
- * Named queries with `include_named_queries_score` give back the knn and bm25 parts of each hit's score.
+ * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping (see
+ * elasticsearch-requests.ts for the mapping and every request body). An existing index whose mapping differs
+ * (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH. Named queries with
+ * `include_named_queries_score` give back the knn and bm25 parts of each hit's score.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
-import { ENGLISH_STOP_LIST } from './analyzer';
+import { errorType, esError, isResponseError } from './elasticsearch-errors';
+import {
+  bulkOperations,
+  filterFor,
+  FORMAT,
+  indexDefinition,
+  indexNameFor,
+  searchBody,
+  type ChunkSource,
+} from './elasticsearch-requests';
 import {
   DEFAULT_FUSION,
   type ChunkRecord,
@@ -27,9 +28,16 @@ import {
   type StoreQuery,
 } from './types';
 
-const FORMAT = 1;
-const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
-const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+export { bulkOperations, filterFor, indexDefinition, indexNameFor, searchBody } from './elasticsearch-requests';
+
+/** The parts of an index mapping verify() reads; any of them may be missing in an index PaiFlow did not create. */
+interface MappingSeen {
+  _meta?: { paiflow?: { format?: unknown } };
+  properties?: {
+    embedding?: { type?: string; dims?: number; similarity?: string; index?: boolean };
+    search_text?: { type?: string };
+  };
+}
 
 export interface ElasticsearchStoreOptions {
   client: Client;
@@ -40,168 +48,6 @@ export interface ElasticsearchStoreOptions {
   bulkSize?: number;
   /** For /api/health; default the client's first node host. */
   label?: string;
-}
-
-export function indexNameFor(prefix: string, kbId: string): string {
-  if (!KB_ID_RE.test(kbId))
-    throw new PaiError(
-      'INVALID_KNOWLEDGE_BASE_ID',
-      `invalid knowledge base id "${kbId}" (lower-case letters, digits, _ and - only)`,
-      { status: 400 },
-    );
-  return `${prefix}${kbId}`;
-}
-
-/** The index settings + mapping for a KB (exported for the request-shape tests). */
-export function indexDefinition(spec: IndexSpec) {
-  return {
-    settings: {
-      analysis: {
-        filter: {
-          paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
-          paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
-        },
-        analyzer: {
-          paiflow_text: {
-            type: 'custom',
-            tokenizer: 'standard',
-            filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
-          },
-        },
-      },
-    },
-    mappings: {
-      dynamic: 'strict' as const,
-      _meta: { paiflow: { format: FORMAT, kbId: spec.kbId, dimension: spec.dimension } },
-      properties: {
-        kb_id: { type: 'keyword' as const },
-        document_id: { type: 'keyword' as const },
-        title: {
-          type: 'text' as const,
-          analyzer: 'paiflow_text',
-          copy_to: ['search_text'],
-          fields: { keyword: { type: 'keyword' as const, ignore_above: 1024 } },
-        },
-        text: { type: 'text' as const, analyzer: 'paiflow_text', copy_to: ['search_text'] },
-        search_text: { type: 'text' as const, analyzer: 'paiflow_text' },
-        chunk_index: { type: 'integer' as const },
-        start: { type: 'integer' as const },
-        end: { type: 'integer' as const },
-        page: { type: 'integer' as const },
-        embedding: { type: 'dense_vector' as const, dims: spec.dimension, index: true, similarity: 'cosine' as const },
-      },
-    },
-  };
-}
-
-/** The filter every query carries: this KB, optionally these documents. */
-export function filterFor(kbId: string, documentIds?: string[]): estypes.QueryDslQueryContainer[] {
-  const f: estypes.QueryDslQueryContainer[] = [{ term: { kb_id: kbId } }];
-  if (documentIds) f.push({ terms: { document_id: documentIds } });
-  return f;
-}
-
-/** The body of POST /<index>/_search for a query (exported for the request-shape tests). */
-export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string, unknown> {
-  const topK = Math.max(1, Math.floor(q.topK));
-  const filter = filterFor(q.kbId, q.documentIds);
-  const window = topK * fusion.numCandidatesFactor;
-  const vector = q.vector ? Array.from(q.vector, Number) : undefined;
-  const match = { match: { search_text: { query: q.text, _name: 'bm25' } } };
-  const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
-  if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
-  if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
-  if (q.mode === 'vector')
-    return { ...base, knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: window, filter } };
-  if (fusion.method === 'rrf') {
-    return {
-      ...base,
-      retriever: {
-        rrf: {
-          retrievers: [
-            { standard: { query: { bool: { must: [match], filter } } } },
-            { knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter } },
-          ],
-          rank_window_size: window,
-          rank_constant: fusion.rankConstant,
-        },
-      },
-    };
-  }
-  const knnQuery = {
-    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter, _name: 'knn' },
-  };
-  if (!q.text.trim()) return { ...base, query: knnQuery };
-  return {
-    ...base,
-    query: knnQuery,
-    rescore: {
-      window_size: window,
-      query: {
-        rescore_query: match,
-        query_weight: fusion.knnWeight,
-        rescore_query_weight: fusion.bm25Weight,
-        score_mode: 'total',
-      },
-    },
-  };
-}
-
-/** The bulk operations that index chunks (exported for the request-shape tests). */
-export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[]): unknown[] {
-  const ops: unknown[] = [];
-  for (const c of chunks) {
-    ops.push({ index: { _index: index, _id: c.id } });
-    ops.push({
-      kb_id: kbId,
-      document_id: c.documentId,
-      title: c.title,
-      chunk_index: c.chunkIndex,
-      start: c.start,
-      end: c.end,
-      page: c.page ?? null,
-      text: c.text,
-      embedding: Array.from(c.vector, Number),
-    });
-  }
-  return ops;
-}
-
-/**
- * Errors are recognised by name, not instanceof: @elastic/elasticsearch ships CJS and ESM builds, and a client from
- * one build (or a test double) throws error classes the other build's `errors` does not know.
- */
-type EsResponseError = Error & { statusCode?: number; body?: any };
-const isResponseError = (e: unknown): e is EsResponseError => (e as Error)?.name === 'ResponseError';
-const CONNECTION_ERRORS = new Set([
-  'ConnectionError',
-  'TimeoutError',
-  'NoLivingConnectionsError',
-  'RequestAbortedError',
-]);
-const errorType = (e: unknown) => (isResponseError(e) ? (e.body as any)?.error?.type : undefined);
-
-function esError(e: unknown, what: string): PaiError {
-  if (e instanceof PaiError) return e;
-  if (isResponseError(e)) {
-    const reason = (e.body as any)?.error?.root_cause?.[0]?.reason ?? (e.body as any)?.error?.reason ?? e.message;
-    return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${e.statusCode}): ${reason}`, {
-      status: 502,
-      retryable: (e.statusCode ?? 500) >= 500 || e.statusCode === 429,
-      cause: e,
-    });
-  }
-  if (CONNECTION_ERRORS.has((e as Error)?.name)) {
-    return new PaiError(
-      'KNOWLEDGE_STORE_UNAVAILABLE',
-      `Elasticsearch is unreachable (${what}): ${(e as Error).message}`,
-      { status: 503, retryable: true, cause: e },
-    );
-  }
-  return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed: ${(e as Error)?.message ?? String(e)}`, {
-    status: 502,
-    cause: e,
-  });
 }
 
 export class ElasticsearchKnowledgeStore implements KnowledgeStore {
@@ -221,7 +67,8 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     this.bulkSize = opts.bulkSize ?? 500;
     let host = 'elasticsearch';
     try {
-      host = new URL(String((this.client as any).connectionPool?.connections?.[0]?.url ?? '')).host || host;
+      // A test double may have no connection pool: hence the optional chain on every step.
+      host = new URL(String(this.client.connectionPool?.connections?.[0]?.url ?? '')).host || host;
     } catch {
       /* keep default */
     }
@@ -238,10 +85,10 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
 
   /** Checks an existing index's mapping against the spec. */
   private async verify(index: string, spec: IndexSpec): Promise<void> {
-    let mapping: any;
+    let mapping: MappingSeen | undefined;
     try {
-      const res = await this.client.indices.getMapping({ index });
-      mapping = (res as any)[index]?.mappings ?? (Object.values(res as any)[0] as any)?.mappings;
+      const res: Record<string, { mappings?: unknown } | undefined> = await this.client.indices.getMapping({ index });
+      mapping = (res[index]?.mappings ?? Object.values(res)[0]?.mappings) as MappingSeen | undefined;
     } catch (e) {
       throw esError(e, `reading the mapping of ${index}`);
     }
@@ -261,7 +108,8 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     if (problems.length) {
       throw new PaiError(
         'KNOWLEDGE_INDEX_MISMATCH',
-        `Elasticsearch index ${index} does not match knowledge base ${spec.kbId}: ${problems.join('; ')}. Delete the index or use another ELASTICSEARCH_INDEX_PREFIX.`,
+        `Elasticsearch index ${index} does not match knowledge base ${spec.kbId}: ${problems.join('; ')}. ` +
+          'Delete the index or use another ELASTICSEARCH_INDEX_PREFIX.',
         { status: 409 },
       );
     }
@@ -279,7 +127,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
     if (!exists) {
       try {
-        await this.client.indices.create({ index, ...indexDefinition(spec) } as any);
+        await this.client.indices.create({ index, ...indexDefinition(spec) });
         this.verified.set(index, spec.dimension);
         return;
       } catch (e) {
@@ -317,7 +165,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       const batch = chunks.slice(i, i + this.bulkSize);
       let res: estypes.BulkResponse;
       try {
-        res = await this.client.bulk({ operations: bulkOperations(index, kbId, batch) as any, refresh: 'wait_for' });
+        res = await this.client.bulk({ operations: bulkOperations(index, kbId, batch), refresh: 'wait_for' });
       } catch (e) {
         throw esError(e, `indexing into ${index}`);
       }
@@ -326,7 +174,8 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         const first = failed[0]?.error;
         throw new PaiError(
           'KNOWLEDGE_STORE_ERROR',
-          `Elasticsearch rejected ${failed.length} of ${batch.length} chunks: ${first?.type ?? 'error'}: ${first?.reason ?? ''}`,
+          `Elasticsearch rejected ${failed.length} of ${batch.length} chunks: ` +
+            `${first?.type ?? 'error'}: ${first?.reason ?? ''}`,
           { status: 502 },
         );
       }
@@ -366,9 +215,9 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     const index = this.index(q.kbId);
     const fusion = { ...this.fusion, ...q.fusion };
     const body = searchBody(q, fusion);
-    let res: estypes.SearchResponse<any>;
+    let res: estypes.SearchResponse<ChunkSource>;
     try {
-      res = await this.client.search({ index, ...body, include_named_queries_score: true } as any);
+      res = await this.client.search<ChunkSource>({ index, ...body, include_named_queries_score: true });
     } catch (e) {
       if (isResponseError(e) && e.statusCode === 404) {
         throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`, {
@@ -378,7 +227,8 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       throw esError(e, `searching ${index}`);
     }
     return res.hits.hits.map((h) => {
-      const s = h._source ?? {};
+      // Our queries always ask for _source; a hit without one maps to empty fields.
+      const s: ChunkSource = h._source ?? ({} as ChunkSource);
       const score = h._score ?? 0;
       const named = (h.matched_queries && !Array.isArray(h.matched_queries) ? h.matched_queries : {}) as Record<
         string,

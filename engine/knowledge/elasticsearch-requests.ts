@@ -1,0 +1,160 @@
+/**
+ * The requests the Elasticsearch knowledge store sends, as pure functions so that tests can assert them exactly.
+ *
+ * One index per knowledge base (`<prefix><kbId>`) with a strict mapping: the chunk fields, a `search_text` field
+ * (title + text via copy_to) analysed like the embedded store (standard tokenizer, possessive, lower-case, CJK
+ * bigrams, the same English stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the KB).
+ *
+ * Retrieval:
+ * - hybrid/rescore (default): a `knn` query (k = num_candidates = topK × 30, KB filter inside it) rescored by a BM25
+ *   `match` on search_text: score = 0.2 × knn + 1.0 × bm25 over the kNN window;
+ * - hybrid/rrf: an `rrf` retriever over a BM25 standard retriever and a kNN retriever (same window);
+ * - bm25: `match` with the filter in a bool; vector: top-level `knn` (k = topK, num_candidates = topK × 30).
+ * The KB (and optional document) filter sits inside every query, so ranking only ever sees that KB's chunks.
+ * Named queries (`_name`) let the store give back the knn and bm25 parts of each hit's score.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { PaiError } from '../errors';
+import { ENGLISH_STOP_LIST } from './analyzer';
+import type { ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types';
+
+/** The mapping's `_meta.paiflow.format`; an index with another one was not made by this code. */
+export const FORMAT = 1;
+const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
+const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+
+/** The `_source` of a chunk document, as bulkOperations() writes it (without kb_id and the embedding). */
+export interface ChunkSource {
+  document_id: string;
+  title: string;
+  chunk_index: number;
+  start: number;
+  end: number;
+  page?: number | null;
+  text: string;
+}
+
+export function indexNameFor(prefix: string, kbId: string): string {
+  if (!KB_ID_RE.test(kbId))
+    throw new PaiError(
+      'INVALID_KNOWLEDGE_BASE_ID',
+      `invalid knowledge base id "${kbId}" (lower-case letters, digits, _ and - only)`,
+      { status: 400 },
+    );
+  return `${prefix}${kbId}`;
+}
+
+/** The index settings + mapping for a KB (exported for the request-shape tests). */
+export function indexDefinition(spec: IndexSpec) {
+  return {
+    settings: {
+      analysis: {
+        filter: {
+          paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
+          paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
+        },
+        analyzer: {
+          paiflow_text: {
+            type: 'custom',
+            tokenizer: 'standard',
+            filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
+          },
+        },
+      },
+    } satisfies estypes.IndicesIndexSettings,
+    mappings: {
+      dynamic: 'strict' as const,
+      _meta: { paiflow: { format: FORMAT, kbId: spec.kbId, dimension: spec.dimension } },
+      properties: {
+        kb_id: { type: 'keyword' as const },
+        document_id: { type: 'keyword' as const },
+        title: {
+          type: 'text' as const,
+          analyzer: 'paiflow_text',
+          copy_to: ['search_text'],
+          fields: { keyword: { type: 'keyword' as const, ignore_above: 1024 } },
+        },
+        text: { type: 'text' as const, analyzer: 'paiflow_text', copy_to: ['search_text'] },
+        search_text: { type: 'text' as const, analyzer: 'paiflow_text' },
+        chunk_index: { type: 'integer' as const },
+        start: { type: 'integer' as const },
+        end: { type: 'integer' as const },
+        page: { type: 'integer' as const },
+        embedding: { type: 'dense_vector' as const, dims: spec.dimension, index: true, similarity: 'cosine' as const },
+      },
+    },
+  };
+}
+
+/** The filter every query carries: this KB, optionally these documents. */
+export function filterFor(kbId: string, documentIds?: string[]): estypes.QueryDslQueryContainer[] {
+  const f: estypes.QueryDslQueryContainer[] = [{ term: { kb_id: kbId } }];
+  if (documentIds) f.push({ terms: { document_id: documentIds } });
+  return f;
+}
+
+/** The body of POST /<index>/_search for a query (exported for the request-shape tests). */
+export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string, unknown> {
+  const topK = Math.max(1, Math.floor(q.topK));
+  const filter = filterFor(q.kbId, q.documentIds);
+  const window = topK * fusion.numCandidatesFactor;
+  const vector = q.vector ? Array.from(q.vector, Number) : undefined;
+  const match = { match: { search_text: { query: q.text, _name: 'bm25' } } };
+  const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
+  if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
+  if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
+  if (q.mode === 'vector')
+    return { ...base, knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: window, filter } };
+  if (fusion.method === 'rrf') {
+    return {
+      ...base,
+      retriever: {
+        rrf: {
+          retrievers: [
+            { standard: { query: { bool: { must: [match], filter } } } },
+            { knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter } },
+          ],
+          rank_window_size: window,
+          rank_constant: fusion.rankConstant,
+        },
+      },
+    };
+  }
+  const knnQuery = {
+    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter, _name: 'knn' },
+  };
+  if (!q.text.trim()) return { ...base, query: knnQuery };
+  return {
+    ...base,
+    query: knnQuery,
+    rescore: {
+      window_size: window,
+      query: {
+        rescore_query: match,
+        query_weight: fusion.knnWeight,
+        rescore_query_weight: fusion.bm25Weight,
+        score_mode: 'total',
+      },
+    },
+  };
+}
+
+/** The bulk operations that index chunks (exported for the request-shape tests). */
+export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[]): unknown[] {
+  const ops: unknown[] = [];
+  for (const c of chunks) {
+    ops.push({ index: { _index: index, _id: c.id } });
+    ops.push({
+      kb_id: kbId,
+      document_id: c.documentId,
+      title: c.title,
+      chunk_index: c.chunkIndex,
+      start: c.start,
+      end: c.end,
+      page: c.page ?? null,
+      text: c.text,
+      embedding: Array.from(c.vector, Number),
+    });
+  }
+  return ops;
+}
