@@ -12,7 +12,12 @@ export interface Embedder {
   embed(texts: string[]): Promise<number[][]>;
 }
 
-export type MemoryScope = { kind: 'global' } | { kind: 'workflow'; workflowId: string };
+/**
+ * `global`: every workflow of one workspace (default: the default workspace); `workflow`: one workflow. Memories
+ * never cross workspaces.
+ */
+export type MemoryScope =
+  { kind: 'global'; workspaceId?: string } | { kind: 'workflow'; workflowId: string; workspaceId?: string };
 
 export interface MemoryRecord {
   id: string;
@@ -117,4 +122,6 @@ export interface AgentServices {
   workflows?: WorkflowRunner;
   /** The workflow a run belongs to (memory scope "workflow"). */
   workflowOf?(runId: string): Promise<string | undefined>;
+  /** The workspace a run belongs to (memory scope "global" is the workspace's). */
+  workspaceOf?(runId: string): Promise<string | undefined>;
 }

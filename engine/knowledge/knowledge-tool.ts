@@ -39,7 +39,14 @@ export async function runKnowledgeSearch(
   knowledge: KnowledgeService | undefined,
   knowledgeBaseId: string,
   args: unknown,
-  opts: { signal?: AbortSignal; topK?: number; threshold?: number; mode?: SearchMode; maxContextChars?: number } = {},
+  opts: {
+    signal?: AbortSignal;
+    runId?: string;
+    topK?: number;
+    threshold?: number;
+    mode?: SearchMode;
+    maxContextChars?: number;
+  } = {},
 ): Promise<KnowledgeSearchToolResult> {
   if (!knowledge)
     throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not available in this context', { status: 500 });
@@ -53,7 +60,7 @@ export async function runKnowledgeSearch(
   const res = await knowledge.search(
     knowledgeBaseId,
     { query: a.query, topK, threshold: opts.threshold, mode: opts.mode },
-    { signal: opts.signal },
+    { signal: opts.signal, runId: opts.runId },
   );
   return { query: res.query, hits: res.hits, context: formatContext(res.hits, { maxChars: opts.maxContextChars }) };
 }

@@ -147,11 +147,14 @@ export interface KnowledgeSearchResult {
   hits: KnowledgeHit[];
 }
 
-/** What nodes (ctx.knowledge) and the agent's knowledge_search tool may call. */
+/**
+ * What nodes (ctx.knowledge) and the agent's knowledge_search tool may call. `runId`: the run that searches; only
+ * knowledge bases of its workspace are found.
+ */
 export interface KnowledgeService {
   search(
     knowledgeBaseId: string,
     req: KnowledgeSearchRequest,
-    opts?: { signal?: AbortSignal },
+    opts?: { signal?: AbortSignal; runId?: string },
   ): Promise<KnowledgeSearchResult>;
 }

@@ -42,7 +42,8 @@ export const agentConfigSchema = z.object({
     .max(200)
     .default([])
     .describe(
-      'Tools the agent may use: calculator, current_time, http_fetch, memory_save, memory_recall, knowledge_search, workflow__<name>, mcp__<server>__<tool>; a trailing * selects by prefix (mcp__github__*)',
+      'Tools the agent may use: calculator, current_time, http_fetch, memory_save, memory_recall, ' +
+        'knowledge_search, workflow__<name>, mcp__<server>__<tool>; a trailing * selects by prefix (mcp__github__*)',
     ),
   workflowTools: z
     .array(
@@ -163,7 +164,8 @@ export const agentNode = defineNode<AgentConfig>({
   label: 'Agent',
   category: 'ai',
   description:
-    'A tool-using agent (ReAct on native function calling): built-in tools, workflows and MCP servers as tools, long-term memory.',
+    'A tool-using agent (ReAct on native function calling): built-in ' +
+    'tools, workflows and MCP servers as tools, long-term memory.',
   configSchema: agentConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
@@ -181,11 +183,12 @@ export const agentNode = defineNode<AgentConfig>({
     let memory: MemoryHandle | undefined;
     if (c.memory.enabled && services.memory && services.embedder) {
       const workflowId = await services.workflowOf?.(ctx.runId).catch(() => undefined);
+      const workspaceId = await services.workspaceOf?.(ctx.runId).catch(() => undefined);
       if (c.memory.scope === 'workflow' && !workflowId) {
         warnings.push("memory: the run's workflow is unknown, so workflow-scoped memory is off");
       } else {
-        const global: MemoryScope = { kind: 'global' };
-        const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId } : undefined;
+        const global: MemoryScope = { kind: 'global', workspaceId };
+        const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId, workspaceId } : undefined;
         memory = createMemoryHandle({
           store: services.memory,
           embedder: services.embedder,

@@ -45,7 +45,7 @@ export const knowledgeNode = defineNode<KnowledgeConfig>({
     const res = await ctx.knowledge.search(
       c.knowledgeBaseId,
       { query, topK: c.topK, threshold: c.threshold, mode: c.mode },
-      { signal: ctx.signal },
+      { signal: ctx.signal, runId: ctx.runId },
     );
     ctx.emit('retrieval.hits', {
       knowledgeBaseId: c.knowledgeBaseId,

@@ -48,7 +48,15 @@ export function createAgentServices(
       close: async () => {},
     };
   }
-  const services: AgentServices = { mcp, workflowOf: async (runId) => (await store.getRun(runId))?.workflowId };
+  const workflowOf = async (runId: string) => (await store.getRun(runId))?.workflowId;
+  const services: AgentServices = {
+    mcp,
+    workflowOf,
+    workspaceOf: async (runId) => {
+      const workflowId = await workflowOf(runId);
+      return workflowId ? (await store.getWorkflow(workflowId))?.workspaceId : undefined;
+    },
+  };
   try {
     services.embedder = fromKnowledgeEmbedder(embedders(env.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));
     services.memory = new PrismaMemoryStore(db.prisma);

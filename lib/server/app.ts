@@ -20,6 +20,7 @@ import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { readQueueConfig } from '@/engine/queue/config';
 import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
+import type { KnowledgeService } from '@/engine/knowledge/types';
 import { readConfig, type AppConfig } from './config';
 import { createAgentServices } from './agent';
 import { createKnowledge } from './knowledge';
@@ -38,7 +39,9 @@ export interface App {
   knowledge: KnowledgeBaseService;
   accounts: Accounts;
   credentials: CredentialVault;
-  /** Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process. */
+  /**
+   * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
+   */
   queue: QueueMode | null;
   health(): { db: string; bus: string; search: string; llm: string; workers: string };
   close(): Promise<void>;
@@ -65,7 +68,8 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
     null;
   const registry = createDefaultRegistry();
-  // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via Elasticsearch.
+  // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via
+  // Elasticsearch.
   const knowledge =
     role === 'worker' && !config.elasticsearchUrl && qm
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
@@ -86,7 +90,14 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     workflows: store,
     bus,
     registry,
-    services: { llm, fetch, secrets: envSecrets(), knowledge, agent: agent.services, credentials },
+    services: {
+      llm,
+      fetch,
+      secrets: envSecrets(),
+      knowledge: knowledgeOfRuns(knowledge, store),
+      agent: agent.services,
+      credentials,
+    },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
     ...queue?.runManagerOptions(),
   });
@@ -166,9 +177,22 @@ async function seedOnce(db: Database) {
   });
 }
 
+/** Knowledge search for nodes: a run finds only the knowledge bases of its own workspace. */
+function knowledgeOfRuns(knowledge: KnowledgeBaseService, store: PrismaStore): KnowledgeService {
+  return {
+    async search(kbId, req, opts = {}) {
+      const run = opts.runId ? await store.getRun(opts.runId) : null;
+      const wf = run ? await store.getWorkflow(run.workflowId) : null;
+      return knowledge.search(kbId, req, { signal: opts.signal, workspaceId: wf?.workspaceId ?? DEFAULT_WORKSPACE_ID });
+    },
+  };
+}
+
 const g = globalThis as unknown as { __paiflowApp?: Promise<App> };
 
-/** The process-wide app (survives Next.js dev hot reloads). A failed start is not cached, so the next request retries. */
+/**
+ * The process-wide app (survives Next.js dev hot reloads). A failed start is not cached, so the next request retries.
+ */
 export function getApp(): Promise<App> {
   if (!g.__paiflowApp) {
     g.__paiflowApp = createApp().catch((e) => {

@@ -106,7 +106,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
           .filter((m: any) => m.role === 'tool')
           .map((m: any) => m.content.split(' (')[0]);
         expect(contents.sort()).toEqual(['already in memory', 'saved to memory']);
-        const rows = await h.tdb.db.prisma.agentMemory.findMany({ where: { scopeKey: 'global' } });
+        const rows = await h.tdb.db.prisma.agentMemory.findMany({ where: { scopeKey: 'workspace:ws_default' } });
         expect(rows.filter((r) => r.content.toLowerCase().includes('wifi password'))).toHaveLength(1);
 
         fake.requests.length = 0;
@@ -241,8 +241,9 @@ describe('memory recall ranking', () => {
     expect(cosine(a, c)).toBeLessThan(0.2);
   });
 
-  it('scope keys keep workflows apart; content hashes ignore case and spacing', () => {
-    expect(scopeKey({ kind: 'global' })).toBe('global');
+  it('scope keys keep workflows and workspaces apart; content hashes ignore case and spacing', () => {
+    expect(scopeKey({ kind: 'global' })).toBe('workspace:ws_default');
+    expect(scopeKey({ kind: 'global', workspaceId: 'ws_b' })).toBe('workspace:ws_b');
     expect(scopeKey({ kind: 'workflow', workflowId: 'wf1' })).toBe('workflow:wf1');
     expect(contentHash('  Hello   World ')).toBe(contentHash('hello world'));
     expect(contentHash('hello world')).not.toBe(contentHash('hello worlds'));

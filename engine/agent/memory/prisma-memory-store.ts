@@ -6,8 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '../../store/prisma/generated/client';
 import type { MemoryRecord, MemoryScope, MemoryStore } from '../types';
+import { DEFAULT_WORKSPACE_ID } from '../../store/types';
 
-export const scopeKey = (s: MemoryScope) => (s.kind === 'global' ? 'global' : `workflow:${s.workflowId}`);
+export const scopeKey = (s: MemoryScope) =>
+  s.kind === 'global' ? `workspace:${s.workspaceId ?? DEFAULT_WORKSPACE_ID}` : `workflow:${s.workflowId}`;
 /** Case and spacing do not make a different memory. */
 export const contentHash = (content: string) =>
   createHash('sha256').update(content.trim().replace(/\s+/g, ' ').toLowerCase()).digest('hex');
@@ -55,8 +57,8 @@ export class PrismaMemoryStore implements MemoryStore {
     const workflowId = e.scope.kind === 'workflow' ? e.scope.workflowId : null;
     // xmax = 0 only for a freshly inserted row: tells "new" from "refreshed" in the same statement.
     const rows = await this.prisma.$queryRaw<{ id: string; created: boolean }[]>`
-      INSERT INTO "agent_memories" ("id", "scope", "workflow_id", "scope_key", "content", "content_hash", "embedder_id", "embedding", "created_at", "updated_at")
-      VALUES (${id}, ${e.scope.kind}, ${workflowId}, ${scopeKey(e.scope)}, ${e.content}, ${contentHash(e.content)}, ${e.embedderId},
+      INSERT INTO "agent_memories" ("id", "workspace_id", "scope", "workflow_id", "scope_key", "content", "content_hash", "embedder_id", "embedding", "created_at", "updated_at")
+      VALUES (${id}, ${e.scope.workspaceId ?? DEFAULT_WORKSPACE_ID}, ${e.scope.kind}, ${workflowId}, ${scopeKey(e.scope)}, ${e.content}, ${contentHash(e.content)}, ${e.embedderId},
               ${JSON.stringify(e.embedding)}::jsonb, ${NOW_UTC}, ${NOW_UTC})
       ON CONFLICT ("scope_key", "content_hash") DO UPDATE
         SET "embedding" = EXCLUDED."embedding", "embedder_id" = EXCLUDED."embedder_id", "updated_at" = ${NOW_UTC}

@@ -15,7 +15,8 @@ const MAX_FETCH_CHARS = 100_000;
 export const calculatorTool = defineTool({
   name: 'calculator',
   description:
-    'Evaluates an arithmetic expression exactly: + - * / % ^, parentheses, sqrt, abs, ln, log, log10, log2, exp, sin, cos, tan, floor, ceil, round(x, digits), min, max, pow, hypot, constants pi, e, tau.',
+    'Evaluates an arithmetic expression exactly: + - * / % ^, parentheses, sqrt, abs, ln, log, log10, ' +
+    'log2, exp, sin, cos, tan, floor, ceil, round(x, digits), min, max, pow, hypot, constants pi, e, tau.',
   schema: z.object({ expression: z.string().min(1).max(1000).describe('e.g. "(17.5 * 3) / 2 + sqrt(16)"') }),
   async run({ expression }) {
     const value = evaluate(expression);
@@ -50,7 +51,8 @@ export const currentTimeTool = defineTool({
 export const httpFetchTool = defineTool({
   name: 'http_fetch',
   description:
-    'Fetches a public http(s) URL and returns the status, content type and body text (first 100,000 characters). Internal and private addresses are refused.',
+    'Fetches a public http(s) URL and returns the status, content type and body ' +
+    'text (first 100,000 characters). Internal and private addresses are refused.',
   schema: z.object({
     url: z.string().min(1).max(4000),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -85,7 +87,10 @@ export const httpFetchTool = defineTool({
       }
     }
     if (truncated) text = `${text.slice(0, MAX_FETCH_CHARS)}\n[truncated at ${MAX_FETCH_CHARS} characters]`;
-    return `HTTP ${res.status}${res.ok ? '' : ' (not OK)'}\ncontent-type: ${res.headers.get('content-type') ?? 'unknown'}\n\n${text}`;
+    return (
+      `HTTP ${res.status}${res.ok ? '' : ' (not OK)'}\ncontent-type: ` +
+      `${res.headers.get('content-type') ?? 'unknown'}\n\n${text}`
+    );
   },
 });
 
@@ -142,7 +147,11 @@ export function knowledgeSearchTool(knowledgeBaseIds: string[]): AgentTool {
       const id = multi && typeof args.knowledgeBaseId === 'string' ? args.knowledgeBaseId : knowledgeBaseIds[0];
       if (!knowledgeBaseIds.includes(id))
         throw new ToolPolicyError(`knowledge base "${id}" is not available to this agent`);
-      const r = await runKnowledgeSearch(ctx.knowledge, id, args, { signal: ctx.signal, maxContextChars: 12_000 });
+      const r = await runKnowledgeSearch(ctx.knowledge, id, args, {
+        signal: ctx.signal,
+        runId: ctx.runId,
+        maxContextChars: 12_000,
+      });
       return r.hits.length ? r.context : 'no matching passages';
     },
   };
