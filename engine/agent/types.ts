@@ -59,6 +59,7 @@ export interface WorkflowRunner {
   /** Name, description and a JSON Schema of the start node's inputs, for the tool's schema; null when unknown. */
   describe?(
     workflowId: string,
+    opts?: { parentRunId?: string },
   ): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> } | null>;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { RunManager } from '../runtime/run-manager';
 import { startConfigSchema } from '../nodes/start.node';
-import type { RunStore, WorkflowStore } from '../store/types';
+import { DEFAULT_WORKSPACE_ID, type RunStore, type WorkflowStore } from '../store/types';
 import { ToolPolicyError } from './tool-errors';
 import type { WorkflowRunner } from './types';
 
@@ -20,12 +20,18 @@ export function createWorkflowRunner(o: {
 }): WorkflowRunner {
   const maxDepth = o.maxDepth ?? 3;
   const depthOf = new Map<string, number>(); // child runId → nesting depth (only runs started here)
+  // A workflow is reachable as a tool only from runs of its own workspace; another workspace's is "not found".
+  const workflowFor = async (workflowId: string, parentRunId?: string) => {
+    const parent = parentRunId ? await o.store.getRun(parentRunId) : null;
+    const parentWf = parent ? await o.workflows.getWorkflow(parent.workflowId) : null;
+    return o.workflows.getWorkflow(workflowId, parentWf?.workspaceId ?? DEFAULT_WORKSPACE_ID);
+  };
   return {
     async run(workflowId, inputs, { signal, parentRunId }) {
       const depth = (depthOf.get(parentRunId) ?? 0) + 1;
       if (depth > maxDepth)
         throw new ToolPolicyError(`workflows may call other workflows at most ${maxDepth} levels deep`);
-      const wf = await o.workflows.getWorkflow(workflowId);
+      const wf = await workflowFor(workflowId, parentRunId);
       if (!wf) throw new Error(`workflow ${workflowId} not found`);
       const { run } = await o.runs.start({ workflow: wf, inputs });
       depthOf.set(run.id, depth);
@@ -51,8 +57,8 @@ export function createWorkflowRunner(o: {
         depthOf.delete(run.id);
       }
     },
-    async describe(workflowId) {
-      const wf = await o.workflows.getWorkflow(workflowId);
+    async describe(workflowId, opts = {}) {
+      const wf = await workflowFor(workflowId, opts.parentRunId);
       if (!wf) return null;
       const start = wf.graph.nodes.find((n) => n.type === 'start');
       const parsed = startConfigSchema.safeParse(start?.data.config ?? {});

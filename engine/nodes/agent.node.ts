@@ -219,7 +219,7 @@ export const agentNode = defineNode<AgentConfig>({
     };
     addAll(services.tools ?? [], 'app');
     if (c.workflowTools.length) {
-      if (services.workflows) addAll(await workflowTools(c.workflowTools, services.workflows), 'workflow');
+      if (services.workflows) addAll(await workflowTools(c.workflowTools, services.workflows, ctx.runId), 'workflow');
       else warnings.push('workflow tools are configured but this deployment cannot run workflows as tools');
     }
     const mcpWanted = mcpServersFor(c.tools);

@@ -12,10 +12,15 @@ export interface WorkflowToolConfig {
 
 const ANY_OBJECT = { type: 'object', additionalProperties: true } as const;
 
-export async function workflowTools(configs: WorkflowToolConfig[], runner: WorkflowRunner): Promise<AgentTool[]> {
+/** `parentRunId`: the calling run; only workflows of its workspace can be described and run. */
+export async function workflowTools(
+  configs: WorkflowToolConfig[],
+  runner: WorkflowRunner,
+  parentRunId?: string,
+): Promise<AgentTool[]> {
   const out: AgentTool[] = [];
   for (const c of configs) {
-    const info = await runner.describe?.(c.workflowId).catch(() => null);
+    const info = await runner.describe?.(c.workflowId, { parentRunId }).catch(() => null);
     out.push({
       name: `workflow__${c.name}`,
       description:
