@@ -4,97 +4,18 @@
  * strings → input / textarea (with `{{` autocomplete), numbers, booleans, enums → select, nested objects →
  * fieldsets, arrays of objects → rows with add / remove. Problems whose JSON path matches a field show under it.
  */
-import { createContext, useContext, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { JsonSchema } from '@/components/api/types';
-import type { ProblemView } from '../editor-store';
 import { defaultForSchema, fieldPath } from '../graph-model';
+import { ArrayField } from './array-field';
+import { FieldErrors, humanize, Label } from './field-chrome';
+import { useForm, type Path } from './form-context';
+import { MULTILINE, typeOf } from './schema-kinds';
 import { TemplateField } from './template-field';
 
-type Path = ReadonlyArray<string | number>;
-
-export interface FormContextValue {
-  /** Problems at exactly this path (relative to the node: `data.config.model`). */
-  problemsAt: (path: string) => ProblemView[];
-  suggestions: () => string[];
-  onChangeAt: (path: Path, value: unknown) => void;
-}
-
-export const FormContext = createContext<FormContextValue | null>(null);
-const useForm = () => useContext(FormContext)!;
-
-const MULTILINE = new Set(['systemPrompt', 'userPrompt', 'template', 'body', 'prompt', 'instructions']);
-
-export function humanize(key: string): string {
-  const s = key
-    .replace(/URL/g, 'Url')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
-  return (s.charAt(0).toUpperCase() + s.slice(1))
-    .replace(/\burl\b/gi, 'URL')
-    .replace(/\bms\b/g, '(ms)')
-    .replace(/\bid\b/g, 'ID');
-}
-
-function typeOf(schema: JsonSchema): string | undefined {
-  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null');
-  return schema.type;
-}
-
-/** Every path the form renders for this value (so problems elsewhere can be listed separately). */
-export function renderedPaths(schema: JsonSchema, value: unknown, base: Path, out: Set<string>) {
-  const t = typeOf(schema);
-  if (t === 'object' && schema.properties) {
-    for (const [k, p] of Object.entries(schema.properties)) {
-      const path = [...base, k];
-      out.add(fieldPath(path));
-      renderedPaths(p, (value as Record<string, unknown> | undefined)?.[k], path, out);
-    }
-  } else if (t === 'array' && schema.items && Array.isArray(value)) {
-    value.forEach((v, i) => {
-      out.add(fieldPath([...base, i]));
-      renderedPaths(schema.items!, v, [...base, i], out);
-    });
-  }
-}
-
-function FieldErrors({ path }: { path: Path }) {
-  const problems = useForm().problemsAt(fieldPath(path));
-  if (!problems.length) return null;
-  return (
-    <div className="mt-1 space-y-0.5">
-      {problems.map((p) => (
-        <p key={p.key} className="text-[11px] leading-snug text-red-600" data-testid="field-error" data-path={p.path}>
-          {p.message}
-        </p>
-      ))}
-    </div>
-  );
-}
-
-function Label({
-  name,
-  required,
-  description,
-  htmlFor,
-}: {
-  name: string;
-  required?: boolean;
-  description?: string;
-  htmlFor?: string;
-}) {
-  return (
-    <label htmlFor={htmlFor} className="mb-1 block text-[12px] font-medium text-zinc-700" title={description}>
-      {humanize(name)}
-      {required && <span className="ml-0.5 text-red-500">*</span>}
-      {description && (
-        <span className="ml-1.5 font-normal text-zinc-400">
-          {description.length > 70 ? `${description.slice(0, 70)}…` : description}
-        </span>
-      )}
-    </label>
-  );
-}
+export { FormContext, type FormContextValue } from './form-context';
+export { humanize } from './field-chrome';
+export { renderedPaths } from './schema-kinds';
 
 export function SchemaField({
   name,
@@ -116,7 +37,9 @@ export function SchemaField({
   const testId = `field-${p.replace(/^data\.config\./, '').replace(/^data\./, '')}`;
   const invalid = problemsAt(p).length > 0;
   const t = typeOf(schema);
-  const inputCls = `h-8 w-full rounded-md border bg-white px-2.5 text-[13px] outline-none focus:ring-2 ${invalid ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100'}`;
+  const inputCls =
+    'h-8 w-full rounded-md border bg-white px-2.5 text-[13px] outline-none focus:ring-2 ' +
+    (invalid ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100');
   const label =
     !compact || t !== 'boolean' ? (
       <Label name={name} required={required} description={compact ? undefined : schema.description} />
@@ -206,7 +129,10 @@ export function SchemaField({
             type="button"
             data-testid={`add-${testId.slice('field-'.length)}`}
             onClick={() => onChangeAt(path, defaultForSchema({ ...schema, default: undefined }))}
-            className="inline-flex h-7 items-center rounded-md border border-dashed border-zinc-300 px-2.5 text-[12px] font-medium text-zinc-600 hover:border-indigo-400 hover:text-indigo-700"
+            className={
+              'inline-flex h-7 items-center rounded-md border border-dashed border-zinc-300 px-2.5 text-[12px] ' +
+              'font-medium text-zinc-600 hover:border-indigo-400 hover:text-indigo-700'
+            }
           >
             + Add {humanize(name).toLowerCase()}
           </button>
@@ -308,122 +234,6 @@ export function ObjectFields({
       {Object.entries(schema.properties ?? {}).map(([k, p]) => (
         <SchemaField key={k} name={k} schema={p} value={value?.[k]} path={[...path, k]} required={required.has(k)} />
       ))}
-    </div>
-  );
-}
-
-function singular(word: string): string {
-  if (/(ch|sh|ss|x)es$/i.test(word)) return word.slice(0, -2);
-  return word.replace(/s$/i, '');
-}
-
-/** Simple scalar fields sit side by side in a row; text areas, nested arrays and objects take the full width. */
-function isWide(name: string, s: JsonSchema) {
-  const t = typeOf(s);
-  return (
-    MULTILINE.has(name) ||
-    t === 'array' ||
-    t === 'object' ||
-    name === 'description' ||
-    name === 'value' ||
-    name === 'left' ||
-    name === 'right'
-  );
-}
-
-function ArrayField({
-  name,
-  schema,
-  value,
-  path,
-  required,
-}: {
-  name: string;
-  schema: JsonSchema;
-  value: unknown[];
-  path: Path;
-  required?: boolean;
-}) {
-  const { onChangeAt } = useForm();
-  const item = schema.items!;
-  const req = new Set(item.required ?? []);
-  const max = schema.maxItems ?? Infinity;
-  const add = () => {
-    const fresh = defaultForSchema(item) as Record<string, unknown>;
-    // Ids must be unique and valid identifiers (condition branch ids become handle ids).
-    if (item.properties?.id && typeof fresh === 'object') {
-      const taken = new Set(value.map((v) => (v as { id?: unknown })?.id));
-      let i = value.length + 1;
-      while (taken.has(`branch${i}`)) i++;
-      fresh.id = `branch${i}`;
-      if (item.properties.label) fresh.label = `branch${i}`;
-    }
-    onChangeAt(path, [...value, fresh]);
-  };
-  const itemName = singular(humanize(name)).toLowerCase();
-  return (
-    <div data-testid={`array-${fieldPath(path).replace(/^data\.config\./, '')}`}>
-      <div className="mb-1.5 flex items-center justify-between">
-        <Label name={name} required={required} description={schema.description} />
-      </div>
-      <div className="space-y-2">
-        {value.length === 0 && (
-          <div className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-[12px] text-zinc-400">
-            None yet.
-          </div>
-        )}
-        {value.map((v, i) => (
-          <div key={i} className="rounded-md border border-zinc-200 bg-zinc-50/60 p-2.5" data-testid="array-row">
-            <div className="mb-2 flex items-center justify-between">
-              <span className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
-                {itemName} {i + 1}
-              </span>
-              <button
-                type="button"
-                className="rounded px-1.5 text-[11px] text-zinc-500 hover:bg-red-50 hover:text-red-600"
-                data-testid="remove-row"
-                onClick={() =>
-                  onChangeAt(
-                    path,
-                    value.filter((_, j) => j !== i),
-                  )
-                }
-                aria-label={`Remove ${itemName} ${i + 1}`}
-              >
-                Remove
-              </button>
-            </div>
-            <div className="grid grid-cols-2 gap-x-2 gap-y-2.5">
-              {Object.entries(item.properties ?? {}).map(([k, p]) => (
-                <div
-                  key={k}
-                  className={isWide(k, p) ? 'col-span-2' : typeOf(p) === 'boolean' ? 'flex items-end pb-1.5' : ''}
-                >
-                  <SchemaField
-                    name={k}
-                    schema={p}
-                    value={(v as Record<string, unknown>)?.[k]}
-                    path={[...path, i, k]}
-                    required={req.has(k)}
-                    compact
-                  />
-                </div>
-              ))}
-            </div>
-            <FieldErrors path={[...path, i]} />
-          </div>
-        ))}
-      </div>
-      <button
-        type="button"
-        onClick={add}
-        disabled={value.length >= max}
-        data-testid="add-row"
-        className="mt-2 inline-flex h-7 items-center gap-1 rounded-md border border-dashed border-zinc-300 px-2.5 text-[12px] font-medium text-zinc-600 hover:border-indigo-400 hover:text-indigo-700 disabled:opacity-40"
-      >
-        + Add {itemName}
-      </button>
-      <FieldErrors path={path} />
     </div>
   );
 }
