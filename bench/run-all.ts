@@ -7,7 +7,8 @@ import { runDagOverheadBench } from './dag-overhead.bench';
 const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> = {
   dag: {
     title:
-      'Engine overhead per node (no-op chain, durable snapshots; each configuration warmed up, then alternating with raw LangGraph.js; ms per node, xRaw = median same-round ratio to raw)',
+      'Engine overhead per node (no-op chain, durable snapshots; each configuration warmed up, ' +
+      'then alternating with raw LangGraph.js; ms per node, xRaw = median same-round ratio to raw)',
     run: runDagOverheadBench,
   },
   queue: {

@@ -177,33 +177,33 @@ test('publishing an invalid draft shows why, in the panel', async ({ page, reque
   await expect(pub.panel.getByTestId('versions-empty')).toBeVisible();
 });
 
-test('an edit made in the editor is saved on opening the panel and listed as the draft’s change since the version', async ({
-  page,
-  request,
-}) => {
-  const workflowId = await createWorkflow(request, `E2E draft changes ${Date.now()}`, GRAPH);
-  expect((await request.post(`/api/workflows/${workflowId}/publish`)).status()).toBe(201);
+test(
+  'an edit made in the editor is saved on opening the panel ' + 'and listed as the draft’s change since the version',
+  async ({ page, request }) => {
+    const workflowId = await createWorkflow(request, `E2E draft changes ${Date.now()}`, GRAPH);
+    expect((await request.post(`/api/workflows/${workflowId}/publish`)).status()).toBe(201);
 
-  const editor = new EditorPage(page);
-  await editor.goto(workflowId);
-  await editor.select('greet');
-  await editor.field('template').fill('Hello {{inputs.name}}');
+    const editor = new EditorPage(page);
+    await editor.goto(workflowId);
+    await editor.select('greet');
+    await editor.field('template').fill('Hello {{inputs.name}}');
 
-  // Opened before autosave had a chance: the panel saves first, so version 1 already differs from the draft.
-  const pub = new PublishPanelPage(page);
-  await pub.open();
-  const changes = pub.version(1).getByTestId('version-changes');
-  await expect(changes).toHaveAttribute('data-same', 'false');
-  await expect(changes).toContainText('1 node changed');
-  await changes.click();
-  await expect(pub.version(1).getByTestId('version-changes-details')).toContainText('Changed: Greet (greet)');
-  await expect(pub.panel.getByTestId('publish-draft-unchanged')).toHaveCount(0);
+    // Opened before autosave had a chance: the panel saves first, so version 1 already differs from the draft.
+    const pub = new PublishPanelPage(page);
+    await pub.open();
+    const changes = pub.version(1).getByTestId('version-changes');
+    await expect(changes).toHaveAttribute('data-same', 'false');
+    await expect(changes).toContainText('1 node changed');
+    await changes.click();
+    await expect(pub.version(1).getByTestId('version-changes-details')).toContainText('Changed: Greet (greet)');
+    await expect(pub.panel.getByTestId('publish-draft-unchanged')).toHaveCount(0);
 
-  // Publishing snapshots the edited draft: version 2 runs the new template.
-  await pub.publish({ expectVersion: 2 });
-  await expect(pub.version(2).getByTestId('version-changes')).toHaveAttribute('data-same', 'true');
-  const stored = await (await request.get(`/api/workflows/${workflowId}/versions/2`)).json();
-  expect(stored.graph.nodes.find((n: { id: string }) => n.id === 'greet').data.config.template).toBe(
-    'Hello {{inputs.name}}',
-  );
-});
+    // Publishing snapshots the edited draft: version 2 runs the new template.
+    await pub.publish({ expectVersion: 2 });
+    await expect(pub.version(2).getByTestId('version-changes')).toHaveAttribute('data-same', 'true');
+    const stored = await (await request.get(`/api/workflows/${workflowId}/versions/2`)).json();
+    expect(stored.graph.nodes.find((n: { id: string }) => n.id === 'greet').data.config.template).toBe(
+      'Hello {{inputs.name}}',
+    );
+  },
+);

@@ -33,7 +33,10 @@ async function main() {
   await queue.start(app.runs);
   const c = queue.config;
   console.log(
-    `[paiflow worker ${process.pid}] taking runs (concurrency ${c.workerConcurrency}${c.workflowConcurrency ? `, per workflow ${c.workflowConcurrency}` : ''}${c.globalConcurrency ? `, global ${c.globalConcurrency}` : ''}) owner ${app.runs.ownerId}`,
+    `[paiflow worker ${process.pid}] taking runs (concurrency ${c.workerConcurrency}` +
+      (c.workflowConcurrency ? `, per workflow ${c.workflowConcurrency}` : '') +
+      (c.globalConcurrency ? `, global ${c.globalConcurrency}` : '') +
+      `) owner ${app.runs.ownerId}`,
   );
   process.send?.({ type: WORKER_READY_MESSAGE, pid: process.pid, ownerId: app.runs.ownerId });
 
@@ -53,7 +56,8 @@ async function main() {
     }
     // Leave the rest to another worker: exiting without aborting keeps them resumable (not cancelled).
     console.log(
-      `[paiflow worker ${process.pid}] exiting with ${worker.active()} run(s) still executing (${why}); another worker resumes them`,
+      `[paiflow worker ${process.pid}] exiting with ${worker.active()} ` +
+        `run(s) still executing (${why}); another worker resumes them`,
     );
     process.exit(0);
   };

@@ -26,7 +26,8 @@ export const CHROMIUM_ARGS = [
 function freePort(): number {
   const out = execFileSync(process.execPath, [
     '-e',
-    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+    "const s=require('net').createServer();" +
+      "s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
   ]);
   return Number(out.toString());
 }

@@ -21,7 +21,8 @@ if (process.env.E2E_DEV === '1') {
     writeFileSync(log, `${b.stdout ?? ''}\n${b.stderr ?? ''}`);
     if (b.status !== 0) {
       process.stderr.write(
-        `next build failed (exit ${b.status}); log: ${log}\n${(b.stdout ?? '').slice(-6000)}\n${(b.stderr ?? '').slice(-6000)}\n`,
+        `next build failed (exit ${b.status}); log: ` +
+          `${log}\n${(b.stdout ?? '').slice(-6000)}\n${(b.stderr ?? '').slice(-6000)}\n`,
       );
       process.exit(1);
     }

@@ -60,14 +60,18 @@ export class LoopGuard {
       return {
         action: 'block',
         count,
-        message: `loop guard: "${name}" was called with the same arguments ${count} times in the last ${this.window} calls; this call was not executed. Use the results you already have, change the arguments, or answer.`,
+        message:
+          `loop guard: "${name}" was called with the same arguments ${count} times in the last ${this.window} ` +
+          'calls; this call was not executed. Use the results you already have, change the arguments, or answer.',
       };
     }
     if (count >= this.warnAt) {
       return {
         action: 'warn',
         count,
-        message: `[loop guard warning: this is call ${count} of "${name}" with the same arguments; the result is unlikely to change. From call ${this.blockAt} on it will be blocked.]`,
+        message:
+          `[loop guard warning: this is call ${count} of "${name}" with the same arguments; ` +
+          `the result is unlikely to change. From call ${this.blockAt} on it will be blocked.]`,
       };
     }
     return { action: 'allow' };

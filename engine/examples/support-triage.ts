@@ -31,7 +31,8 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
             jsonMode: false,
             stream: true,
             systemPrompt:
-              'You are a support assistant. Summarise the customer message in one sentence. Keep the word "urgent" if the customer says it is urgent.',
+              'You are a support assistant. Summarise the customer message in one ' +
+              'sentence. Keep the word "urgent" if the customer says it is urgent.',
             userPrompt: '{{inputs.message}}',
           },
         },
@@ -75,7 +76,8 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
           config: {
             format: 'text',
             template:
-              'Thanks for your message — we will get back to you within one business day. Summary: {{summarize.output.text}}',
+              'Thanks for your message — we will get back to you within ' +
+              'one business day. Summary: {{summarize.output.text}}',
           },
         },
       },

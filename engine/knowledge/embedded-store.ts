@@ -56,7 +56,10 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
 
   describe(): string {
     const rel = path.relative(process.cwd(), this.dir);
-    return `embedded hybrid index (BM25 + cosine kNN, ${this.fusion.method} fusion; ${rel && !rel.startsWith('..') ? rel : this.dir})`;
+    return (
+      `embedded hybrid index (BM25 + cosine kNN, ${this.fusion.method} ` +
+      `fusion; ${rel && !rel.startsWith('..') ? rel : this.dir})`
+    );
   }
 
   private kbDir(kbId: string): string {
@@ -103,7 +106,8 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
         if (existing.dimension !== spec.dimension) {
           throw new PaiError(
             'KNOWLEDGE_INDEX_MISMATCH',
-            `the index of knowledge base ${spec.kbId} holds ${existing.dimension}-d vectors, not ${spec.dimension}-d; drop it or use the embedding model it was built with`,
+            `the index of knowledge base ${spec.kbId} holds ${existing.dimension}-d vectors, ` +
+              `not ${spec.dimension}-d; drop it or use the embedding model it was built with`,
             { status: 409 },
           );
         }

@@ -86,7 +86,9 @@ export class KnowledgeBaseService implements KnowledgeService {
       if (v.length !== kb.dimension) {
         throw new PaiError(
           'EMBEDDING_DIMENSION_MISMATCH',
-          `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) but the embedder returned ${v.length}-d vectors; vectors of different dimensions cannot be mixed — create a new knowledge base for the new model`,
+          `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) ` +
+            `but the embedder returned ${v.length}-d vectors; vectors of different ` +
+            'dimensions cannot be mixed — create a new knowledge base for the new model',
           { status: 409 },
         );
       }

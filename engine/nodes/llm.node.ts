@@ -59,7 +59,8 @@ export const llmNode = defineNode<LlmConfig>({
     const system = [
       c.systemPrompt ? String(c.systemPrompt) : '',
       grounded
-        ? `Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}`
+        ? 'Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the ' +
+          `context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}`
         : '',
     ]
       .filter(Boolean)

@@ -51,7 +51,8 @@ export function checkQueueMode(deps: Pick<QueueModeDeps, 'config' | 'role' | 'db
   if (deps.dbKind !== 'postgres') {
     throw new PaiError(
       'QUEUE_NEEDS_POSTGRES',
-      `${what} needs PostgreSQL: set DATABASE_URL. The embedded database (PGlite) can be opened by one process only, and workers are separate processes`,
+      `${what} needs PostgreSQL: set DATABASE_URL. The embedded database (PGlite) ` +
+        'can be opened by one process only, and workers are separate processes',
       { status: 500 },
     );
   }
@@ -248,7 +249,8 @@ export function knowledgeOnlyInApp<T>(): T {
     Promise.reject(
       new PaiError(
         'KNOWLEDGE_UNAVAILABLE',
-        'knowledge bases on the embedded index can only be searched by the app process; queue workers need ELASTICSEARCH_URL',
+        'knowledge bases on the embedded index can only be searched ' +
+          'by the app process; queue workers need ELASTICSEARCH_URL',
         { status: 503 },
       ),
     );

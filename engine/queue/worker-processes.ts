@@ -81,7 +81,8 @@ export class WorkerProcesses {
       if (this.stopping || slot.child !== child) return;
       if (slot.starts.length >= 5) {
         this.log(
-          `[paiflow] worker ${slot.index} (pid ${child.pid}) exited (${signal ?? code}) 5 times within a minute; not restarting it`,
+          `[paiflow] worker ${slot.index} (pid ${child.pid}) exited ` +
+            `(${signal ?? code}) 5 times within a minute; not restarting it`,
         );
         return;
       }

@@ -163,7 +163,9 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     if (limit !== undefined && iteration >= limit) {
       const error = {
         code: 'LOOP_LIMIT',
-        message: `node "${id}" would run a ${iteration + 1}th time; the limit is ${limit} (set data.maxIterations or the loop's maxIterations)`,
+        message:
+          `node "${id}" would run a ${iteration + 1}th time; the limit is ` +
+          `${limit} (set data.maxIterations or the loop's maxIterations)`,
         details: { nodeId: id },
       };
       a.journal.emit('node.failed', { type: node.type, error, attempt: attempts.get(id) ?? 0 }, { nodeId: id });

@@ -17,7 +17,9 @@ export const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(['queued', 'r
 export const NODE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled', 'waiting'] as const;
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 
-/** The workspace that data from before accounts moved into (migration 0005), and the one internal callers default to. */
+/**
+ * The workspace that data from before accounts moved into (migration 0005), and the one internal callers default to.
+ */
 export const DEFAULT_WORKSPACE_ID = 'ws_default';
 
 export interface WorkflowRecord {
@@ -149,7 +151,9 @@ export interface RunStore {
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
   getRun(id: string, workspaceId?: string): Promise<RunRecord | null>;
   listRuns(workflowId: string, opts?: { limit?: number }): Promise<RunRecord[]>;
-  /** Compare-and-set on status: applies the patch only if the run's status is one of `expect`. Returns whether it did. */
+  /**
+   * Compare-and-set on status: applies the patch only if the run's status is one of `expect`. Returns whether it did.
+   */
   updateRun(id: string, patch: RunPatch, expect?: RunStatus[]): Promise<boolean>;
   getNodeRuns(runId: string): Promise<NodeRunRecord[]>;
   commit(runId: string, batch: CommitBatch): Promise<void>;

@@ -79,7 +79,9 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
           operationId: 'runWorkflow',
           summary: `Run "${wf.name}"`,
           description:
-            "Runs the current published version (or `version`). sync: 200 with the outputs, or 202 with statusUrl if the run takes longer than the server's sync timeout; stream: the trace as Server-Sent Events; async: 202 at once.",
+            'Runs the current published version (or `version`). sync: 200 with the ' +
+            "outputs, or 202 with statusUrl if the run takes longer than the server's " +
+            'sync timeout; stream: the trace as Server-Sent Events; async: 202 at once.',
           parameters: [
             {
               name: 'Idempotency-Key',
@@ -113,7 +115,10 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
           operationId: 'chatCompletions',
           summary: `"${wf.name}" as an OpenAI-compatible chat model`,
           description:
-            "Any OpenAI client: base URL `<server>/api/v1`, this workflow's key, `model` its slug. The last user message goes to the start input named message/query/question/input/prompt/text (an input named `messages` gets the whole conversation); the reply is the end output named answer/text/output/content/reply/message. `stream: true` answers chat.completion.chunk events.",
+            "Any OpenAI client: base URL `<server>/api/v1`, this workflow's key, `model` its slug. The " +
+            'last user message goes to the start input named message/query/question/input/prompt/text (an ' +
+            'input named `messages` gets the whole conversation); the reply is the end output named ' +
+            'answer/text/output/content/reply/message. `stream: true` answers chat.completion.chunk events.',
           requestBody: { required: true, content: json('ChatRequest') },
           responses: {
             200: {
@@ -122,7 +127,8 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
             },
             202: {
               description:
-                'The run is still going after the sync timeout, or waits for human input (error.code RUN_PENDING, with statusUrl)',
+                'The run is still going after the sync timeout, or waits ' +
+                'for human input (error.code RUN_PENDING, with statusUrl)',
               content: json('Error'),
             },
             400: errorResponse('Invalid body; `path` points at the offending field'),

@@ -6,9 +6,10 @@
 import type { Embedder } from '../types';
 
 const STOP = new Set(
-  'a an and are as at be by do does for from has have i in is it its me my of on or our so that the their them this to was we what when where which who why will with you your'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by do does for from has have i in is it its me my of on or our ' +
+    'so that the their them this to was we what when where which who why will with you your'
+  ).split(' '),
 );
 
 function fnv1a(s: string): number {

@@ -75,7 +75,8 @@ export class OpenAiEmbedder implements Embedder {
           const status = e.status ?? 0;
           throw new PaiError(
             'EMBEDDING_FAILED',
-            `the embeddings API (${this.label}) answered ${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`,
+            `the embeddings API (${this.label}) answered ` +
+              `${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`,
             { status: 502, retryable: status === 429 || status >= 500 || status === 0 },
           );
         }

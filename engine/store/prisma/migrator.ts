@@ -41,7 +41,8 @@ export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Prom
     .map((d) => d.name)
     .sort();
   await db.exec(
-    `CREATE TABLE IF NOT EXISTS "_paiflow_migrations" ("name" TEXT PRIMARY KEY, "sha256" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    'CREATE TABLE IF NOT EXISTS "_paiflow_migrations" ("name" TEXT PRIMARY KEY, ' +
+      '"sha256" TEXT NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now())',
   );
   const applied: string[] = [];
   for (const name of names) {
