@@ -1,0 +1,78 @@
+/**
+ * The shape of the run shown on the canvas: per-node state, the trace as a tree of spans, and run-level facts.
+ * Shared by the store that holds it (run-store.ts), the pure fold that builds it (apply-events.ts) and the views.
+ */
+import type { ErrorJson, NodeStatus, RunStatus } from '@/components/api/types';
+
+export interface NodeRunState {
+  status: NodeStatus;
+  attempt: number;
+  /** Streamed `node.token` text of the latest attempt. */
+  tokens: string;
+  input?: unknown;
+  output?: unknown;
+  error?: ErrorJson | null;
+  durationMs?: number | null;
+  usage?: { inputTokens?: number; outputTokens?: number } | null;
+}
+
+export interface TraceSpan {
+  spanId: string;
+  kind: 'node' | 'child' | 'marker';
+  nodeId?: string;
+  /** Node type for node spans, the event type (agent.step, tool.called …) for child spans. */
+  type: string;
+  name: string;
+  status: NodeStatus;
+  attempt?: number;
+  input?: unknown;
+  output?: unknown;
+  error?: ErrorJson | null;
+  durationMs?: number | null;
+  usage?: { inputTokens?: number; outputTokens?: number } | null;
+  tokens: string;
+  notes: string[];
+  startedSeq: number;
+  ts: string;
+  children: TraceSpan[];
+}
+
+export interface RunState {
+  runId: string | null;
+  status: RunStatus | 'idle';
+  error: ErrorJson | null;
+  outputs: Record<string, unknown> | null;
+  inputs: Record<string, unknown> | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  lastSeq: number;
+  nodes: Map<string, NodeRunState>;
+  spans: TraceSpan[];
+  waitingNodeId: string | null;
+  waitingPrompt: string | null;
+  connection: 'idle' | 'connecting' | 'open' | 'closed' | 'reconnecting';
+  /** Every seq ever applied, for the "no gaps, no duplicates" check the e2e suite makes after a dropped connection. */
+  seqs: number[];
+}
+
+export const EMPTY_RUN: RunState = {
+  runId: null,
+  status: 'idle',
+  error: null,
+  outputs: null,
+  inputs: null,
+  startedAt: null,
+  finishedAt: null,
+  lastSeq: 0,
+  nodes: new Map(),
+  spans: [],
+  waitingNodeId: null,
+  waitingPrompt: null,
+  connection: 'idle',
+  seqs: [],
+};
+
+export const isTerminal = (s: RunState['status']) =>
+  s === 'succeeded' || s === 'failed' || s === 'cancelled' || s === 'interrupted';
+
+export const EMPTY_NODE: NodeRunState = { status: 'pending', attempt: 0, tokens: '' };
