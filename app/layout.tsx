@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { AuthGate } from '@/components/auth/auth-gate';
 import { Toaster } from '@/components/ui/toast';
 import './globals.css';
 
@@ -12,7 +13,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="font-sans">
-        {children}
+        <AuthGate>{children}</AuthGate>
         <Toaster />
       </body>
     </html>

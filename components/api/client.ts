@@ -42,6 +42,7 @@ export async function call<T>(method: string, url: string, body?: unknown, signa
   } catch {
     /* not JSON */
   }
+  if (res.status === 401) redirectToLogin();
   if (!res.ok) {
     const e = (json as { error?: { code?: string; message?: string; path?: string; errors?: Problem[] } } | undefined)
       ?.error;
@@ -54,6 +55,16 @@ export async function call<T>(method: string, url: string, body?: unknown, signa
     );
   }
   return json as T;
+}
+
+/** Pages that work signed out: a 401 there is an answer to show (wrong password), not a reason to leave. */
+export const PUBLIC_PATHS = /^\/(login|setup|invite)(\/|$)/;
+
+/** The session is gone (expired, signed out elsewhere): go to the sign-in page, and come back here after. */
+function redirectToLogin() {
+  if (typeof window === 'undefined' || PUBLIC_PATHS.test(window.location.pathname)) return;
+  const next = window.location.pathname + window.location.search;
+  window.location.replace(`/login?next=${encodeURIComponent(next)}`);
 }
 
 export const api = {

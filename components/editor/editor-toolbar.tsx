@@ -1,6 +1,8 @@
 'use client';
 /** The dark top bar of the editor: name, save state, history and layout commands, Save and Run. */
 import { useReactFlow } from '@xyflow/react';
+import { canEdit } from '@/components/api/auth-api';
+import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
@@ -41,6 +43,9 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
   const canRedo = useEditorState(selectRedo);
   const problemCount = useEditorState(selectProblemCount);
   const runActive = useRunState(selectRunActive);
+  // A viewer may look but not change: the server refuses their writes anyway, so do not offer them.
+  const auth = useAuth();
+  const readOnly = !!auth && !canEdit(auth.role);
 
   return (
     <>
@@ -104,18 +109,18 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               variant="dark"
               size="sm"
               onClick={() => void editor.save({ manual: true })}
-              disabled={status === 'saving' || status === 'conflict'}
+              disabled={readOnly || status === 'saving' || status === 'conflict'}
               title="Save (Ctrl+S)"
               data-testid="save"
             >
               Save
             </Button>
-            <PublishButton disabled={status === 'conflict'} />
+            <PublishButton disabled={readOnly || status === 'conflict'} />
             <Button
               variant="run"
               size="sm"
               onClick={onRun}
-              disabled={runActive || status === 'conflict'}
+              disabled={readOnly || runActive || status === 'conflict'}
               data-testid="run"
               title="Run the workflow"
             >
@@ -137,6 +142,15 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
           <span className={`h-1.5 w-1.5 rounded-full ${SAVE_DOT[status]}`} />
           {SAVE_LABEL[status]}
         </span>
+        {readOnly && (
+          <span
+            data-testid="read-only-badge"
+            className="rounded-full bg-amber-500/20 px-2 py-0.5 text-[11px] font-medium text-amber-200"
+            title="Your role in this workspace is viewer: you can look at workflows and runs, not change them"
+          >
+            Read-only (viewer)
+          </span>
+        )}
       </TopBar>
       {(status === 'conflict' || status === 'error') && (
         <div

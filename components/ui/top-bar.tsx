@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { AccountMenu } from '@/components/auth/account-menu';
 
 /** The dark application bar shared by the list and the editor. */
 export function TopBar({ children, right }: { children?: ReactNode; right?: ReactNode }) {
@@ -18,6 +19,7 @@ export function TopBar({ children, right }: { children?: ReactNode; right?: Reac
       </Link>
       <div className="flex min-w-0 flex-1 items-center gap-3">{children}</div>
       {right && <div className="flex items-center gap-2">{right}</div>}
+      <AccountMenu />
     </header>
   );
 }

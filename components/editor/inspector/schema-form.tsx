@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { JsonSchema } from '@/components/api/types';
 import { defaultForSchema, fieldPath } from '../graph-model';
 import { ArrayField } from './array-field';
+import { CredentialSelect } from './credential-field';
 import { FieldErrors, humanize, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
 import { MULTILINE, typeOf } from './schema-kinds';
@@ -46,7 +47,17 @@ export function SchemaField({
     ) : null;
 
   let control: ReactNode;
-  if (schema.enum) {
+  if (name === 'credentialId') {
+    control = (
+      <CredentialSelect
+        value={value}
+        onChange={(v) => onChangeAt(path, v)}
+        testId={testId}
+        label={humanize(name)}
+        className={inputCls}
+      />
+    );
+  } else if (schema.enum) {
     control = (
       <select
         value={value === undefined ? (schema.default === undefined ? '' : String(schema.default)) : String(value)}

@@ -1,0 +1,88 @@
+/** Typed calls to the account API: sign-in state, sessions, workspaces, members, invitations, tokens, credentials. */
+import { call } from './client';
+
+export type Role = 'owner' | 'admin' | 'editor' | 'viewer';
+export const ROLES: Role[] = ['owner', 'admin', 'editor', 'viewer'];
+
+export interface UserView {
+  id: string;
+  email: string;
+  name: string;
+}
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  role: Role;
+}
+export interface AuthState {
+  setupRequired: boolean;
+  authenticated: boolean;
+  user?: UserView;
+  workspaces?: WorkspaceView[];
+  workspaceId?: string | null;
+  role?: Role | null;
+}
+export interface Member {
+  userId: string;
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: string;
+}
+export interface Invitation {
+  token: string;
+  url: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+}
+export interface TokenView {
+  id: string;
+  name: string;
+  prefix: string;
+  workspaceId: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+export type CredentialType = 'openai' | 'http_header' | 'bearer' | 'basic' | 'env';
+export interface CredentialView {
+  id: string;
+  name: string;
+  type: CredentialType;
+  masked: string;
+  hosts: string[];
+  readOnly: boolean;
+  createdAt: string;
+}
+
+/** Roles that may change workflows, and roles that may manage members, credentials and API keys. */
+export const canEdit = (role: Role | null | undefined) => role === 'owner' || role === 'admin' || role === 'editor';
+export const canAdmin = (role: Role | null | undefined) => role === 'owner' || role === 'admin';
+
+const ws = (id: string) => `/api/workspaces/${encodeURIComponent(id)}`;
+
+export const authApi = {
+  state: () => call<AuthState>('GET', '/api/auth/state'),
+  setup: (body: { email: string; password: string; name: string }) =>
+    call<{ user: UserView }>('POST', '/api/auth/setup', body),
+  login: (body: { email: string; password: string }) => call<{ user: UserView }>('POST', '/api/auth/login', body),
+  logout: () => call<void>('POST', '/api/auth/logout'),
+  acceptInvite: (body: { token: string; name: string; password: string }) =>
+    call<{ user: UserView }>('POST', '/api/auth/accept-invite', body),
+  switchWorkspace: (workspaceId: string) => call<unknown>('POST', '/api/auth/workspace', { workspaceId }),
+  listTokens: () => call<TokenView[]>('GET', '/api/auth/tokens'),
+  createToken: (name: string) =>
+    call<{ id: string; token: string; prefix: string; name: string }>('POST', '/api/auth/tokens', { name }),
+  revokeToken: (id: string) => call<void>('DELETE', `/api/auth/tokens/${encodeURIComponent(id)}`),
+  listMembers: (workspaceId: string) => call<Member[]>('GET', `${ws(workspaceId)}/members`),
+  setMemberRole: (workspaceId: string, userId: string, role: Role) =>
+    call<unknown>('PATCH', `${ws(workspaceId)}/members/${encodeURIComponent(userId)}`, { role }),
+  invite: (workspaceId: string, email: string, role: Role) =>
+    call<Invitation>('POST', `${ws(workspaceId)}/invitations`, { email, role }),
+  listCredentials: () => call<CredentialView[]>('GET', '/api/credentials'),
+  createCredential: (body: { name: string; type: CredentialType; data: Record<string, string>; hosts?: string[] }) =>
+    call<CredentialView>('POST', '/api/credentials', body),
+  deleteCredential: (id: string) => call<void>('DELETE', `/api/credentials/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,122 @@
+'use client';
+/** The account button in the top bar: who is signed in, the workspace switcher, settings links and Sign out. */
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { authApi } from '@/components/api/auth-api';
+import { errorMessage } from '@/components/api/client';
+import { toast } from '@/components/ui/toast';
+import { useAuth } from './auth-gate';
+
+const LINKS = [
+  { href: '/settings/members', label: 'Members & invitations' },
+  { href: '/settings/credentials', label: 'Credentials' },
+  { href: '/settings/tokens', label: 'API tokens' },
+];
+
+export function AccountMenu() {
+  const auth = useAuth();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open]);
+
+  if (!auth?.user) return null;
+  const { user, workspaces = [], workspaceId } = auth;
+
+  const switchTo = async (id: string) => {
+    try {
+      await authApi.switchWorkspace(id);
+      // A workflow belongs to one workspace: from the editor go to the list, elsewhere reload the same page.
+      if (window.location.pathname.startsWith('/workflows/')) window.location.replace('/');
+      else window.location.reload();
+    } catch (e) {
+      toast('error', 'Could not switch workspace', errorMessage(e));
+    }
+  };
+  const signOut = async () => {
+    try {
+      await authApi.logout();
+    } finally {
+      window.location.replace('/login');
+    }
+  };
+
+  return (
+    <div className="relative" ref={ref}>
+      <button
+        type="button"
+        data-testid="account-menu-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className="flex h-7 items-center gap-2 rounded-md border border-zinc-700 bg-zinc-800 px-2 text-xs text-zinc-100 hover:bg-zinc-700"
+      >
+        <span className="grid h-5 w-5 place-items-center rounded-full bg-indigo-500 text-[10px] font-bold uppercase">
+          {(user.name || user.email).charAt(0)}
+        </span>
+        <span className="max-w-[10rem] truncate">{user.name}</span>
+        {auth.role && <span className="text-zinc-400">· {auth.role}</span>}
+      </button>
+      {open && (
+        <div
+          role="menu"
+          data-testid="account-menu"
+          className="absolute right-0 top-full z-50 mt-1 w-72 rounded-lg border border-zinc-200 bg-white py-2 text-sm text-zinc-800 shadow-xl"
+        >
+          <div className="border-b border-zinc-100 px-3 pb-2">
+            <div className="font-medium" data-testid="account-name">
+              {user.name}
+            </div>
+            <div className="truncate text-xs text-zinc-500" data-testid="account-email">
+              {user.email}
+            </div>
+          </div>
+          <div className="border-b border-zinc-100 px-3 py-2">
+            <label htmlFor="workspace-switcher" className="mb-1 block text-[11px] font-medium text-zinc-500">
+              Workspace
+            </label>
+            <select
+              id="workspace-switcher"
+              data-testid="workspace-switcher"
+              value={workspaceId ?? ''}
+              onChange={(e) => void switchTo(e.target.value)}
+              className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
+            >
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} ({w.role})
+                </option>
+              ))}
+            </select>
+          </div>
+          {LINKS.map((l) => (
+            <Link key={l.href} href={l.href} role="menuitem" className="block px-3 py-1.5 hover:bg-zinc-50">
+              {l.label}
+            </Link>
+          ))}
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="sign-out"
+            onClick={() => void signOut()}
+            className="mt-1 block w-full border-t border-zinc-100 px-3 pt-2 text-left text-red-600 hover:bg-zinc-50"
+          >
+            Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

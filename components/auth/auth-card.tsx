@@ -1,0 +1,98 @@
+'use client';
+/** The centred card and labelled fields shared by the sign-in, setup and invitation pages. */
+import type { FormEvent, ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+
+export function AuthCard({
+  title,
+  subtitle,
+  error,
+  busy,
+  submitLabel,
+  onSubmit,
+  testId,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  error: string | null;
+  busy: boolean;
+  submitLabel: string;
+  onSubmit: () => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <main className="grid min-h-screen place-items-center bg-zinc-100 p-6">
+      <form
+        onSubmit={submit}
+        data-testid={testId}
+        className="w-full max-w-sm space-y-4 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm"
+      >
+        <div className="flex items-center gap-2">
+          <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-500 text-[11px] font-bold text-white">
+            Pf
+          </span>
+          <h1 className="text-base font-semibold text-zinc-900">{title}</h1>
+        </div>
+        {subtitle && <p className="text-sm text-zinc-500">{subtitle}</p>}
+        {children}
+        {error && (
+          <p role="alert" data-testid="auth-form-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <Button type="submit" variant="primary" className="w-full" disabled={busy} data-testid="auth-submit">
+          {busy ? 'Please wait…' : submitLabel}
+        </Button>
+      </form>
+    </main>
+  );
+}
+
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  type = 'text',
+  autoComplete,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  autoComplete?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-[13px] font-medium text-zinc-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        value={value}
+        autoComplete={autoComplete}
+        required
+        onChange={(e) => onChange(e.target.value)}
+        className={
+          'h-9 w-full rounded-md border border-zinc-300 px-2.5 text-sm outline-none ' +
+          'focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
+        }
+      />
+    </div>
+  );
+}
+
+/** Where to go after signing in: the `next` the gate passed along, if it is a path on this site. */
+export function nextPath(): string {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}

@@ -1,0 +1,74 @@
+'use client';
+/**
+ * The inspector's control for a node's `credentialId`: a dropdown of the workspace's credentials of the kinds the
+ * node can use (OpenAI-compatible for LLM and Agent nodes, header / bearer / basic for HTTP), with "None".
+ */
+import { useEffect, useState } from 'react';
+import { authApi, type CredentialView } from '@/components/api/auth-api';
+import { errorMessage } from '@/components/api/client';
+import { useEditorState } from '../editor-context';
+import type { EditorState } from '../editor-store';
+
+const HTTP_TYPES = new Set(['http_header', 'bearer', 'basic']);
+
+const selectNodeType = (s: EditorState) =>
+  s.selectedIds.length === 1 ? s.nodes.find((n) => n.id === s.selectedIds[0])?.type : undefined;
+
+export function CredentialSelect({
+  value,
+  onChange,
+  testId,
+  label,
+  className,
+}: {
+  value: unknown;
+  onChange: (id: string | undefined) => void;
+  testId: string;
+  label: string;
+  className: string;
+}) {
+  const nodeType = useEditorState(selectNodeType);
+  const [list, setList] = useState<CredentialView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const all = await authApi.listCredentials();
+        if (!cancelled) setList(all);
+      } catch (e) {
+        if (!cancelled) setError(errorMessage(e));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const fits = (c: CredentialView) => (nodeType === 'http' ? HTTP_TYPES.has(c.type) : c.type === 'openai');
+  const options = (list ?? []).filter(fits);
+  const current = typeof value === 'string' ? value : '';
+  return (
+    <>
+      <select
+        value={current}
+        data-testid={testId}
+        aria-label={label}
+        className={className}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
+        <option value="">None</option>
+        {current && list && !options.some((c) => c.id === current) && (
+          <option value={current}>Unknown credential ({current})</option>
+        )}
+        {options.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name} · {c.masked}
+          </option>
+        ))}
+      </select>
+      {error && <p className="mt-1 text-[11px] text-amber-700">Credentials could not be listed: {error}</p>}
+    </>
+  );
+}

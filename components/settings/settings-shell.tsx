@@ -1,0 +1,145 @@
+'use client';
+/** The frame of the settings pages: the top bar, a tab per page, and small shared form pieces. */
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { errorMessage } from '@/components/api/client';
+import { TopBar } from '@/components/ui/top-bar';
+
+const TABS = [
+  { href: '/settings/members', label: 'Members' },
+  { href: '/settings/credentials', label: 'Credentials' },
+  { href: '/settings/tokens', label: 'API tokens' },
+];
+
+export function SettingsShell({ title, children }: { title: string; children: ReactNode }) {
+  const pathname = usePathname();
+  return (
+    <div className="flex min-h-screen flex-col bg-zinc-50">
+      <TopBar>
+        <span className="text-zinc-600">/</span>
+        <span className="text-sm font-medium">Settings</span>
+      </TopBar>
+      <div className="mx-auto w-full max-w-4xl flex-1 p-6">
+        <nav className="mb-5 flex gap-1 border-b border-zinc-200" aria-label="Settings">
+          {TABS.map((t) => (
+            <Link
+              key={t.href}
+              href={t.href}
+              aria-current={pathname === t.href ? 'page' : undefined}
+              className={
+                '-mb-px border-b-2 px-3 py-2 text-sm font-medium ' +
+                (pathname === t.href
+                  ? 'border-indigo-500 text-indigo-700'
+                  : 'border-transparent text-zinc-500 hover:text-zinc-800')
+              }
+            >
+              {t.label}
+            </Link>
+          ))}
+        </nav>
+        <h1 className="mb-4 text-lg font-semibold text-zinc-900">{title}</h1>
+        <div className="space-y-6">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="rounded-lg border border-zinc-200 bg-white p-4" data-testid={testId}>
+      <h2 className="mb-3 text-sm font-semibold text-zinc-800">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export const inputCls =
+  'h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-[13px] outline-none ' +
+  'focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100';
+
+export function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="mb-1 block text-[12px] font-medium text-zinc-700">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+export function ErrorNote({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+      {error}
+    </p>
+  );
+}
+
+/** A secret shown once (invitation link, token), with a copy button. */
+export function ShowOnce({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      /* clipboard refused (e.g. not a secure context): the text stays selectable */
+    }
+  };
+  return (
+    <div className="mt-3 rounded-md border border-amber-200 bg-amber-50 p-3">
+      <label htmlFor={testId} className="mb-1 block text-[12px] font-medium text-amber-900">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={testId}
+          readOnly
+          value={value}
+          data-testid={testId}
+          onFocus={(e) => e.target.select()}
+          className={`${inputCls} font-mono text-[12px]`}
+        />
+        <button
+          type="button"
+          onClick={() => void copy()}
+          data-testid={`${testId}-copy`}
+          className="h-8 shrink-0 rounded-md border border-zinc-300 bg-white px-3 text-xs font-medium hover:bg-zinc-50"
+        >
+          Copy
+        </button>
+      </div>
+      <p className="mt-1 text-[11px] text-amber-800">Shown only now — copy it before leaving this page.</p>
+    </div>
+  );
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/** Loads `fetcher` (keep it stable) when the page opens and again on `reload()`; the answer or the API's error. */
+export function useApiData<T>(fetcher: () => Promise<T>) {
+  const [version, setVersion] = useState(0);
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const d = await fetcher();
+        if (cancelled) return;
+        setData(d);
+        setError(null);
+      } catch (e) {
+        if (!cancelled) setError(errorMessage(e));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [fetcher, version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { data, error, reload };
+}

@@ -1,0 +1,111 @@
+'use client';
+/** The user's personal access tokens (`Authorization: Bearer pat_…`): create (shown once), list, revoke. */
+import { useState } from 'react';
+import { authApi } from '@/components/api/auth-api';
+import { errorMessage } from '@/components/api/client';
+import { Button } from '@/components/ui/button';
+import { ErrorNote, Field, formatDate, inputCls, Section, SettingsShell, ShowOnce, useApiData } from './settings-shell';
+
+export function TokensSettings() {
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [actionError, setError] = useState<string | null>(null);
+  const { data: tokens, error: loadError, reload } = useApiData(authApi.listTokens);
+  const error = actionError ?? loadError;
+
+  const create = async () => {
+    setError(null);
+    try {
+      const t = await authApi.createToken(name);
+      setCreated(t.token);
+      setName('');
+      reload();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const revoke = async (id: string) => {
+    setError(null);
+    try {
+      await authApi.revokeToken(id);
+      reload();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  return (
+    <SettingsShell title="API tokens">
+      <ErrorNote error={error} />
+      <Section title="Create a token" testId="token-create">
+        <p className="mb-3 text-[13px] text-zinc-500">
+          A token acts as you in the current workspace: send it as <code>Authorization: Bearer pat_…</code>.
+        </p>
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void create();
+          }}
+        >
+          <Field id="token-name" label="Token name">
+            <input
+              id="token-name"
+              required
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              className={inputCls}
+            />
+          </Field>
+          <Button type="submit" variant="primary" data-testid="token-submit">
+            Create token
+          </Button>
+        </form>
+        {created && <ShowOnce label="Your new token" value={created} testId="new-token" />}
+      </Section>
+      <Section title="Your tokens" testId="tokens">
+        {!tokens ? (
+          <p className="text-sm text-zinc-500">Loading…</p>
+        ) : !tokens.length ? (
+          <p className="text-sm text-zinc-500">No tokens yet.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead className="text-[11px] uppercase tracking-wider text-zinc-400">
+              <tr>
+                <th className="py-1 font-medium">Name</th>
+                <th className="py-1 font-medium">Prefix</th>
+                <th className="py-1 font-medium">Created</th>
+                <th className="py-1 font-medium">Last used</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id} className="border-t border-zinc-100" data-testid="token-row">
+                  <td className="py-2">{t.name}</td>
+                  <td className="py-2 font-mono text-[12px] text-zinc-600">{t.prefix}…</td>
+                  <td className="py-2 text-zinc-500">{formatDate(t.createdAt)}</td>
+                  <td className="py-2 text-zinc-500">{t.lastUsedAt ? formatDate(t.lastUsedAt) : 'never'}</td>
+                  <td className="py-2 text-right">
+                    {t.revokedAt ? (
+                      <span className="text-xs text-zinc-400">revoked</span>
+                    ) : (
+                      <Button
+                        size="sm"
+                        variant="danger"
+                        onClick={() => void revoke(t.id)}
+                        aria-label={`Revoke ${t.name}`}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </SettingsShell>
+  );
+}
