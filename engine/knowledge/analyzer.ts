@@ -182,8 +182,8 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
 // Letters/digits/underscore, joined across "." and "'" between them (UAX#29 MidNumLet: "v2.1", "example.com", "it's").
 const TOKEN_RE = /[\p{L}\p{M}\p{N}_]+(?:[.'’][\p{L}\p{M}\p{N}_]+)*/gu;
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUN_RE =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
+const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const CJK_RUN_RE = new RegExp(`([${CJK_CLASS}]+)|([^${CJK_CLASS}]+)`, 'gu');
 const MAX_TOKEN = 64;
 
 /** raw lower-cased word → its index term, or '' when it is dropped (stop word, too long). */

@@ -13,6 +13,8 @@ import { getApp } from './app';
 import { corsOrigins } from './v1-settings';
 
 const ALLOW_HEADERS = 'authorization, content-type, idempotency-key, last-event-id';
+/** A Host header worth echoing: a name or IPv4 address, or a bracketed IPv6 address, each with an optional port. */
+const HOST_HEADER_RE = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 const EXPOSE_HEADERS = 'location, retry-after, www-authenticate, x-run-id';
 
 /** How a route finds the workflow whose CORS origins apply: by the `slug` or the `runId` path parameter. */
@@ -110,5 +112,5 @@ export function originOf(req: Request): string {
   const host = req.headers.get('host');
   const proto = req.headers.get('x-forwarded-proto')?.split(',')[0].trim().toLowerCase();
   const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.slice(0, -1);
-  return `${scheme}://${host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? host : url.host}`;
+  return `${scheme}://${host && HOST_HEADER_RE.test(host) ? host : url.host}`;
 }

@@ -21,8 +21,8 @@ export const workflowPatchSchema = z.object({
   description: z.string().max(5000).optional(),
   graph: z.unknown().optional(),
   engine: z.enum(ENGINES).optional(),
-  /** The revision the client edited; a mismatch means someone saved in between → 409. */
-  revision: z.number().int().min(0).max(2_147_483_647, 'revision is out of range').optional(), // the column is a 32-bit int
+  /** The revision the client edited; a mismatch means someone saved in between → 409 (the column is a 32-bit int). */
+  revision: z.number().int().min(0).max(2_147_483_647, 'revision is out of range').optional(),
 });
 
 /** Codes that make a graph unstorable (corrupt), as opposed to a draft that is not runnable yet. */

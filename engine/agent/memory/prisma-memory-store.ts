@@ -48,6 +48,10 @@ function toRecord(r: Row): MemoryRecord {
  * Columns are TIMESTAMP (no zone) holding UTC, as Prisma writes them; CURRENT_TIMESTAMP would follow the session zone.
  */
 const NOW_UTC = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+const MEMORY_COLUMNS = Prisma.raw(
+  '"id", "workspace_id", "scope", "workflow_id", "scope_key", "content", "content_hash", "embedder_id", "embedding", ' +
+    '"created_at", "updated_at"',
+);
 
 export class PrismaMemoryStore implements MemoryStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -55,10 +59,23 @@ export class PrismaMemoryStore implements MemoryStore {
   async save(e: { scope: MemoryScope; content: string; embedding: number[]; embedderId: string }) {
     const id = `mem_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const workflowId = e.scope.kind === 'workflow' ? e.scope.workflowId : null;
+    const values = Prisma.join(
+      [
+        id,
+        e.scope.workspaceId ?? DEFAULT_WORKSPACE_ID,
+        e.scope.kind,
+        workflowId,
+        scopeKey(e.scope),
+        e.content,
+        contentHash(e.content),
+        e.embedderId,
+      ],
+      ', ',
+    );
     // xmax = 0 only for a freshly inserted row: tells "new" from "refreshed" in the same statement.
     const rows = await this.prisma.$queryRaw<{ id: string; created: boolean }[]>`
-      INSERT INTO "agent_memories" ("id", "workspace_id", "scope", "workflow_id", "scope_key", "content", "content_hash", "embedder_id", "embedding", "created_at", "updated_at")
-      VALUES (${id}, ${e.scope.workspaceId ?? DEFAULT_WORKSPACE_ID}, ${e.scope.kind}, ${workflowId}, ${scopeKey(e.scope)}, ${e.content}, ${contentHash(e.content)}, ${e.embedderId},
+      INSERT INTO "agent_memories" (${MEMORY_COLUMNS})
+      VALUES (${values},
               ${JSON.stringify(e.embedding)}::jsonb, ${NOW_UTC}, ${NOW_UTC})
       ON CONFLICT ("scope_key", "content_hash") DO UPDATE
         SET "embedding" = EXCLUDED."embedding", "embedder_id" = EXCLUDED."embedder_id", "updated_at" = ${NOW_UTC}

@@ -2,17 +2,23 @@
  * The node commit statement (prisma-store.ts `commit`): a run's staged node snapshots upserted and its events
  * appended in one statement — one round trip, atomic — optionally with the run's terminal status folded in.
  */
-const NODE_COLS = `run_id text, node_id text, type text, status text, attempt int, input jsonb, output jsonb, error jsonb, usage jsonb,
+const NODE_COLS =
+  'run_id text, node_id text, type text, status text, attempt int, ' +
+  `input jsonb, output jsonb, error jsonb, usage jsonb,
   started_at timestamp(3), finished_at timestamp(3), duration_ms int`;
-const EVENT_COLS = `run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb`;
+const NODE_NAMES =
+  'run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms';
+const NODE_UPDATES = `type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
+       input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
+       started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms`;
+const EVENT_COLS =
+  'run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb';
 
 /** The per-node commit: node snapshots upserted and events appended in one statement (one round trip, atomic). */
 const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
-     INSERT INTO node_runs (run_id, node_id, type, status, attempt, input, output, error, usage, started_at, finished_at, duration_ms)
+     INSERT INTO node_runs (${NODE_NAMES})
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
-     ON CONFLICT (run_id, node_id) DO UPDATE SET type = EXCLUDED.type, status = EXCLUDED.status, attempt = EXCLUDED.attempt,
-       input = EXCLUDED.input, output = EXCLUDED.output, error = EXCLUDED.error, usage = EXCLUDED.usage,
-       started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, duration_ms = EXCLUDED.duration_ms
+     ON CONFLICT (run_id, node_id) DO UPDATE SET ${NODE_UPDATES}
      RETURNING 1
    ), e AS (
      INSERT INTO run_events (run_id, seq, ts, type, node_id, span_id, parent_span_id, data)

@@ -131,8 +131,11 @@ async function handle(m) {
     }
     case 'arrayTypes':
       return (
-        await pg.query(`SELECT b.oid, b.typarray FROM pg_catalog.pg_type a LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
-      WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`)
+        await pg.query(
+          'SELECT b.oid, b.typarray FROM pg_catalog.pg_type a ' +
+            `LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
+      WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`,
+        )
       ).rows;
     case 'close':
       await pg.close();
