@@ -28,6 +28,8 @@ export interface ScriptedResponse {
 export interface FakeOpenAi {
   baseURL: string;
   requests: any[];
+  /** The bearer token of each request, in order (to check which credential a node sent). */
+  tokens: string[];
   script(...responses: ScriptedResponse[]): void;
   setDefault(fn?: (body: any) => ScriptedResponse): void;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ const echoDefault = (body: any): ScriptedResponse => {
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const requests: any[] = [];
+  const tokens: string[] = [];
   const queue: ScriptedResponse[] = [];
   let fallback = echoDefault;
   let seq = 0;
@@ -66,6 +69,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const auth = req.headers.authorization ?? '';
     const token = /^Bearer (\S+)$/.exec(auth)?.[1];
     if (!token) return sendError(res, 401, 'Missing bearer token');
+    tokens.push(token);
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, token, res);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
@@ -181,6 +185,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    tokens,
     script: (...responses) => void queue.push(...responses),
     setDefault: (fn) => void (fallback = fn ?? echoDefault),
     close: () =>
