@@ -9,70 +9,33 @@ import type { EngineChoice, Graph, NodeTypeInfo, Problem, Workflow } from '@/com
 import { createStore, type Store } from '@/components/lib/external-store';
 import { toast } from '@/components/ui/toast';
 import { layeredLayout } from './auto-layout';
+import { followHandles } from './branch-handles';
+import { clipboardCopy, copySelection } from './clipboard';
+import { initialEditorState, type EditorState } from './editor-state';
 import {
   connectionProblem,
   newEdgeId,
   newNodeData,
   newNodeId,
   normaliseSourceHandle,
-  remapRefs,
   toFlow,
   toGraph,
   type FlowEdge,
   type FlowNode,
   type NodeData,
 } from './graph-model';
+import { problemsByNode, toProblemViews } from './problem-views';
+import { UndoHistory } from './undo-history';
 
-export interface ProblemView extends Problem {
-  key: string;
-  nodeId?: string;
-  edgeId?: string;
-  /** Path inside the node (`data.config.model`), '' for the node as a whole; absent for graph-level problems. */
-  field?: string;
-}
+export type { EditorState, ProblemView, SaveStatus } from './editor-state';
 
-export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'error' | 'conflict';
-
-export interface EditorState {
-  workflowId: string;
-  name: string;
-  description: string;
-  engine: EngineChoice;
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-  selectedIds: string[];
-  revision: number;
-  version: number;
-  savedVersion: number;
-  contentVersion: number;
-  saveStatus: SaveStatus;
-  saveMessage: string | null;
-  problems: ProblemView[];
-  problemsByNode: Map<string, ProblemView[]>;
-  validatedVersion: number;
-  canUndo: boolean;
-  canRedo: boolean;
-  /** Set when something outside the canvas (problems panel) wants the view to centre on a node. */
-  focusRequest: { nodeId: string; at: number } | null;
-}
-
-interface Snapshot {
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-}
-
-const HISTORY_LIMIT = 100;
 const AUTOSAVE_MS = 1500;
 const VALIDATE_MS = 350;
-
-let clipboard: Snapshot | null = null;
 
 export class EditorStore {
   readonly store: Store<EditorState>;
   readonly types: Map<string, NodeTypeInfo>;
-  private undoStack: Snapshot[] = [];
-  private redoStack: Snapshot[] = [];
-  private lastHistory = { key: '', at: 0 };
+  private history = new UndoHistory();
   private autosaveTimer: ReturnType<typeof setTimeout> | undefined;
   private validateTimer: ReturnType<typeof setTimeout> | undefined;
   private validateAbort: AbortController | undefined;
@@ -83,27 +46,7 @@ export class EditorStore {
   constructor(types: NodeTypeInfo[], wf: Workflow) {
     this.types = new Map(types.map((t) => [t.type, t]));
     const { nodes, edges } = toFlow(wf.graph);
-    this.store = createStore<EditorState>({
-      workflowId: wf.id,
-      name: wf.name,
-      description: wf.description,
-      engine: wf.engine,
-      nodes,
-      edges,
-      selectedIds: [],
-      revision: wf.revision,
-      version: 0,
-      savedVersion: 0,
-      contentVersion: 0,
-      saveStatus: 'saved',
-      saveMessage: null,
-      problems: [],
-      problemsByNode: new Map(),
-      validatedVersion: -1,
-      canUndo: false,
-      canRedo: false,
-      focusRequest: null,
-    });
+    this.store = createStore<EditorState>(initialEditorState(wf, nodes, edges));
     if (wf.problems)
       this.applyProblems(
         wf.problems,
@@ -137,17 +80,9 @@ export class EditorStore {
 
   // ---- history -------------------------------------------------------------------------------------------
 
-  /** Records the current graph before a change. Changes with the same key in quick succession (typing) share one step. */
+  /** Records the current graph before a change; changes with the same key in quick succession share one step. */
   private pushHistory(key = '', windowMs = 0) {
-    const now = Date.now();
-    if (key && key === this.lastHistory.key && now - this.lastHistory.at < windowMs) {
-      this.lastHistory.at = now;
-      return;
-    }
-    this.lastHistory = { key, at: now };
-    this.undoStack.push({ nodes: this.state.nodes, edges: this.state.edges });
-    if (this.undoStack.length > HISTORY_LIMIT) this.undoStack.shift();
-    this.redoStack = [];
+    this.history.push({ nodes: this.state.nodes, edges: this.state.edges }, key, windowMs);
   }
 
   private commit(patch: Partial<EditorState>, opts: { content?: boolean } = {}) {
@@ -159,8 +94,8 @@ export class EditorStore {
       version,
       contentVersion: opts.content === false ? s.contentVersion : s.contentVersion + 1,
       saveStatus: s.saveStatus === 'conflict' ? 'conflict' : s.saveStatus === 'saving' ? 'saving' : 'dirty',
-      canUndo: this.undoStack.length > 0,
-      canRedo: this.redoStack.length > 0,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
     };
     if (patch.nodes) next.selectedIds = patch.nodes.filter((n) => n.selected).map((n) => n.id);
     this.store.set(next);
@@ -169,18 +104,14 @@ export class EditorStore {
   }
 
   undo = () => {
-    const prev = this.undoStack.pop();
+    const prev = this.history.undo({ nodes: this.state.nodes, edges: this.state.edges });
     if (!prev) return;
-    this.redoStack.push({ nodes: this.state.nodes, edges: this.state.edges });
-    this.lastHistory = { key: '', at: 0 };
     this.commit({ nodes: prev.nodes, edges: prev.edges });
   };
 
   redo = () => {
-    const next = this.redoStack.pop();
+    const next = this.history.redo({ nodes: this.state.nodes, edges: this.state.edges });
     if (!next) return;
-    this.undoStack.push({ nodes: this.state.nodes, edges: this.state.edges });
-    this.lastHistory = { key: '', at: 0 };
     this.commit({ nodes: next.nodes, edges: next.edges });
   };
 
@@ -286,34 +217,8 @@ export class EditorStore {
     this.pushHistory(historyKey ? `${id}:${historyKey}` : '', 1200);
     let edges = this.state.edges;
     const t = this.types.get(node.type ?? '');
-    if (t?.dynamicOutputs) edges = this.followHandles(node, data, edges);
+    if (t?.dynamicOutputs) edges = followHandles(node, data, edges);
     this.commit({ nodes: this.state.nodes.map((n) => (n.id === id ? { ...n, data } : n)), edges });
-  }
-
-  /** When a branch is renamed its edges follow (matched by position); when one is removed, its edges go with it. */
-  private followHandles(node: FlowNode, data: NodeData, edges: FlowEdge[]): FlowEdge[] {
-    const ids = (config: Record<string, unknown>) => [
-      ...(Array.isArray(config.branches)
-        ? config.branches.map((b: { id?: unknown } | null) => String(b?.id ?? ''))
-        : []),
-      'else',
-    ];
-    const before = ids(node.data.config);
-    const after = ids(data.config);
-    if (before.join('\n') === after.join('\n')) return edges;
-    if (before.length === after.length) {
-      const renamed = new Map<string, string>();
-      before.forEach((id, i) => {
-        if (id !== after[i]) renamed.set(id, after[i]);
-      });
-      return edges.map((e) =>
-        e.source === node.id && e.sourceHandle != null && renamed.has(e.sourceHandle)
-          ? { ...e, sourceHandle: renamed.get(e.sourceHandle)! }
-          : e,
-      );
-    }
-    const valid = new Set(after);
-    return edges.filter((e) => e.source !== node.id || e.sourceHandle == null || valid.has(e.sourceHandle));
   }
 
   deleteSelection() {
@@ -343,60 +248,25 @@ export class EditorStore {
   }
 
   copy(): number {
-    const nodes = this.state.nodes.filter((n) => n.selected);
-    if (!nodes.length) return 0;
-    const ids = new Set(nodes.map((n) => n.id));
-    clipboard = { nodes, edges: this.state.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
-    this.pasteCount = 0;
-    try {
-      void navigator.clipboard
-        ?.writeText(JSON.stringify({ format: 'paiflow.clipboard', ...toGraph(clipboard.nodes, clipboard.edges) }))
-        .catch(() => {});
-    } catch {
-      /* the in-app clipboard is enough */
-    }
-    return nodes.length;
+    const copied = copySelection({ nodes: this.state.nodes, edges: this.state.edges });
+    if (copied) this.pasteCount = 0;
+    return copied;
   }
 
   paste(): number {
-    if (!clipboard?.nodes.length) return 0;
-    const taken = new Set(this.state.nodes.map((n) => n.id));
-    const hasStart = this.state.nodes.some((n) => n.type === 'start');
-    const idMap = new Map<string, string>();
-    const source = clipboard.nodes.filter((n) => n.type !== 'start' || !hasStart);
-    for (const n of source) {
-      const id = newNodeId(n.type ?? 'node', taken);
-      taken.add(id);
-      idMap.set(n.id, id);
-    }
-    if (!idMap.size) {
+    const pasted = clipboardCopy({ nodes: this.state.nodes, edges: this.state.edges }, this.pasteCount + 1);
+    if (!pasted) return 0;
+    if (!pasted.nodes.length) {
       toast('warning', 'Nothing pasted', 'A workflow has exactly one start node.');
       return 0;
     }
     this.pasteCount += 1;
-    const offset = 40 * this.pasteCount;
-    const pasted: FlowNode[] = source.map((n) => ({
-      ...n,
-      id: idMap.get(n.id)!,
-      selected: true,
-      dragging: false,
-      position: { x: n.position.x + offset, y: n.position.y + offset },
-      data: { ...n.data, config: remapRefs(n.data.config, idMap) as Record<string, unknown> },
-    }));
-    const edgeIds = new Set(this.state.edges.map((e) => e.id));
-    const pastedEdges: FlowEdge[] = clipboard.edges
-      .filter((e) => idMap.has(e.source) && idMap.has(e.target))
-      .map((e) => {
-        const id = newEdgeId(edgeIds);
-        edgeIds.add(id);
-        return { ...e, id, source: idMap.get(e.source)!, target: idMap.get(e.target)!, selected: false };
-      });
     this.pushHistory();
     this.commit({
-      nodes: [...this.state.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
-      edges: [...this.state.edges, ...pastedEdges],
+      nodes: [...this.state.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted.nodes],
+      edges: [...this.state.edges, ...pasted.edges],
     });
-    return pasted.length;
+    return pasted.nodes.length;
   }
 
   autoLayout() {
@@ -510,37 +380,8 @@ export class EditorStore {
   };
 
   private applyProblems(problems: Problem[], nodeIds: string[], edgeIds: string[], contentVersion: number) {
-    const views: ProblemView[] = problems.map((p, i) => {
-      const v: ProblemView = { ...p, key: `${i}:${p.code}:${p.path}` };
-      const mNode = /^nodes\[(\d+)\](?:\.(.*))?$/.exec(p.path);
-      const mEdge = /^edges\[(\d+)\](?:\.(.*))?$/.exec(p.path);
-      if (mNode) {
-        v.nodeId = nodeIds[Number(mNode[1])];
-        v.field = mNode[2] ?? '';
-      } else if (mEdge) {
-        v.edgeId = edgeIds[Number(mEdge[1])];
-        const edge = this.state.edges.find((e) => e.id === v.edgeId);
-        v.nodeId = edge ? (p.path.endsWith('.target') ? edge.target : edge.source) : undefined;
-      } else if (p.nodeIds?.length) {
-        v.nodeId = p.nodeIds[0];
-      }
-      if (!v.nodeId && p.nodeIds?.length) v.nodeId = p.nodeIds[0];
-      return v;
-    });
-    const prev = this.state.problemsByNode;
-    const byNode = new Map<string, ProblemView[]>();
-    for (const v of views) {
-      const ids = new Set(
-        [v.nodeId, ...(v.code === 'GRAPH_CYCLE' ? (v.nodeIds ?? []) : [])].filter(Boolean) as string[],
-      );
-      for (const id of ids) byNode.set(id, [...(byNode.get(id) ?? []), v]);
-    }
-    // Keep the previous array when a node's problems did not change, so its card does not re-render.
-    const sig = (l: ProblemView[]) => l.map((p) => `${p.code}|${p.path}|${p.message}`).join('\n');
-    for (const [id, list] of byNode) {
-      const old = prev.get(id);
-      if (old && sig(old) === sig(list)) byNode.set(id, old);
-    }
+    const views = toProblemViews(problems, nodeIds, edgeIds, this.state.edges);
+    const byNode = problemsByNode(views, this.state.problemsByNode);
     this.store.set({ ...this.state, problems: views, problemsByNode: byNode, validatedVersion: contentVersion });
   }
 }
