@@ -10,175 +10,10 @@
  *   Targets: first event p99 < 50 ms locally; memory per open run < 200 KB.
  */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Redis from 'ioredis';
-import pg from 'pg';
-import { z } from 'zod';
-import { InProcessEventBus } from '../engine/events/in-process-bus';
-import { RedisEventBus } from '../engine/events/redis-bus';
-import type { EventBus, TraceEvent } from '../engine/events/types';
+import type { TraceEvent } from '../engine/events/types';
 import { TERMINAL_EVENT_TYPES } from '../engine/events/types';
-import type { Graph } from '../engine/graph/schema';
-import { createLlmResolver } from '../engine/llm/resolve-provider';
-import { createGuardedFetch } from '../engine/net/ssrf-guard';
-import { defineNode } from '../engine/nodes/define';
-import { createDefaultRegistry } from '../engine/nodes/registry';
-import { BullRunQueue, startBullWorker } from '../engine/queue/bullmq-queue';
-import type { RunWorker } from '../engine/queue/types';
-import { RunManager } from '../engine/runtime/run-manager';
-import { openDatabase, type Database } from '../engine/store/prisma/database';
-import { PrismaStore } from '../engine/store/prisma/prisma-store';
-
-type Mode = 'in-process' | 'queue';
-
-const DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-// A node that waits until the bench opens the gate (or the run is aborted).
-let gateOpen: Promise<void> = Promise.resolve();
-let openGate = () => {};
-let waitingAtGate = 0;
-function closeGate() {
-  gateOpen = new Promise<void>((r) => {
-    openGate = r;
-  });
-}
-const gateNode = defineNode<Record<string, never>>({
-  type: 'bench_gate',
-  version: 1,
-  label: 'Gate (bench)',
-  category: 'data',
-  description: 'waits for the bench',
-  configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'out', label: 'out' }],
-  async execute(ctx) {
-    waitingAtGate++;
-    await Promise.race([
-      gateOpen,
-      new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(new Error('aborted')), { once: true })),
-    ]);
-    return { output: { ok: true } };
-  },
-});
-const noopNode = defineNode<Record<string, never>>({
-  type: 'bench_noop',
-  version: 1,
-  label: 'No-op (bench)',
-  category: 'data',
-  description: 'bench',
-  configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'out', label: 'out' }],
-  async execute() {
-    return { output: { ok: true } };
-  },
-});
-
-function graphOf(type: string): Graph {
-  return {
-    nodes: [
-      { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { config: { inputs: [] } } },
-      { id: 'n1', type, position: { x: 200, y: 0 }, data: { config: {} } },
-      { id: 'end', type: 'end', position: { x: 400, y: 0 }, data: { config: { outputs: [] } } },
-    ],
-    edges: [
-      { id: 'e1', source: 'start', target: 'n1' },
-      { id: 'e2', source: 'n1', target: 'end' },
-    ],
-  };
-}
-
-interface Setup {
-  api: RunManager;
-  store: PrismaStore;
-  bus: EventBus;
-  close(): Promise<void>;
-}
-
-async function setup(mode: Mode, db: Database, prefix: string, workerConcurrency: number): Promise<Setup> {
-  const store = new PrismaStore(db.prisma, db.kind, db.sql);
-  const registry = createDefaultRegistry().register(gateNode).register(noopNode);
-  const services = { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } };
-  if (mode === 'in-process') {
-    const bus = new InProcessEventBus(5_000);
-    const api = new RunManager({ store, workflows: store, bus, registry, services });
-    return {
-      api,
-      store,
-      bus,
-      close: async () => {
-        await api.close();
-        await bus.close();
-      },
-    };
-  }
-  const queue = new BullRunQueue({ redisUrl: REDIS_URL, prefix });
-  const apiBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
-  const workerBus = new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 120 });
-  const api = new RunManager({
-    store,
-    workflows: store,
-    bus: apiBus,
-    registry,
-    services,
-    dispatch: (run) => queue.enqueue({ runId: run.id, workflowId: run.workflowId }),
-  });
-  const workerRuns = new RunManager({
-    store,
-    workflows: store,
-    bus: workerBus,
-    registry,
-    services,
-    heartbeatMs: 1_000,
-  });
-  const worker: RunWorker = startBullWorker({
-    redisUrl: REDIS_URL,
-    prefix,
-    executor: workerRuns,
-    getRun: (id) => store.getRun(id),
-    concurrency: workerConcurrency,
-    lockMs: 30_000,
-  });
-  return {
-    api,
-    store,
-    bus: apiBus,
-    async close() {
-      await worker.close(true);
-      await workerRuns.close();
-      await api.close();
-      await queue.close();
-      await apiBus.close();
-      await workerBus.close();
-    },
-  };
-}
-
-async function withDatabase<T>(fn: (db: Database, prefix: string) => Promise<T>): Promise<T> {
-  const schema = `bench_q_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-  const prefix = `paiflow-bench-${randomUUID().slice(0, 8)}:`;
-  const db = await openDatabase({ databaseUrl: DATABASE_URL, schema });
-  try {
-    return await fn(db, prefix);
-  } finally {
-    await db.close();
-    const c = new pg.Client({ connectionString: DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await c.end();
-    const r = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await r.del(...keys);
-    } while (cursor !== '0');
-    r.disconnect();
-  }
-}
+import { gate, graphOf, servicesUp, setup, withDatabase, type Mode } from './queue-bench-setup';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -259,15 +94,15 @@ async function memoryChild(mode: Mode, n: number) {
         }
       };
       // Warm-up: the same path a few times, so first-use allocations are not counted.
-      openGate();
+      gate.open();
       const warm = await Promise.all(Array.from({ length: 20 }, () => s.api.start({ workflow: wf, inputs: {} })));
       await runToEnd(warm.map((w) => w.run.id));
       await new Promise((r) => setTimeout(r, 300));
       await settle();
       const base = process.memoryUsage();
 
-      closeGate();
-      waitingAtGate = 0;
+      gate.close();
+      gate.waiting = 0;
       const t0 = performance.now();
       const started: string[] = [];
       for (let i = 0; i < n; i += 50) {
@@ -276,12 +111,12 @@ async function memoryChild(mode: Mode, n: number) {
         );
         started.push(...batch.map((b) => b.run.id));
       }
-      while (waitingAtGate < n) await new Promise((r) => setTimeout(r, 20));
+      while (gate.waiting < n) await new Promise((r) => setTimeout(r, 20));
       const openMs = performance.now() - t0;
       await new Promise((r) => setTimeout(r, 600)); // journals flush the node.started events
       await settle();
       const held = process.memoryUsage();
-      openGate();
+      gate.open();
       const done = await runToEnd(started);
       const failed = done.filter((r) => r!.status !== 'succeeded').length;
       return {
@@ -316,34 +151,6 @@ function spawnMemoryChild(mode: Mode, n: number): Promise<Awaited<ReturnType<typ
       else reject(new Error(`memory child (${mode}, ${n}) exited ${code}: ${out.slice(-500)}`));
     });
   });
-}
-
-async function servicesUp(): Promise<string | null> {
-  const c = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.query('SELECT 1');
-  } catch {
-    return `PostgreSQL unreachable at ${DATABASE_URL}`;
-  } finally {
-    await c.end().catch(() => {});
-  }
-  const r = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 2000,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    await r.ping();
-  } catch {
-    return `Redis unreachable at ${REDIS_URL}`;
-  } finally {
-    r.disconnect();
-  }
-  return null;
 }
 
 export interface QueueBenchRow {
