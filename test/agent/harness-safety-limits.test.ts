@@ -224,22 +224,25 @@ describe('agent harness safety', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('tool errors go back to the model as classified text (SSRF refusal = policy denied, bad input = tool failed)', async () => {
-    fake.script(
-      {
-        toolCalls: [
-          { id: 'e1', name: 'http_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } },
-          { id: 'e2', name: 'calculator', arguments: { expression: 'constructor.constructor("return process")()' } },
-          { id: 'e3', name: 'calculator', arguments: '{not json' },
-        ],
-      },
-      { text: 'handled' },
-    );
-    const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['http_fetch', 'calculator'] })));
-    expect(run.status).toBe('succeeded');
-    const msgs = toolMessages(fake.requests[1]);
-    expect(msgs[0].content).toMatch(/^policy denied: Blocked request to 169\.254\.169\.254/);
-    expect(msgs[1].content).toMatch(/^tool failed: unexpected character "\."/);
-    expect(msgs[2].content).toMatch(/^tool failed: the arguments are not valid JSON/);
-  });
+  it(
+    'tool errors go back to the model as classified text ' + '(SSRF refusal = policy denied, bad input = tool failed)',
+    async () => {
+      fake.script(
+        {
+          toolCalls: [
+            { id: 'e1', name: 'http_fetch', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } },
+            { id: 'e2', name: 'calculator', arguments: { expression: 'constructor.constructor("return process")()' } },
+            { id: 'e3', name: 'calculator', arguments: '{not json' },
+          ],
+        },
+        { text: 'handled' },
+      );
+      const run = await h.runToEnd(await h.createWorkflow(agentGraph({ tools: ['http_fetch', 'calculator'] })));
+      expect(run.status).toBe('succeeded');
+      const msgs = toolMessages(fake.requests[1]);
+      expect(msgs[0].content).toMatch(/^policy denied: Blocked request to 169\.254\.169\.254/);
+      expect(msgs[1].content).toMatch(/^tool failed: unexpected character "\."/);
+      expect(msgs[2].content).toMatch(/^tool failed: the arguments are not valid JSON/);
+    },
+  );
 });

@@ -73,10 +73,8 @@ export const STACK_RE = /\bat\s+(?:\S+\s+\()?(?:file:\/\/|\/|[A-Za-z]:\\|node:)[
 
 export function expectNoServerErrorsOrStacks() {
   const bad = seen.filter((s) => s.status >= 500 || STACK_RE.test(s.text) || /node_modules|\.ts:\d+/.test(s.text));
-  expect(
-    bad,
-    `responses with a 5xx status or a stack trace:\n${bad.map((b) => `${b.method} ${b.url} → ${b.status} ${b.text.slice(0, 300)}`).join('\n')}`,
-  ).toEqual([]);
+  const list = bad.map((b) => `${b.method} ${b.url} → ${b.status} ${b.text.slice(0, 300)}`).join('\n');
+  expect(bad, `responses with a 5xx status or a stack trace:\n${list}`).toEqual([]);
 }
 
 /** Asserts the error envelope `{ error: { code, message, path? } }` and returns it. */

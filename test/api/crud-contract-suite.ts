@@ -25,7 +25,8 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
     it('names the implementation of each part, with the offline demo LLM when no key is set', async () => {
       const a = await call(health, 'GET', '/api/health');
       expect(a.status).toBe(200);
-      expect(Object.keys(a.body)).toEqual(expect.arrayContaining(['bus', 'db', 'llm', 'ok', 'search'])); // the contract; more may follow
+      // the contract; more may follow
+      expect(Object.keys(a.body)).toEqual(expect.arrayContaining(['bus', 'db', 'llm', 'ok', 'search']));
       expect(a.body.workers).toBe('in-process');
       expect(a.body.ok).toBe(true);
       for (const k of ['db', 'bus', 'search', 'llm']) expect(typeof a.body[k], k).toBe('string');

@@ -67,7 +67,8 @@ describe('per-workflow CORS origins', () => {
     expect(ok.status).toBe(204);
     expect(acao(ok.headers)).toBe(SHOP);
     expect(ok.headers.get('vary')).toMatch(/Origin/);
-    expect(acao((await preflight(shop.slug, 'https://default.example')).headers)).toBeNull(); // the default does not apply any more
+    // the default does not apply any more
+    expect(acao((await preflight(shop.slug, 'https://default.example')).headers)).toBeNull();
 
     const run = await runAs(shop, shop.key, SHOP);
     expect(run.status, run.text).toBe(200);
@@ -114,23 +115,26 @@ describe('per-workflow CORS origins', () => {
     expect(acao(events.headers)).toBe(SHOP);
   });
 
-  it('a workflow without its own list follows the server default; ["*"] allows any origin; [] allows none', async () => {
-    expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBe('https://default.example');
-    expect(acao((await runAs(plain, plain.key, SHOP)).headers)).toBeNull();
+  it(
+    'a workflow without its own list follows the server default; ' + '["*"] allows any origin; [] allows none',
+    async () => {
+      expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBe('https://default.example');
+      expect(acao((await runAs(plain, plain.key, SHOP)).headers)).toBeNull();
 
-    await setOrigins(plain.id, ['*']);
-    const any = await runAs(plain, plain.key, 'https://anywhere.example');
-    expect(acao(any.headers)).toBe('*');
+      await setOrigins(plain.id, ['*']);
+      const any = await runAs(plain, plain.key, 'https://anywhere.example');
+      expect(acao(any.headers)).toBe('*');
 
-    await setOrigins(plain.id, []);
-    expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBeNull();
-    const none = await runAs(plain, plain.key, SHOP);
-    expect(none.status).toBe(200); // CORS is the browser's rule: a server-side caller still gets its answer
-    expect(acao(none.headers)).toBeNull();
+      await setOrigins(plain.id, []);
+      expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBeNull();
+      const none = await runAs(plain, plain.key, SHOP);
+      expect(none.status).toBe(200); // CORS is the browser's rule: a server-side caller still gets its answer
+      expect(acao(none.headers)).toBeNull();
 
-    await setOrigins(plain.id, null);
-    expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBe('https://default.example');
-  });
+      await setOrigins(plain.id, null);
+      expect(acao((await preflight(plain.slug, 'https://default.example')).headers)).toBe('https://default.example');
+    },
+  );
 
   it('refuses malformed origins with the offending path and changes nothing', async () => {
     await setOrigins(shop.id, [SHOP]);

@@ -1,4 +1,5 @@
-// Guarantees: the publish + published-endpoint contract holds on PostgreSQL (skipped when unreachable, required under CI=true).
+// Guarantees: the publish + published-endpoint contract holds on PostgreSQL (skipped when unreachable, required under
+// CI=true).
 import pg from 'pg';
 import { describe, it } from 'vitest';
 import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../support/databases';

@@ -1,4 +1,6 @@
-// Guarantees: in queue mode (runs executed by a worker process, events over Redis) the published endpoint still answers sync runs with their outputs as soon as the worker finishes (no fixed polling delay), streams the worker's trace to the terminal event, and frees its concurrency slot when the worker's run ends.
+// Guarantees: in queue mode (runs executed by a worker process, events over Redis) the published endpoint still answers
+// sync runs with their outputs as soon as the worker finishes (no fixed polling delay), streams the worker's trace to
+// the terminal event, and frees its concurrency slot when the worker's run ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as v1GetRun } from '@/app/api/v1/runs/[runId]/route';
 import { POST as v1Run } from '@/app/api/v1/workflows/[slug]/run/route';
@@ -58,7 +60,8 @@ describe.runIf(available)('published endpoint in queue mode', () => {
     const warm = Date.now() - t1;
     const r2run = await rig.run(r2.body.runId);
     console.log(
-      `[queue] published sync run: first ${t1 - t0} ms, warm ${warm} ms (run itself: created→finished ${Date.parse(r2run.finishedAt!) - Date.parse(r2run.createdAt)} ms)`,
+      `[queue] published sync run: first ${t1 - t0} ms, warm ${warm} ms (run itself: ` +
+        `created→finished ${Date.parse(r2run.finishedAt!) - Date.parse(r2run.createdAt)} ms)`,
     );
     const slots = v1Settings(rig.app).slots;
     for (const until = Date.now() + 10_000; slots.count(workflowId) > 0 && Date.now() < until;)

@@ -1,4 +1,7 @@
-// Guarantees: the published endpoint enforces its limits with the documented answers — per-key rate limit → 429 + Retry-After, body too large → 413, non-JSON → 415, per-workflow concurrency cap → 429 (an idempotent repeat still gets its run), a sync run past SYNC_TIMEOUT_MS → 202 + statusUrl (never 504) — and CORS answers only the configured origins.
+// Guarantees: the published endpoint enforces its limits with the documented answers — per-key rate limit → 429 +
+// Retry-After, body too large → 413, non-JSON → 415, per-workflow concurrency cap → 429 (an idempotent repeat still
+// gets its run), a sync run past SYNC_TIMEOUT_MS → 202 + statusUrl (never 504) — and CORS answers only the configured
+// origins.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,32 +178,36 @@ describe('per-workflow concurrency cap and sync timeout', () => {
     expect(await waitForRun(getRun, r.body.runId)).toMatchObject({ status: 'succeeded', outputs: { ok: true } });
   });
 
-  it('429 beyond MAX_CONCURRENT_RUNS_PER_WORKFLOW; an idempotent repeat still gets its run; room again once runs end', async () => {
-    closeGate();
-    const key = await newKey(slow.id);
-    const a = await run(slow.slug, key, { inputs: { message: 'a' }, mode: 'async' }, { 'idempotency-key': 'cap-a' });
-    const b = await run(slow.slug, key, { inputs: { message: 'b' }, mode: 'async' });
-    expect([a.status, b.status]).toEqual([202, 202]);
-    const c = await run(slow.slug, key, { inputs: { message: 'c' }, mode: 'async' });
-    expectError(c, 429, 'CONCURRENCY_LIMIT');
-    expect(c.headers.get('retry-after')).toBe('1');
-    const again = await run(
-      slow.slug,
-      key,
-      { inputs: { message: 'a' }, mode: 'async' },
-      { 'idempotency-key': 'cap-a' },
-    );
-    expect(again.status).toBe(202);
-    expect(again.body.runId).toBe(a.body.runId);
-    openGate();
-    await waitForRun(getRun, a.body.runId);
-    await waitForRun(getRun, b.body.runId);
-    // A slot is released when the run's execution settles, just after its final status is stored.
-    const { slots } = v1Settings(await getApp());
-    for (const until = Date.now() + 5000; slots.count(slow.id) > 0 && Date.now() < until;)
-      await new Promise((r) => setTimeout(r, 10));
-    expect((await run(slow.slug, key, { inputs: { message: 'd' } })).status).toBe(200);
-  });
+  it(
+    '429 beyond MAX_CONCURRENT_RUNS_PER_WORKFLOW; ' +
+      'an idempotent repeat still gets its run; room again once runs end',
+    async () => {
+      closeGate();
+      const key = await newKey(slow.id);
+      const a = await run(slow.slug, key, { inputs: { message: 'a' }, mode: 'async' }, { 'idempotency-key': 'cap-a' });
+      const b = await run(slow.slug, key, { inputs: { message: 'b' }, mode: 'async' });
+      expect([a.status, b.status]).toEqual([202, 202]);
+      const c = await run(slow.slug, key, { inputs: { message: 'c' }, mode: 'async' });
+      expectError(c, 429, 'CONCURRENCY_LIMIT');
+      expect(c.headers.get('retry-after')).toBe('1');
+      const again = await run(
+        slow.slug,
+        key,
+        { inputs: { message: 'a' }, mode: 'async' },
+        { 'idempotency-key': 'cap-a' },
+      );
+      expect(again.status).toBe(202);
+      expect(again.body.runId).toBe(a.body.runId);
+      openGate();
+      await waitForRun(getRun, a.body.runId);
+      await waitForRun(getRun, b.body.runId);
+      // A slot is released when the run's execution settles, just after its final status is stored.
+      const { slots } = v1Settings(await getApp());
+      for (const until = Date.now() + 5000; slots.count(slow.id) > 0 && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 10));
+      expect((await run(slow.slug, key, { inputs: { message: 'd' } })).status).toBe(200);
+    },
+  );
 });
 
 describe('CORS with configured origins', () => {

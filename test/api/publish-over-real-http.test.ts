@@ -1,4 +1,6 @@
-// Guarantees: over a real socket, a client with nothing but the endpoint URL and a key — plain fetch, or curl via scripts/curl-published.sh — can publish-run a workflow (sync, stream, async + poll), and gets 401 (curl exit 22) without a valid key.
+// Guarantees: over a real socket, a client with nothing but the endpoint URL and a key — plain fetch, or curl via
+// scripts/curl-published.sh — can publish-run a workflow (sync, stream, async + poll), and gets 401 (curl exit 22)
+// without a valid key.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

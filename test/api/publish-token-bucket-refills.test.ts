@@ -1,4 +1,5 @@
-// Guarantees: the per-key token bucket allows a burst of RATE_LIMIT_PER_MIN, then refills continuously (never more than the limit), keeps keys apart, and says how long to wait.
+// Guarantees: the per-key token bucket allows a burst of RATE_LIMIT_PER_MIN, then refills continuously (never more than
+// the limit), keeps keys apart, and says how long to wait.
 import { describe, expect, it } from 'vitest';
 import { TokenBuckets } from '@/lib/server/rate-limit';
 

@@ -65,16 +65,19 @@ describe('an event stream for a run that ends as the stream starts', () => {
     expect(await stream(events.slice(0, 2), events.slice(2), 50)).toEqual({ frames: ALL, closed: true });
   });
 
-  it('stays open while only the status is terminal (cancelled by another process) until the terminal event comes', async () => {
-    const got = await stream(
-      events.slice(0, 2),
-      [ev(3, 'node.failed'), ev(4, 'run.cancelled')],
-      100,
-      () => 'cancelled',
-    );
-    expect(got).toEqual({
-      frames: ['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled'],
-      closed: true,
-    });
-  });
+  it(
+    'stays open while only the status is terminal (cancelled ' + 'by another process) until the terminal event comes',
+    async () => {
+      const got = await stream(
+        events.slice(0, 2),
+        [ev(3, 'node.failed'), ev(4, 'run.cancelled')],
+        100,
+        () => 'cancelled',
+      );
+      expect(got).toEqual({
+        frames: ['1:run.started', '2:node.started', '3:node.failed', '4:run.cancelled'],
+        closed: true,
+      });
+    },
+  );
 });

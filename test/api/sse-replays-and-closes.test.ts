@@ -1,4 +1,6 @@
-// Guarantees: GET /api/runs/:id/events streams every trace event once, with `id: <seq>` contiguous from the cursor (Last-Event-ID or ?after=), ends with the terminal event and then closes — also when connected while the run is still in progress.
+// Guarantees: GET /api/runs/:id/events streams every trace event once, with `id: <seq>` contiguous from the cursor
+// (Last-Event-ID or ?after=), ends with the terminal event and then closes — also when connected while the run is still
+// in progress.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

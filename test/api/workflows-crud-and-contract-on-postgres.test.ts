@@ -1,4 +1,5 @@
-// Guarantees: the same v1 HTTP contract (health, node-types, runs, CRUD with optimistic revisions, export/import, validate) holds on PostgreSQL (skipped when unreachable, required under CI=true).
+// Guarantees: the same v1 HTTP contract (health, node-types, runs, CRUD with optimistic revisions, export/import,
+// validate) holds on PostgreSQL (skipped when unreachable, required under CI=true).
 import pg from 'pg';
 import { describe, it } from 'vitest';
 import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../support/databases';

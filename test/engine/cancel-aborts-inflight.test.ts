@@ -1,4 +1,6 @@
-// Guarantees: cancelling a run aborts its in-flight work — a hanging node and a real HTTP request to an OpenAI-compatible server (the client disconnects) — and leaves the run and node `cancelled` with run.cancelled as the last event.
+// Guarantees: cancelling a run aborts its in-flight work — a hanging node and a real HTTP request to an
+// OpenAI-compatible server (the client disconnects) — and leaves the run and node `cancelled` with run.cancelled as the
+// last event.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -46,7 +48,9 @@ async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   }
 }
 
-/** A TCP pass-through in front of the fake server that records each client connection and whether the client hung up. */
+/**
+ * A TCP pass-through in front of the fake server that records each client connection and whether the client hung up.
+ */
 interface Conn {
   bytesFromClient: number;
   closedByClient: boolean;
@@ -159,22 +163,25 @@ describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
     return { run, nodes, events };
   }
 
-  it('cancel aborts a node that hangs until aborted: run and node end `cancelled`, successors never start', async () => {
-    probeScript.set('p2', { hang: true });
-    const runId = await startRun(chainGraph(3));
-    await until(() => probeCalls.get('p2') === 1, 'p2 to start');
+  it(
+    'cancel aborts a node that hangs until aborted: ' + 'run and node end `cancelled`, successors never start',
+    async () => {
+      probeScript.set('p2', { hang: true });
+      const runId = await startRun(chainGraph(3));
+      await until(() => probeCalls.get('p2') === 1, 'p2 to start');
 
-    const answer = await h.runs.cancel(runId);
-    expect(answer.id).toBe(runId);
-    await within(h.runs.waitFor(runId), 10_000, 'the run ending after cancel');
-    const { nodes } = await expectCancelled(runId, 'p2');
-    expect(nodes.p1.status).toBe('succeeded');
-    expect(nodes.p3).toBeUndefined();
-    expect(probeCalls.get('p3')).toBeUndefined();
-    expect(h.runs.isActive(runId)).toBe(false);
+      const answer = await h.runs.cancel(runId);
+      expect(answer.id).toBe(runId);
+      await within(h.runs.waitFor(runId), 10_000, 'the run ending after cancel');
+      const { nodes } = await expectCancelled(runId, 'p2');
+      expect(nodes.p1.status).toBe('succeeded');
+      expect(nodes.p3).toBeUndefined();
+      expect(probeCalls.get('p3')).toBeUndefined();
+      expect(h.runs.isActive(runId)).toBe(false);
 
-    await expect(h.runs.cancel(runId)).rejects.toMatchObject({ status: 409, code: 'RUN_NOT_ACTIVE' });
-  });
+      await expect(h.runs.cancel(runId)).rejects.toMatchObject({ status: 409, code: 'RUN_NOT_ACTIVE' });
+    },
+  );
 
   it('cancel during a streaming LLM call aborts the HTTP request: the server sees the client disconnect', async () => {
     fake.script({ text: 'Once upon a time there was a very long story that never ends', hang: true });

@@ -1,4 +1,5 @@
-// Guarantees: after the process running a run is SIGKILLed, a new process finds the run, marks it `interrupted` (with a run.interrupted event) and resumes it to success without executing the nodes that had already succeeded.
+// Guarantees: after the process running a run is SIGKILLed, a new process finds the run, marks it `interrupted` (with a
+// run.interrupted event) and resumes it to success without executing the nodes that had already succeeded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +102,8 @@ const combos = kinds.flatMap((k) => (['dag', 'langgraph'] as const).map((engine)
 
 describe.each(combos)('crash and restart on %s with the %s engine', (kind, engine) => {
   it(
-    'a run whose process was SIGKILLed mid-node is recovered as interrupted and resumed without re-running completed nodes',
+    'a run whose process was SIGKILLed mid-node is recovered as ' +
+      'interrupted and resumed without re-running completed nodes',
     { timeout: 180_000 },
     async () => {
       resetProbes();
@@ -153,7 +155,8 @@ describe.each(combos)('crash and restart on %s with the %s engine', (kind, engin
         expect(before.status).toBe('running');
         let recovered: string[];
         if (kind === 'pglite') {
-          recovered = await h.runs.recover(new Date(Date.now() + 1000)); // single-process store: every running run is an orphan
+          // single-process store: every running run is an orphan
+          recovered = await h.runs.recover(new Date(Date.now() + 1000));
         } else {
           // Multi-process store: the run becomes stale once the dead owner's last heartbeat is older than staleMs.
           recovered = await until(

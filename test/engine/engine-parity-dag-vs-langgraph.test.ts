@@ -98,7 +98,10 @@ async function summary(h: Harness, runId: string) {
   return { status: run.status, outputs: run.outputs, engine: run.engine, nodes, types: normalise(events) };
 }
 
-/** Event types in order; within a burst of node.started events the order is a race, so compare them as per-node streams too. */
+/**
+ * Event types in order; within a burst of node.started events the order is a race, so compare them as per-node streams
+ * too.
+ */
 function normalise(events: TraceEvent[]) {
   const perNode: Record<string, string[]> = {};
   for (const ev of events) if (ev.nodeId) (perNode[ev.nodeId] ??= []).push(ev.type);

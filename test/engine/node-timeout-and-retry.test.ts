@@ -26,28 +26,31 @@ describe.each(cases)('node timeout and retry on %s, %s engine', (kind, engine) =
   });
   beforeEach(() => resetProbes());
 
-  it('a hanging node is aborted at timeoutMs, retried, and fails with NODE_TIMEOUT; its successor never runs', async () => {
-    probeScript.set('p1', { hang: true });
-    const wf = await h.createWorkflow(
-      withP1({ timeoutMs: 150, retry: { maxAttempts: 2, backoffMs: 20 } }),
-      'timeout',
-      engine,
-    );
-    const t0 = Date.now();
-    const run = await h.runToEnd(wf);
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(run.status).toBe('failed');
-    expect(run.error).toMatchObject({ code: 'NODE_TIMEOUT' });
-    expect(run.error?.message).toMatch(/timed out after 150 ms/);
-    expect(probeCalls.get('p1')).toBe(2);
-    expect(probeCalls.get('p2')).toBeUndefined();
-    const events = await h.events(run.id);
-    const retries = events.filter((e) => e.nodeId === 'p1' && e.type === 'node.progress');
-    expect(retries).toHaveLength(1);
-    expect(retries[0].data).toMatchObject({ retry: { attempt: 1, nextInMs: 20, error: { code: 'NODE_TIMEOUT' } } });
-    const p1 = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'p1')!;
-    expect(p1).toMatchObject({ status: 'failed', attempt: 2, error: { code: 'NODE_TIMEOUT' } });
-  });
+  it(
+    'a hanging node is aborted at timeoutMs, retried, ' + 'and fails with NODE_TIMEOUT; its successor never runs',
+    async () => {
+      probeScript.set('p1', { hang: true });
+      const wf = await h.createWorkflow(
+        withP1({ timeoutMs: 150, retry: { maxAttempts: 2, backoffMs: 20 } }),
+        'timeout',
+        engine,
+      );
+      const t0 = Date.now();
+      const run = await h.runToEnd(wf);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(run.status).toBe('failed');
+      expect(run.error).toMatchObject({ code: 'NODE_TIMEOUT' });
+      expect(run.error?.message).toMatch(/timed out after 150 ms/);
+      expect(probeCalls.get('p1')).toBe(2);
+      expect(probeCalls.get('p2')).toBeUndefined();
+      const events = await h.events(run.id);
+      const retries = events.filter((e) => e.nodeId === 'p1' && e.type === 'node.progress');
+      expect(retries).toHaveLength(1);
+      expect(retries[0].data).toMatchObject({ retry: { attempt: 1, nextInMs: 20, error: { code: 'NODE_TIMEOUT' } } });
+      const p1 = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'p1')!;
+      expect(p1).toMatchObject({ status: 'failed', attempt: 2, error: { code: 'NODE_TIMEOUT' } });
+    },
+  );
 
   it('a node that fails once (transiently) and succeeds on retry succeeds, and its successor runs once', async () => {
     probeScript.set('p1', { fail: 1, transient: true });

@@ -14,7 +14,9 @@ import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, typ
 const kinds = await storeKinds();
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
 
-/** Per commit: its node snapshots (id:status), the run status riding along, and how often each probe had run by then. */
+/**
+ * Per commit: its node snapshots (id:status), the run status riding along, and how often each probe had run by then.
+ */
 type Commit = { nodes: string[]; status?: string; calls: Record<string, number> };
 
 function recordingStore(inner: PrismaStore, log: Commit[]): RunStore {
@@ -77,29 +79,32 @@ describe.each(cases)('commits of pure nodes on %s, %s engine', (kind, engine) =>
     await h?.close();
   });
 
-  it('a chain: Start rides with p1, p1 is committed before p2 runs, p2 and End ride with the final commit', async () => {
-    resetProbes();
-    const wf = await h.createWorkflow(chainGraph(2), 'chain', engine);
-    log.length = 0;
-    const run = await h.runToEnd(wf);
-    expect(run.status).toBe('succeeded');
-    expect(run.outputs).toEqual({ last: { value: 'p2', calls: 1 } });
-    expect(log.map((c) => c.nodes)).toEqual([
-      ['p1:succeeded', 'start:succeeded'],
-      ['end:succeeded', 'p2:succeeded'],
-    ]);
-    expect(log[0].calls).toEqual({ p1: 1 }); // p2 had not started when p1's snapshot was committed
-    expect(log[1].status).toBe('succeeded');
-    const nodes = await h.store.getNodeRuns(run.id);
-    expect(nodes.map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual([
-      'end:succeeded',
-      'p1:succeeded',
-      'p2:succeeded',
-      'start:succeeded',
-    ]);
-    const types = (await h.events(run.id)).map((e) => `${e.type}${e.nodeId ? `:${e.nodeId}` : ''}`);
-    expect(types.slice(-3)).toEqual(['node.started:end', 'node.succeeded:end', 'run.succeeded']);
-  });
+  it(
+    'a chain: Start rides with p1, p1 is committed before p2 runs, ' + 'p2 and End ride with the final commit',
+    async () => {
+      resetProbes();
+      const wf = await h.createWorkflow(chainGraph(2), 'chain', engine);
+      log.length = 0;
+      const run = await h.runToEnd(wf);
+      expect(run.status).toBe('succeeded');
+      expect(run.outputs).toEqual({ last: { value: 'p2', calls: 1 } });
+      expect(log.map((c) => c.nodes)).toEqual([
+        ['p1:succeeded', 'start:succeeded'],
+        ['end:succeeded', 'p2:succeeded'],
+      ]);
+      expect(log[0].calls).toEqual({ p1: 1 }); // p2 had not started when p1's snapshot was committed
+      expect(log[1].status).toBe('succeeded');
+      const nodes = await h.store.getNodeRuns(run.id);
+      expect(nodes.map((n) => `${n.nodeId}:${n.status}`).sort()).toEqual([
+        'end:succeeded',
+        'p1:succeeded',
+        'p2:succeeded',
+        'start:succeeded',
+      ]);
+      const types = (await h.events(run.id)).map((e) => `${e.type}${e.nodeId ? `:${e.nodeId}` : ''}`);
+      expect(types.slice(-3)).toEqual(['node.started:end', 'node.succeeded:end', 'run.succeeded']);
+    },
+  );
 
   it('templates and conditions ride along too; a skipped branch is recorded; nothing is lost', async () => {
     resetProbes();

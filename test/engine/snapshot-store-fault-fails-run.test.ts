@@ -1,5 +1,7 @@
-// Guarantees, on both engines: when a node's snapshot cannot be persisted the run fails with STORE_WRITE_FAILED and no successor starts; afterwards the run resumes, re-running exactly the nodes whose success never became durable.
-// (The state-graph engine overlaps each snapshot write with LangGraph's own step: these tests pin that the write is still awaited before a successor runs.)
+// Guarantees, on both engines: when a node's snapshot cannot be persisted the run fails with STORE_WRITE_FAILED and no
+// successor starts; afterwards the run resumes, re-running exactly the nodes whose success never became durable.
+// (The state-graph engine overlaps each snapshot write with LangGraph's own step: these tests pin that the write is
+// still awaited before a successor runs.)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -67,71 +69,79 @@ describe.each(cases)('store faults on %s, %s engine', (kind, engine) => {
     return Object.fromEntries((await h.store.getNodeRuns(runId)).map((n) => [n.nodeId, n.status]));
   }
 
-  it('a failed snapshot write fails the run with STORE_WRITE_FAILED before any successor starts; a transient fault leaves a consistent, resumable record', async () => {
-    const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
-    ctl.mode = 'once';
-    const run = await h.runToEnd(wf);
-    expect(ctl.injected).toBe(1);
-    expect(run.status).toBe('failed');
-    expect(run.error?.code).toBe('STORE_WRITE_FAILED');
-    expect(calls()).toEqual({ p1: 1, p2: 1 }); // p3 never executed
-    expect(probeCalls.get('p3')).toBeUndefined();
+  it(
+    'a failed snapshot write fails the run with STORE_WRITE_FAILED before any ' +
+      'successor starts; a transient fault leaves a consistent, resumable record',
+    async () => {
+      const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
+      ctl.mode = 'once';
+      const run = await h.runToEnd(wf);
+      expect(ctl.injected).toBe(1);
+      expect(run.status).toBe('failed');
+      expect(run.error?.code).toBe('STORE_WRITE_FAILED');
+      expect(calls()).toEqual({ p1: 1, p2: 1 }); // p3 never executed
+      expect(probeCalls.get('p3')).toBeUndefined();
 
-    // The run's final write persisted what the failed commit held, in order: p2's success is durable now.
-    const events = await h.events(run.id);
-    seqsContiguous(events);
-    expect(events.filter((e) => e.nodeId === 'p2').map((e) => e.type)).toEqual(['node.started', 'node.succeeded']);
-    expect(events.some((e) => e.nodeId === 'p3')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'STORE_WRITE_FAILED' } } });
-    expect(await nodeStatus(run.id)).toEqual({ start: 'succeeded', p1: 'succeeded', p2: 'succeeded' });
+      // The run's final write persisted what the failed commit held, in order: p2's success is durable now.
+      const events = await h.events(run.id);
+      seqsContiguous(events);
+      expect(events.filter((e) => e.nodeId === 'p2').map((e) => e.type)).toEqual(['node.started', 'node.succeeded']);
+      expect(events.some((e) => e.nodeId === 'p3')).toBe(false);
+      expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'STORE_WRITE_FAILED' } } });
+      expect(await nodeStatus(run.id)).toEqual({ start: 'succeeded', p1: 'succeeded', p2: 'succeeded' });
 
-    // Durable success is never executed again: the resume starts at p3.
-    await h.runs.resume(run.id);
-    await h.runs.waitFor(run.id);
-    const done = (await h.store.getRun(run.id))!;
-    expect(done.status).toBe('succeeded');
-    expect(done.outputs).toEqual({ last: { value: 'p5', calls: 1 } });
-    expect(calls()).toEqual({ p1: 1, p2: 1, p3: 1, p4: 1, p5: 1 });
-    seqsContiguous(await h.events(run.id));
-  });
+      // Durable success is never executed again: the resume starts at p3.
+      await h.runs.resume(run.id);
+      await h.runs.waitFor(run.id);
+      const done = (await h.store.getRun(run.id))!;
+      expect(done.status).toBe('succeeded');
+      expect(done.outputs).toEqual({ last: { value: 'p5', calls: 1 } });
+      expect(calls()).toEqual({ p1: 1, p2: 1, p3: 1, p4: 1, p5: 1 });
+      seqsContiguous(await h.events(run.id));
+    },
+  );
 
-  it("during an outage no successor starts and p2's success is never durable; once the store is back the run is recovered and resumed, re-running p2", async () => {
-    const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
-    const live: TraceEvent[] = [];
-    ctl.mode = 'outage';
-    const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
-    const unsubscribe = h.bus.subscribe(run.id, 0, (e) => live.push(e));
-    await h.runs.waitFor(run.id);
-    unsubscribe();
-    expect(ctl.down).toBe(true);
-    expect(calls()).toEqual({ p1: 1, p2: 1 });
-    expect(live.some((e) => e.nodeId === 'p3')).toBe(false);
-    expect(live.find((e) => e.type === 'run.failed')?.data).toMatchObject({ error: { code: 'STORE_WRITE_FAILED' } });
+  it(
+    "during an outage no successor starts and p2's success is never durable; " +
+      'once the store is back the run is recovered and resumed, re-running p2',
+    async () => {
+      const wf = await h.createWorkflow(chainGraph(5), 'fault', engine);
+      const live: TraceEvent[] = [];
+      ctl.mode = 'outage';
+      const { run } = await h.runs.start({ workflow: (await h.store.getWorkflow(wf))!, inputs: {} });
+      const unsubscribe = h.bus.subscribe(run.id, 0, (e) => live.push(e));
+      await h.runs.waitFor(run.id);
+      unsubscribe();
+      expect(ctl.down).toBe(true);
+      expect(calls()).toEqual({ p1: 1, p2: 1 });
+      expect(live.some((e) => e.nodeId === 'p3')).toBe(false);
+      expect(live.find((e) => e.type === 'run.failed')?.data).toMatchObject({ error: { code: 'STORE_WRITE_FAILED' } });
 
-    // Nothing after p1 reached the database; the record still says running (its owner could not write the end).
-    const stored = (await h.store.getRun(run.id))!;
-    expect(stored.status).toBe('running');
-    const statuses = await nodeStatus(run.id);
-    expect(statuses).toMatchObject({ start: 'succeeded', p1: 'succeeded' });
-    expect(statuses.p2 ?? 'none').not.toBe('succeeded');
+      // Nothing after p1 reached the database; the record still says running (its owner could not write the end).
+      const stored = (await h.store.getRun(run.id))!;
+      expect(stored.status).toBe('running');
+      const statuses = await nodeStatus(run.id);
+      expect(statuses).toMatchObject({ start: 'succeeded', p1: 'succeeded' });
+      expect(statuses.p2 ?? 'none').not.toBe('succeeded');
 
-    // The store is repaired. Recovery (start-up, or the PostgreSQL reaper) marks the orphan interrupted.
-    Object.assign(ctl, { mode: 'none', down: false });
-    expect(await h.runs.recover(new Date(Date.now() + 1000))).toContain(run.id);
-    const interrupted = (await h.store.getRun(run.id))!;
-    expect(interrupted.status).toBe('interrupted');
-    expect((await h.events(run.id)).at(-1)?.type).toBe('run.interrupted');
+      // The store is repaired. Recovery (start-up, or the PostgreSQL reaper) marks the orphan interrupted.
+      Object.assign(ctl, { mode: 'none', down: false });
+      expect(await h.runs.recover(new Date(Date.now() + 1000))).toContain(run.id);
+      const interrupted = (await h.store.getRun(run.id))!;
+      expect(interrupted.status).toBe('interrupted');
+      expect((await h.events(run.id)).at(-1)?.type).toBe('run.interrupted');
 
-    await h.runs.resume(run.id);
-    await h.runs.waitFor(run.id);
-    const done = (await h.store.getRun(run.id))!;
-    expect(done.status).toBe('succeeded');
-    expect(calls()).toEqual({ p1: 1, p2: 2, p3: 1, p4: 1, p5: 1 }); // p2 re-run: its success was never durable
-    const events = await h.events(run.id);
-    seqsContiguous(events);
-    expect(events.filter((e) => e.type === 'node.succeeded' && e.nodeId === 'p1')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'node.succeeded' && e.nodeId === 'p2')).toHaveLength(1);
-  });
+      await h.runs.resume(run.id);
+      await h.runs.waitFor(run.id);
+      const done = (await h.store.getRun(run.id))!;
+      expect(done.status).toBe('succeeded');
+      expect(calls()).toEqual({ p1: 1, p2: 2, p3: 1, p4: 1, p5: 1 }); // p2 re-run: its success was never durable
+      const events = await h.events(run.id);
+      seqsContiguous(events);
+      expect(events.filter((e) => e.type === 'node.succeeded' && e.nodeId === 'p1')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'node.succeeded' && e.nodeId === 'p2')).toHaveLength(1);
+    },
+  );
   // ── Regressions found by this suite and fixed in engine/runtime/run-manager.ts.
 
   it('after an outage ends, the owning process resumes the orphaned run without needing recover()', async () => {

@@ -1,4 +1,6 @@
-// Guarantees: start-input and end-output names cannot be __proto__ / constructor / prototype (they would silently rewire the object they are written into), and undeclared inputs named like Object.prototype members pass through intact.
+// Guarantees: start-input and end-output names cannot be __proto__ / constructor / prototype (they would silently
+// rewire the object they are written into), and undeclared inputs named like Object.prototype members pass through
+// intact.
 import { describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';

@@ -75,17 +75,20 @@ describe('chunker', () => {
 
 describe('HTML', () => {
   it('strips tags, scripts, styles and comments, keeps block structure and decodes entities', () => {
-    const html = `<!doctype html><html><head><title>Refunds &amp; Returns</title><style>p{color:red}</style>
+    const html =
+      `<!doctype html><html><head><title>Refunds &amp; Returns</title><style>p{color:red}</style>
       <script>var s = "<p>not text</p>"; if (a > b) alert(1)</script></head>
-      <body><h1>Refund policy</h1><!-- hidden <b>comment</b> --><p class="x" data-x="a > b">Items can be returned within <b>30&nbsp;days</b> &mdash; see &#x201C;terms&#8221;.</p>
-      <ul><li>Receipts needed</li><li>Unused items</li></ul><img src="x.png" alt="chart of refunds"><noscript>enable js</noscript></body></html>`;
+      <body><h1>Refund policy</h1><!-- hidden <b>comment</b> --><p class="x" data-x="a > b">` +
+      `Items can be returned within <b>30&nbsp;days</b> &mdash; see &#x201C;terms&#8221;.</p>
+      <ul><li>Receipts needed</li><li>Unused items</li></ul><img src="x.png" alt="chart of refunds">` +
+      `<noscript>enable js</noscript></body></html>`;
     const { text, title } = htmlToText(html);
     expect(title).toBe('Refunds & Returns');
     expect(text).toBe(
-      'Refund policy\n\nItems can be returned within 30 days — see “terms”.\n\nReceipts needed\nUnused items\n\n chart of refunds'.replace(
-        '\n\n chart',
-        '\n\nchart',
-      ),
+      (
+        'Refund policy\n\nItems can be returned within 30 days — ' +
+        'see “terms”.\n\nReceipts needed\nUnused items\n\n chart of refunds'
+      ).replace('\n\n chart', '\n\nchart'),
     );
     expect(text).not.toMatch(/not text|alert|color|comment|enable js|</);
   });

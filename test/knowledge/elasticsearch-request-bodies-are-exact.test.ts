@@ -279,41 +279,47 @@ describe('search requests', () => {
     });
   });
 
-  it('bm25: match in a bool with the filter; vector: top-level knn (k = topK, num_candidates = topK × 30)', async () => {
-    await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
-    expect(lastSearch()).toEqual({
-      size: 2,
-      _source: SOURCE,
-      track_total_hits: false,
-      query: {
-        bool: {
-          must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }],
-          filter: [...filter, { terms: { document_id: ['doc_a', 'doc_b'] } }],
+  it(
+    'bm25: match in a bool with the filter; vector: ' + 'top-level knn (k = topK, num_candidates = topK × 30)',
+    async () => {
+      await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
+      expect(lastSearch()).toEqual({
+        size: 2,
+        _source: SOURCE,
+        track_total_hits: false,
+        query: {
+          bool: {
+            must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }],
+            filter: [...filter, { terms: { document_id: ['doc_a', 'doc_b'] } }],
+          },
         },
-      },
-    });
-    await store.search({ kbId: KB, text: 'ignored', vector: V, topK: 2, mode: 'vector' });
-    expect(lastSearch()).toEqual({
-      size: 2,
-      _source: SOURCE,
-      track_total_hits: false,
-      knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter },
-    });
-  });
+      });
+      await store.search({ kbId: KB, text: 'ignored', vector: V, topK: 2, mode: 'vector' });
+      expect(lastSearch()).toEqual({
+        size: 2,
+        _source: SOURCE,
+        track_total_hits: false,
+        knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter },
+      });
+    },
+  );
 
-  it('maps a missing index to KNOWLEDGE_INDEX_NOT_FOUND and an unreachable server to KNOWLEDGE_STORE_UNAVAILABLE', async () => {
-    await expect(store.search({ kbId: 'kb_missing', text: 'x', topK: 1, mode: 'bm25' })).rejects.toMatchObject({
-      code: 'KNOWLEDGE_INDEX_NOT_FOUND',
-      status: 404,
-    });
-    const down = new ElasticsearchKnowledgeStore({
-      client: new Client({ node: 'http://127.0.0.1:1', maxRetries: 0, requestTimeout: 2000 }),
-    });
-    await expect(down.ensureIndex({ kbId: KB, dimension: 4 })).rejects.toMatchObject({
-      code: 'KNOWLEDGE_STORE_UNAVAILABLE',
-      status: 503,
-    });
-  });
+  it(
+    'maps a missing index to KNOWLEDGE_INDEX_NOT_FOUND and ' + 'an unreachable server to KNOWLEDGE_STORE_UNAVAILABLE',
+    async () => {
+      await expect(store.search({ kbId: 'kb_missing', text: 'x', topK: 1, mode: 'bm25' })).rejects.toMatchObject({
+        code: 'KNOWLEDGE_INDEX_NOT_FOUND',
+        status: 404,
+      });
+      const down = new ElasticsearchKnowledgeStore({
+        client: new Client({ node: 'http://127.0.0.1:1', maxRetries: 0, requestTimeout: 2000 }),
+      });
+      await expect(down.ensureIndex({ kbId: KB, dimension: 4 })).rejects.toMatchObject({
+        code: 'KNOWLEDGE_STORE_UNAVAILABLE',
+        status: 503,
+      });
+    },
+  );
 
   it('the index definition puts the dims of the KB into the mapping', () => {
     expect(indexDefinition({ kbId: 'kb_x', dimension: 1536 }).mappings.properties.embedding).toEqual({

@@ -63,21 +63,25 @@ async function recallAt5(mode: SearchMode, fusion?: Partial<FusionOptions>) {
   return { recall: hit / QUERIES.length, byKind, misses };
 }
 
-it('the corpus is what it says: ≥ 30 documents, ≥ 20 queries, keyword queries occur verbatim, paraphrases share no term', () => {
-  expect(CORPUS.length).toBeGreaterThanOrEqual(30);
-  expect(QUERIES.length).toBeGreaterThanOrEqual(20);
-  const doc = (id: string) => CORPUS.find((d) => d.id === id)!;
-  for (const q of QUERIES) {
-    const d = doc(q.relevant);
-    const docTerms = new Set(analyze(`${d.title}\n${d.text}`));
-    if (q.kind === 'keyword') expect(d.text, q.q).toContain(q.q);
-    if (q.kind === 'paraphrase')
-      expect(
-        analyze(q.q).filter((t) => docTerms.has(t)),
-        q.q,
-      ).toEqual([]);
-  }
-});
+it(
+  'the corpus is what it says: ≥ 30 documents, ≥ 20 queries, ' +
+    'keyword queries occur verbatim, paraphrases share no term',
+  () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(30);
+    expect(QUERIES.length).toBeGreaterThanOrEqual(20);
+    const doc = (id: string) => CORPUS.find((d) => d.id === id)!;
+    for (const q of QUERIES) {
+      const d = doc(q.relevant);
+      const docTerms = new Set(analyze(`${d.title}\n${d.text}`));
+      if (q.kind === 'keyword') expect(d.text, q.q).toContain(q.q);
+      if (q.kind === 'paraphrase')
+        expect(
+          analyze(q.q).filter((t) => docTerms.has(t)),
+          q.q,
+        ).toEqual([]);
+    }
+  },
+);
 
 it('embeddings are real: a paraphrase pair scores higher than an unrelated pair', async () => {
   const [a, b, c] = await embedder.embed([
@@ -104,7 +108,8 @@ it('hybrid recall@5 beats BM25-only and vector-only', async () => {
     `[recall@5 on ${CORPUS.length} docs / ${QUERIES.length} queries]\n` +
       `  bm25-only:   ${fmt(bm25)}\n  vector-only: ${fmt(vector)}\n  hybrid:      ${fmt(hybrid)}   ← default fusion\n` +
       `  (hybrid rescore 0.2/1.0: ${fmt(hybridRescore)}; hybrid rrf: ${fmt(hybridRrf)})\n` +
-      `  misses — bm25: ${JSON.stringify(bm25.misses)}\n  vector: ${JSON.stringify(vector.misses)}\n  hybrid: ${JSON.stringify(hybrid.misses)}`,
+      `  misses — bm25: ${JSON.stringify(bm25.misses)}\n  vector: ` +
+      `${JSON.stringify(vector.misses)}\n  hybrid: ${JSON.stringify(hybrid.misses)}`,
   );
   expect(hybrid.recall).toBeGreaterThan(bm25.recall);
   expect(hybrid.recall).toBeGreaterThan(vector.recall);

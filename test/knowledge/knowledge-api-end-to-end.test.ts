@@ -68,7 +68,8 @@ const find = (q: string, extra: Record<string, unknown> = {}) =>
 const LONG = Array.from(
   { length: 30 },
   (_, i) =>
-    `Section ${i + 1}. The warranty covers manufacturing defects of device model ${i} for two years from the purchase date, excluding accidental damage.`,
+    `Section ${i + 1}. The warranty covers manufacturing defects of device model ` +
+    `${i} for two years from the purchase date, excluding accidental damage.`,
 ).join('\n\n');
 
 beforeAll(async () => {
@@ -124,60 +125,67 @@ describe('knowledge bases over HTTP', () => {
     expect(existsSync(path.join(dataDir, 'knowledge', kbId, 'manifest.json'))).toBe(true);
   });
 
-  it('uploads JSON, markdown, HTML and PDF and indexes them in the background with visible status and progress', async () => {
-    const j = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
-      ...p(),
-      body: {
-        title: 'Refund policy',
-        text: 'Customers may return unused items within 30 days for a full refund. Refunds go back to the original card.',
-      },
-    });
-    expect(j.status).toBe(202);
-    expect(j.body).toMatchObject({ title: 'Refund policy', status: 'queued', progress: 0, chunkCount: 0 });
-    const md = await uploadFile(
-      'errors.md',
-      'text/markdown',
-      '# Error codes\n\nERR-4521 means the billing service could not reach the tax provider. Retry after a minute.\n\nERR-1000 means all is fine.',
-    );
-    expect(md.status).toBe(202);
-    expect(md.body.title).toBe('errors');
-    const html = await uploadFile(
-      'pets.html',
-      'text/html',
-      '<html><head><title>Pets</title><script>var secretScriptWord = 1;</script></head><body><h1>Office pets</h1><p>Dogs are welcome in the office on Fridays.</p></body></html>',
-      'Pets at work',
-    );
-    expect(html.status).toBe(202);
-    const pdf = await uploadFile(
-      'manual.pdf',
-      'application/pdf',
-      makePdf([
-        ['Thermostat manual, page one.', 'Install the device on an inside wall.'],
-        ['Page two: firmware 4.7.2 fixes overheating.'],
-      ]),
-    );
-    expect(pdf.status).toBe(202);
-    const long = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
-      ...p(),
-      body: { title: 'Warranty', text: LONG },
-    });
-    expect(long.status).toBe(202);
+  it(
+    'uploads JSON, markdown, HTML and PDF and indexes them ' + 'in the background with visible status and progress',
+    async () => {
+      const j = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
+        ...p(),
+        body: {
+          title: 'Refund policy',
+          text:
+            'Customers may return unused items within 30 days for ' +
+            'a full refund. Refunds go back to the original card.',
+        },
+      });
+      expect(j.status).toBe(202);
+      expect(j.body).toMatchObject({ title: 'Refund policy', status: 'queued', progress: 0, chunkCount: 0 });
+      const md = await uploadFile(
+        'errors.md',
+        'text/markdown',
+        '# Error codes\n\nERR-4521 means the billing service could not reach ' +
+          'the tax provider. Retry after a minute.\n\nERR-1000 means all is fine.',
+      );
+      expect(md.status).toBe(202);
+      expect(md.body.title).toBe('errors');
+      const html = await uploadFile(
+        'pets.html',
+        'text/html',
+        '<html><head><title>Pets</title><script>var secretScriptWord = 1;</script></head><body><h1>Office ' +
+          'pets</h1><p>Dogs are welcome in the office on Fridays.</p></body></html>',
+        'Pets at work',
+      );
+      expect(html.status).toBe(202);
+      const pdf = await uploadFile(
+        'manual.pdf',
+        'application/pdf',
+        makePdf([
+          ['Thermostat manual, page one.', 'Install the device on an inside wall.'],
+          ['Page two: firmware 4.7.2 fixes overheating.'],
+        ]),
+      );
+      expect(pdf.status).toBe(202);
+      const long = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {
+        ...p(),
+        body: { title: 'Warranty', text: LONG },
+      });
+      expect(long.status).toBe(202);
 
-    const { docs, statuses } = await waitIndexed();
-    expect(docs).toHaveLength(5);
-    for (const d of docs) expect(d, d.title).toMatchObject({ status: 'indexed', progress: 1, error: null });
-    expect(docs.every((d) => d.chunkCount >= 1 && d.indexedAt)).toBe(true);
-    const w = docs.find((d) => d.title === 'Warranty');
-    expect(w.chunkCount).toBeGreaterThan(5); // ~4.6k chars in 512-char chunks with 100 overlap
-    expect(docs.find((d) => d.title === 'manual').pages).toBe(2);
-    // Statuses only move forward, through the documented stages.
-    const order = ['queued', 'parsing', 'embedding', 'indexed'];
-    for (const [, s] of statuses)
-      expect(s.map((x) => order.indexOf(x))).toEqual([...s.map((x) => order.indexOf(x))].sort((a, b) => a - b));
-    expect(statuses.get(w.id)).toContain('embedding');
-    const one = await call(getDoc, 'GET', `/api/knowledge-bases/${kbId}/documents/${w.id}`, p({ docId: w.id }));
-    expect(one.body).toMatchObject({ id: w.id, status: 'indexed' });
-  });
+      const { docs, statuses } = await waitIndexed();
+      expect(docs).toHaveLength(5);
+      for (const d of docs) expect(d, d.title).toMatchObject({ status: 'indexed', progress: 1, error: null });
+      expect(docs.every((d) => d.chunkCount >= 1 && d.indexedAt)).toBe(true);
+      const w = docs.find((d) => d.title === 'Warranty');
+      expect(w.chunkCount).toBeGreaterThan(5); // ~4.6k chars in 512-char chunks with 100 overlap
+      expect(docs.find((d) => d.title === 'manual').pages).toBe(2);
+      // Statuses only move forward, through the documented stages.
+      const order = ['queued', 'parsing', 'embedding', 'indexed'];
+      for (const [, s] of statuses)
+        expect(s.map((x) => order.indexOf(x))).toEqual([...s.map((x) => order.indexOf(x))].sort((a, b) => a - b));
+      expect(statuses.get(w.id)).toContain('embedding');
+      const one = await call(getDoc, 'GET', `/api/knowledge-bases/${kbId}/documents/${w.id}`, p({ docId: w.id }));
+      expect(one.body).toMatchObject({ id: w.id, status: 'indexed' });
+    },
+  );
 
   it('refuses unsupported files, missing files and unknown knowledge bases', async () => {
     expectError(

@@ -51,9 +51,13 @@ if (ES_URL) {
   });
 } else {
   describe('KnowledgeStore conformance: elasticsearch (real server)', () => {
-    it.skip('SKIPPED: set ELASTICSEARCH_URL (e.g. http://127.0.0.1:9200) to run the suite against a real Elasticsearch', () => {});
+    it.skip(
+      'SKIPPED: set ELASTICSEARCH_URL (e.g. http://127.0.0.1:9200) ' + 'to run the suite against a real Elasticsearch',
+      () => {},
+    );
   });
   console.warn(
-    '[tests] ELASTICSEARCH_URL is not set: the KnowledgeStore conformance suite against a real Elasticsearch is SKIPPED',
+    '[tests] ELASTICSEARCH_URL is not set: the KnowledgeStore ' +
+      'conformance suite against a real Elasticsearch is SKIPPED',
   );
 }

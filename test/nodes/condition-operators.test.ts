@@ -1,4 +1,6 @@
-// Guarantees: every condition operator gives the documented result with number/string/boolean typing, regexes run on RE2 (no catastrophic backtracking, invalid → INVALID_REGEX), and the condition node routes runs down the first matching branch.
+// Guarantees: every condition operator gives the documented result with number/string/boolean typing, regexes run on
+// RE2 (no catastrophic backtracking, invalid → INVALID_REGEX), and the condition node routes runs down the first
+// matching branch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
@@ -240,17 +242,27 @@ describe('condition node', () => {
       ],
     });
 
-    it('compares a typed number input with a numeric string by value, and routes; untaken branches are skipped', async () => {
-      const wf = await h.createWorkflow(graph('^z'));
-      const big = await h.runToEnd(wf, { n: 10, s: '9' });
-      expect(big.status).toBe('succeeded');
-      expect(big.outputs).toEqual({ r: 'big' });
-      const status = Object.fromEntries((await h.store.getNodeRuns(big.id)).map((n) => [n.nodeId, n.status]));
-      expect(status).toMatchObject({ c: 'succeeded', yes: 'succeeded', m: 'skipped', no: 'skipped', end: 'succeeded' });
+    it(
+      'compares a typed number input with a numeric string by value, ' + 'and routes; untaken branches are skipped',
+      async () => {
+        const wf = await h.createWorkflow(graph('^z'));
+        const big = await h.runToEnd(wf, { n: 10, s: '9' });
+        expect(big.status).toBe('succeeded');
+        expect(big.outputs).toEqual({ r: 'big' });
+        const status = Object.fromEntries((await h.store.getNodeRuns(big.id)).map((n) => [n.nodeId, n.status]));
+        expect(status).toMatchObject({
+          c: 'succeeded',
+          yes: 'succeeded',
+          m: 'skipped',
+          no: 'skipped',
+          end: 'succeeded',
+        });
 
-      expect((await h.runToEnd(wf, { n: 1, s: '9' })).outputs).toEqual({ r: 'else' });
-      expect((await h.runToEnd(wf, { n: 1, s: 'zebra' })).outputs).toEqual({ r: 'match' }); // 1 > "zebra" as text is false
-    });
+        expect((await h.runToEnd(wf, { n: 1, s: '9' })).outputs).toEqual({ r: 'else' });
+        // 1 > "zebra" as text is false
+        expect((await h.runToEnd(wf, { n: 1, s: 'zebra' })).outputs).toEqual({ r: 'match' });
+      },
+    );
 
     it('string typing compares lexically', async () => {
       const wf = await h.createWorkflow(graph('^z', 'string'));

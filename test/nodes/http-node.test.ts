@@ -1,4 +1,6 @@
-// Guarantees: the HTTP node sends templated requests only through the SSRF guard, fails non-2xx with HTTP_STATUS (unless continueOnError), sends Idempotency-Key runId:nodeId:attempt on writes, and never stores an Authorization secret in the node's recorded input.
+// Guarantees: the HTTP node sends templated requests only through the SSRF guard, fails non-2xx with HTTP_STATUS
+// (unless continueOnError), sends Idempotency-Key runId:nodeId:attempt on writes, and never stores an Authorization
+// secret in the node's recorded input.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -383,17 +385,21 @@ describe('http node in real runs', () => {
     expect(passed.outputs).toEqual({ status: 404 });
   });
 
-  it('through the harness (no allowlist): the metadata address is refused with SSRF_BLOCKED and the secret is still not stored', async () => {
-    const r = await run(h.runs, graph('http://169.254.169.254/latest/meta-data/iam/security-credentials/'), {
-      token: 's3cr3t-token-abc',
-    });
-    expect(r.status).toBe('failed');
-    expect(r.error?.code).toBe('SSRF_BLOCKED');
-    const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;
-    expect(node.status).toBe('failed');
-    expect(node.error?.code).toBe('SSRF_BLOCKED');
-    expectRedacted(node);
-    expectRedacted((await h.events(r.id)).filter((e) => e.nodeId === 'call'));
-    expect(seen).toHaveLength(0);
-  });
+  it(
+    'through the harness (no allowlist): the metadata address is ' +
+      'refused with SSRF_BLOCKED and the secret is still not stored',
+    async () => {
+      const r = await run(h.runs, graph('http://169.254.169.254/latest/meta-data/iam/security-credentials/'), {
+        token: 's3cr3t-token-abc',
+      });
+      expect(r.status).toBe('failed');
+      expect(r.error?.code).toBe('SSRF_BLOCKED');
+      const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;
+      expect(node.status).toBe('failed');
+      expect(node.error?.code).toBe('SSRF_BLOCKED');
+      expectRedacted(node);
+      expectRedacted((await h.events(r.id)).filter((e) => e.nodeId === 'call'));
+      expect(seen).toHaveLength(0);
+    },
+  );
 });

@@ -1,4 +1,6 @@
-// Guarantees: a cancel issued in the API process reaches the worker process executing the run — its in-flight node is aborted, the node ends `cancelled` and the run `cancelled` with exactly one run.cancelled event — and a run cancelled while still queued is never executed by a worker.
+// Guarantees: a cancel issued in the API process reaches the worker process executing the run — its in-flight node is
+// aborted, the node ends `cancelled` and the run `cancelled` with exactly one run.cancelled event — and a run cancelled
+// while still queued is never executed by a worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chain,

@@ -1,4 +1,6 @@
-// Guarantees: in queue mode (RunManager dispatch → BullMQ) 100 concurrent runs executed by 2 real worker processes all succeed, both workers take part, every node runs exactly once, and each run's events — in the store and as delivered by the Redis bus — are complete, contiguous from seq 1 and never mixed with another run's.
+// Guarantees: in queue mode (RunManager dispatch → BullMQ) 100 concurrent runs executed by 2 real worker processes all
+// succeed, both workers take part, every node runs exactly once, and each run's events — in the store and as delivered
+// by the Redis bus — are complete, contiguous from seq 1 and never mixed with another run's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import {

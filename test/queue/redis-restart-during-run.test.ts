@@ -1,4 +1,8 @@
-// Guarantees: when the Redis server behind the queue and the event bus dies (losing its data) and comes back during a run, the run still completes, its SSE stream delivers every seq exactly once in order (gaps are filled from the store), starting a run while Redis is down fails at once and clearly (503 QUEUE_UNAVAILABLE, run failed with a run.failed event), and the worker takes new runs after the restart. Uses a private redis-server, never the shared one.
+// Guarantees: when the Redis server behind the queue and the event bus dies (losing its data) and comes back during a
+// run, the run still completes, its SSE stream delivers every seq exactly once in order (gaps are filled from the
+// store), starting a run while Redis is down fails at once and clearly (503 QUEUE_UNAVAILABLE, run failed with a
+// run.failed event), and the worker takes new runs after the restart. Uses a private redis-server, never the shared
+// one.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,7 @@
-// Guarantees: the BullMQ RunQueue enqueues one job per run (a duplicate enqueue is a no-op), enforces the per-workflow and global concurrency limits across workers, lets a job whose run is held by another live process wait instead of running it twice, frees a dead worker's workflow slots when their lease lapses, and queue mode refuses to start without PostgreSQL or Redis with a clear error.
+// Guarantees: the BullMQ RunQueue enqueues one job per run (a duplicate enqueue is a no-op), enforces the per-workflow
+// and global concurrency limits across workers, lets a job whose run is held by another live process wait instead of
+// running it twice, frees a dead worker's workflow slots when their lease lapses, and queue mode refuses to start
+// without PostgreSQL or Redis with a clear error.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

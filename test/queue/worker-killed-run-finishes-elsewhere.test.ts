@@ -1,4 +1,7 @@
-// Guarantees: when a worker process is SIGKILLed mid-run its job is re-delivered (no auto-resume involved) and another worker finishes the run without executing completed nodes again; the reaper never leaves a run stuck — an orphaned `running` run is marked interrupted (and with AUTO_RESUME_INTERRUPTED=1 resumed), and a `queued` run whose job was lost is queued again.
+// Guarantees: when a worker process is SIGKILLed mid-run its job is re-delivered (no auto-resume involved) and another
+// worker finishes the run without executing completed nodes again; the reaper never leaves a run stuck — an orphaned
+// `running` run is marked interrupted (and with AUTO_RESUME_INTERRUPTED=1 resumed), and a `queued` run whose job was
+// lost is queued again.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +82,8 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
       process.kill(victim, 'SIGKILL');
       writeFileSync(gate, 'open'); // the next execution of p3 may pass
 
-      const done = await rig.waitForStatus(runId, ['succeeded', 'failed', 'cancelled'], 60_000); // passes through `interrupted`
+      // passes through `interrupted`
+      const done = await rig.waitForStatus(runId, ['succeeded', 'failed', 'cancelled'], 60_000);
       expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
       expect(done.outputs).toEqual({ last: 'finished' });
       expect(ownerPid(done.ownerId)).not.toBe(victim);
@@ -102,7 +106,8 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
   );
 
   it(
-    'SIGTERM (deploy) of the worker holding a run: after the grace period it exits without cancelling; another worker finishes the run',
+    'SIGTERM (deploy) of the worker holding a run: after the grace ' +
+      'period it exits without cancelling; another worker finishes the run',
     { timeout: 90_000 },
     async () => {
       const gate = path.join(rig.scratch, 'term.gate');
@@ -149,7 +154,8 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
       const runId = await zombie(rig, 'x');
       const r = await rig.waitForStatus(runId, ['interrupted', 'succeeded', 'failed'], 20_000);
       expect(r.status).toBe('interrupted');
-      await new Promise((res) => setTimeout(res, 1_500)); // several reaper passes: stays interrupted without AUTO_RESUME
+      // several reaper passes: stays interrupted without AUTO_RESUME
+      await new Promise((res) => setTimeout(res, 1_500));
       expect((await rig.run(runId)).status).toBe('interrupted');
       expect((await rig.events(runId)).map((e) => e.type)).toEqual(['run.interrupted']);
     },

@@ -43,32 +43,35 @@ describe('the embedded database thread', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
   });
 
-  it('a transaction is isolated: an outside query waits for it; tx.rollback() and a throw both discard its writes', async () => {
-    const order: string[] = [];
-    let outside: Promise<unknown> | undefined;
-    await db.transaction(async (tx) => {
-      await tx.query('INSERT INTO t (id) VALUES (2)');
-      outside = db.query('SELECT count(*)::int AS n FROM t').then((r) => {
-        order.push(`outside saw ${(r.rows[0] as { n: number }).n}`);
+  it(
+    'a transaction is isolated: an outside query waits for it; ' + 'tx.rollback() and a throw both discard its writes',
+    async () => {
+      const order: string[] = [];
+      let outside: Promise<unknown> | undefined;
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (2)');
+        outside = db.query('SELECT count(*)::int AS n FROM t').then((r) => {
+          order.push(`outside saw ${(r.rows[0] as { n: number }).n}`);
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        order.push('commit');
       });
-      await new Promise((r) => setTimeout(r, 50));
-      order.push('commit');
-    });
-    await outside;
-    expect(order).toEqual(['commit', 'outside saw 2']);
+      await outside;
+      expect(order).toEqual(['commit', 'outside saw 2']);
 
-    await db.transaction(async (tx) => {
-      await tx.query('INSERT INTO t (id) VALUES (3)');
-      await tx.rollback();
-    });
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.query('INSERT INTO t (id) VALUES (4)');
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
-    expect((await db.query('SELECT id FROM t ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
-  });
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (3)');
+        await tx.rollback();
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO t (id) VALUES (4)');
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect((await db.query('SELECT id FROM t ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    },
+  );
 
   it('a named prepared statement is planned once and prepared again after DEALLOCATE ALL', async () => {
     const sql = 'SELECT id FROM t WHERE id = $1';
@@ -88,30 +91,33 @@ describe('the embedded database thread', () => {
     await db.query('DELETE FROM t WHERE id = 7');
   });
 
-  it('requests that arrive while the thread polls after an answer, or after it went to sleep, are all answered', async () => {
-    const polling = await RemotePGlite.create(path.join(dir, 'pglite-polling'), { spinMs: 50 });
-    const sleeping = await RemotePGlite.create(path.join(dir, 'pglite-sleeping'), { spinMs: 0 });
-    try {
-      for (const d of [polling, sleeping]) {
-        await d.exec('CREATE TABLE s (i int)');
-        for (let i = 0; i < 20; i++) {
-          await d.write('thread_test_s', 'INSERT INTO s VALUES ($1)', [i]);
-          if (i % 5 === 0) await new Promise((r) => setTimeout(r, 60)); // past the polling window: the thread sleeps
+  it(
+    'requests that arrive while the thread polls after an answer, ' + 'or after it went to sleep, are all answered',
+    async () => {
+      const polling = await RemotePGlite.create(path.join(dir, 'pglite-polling'), { spinMs: 50 });
+      const sleeping = await RemotePGlite.create(path.join(dir, 'pglite-sleeping'), { spinMs: 0 });
+      try {
+        for (const d of [polling, sleeping]) {
+          await d.exec('CREATE TABLE s (i int)');
+          for (let i = 0; i < 20; i++) {
+            await d.write('thread_test_s', 'INSERT INTO s VALUES ($1)', [i]);
+            if (i % 5 === 0) await new Promise((r) => setTimeout(r, 60)); // past the polling window: the thread sleeps
+          }
+          // Several at once, while it polls: every one answered with its own result.
+          const got = await Promise.all(
+            [20, 21, 22].map((i) =>
+              d.prepared<{ i: number }>('thread_test_s_ret', 'INSERT INTO s VALUES ($1) RETURNING i', [i]),
+            ),
+          );
+          expect(got).toEqual([[{ i: 20 }], [{ i: 21 }], [{ i: 22 }]]);
+          expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM s')).rows).toEqual([{ n: 23 }]);
         }
-        // Several at once, while it polls: every one answered with its own result.
-        const got = await Promise.all(
-          [20, 21, 22].map((i) =>
-            d.prepared<{ i: number }>('thread_test_s_ret', 'INSERT INTO s VALUES ($1) RETURNING i', [i]),
-          ),
-        );
-        expect(got).toEqual([[{ i: 20 }], [{ i: 21 }], [{ i: 22 }]]);
-        expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM s')).rows).toEqual([{ n: 23 }]);
+      } finally {
+        await polling.close();
+        await sleeping.close();
       }
-    } finally {
-      await polling.close();
-      await sleeping.close();
-    }
-  });
+    },
+  );
 
   it("after a write marked `last` (a run's final commit) the thread sleeps at once instead of polling", async () => {
     const d = await RemotePGlite.create(path.join(dir, 'pglite-last'), { spinMs: 300 });

@@ -138,25 +138,29 @@ describe.runIf(hasPg)('PostgreSQL node commits through the write thread', () => 
     expect(await t.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM w')).toEqual([{ n: 50 }]);
   });
 
-  it("a prepared statement (the run INSERT, the API key lookup) answers with its rows; a failed one with pg's DatabaseError", async () => {
-    t = await openTestDb('postgres');
-    await t.db.sql.exec('CREATE TABLE w (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), doc jsonb)');
-    const insert = (id: number) =>
-      t!.db.sql.prepared<{ id: number; at: Date; doc: unknown }>(
-        'w_ret',
-        'INSERT INTO w (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING RETURNING id, at, doc',
-        [id, JSON.stringify({ n: id })],
-      );
-    const [row] = await insert(7);
-    expect(row.id).toBe(7);
-    expect(row.at).toBeInstanceOf(Date);
-    expect(row.doc).toEqual({ n: 7 });
-    expect(await insert(7)).toEqual([]); // the conflict: no row
-    const err = await t.db.sql.prepared('w_bad', 'SELECT 1 / $1::int AS x', [0]).catch((e) => e);
-    expect(err).toBeInstanceOf(pg.DatabaseError);
-    expect(err.code).toBe('22012');
-    expect(err.message).toMatch(/division by zero/);
-  });
+  it(
+    'a prepared statement (the run INSERT, the API key lookup) ' +
+      "answers with its rows; a failed one with pg's DatabaseError",
+    async () => {
+      t = await openTestDb('postgres');
+      await t.db.sql.exec('CREATE TABLE w (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), doc jsonb)');
+      const insert = (id: number) =>
+        t!.db.sql.prepared<{ id: number; at: Date; doc: unknown }>(
+          'w_ret',
+          'INSERT INTO w (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO NOTHING RETURNING id, at, doc',
+          [id, JSON.stringify({ n: id })],
+        );
+      const [row] = await insert(7);
+      expect(row.id).toBe(7);
+      expect(row.at).toBeInstanceOf(Date);
+      expect(row.doc).toEqual({ n: 7 });
+      expect(await insert(7)).toEqual([]); // the conflict: no row
+      const err = await t.db.sql.prepared('w_bad', 'SELECT 1 / $1::int AS x', [0]).catch((e) => e);
+      expect(err).toBeInstanceOf(pg.DatabaseError);
+      expect(err.code).toBe('22012');
+      expect(err.message).toMatch(/division by zero/);
+    },
+  );
 });
 
 describe('node snapshot commits on the embedded database', () => {

@@ -74,7 +74,10 @@ export interface Harness {
 export interface HarnessOptions {
   wrapStore?: (s: PrismaStore) => RunStore;
   tdb?: TestDb;
-  /** The nodes' LLM resolver; default: the offline demo model. E.g. createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseURL }). */
+  /**
+   * The nodes' LLM resolver; default: the offline demo model. E.g. createLlmResolver({ OPENAI_API_KEY: 'test',
+   * OPENAI_BASE_URL: fake.baseURL }).
+   */
   llm?: LlmResolver;
   heartbeatMs?: number;
   staleMs?: number;

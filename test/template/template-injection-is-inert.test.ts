@@ -1,4 +1,5 @@
-// Guarantees: templates are data paths, never code — injection attempts resolve to nothing, execute nothing and pollute no prototype — while normal paths, indexes, quoted keys, fallbacks and typing resolve as documented.
+// Guarantees: templates are data paths, never code — injection attempts resolve to nothing, execute nothing and pollute
+// no prototype — while normal paths, indexes, quoted keys, fallbacks and typing resolve as documented.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
@@ -137,7 +138,8 @@ describe('injection attempts are inert', () => {
 
   it('resolveDeep drops __proto__ / constructor / prototype keys instead of assigning them', () => {
     const doc = JSON.parse(
-      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "ok": "{{n1.output.text}}", "arr": [{"__proto__": {"polluted": 1}}]}',
+      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": ' +
+        '"yes"}}, "ok": "{{n1.output.text}}", "arr": [{"__proto__": {"polluted": 1}}]}',
     );
     const out = resolveDeep(doc, scope()) as any;
     expect(out).toEqual({ ok: 'hello', arr: [{}] });
@@ -326,7 +328,8 @@ describe('through a real run', () => {
         config: {
           format: 'json',
           template:
-            '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "q": "{{inputs.q}}", "n": "{{n1.output.text}}"}',
+            '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": ' +
+            '{"polluted": "yes"}}, "q": "{{inputs.q}}", "n": "{{n1.output.text}}"}',
         },
       },
     });

@@ -165,7 +165,8 @@ export class FakeElasticsearch {
       if (dims !== undefined && (!Array.isArray(src.embedding) || src.embedding.length !== dims)) {
         fail(
           'document_parsing_exception',
-          `The [dense_vector] field [embedding] in doc has a different number of dimensions [${src.embedding?.length}] than defined in the mapping [${dims}]`,
+          'The [dense_vector] field [embedding] in doc has a different number of ' +
+            `dimensions [${src.embedding?.length}] than defined in the mapping [${dims}]`,
         );
         continue;
       }

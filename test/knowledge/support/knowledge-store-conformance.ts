@@ -90,27 +90,30 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       expect(await store.count(other)).toBe(1);
     });
 
-    it('bm25: ranks the exact rare term first, stems, returns only matching chunks, reports bm25 as the score', async () => {
-      const hits = await store.search({ kbId: kb, text: 'invoice INV-7731', topK: 5, mode: 'bm25' });
-      expect(hits[0].id).toBe('d1:0');
-      expect(
-        hits.every((h) => h.bm25 !== null && h.bm25 > 0 && Math.abs(h.score - h.bm25) < 1e-6 && h.knn === null),
-      ).toBe(true);
-      expect(hits[0]).toMatchObject({
-        documentId: 'd1',
-        title: 'Finance report',
-        chunkIndex: 0,
-        page: 1,
-        start: 0,
-        text: FIXTURE[0].text,
-      });
-      // Porter stemming on both sides: "thunderstorm" ~ "thunderstorms", "chasing" ~ "chased".
-      expect(ids(await store.search({ kbId: kb, text: 'thunderstorm', topK: 5, mode: 'bm25' }))).toEqual(['d3:0']);
-      expect(ids(await store.search({ kbId: kb, text: 'chasing kittens', topK: 5, mode: 'bm25' }))).toEqual(['d2:0']);
-      // Stop words alone match nothing; unknown words match nothing.
-      expect(await store.search({ kbId: kb, text: 'the and of', topK: 5, mode: 'bm25' })).toEqual([]);
-      expect(await store.search({ kbId: kb, text: 'zeppelin', topK: 5, mode: 'bm25' })).toEqual([]);
-    });
+    it(
+      'bm25: ranks the exact rare term first, stems, ' + 'returns only matching chunks, reports bm25 as the score',
+      async () => {
+        const hits = await store.search({ kbId: kb, text: 'invoice INV-7731', topK: 5, mode: 'bm25' });
+        expect(hits[0].id).toBe('d1:0');
+        expect(
+          hits.every((h) => h.bm25 !== null && h.bm25 > 0 && Math.abs(h.score - h.bm25) < 1e-6 && h.knn === null),
+        ).toBe(true);
+        expect(hits[0]).toMatchObject({
+          documentId: 'd1',
+          title: 'Finance report',
+          chunkIndex: 0,
+          page: 1,
+          start: 0,
+          text: FIXTURE[0].text,
+        });
+        // Porter stemming on both sides: "thunderstorm" ~ "thunderstorms", "chasing" ~ "chased".
+        expect(ids(await store.search({ kbId: kb, text: 'thunderstorm', topK: 5, mode: 'bm25' }))).toEqual(['d3:0']);
+        expect(ids(await store.search({ kbId: kb, text: 'chasing kittens', topK: 5, mode: 'bm25' }))).toEqual(['d2:0']);
+        // Stop words alone match nothing; unknown words match nothing.
+        expect(await store.search({ kbId: kb, text: 'the and of', topK: 5, mode: 'bm25' })).toEqual([]);
+        expect(await store.search({ kbId: kb, text: 'zeppelin', topK: 5, mode: 'bm25' })).toEqual([]);
+      },
+    );
 
     it('bm25: titles are searchable and more matching terms rank higher', async () => {
       const hits = await store.search({ kbId: kb, text: 'pets cats', topK: 5, mode: 'bm25' });

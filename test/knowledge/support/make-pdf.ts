@@ -15,7 +15,8 @@ export function makePdf(pages: string[][]): Uint8Array {
     const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
     kids.push(
       add(
-        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`,
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources ' +
+          `<< /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`,
       ),
     );
   }
@@ -27,7 +28,8 @@ export function makePdf(pages: string[][]): Uint8Array {
     out += `${i + 1} 0 obj\n${body}\nendobj\n`;
   });
   const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  const xrefEntries = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xrefEntries}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(out, 'latin1'));
 }

@@ -9,12 +9,16 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd01',
     title: 'Returns',
-    text: 'Customers can return unused products within 30 days of delivery for a full refund. Refunds are issued to the original payment method within five business days.',
+    text:
+      'Customers can return unused products within 30 days of delivery for a full refund. ' +
+      'Refunds are issued to the original payment method within five business days.',
   },
   {
     id: 'd02',
     title: 'Hybrid work',
-    text: "Employees may work from home up to three days per week with their manager's approval. Core collaboration hours are 10:00 to 15:00.",
+    text:
+      'Employees may work from home up to three days per week with their ' +
+      "manager's approval. Core collaboration hours are 10:00 to 15:00.",
   },
   {
     id: 'd03',
@@ -24,22 +28,30 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd04',
     title: 'Billing errors',
-    text: 'ERR-4521 indicates that the billing service could not reach the tax calculation provider. Retry after a minute; if it persists, open a ticket with the payments team.',
+    text:
+      'ERR-4521 indicates that the billing service could not reach the tax calculation provider. ' +
+      'Retry after a minute; if it persists, open a ticket with the payments team.',
   },
   {
     id: 'd05',
     title: 'Parental leave',
-    text: 'New parents receive sixteen weeks of paid leave, which can be taken in up to three blocks during the first year.',
+    text:
+      'New parents receive sixteen weeks of paid leave, ' +
+      'which can be taken in up to three blocks during the first year.',
   },
   {
     id: 'd06',
     title: 'Expenses',
-    text: 'Submit travel expenses within 30 days using the Concur portal; receipts are required for any item above 25 euros.',
+    text:
+      'Submit travel expenses within 30 days using the Concur portal; ' +
+      'receipts are required for any item above 25 euros.',
   },
   {
     id: 'd07',
     title: 'Network access',
-    text: 'To connect to the corporate network from outside the office, install the zx-tunnel client and sign in with your single sign-on account.',
+    text:
+      'To connect to the corporate network from outside the office, ' +
+      'install the zx-tunnel client and sign in with your single sign-on account.',
   },
   {
     id: 'd08',
@@ -59,12 +71,16 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd11',
     title: 'Onboarding',
-    text: 'During the first week, new hires meet their buddy, set up their laptop and complete the security awareness course.',
+    text:
+      'During the first week, new hires meet their buddy, ' +
+      'set up their laptop and complete the security awareness course.',
   },
   {
     id: 'd12',
     title: 'Incident severity',
-    text: 'A SEV1 incident means a full outage affecting all customers; the on-call engineer must page the incident commander within 5 minutes.',
+    text:
+      'A SEV1 incident means a full outage affecting all customers; ' +
+      'the on-call engineer must page the incident commander within 5 minutes.',
   },
   {
     id: 'd13',
@@ -74,7 +90,9 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd14',
     title: 'Shipping times',
-    text: 'Standard shipping within the EU takes three to five business days; express delivery arrives the next day if ordered before 2 pm.',
+    text:
+      'Standard shipping within the EU takes three to five business days; ' +
+      'express delivery arrives the next day if ordered before 2 pm.',
   },
   {
     id: 'd15',
@@ -84,7 +102,9 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd16',
     title: 'Air purifier filters',
-    text: 'Product SKU 88-QX-17 is the replacement filter for the AirPure 300 purifier and should be changed every six months.',
+    text:
+      'Product SKU 88-QX-17 is the replacement filter for the ' +
+      'AirPure 300 purifier and should be changed every six months.',
   },
   {
     id: 'd17',
@@ -119,7 +139,9 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd23',
     title: 'Laptops',
-    text: 'Employees receive a new laptop every three years; broken devices are replaced by the IT helpdesk within two days.',
+    text:
+      'Employees receive a new laptop every three years; ' +
+      'broken devices are replaced by the IT helpdesk within two days.',
   },
   {
     id: 'd24',
@@ -139,7 +161,9 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd27',
     title: 'Generative AI',
-    text: 'Policy AIP-7 governs the use of generative AI tools: confidential source code must never be pasted into public chatbots.',
+    text:
+      'Policy AIP-7 governs the use of generative AI tools: ' +
+      'confidential source code must never be pasted into public chatbots.',
   },
   {
     id: 'd28',
@@ -169,7 +193,9 @@ export const CORPUS: Array<{ id: string; title: string; text: string }> = [
   {
     id: 'd33',
     title: 'Fire safety',
-    text: 'In case of fire, leave the building by the nearest staircase; do not use the elevators. The assembly point is the car park.',
+    text:
+      'In case of fire, leave the building by the nearest staircase; ' +
+      'do not use the elevators. The assembly point is the car park.',
   },
   {
     id: 'd34',

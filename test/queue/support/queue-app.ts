@@ -31,7 +31,9 @@ export async function queueServicesAvailable(suite: string): Promise<boolean> {
   const [pgOk, redisOk] = [await postgresAvailable(), await redisAvailable()];
   if (!pgOk || !redisOk)
     console.warn(
-      `[tests] ${suite} SKIPPED: queue mode needs PostgreSQL (${pgOk ? 'ok' : `unreachable at ${TEST_DATABASE_URL}`}) and Redis (${redisOk ? 'ok' : `unreachable at ${TEST_REDIS_URL}`})`,
+      `[tests] ${suite} SKIPPED: queue mode needs ` +
+        `PostgreSQL (${pgOk ? 'ok' : `unreachable at ${TEST_DATABASE_URL}`}) ` +
+        `and Redis (${redisOk ? 'ok' : `unreachable at ${TEST_REDIS_URL}`})`,
     );
   return pgOk && redisOk;
 }
