@@ -1,6 +1,6 @@
 /** KnowledgeCatalog on Prisma (PGlite or PostgreSQL, same client and migration SQL). */
 import type { ErrorJson } from '../errors';
-import type { PrismaClient } from '../store/prisma/generated/client';
+import type { KnowledgeBase, KnowledgeDocument, PrismaClient } from '../store/prisma/generated/client';
 import { Prisma } from '../store/prisma/generated/client';
 import type {
   DocumentPatch,
@@ -14,10 +14,9 @@ import type {
 } from './catalog';
 import { UNFINISHED_STATUSES } from './catalog';
 
-type Row = Record<string, any>;
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-function toKb(r: Row): KnowledgeBaseRecord {
+function toKb(r: KnowledgeBase): KnowledgeBaseRecord {
   return {
     id: r.id,
     workspaceId: r.workspaceId,
@@ -32,7 +31,7 @@ function toKb(r: Row): KnowledgeBaseRecord {
   };
 }
 
-function toDoc(r: Row): DocumentRecord {
+function toDoc(r: KnowledgeDocument): DocumentRecord {
   return {
     id: r.id,
     knowledgeBaseId: r.knowledgeBaseId,
