@@ -17,9 +17,12 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  globalSetup: './e2e/support/global-setup.ts',
   globalTeardown: './e2e/support/global-teardown.ts',
   use: {
     baseURL: env.baseURL,
+    // Every page and `request` starts signed in as the owner; a spec about signing in opens a context without it.
+    storageState: env.authFile,
     viewport: { width: 1440, height: 900 },
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',

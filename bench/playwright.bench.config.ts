@@ -15,9 +15,11 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  globalSetup: '../e2e/support/global-setup.ts',
   globalTeardown: '../e2e/support/global-teardown.ts',
   use: {
     baseURL: env.baseURL,
+    storageState: env.authFile,
     viewport: { width: 1440, height: 900 },
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },

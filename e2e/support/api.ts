@@ -1,5 +1,18 @@
-/** Direct API calls the specs use to set up fixtures and to check what the server stored. */
+/**
+ * Direct API calls the specs use to set up fixtures and to check what the server stored. Every management route needs
+ * a signed-in caller: the `request` fixture (and every page's `page.request`) carries the owner's session cookie from
+ * e2e/support/global-setup.ts; a spec about other users signs them in with `signIn` in a context of its own.
+ */
 import { expect, type APIRequestContext } from '@playwright/test';
+
+/** Storage state for a context that starts signed out (overrides the config's owner session). */
+export const SIGNED_OUT = { cookies: [], origins: [] };
+
+/** Signs `request` in (its cookie jar keeps the session). */
+export async function signIn(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const res = await request.post('/api/auth/login', { data: { email, password } });
+  expect(res.status(), await res.text()).toBe(200);
+}
 
 export interface TraceEventLite {
   seq: number;

@@ -32,12 +32,17 @@ function freePort(): number {
   return Number(out.toString());
 }
 
+/** The owner the app creates at start-up (PAIFLOW_OWNER_*); global-setup.ts signs in as them once for all specs. */
+export const OWNER = { email: 'owner@example.test', password: 'owner-password-1', name: 'Owner' };
+
 export interface E2eEnv {
   appPort: number;
   slowPort: number;
   dataDir: string;
   baseURL: string;
   slowURL: string;
+  /** The owner's signed-in cookies (Playwright storageState), written by global-setup.ts. */
+  authFile: string;
 }
 
 export function e2eEnv(): E2eEnv {
@@ -48,6 +53,10 @@ export function e2eEnv(): E2eEnv {
     tmpdir(),
     `paiflow-e2e-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
+  process.env.PAIFLOW_E2E_AUTH_FILE ??= path.join(
+    tmpdir(),
+    `paiflow-e2e-auth-${process.pid}-${randomBytes(4).toString('hex')}.json`,
+  );
   const appPort = Number(process.env.PAIFLOW_E2E_PORT);
   const slowPort = Number(process.env.PAIFLOW_E2E_SLOW_PORT);
   return {
@@ -56,6 +65,7 @@ export function e2eEnv(): E2eEnv {
     dataDir: process.env.PAIFLOW_E2E_DATA_DIR,
     baseURL: `http://127.0.0.1:${appPort}`,
     slowURL: `http://127.0.0.1:${slowPort}`,
+    authFile: process.env.PAIFLOW_E2E_AUTH_FILE,
   };
 }
 
@@ -73,6 +83,9 @@ export function webServers(env: E2eEnv) {
     HTTP_ALLOWLIST: `127.0.0.1:${env.slowPort}`,
     OPENAI_API_KEY: '', // the offline demo model: deterministic runs
     PORT: String(env.appPort),
+    PAIFLOW_OWNER_EMAIL: OWNER.email,
+    PAIFLOW_OWNER_PASSWORD: OWNER.password,
+    PAIFLOW_OWNER_NAME: OWNER.name,
   };
 
   return [
