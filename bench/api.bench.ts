@@ -224,14 +224,23 @@ async function benchStore(
   const { baseUrl, child } = await startServer(env);
   try {
     const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { db: string; bus: string };
+    // A fresh data dir: set up the owner, then manage the workflow with a personal access token.
+    const owner = await fetch(`${baseUrl}/api/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.test', password: 'bench-password-1', name: 'Bench' }),
+    });
+    const cookie = (owner.headers.get('set-cookie') ?? '').split(';')[0];
+    let authorization = '';
     const post = async (p: string, body?: unknown) =>
       (
         await fetch(`${baseUrl}${p}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : { cookie }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         })
       ).json() as Promise<any>;
+    authorization = `Bearer ${(await post('/api/auth/tokens', { name: 'bench' })).token}`;
     const wf = await post('/api/workflows', { name: `api bench ${kind}`, graph: GRAPH });
     const published = await post(`/api/workflows/${wf.id}/publish`);
     const { key } = await post(`/api/workflows/${wf.id}/api-keys`, { name: 'bench' });

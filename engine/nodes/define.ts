@@ -32,7 +32,10 @@ export interface NodeContext<C = unknown> {
   nodeId: string;
   nodeType: string;
   attempt: number;
-  /** `runId:nodeId:attempt` — pass it to side-effecting calls so a retried request is recognisable. */
+  /**
+   * `runId:nodeId` (plus `:iteration` for loop passes after the first): names the operation, not the attempt, so it
+   * is the same on every retry, resume and restart; pass it to side-effecting calls so the receiver can deduplicate.
+   */
   idempotencyKey: string;
   /** The node's config with every `{{ref}}` resolved. */
   config: C;

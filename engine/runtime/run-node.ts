@@ -179,7 +179,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           nodeId: node.id,
           nodeType: node.type,
           attempt,
-          idempotencyKey: `${runId}:${node.id}:${attempt}`,
+          // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
+          idempotencyKey: a.iteration ? `${runId}:${node.id}:${a.iteration}` : `${runId}:${node.id}`,
           config,
           rawConfig,
           scope: a.scope,

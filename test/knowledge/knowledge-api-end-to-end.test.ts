@@ -21,6 +21,7 @@ import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
 import { call, expectError, expectNoServerErrorsOrStacks, seen, useFreshDataDir, waitForRun } from '../api/api-helpers';
 import { makePdf } from './support/make-pdf';
+import { ownerHeaders } from '../support/owner';
 
 const dataDir = useFreshDataDir('paiflow-kapi-');
 process.env.SEED_EXAMPLE = '0';
@@ -32,7 +33,12 @@ async function uploadFile(name: string, type: string, bytes: Uint8Array | string
   const form = new FormData();
   form.set('file', new File([bytes as BlobPart], name, { type }));
   if (title) form.set('title', title);
-  const req = new Request(`http://localhost/api/knowledge-bases/${kbId}/documents`, { method: 'POST', body: form });
+  const headers = await ownerHeaders(await getApp());
+  const req = new Request(`http://localhost/api/knowledge-bases/${kbId}/documents`, {
+    method: 'POST',
+    body: form,
+    headers,
+  });
   const res = await uploadDoc(req, { params: Promise.resolve({ id: kbId }) });
   const text = await res.text();
   seen.push({ method: 'POST', url: `/api/knowledge-bases/${kbId}/documents`, status: res.status, text });

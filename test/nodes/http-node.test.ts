@@ -1,5 +1,5 @@
 // Guarantees: the HTTP node sends templated requests only through the SSRF guard, fails non-2xx with HTTP_STATUS
-// (unless continueOnError), sends Idempotency-Key runId:nodeId:attempt on writes, and never stores an Authorization
+// (unless continueOnError), sends the context's Idempotency-Key on writes, and never stores an Authorization
 // secret in the node's recorded input.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -185,7 +185,7 @@ describe('http node against a local server through the allowlisted guard', () =>
     expect(res.output).toMatchObject({ status: 200, body: 'plain words' });
   });
 
-  it('sends Idempotency-Key runId:nodeId:attempt on writes, keeping one the user set', async () => {
+  it('sends the context's Idempotency-Key on writes, keeping one the user set', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await execHttp({ method, url: `${base}/w` });
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([
       'run_t:h1:1',

@@ -9,7 +9,7 @@ import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import type { LlmResolver } from '@/engine/llm/types';
-import { createGuardedFetch } from '@/engine/net/ssrf-guard';
+import { createGuardedFetch, type GuardedFetch } from '@/engine/net/ssrf-guard';
 import { defineNode, type NodeDefinition } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager, type Executor } from '@/engine/runtime/run-manager';
@@ -85,6 +85,8 @@ export interface HarnessOptions {
   nodes?: NodeDefinition[];
   /** Wraps the state-graph engine, e.g. to observe when it returns. */
   wrapLangGraph?: (engine: Executor) => Executor;
+  /** The nodes' outbound fetch; default: the SSRF guard with no allowlist. */
+  fetch?: GuardedFetch;
 }
 
 export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness> {
@@ -102,7 +104,7 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
     registry,
     services: {
       llm: opts.llm ?? createLlmResolver({}),
-      fetch: createGuardedFetch(),
+      fetch: opts.fetch ?? createGuardedFetch(),
       secrets: { get: () => undefined },
     },
     heartbeatMs: opts.heartbeatMs ?? 500,

@@ -150,13 +150,10 @@ export class CredentialVault implements CredentialResolver {
 
   private environmentCredentials(): CredentialView[] {
     return Object.entries(this.env)
-      .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && !k.endsWith('_HOSTS') && v)
+      .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && v)
       .map(([k, v]) => {
         const name = k.slice('SECRET_'.length);
-        const hosts = (this.env[`${k}_HOSTS`] ?? '')
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean);
+        const hosts: string[] = []; // environment secrets are not bound to hosts yet (issue 21)
         return {
           id: `env:${name}`,
           name,
