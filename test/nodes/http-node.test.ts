@@ -185,7 +185,7 @@ describe('http node against a local server through the allowlisted guard', () =>
     expect(res.output).toMatchObject({ status: 200, body: 'plain words' });
   });
 
-  it('sends the context's Idempotency-Key on writes, keeping one the user set', async () => {
+  it("sends the context's Idempotency-Key on writes, keeping one the user set", async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await execHttp({ method, url: `${base}/w` });
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([
       'run_t:h1:1',
