@@ -344,7 +344,7 @@ describe('http node in real runs', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0].headers.authorization).toBe('Bearer s3cr3t-token-abc');
     expect(seen[0].headers['x-api-key']).toBe('literal-key-999');
-    expect(seen[0].headers['idempotency-key']).toBe(`${r.id}:call:1`);
+    expect(seen[0].headers['idempotency-key']).toBe(`${r.id}:call`);
 
     const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;
     expect(node.status).toBe('succeeded');
@@ -359,13 +359,13 @@ describe('http node in real runs', () => {
     expectRedacted(events);
   });
 
-  it('retries a 503 with a new Idempotency-Key per attempt', async () => {
+  it('retries a 503 with the same Idempotency-Key (the operation, not the attempt)', async () => {
     flaky = [503];
     const r = await run(runs, graph(`${base}/flaky`, {}, { maxAttempts: 3, backoffMs: 10 }), {
       token: 's3cr3t-token-abc',
     });
     expect(r.status).toBe('succeeded');
-    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([`${r.id}:call:1`, `${r.id}:call:2`]);
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([`${r.id}:call`, `${r.id}:call`]);
     const node = (await h.store.getNodeRuns(r.id)).find((n) => n.nodeId === 'call')!;
     expect(node.attempt).toBe(2);
   });
