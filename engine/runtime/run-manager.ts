@@ -369,7 +369,10 @@ export class RunManager {
     throw new PaiError('RUN_NOT_ACTIVE', `the run is already ${run.status}`, { status: 409 });
   }
 
-  /** Marks runs whose process died as `interrupted` (resumable). At start-up of the embedded store, pass staleBefore = now. */
+  /**
+   * Marks runs whose process died as `interrupted` (resumable). At start-up of the embedded store, pass
+   * staleBefore = now.
+   */
   async recover(staleBefore = new Date(Date.now() - this.staleMs), onlyRunId?: string): Promise<string[]> {
     const stale = (await this.o.store.findStaleRuns(staleBefore)).filter((r) => !onlyRunId || r.id === onlyRunId);
     const done: string[] = [];
@@ -574,12 +577,14 @@ export class RunManager {
       });
       if (announced && announced.status !== result.status) {
         console.error(
-          `[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" but returned "${result.status}"; the announced result stands`,
+          `[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" ` +
+            `but returned "${result.status}"; the announced result stands`,
         );
       }
       return await (finishing ??= finish(result));
     } catch (e) {
-      // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted otherwise.
+      // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted
+      // otherwise.
       journal?.stopAutoFlush();
       const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
       if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });

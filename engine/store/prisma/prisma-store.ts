@@ -78,8 +78,10 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     const rows = await this.sql!.prepared(
       'paiflow_insert_run',
       `INSERT INTO runs
-        (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id, heartbeat_at, started_at, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11::timestamp(3), $12::timestamp(3), $13::timestamp(3))
+        (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id,
+         heartbeat_at, started_at, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10,
+              $11::timestamp(3), $12::timestamp(3), $13::timestamp(3))
       ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
       RETURNING 1`,
       [
@@ -190,7 +192,8 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
       if (this.sql) await this.sql.write(name, statement, params, { last: fold });
       else await this.prisma.$executeRawUnsafe(statement, ...params);
     }
-    // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the status.
+    // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the
+    // status.
     if (run && !fold) await this.updateRun(runId, run);
   }
 

@@ -201,7 +201,8 @@ export class PrismaWorkflowStore implements WorkflowStore {
       `SELECT
         k.id AS k_id, k.workflow_id AS k_workflow_id, k.name AS k_name, k.prefix AS k_prefix, k.hash AS k_hash,
         k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at,
-        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id,
+        w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug,
+        w.current_version_id AS w_current_version_id,
         w.cors_origins AS w_cors_origins
       FROM (SELECT $1::text AS hash, $2::text AS slug) q
       LEFT JOIN api_keys k ON k.hash = q.hash

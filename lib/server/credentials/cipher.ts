@@ -21,7 +21,8 @@ export function decrypt(key: Buffer, stored: string, aad: string): string {
   } catch {
     throw new PaiError(
       'CREDENTIAL_UNREADABLE',
-      'the credential cannot be decrypted: the encryption key (PAIFLOW_ENCRYPTION_KEY or DATA_DIR/encryption.key) changed',
+      'the credential cannot be decrypted: the encryption key ' +
+        '(PAIFLOW_ENCRYPTION_KEY or DATA_DIR/encryption.key) changed',
       { status: 500 },
     );
   }

@@ -3,7 +3,7 @@
  * or delete anything of A — by id, by slug or by naming A's workspace — and A's data is intact afterwards. Runs of
  * B cannot reach A's knowledge bases or credentials either.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GET as audit } from '@/app/api/audit/route';
 import { GET as listCreds } from '@/app/api/credentials/route';
 import { DELETE as deleteCred } from '@/app/api/credentials/[id]/route';
