@@ -1,7 +1,21 @@
 'use client';
 /** The centred card and labelled fields shared by the sign-in, setup and invitation pages. */
-import type { FormEvent, ReactNode } from 'react';
+import { useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
+
+const noSubscribe = () => () => {};
+
+/**
+ * False in the server-rendered HTML, true once React runs: until then a click would submit the form natively (a GET
+ * with the password in the URL), so the button waits.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscribe,
+    () => true,
+    () => false,
+  );
+}
 
 export function AuthCard({
   title,
@@ -22,6 +36,7 @@ export function AuthCard({
   testId: string;
   children: ReactNode;
 }) {
+  const hydrated = useHydrated();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -46,7 +61,13 @@ export function AuthCard({
             {error}
           </p>
         )}
-        <Button type="submit" variant="primary" className="w-full" disabled={busy} data-testid="auth-submit">
+        <Button
+          type="submit"
+          variant="primary"
+          className="w-full"
+          disabled={busy || !hydrated}
+          data-testid="auth-submit"
+        >
           {busy ? 'Please wait…' : submitLabel}
         </Button>
       </form>

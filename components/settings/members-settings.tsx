@@ -89,7 +89,9 @@ function InviteSection({ workspaceId }: { workspaceId: string }) {
     setError(null);
     try {
       const inv = await authApi.invite(workspaceId, email, role);
-      setInvitation(inv);
+      // The link on the origin this admin is using: the server builds its `url` from the request it sees, which
+      // behind `server.mjs` or a proxy can be an internal host (e.g. localhost) the invitee cannot reach.
+      setInvitation({ ...inv, url: `${window.location.origin}/invite/${encodeURIComponent(inv.token)}` });
       setEmail('');
     } catch (e) {
       setError(errorMessage(e));

@@ -1,0 +1,100 @@
+/**
+ * Guarantees: a signed-out visitor is sent to the sign-in page and back; the owner adds an OpenAI-compatible
+ * credential and invites people through links; an invited editor joins, builds a workflow whose LLM node uses that
+ * credential (picked from the inspector's dropdown) and saves it; an invited viewer sees the workflow read-only —
+ * badge shown, Save / Run / Publish disabled — and the server refuses the viewer's write with 403.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { OWNER } from './support/environment';
+import { SIGNED_OUT } from './support/api';
+import { EditorPage } from './pages/editor.page';
+import { WorkflowListPage } from './pages/workflow-list.page';
+
+const CREDENTIAL = `E2E OpenAI ${Date.now()}`;
+
+async function signedOutPage(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ storageState: SIGNED_OUT });
+  return ctx.newPage();
+}
+
+async function invite(owner: Page, email: string, role: 'editor' | 'viewer'): Promise<string> {
+  await owner.goto('/settings/members');
+  await owner.getByLabel('Email').fill(email);
+  await owner.getByLabel('Role', { exact: true }).selectOption(role);
+  await owner.getByRole('button', { name: 'Create invitation' }).click();
+  const link = owner.getByTestId('invite-link');
+  await expect(link).toHaveValue(/\/invite\//);
+  await owner.getByTestId('invite-link-copy').click();
+  return link.inputValue();
+}
+
+async function acceptInvite(browser: Browser, url: string, name: string): Promise<Page> {
+  const page = await signedOutPage(browser);
+  await page.goto(url);
+  await expect(page.getByTestId('auth-submit')).toBeEnabled(); // hydrated: typing now is not lost
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(`${name.toLowerCase().replace(/\W/g, '-')}-password`);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(page.getByTestId('account-menu-button')).toContainText(name);
+  return page;
+}
+
+test('owner invites an editor who uses a credential, and a viewer who can only look', async ({ browser }) => {
+  // Signed out: the gate sends the visitor to /login and back to where they were going.
+  const owner = await signedOutPage(browser);
+  await owner.goto('/settings/credentials');
+  await expect(owner).toHaveURL(/\/login\?next=%2Fsettings%2Fcredentials/);
+  await expect(owner.getByTestId('auth-submit')).toBeEnabled(); // hydrated: typing now is not lost
+  await owner.getByLabel('Email').fill(OWNER.email);
+  await owner.getByLabel('Password').fill('not-the-password');
+  await owner.getByRole('button', { name: 'Sign in' }).click();
+  await expect(owner.getByTestId('auth-form-error')).toBeVisible();
+  await owner.getByLabel('Password').fill(OWNER.password);
+  await owner.getByRole('button', { name: 'Sign in' }).click();
+  await expect(owner).toHaveURL(/\/settings\/credentials$/);
+  await expect(owner.getByTestId('account-menu-button')).toContainText(OWNER.name);
+
+  // The owner adds an OpenAI-compatible credential; the list shows it masked.
+  await owner.getByLabel('Name', { exact: true }).fill(CREDENTIAL);
+  await owner.getByLabel('Type').selectOption('openai');
+  await owner.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+  await owner.getByLabel('API key').fill('sk-e2e-test-key-0123456789');
+  await owner.getByRole('button', { name: 'Add credential' }).click();
+  const row = owner.locator(`[data-testid="credential-row"][data-name="${CREDENTIAL}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).not.toContainText('sk-e2e-test-key-0123456789');
+  const creds = await (await owner.request.get('/api/credentials')).json();
+  const credentialId = creds.find((c: { name: string }) => c.name === CREDENTIAL).id as string;
+
+  // An editor joins through the link and builds a workflow whose LLM node uses the credential.
+  const editorLink = await invite(owner, `editor-${Date.now()}@example.test`, 'editor');
+  const editorPage = await acceptInvite(browser, editorLink, 'Eddie Editor');
+  await expect(editorPage.getByTestId('account-menu-button')).toContainText('editor');
+  const list = new WorkflowListPage(editorPage);
+  await list.goto();
+  const workflowId = await list.createNew();
+  const editor = new EditorPage(editorPage);
+  await editor.waitReady();
+  const llmId = await editor.dragFromPalette('llm', { x: 400, y: 200 });
+  await editor.select(llmId);
+  const picker = editor.field('credentialId');
+  await expect(picker.locator('option', { hasText: CREDENTIAL })).toHaveCount(1);
+  await picker.selectOption(credentialId);
+  await editor.save();
+  const stored = await (await editorPage.request.get(`/api/workflows/${workflowId}`)).json();
+  const llm = stored.graph.nodes.find((n: { id: string }) => n.id === llmId);
+  expect(llm.data.config.credentialId).toBe(credentialId);
+
+  // A viewer opens it read-only, and the server refuses their write anyway.
+  const viewerLink = await invite(owner, `viewer-${Date.now()}@example.test`, 'viewer');
+  const viewerPage = await acceptInvite(browser, viewerLink, 'Vera Viewer');
+  const viewer = new EditorPage(viewerPage);
+  await viewer.goto(workflowId);
+  await expect(viewerPage.getByTestId('read-only-badge')).toHaveText('Read-only (viewer)');
+  for (const id of ['save', 'run', 'publish']) await expect(viewerPage.getByTestId(id)).toBeDisabled();
+  const put = await viewerPage.request.put(`/api/workflows/${workflowId}?draft=1`, { data: { name: 'Taken over' } });
+  expect(put.status()).toBe(403);
+  expect((await put.json()).error.code).toBe('FORBIDDEN');
+
+  for (const p of [owner, editorPage, viewerPage]) await p.context().close();
+});
