@@ -15,7 +15,6 @@ import {
   newRunRecord,
   type NewRun,
   type NodeRunRecord,
-  type RunPatch,
   type RunRecord,
   type RunStatus,
   type RunStore,
@@ -23,7 +22,7 @@ import {
   type WorkflowStore,
 } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
-import { RunJournal } from './run-journal';
+import { executeRun, type LaunchInfo } from './run-execution';
 import type { NodeServices } from './run-node';
 
 export type Executor = (args: ExecuteArgs) => Promise<ExecuteResult>;
@@ -58,16 +57,6 @@ export function newRunId(): string {
 }
 
 const RESUMABLE: RunStatus[] = ['failed', 'cancelled', 'interrupted'];
-
-interface LaunchInfo {
-  resumed: boolean;
-  /** A brand-new run: it has no events yet, so the journal starts at seq 0 without asking the store. */
-  fresh?: boolean;
-  fromNodeId?: string;
-  answer?: { nodeId: string; value: unknown; threadId?: string };
-  /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
-  created?: Promise<unknown>;
-}
 
 export class RunManager {
   readonly ownerId: string;
@@ -462,139 +451,19 @@ export class RunManager {
     info: LaunchInfo,
   ) {
     const controller = new AbortController();
-    const done = this.execute(run, graph, previous, reuse, info, controller).finally(() => {
+    const deps = {
+      store: this.o.store,
+      bus: this.o.bus,
+      registry: this.o.registry,
+      services: this.o.services,
+      concurrency: this.o.concurrency,
+      executor: (args: ExecuteArgs) => this.executorFor(run.engine)(args), // an unknown engine fails the run
+    };
+    const done = executeRun(deps, { run, graph, previous, reuse, info, controller }).finally(() => {
       this.active.delete(run.id);
       this.o.bus.release(run.id);
     });
     this.active.set(run.id, { controller, done });
-  }
-
-  private async execute(
-    run: RunRecord,
-    graph: Graph,
-    previous: Map<string, NodeRunRecord>,
-    reuse: Set<string>,
-    info: LaunchInfo,
-    controller: AbortController,
-  ): Promise<RunRecord | null> {
-    let journal: RunJournal | undefined;
-    let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
-    let finishing: Promise<RunRecord> | undefined;
-    let announced: ExecuteResult | undefined;
-    try {
-      const j = (journal = new RunJournal(
-        run.id,
-        this.o.store,
-        this.o.bus,
-        info.fresh ? 0 : await this.o.store.maxSeq(run.id),
-        info.created,
-      ));
-      journal.startAutoFlush();
-      journal.emit('run.started', {
-        engine: run.engine,
-        workflowId: run.workflowId,
-        versionId: run.versionId,
-        resumed: info.resumed,
-        ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}),
-        ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}),
-        reused: [...reuse],
-      });
-      // Records the result: the terminal (or waiting) event and status in one commit. Started as soon as the engine
-      // announces the result, else when it returns.
-      const finish = (result: ExecuteResult): Promise<RunRecord> => {
-        if (result.status === 'waiting' && result.waiting) {
-          const w = result.waiting;
-          const node = graph.nodes.find((n) => n.id === w.nodeId);
-          j.stageNode({
-            runId: run.id,
-            nodeId: w.nodeId,
-            type: node?.type ?? 'human_input',
-            status: 'waiting',
-            attempt: previous.get(w.nodeId)?.attempt ?? 0,
-            input: { prompt: w.prompt },
-            output: null,
-            error: null,
-            usage: null,
-            startedAt: new Date().toISOString(),
-            finishedAt: null,
-            durationMs: null,
-          });
-          j.emit(
-            'run.waiting',
-            { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
-            { nodeId: w.nodeId, afterFlush: true },
-          );
-          j.stopAutoFlush();
-          return j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' }));
-        }
-        const type =
-          result.status === 'succeeded'
-            ? 'run.succeeded'
-            : result.status === 'cancelled'
-              ? 'run.cancelled'
-              : 'run.failed';
-        const patch: RunPatch = (final = {
-          status: result.status,
-          outputs: result.outputs,
-          error: result.error,
-          finishedAt: new Date().toISOString(),
-        });
-        j.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, {
-          afterFlush: true,
-        });
-        j.stopAutoFlush();
-        return j.flush(patch).then(
-          () =>
-            ({
-              ...run,
-              ...patch,
-              outputs: patch.outputs ?? null,
-              error: patch.error ?? null,
-              finishedAt: patch.finishedAt ?? null,
-            }) as RunRecord,
-        );
-      };
-      const result = await this.executorFor(run.engine)({
-        runId: run.id,
-        graph,
-        inputs: run.inputs,
-        registry: this.o.registry,
-        services: this.o.services,
-        journal,
-        signal: controller.signal,
-        previous,
-        reuse,
-        concurrency: this.o.concurrency,
-        answer: info.answer,
-        fromNodeId: info.fromNodeId,
-        finish: (r) => {
-          if (!finishing) {
-            announced = r;
-            finishing = finish(r);
-            finishing.catch(() => {});
-          }
-        },
-      });
-      if (announced && announced.status !== result.status) {
-        console.error(
-          `[paiflow] run ${run.id}: the ${run.engine} engine announced "${announced.status}" ` +
-            `but returned "${result.status}"; the announced result stands`,
-        );
-      }
-      return await (finishing ??= finish(result));
-    } catch (e) {
-      // The store itself failed (or something unexpected): record what we can; a later start-up marks it interrupted
-      // otherwise.
-      journal?.stopAutoFlush();
-      const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
-      if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });
-      await (
-        journal
-          ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() })
-          : this.o.store.updateRun(run.id, { status: 'failed', error })
-      ).catch(() => {});
-      return null;
-    }
   }
 
   async close(): Promise<void> {
