@@ -2,6 +2,7 @@ import { readJson } from '@/lib/http/body';
 import { guarded } from '@/lib/server/auth/guard';
 import { clientIp } from '@/lib/server/auth/request-info';
 import { invitationSchema } from '@/lib/server/auth/schemas';
+import { originOf } from '@/lib/server/v1-http';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -18,7 +19,8 @@ export const POST = guarded(
       body.role,
       clientIp(req),
     );
-    const url = `${new URL(req.url).origin}/invite/${encodeURIComponent(inv.token)}`;
+    const origin = process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : originOf(req);
+    const url = `${origin}/invite/${encodeURIComponent(inv.token)}`;
     return Response.json({ ...inv, url }, { status: 201, headers: { 'cache-control': 'no-store' } });
   },
   { workspace: async ({ params }) => (await params).id },
