@@ -16,6 +16,8 @@ export interface KnowledgeBaseRecord {
   chunkSize: number;
   chunkOverlap: number;
   embeddingModel: string;
+  /** The OpenAI-compatible credential it embeds with; null: the server's OPENAI_API_KEY (or the offline model). */
+  credentialId: string | null;
   dimension: number;
   createdAt: string;
   updatedAt: string;

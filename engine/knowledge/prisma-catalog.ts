@@ -25,6 +25,7 @@ function toKb(r: KnowledgeBase): KnowledgeBaseRecord {
     chunkSize: r.chunkSize,
     chunkOverlap: r.chunkOverlap,
     embeddingModel: r.embeddingModel,
+    credentialId: r.credentialId ?? null,
     dimension: r.dimension,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,

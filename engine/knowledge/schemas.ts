@@ -16,6 +16,14 @@ export const createKnowledgeBaseSchema = z
       .max(200)
       .optional()
       .describe('"use-lite" (offline) or "openai:<model>"; default from the environment'),
+    credentialId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        'An OpenAI-compatible credential of the workspace to embed with (default model: openai:text-embedding-3-small)',
+      ),
   })
   .refine((v) => v.chunkOverlap <= v.chunkSize / 2, {
     message: 'chunkOverlap must be at most half of chunkSize',

@@ -36,6 +36,11 @@ export interface KnowledgeBaseServiceOptions {
   maxDocumentChars?: number;
   /** Texts per embedder call (progress is reported between calls); default 16. */
   embedBatch?: number;
+  /**
+   * The embedder of a knowledge base that names a credential: `model` ("openai:<name>") through that credential of
+   * the knowledge base's workspace. Absent → such knowledge bases cannot be created (CREDENTIALS_UNAVAILABLE).
+   */
+  credentialEmbedder?: (kb: { workspaceId: string; credentialId: string; model: string }) => Promise<Embedder>;
 }
 
 export interface DocumentUpload {
@@ -57,6 +62,8 @@ interface Job {
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
+const DEFAULT_CREDENTIAL_MODEL = 'openai:text-embedding-3-small';
+
 export class KnowledgeBaseService implements KnowledgeService {
   private queue: Job[] = [];
   private current?: Job;
@@ -75,13 +82,20 @@ export class KnowledgeBaseService implements KnowledgeService {
     return this.o.store.describe();
   }
 
-  /** The embedder of a KB, checked against the dimension the KB recorded. */
-  private embedderFor(kb: KnowledgeBaseRecord): Embedder {
-    return this.o.embedders(kb.embeddingModel);
+  /** The embedder of a KB: its credential's (resolved each time, so a deleted credential stops it), else by model. */
+  private async embedderFor(kb: Pick<KnowledgeBaseRecord, 'workspaceId' | 'credentialId' | 'embeddingModel'>) {
+    if (!kb.credentialId) return this.o.embedders(kb.embeddingModel);
+    if (!this.o.credentialEmbedder)
+      throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here', { status: 409 });
+    return this.o.credentialEmbedder({
+      workspaceId: kb.workspaceId,
+      credentialId: kb.credentialId,
+      model: kb.embeddingModel,
+    });
   }
 
   private async embedChecked(kb: KnowledgeBaseRecord, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const vecs = await this.embedderFor(kb).embed(texts, { signal });
+    const vecs = await (await this.embedderFor(kb)).embed(texts, { signal });
     for (const v of vecs) {
       if (v.length !== kb.dimension) {
         throw new PaiError(
@@ -123,8 +137,14 @@ export class KnowledgeBaseService implements KnowledgeService {
     workspaceId = DEFAULT_WORKSPACE_ID,
   ): Promise<KnowledgeBaseRecord> {
     const v = createKnowledgeBaseSchema.parse(input);
-    const embeddingModel = v.embeddingModel ?? this.o.defaultEmbeddingModel;
-    const embedder = this.o.embedders(embeddingModel);
+    const credentialId = v.credentialId ?? null;
+    const embeddingModel = v.embeddingModel ?? (credentialId ? DEFAULT_CREDENTIAL_MODEL : this.o.defaultEmbeddingModel);
+    if (credentialId && !embeddingModel.startsWith('openai:'))
+      throw new PaiError('VALIDATION_ERROR', 'a credential embeds with an "openai:<model>" embedding model', {
+        status: 400,
+        path: 'embeddingModel',
+      });
+    const embedder = await this.embedderFor({ workspaceId, credentialId, embeddingModel });
     const dimension = await embedder.dimension();
     const id = newId('kb');
     await this.o.store.ensureIndex({ kbId: id, dimension });
@@ -137,6 +157,7 @@ export class KnowledgeBaseService implements KnowledgeService {
         chunkSize: v.chunkSize,
         chunkOverlap: v.chunkOverlap,
         embeddingModel,
+        credentialId,
         dimension,
       });
     } catch (e) {

@@ -68,19 +68,19 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
     null;
   const registry = createDefaultRegistry();
+  const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
+  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir));
   // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via
   // Elasticsearch.
   const knowledge =
     role === 'worker' && !config.elasticsearchUrl && qm
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
-      : await createKnowledge(config, db);
-  const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
+      : await createKnowledge(config, db, process.env, { vault: credentials, fetch });
   const llm = createLlmResolver(
     { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl },
     { guardedFetch: fetch },
   );
   const agent = createAgentServices(config, db, store);
-  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir));
   const accounts = new Accounts(db.prisma, {
     idleSeconds: config.sessionIdleSeconds,
     maxAgeSeconds: config.sessionMaxAgeSeconds,

@@ -12,7 +12,11 @@ import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
 import { PrismaKnowledgeCatalog } from '@/engine/knowledge/prisma-catalog';
 import { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { FusionOptions, KnowledgeStore } from '@/engine/knowledge/types';
+import { PaiError } from '@/engine/errors';
+import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
+import type { GuardedFetch } from '@/engine/net/ssrf-guard';
 import type { AppConfig } from './config';
+import type { CredentialVault } from './credentials/credentials';
 
 function fusionFromEnv(env: NodeJS.ProcessEnv): Partial<FusionOptions> {
   const m = env.KNOWLEDGE_FUSION?.trim().toLowerCase();
@@ -42,10 +46,15 @@ export async function createKnowledgeStore(
   return new EmbeddedKnowledgeStore({ dir: path.join(config.dataDir, 'knowledge'), fusion });
 }
 
+/**
+ * `credentials`: knowledge bases that name an OpenAI-compatible credential embed through it (its base URL is user
+ * input, so the SDK goes through the SSRF-guarded fetch).
+ */
 export async function createKnowledge(
   config: AppConfig,
   db: Database,
   env: NodeJS.ProcessEnv = process.env,
+  credentials?: { vault: CredentialVault; fetch: GuardedFetch },
 ): Promise<KnowledgeBaseService> {
   const embedderEnv = {
     OPENAI_API_KEY: config.openaiApiKey,
@@ -57,6 +66,27 @@ export async function createKnowledge(
     store: await createKnowledgeStore(config, env),
     embedders: createEmbedderResolver(embedderEnv),
     defaultEmbeddingModel: defaultEmbeddingModel(embedderEnv),
+    credentialEmbedder: credentials
+      ? async ({ workspaceId, credentialId, model }) => {
+          const cred = await credentials.vault.resolveInWorkspace(workspaceId, credentialId);
+          if (cred.type !== 'openai')
+            throw new PaiError('CREDENTIAL_TYPE', `credential "${cred.name}" is not an OpenAI-compatible provider`, {
+              status: 400,
+              path: 'credentialId',
+            });
+          if (!model.startsWith('openai:'))
+            throw new PaiError('VALIDATION_ERROR', 'a credential embeds with an "openai:<model>" model', {
+              status: 400,
+              path: 'embeddingModel',
+            });
+          return new OpenAiEmbedder({
+            apiKey: cred.data.apiKey,
+            baseURL: cred.data.baseUrl,
+            model: model.slice('openai:'.length),
+            fetch: credentials.fetch as typeof fetch,
+          });
+        }
+      : undefined,
   });
   // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones.
   await service.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));

@@ -207,3 +207,52 @@ describe('credentials in LLM and HTTP nodes', () => {
     expect(elsewhere.seen.at(-1)?.['x-api-key']).toBeUndefined();
   });
 });
+
+describe('a knowledge base that embeds with a credential', () => {
+  it('embeds through the credential of its own workspace, and its key stays out of the catalogue', async () => {
+    const { POST: createKb } = await import('@/app/api/knowledge-bases/route');
+    const { POST: addDoc, GET: listDocs } = await import('@/app/api/knowledge-bases/[id]/documents/route');
+    const { POST: search } = await import('@/app/api/knowledge-bases/[id]/search/route');
+    const cred = await credential({
+      name: 'Embeddings',
+      type: 'openai',
+      data: { baseUrl: fake.baseURL, apiKey: LLM_KEY },
+    });
+    const before = fake.tokens.length;
+    const kb = await call(createKb, 'POST', '/api/knowledge-bases', {
+      body: { name: 'Via credential', credentialId: cred },
+    });
+    expect(kb.status, kb.text).toBe(201);
+    expect(kb.body).toMatchObject({ credentialId: cred, embeddingModel: 'openai:text-embedding-3-small' });
+    const p = { id: kb.body.id };
+    const doc = await call(addDoc, 'POST', `/api/knowledge-bases/${kb.body.id}/documents`, {
+      params: p,
+      body: { title: 'Refunds', text: 'Refunds are paid within 14 days of the request.' },
+    });
+    expect(doc.status).toBe(202);
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'indexed' && status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await call(listDocs, 'GET', `/api/knowledge-bases/${kb.body.id}/documents`, { params: p })).body[0]
+        .status;
+    }
+    expect(status).toBe('indexed');
+    const hits = await call(search, 'POST', `/api/knowledge-bases/${kb.body.id}/search`, {
+      params: p,
+      body: { query: 'refunds', mode: 'vector' },
+    });
+    expect(hits.status, hits.text).toBe(200);
+    expect(fake.tokens.slice(before).every((t) => t === LLM_KEY)).toBe(true);
+    expect(fake.tokens.length).toBeGreaterThan(before);
+    const rows = await (await getApp()).db.prisma.knowledgeBase.findMany();
+    expect(JSON.stringify(rows)).not.toContain(LLM_KEY);
+
+    const unknown = await call(createKb, 'POST', '/api/knowledge-bases', {
+      body: { name: 'Bad', credentialId: 'cred_of_someone_else' },
+    });
+    expect({ status: unknown.status, code: unknown.body.error.code }).toEqual({
+      status: 404,
+      code: 'CREDENTIAL_NOT_FOUND',
+    });
+  });
+});

@@ -134,11 +134,18 @@ export class CredentialVault implements CredentialResolver {
       where: { id: runId },
       select: { workflow: { select: { workspaceId: true } } },
     });
-    const workspaceId = run?.workflow.workspaceId;
-    const row = workspaceId
-      ? await this.prisma.credential.findFirst({ where: { id: credentialId, workspaceId } })
-      : null;
-    if (!row) throw notFound(credentialId, 'config.credentialId');
+    if (!run) throw notFound(credentialId, 'config.credentialId');
+    return this.resolveInWorkspace(run.workflow.workspaceId, credentialId, 'config.credentialId');
+  }
+
+  /** The decrypted credential `credentialId` of `workspaceId` (for the runtime and knowledge-base embedders only). */
+  async resolveInWorkspace(
+    workspaceId: string,
+    credentialId: string,
+    path = 'credentialId',
+  ): Promise<ResolvedCredential> {
+    const row = await this.prisma.credential.findFirst({ where: { id: credentialId, workspaceId } });
+    if (!row) throw notFound(credentialId, path);
     const data = JSON.parse(decrypt(this.key, row.ciphertext, aadOf(row))) as Record<string, string>;
     return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts as string[], data };
   }
