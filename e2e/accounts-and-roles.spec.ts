@@ -4,40 +4,13 @@
  * credential (picked from the inspector's dropdown) and saves it; an invited viewer sees the workflow read-only —
  * badge shown, Save / Run / Publish disabled — and the server refuses the viewer's write with 403.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { acceptInvite, invite, signedOutPage } from './support/accounts';
 import { OWNER } from './support/environment';
-import { SIGNED_OUT } from './support/api';
 import { EditorPage } from './pages/editor.page';
 import { WorkflowListPage } from './pages/workflow-list.page';
 
 const CREDENTIAL = `E2E OpenAI ${Date.now()}`;
-
-async function signedOutPage(browser: Browser): Promise<Page> {
-  const ctx = await browser.newContext({ storageState: SIGNED_OUT });
-  return ctx.newPage();
-}
-
-async function invite(owner: Page, email: string, role: 'editor' | 'viewer'): Promise<string> {
-  await owner.goto('/settings/members');
-  await owner.getByLabel('Email').fill(email);
-  await owner.getByLabel('Role', { exact: true }).selectOption(role);
-  await owner.getByRole('button', { name: 'Create invitation' }).click();
-  const link = owner.getByTestId('invite-link');
-  await expect(link).toHaveValue(/\/invite\//);
-  await owner.getByTestId('invite-link-copy').click();
-  return link.inputValue();
-}
-
-async function acceptInvite(browser: Browser, url: string, name: string): Promise<Page> {
-  const page = await signedOutPage(browser);
-  await page.goto(url);
-  await expect(page.getByTestId('auth-submit')).toBeEnabled(); // hydrated: typing now is not lost
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill(`${name.toLowerCase().replace(/\W/g, '-')}-password`);
-  await page.getByRole('button', { name: 'Accept invitation' }).click();
-  await expect(page.getByTestId('account-menu-button')).toContainText(name);
-  return page;
-}
 
 test('owner invites an editor who uses a credential, and a viewer who can only look', async ({ browser }) => {
   // Signed out: the gate sends the visitor to /login and back to where they were going.

@@ -42,8 +42,14 @@ export class EditorStore {
   private saving: Promise<boolean> | null = null;
   private pasteCount = 0;
   private disposed = false;
+  /**
+   * A viewer's editor: the graph may be looked at and selected, never changed — no edit is committed, nothing
+   * enters the undo history and nothing is ever saved (the server would refuse it with 403 anyway).
+   */
+  readonly readOnly: boolean;
 
-  constructor(types: NodeTypeInfo[], wf: Workflow) {
+  constructor(types: NodeTypeInfo[], wf: Workflow, opts: { readOnly?: boolean } = {}) {
+    this.readOnly = opts.readOnly ?? false;
     this.types = new Map(types.map((t) => [t.type, t]));
     const { nodes, edges } = toFlow(wf.graph);
     this.store = createStore<EditorState>(initialEditorState(wf, nodes, edges));
@@ -60,7 +66,7 @@ export class EditorStore {
   activate() {
     this.disposed = false;
     this.scheduleValidate(0);
-    if (this.state.version !== this.state.savedVersion) this.scheduleAutosave();
+    if (!this.readOnly && this.state.version !== this.state.savedVersion) this.scheduleAutosave();
   }
 
   get state(): EditorState {
@@ -82,10 +88,12 @@ export class EditorStore {
 
   /** Records the current graph before a change; changes with the same key in quick succession share one step. */
   private pushHistory(key = '', windowMs = 0) {
+    if (this.readOnly) return;
     this.history.push({ nodes: this.state.nodes, edges: this.state.edges }, key, windowMs);
   }
 
   private commit(patch: Partial<EditorState>, opts: { content?: boolean } = {}) {
+    if (this.readOnly) return;
     const s = this.state;
     const version = s.version + 1;
     const next: EditorState = {
@@ -118,6 +126,9 @@ export class EditorStore {
   // ---- React Flow change handlers -----------------------------------------------------------------------
 
   onNodesChange = (changes: NodeChange<FlowNode>[]) => {
+    // Read-only: selecting (to inspect) and React Flow's measurements pass; moves, removals and additions do not.
+    if (this.readOnly) changes = changes.filter((c) => c.type === 'select' || c.type === 'dimensions');
+    if (!changes.length) return;
     let structural = false;
     let moved = false;
     let selection = false;
@@ -143,6 +154,8 @@ export class EditorStore {
   };
 
   onEdgesChange = (changes: EdgeChange<FlowEdge>[]) => {
+    if (this.readOnly) changes = changes.filter((c) => c.type === 'select');
+    if (!changes.length) return;
     const structural = changes.some((c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace');
     if (structural) this.pushHistory('delete', 150);
     const edges = applyEdgeChanges(changes, this.state.edges);
@@ -167,6 +180,7 @@ export class EditorStore {
   }
 
   connect = (c: Connection): boolean => {
+    if (this.readOnly) return false;
     const problem = this.connectionProblem(c);
     if (problem) {
       toast('warning', 'Connection not allowed', problem);
@@ -190,7 +204,7 @@ export class EditorStore {
 
   addNode(type: string, position: { x: number; y: number }): string | null {
     const t = this.types.get(type);
-    if (!t) return null;
+    if (!t || this.readOnly) return null;
     if (type === 'start' && this.state.nodes.some((n) => n.type === 'start')) {
       toast('warning', 'Only one start node', 'A workflow has exactly one start node; it already has one.');
       return null;
@@ -254,6 +268,7 @@ export class EditorStore {
   }
 
   paste(): number {
+    if (this.readOnly) return 0;
     const pasted = clipboardCopy({ nodes: this.state.nodes, edges: this.state.edges }, this.pasteCount + 1);
     if (!pasted) return 0;
     if (!pasted.nodes.length) {
@@ -287,7 +302,7 @@ export class EditorStore {
 
   private scheduleAutosave() {
     clearTimeout(this.autosaveTimer);
-    if (this.state.saveStatus === 'conflict') return;
+    if (this.readOnly || this.state.saveStatus === 'conflict') return;
     this.autosaveTimer = setTimeout(() => {
       void this.save();
     }, AUTOSAVE_MS);
@@ -296,6 +311,10 @@ export class EditorStore {
   /** Saves the draft; resolves true when everything up to now is stored. Concurrent calls queue behind one request. */
   save = async (opts: { manual?: boolean } = {}): Promise<boolean> => {
     clearTimeout(this.autosaveTimer);
+    if (this.readOnly) {
+      if (opts.manual) toast('info', 'Read-only', 'Your role in this workspace is viewer: changes cannot be saved.');
+      return false;
+    }
     if (this.saving) {
       await this.saving;
       if (this.state.version === this.state.savedVersion) return true;

@@ -1,8 +1,6 @@
 'use client';
 /** The dark top bar of the editor: name, save state, history and layout commands, Save and Run. */
 import { useReactFlow } from '@xyflow/react';
-import { canEdit } from '@/components/api/auth-api';
-import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
@@ -43,9 +41,8 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
   const canRedo = useEditorState(selectRedo);
   const problemCount = useEditorState(selectProblemCount);
   const runActive = useRunState(selectRunActive);
-  // A viewer may look but not change: the server refuses their writes anyway, so do not offer them.
-  const auth = useAuth();
-  const readOnly = !!auth && !canEdit(auth.role);
+  // A viewer may look but not change (see EditorStore.readOnly): the server refuses their writes anyway.
+  const readOnly = editor.readOnly;
 
   return (
     <>
@@ -56,7 +53,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               variant="dark"
               size="sm"
               onClick={editor.undo}
-              disabled={!canUndo}
+              disabled={readOnly || !canUndo}
               title="Undo (Ctrl+Z)"
               data-testid="undo"
             >
@@ -66,7 +63,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               variant="dark"
               size="sm"
               onClick={editor.redo}
-              disabled={!canRedo}
+              disabled={readOnly || !canRedo}
               title="Redo (Ctrl+Shift+Z)"
               data-testid="redo"
             >
@@ -80,6 +77,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
                 editor.autoLayout();
                 requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 }));
               }}
+              disabled={readOnly}
               title="Arrange nodes in layers from the start node"
               data-testid="auto-layout"
             >

@@ -4,8 +4,10 @@
  */
 import { ReactFlowProvider } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
+import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
 import type { NodeTypeInfo, Workflow } from '@/components/api/types';
+import { useAuth } from '@/components/auth/auth-gate';
 import { TopBar } from '@/components/ui/top-bar';
 import { BottomPanel, type BottomTab } from './bottom-panel';
 import { Canvas } from './canvas/canvas';
@@ -76,12 +78,15 @@ export function Editor({ workflowId }: { workflowId: string }) {
 }
 
 function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
+  // A viewer may look but not change: the store commits no edit and never saves, the canvas and forms are locked.
+  const auth = useAuth();
+  const readOnly = !!auth && !canEdit(auth.role);
   const ctx = useMemo<EditorContextValue>(() => {
-    const editor = new EditorStore(types, wf);
+    const editor = new EditorStore(types, wf, { readOnly });
     const runs = new RunStore();
     const runController = new RunController(runs);
     return { editor, runs, runController, nodeTypes: types };
-  }, [types, wf]);
+  }, [types, wf, readOnly]);
   const [tab, setTab] = useState<BottomTab>('problems');
   const [runOpen, setRunOpen] = useState(false);
 
@@ -110,7 +115,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
         <div className="flex h-screen flex-col overflow-hidden" data-testid="editor">
           <EditorToolbar onRun={() => setRunOpen(true)} />
           <div className="flex min-h-0 flex-1">
-            <Palette />
+            {!ctx.editor.readOnly && <Palette />}
             <div className="flex min-w-0 flex-1 flex-col">
               <div className="min-h-0 flex-1 bg-zinc-100">
                 <Canvas />

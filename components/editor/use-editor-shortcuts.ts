@@ -1,7 +1,7 @@
 'use client';
 /**
  * Ctrl/Cmd + S, Z, Shift+Z (or Y), C, V. Delete/Backspace are React Flow's own. Text fields keep their own undo and
- * clipboard.
+ * clipboard. A read-only (viewer's) editor keeps only copy and select-all; Ctrl+S explains that nothing is saved.
  */
 import { useEffect } from 'react';
 import { toast } from '@/components/ui/toast';
@@ -32,6 +32,10 @@ export function useEditorShortcuts(editor: EditorStore) {
         return;
       }
       if (inTextField(e.target) || document.querySelector('[role="dialog"]')) return;
+      if (editor.readOnly && (key === 'z' || key === 'y' || key === 'v')) {
+        e.preventDefault();
+        return;
+      }
       if (key === 'z' && !e.shiftKey) {
         e.preventDefault();
         editor.undo();

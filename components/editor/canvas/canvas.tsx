@@ -125,26 +125,38 @@ export function Canvas() {
     [editor],
   );
 
-  const onDragOver = useCallback((e: DragEvent) => {
-    if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'move';
-  }, []);
+  const readOnly = editor.readOnly;
+
+  const onDragOver = useCallback(
+    (e: DragEvent) => {
+      if (readOnly || !e.dataTransfer.types.includes(PALETTE_MIME)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'move';
+    },
+    [readOnly],
+  );
 
   const onDrop = useCallback(
     (e: DragEvent) => {
       const type = e.dataTransfer.getData(PALETTE_MIME);
-      if (!type) return;
+      if (!type || readOnly) return;
       e.preventDefault();
       const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
       // Drop point = the card's header centre, which is where the pointer holds the palette item.
       editor.addNode(type, { x: p.x - 120, y: p.y - 20 });
     },
-    [editor, rf],
+    [editor, rf, readOnly],
   );
 
   return (
-    <div ref={wrapper} className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
+    <div
+      ref={wrapper}
+      className="relative h-full w-full"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      data-testid="canvas"
+      data-read-only={readOnly || undefined}
+    >
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
@@ -158,7 +170,12 @@ export function Canvas() {
         onNodeDragStop={editor.onNodeDragStop}
         onSelectionDragStart={editor.onNodeDragStart}
         onSelectionDragStop={editor.onNodeDragStop}
-        deleteKeyCode={DELETE_KEYS}
+        // Read-only (viewer): nodes can be selected to inspect them, not moved, connected, reconnected or deleted.
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesReconnectable={!readOnly}
+        elementsSelectable
+        deleteKeyCode={readOnly ? null : DELETE_KEYS}
         multiSelectionKeyCode={MULTI_KEYS}
         selectionKeyCode="Shift"
         defaultEdgeOptions={defaultEdgeOptions}
@@ -191,7 +208,13 @@ export function Canvas() {
             }
           >
             <div className="font-medium text-zinc-700">Empty canvas</div>
-            Drag nodes from the palette — start with a <b>Start</b> node.
+            {readOnly ? (
+              'This workflow has no nodes yet.'
+            ) : (
+              <>
+                Drag nodes from the palette — start with a <b>Start</b> node.
+              </>
+            )}
           </div>
         </div>
       )}

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { authApi, type CredentialView } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
-import { useEditorState } from '../editor-context';
+import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
 
 const HTTP_TYPES = new Set(['http_header', 'bearer', 'basic']);
@@ -28,10 +28,13 @@ export function CredentialSelect({
   className: string;
 }) {
   const nodeType = useEditorState(selectNodeType);
+  // A viewer may not list the workspace's credentials (403): their read-only form shows the stored id only.
+  const readOnly = useEditorContext().editor.readOnly;
   const [list, setList] = useState<CredentialView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    if (readOnly) return;
     let cancelled = false;
     (async () => {
       try {
@@ -44,7 +47,7 @@ export function CredentialSelect({
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [readOnly]);
 
   const fits = (c: CredentialView) => (nodeType === 'http' ? HTTP_TYPES.has(c.type) : c.type === 'openai');
   const options = (list ?? []).filter(fits);
@@ -59,8 +62,8 @@ export function CredentialSelect({
         onChange={(e) => onChange(e.target.value || undefined)}
       >
         <option value="">None</option>
-        {current && list && !options.some((c) => c.id === current) && (
-          <option value={current}>Unknown credential ({current})</option>
+        {current && !options.some((c) => c.id === current) && (
+          <option value={current}>{list ? `Unknown credential (${current})` : `Credential ${current}`}</option>
         )}
         {options.map((c) => (
           <option key={c.id} value={c.id}>

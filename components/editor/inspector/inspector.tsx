@@ -58,16 +58,35 @@ function Panel({ children, testId }: { children: React.ReactNode; testId: string
   );
 }
 
+/** Shown on top of the inspector of a viewer's (read-only) editor. */
+function ReadOnlyNote() {
+  return (
+    <p
+      data-testid="inspector-read-only"
+      className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-[12px] leading-snug text-amber-900"
+    >
+      Read-only: your role in this workspace is viewer. You can inspect the configuration, not change it.
+    </p>
+  );
+}
+
 function MultiInspector({ count }: { count: number }) {
   const { editor } = useEditorContext();
   return (
     <Panel testId="inspector">
+      {editor.readOnly && <ReadOnlyNote />}
       <div className="p-4 text-sm text-zinc-600">
         <div className="mb-3 font-medium text-zinc-900">{count} nodes selected</div>
-        <p className="mb-4 text-[13px]">Copy with Ctrl+C, paste with Ctrl+V, or delete them together.</p>
-        <Button variant="danger" size="sm" onClick={() => editor.deleteSelection()} data-testid="delete-selection">
-          Delete {count} nodes
-        </Button>
+        {editor.readOnly ? (
+          <p className="text-[13px]">Copy them with Ctrl+C.</p>
+        ) : (
+          <>
+            <p className="mb-4 text-[13px]">Copy with Ctrl+C, paste with Ctrl+V, or delete them together.</p>
+            <Button variant="danger" size="sm" onClick={() => editor.deleteSelection()} data-testid="delete-selection">
+              Delete {count} nodes
+            </Button>
+          </>
+        )}
       </div>
     </Panel>
   );
@@ -86,13 +105,19 @@ function WorkflowInspector() {
   const count = useEditorState(selectCount);
   return (
     <Panel testId="inspector">
+      {editor.readOnly && <ReadOnlyNote />}
       <div className="border-b border-zinc-200 px-4 py-3">
         <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Workflow</div>
         <div className="mt-0.5 text-sm text-zinc-500">
           Select a node to configure it. {count} node{count === 1 ? '' : 's'} on the canvas.
         </div>
       </div>
-      <div className="space-y-3 overflow-y-auto p-4">
+      {/* A disabled fieldset disables every control inside: a viewer sees the settings but cannot change them. */}
+      <fieldset
+        disabled={editor.readOnly}
+        className="min-w-0 space-y-3 overflow-y-auto p-4"
+        data-testid="workflow-settings"
+      >
         <div>
           <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-name">
             Name
@@ -145,7 +170,7 @@ function WorkflowInspector() {
           Ctrl+S save · Ctrl+Z / Ctrl+Shift+Z undo / redo · Ctrl+C / Ctrl+V copy / paste · Del delete · Shift+drag
           select · Ctrl+click multi-select
         </div>
-      </div>
+      </fieldset>
     </Panel>
   );
 }
@@ -200,6 +225,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   return (
     <Panel testId="inspector">
       <FormContext.Provider value={form}>
+        {editor.readOnly && <ReadOnlyNote />}
         <div className="border-b border-zinc-200 px-4 py-3">
           <div className="flex items-center gap-2">
             <span className={`grid h-7 w-7 shrink-0 place-items-center rounded-md text-[11px] font-bold ${cat.chip}`}>
@@ -213,19 +239,26 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 {nodeId}
               </div>
             </div>
-            <Button
-              size="sm"
-              variant="ghost"
-              className="text-red-600 hover:bg-red-50"
-              onClick={() => editor.deleteSelection()}
-              data-testid="delete-node"
-            >
-              Delete
-            </Button>
+            {!editor.readOnly && (
+              <Button
+                size="sm"
+                variant="ghost"
+                className="text-red-600 hover:bg-red-50"
+                onClick={() => editor.deleteSelection()}
+                data-testid="delete-node"
+              >
+                Delete
+              </Button>
+            )}
           </div>
           {t?.description && <p className="mt-2 text-[12px] leading-snug text-zinc-500">{t.description}</p>}
         </div>
-        <div className="flex-1 space-y-4 overflow-y-auto p-4" data-testid="inspector-form">
+        {/* Disabled for a viewer: every field shows its value, none can be changed (nor rows added or removed). */}
+        <fieldset
+          disabled={editor.readOnly}
+          className="min-w-0 flex-1 space-y-4 overflow-y-auto p-4"
+          data-testid="inspector-form"
+        >
           {other.length > 0 && (
             <div className="rounded-md border border-red-200 bg-red-50 p-2.5" data-testid="node-problems">
               {other.map((p) => (
@@ -310,7 +343,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
               />
             </div>
           </section>
-          {runId && runFinished && (
+          {runId && runFinished && !editor.readOnly && (
             <section className="rounded-md border border-zinc-200 bg-zinc-50 p-3">
               <div className="mb-2 text-[12px] text-zinc-600">
                 Re-run this node and everything after it in the shown run, reusing earlier results.
@@ -320,7 +353,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
               </Button>
             </section>
           )}
-        </div>
+        </fieldset>
       </FormContext.Provider>
     </Panel>
   );
