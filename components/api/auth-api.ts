@@ -46,6 +46,15 @@ export interface TokenView {
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  actor: { id: string | null; email: string | null } | null;
+  target: string | null;
+  ip: string | null;
+  data: unknown;
+}
 export type CredentialType = 'openai' | 'http_header' | 'bearer' | 'basic' | 'env';
 export interface CredentialView {
   id: string;
@@ -72,9 +81,18 @@ export const authApi = {
   acceptInvite: (body: { token: string; name: string; password: string }) =>
     call<{ user: UserView }>('POST', '/api/auth/accept-invite', body),
   switchWorkspace: (workspaceId: string) => call<unknown>('POST', '/api/auth/workspace', { workspaceId }),
+  /** 204; every other session of the user is signed out. A wrong current password is a 400 at `currentPassword`. */
+  changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    call<void>('POST', '/api/auth/password', body),
   listTokens: () => call<TokenView[]>('GET', '/api/auth/tokens'),
-  createToken: (name: string) =>
-    call<{ id: string; token: string; prefix: string; name: string }>('POST', '/api/auth/tokens', { name }),
+  /** `workspaceId` omitted: the token works in the user's first workspace. */
+  createToken: (name: string, workspaceId?: string) =>
+    call<{ id: string; token: string; prefix: string; name: string }>('POST', '/api/auth/tokens', {
+      name,
+      ...(workspaceId ? { workspaceId } : {}),
+    }),
+  /** The current workspace's audit log, newest first (owners and admins). */
+  listAudit: (limit?: number) => call<AuditEntry[]>('GET', `/api/audit${limit ? `?limit=${limit}` : ''}`),
   revokeToken: (id: string) => call<void>('DELETE', `/api/auth/tokens/${encodeURIComponent(id)}`),
   listMembers: (workspaceId: string) => call<Member[]>('GET', `${ws(workspaceId)}/members`),
   setMemberRole: (workspaceId: string, userId: string, role: Role) =>

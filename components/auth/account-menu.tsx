@@ -2,15 +2,18 @@
 /** The account button in the top bar: who is signed in, the workspace switcher, settings links and Sign out. */
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { authApi } from '@/components/api/auth-api';
+import { authApi, canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
 import { toast } from '@/components/ui/toast';
 import { useAuth } from './auth-gate';
 
 const LINKS = [
-  { href: '/settings/members', label: 'Members & invitations' },
-  { href: '/settings/credentials', label: 'Credentials' },
-  { href: '/settings/tokens', label: 'API tokens' },
+  { href: '/settings/account', label: 'Account & password', testId: 'menu-account' },
+  { href: '/settings/members', label: 'Members & invitations', testId: 'menu-members' },
+  { href: '/settings/credentials', label: 'Credentials', testId: 'menu-credentials' },
+  { href: '/settings/tokens', label: 'API tokens', testId: 'menu-tokens' },
+  // The audit log is for owners and admins only (the API answers 403 to the others).
+  { href: '/settings/audit', label: 'Audit log', testId: 'menu-audit', admin: true },
 ];
 
 export function AccountMenu() {
@@ -34,6 +37,7 @@ export function AccountMenu() {
 
   if (!auth?.user) return null;
   const { user, workspaces = [], workspaceId } = auth;
+  const links = LINKS.filter((l) => !l.admin || canAdmin(auth.role));
 
   const switchTo = async (id: string) => {
     try {
@@ -101,8 +105,14 @@ export function AccountMenu() {
               ))}
             </select>
           </div>
-          {LINKS.map((l) => (
-            <Link key={l.href} href={l.href} role="menuitem" className="block px-3 py-1.5 hover:bg-zinc-50">
+          {links.map((l) => (
+            <Link
+              key={l.href}
+              href={l.href}
+              role="menuitem"
+              data-testid={l.testId}
+              className="block px-3 py-1.5 hover:bg-zinc-50"
+            >
               {l.label}
             </Link>
           ))}

@@ -3,17 +3,23 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
+import { useAuth } from '@/components/auth/auth-gate';
 import { TopBar } from '@/components/ui/top-bar';
 
 const TABS = [
+  { href: '/settings/account', label: 'Account' },
   { href: '/settings/members', label: 'Members' },
   { href: '/settings/credentials', label: 'Credentials' },
   { href: '/settings/tokens', label: 'API tokens' },
+  { href: '/settings/audit', label: 'Audit log', admin: true },
 ];
 
 export function SettingsShell({ title, children }: { title: string; children: ReactNode }) {
   const pathname = usePathname();
+  const admin = canAdmin(useAuth()?.role);
+  const tabs = TABS.filter((t) => !t.admin || admin);
   return (
     <div className="flex min-h-screen flex-col bg-zinc-50">
       <TopBar>
@@ -22,7 +28,7 @@ export function SettingsShell({ title, children }: { title: string; children: Re
       </TopBar>
       <div className="mx-auto w-full max-w-4xl flex-1 p-6">
         <nav className="mb-5 flex gap-1 border-b border-zinc-200" aria-label="Settings">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <Link
               key={t.href}
               href={t.href}

@@ -1,12 +1,22 @@
 'use client';
-/** The user's personal access tokens (`Authorization: Bearer pat_…`): create (shown once), list, revoke. */
+/**
+ * The user's personal access tokens (`Authorization: Bearer pat_…`): create one for a workspace of theirs (shown
+ * once), list, revoke.
+ */
 import { useState } from 'react';
 import { authApi } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
+import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { ErrorNote, Field, formatDate, inputCls, Section, SettingsShell, ShowOnce, useApiData } from './settings-shell';
 
 export function TokensSettings() {
+  const auth = useAuth();
+  const workspaces = auth?.workspaces ?? [];
+  // The current workspace first; the token works there unless the caller sends X-Workspace-Id.
+  const [workspaceId, setWorkspaceId] = useState(auth?.workspaceId ?? workspaces[0]?.id ?? '');
+  const workspaceName = (id: string | null) =>
+    id ? (workspaces.find((w) => w.id === id)?.name ?? id) : 'your first workspace';
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [actionError, setError] = useState<string | null>(null);
@@ -16,7 +26,7 @@ export function TokensSettings() {
   const create = async () => {
     setError(null);
     try {
-      const t = await authApi.createToken(name);
+      const t = await authApi.createToken(name, workspaceId || undefined);
       setCreated(t.token);
       setName('');
       reload();
@@ -39,7 +49,8 @@ export function TokensSettings() {
       <ErrorNote error={error} />
       <Section title="Create a token" testId="token-create">
         <p className="mb-3 text-[13px] text-zinc-500">
-          A token acts as you in the current workspace: send it as <code>Authorization: Bearer pat_…</code>.
+          A token acts as you, with your role, in the workspace you choose here (another of yours with{' '}
+          <code>X-Workspace-Id</code>): send it as <code>Authorization: Bearer pat_…</code>.
         </p>
         <form
           className="flex items-end gap-2"
@@ -56,6 +67,21 @@ export function TokensSettings() {
               onChange={(e) => setName(e.target.value)}
               className={inputCls}
             />
+          </Field>
+          <Field id="token-workspace" label="Workspace">
+            <select
+              id="token-workspace"
+              data-testid="token-workspace"
+              value={workspaceId}
+              onChange={(e) => setWorkspaceId(e.target.value)}
+              className={inputCls}
+            >
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} ({w.role})
+                </option>
+              ))}
+            </select>
           </Field>
           <Button type="submit" variant="primary" data-testid="token-submit">
             Create token
@@ -74,6 +100,7 @@ export function TokensSettings() {
               <tr>
                 <th className="py-1 font-medium">Name</th>
                 <th className="py-1 font-medium">Prefix</th>
+                <th className="py-1 font-medium">Workspace</th>
                 <th className="py-1 font-medium">Created</th>
                 <th className="py-1 font-medium">Last used</th>
                 <th />
@@ -81,9 +108,15 @@ export function TokensSettings() {
             </thead>
             <tbody>
               {tokens.map((t) => (
-                <tr key={t.id} className="border-t border-zinc-100" data-testid="token-row">
+                <tr
+                  key={t.id}
+                  className="border-t border-zinc-100"
+                  data-testid="token-row"
+                  data-workspace-id={t.workspaceId ?? ''}
+                >
                   <td className="py-2">{t.name}</td>
                   <td className="py-2 font-mono text-[12px] text-zinc-600">{t.prefix}…</td>
+                  <td className="py-2 text-zinc-600">{workspaceName(t.workspaceId)}</td>
                   <td className="py-2 text-zinc-500">{formatDate(t.createdAt)}</td>
                   <td className="py-2 text-zinc-500">{t.lastUsedAt ? formatDate(t.lastUsedAt) : 'never'}</td>
                   <td className="py-2 text-right">

@@ -1,0 +1,108 @@
+'use client';
+/**
+ * The workspace's audit log (owners and admins): sign-ins, tokens, API keys, credentials, invitations, role
+ * changes, publishing and deletions, newest first, with the time in the viewer's locale and time zone.
+ */
+import { useCallback } from 'react';
+import { authApi, canAdmin, type AuditEntry } from '@/components/api/auth-api';
+import { useAuth } from '@/components/auth/auth-gate';
+import { Button } from '@/components/ui/button';
+import { ErrorNote, formatDate, Section, SettingsShell, useApiData } from './settings-shell';
+
+const LIMIT = 200;
+
+export function AuditSettings() {
+  const auth = useAuth();
+  return (
+    <SettingsShell title="Audit log">
+      {canAdmin(auth?.role) ? (
+        <AuditTable />
+      ) : (
+        <p
+          role="alert"
+          data-testid="audit-forbidden"
+          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          Only owners and admins of this workspace can see its audit log.
+        </p>
+      )}
+    </SettingsShell>
+  );
+}
+
+function AuditTable() {
+  const fetchAudit = useCallback(() => authApi.listAudit(LIMIT), []);
+  const { data: entries, error, reload } = useApiData(fetchAudit);
+  return (
+    <>
+      <ErrorNote error={error} />
+      <Section title="Recent activity" testId="audit">
+        <div className="mb-3 flex items-center gap-3 text-[13px] text-zinc-500">
+          <span className="flex-1">
+            The latest {LIMIT} entries of this workspace, newest first. Times are in your time zone.
+          </span>
+          <Button size="sm" onClick={reload} data-testid="audit-refresh">
+            Refresh
+          </Button>
+        </div>
+        {!entries ? (
+          !error && <p className="text-sm text-zinc-500">Loading…</p>
+        ) : !entries.length ? (
+          <p className="text-sm text-zinc-500">Nothing recorded yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" data-testid="audit-table">
+              <thead className="text-[11px] uppercase tracking-wider text-zinc-400">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Time</th>
+                  <th className="py-1 pr-3 font-medium">Action</th>
+                  <th className="py-1 pr-3 font-medium">Who</th>
+                  <th className="py-1 pr-3 font-medium">Target</th>
+                  <th className="py-1 pr-3 font-medium">IP</th>
+                  <th className="py-1 font-medium">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <AuditRow key={e.id} entry={e} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function AuditRow({ entry: e }: { entry: AuditEntry }) {
+  const details = detailsText(e.data);
+  return (
+    <tr className="border-t border-zinc-100 align-top" data-testid="audit-row" data-action={e.action}>
+      <td className="whitespace-nowrap py-2 pr-3 text-zinc-600">
+        <time dateTime={e.at} title={e.at}>
+          {formatDate(e.at)}
+        </time>
+      </td>
+      <td className="py-2 pr-3 font-mono text-[12px] text-zinc-800">{e.action}</td>
+      <td className="py-2 pr-3 text-zinc-700">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
+      <td className="max-w-[12rem] truncate py-2 pr-3 font-mono text-[12px] text-zinc-600" title={e.target ?? ''}>
+        {e.target ?? '—'}
+      </td>
+      <td className="whitespace-nowrap py-2 pr-3 font-mono text-[12px] text-zinc-500">{e.ip ?? '—'}</td>
+      <td className="max-w-[16rem] truncate py-2 font-mono text-[11px] text-zinc-500" title={details}>
+        {details || '—'}
+      </td>
+    </tr>
+  );
+}
+
+/** `data` as one line: `key: value` pairs for an object, JSON otherwise. */
+function detailsText(data: unknown): string {
+  if (data === null || data === undefined) return '';
+  if (typeof data === 'object' && !Array.isArray(data))
+    return Object.entries(data as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(', ');
+  return JSON.stringify(data);
+}
