@@ -11,11 +11,14 @@
  * finish, then exit. Runs still executing are NOT cancelled: their job locks lapse and another worker resumes them.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { NodeDefinition } from '@/engine/nodes/define';
 import { WORKER_READY_MESSAGE } from '@/engine/queue/worker-processes';
 import { createApp } from '@/lib/server/app';
 import { readConfig } from '@/lib/server/config';
+
+// PaiFlow's own files (migrations, database-thread scripts) are found from here, whatever the working directory.
+process.env.PAIFLOW_ROOT ??= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
   const app = await createApp(readConfig(), { role: 'worker' });

@@ -4,7 +4,7 @@
  * SIGKILL after the grace period). A worker notices its parent going away (IPC disconnect) and shuts down too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { fromAppRoot } from '../store/app-root';
 
 const WORKER_SCRIPT = ['scripts', 'worker.ts'];
 
@@ -57,7 +57,7 @@ export class WorkerProcesses {
   private spawn(slot: Slot) {
     slot.starts = [...slot.starts.filter((t) => t > Date.now() - 60_000), Date.now()];
     // Built at run time (and hidden from the bundler's file tracing): the worker is a separate tsx process.
-    const script = this.o.script ?? path.join(/* turbopackIgnore: true */ process.cwd(), WORKER_SCRIPT.join(path.sep));
+    const script = this.o.script ?? fromAppRoot(...WORKER_SCRIPT);
     const child = fork(script, [], {
       execArgv: ['--import', 'tsx'],
       env: { ...(this.o.env ?? process.env), PAIFLOW_WORKER_INDEX: String(slot.index) },

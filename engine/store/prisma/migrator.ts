@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
+import { fromAppRoot } from '../app-root';
 
 export interface SqlTx {
   exec(sql: string): Promise<void>;
@@ -30,7 +31,7 @@ export interface SqlRunner extends SqlTx {
 const LOCK_KEY = 727_071_001;
 
 export function defaultMigrationsDir(): string {
-  return process.env.PAIFLOW_MIGRATIONS_DIR ?? path.join(process.cwd(), 'prisma', 'migrations');
+  return process.env.PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot('prisma', 'migrations');
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {

@@ -7,10 +7,12 @@
 // Plain JavaScript: worker_threads loads it by path from every runtime (Next's server, tsx, vitest).
 import { workerData } from 'node:worker_threads';
 import { PGlite, protocol } from '@electric-sql/pglite';
+import { checkInternals, exclusive as exclusiveWith, serializerFor } from './pglite-internals.mjs';
 import { serve } from './thread-serve.mjs';
 
 const { serialize } = protocol;
 const pg = await PGlite.create(workerData.dataDir);
+checkInternals(pg);
 const ready = new Set(); // named prepared statements
 const txs = new Map(); // tx id → finish(commit)
 
@@ -43,7 +45,7 @@ function runQuery(sql, params) {
     const types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
     const values = (params ?? []).map((v, i) => {
       if (v === null || v === undefined) return null;
-      const s = pg.serializers[types[i]];
+      const s = serializerFor(pg, types[i]);
       return s ? s(v) : v.toString();
     });
     return exec(
@@ -82,9 +84,7 @@ function runPrepared(name, sql, params) {
 
 const runScript = (sql) => guarded(() => exec(concat([serialize.query(sql), serialize.sync()])));
 
-/** Outside a transaction: wait for any open one (PGlite's transaction lock), then the query lock. */
-const exclusive = (inTx, fn) =>
-  inTx ? pg._runExclusiveQuery(fn) : pg._runExclusiveTransaction(() => pg._runExclusiveQuery(fn));
+const exclusive = (inTx, fn) => exclusiveWith(pg, inTx, fn);
 
 const ROLLBACK = Symbol('rollback');
 

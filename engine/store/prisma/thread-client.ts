@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
+import { fromAppRoot } from '../app-root';
 import { Worker } from 'node:worker_threads';
 
 type Answer = { id: number; result?: unknown; error?: Record<string, unknown> };
@@ -18,8 +18,8 @@ type WorkerFile = keyof typeof WORKERS;
 
 /** The worker's file in the source tree (loaded by path from every runtime: Next's server, tsx, vitest). */
 function workerPath(workerFile: WorkerFile): string {
-  const fromCwd = path.join(/* turbopackIgnore: true */ process.cwd(), 'engine', 'store', 'prisma', workerFile);
-  if (existsSync(fromCwd)) return fromCwd;
+  const fromRoot = fromAppRoot('engine', 'store', 'prisma', workerFile);
+  if (existsSync(fromRoot)) return fromRoot;
   return WORKERS[workerFile]().pathname;
 }
 
