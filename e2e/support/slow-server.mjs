@@ -10,6 +10,29 @@ const server = createServer((req, res) => {
     res.end(JSON.stringify(body));
   };
   if (url.pathname === '/ok') return json(200, { ok: true, service: 'e2e', method: req.method });
+  // An OpenAI-compatible chat endpoint for LLM nodes that use a credential: it answers with which key it was given
+  // (its last four characters), so a spec can tell that the node sent the credential it picked.
+  if (url.pathname === '/v1/chat/completions' && req.method === 'POST') {
+    const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!key) return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
+    req.resume();
+    return req.on('end', () =>
+      json(200, {
+        id: 'chatcmpl-e2e',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: 'e2e-model',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: `e2e model answered with key …${key.slice(-4)}` },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+      }),
+    );
+  }
   if (url.pathname === '/slow') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 2000), 30_000);
     const t = setTimeout(() => json(200, { ok: true, sleptMs: ms }), ms);
