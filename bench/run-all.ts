@@ -19,6 +19,10 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Embedded knowledge store: indexing throughput and query latency',
     run: async () => (await import('./knowledge.bench')).runKnowledgeBench(),
   },
+  'db-thread': {
+    title: 'Embedded database thread: CPU in the 250 ms after a write, polling vs asleep after a `last` write',
+    run: async () => (await import('./db-thread-idle.bench')).runDbThreadIdleBench(),
+  },
   api: {
     title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency',
     run: async () => (await import('./api.bench')).runApiBench(),

@@ -22,16 +22,9 @@ import {
   resetProbes,
   type Harness,
 } from '../support/harness';
+import { until } from '../support/until';
 
 const kinds = await storeKinds();
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Resolves when the promise does; fails with a clear message instead of a bare test timeout. */
 async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

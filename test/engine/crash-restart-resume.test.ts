@@ -11,23 +11,9 @@ import { openDatabase, type Database } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { storeKinds, TEST_DATABASE_URL, uniqueSchema, type TestDb } from '../support/databases';
 import { createHarness, probeCalls, resetProbes } from '../support/harness';
+import { until } from '../support/until';
 
 const kinds = await storeKinds();
-
-async function until<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 60_000,
-  everyMs = 25,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 /** Spawns the crash child and collects its stdout lines. */
 function spawnChild(kind: string, location: string, counterFile: string, engine: string) {
@@ -125,10 +111,14 @@ describe.each(combos)('crash and restart on %s with the %s engine', (kind, engin
         } else {
           watcher = await openAt(kind, location);
           const w = new PrismaStore(watcher.prisma, watcher.kind, watcher.sql);
-          await until(async () => {
-            const n = new Map((await w.getNodeRuns(runId)).map((x) => [x.nodeId, x.status]));
-            return n.get('p2') === 'succeeded' && n.get('p3') === 'running';
-          }, 'p2 succeeded and p3 running in the database');
+          await until(
+            async () => {
+              const n = new Map((await w.getNodeRuns(runId)).map((x) => [x.nodeId, x.status]));
+              return n.get('p2') === 'succeeded' && n.get('p3') === 'running';
+            },
+            'p2 succeeded and p3 running in the database',
+            60_000,
+          );
           // While the owner is alive and heart-beating, another process's recovery must leave the run alone.
           const probeDb = await openAt(kind, location);
           const other = await createHarness(kind, { tdb: { db: probeDb } as TestDb, staleMs: 5_000 });

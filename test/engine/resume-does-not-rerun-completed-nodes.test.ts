@@ -12,6 +12,7 @@ import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { storeKinds } from '../support/databases';
 import { createHarness, probeCalls, probeNode, probeScript, resetProbes, type Harness } from '../support/harness';
+import { until } from '../support/until';
 
 const kinds = await storeKinds();
 
@@ -75,14 +76,6 @@ function fanOutIn(): Graph {
       { id: 'je', source: 'join', target: 'end' },
     ],
   };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const calls = () => Object.fromEntries([...probeCalls.entries()].sort(([a], [b]) => a.localeCompare(b)));

@@ -1,6 +1,7 @@
 // Guarantees: every EventBus (in-process, Redis Streams) delivers a run's events in seq order without gaps or
 // duplicates, replays what it holds after a given seq (reconnect with Last-Event-ID), never leaks events across runs,
-// and keeps delivering to one subscriber when another unsubscribes.
+// and keeps delivering to one subscriber when another unsubscribes. Two instances of a shared bus (Redis; two
+// processes) see each other's events; two in-process buses are separate, as documented for single-process mode.
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,13 +9,17 @@ import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus, TraceEvent } from '@/engine/events/types';
 import { redisAvailable, TEST_REDIS_URL } from '../support/databases';
+import { until } from '../support/until';
 
 const REDIS_URL = TEST_REDIS_URL;
 
 const prefix = `paiflow-test-${randomUUID().slice(0, 8)}:`;
-const factories: Array<[string, () => EventBus]> = [['in-process', () => new InProcessEventBus(60_000)]];
+/** [name, factory, whether two instances share events (across processes)] */
+const factories: Array<[string, () => EventBus, boolean]> = [
+  ['in-process', () => new InProcessEventBus(60_000), false],
+];
 if (await redisAvailable())
-  factories.push(['redis-streams', () => new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 60 })]);
+  factories.push(['redis-streams', () => new RedisEventBus(REDIS_URL, { prefix, ttlSeconds: 60 }), true]);
 
 const ev = (runId: string, seq: number, type: TraceEvent['type'] = 'node.progress'): TraceEvent => ({
   seq,
@@ -31,15 +36,7 @@ function collect(bus: EventBus, runId: string, after: number) {
   return { got, unsub };
 }
 
-async function until(cond: () => boolean, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-describe.each(factories)('EventBus conformance: %s', (_name, make) => {
+describe.each(factories)('EventBus conformance: %s', (_name, make, shared) => {
   const buses: EventBus[] = [];
   const bus = () => {
     const b = make();
@@ -62,7 +59,7 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     const { got, unsub } = collect(b, run, 0);
     await new Promise((r) => setTimeout(r, 50));
     for (let i = 1; i <= 200; i++) b.publish(ev(run, i, i === 200 ? 'run.succeeded' : 'node.progress'));
-    await until(() => got.length === 200);
+    await until(() => got.length === 200, '200 live events');
     expect(got.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(got.at(-1)!.type).toBe('run.succeeded');
     unsub();
@@ -73,11 +70,11 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     const run = `r_${randomUUID()}`;
     for (let i = 1; i <= 10; i++) b.publish(ev(run, i));
     const first = collect(b, run, 0);
-    await until(() => first.got.length === 10);
+    await until(() => first.got.length === 10, 'the 10 held events');
     first.unsub();
     const again = collect(b, run, 6);
     b.publish(ev(run, 11));
-    await until(() => again.got.length === 5);
+    await until(() => again.got.length === 5, 'the replay after seq 6 and one live event');
     expect(again.got.map((e) => e.seq)).toEqual([7, 8, 9, 10, 11]);
     again.unsub();
   });
@@ -94,10 +91,10 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
       b.publish(ev(runA, i));
       b.publish(ev(runB, i));
     }
-    await until(() => a1.got.length === 20 && a2.got.length === 20 && bb.got.length === 20);
+    await until(() => a1.got.length === 20 && a2.got.length === 20 && bb.got.length === 20, '20 events per subscriber');
     a2.unsub();
     b.publish(ev(runA, 21));
-    await until(() => a1.got.length === 21);
+    await until(() => a1.got.length === 21, 'the event after the other subscriber left');
     expect(a1.got.every((e) => e.runId === runA)).toBe(true);
     expect(bb.got.every((e) => e.runId === runB)).toBe(true);
     expect(a2.got).toHaveLength(20);
@@ -111,24 +108,40 @@ describe.each(factories)('EventBus conformance: %s', (_name, make) => {
     const s = collect(b, run, 0);
     b.publish(ev(run, 1));
     b.publish(ev(run, 2));
-    await until(() => s.got.length === 2);
+    await until(() => s.got.length === 2, 'seq 1 and 2');
     b.publish(ev(run, 2));
     b.publish(ev(run, 3));
-    await until(() => s.got.length >= 3);
+    await until(() => s.got.length >= 3, 'seq 3');
     await new Promise((r) => setTimeout(r, 100));
     expect(s.got.map((e) => e.seq)).toEqual([1, 2, 3]);
     s.unsub();
   });
 
-  it("two bus instances (two processes) see each other's events", async () => {
-    if (_name === 'in-process') return; // by definition one process
+  it.runIf(shared)("two bus instances (two processes) see each other's events", async () => {
     const writer = bus();
     const reader = bus();
     const run = `r_${randomUUID()}`;
     const s = collect(reader, run, 0);
     for (let i = 1; i <= 5; i++) writer.publish(ev(run, i));
-    await until(() => s.got.length === 5);
+    await until(() => s.got.length === 5, "the other instance's 5 events");
     expect(s.got.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     s.unsub();
+  });
+
+  it.skipIf(shared)("two in-process bus instances are separate: neither delivers the other's events", async () => {
+    const writer = bus();
+    const reader = bus();
+    const run = `r_${randomUUID()}`;
+    const onWriter = collect(writer, run, 0);
+    const onReader = collect(reader, run, 0);
+    for (let i = 1; i <= 5; i++) writer.publish(ev(run, i));
+    await until(() => onWriter.got.length === 5, "the writer's own subscriber to get 5 events");
+    reader.publish(ev(run, 1, 'run.succeeded')); // the reader's own seq 1 is not taken as a duplicate of the writer's
+    await until(() => onReader.got.length === 1, "the reader's own event");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(onReader.got.map((e) => e.type)).toEqual(['run.succeeded']);
+    expect(onWriter.got.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    onWriter.unsub();
+    onReader.unsub();
   });
 });

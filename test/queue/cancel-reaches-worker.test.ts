@@ -8,9 +8,9 @@ import {
   ownerPid,
   queueServicesAvailable,
   startQueueRig,
-  until,
   type QueueRig,
 } from './support/queue-app';
+import { until } from '../support/until';
 
 const available = await queueServicesAvailable('cancel in queue mode');
 
@@ -30,6 +30,7 @@ describe.runIf(available)('queue mode: cancel from the API process', () => {
     await until(
       async () => (await rig.nodeStatus(busy, 'hang')) === 'running',
       'the hanging node running in the worker',
+      60_000,
     );
     const holder = await rig.run(busy);
     expect(rig.workerPids()).toContain(ownerPid(holder.ownerId));

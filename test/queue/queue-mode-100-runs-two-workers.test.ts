@@ -9,9 +9,9 @@ import {
   ownerPid,
   queueServicesAvailable,
   startQueueRig,
-  until,
   type QueueRig,
 } from './support/queue-app';
+import { until } from '../support/until';
 
 const available = await queueServicesAvailable('queue mode with 2 worker processes');
 

@@ -16,9 +16,9 @@ import {
   freePort,
   queueServicesAvailable,
   startQueueRig,
-  until,
   type QueueRig,
 } from './support/queue-app';
+import { until } from '../support/until';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 if (!hasRedisServer && process.env.CI === 'true')
@@ -53,6 +53,7 @@ class PrivateRedis {
       },
       `redis-server on port ${this.port}`,
       10_000,
+      50,
     );
   }
   async kill() {

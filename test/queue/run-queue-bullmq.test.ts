@@ -15,7 +15,8 @@ import { openQueueMode } from '@/engine/queue/queue-mode';
 import type { QueuedRunExecutor, RunWorker } from '@/engine/queue/types';
 import { WorkflowSlots } from '@/engine/queue/workflow-slots';
 import type { RunRecord } from '@/engine/store/types';
-import { deleteKeys, redisAvailable, TEST_REDIS_URL, until } from './support/queue-app';
+import { deleteKeys, redisAvailable, TEST_REDIS_URL } from './support/queue-app';
+import { until } from '../support/until';
 
 const redisOk = await redisAvailable();
 if (!redisOk) console.warn(`[tests] Redis not reachable at ${TEST_REDIS_URL}: BullMQ RunQueue suite SKIPPED`);

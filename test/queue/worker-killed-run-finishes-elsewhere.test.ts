@@ -12,9 +12,9 @@ import {
   ownerPid,
   queueServicesAvailable,
   startQueueRig,
-  until,
   type QueueRig,
 } from './support/queue-app';
+import { until } from '../support/until';
 
 const available = await queueServicesAvailable('worker SIGKILL / reaper');
 
@@ -72,6 +72,7 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
         async () =>
           (await rig.nodeStatus(runId, 'p2')) === 'succeeded' && (await rig.nodeStatus(runId, 'p3')) === 'running',
         'p3 running',
+        60_000,
       );
       const holder = await rig.run(runId);
       expect(holder.status).toBe('running');
@@ -119,7 +120,7 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
         ]),
       );
       const { id: runId } = await rig.start(wf);
-      await until(async () => (await rig.nodeStatus(runId, 'slow')) === 'running', 'slow running');
+      await until(async () => (await rig.nodeStatus(runId, 'slow')) === 'running', 'slow running', 60_000);
       const victim = ownerPid((await rig.run(runId)).ownerId);
       process.kill(victim, 'SIGTERM');
       await until(

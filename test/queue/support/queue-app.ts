@@ -22,6 +22,7 @@ import {
   TEST_REDIS_URL,
   uniqueSchema,
 } from '../../support/databases';
+import { until } from '../../support/until';
 import { nodes } from './test-nodes';
 
 export { redisAvailable, TEST_REDIS_URL };
@@ -36,21 +37,6 @@ export async function queueServicesAvailable(suite: string): Promise<boolean> {
         `and Redis (${redisOk ? 'ok' : `unreachable at ${TEST_REDIS_URL}`})`,
     );
   return pgOk && redisOk;
-}
-
-export async function until<T>(
-  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 60_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 export async function freePort(): Promise<number> {
