@@ -77,20 +77,23 @@ function AuditTable() {
 
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
   const details = detailsText(e.data);
+  const actor = e.actor?.email ?? e.actor?.id ?? '—';
   return (
     <tr className="border-t border-zinc-100 align-top" data-testid="audit-row" data-action={e.action}>
-      <td className="whitespace-nowrap py-2 pr-3 text-zinc-600">
+      <td className="whitespace-nowrap py-2 pr-3 text-[12px] text-zinc-600">
         <time dateTime={e.at} title={e.at}>
           {formatDate(e.at)}
         </time>
       </td>
       <td className="py-2 pr-3 font-mono text-[12px] text-zinc-800">{e.action}</td>
-      <td className="py-2 pr-3 text-zinc-700">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
-      <td className="max-w-[12rem] truncate py-2 pr-3 font-mono text-[12px] text-zinc-600" title={e.target ?? ''}>
+      <td className="max-w-[12rem] truncate py-2 pr-3 text-[13px] text-zinc-700" title={actor}>
+        {actor}
+      </td>
+      <td className="max-w-[10rem] truncate py-2 pr-3 font-mono text-[12px] text-zinc-600" title={e.target ?? ''}>
         {e.target ?? '—'}
       </td>
       <td className="whitespace-nowrap py-2 pr-3 font-mono text-[12px] text-zinc-500">{e.ip ?? '—'}</td>
-      <td className="max-w-[16rem] truncate py-2 font-mono text-[11px] text-zinc-500" title={details}>
+      <td className="max-w-[12rem] truncate py-2 font-mono text-[11px] text-zinc-500" title={details}>
         {details || '—'}
       </td>
     </tr>

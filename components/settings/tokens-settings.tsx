@@ -49,8 +49,8 @@ export function TokensSettings() {
       <ErrorNote error={error} />
       <Section title="Create a token" testId="token-create">
         <p className="mb-3 text-[13px] text-zinc-500">
-          A token acts as you, with your role, in the workspace you choose here (another of yours with{' '}
-          <code>X-Workspace-Id</code>): send it as <code>Authorization: Bearer pat_…</code>.
+          Send it as <code>Authorization: Bearer pat_…</code>. It acts as you, with your role, in the workspace chosen
+          here; add <code>X-Workspace-Id</code> to use another of your workspaces.
         </p>
         <form
           className="flex items-end gap-2"

@@ -58,6 +58,11 @@ function Panel({ children, testId }: { children: React.ReactNode; testId: string
   );
 }
 
+/** Controls inside a disabled fieldset look locked: a grey fill, readable text. */
+const LOCKED_FIELDS =
+  '[&_:is(input,textarea,select):disabled]:cursor-not-allowed [&_:is(input,textarea,select):disabled]:bg-zinc-50 ' +
+  '[&_:is(input,textarea,select):disabled]:text-zinc-700';
+
 /** Shown on top of the inspector of a viewer's (read-only) editor. */
 function ReadOnlyNote() {
   return (
@@ -115,7 +120,7 @@ function WorkflowInspector() {
       {/* A disabled fieldset disables every control inside: a viewer sees the settings but cannot change them. */}
       <fieldset
         disabled={editor.readOnly}
-        className="min-w-0 space-y-3 overflow-y-auto p-4"
+        className={`min-w-0 space-y-3 overflow-y-auto p-4 ${LOCKED_FIELDS}`}
         data-testid="workflow-settings"
       >
         <div>
@@ -256,7 +261,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         {/* Disabled for a viewer: every field shows its value, none can be changed (nor rows added or removed). */}
         <fieldset
           disabled={editor.readOnly}
-          className="min-w-0 flex-1 space-y-4 overflow-y-auto p-4"
+          className={`min-w-0 flex-1 space-y-4 overflow-y-auto p-4 ${LOCKED_FIELDS}`}
           data-testid="inspector-form"
         >
           {other.length > 0 && (
