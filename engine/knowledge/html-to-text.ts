@@ -5,6 +5,8 @@
  * p/h1-6/li/tr/…, so the chunker can cut there), decodes named and numeric character references and collapses
  * whitespace. The <title> is returned separately.
  */
+import { decodeHTML } from 'entities/decode';
+
 const DROP = new Set([
   'script',
   'style',
@@ -51,76 +53,13 @@ const PARA = new Set([
 const LINE = new Set(['br', 'li', 'dt', 'dd', 'tr', 'caption', 'option']);
 const CELL = new Set(['td', 'th']);
 
-const NAMED: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  laquo: '«',
-  raquo: '»',
-  bull: '•',
-  middot: '·',
-  deg: '°',
-  euro: '€',
-  pound: '£',
-  yen: '¥',
-  cent: '¢',
-  sect: '§',
-  para: '¶',
-  times: '×',
-  divide: '÷',
-  plusmn: '±',
-  frac12: '½',
-  frac14: '¼',
-  frac34: '¾',
-  shy: '',
-  zwj: '',
-  zwnj: '',
-  eacute: 'é',
-  egrave: 'è',
-  ecirc: 'ê',
-  aacute: 'á',
-  agrave: 'à',
-  acirc: 'â',
-  auml: 'ä',
-  ouml: 'ö',
-  uuml: 'ü',
-  szlig: 'ß',
-  ccedil: 'ç',
-  ntilde: 'ñ',
-  oacute: 'ó',
-  iacute: 'í',
-  uacute: 'ú',
-  Auml: 'Ä',
-  Ouml: 'Ö',
-  Uuml: 'Ü',
-  Eacute: 'É',
-  rarr: '→',
-  larr: '←',
-  harr: '↔',
-};
-
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?/g, (m, ref: string) => {
-    if (ref[0] === '#') {
-      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      if (!Number.isFinite(cp) || cp <= 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\ufffd';
-      return String.fromCodePoint(cp);
-    }
-    return Object.prototype.hasOwnProperty.call(NAMED, ref) ? NAMED[ref] : m;
-  });
+/**
+ * Character references decoded as a browser does (the `entities` package: the whole HTML5 table, legacy references
+ * without ";", numeric references with the Windows-1252 fix-ups and U+FFFD for invalid ones). Soft hyphens are
+ * dropped: they are invisible in a page and would split the word they sit in for the keyword index.
+ */
+function decodeEntities(s: string): string {
+  return decodeHTML(s).replace(/\u00ad/g, '');
 }
 
 export function htmlToText(html: string): { text: string; title: string | null } {

@@ -92,6 +92,13 @@ describe('HTML', () => {
     );
     expect(text).not.toMatch(/not text|alert|color|comment|enable js|</);
   });
+
+  it('decodes every HTML5 character reference as a browser does, and drops soft hyphens', () => {
+    const { text } = htmlToText(
+      '<p>&Omega;&hearts; &notin; &#150;&#0; &copy 2026 &amp;c &unknown; hy&shy;phen&nbsp;end &lt;b&gt;</p>',
+    );
+    expect(text).toBe('Ω♥ ∉ –\ufffd © 2026 &c &unknown; hyphen end <b>');
+  });
 });
 
 describe('PDF', () => {
