@@ -1,12 +1,13 @@
 /**
  * Guarantees: a signed-out visitor is sent to the sign-in page and back; the owner adds an OpenAI-compatible
  * credential and invites people through links; an invited editor joins, builds a workflow whose LLM node uses that
- * credential (picked from the inspector's dropdown) and saves it; an invited viewer sees the workflow read-only —
+ * credential (picked from the inspector's dropdown), saves and runs it — the model is called with the credential's
+ * key, which never shows in the page; an invited viewer sees the workflow read-only —
  * badge shown, Save / Run / Publish disabled — and the server refuses the viewer's write with 403.
  */
 import { expect, test } from '@playwright/test';
 import { acceptInvite, invite, signedOutPage } from './support/accounts';
-import { OWNER } from './support/environment';
+import { e2eEnv, OWNER } from './support/environment';
 import { EditorPage } from './pages/editor.page';
 import { WorkflowListPage } from './pages/workflow-list.page';
 
@@ -30,7 +31,7 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   // The owner adds an OpenAI-compatible credential; the list shows it masked.
   await owner.getByLabel('Name', { exact: true }).fill(CREDENTIAL);
   await owner.getByLabel('Type').selectOption('openai');
-  await owner.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+  await owner.getByLabel('Base URL').fill(`${e2eEnv().slowURL}/v1`); // the local service's OpenAI-compatible chat
   await owner.getByLabel('API key').fill('sk-e2e-test-key-0123456789');
   await owner.getByRole('button', { name: 'Add credential' }).click();
   const row = owner.locator(`[data-testid="credential-row"][data-name="${CREDENTIAL}"]`);
@@ -48,8 +49,13 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   const workflowId = await list.createNew();
   const editor = new EditorPage(editorPage);
   await editor.waitReady();
-  const llmId = await editor.dragFromPalette('llm', { x: 400, y: 200 });
+  const startId = await editor.dragFromPalette('start', { x: 160, y: 200 });
+  const llmId = await editor.dragFromPalette('llm', { x: 480, y: 200 });
+  const endId = await editor.dragFromPalette('end', { x: 800, y: 200 });
+  await editor.connect(startId, llmId);
+  await editor.connect(llmId, endId);
   await editor.select(llmId);
+  await editor.field('userPrompt').fill('Say hello');
   const picker = editor.field('credentialId');
   await expect(picker.locator('option', { hasText: CREDENTIAL })).toHaveCount(1);
   await picker.selectOption(credentialId);
@@ -57,6 +63,13 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   const stored = await (await editorPage.request.get(`/api/workflows/${workflowId}`)).json();
   const llm = stored.graph.nodes.find((n: { id: string }) => n.id === llmId);
   expect(llm.data.config.credentialId).toBe(credentialId);
+  // The run calls the model with the credential's key (the local model names its last four characters).
+  const runId = await editor.run();
+  await editor.expectRunStatus('succeeded');
+  await expect(editor.traceRows(llmId).getByTestId('trace-preview')).toContainText('e2e model answered with key …6789');
+  const run = await (await editorPage.request.get(`/api/runs/${runId}`)).json();
+  expect(JSON.stringify(run)).not.toContain('sk-e2e-test-key-0123456789');
+  await expect(editorPage.locator('body')).not.toContainText('sk-e2e-test-key-0123456789');
 
   // A viewer opens it read-only, and the server refuses their write anyway.
   const viewerLink = await invite(owner, `viewer-${Date.now()}@example.test`, 'viewer');

@@ -15,23 +15,33 @@ const server = createServer((req, res) => {
   if (url.pathname === '/v1/chat/completions' && req.method === 'POST') {
     const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!key) return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
-    req.resume();
-    return req.on('end', () =>
-      json(200, {
-        id: 'chatcmpl-e2e',
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: 'e2e-model',
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: `e2e model answered with key …${key.slice(-4)}` },
-            finish_reason: 'stop',
-          },
-        ],
-        usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-      }),
-    );
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    return req.on('end', () => {
+      const text = `e2e model answered with key …${key.slice(-4)}`;
+      const base = { id: 'chatcmpl-e2e', created: Math.floor(Date.now() / 1000), model: 'e2e-model' };
+      let stream = false;
+      try {
+        stream = JSON.parse(raw || '{}').stream === true;
+      } catch {
+        /* not JSON: answer plainly */
+      }
+      if (!stream)
+        return json(200, {
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+        });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta, finish_reason = null, extra = {}) => {
+        const body = { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] };
+        res.write(`data: ${JSON.stringify({ ...body, ...extra })}\n\n`);
+      };
+      chunk({ role: 'assistant', content: text });
+      chunk({}, 'stop', { usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } });
+      res.end('data: [DONE]\n\n');
+    });
   }
   if (url.pathname === '/slow') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 2000), 30_000);
