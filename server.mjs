@@ -41,7 +41,12 @@ function direct(req) {
 const server = createServer((req, res) => {
   const d = direct(req);
   if (d) void serveWithHandler(d.handler, d.params, req, res);
-  else void handle(req, res);
+  else {
+    // The connecting address, for sign-in throttling (lib/server/auth/request-info.ts); a client's own value is
+    // replaced, never trusted.
+    req.headers['x-paiflow-client-ip'] = req.socket.remoteAddress ?? '';
+    void handle(req, res);
+  }
 });
 
 server.listen(port, hostname, async () => {

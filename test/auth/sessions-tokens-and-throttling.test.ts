@@ -22,6 +22,7 @@ import { readConfig } from '@/lib/server/config';
 import { call, useFreshDataDir, type Answer } from '../api/api-helpers';
 
 useFreshDataDir('paiflow-sessions-');
+process.env.TRUST_PROXY = '1'; // the client address comes from X-Forwarded-For in these tests
 process.env.SEED_EXAMPLE = '0';
 
 const OWNER = { email: 'Boss@Example.test', password: 'first-password-1', name: 'Boss' };
@@ -213,6 +214,26 @@ describe('sign-in throttling', () => {
       headers: { 'x-forwarded-for': '192.0.2.8' },
     });
     expect(elsewhere.status).toBe(200);
+  });
+
+  it('without TRUST_PROXY a client cannot dodge the address limit with made-up X-Forwarded-For headers', async () => {
+    process.env.TRUST_PROXY = '';
+    try {
+      for (let i = 0; i < 10; i++) {
+        const a = await call(login, 'POST', '/api/auth/login', {
+          body: { email: `spoof-${i}@example.test`, password: 'guess' },
+          headers: { 'x-forwarded-for': `203.0.113.${i}`, 'x-paiflow-client-ip': '198.51.100.4' },
+        });
+        expect(a.status).toBe(401);
+      }
+      const blocked = await call(login, 'POST', '/api/auth/login', {
+        body: { email: OWNER.email, password: OWNER.password },
+        headers: { 'x-forwarded-for': '203.0.113.200', 'x-paiflow-client-ip': '198.51.100.4' },
+      });
+      expect(blocked.status).toBe(429);
+    } finally {
+      process.env.TRUST_PROXY = '1';
+    }
   });
 
   it('failures are in the audit log', async () => {

@@ -2,13 +2,17 @@
 import { PaiError } from '@/engine/errors';
 
 /**
- * The client address: the last X-Forwarded-For entry (the one our own server or the nearest proxy appended; earlier
- * entries are whatever the client claimed), else "unknown".
+ * The client address, for throttling and the audit log. Behind a reverse proxy (TRUST_PROXY=1): the last
+ * X-Forwarded-For entry, the one the proxy appended (earlier entries are whatever the client claimed). Otherwise the
+ * connecting address, which the production server (server.mjs) puts in X-PaiFlow-Client-Ip over any value the client
+ * sent; "unknown" where neither exists (`next dev`).
  */
 export function clientIp(req: Request): string {
-  const xff = req.headers.get('x-forwarded-for');
-  const last = xff?.split(',').pop()?.trim();
-  return last || req.headers.get('x-real-ip') || 'unknown';
+  if (process.env.TRUST_PROXY === '1') {
+    const last = req.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
+    if (last) return last;
+  }
+  return req.headers.get('x-paiflow-client-ip') || 'unknown';
 }
 
 export function isHttps(req: Request): boolean {
