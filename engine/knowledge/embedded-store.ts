@@ -3,10 +3,10 @@
  * kept in memory. Writes to a KB are serialised (one promise chain per KB); searches run synchronously on the
  * in-memory index. Single-process, like the embedded database: a lock file refuses a second process.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pidAlive } from '../store/pid-alive';
+import { takeLockFile } from '../store/lock-file';
 import { PaiError } from '../errors';
 import { KbIndex } from './embedded/kb-index';
 import {
@@ -32,26 +32,19 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   private readonly fusion: FusionOptions;
   private indexes = new Map<string, Promise<KbIndex | null>>();
   private chains = new Map<string, Promise<unknown>>();
-  private lockFile: string;
+  private readonly releaseLock: () => void;
 
   constructor(opts: EmbeddedStoreOptions) {
     this.dir = path.resolve(opts.dir);
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
     mkdirSync(this.dir, { recursive: true });
-    this.lockFile = path.join(this.dir, 'paiflow-knowledge.lock');
-    try {
-      const pid = Number(readFileSync(this.lockFile, 'utf8').trim());
-      if (pid && pid !== process.pid && pidAlive(pid)) {
-        throw new PaiError(
-          'DATA_DIR_LOCKED',
-          `the embedded knowledge index in ${this.dir} is in use by process ${pid}`,
-          { status: 503 },
-        );
-      }
-    } catch (e) {
-      if (e instanceof PaiError) throw e;
-    }
-    writeFileSync(this.lockFile, String(process.pid));
+    this.releaseLock = takeLockFile(
+      path.join(this.dir, 'paiflow-knowledge.lock'),
+      (pid) =>
+        new PaiError('DATA_DIR_LOCKED', `the embedded knowledge index in ${this.dir} is in use by process ${pid}`, {
+          status: 503,
+        }),
+    );
   }
 
   describe(): string {
@@ -145,10 +138,6 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   async close(): Promise<void> {
     await Promise.all([...this.chains.values()]);
     this.indexes.clear();
-    try {
-      if (readFileSync(this.lockFile, 'utf8').trim() === String(process.pid)) rmSync(this.lockFile);
-    } catch {
-      /* already gone */
-    }
+    this.releaseLock();
   }
 }

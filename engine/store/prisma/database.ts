@@ -4,9 +4,9 @@
  * client.
  * PGlite silently loses writes when two processes open one data dir, so we hold a lock file with our pid.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { pidAlive } from '../pid-alive';
+import { takeLockFile } from '../lock-file';
 import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
@@ -104,27 +104,17 @@ export interface OpenOptions {
 }
 
 function takeLock(dir: string): () => void {
-  const file = path.join(dir, 'paiflow.lock');
-  try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && pidAlive(pid)) {
-      throw new PaiError(
+  return takeLockFile(
+    path.join(dir, 'paiflow.lock'),
+    (pid) =>
+      new PaiError(
         'DATA_DIR_LOCKED',
         `the embedded database in ${dir} is in use by process ${pid}; stop it or set DATA_DIR`,
-        { status: 503 },
-      );
-    }
-  } catch (e) {
-    if (e instanceof PaiError) throw e;
-  }
-  writeFileSync(file, String(process.pid));
-  return () => {
-    try {
-      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-    } catch {
-      /* already gone */
-    }
-  };
+        {
+          status: 503,
+        },
+      ),
+  );
 }
 
 async function openPostgres(opts: OpenOptions): Promise<Database> {
