@@ -6,6 +6,7 @@ import { authApi, canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
 import { toast } from '@/components/ui/toast';
 import { useAuth } from './auth-gate';
+import { WorkspaceOptions } from './workspace-options';
 
 const LINKS = [
   { href: '/settings/account', label: 'Account & password', testId: 'menu-account' },
@@ -65,7 +66,10 @@ export function AccountMenu() {
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
-        className="flex h-7 items-center gap-2 rounded-md border border-zinc-700 bg-zinc-800 px-2 text-xs text-zinc-100 hover:bg-zinc-700"
+        className={
+          'flex h-7 items-center gap-2 rounded-md border border-zinc-700 bg-zinc-800 px-2 text-xs text-zinc-100 ' +
+          'hover:bg-zinc-700'
+        }
       >
         <span className="grid h-5 w-5 place-items-center rounded-full bg-indigo-500 text-[10px] font-bold uppercase">
           {(user.name || user.email).charAt(0)}
@@ -77,7 +81,10 @@ export function AccountMenu() {
         <div
           role="menu"
           data-testid="account-menu"
-          className="absolute right-0 top-full z-50 mt-1 w-72 rounded-lg border border-zinc-200 bg-white py-2 text-sm text-zinc-800 shadow-xl"
+          className={
+            'absolute right-0 top-full z-50 mt-1 w-72 rounded-lg border border-zinc-200 bg-white py-2 text-sm ' +
+            'text-zinc-800 shadow-xl'
+          }
         >
           <div className="border-b border-zinc-100 px-3 pb-2">
             <div className="font-medium" data-testid="account-name">
@@ -98,11 +105,7 @@ export function AccountMenu() {
               onChange={(e) => void switchTo(e.target.value)}
               className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
             >
-              {workspaces.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name} ({w.role})
-                </option>
-              ))}
+              <WorkspaceOptions workspaces={workspaces} />
             </select>
           </div>
           {links.map((l) => (

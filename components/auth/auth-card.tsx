@@ -1,6 +1,8 @@
 'use client';
-/** The centred card and labelled fields shared by the sign-in, setup and invitation pages. */
-import { useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+/** The centred card, labelled fields and posting form shared by the sign-in, setup and invitation pages. */
+import { useRouter } from 'next/navigation';
+import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 
 const noSubscribe = () => () => {};
@@ -109,6 +111,74 @@ export function TextField({
         }
       />
     </div>
+  );
+}
+
+/** A text field of an auth form, without its value. */
+export interface FieldSpec {
+  id: string;
+  label: string;
+  type?: string;
+  autoComplete: string;
+}
+
+export const nameField = (id: string): FieldSpec => ({ id, label: 'Name', autoComplete: 'name' });
+export const emailField = (id: string): FieldSpec => ({ id, label: 'Email', type: 'email', autoComplete: 'username' });
+export const passwordField = (id: string, autoComplete: 'current-password' | 'new-password'): FieldSpec => ({
+  id,
+  label: 'Password',
+  type: 'password',
+  autoComplete,
+});
+
+/**
+ * An AuthCard with text fields, keyed by the names the API takes: `send` posts their values, then the page goes to
+ * `next()`; on an error the card shows it (as `describeError` words it) and the user can try again.
+ */
+export function AuthForm<K extends string>({
+  fields,
+  send,
+  next = () => '/',
+  describeError = errorMessage,
+  footer,
+  ...card
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  submitLabel: string;
+  testId: string;
+  fields: Record<K, FieldSpec>;
+  send: (values: Record<K, string>) => Promise<unknown>;
+  next?: () => string;
+  describeError?: (e: unknown) => string;
+  /** Shown below the fields; it gets the error on show, if any. */
+  footer?: (error: string | null) => ReactNode;
+}) {
+  const router = useRouter();
+  const keys = Object.keys(fields) as K[];
+  const [values, setValues] = useState(() => Object.fromEntries(keys.map((k) => [k, ''])) as Record<K, string>);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await send(values);
+      router.push(next());
+    } catch (e) {
+      setError(describeError(e));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard {...card} error={error} busy={busy} onSubmit={submit}>
+      {keys.map((k) => (
+        <TextField key={k} {...fields[k]} value={values[k]} onChange={(v) => setValues((s) => ({ ...s, [k]: v }))} />
+      ))}
+      {footer?.(error)}
+    </AuthCard>
   );
 }
 

@@ -5,25 +5,34 @@ import { authApi } from '@/components/api/auth-api';
 import { ApiError, errorMessage } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
-import { Field, inputCls, Section, SettingsShell } from './settings-shell';
+import { InputField, inputCls, SettingsForm } from './settings-form';
+import { Section, SettingsShell } from './settings-shell';
 
 /** The same minimum the server asks for (lib/server/auth/schemas.ts); the server's answer is what counts. */
 const MIN_PASSWORD = 8;
 
 type Failure = { message: string; path?: string };
+type Path = 'currentPassword' | 'newPassword' | 'confirmPassword';
+
+/** The three password fields, by the path the server (or the confirmation check) names in an error. */
+const FIELDS: Array<{ path: Path; id: string; label: string; autoComplete: string }> = [
+  { path: 'currentPassword', id: 'current-password', label: 'Current password', autoComplete: 'current-password' },
+  { path: 'newPassword', id: 'new-password', label: 'New password', autoComplete: 'new-password' },
+  { path: 'confirmPassword', id: 'confirm-password', label: 'Confirm new password', autoComplete: 'new-password' },
+];
+const EMPTY: Record<Path, string> = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function AccountSettings() {
   const auth = useAuth();
-  const [currentPassword, setCurrent] = useState('');
-  const [newPassword, setNew] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [values, setValues] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [done, setDone] = useState(false);
 
   const submit = async () => {
     setDone(false);
-    if (newPassword !== confirm) {
+    const { currentPassword, newPassword, confirmPassword } = values;
+    if (newPassword !== confirmPassword) {
       setFailure({ message: 'The new password and its confirmation differ.', path: 'confirmPassword' });
       return;
     }
@@ -31,9 +40,7 @@ export function AccountSettings() {
     setBusy(true);
     try {
       await authApi.changePassword({ currentPassword, newPassword });
-      setCurrent('');
-      setNew('');
-      setConfirm('');
+      setValues(EMPTY);
       setDone(true);
     } catch (e) {
       setFailure({ message: errorMessage(e), path: e instanceof ApiError ? e.path : undefined });
@@ -62,50 +69,20 @@ export function AccountSettings() {
           Changing your password signs you out everywhere else (other browsers and devices); this session stays signed
           in. Personal access tokens keep working until you revoke them.
         </p>
-        <form
-          className="max-w-sm space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Field id="current-password" label="Current password">
-            <input
-              id="current-password"
+        <SettingsForm className="max-w-sm space-y-3" onSubmit={submit}>
+          {FIELDS.map(({ path, ...field }) => (
+            <InputField
+              key={path}
               type="password"
-              autoComplete="current-password"
+              {...field}
               required
-              value={currentPassword}
-              aria-invalid={invalid('currentPassword')}
-              onChange={(e) => setCurrent(e.target.value)}
-              className={fieldCls('currentPassword')}
+              minLength={path === 'newPassword' ? MIN_PASSWORD : undefined}
+              value={values[path]}
+              aria-invalid={invalid(path)}
+              onChange={(v) => setValues((s) => ({ ...s, [path]: v }))}
+              className={fieldCls(path)}
             />
-          </Field>
-          <Field id="new-password" label="New password">
-            <input
-              id="new-password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD}
-              value={newPassword}
-              aria-invalid={invalid('newPassword')}
-              onChange={(e) => setNew(e.target.value)}
-              className={fieldCls('newPassword')}
-            />
-          </Field>
-          <Field id="confirm-password" label="Confirm new password">
-            <input
-              id="confirm-password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={confirm}
-              aria-invalid={invalid('confirmPassword')}
-              onChange={(e) => setConfirm(e.target.value)}
-              className={fieldCls('confirmPassword')}
-            />
-          </Field>
+          ))}
           <p className="text-[11px] text-zinc-500">At least {MIN_PASSWORD} characters.</p>
           {failure && (
             <p
@@ -129,7 +106,7 @@ export function AccountSettings() {
           <Button type="submit" variant="primary" disabled={busy} data-testid="password-submit">
             {busy ? 'Changing…' : 'Change password'}
           </Button>
-        </form>
+        </SettingsForm>
       </Section>
     </SettingsShell>
   );

@@ -7,7 +7,7 @@ import { useCallback } from 'react';
 import { authApi, canAdmin, type AuditEntry } from '@/components/api/auth-api';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
-import { ErrorNote, formatDate, Section, SettingsShell, useApiData } from './settings-shell';
+import { ErrorNote, formatDate, Section, SettingsShell, SettingsTable, useApiData } from './settings-shell';
 
 const LIMIT = 200;
 
@@ -51,23 +51,11 @@ function AuditTable() {
           <p className="text-sm text-zinc-500">Nothing recorded yet.</p>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="audit-table">
-              <thead className="text-[11px] uppercase tracking-wider text-zinc-400">
-                <tr>
-                  <th className="py-1 pr-3 font-medium">Time</th>
-                  <th className="py-1 pr-3 font-medium">Action</th>
-                  <th className="py-1 pr-3 font-medium">Who</th>
-                  <th className="py-1 pr-3 font-medium">Target</th>
-                  <th className="py-1 pr-3 font-medium">IP</th>
-                  <th className="py-1 font-medium">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <AuditRow key={e.id} entry={e} />
-                ))}
-              </tbody>
-            </table>
+            <SettingsTable columns={['Time', 'Action', 'Who', 'Target', 'IP', 'Details']} spaced testId="audit-table">
+              {entries.map((e) => (
+                <AuditRow key={e.id} entry={e} />
+              ))}
+            </SettingsTable>
           </div>
         )}
       </Section>

@@ -5,10 +5,10 @@
  */
 import { useState } from 'react';
 import { authApi, canAdmin, type CredentialType, type CredentialView } from '@/components/api/auth-api';
-import { errorMessage } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
-import { ErrorNote, Field, formatDate, inputCls, Section, SettingsShell, useApiData } from './settings-shell';
+import { InputField, SelectField, SettingsForm, useSubmit } from './settings-form';
+import { ErrorNote, formatDate, Section, SettingsShell, TableSection, useApiData } from './settings-shell';
 
 type NewType = Exclude<CredentialType, 'env'>;
 
@@ -39,63 +39,43 @@ const TYPE_LABEL: Record<CredentialType, string> = {
 export function CredentialsSettings() {
   const auth = useAuth();
   const admin = canAdmin(auth?.role);
-  const [actionError, setError] = useState<string | null>(null);
-  const { data: list, error: loadError, reload } = useApiData(authApi.listCredentials);
-  const error = actionError ?? loadError;
+  const { data: list, error, reload, act } = useApiData(authApi.listCredentials);
 
   const remove = async (c: CredentialView) => {
     if (!window.confirm(`Delete the credential “${c.name}”? Nodes that use it will fail.`)) return;
-    setError(null);
-    try {
-      await authApi.deleteCredential(c.id);
-      reload();
-    } catch (e) {
-      setError(errorMessage(e));
-    }
+    await act(() => authApi.deleteCredential(c.id));
   };
 
   return (
     <SettingsShell title="Credentials">
       <ErrorNote error={error} />
       {admin && <CreateCredential onCreated={reload} />}
-      <Section title="Credentials of this workspace" testId="credentials">
-        {!list ? (
-          <p className="text-sm text-zinc-500">{error ? '' : 'Loading…'}</p>
-        ) : !list.length ? (
-          <p className="text-sm text-zinc-500">No credentials yet.</p>
-        ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="text-[11px] uppercase tracking-wider text-zinc-400">
-              <tr>
-                <th className="py-1 font-medium">Name</th>
-                <th className="py-1 font-medium">Type</th>
-                <th className="py-1 font-medium">Value</th>
-                <th className="py-1 font-medium">Hosts</th>
-                <th className="py-1 font-medium">Created</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr key={c.id} className="border-t border-zinc-100" data-testid="credential-row" data-name={c.name}>
-                  <td className="py-2 font-medium">{c.name}</td>
-                  <td className="py-2 text-zinc-600">{TYPE_LABEL[c.type] ?? c.type}</td>
-                  <td className="py-2 font-mono text-[12px] text-zinc-600">{c.masked}</td>
-                  <td className="py-2 text-zinc-600">{c.hosts?.join(', ') || '—'}</td>
-                  <td className="py-2 text-zinc-500">{formatDate(c.createdAt)}</td>
-                  <td className="py-2 text-right">
-                    {admin && !c.readOnly && (
-                      <Button size="sm" variant="danger" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
-                        Delete
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <TableSection
+        title="Credentials of this workspace"
+        testId="credentials"
+        rows={list}
+        loading={<p className="text-sm text-zinc-500">{error ? '' : 'Loading…'}</p>}
+        empty="No credentials yet."
+        columns={['Name', 'Type', 'Value', 'Hosts', 'Created']}
+        actions
+      >
+        {(c) => (
+          <tr key={c.id} className="border-t border-zinc-100" data-testid="credential-row" data-name={c.name}>
+            <td className="py-2 font-medium">{c.name}</td>
+            <td className="py-2 text-zinc-600">{TYPE_LABEL[c.type] ?? c.type}</td>
+            <td className="py-2 font-mono text-[12px] text-zinc-600">{c.masked}</td>
+            <td className="py-2 text-zinc-600">{c.hosts?.join(', ') || '—'}</td>
+            <td className="py-2 text-zinc-500">{formatDate(c.createdAt)}</td>
+            <td className="py-2 text-right">
+              {admin && !c.readOnly && (
+                <Button size="sm" variant="danger" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
+                  Delete
+                </Button>
+              )}
+            </td>
+          </tr>
         )}
-      </Section>
+      </TableSection>
     </SettingsShell>
   );
 }
@@ -105,93 +85,63 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
   const [type, setType] = useState<NewType>('openai');
   const [data, setData] = useState<Record<string, string>>({});
   const [hosts, setHosts] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useSubmit(async () => {
     const fields = Object.fromEntries(FIELDS[type].map(([k]) => [k, data[k] ?? '']).filter(([, v]) => v !== ''));
     const hostList = hosts
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);
-    try {
-      await authApi.createCredential({ name, type, data: fields, hosts: hostList.length ? hostList : undefined });
-      setName('');
-      setData({});
-      setHosts('');
-      onCreated();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await authApi.createCredential({ name, type, data: fields, hosts: hostList.length ? hostList : undefined });
+    setName('');
+    setData({});
+    setHosts('');
+    onCreated();
+  });
 
   return (
     <Section title="Add a credential" testId="credential-create">
-      <form
-        className="space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <SettingsForm className="space-y-3" onSubmit={submit}>
         <div className="flex gap-3">
-          <Field id="credential-name" label="Name">
-            <input
-              id="credential-name"
-              required
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              className={inputCls}
-            />
-          </Field>
-          <Field id="credential-type" label="Type">
-            <select
-              id="credential-type"
-              value={type}
-              onChange={(e) => {
-                setType(e.target.value as NewType);
-                setData({});
-              }}
-              className={inputCls}
-            >
-              {(Object.keys(FIELDS) as NewType[]).map((t) => (
-                <option key={t} value={t}>
-                  {TYPE_LABEL[t]}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <InputField id="credential-name" label="Name" required value={name} onChange={setName} />
+          <SelectField
+            id="credential-type"
+            label="Type"
+            value={type}
+            onChange={(t) => {
+              setType(t as NewType);
+              setData({});
+            }}
+          >
+            {(Object.keys(FIELDS) as NewType[]).map((t) => (
+              <option key={t} value={t}>
+                {TYPE_LABEL[t]}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <div className="flex gap-3">
           {FIELDS[type].map(([key, label, secret]) => (
-            <Field key={`${type}-${key}`} id={`credential-data-${key}`} label={label}>
-              <input
-                id={`credential-data-${key}`}
-                type={secret ? 'password' : 'text'}
-                autoComplete="off"
-                required={!(type === 'openai' && key === 'baseUrl')}
-                placeholder={type === 'openai' && key === 'baseUrl' ? 'https://api.openai.com/v1' : undefined}
-                value={data[key] ?? ''}
-                onChange={(e) => setData((d) => ({ ...d, [key]: e.target.value }))}
-                className={inputCls}
-              />
-            </Field>
+            <InputField
+              key={`${type}-${key}`}
+              id={`credential-data-${key}`}
+              label={label}
+              type={secret ? 'password' : 'text'}
+              autoComplete="off"
+              required={!(type === 'openai' && key === 'baseUrl')}
+              placeholder={type === 'openai' && key === 'baseUrl' ? 'https://api.openai.com/v1' : undefined}
+              value={data[key] ?? ''}
+              onChange={(v) => setData((d) => ({ ...d, [key]: v }))}
+            />
           ))}
         </div>
         {type !== 'openai' && (
-          <Field id="credential-hosts" label="Allowed hosts (comma-separated, e.g. api.example.com, *.example.org)">
-            <input
-              id="credential-hosts"
-              required
-              value={hosts}
-              onChange={(e) => setHosts(e.target.value)}
-              className={inputCls}
-            />
-          </Field>
+          <InputField
+            id="credential-hosts"
+            label="Allowed hosts (comma-separated, e.g. api.example.com, *.example.org)"
+            required
+            value={hosts}
+            onChange={setHosts}
+          />
         )}
         <p className="text-[11px] text-zinc-500">
           {type === 'openai'
@@ -203,7 +153,7 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
         <Button type="submit" variant="primary" disabled={busy} data-testid="credential-submit">
           Add credential
         </Button>
-      </form>
+      </SettingsForm>
     </Section>
   );
 }

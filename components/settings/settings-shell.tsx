@@ -1,5 +1,5 @@
 'use client';
-/** The frame of the settings pages: the top bar, a tab per page, and small shared form pieces. */
+/** The frame of the settings pages: the top bar, a tab per page, sections, tables, and loading their data. */
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
@@ -7,6 +7,7 @@ import { canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { TopBar } from '@/components/ui/top-bar';
+import { inputCls } from './settings-form';
 
 const TABS = [
   { href: '/settings/account', label: 'Account' },
@@ -60,18 +61,75 @@ export function Section({ title, children, testId }: { title: string; children: 
   );
 }
 
-export const inputCls =
-  'h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-[13px] outline-none ' +
-  'focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100';
-
-export function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+/**
+ * The table of a settings list: a header row of `columns` (`spaced`: a gap after each but the last; `actions`: an
+ * empty last header over the rows' buttons) and the rows as children.
+ */
+export function SettingsTable({
+  columns,
+  spaced = false,
+  actions = false,
+  testId,
+  children,
+}: {
+  columns: string[];
+  spaced?: boolean;
+  actions?: boolean;
+  testId?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="min-w-0 flex-1">
-      <label htmlFor={id} className="mb-1 block text-[12px] font-medium text-zinc-700">
-        {label}
-      </label>
-      {children}
-    </div>
+    <table className="w-full text-left text-sm" data-testid={testId}>
+      <thead className="text-[11px] uppercase tracking-wider text-zinc-400">
+        <tr>
+          {columns.map((c, i) => (
+            <th key={c} className={spaced && i < columns.length - 1 ? 'py-1 pr-3 font-medium' : 'py-1 font-medium'}>
+              {c}
+            </th>
+          ))}
+          {actions && <th />}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/**
+ * A section listing `rows` in a SettingsTable, one `row(item)` each: `loading` until they come, and `empty` (where
+ * given) instead of the table when there are none.
+ */
+export function TableSection<T>({
+  title,
+  testId,
+  rows,
+  loading = <p className="text-sm text-zinc-500">Loading…</p>,
+  empty,
+  columns,
+  actions,
+  children: row,
+}: {
+  title: string;
+  testId: string;
+  rows: T[] | null;
+  loading?: ReactNode;
+  empty?: string;
+  columns: string[];
+  actions?: boolean;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Section title={title} testId={testId}>
+      {!rows ? (
+        loading
+      ) : empty !== undefined && !rows.length ? (
+        <p className="text-sm text-zinc-500">{empty}</p>
+      ) : (
+        <SettingsTable columns={columns} actions={actions}>
+          {rows.map(row)}
+        </SettingsTable>
+      )}
+    </Section>
   );
 }
 
@@ -125,11 +183,15 @@ export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
 
-/** Loads `fetcher` (keep it stable) when the page opens and again on `reload()`; the answer or the API's error. */
+/**
+ * Loads `fetcher` (keep it stable) when the page opens and again on `reload()`; the answer or the API's error.
+ * `act(call)` runs a change (delete, revoke, …) and reloads; its error, if any, is the `error` until the next act.
+ */
 export function useApiData<T>(fetcher: () => Promise<T>) {
   const [version, setVersion] = useState(0);
   const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [loadError, setError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
   useEffect(() => {
     let cancelled = false;
     (async () => {
@@ -147,5 +209,17 @@ export function useApiData<T>(fetcher: () => Promise<T>) {
     };
   }, [fetcher, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { data, error, reload };
+  const act = useCallback(
+    async (call: () => Promise<unknown>) => {
+      setActionError(null);
+      try {
+        await call();
+        reload();
+      } catch (e) {
+        setActionError(errorMessage(e));
+      }
+    },
+    [reload],
+  );
+  return { data, error: actionError ?? loadError, reload, act };
 }
