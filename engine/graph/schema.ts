@@ -12,7 +12,12 @@ export const retryPolicySchema = z.object({
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
 export const nodeDataSchema = z.looseObject({
-  label: z.string().max(200).optional(),
+  label: z
+    .string()
+    .max(200)
+    // NUL only: stored graphs may hold labels with line breaks, and they must keep running.
+    .refine((s) => !s.includes('\u0000'), 'a NUL character is not allowed in a label')
+    .optional(),
   version: z.number().int().min(1).optional(),
   config: z.record(z.string(), z.unknown()).default({}),
   retry: retryPolicySchema.partial().optional(),

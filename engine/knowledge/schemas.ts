@@ -1,11 +1,12 @@
 /** Request shapes shared by the HTTP API and the service (zod; the API maps failures to 400 with a path). */
 import { z } from 'zod';
 import { DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE } from './chunker';
+import { nameSchema } from '../text/names';
 import { SEARCH_MODES } from './types';
 
 export const createKnowledgeBaseSchema = z
   .object({
-    name: z.string().trim().min(1, 'name is required').max(200),
+    name: nameSchema(200),
     description: z.string().max(2000).default(''),
     chunkSize: z.number().int().min(100).max(8000).default(DEFAULT_CHUNK_SIZE),
     chunkOverlap: z.number().int().min(0).max(4000).default(DEFAULT_CHUNK_OVERLAP),
@@ -32,7 +33,7 @@ export const createKnowledgeBaseSchema = z
 export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
 
 export const textDocumentSchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(500),
+  title: nameSchema(500, 'title is required'),
   text: z.string().min(1, 'text is required'),
   mime: z.enum(['text/plain', 'text/markdown', 'text/html']).default('text/plain'),
 });

@@ -6,18 +6,19 @@ import { ENGINES, type EngineChoice, type Graph } from '@/engine/graph/schema';
 import { validateGraph, type Problem } from '@/engine/graph/validate';
 import type { NodeRegistry } from '@/engine/nodes/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
+import { nameSchema } from '@/engine/text/names';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 
 export const workflowBodySchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(200),
+  name: nameSchema(200),
   description: z.string().max(5000).optional(),
   graph: z.unknown(),
   engine: z.enum(ENGINES).optional(),
 });
 
 export const workflowPatchSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: nameSchema(200).optional(),
   description: z.string().max(5000).optional(),
   graph: z.unknown().optional(),
   engine: z.enum(ENGINES).optional(),

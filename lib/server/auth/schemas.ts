@@ -1,14 +1,9 @@
 /** Request bodies of the account routes. */
 import { z } from 'zod';
+import { nameSchema as names } from '@/engine/text/names';
 import { ROLES } from './policy';
 
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
-export const nameSchema = z
-  .string()
-  .trim()
-  .min(1, 'name is required')
-  .max(100)
-  .refine(noControl, 'control characters are not allowed');
+export const nameSchema = names(100);
 export const emailSchema = z.email('a valid e-mail address is required').max(254);
 export const passwordSchema = z
   .string()

@@ -1,5 +1,6 @@
 /** The credential types, what each holds, where each may be sent, and how it is shown masked. */
 import { z } from 'zod';
+import { nameSchema } from '@/engine/text/names';
 
 const secretText = z.string().min(1, 'required').max(10_000);
 const hostPattern = z
@@ -28,12 +29,7 @@ export const CREDENTIAL_TYPES = Object.keys(credentialDataSchemas) as Credential
 export type CredentialType = keyof typeof credentialDataSchemas;
 
 export const createCredentialSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100)
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'control characters are not allowed'),
+  name: nameSchema(100),
   type: z.enum(['openai', 'http_header', 'bearer', 'basic']),
   data: z.record(z.string(), z.unknown()),
   /** Hosts the credential may be sent to (not for `openai`: its base URL's origin is the only one). */

@@ -22,6 +22,7 @@ const PUBLIC: Record<string, string> = {
   '/api/auth/login': 'signing in',
   '/api/auth/logout': 'signing out a cookie (no-op without one)',
   '/api/auth/accept-invite': 'the invitation token is the credential',
+  '/api/[...path]': 'the JSON 404 of every path no route serves (reveals nothing)',
 };
 /** Published endpoints: authorised by the workflow's API keys, never by a session (own suites). */
 const isPublished = (p: string) => p.startsWith('/api/v1/');

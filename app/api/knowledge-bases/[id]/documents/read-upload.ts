@@ -3,6 +3,7 @@
  * The body is read with a byte limit before parsing (413 past KNOWLEDGE_MAX_UPLOAD_BYTES, default 20 MiB).
  */
 import { PaiError } from '@/engine/errors';
+import { CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS } from '@/engine/text/names';
 import { textDocumentSchema } from '@/engine/knowledge/schemas';
 import type { DocumentUpload } from '@/engine/knowledge/service';
 import { readJson } from '@/lib/http/body';
@@ -34,6 +35,8 @@ export async function readUpload(req: Request): Promise<DocumentUpload> {
     const filename = (file as File).name || 'document';
     const title =
       (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
+    if (CONTROL_CHARACTERS.test(title))
+      throw new PaiError('VALIDATION_ERROR', NO_CONTROL_CHARACTERS, { status: 400, path: 'title' });
     if (title.length > 500)
       throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path: 'title' });
     return {
