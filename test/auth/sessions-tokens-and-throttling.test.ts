@@ -236,6 +236,46 @@ describe('sign-in throttling', () => {
     }
   });
 
+  it('guesses sent all at once are counted too: at most 10 of them are checked', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        call(login, 'POST', '/api/auth/login', {
+          body: { email: 'parallel@example.test', password: `guess-${i}` },
+          headers: { 'x-forwarded-for': `10.1.0.${i}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("accepting an invitation with an existing account's password is throttled like a sign-in", async () => {
+    const app = await getApp();
+    const ownerKey = `email:${OWNER.email.toLowerCase()}`;
+    await app.db.prisma.authFailure.deleteMany({ where: { key: ownerKey } }); // blocked attempts of earlier tests
+    const boss = await app.db.prisma.user.findFirstOrThrow({ where: { email: OWNER.email.toLowerCase() } });
+    const { id: wsB } = await app.accounts.createWorkspace(boss, 'Guessing ground');
+    const inv = await app.accounts.invite({ id: 'x', email: 'x', role: 'owner' }, wsB, OWNER.email, 'viewer');
+    const tries = [];
+    for (let i = 0; i < 11; i++)
+      tries.push(
+        await call(accept, 'POST', '/api/auth/accept-invite', {
+          body: { token: inv.token, name: 'x', password: `wrong-guess-${i}` },
+          headers: { 'x-forwarded-for': `10.2.0.${i}` },
+        }),
+      );
+    expect(tries.slice(0, 10).map((t) => t.status)).toEqual(Array(10).fill(401));
+    expect(tries[10].status).toBe(429);
+    // The owner's own sign-in is locked too (the same account key), until the window passes.
+    const own = await call(login, 'POST', '/api/auth/login', {
+      body: { email: OWNER.email, password: OWNER.password },
+      headers: { 'x-forwarded-for': '10.2.1.1' },
+    });
+    expect(own.status).toBe(429);
+    await app.db.prisma.authFailure.deleteMany({ where: { key: ownerKey } });
+  });
+
   it('failures are in the audit log', async () => {
     const a = await call(auditLog, 'GET', '/api/audit');
     expect(a.status).toBe(200);

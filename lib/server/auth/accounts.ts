@@ -9,7 +9,7 @@ import { audit, type AuditActor } from './audit';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from './passwords';
 import { isRole, outranks, type Role } from './policy';
 import { newId, newSecret, sha256 } from './secrets';
-import { checkThrottle, clearFailures, recordFailure } from './throttle';
+import { startAttempt } from './throttle';
 
 export interface UserView {
   id: string;
@@ -76,16 +76,14 @@ export class Accounts {
   /** Signs in, throttled per account and per client address (10 failures in 15 min → 429 with Retry-After). */
   async login(emailInput: string, password: string, ip: string): Promise<{ user: UserView; token: string }> {
     const email = normalizeEmail(emailInput);
-    const keys = [`email:${email}`, `ip:${ip}`];
-    await checkThrottle(this.prisma, keys);
+    const attempt = await startAttempt(this.prisma, [`email:${email}`, `ip:${ip}`]);
     const user = await this.prisma.user.findUnique({ where: { email } });
     const ok = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
     if (!user || !ok) {
-      await recordFailure(this.prisma, keys);
       await audit(this.prisma, { action: 'login.failed', actor: { email }, ip });
       throw new PaiError('INVALID_CREDENTIALS', 'wrong e-mail address or password', { status: 401 });
     }
-    await clearFailures(this.prisma, [`email:${email}`]);
+    await attempt.succeeded([`email:${email}`]);
     const token = await this.createSession(user.id);
     await audit(this.prisma, { action: 'login.succeeded', actor: user, ip });
     return { user: userView(user), token };
@@ -307,7 +305,18 @@ export class Accounts {
       });
     let user = await this.prisma.user.findUnique({ where: { email: inv.email } });
     if (user) {
-      if (!(await verifyPassword(input.password, user.passwordHash)))
+      // Joining with an existing account checks its password: throttled exactly like a sign-in.
+      const attempt = await startAttempt(this.prisma, [`email:${inv.email}`, `ip:${ip ?? 'unknown'}`]);
+      const ok = await verifyPassword(input.password, user.passwordHash);
+      if (ok) await attempt.succeeded([`email:${inv.email}`]);
+      else
+        await audit(this.prisma, {
+          action: 'login.failed',
+          actor: { email: inv.email },
+          ip,
+          data: { via: 'invitation' },
+        });
+      if (!ok)
         throw new PaiError('INVALID_CREDENTIALS', 'this address has an account: give its password', {
           status: 401,
           path: 'password',

@@ -1,6 +1,8 @@
 /**
- * Sign-in throttling in the database (so that it holds across replicas): after MAX_FAILURES failures of one key
- * (an account, a client address) within the window, sign-ins for that key answer 429 with Retry-After.
+ * Sign-in throttling in the database (so that it holds across replicas): after MAX_FAILURES failed attempts for one
+ * key (an account, a client address) within the window, attempts for that key answer 429 with Retry-After.
+ * An attempt is recorded BEFORE the password is checked and removed only when it succeeds, so guesses sent all at
+ * once are counted too: at most MAX_FAILURES of them are ever checked.
  */
 import { PaiError } from '@/engine/errors';
 import type { PrismaClient } from '@/engine/store/prisma/generated/client';
@@ -8,11 +10,21 @@ import type { PrismaClient } from '@/engine/store/prisma/generated/client';
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60_000;
 
-export async function checkThrottle(prisma: PrismaClient, keys: string[]): Promise<void> {
+export interface Attempt {
+  /** The password was right: this attempt does not count, and earlier failures of `clearKeys` are forgotten. */
+  succeeded(clearKeys?: string[]): Promise<void>;
+}
+
+export async function startAttempt(prisma: PrismaClient, keys: string[]): Promise<Attempt> {
+  const rows = await prisma.authFailure.createManyAndReturn({
+    data: keys.map((key) => ({ key })),
+    select: { id: true },
+  });
+  const ids = rows.map((r) => r.id);
   const since = new Date(Date.now() - WINDOW_MS);
   for (const key of keys) {
     const recent = await prisma.authFailure.findMany({
-      where: { key, at: { gt: since } },
+      where: { key, at: { gt: since }, id: { notIn: ids } },
       orderBy: { at: 'desc' },
       take: MAX_FAILURES,
       select: { at: true },
@@ -26,15 +38,11 @@ export async function checkThrottle(prisma: PrismaClient, keys: string[]): Promi
       });
     }
   }
-}
-
-export async function recordFailure(prisma: PrismaClient, keys: string[]): Promise<void> {
-  await prisma.authFailure.createMany({ data: keys.map((key) => ({ key })) });
-  // Old rows are of no use: drop them now and then instead of keeping a table that grows with every failure.
-  if (Math.random() < 0.05)
-    await prisma.authFailure.deleteMany({ where: { at: { lt: new Date(Date.now() - WINDOW_MS) } } });
-}
-
-export async function clearFailures(prisma: PrismaClient, keys: string[]): Promise<void> {
-  await prisma.authFailure.deleteMany({ where: { key: { in: keys } } });
+  // Old rows are of no use: drop them now and then instead of keeping a table that grows with every attempt.
+  if (Math.random() < 0.05) await prisma.authFailure.deleteMany({ where: { at: { lt: since } } });
+  return {
+    async succeeded(clearKeys = []) {
+      await prisma.authFailure.deleteMany({ where: { OR: [{ id: { in: ids } }, { key: { in: clearKeys } }] } });
+    },
+  };
 }
