@@ -6,6 +6,7 @@
 // them at start-up, and Next serves anything not listed (or any method a route does not export).
 //
 //   node server.mjs [--port 3000] [--hostname localhost]      (or PORT / HOSTNAME)
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { matchPath, serveWithHandler } from './lib/http/node-bridge.mjs';
@@ -23,6 +24,9 @@ const { default: next } = await import('next');
 const app = next({ dev: false, hostname, port, dir: path() });
 const handle = app.getRequestHandler();
 await app.prepare();
+
+// Marks the client address header as ours: a request's own X-PaiFlow-Client-Ip without this process's tag is ignored.
+const CLIENT_IP_TAG = (process.env.PAIFLOW_CLIENT_IP_TAG ??= randomBytes(16).toString('hex'));
 
 const DIRECT = Symbol.for('paiflow.directRoutes');
 /** The listed handler for this request, if any. */
@@ -44,7 +48,7 @@ const server = createServer((req, res) => {
   else {
     // The connecting address, for sign-in throttling (lib/server/auth/request-info.ts); a client's own value is
     // replaced, never trusted.
-    req.headers['x-paiflow-client-ip'] = req.socket.remoteAddress ?? '';
+    req.headers['x-paiflow-client-ip'] = `${CLIENT_IP_TAG} ${req.socket.remoteAddress ?? ''}`;
     void handle(req, res);
   }
 });

@@ -27,12 +27,39 @@ export function credentialAllows(cred: ResolvedCredential, url: URL): boolean {
       return false;
     }
   }
-  const host = url.host.toLowerCase();
+  return hostsAllow(cred.hosts, url);
+}
+
+/**
+ * Does a host list allow `url`? `host:port` allows that port (http or https); a bare `host` (or `*.domain`) only
+ * https on its default port, so a secret bound to `api.example.com` never travels in clear text or to another port.
+ */
+export function hostsAllow(hosts: string[], url: URL): boolean {
   const hostname = url.hostname.toLowerCase();
-  return cred.hosts.some((p) => {
+  const explicitPort = /:\d+$/.test(url.host) ? url.host.toLowerCase() : null;
+  return hosts.some((p) => {
+    const withPort = /:\d{1,5}$/.test(p);
+    if (withPort)
+      return explicitPort === p || (!explicitPort && p === `${hostname}:${url.protocol === 'https:' ? 443 : 80}`);
+    if (url.protocol !== 'https:' || explicitPort) return false;
     if (p.startsWith('*.')) return hostname.endsWith(p.slice(1)) && hostname.length > p.length - 1;
-    return p.includes(':') && !p.startsWith('[') ? p === host : p === hostname || p === host;
+    return p === hostname;
   });
+}
+
+/** The values of a credential that are secret (scrubbed from anything stored if a server echoes them). */
+export function secretValuesOf(cred: ResolvedCredential): string[] {
+  const d = cred.data;
+  switch (cred.type) {
+    case 'openai':
+      return [d.apiKey];
+    case 'http_header':
+      return [d.value];
+    case 'bearer':
+      return [d.token];
+    case 'basic':
+      return [d.password, Buffer.from(`${d.username}:${d.password}`).toString('base64')];
+  }
 }
 
 export function assertCredentialAllows(cred: ResolvedCredential, url: URL, path: string): void {

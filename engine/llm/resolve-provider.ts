@@ -5,6 +5,7 @@
  * never held as a map key.
  */
 import { createHash } from 'node:crypto';
+import { PaiError } from '../errors';
 import { DemoProvider } from './demo-provider';
 import { DEFAULT_OPENAI_BASE_URL, OpenAiCompatibleProvider, hostOf } from './openai-provider';
 import type { LlmProvider, LlmResolver, ProviderSettings } from './types';
@@ -27,6 +28,15 @@ export function createLlmResolver(
 ): LlmResolver {
   const cache = new Map<string, LlmProvider>();
   return (settings: ProviderSettings = {}) => {
+    const ownURL = !!settings.baseURL?.trim() && settings.baseURL.trim() !== env.OPENAI_BASE_URL?.trim();
+    // The server's key goes only to the server's provider: a node that names its own base URL brings its own key.
+    if (ownURL && !settings.apiKey?.trim() && env.OPENAI_API_KEY?.trim())
+      throw new PaiError(
+        'SECRET_HOST_NOT_ALLOWED',
+        `OPENAI_API_KEY is sent only to OPENAI_BASE_URL, not to ${hostOf(settings.baseURL!.trim())}: ` +
+          'give the node a credential bound to that address',
+        { path: 'config.provider.baseURL' },
+      );
     const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
     if (!apiKey) return sharedDemo;
     const baseURL = settings.baseURL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;

@@ -21,6 +21,8 @@ export interface EmitOptions {
 
 export interface SecretsReader {
   get(name: string): string | undefined;
+  /** Where the secret may be sent (`SECRET_<NAME>_HOSTS`); undefined: nowhere chosen by a workflow. */
+  hosts?(name: string): string[] | undefined;
 }
 
 /**

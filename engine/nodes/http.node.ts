@@ -4,7 +4,8 @@ import { renderText, resolveDeep, type TemplateScope } from '../template/resolve
 import { readTextLimited } from '../net/read-limited';
 import { defineNode } from './define';
 import { credentialFor } from './provider-settings';
-import { assertCredentialAllows, type ResolvedCredential } from '../credentials/types';
+import { assertCredentialAllows, hostsAllow, secretValuesOf, type ResolvedCredential } from '../credentials/types';
+import { scrub } from '../runtime/scrub';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -117,6 +118,15 @@ export const httpNode = defineNode<HttpConfig>({
     const c = ctx.config;
     const headers = new Headers();
     const secretHeaders: string[] = [];
+    /** Every secret value sent: scrubbed from what the node stores if the server echoes it back. */
+    const sent: string[] = [];
+    const target = () => {
+      try {
+        return new URL(String(c.url));
+      } catch {
+        throw new PaiError('INVALID_URL', 'the URL is not valid', { path: 'config.url' });
+      }
+    };
     for (const h of c.headers) {
       let value = String(h.value ?? '');
       if (h.secret) {
@@ -125,23 +135,26 @@ export const httpNode = defineNode<HttpConfig>({
           throw new PaiError('SECRET_NOT_FOUND', `secret "${h.secret}" is not configured (set SECRET_${h.secret})`, {
             path: 'config.headers',
           });
+        const url = target();
+        if (!hostsAllow(ctx.secrets.hosts?.(h.secret) ?? [], url))
+          throw new PaiError(
+            'SECRET_HOST_NOT_ALLOWED',
+            `secret "${h.secret}" may not be sent to ${url.host}: list it in SECRET_${h.secret}_HOSTS`,
+            { path: 'config.headers' },
+          );
         value += secret;
         secretHeaders.push(h.key);
+        sent.push(secret);
       }
       headers.set(h.key, value);
     }
     if (c.credentialId) {
       const cred = await credentialFor(ctx, c.credentialId);
-      let target: URL;
-      try {
-        target = new URL(String(c.url));
-      } catch {
-        throw new PaiError('INVALID_URL', 'the URL is not valid', { path: 'config.url' });
-      }
-      assertCredentialAllows(cred, target, 'config.url');
+      assertCredentialAllows(cred, target(), 'config.url');
       const [name, value] = credentialHeader(cred);
       headers.set(name, value);
       secretHeaders.push(name);
+      sent.push(...secretValuesOf(cred));
     }
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {
@@ -180,11 +193,14 @@ export const httpNode = defineNode<HttpConfig>({
         /* keep the text */
       }
     }
-    const output = { status: res.status, ok: res.ok, headers: Object.fromEntries(res.headers.entries()), body: parsed };
+    const output = scrub(
+      { status: res.status, ok: res.ok, headers: Object.fromEntries(res.headers.entries()), body: parsed },
+      sent,
+    );
     if (!res.ok && !c.continueOnError) {
       throw new PaiError('HTTP_STATUS', `HTTP ${res.status} from ${host}`, {
         retryable: res.status === 429 || res.status >= 500,
-        details: { status: res.status, body: text.slice(0, 2000) },
+        details: { status: res.status, body: scrub(text.slice(0, 2000), sent) },
       });
     }
     return { output };

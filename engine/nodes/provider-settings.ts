@@ -4,7 +4,7 @@
  * OPENAI_API_KEY. A node's own `provider.baseURL` may only be used with a credential bound to that origin.
  */
 import { z } from 'zod';
-import { assertCredentialAllows, type ResolvedCredential } from '../credentials/types';
+import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../credentials/types';
 import { PaiError } from '../errors';
 import type { ProviderSettings } from '../llm/types';
 import type { NodeContext } from './define';
@@ -60,12 +60,21 @@ export async function providerSettings(
     return { baseURL, apiKey: cred.data.apiKey };
   }
   let apiKey: string | undefined;
-  if (c.provider?.apiKeySecret) {
-    apiKey = ctx.secrets.get(c.provider.apiKeySecret);
+  const name = c.provider?.apiKeySecret;
+  if (name) {
+    apiKey = ctx.secrets.get(name);
     if (!apiKey)
-      throw new PaiError('SECRET_NOT_FOUND', `secret "${c.provider.apiKeySecret}" is not configured`, {
+      throw new PaiError('SECRET_NOT_FOUND', `secret "${name}" is not configured`, {
         path: 'config.provider.apiKeySecret',
       });
+    // A node's own base URL gets an environment secret only where SECRET_<NAME>_HOSTS allows it.
+    const own = c.provider?.baseURL ? new URL(c.provider.baseURL) : undefined;
+    if (own && !hostsAllow(ctx.secrets.hosts?.(name) ?? [], own))
+      throw new PaiError(
+        'SECRET_HOST_NOT_ALLOWED',
+        `secret "${name}" may not be sent to ${own.host}: list it in SECRET_${name}_HOSTS`,
+        { path: 'config.provider.baseURL' },
+      );
   }
   return { baseURL: c.provider?.baseURL, apiKey };
 }

@@ -218,17 +218,18 @@ describe('sign-in throttling', () => {
 
   it('without TRUST_PROXY a client cannot dodge the address limit with made-up X-Forwarded-For headers', async () => {
     process.env.TRUST_PROXY = '';
+    process.env.PAIFLOW_CLIENT_IP_TAG = 'tag-of-this-process';
     try {
       for (let i = 0; i < 10; i++) {
         const a = await call(login, 'POST', '/api/auth/login', {
           body: { email: `spoof-${i}@example.test`, password: 'guess' },
-          headers: { 'x-forwarded-for': `203.0.113.${i}`, 'x-paiflow-client-ip': '198.51.100.4' },
+          headers: { 'x-forwarded-for': `203.0.113.${i}`, 'x-paiflow-client-ip': 'tag-of-this-process 198.51.100.4' },
         });
         expect(a.status).toBe(401);
       }
       const blocked = await call(login, 'POST', '/api/auth/login', {
         body: { email: OWNER.email, password: OWNER.password },
-        headers: { 'x-forwarded-for': '203.0.113.200', 'x-paiflow-client-ip': '198.51.100.4' },
+        headers: { 'x-forwarded-for': '203.0.113.200', 'x-paiflow-client-ip': 'tag-of-this-process 198.51.100.4' },
       });
       expect(blocked.status).toBe(429);
     } finally {
@@ -299,6 +300,9 @@ describe('personal access tokens and invitations', () => {
     expect((await call(listWf, 'GET', '/api/workflows', { headers: bearer })).status).toBe(200);
     const rows = await (await getApp()).db.prisma.personalAccessToken.findMany();
     expect(JSON.stringify(rows)).not.toContain(t.body.token);
+    // A token cannot mint or revoke tokens: a leaked one cannot make itself a spare.
+    const minted = await call(createToken, 'POST', '/api/auth/tokens', { body: { name: 'spare' }, headers: bearer });
+    expect({ status: minted.status, code: minted.body.error.code }).toEqual({ status: 403, code: 'SESSION_REQUIRED' });
     const r = await call(revokeToken, 'DELETE', `/api/auth/tokens/${t.body.id}`, {
       params: { id: t.body.id },
       headers: { cookie },

@@ -1,5 +1,6 @@
 // Guarantees: an HTTP node header can take its value from a named secret: the request carries the secret, while the
-// node's config/trace input holds only the secret's name; a missing secret fails clearly.
+// node's config/trace input holds only the secret's name; the secret goes only to the hosts SECRET_<NAME>_HOSTS
+// lists; a server that echoes it back has it redacted from the stored output; a missing secret fails clearly.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ let seen: IncomingHttpHeaders | undefined;
 const server = createServer((req, res) => {
   seen = req.headers;
   res.setHeader('content-type', 'application/json');
-  res.end('{"ok":true}');
+  res.setHeader('x-echo', String(req.headers['x-api-key'] ?? ''));
+  res.end(req.url === '/echo' ? JSON.stringify({ youSent: req.headers['x-api-key'] }) : '{"ok":true}');
 });
 let port = 0;
 
@@ -22,7 +24,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-function ctxFor(config: HttpConfig, secrets: Record<string, string>): NodeContext<HttpConfig> {
+/** `hosts`: SECRET_<NAME>_HOSTS of every secret (default: the local test server). */
+function ctxFor(
+  config: HttpConfig,
+  secrets: Record<string, string>,
+  hosts: string[] | undefined = [`127.0.0.1:${port}`],
+): NodeContext<HttpConfig> {
   return {
     runId: 'r',
     nodeId: 'h',
@@ -36,7 +43,7 @@ function ctxFor(config: HttpConfig, secrets: Record<string, string>): NodeContex
     spanId: 's',
     emit: () => {},
     fetch: createGuardedFetch({ allowlist: [`127.0.0.1:${port}`] }),
-    secrets: { get: (n) => secrets[n] },
+    secrets: { get: (n) => secrets[n], hosts: () => hosts },
     llm: () => {
       throw new Error('no llm');
     },
@@ -55,6 +62,31 @@ describe('HTTP node secret headers', () => {
     expect(seen?.authorization).toBe('Bearer s3cr3t-value');
     expect(JSON.stringify(redact(config))).not.toContain('s3cr3t-value');
     expect(JSON.stringify(config)).toContain('CRM_TOKEN');
+  });
+
+  it('a secret goes only to the hosts SECRET_<NAME>_HOSTS lists: elsewhere the node fails before sending', async () => {
+    seen = undefined;
+    const config = httpConfigSchema.parse({
+      url: `http://127.0.0.1:${port}/x`,
+      headers: [{ key: 'X-Api-Key', secret: 'CRM_TOKEN' }],
+    });
+    for (const hosts of [[], ['api.example.com'], [`127.0.0.1:${port + 1}`]]) {
+      await expect(httpNode.execute(ctxFor(config, { CRM_TOKEN: 's3cr3t-value' }, hosts))).rejects.toMatchObject({
+        code: 'SECRET_HOST_NOT_ALLOWED',
+      });
+    }
+    expect(seen).toBeUndefined();
+  });
+
+  it('a secret the server echoes back is redacted in the stored output', async () => {
+    const config = httpConfigSchema.parse({
+      url: `http://127.0.0.1:${port}/echo`,
+      headers: [{ key: 'X-Api-Key', secret: 'CRM_TOKEN' }],
+    });
+    const res = await httpNode.execute(ctxFor(config, { CRM_TOKEN: 's3cr3t-value' }));
+    expect(seen?.['x-api-key']).toBe('s3cr3t-value');
+    expect(JSON.stringify(res.output)).not.toContain('s3cr3t-value');
+    expect(JSON.stringify(res.output)).toContain('[redacted]');
   });
 
   it('a missing secret fails with SECRET_NOT_FOUND and sends nothing', async () => {

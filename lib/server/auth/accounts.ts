@@ -177,6 +177,7 @@ export class Accounts {
 
   /** Revokes one of the user's own tokens; another user's token is "not found". */
   async revokeToken(user: UserView, id: string, ip?: string): Promise<void> {
+    if (typeof id !== 'string' || !id) throw new PaiError('TOKEN_NOT_FOUND', 'token not found', { status: 404 });
     const res = await this.prisma.personalAccessToken.updateMany({
       where: { id, userId: user.id, revokedAt: null },
       data: { revokedAt: new Date() },

@@ -4,15 +4,18 @@ import { PaiError } from '@/engine/errors';
 /**
  * The client address, for throttling and the audit log. Behind a reverse proxy (TRUST_PROXY=1): the last
  * X-Forwarded-For entry, the one the proxy appended (earlier entries are whatever the client claimed). Otherwise the
- * connecting address, which the production server (server.mjs) puts in X-PaiFlow-Client-Ip over any value the client
- * sent; "unknown" where neither exists (`next dev`).
+ * connecting address, which the production server (server.mjs) puts in X-PaiFlow-Client-Ip with a per-process tag
+ * over any value the client sent; "unknown" where neither exists (`next dev`).
  */
 export function clientIp(req: Request): string {
   if (process.env.TRUST_PROXY === '1') {
     const last = req.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
     if (last) return last;
   }
-  return req.headers.get('x-paiflow-client-ip') || 'unknown';
+  // `<tag> <address>`, where the tag is this process's secret (so a client cannot send the header itself).
+  const [tag, address] = (req.headers.get('x-paiflow-client-ip') ?? '').split(' ');
+  const ours = process.env.PAIFLOW_CLIENT_IP_TAG;
+  return ours && tag === ours && address ? address : 'unknown';
 }
 
 export function isHttps(req: Request): boolean {

@@ -14,9 +14,11 @@ export function decrypt(key: Buffer, stored: string, aad: string): string {
   const [v, iv, tag, ct] = stored.split(':');
   try {
     if (v !== 'v1') throw new Error('unknown format');
-    const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+    const authTag = Buffer.from(tag, 'base64');
+    if (authTag.length !== 16) throw new Error('bad tag length');
+    const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'), { authTagLength: 16 });
     d.setAAD(Buffer.from(aad));
-    d.setAuthTag(Buffer.from(tag, 'base64'));
+    d.setAuthTag(authTag);
     return Buffer.concat([d.update(Buffer.from(ct, 'base64')), d.final()]).toString('utf8');
   } catch {
     throw new PaiError(

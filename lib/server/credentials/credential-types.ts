@@ -55,17 +55,3 @@ export function maskedOf(type: CredentialType, data: Record<string, string>): st
       return `${data.username}:${mask(data.password)}`;
   }
 }
-
-/** The values of a credential that are secret (scrubbed from anything stored or shown). */
-export function secretValues(type: CredentialType, data: Record<string, string>): string[] {
-  switch (type) {
-    case 'openai':
-      return [data.apiKey];
-    case 'http_header':
-      return [data.value];
-    case 'bearer':
-      return [data.token];
-    case 'basic':
-      return [data.password, Buffer.from(`${data.username}:${data.password}`).toString('base64')];
-  }
-}

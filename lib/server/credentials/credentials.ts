@@ -9,15 +9,9 @@ import type { PrismaClient } from '@/engine/store/prisma/generated/client';
 import { toJsonPath } from '@/engine/graph/schema';
 import { audit, type AuditActor } from '../auth/audit';
 import { newId } from '../auth/secrets';
+import { envSecrets } from '../secrets';
 import { decrypt, encrypt } from './cipher';
-import {
-  createCredentialSchema,
-  credentialDataSchemas,
-  mask,
-  maskedOf,
-  secretValues,
-  type CredentialType,
-} from './credential-types';
+import { createCredentialSchema, credentialDataSchemas, mask, maskedOf, type CredentialType } from './credential-types';
 
 export interface CredentialView {
   id: string;
@@ -150,17 +144,12 @@ export class CredentialVault implements CredentialResolver {
     return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts as string[], data };
   }
 
-  /** Every secret value of these credentials (to scrub from stored records). */
-  static secretsOf(cred: ResolvedCredential): string[] {
-    return secretValues(cred.type, cred.data).filter((s) => s.length >= 4);
-  }
-
   private environmentCredentials(): CredentialView[] {
     return Object.entries(this.env)
-      .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && v)
+      .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && !k.endsWith('_HOSTS') && v)
       .map(([k, v]) => {
         const name = k.slice('SECRET_'.length);
-        const hosts: string[] = []; // environment secrets are not bound to hosts yet (issue 21)
+        const hosts = envSecrets(this.env).hosts?.(name) ?? [];
         return {
           id: `env:${name}`,
           name,

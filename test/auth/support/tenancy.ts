@@ -159,7 +159,8 @@ export async function createTenancy(): Promise<Tenancy> {
     kbA: kb.body.id,
     docA: doc.body.id,
     credentialA: cred.body.id,
-    tokenA: (await call(createToken, 'POST', '/api/auth/tokens', { body: { name: 'x' }, headers: ownerA.headers })).body
-      .id,
+    tokenA: (
+      await call(createToken, 'POST', '/api/auth/tokens', { body: { name: 'x' }, headers: { cookie: ownerCookie } })
+    ).body.id,
   };
 }

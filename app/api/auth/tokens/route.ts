@@ -17,7 +17,7 @@ export const GET = route(async (req) => {
 /** `{ name, workspaceId? }` → 201 `{ id, token }`: the only time the token is shown. */
 export const POST = route(async (req) => {
   const app = await getApp();
-  const who = await signedIn(app, req);
+  const who = await signedIn(app, req, { sessionOnly: true });
   const body = await readJson(req, tokenSchema);
   const t = await app.accounts.createToken(who.user, body.name, body.workspaceId, clientIp(req));
   return Response.json(t, { status: 201, headers: { 'cache-control': 'no-store' } });

@@ -4,7 +4,7 @@ import { clientIp } from '@/lib/server/auth/request-info';
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }) =>
+export const GET = guarded('edit', async (_req, { params }: Ctx, { app, caller }) =>
   Response.json(await app.credentials.get(caller.workspaceId, (await params).id)),
 );
 

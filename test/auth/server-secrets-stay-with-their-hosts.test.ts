@@ -1,0 +1,60 @@
+// Guarantees: the server's own secrets cannot be sent where a workflow chooses: OPENAI_API_KEY goes only to
+// OPENAI_BASE_URL (a node naming its own base URL must bring a credential bound to it), and a SECRET_<NAME> named by
+// an LLM node with its own base URL goes only to the hosts SECRET_<NAME>_HOSTS lists; host lists mean https on the
+// default port unless a port is given.
+import { describe, expect, it } from 'vitest';
+import { hostsAllow } from '@/engine/credentials/types';
+import { createLlmResolver } from '@/engine/llm/resolve-provider';
+import { providerSettings } from '@/engine/nodes/provider-settings';
+import { envSecrets } from '@/lib/server/secrets';
+
+describe("the server's OPENAI_API_KEY", () => {
+  const resolve = createLlmResolver({ OPENAI_API_KEY: 'sk-server-key', OPENAI_BASE_URL: 'https://llm.example.com/v1' });
+
+  it('is used for the server provider, and refused for a base URL a node chose', () => {
+    expect(resolve({}).label).toMatch(/llm\.example\.com/);
+    expect(() => resolve({ baseURL: 'https://attacker.example/v1' })).toThrow(
+      expect.objectContaining({ code: 'SECRET_HOST_NOT_ALLOWED' }),
+    );
+    // A node that brings its own key may use its own base URL.
+    expect(resolve({ baseURL: 'https://attacker.example/v1', apiKey: 'its-own-key' }).label).toMatch(/attacker/);
+  });
+});
+
+describe('SECRET_<NAME> in an LLM node with its own base URL', () => {
+  const secrets = envSecrets({
+    SECRET_DEEPSEEK: 'sk-deepseek-value',
+    SECRET_DEEPSEEK_HOSTS: 'api.deepseek.com',
+    SECRET_DB_PASSWORD: 'hunter2-hunter2',
+  } as unknown as NodeJS.ProcessEnv);
+  const ctx = { runId: 'r', secrets };
+
+  it('goes to the hosts SECRET_<NAME>_HOSTS lists', async () => {
+    const s = await providerSettings(ctx, {
+      provider: { baseURL: 'https://api.deepseek.com/v1', apiKeySecret: 'DEEPSEEK' },
+    });
+    expect(s.apiKey).toBe('sk-deepseek-value');
+  });
+
+  it('is refused anywhere else, and a secret without a host list goes to no base URL a node names', async () => {
+    await expect(
+      providerSettings(ctx, { provider: { baseURL: 'https://attacker.example/v1', apiKeySecret: 'DEEPSEEK' } }),
+    ).rejects.toMatchObject({ code: 'SECRET_HOST_NOT_ALLOWED' });
+    await expect(
+      providerSettings(ctx, { provider: { baseURL: 'https://api.deepseek.com/v1', apiKeySecret: 'DB_PASSWORD' } }),
+    ).rejects.toMatchObject({ code: 'SECRET_HOST_NOT_ALLOWED' });
+  });
+});
+
+describe('host lists', () => {
+  it('a bare host means https on the default port; host:port that port; *.domain its subdomains over https', () => {
+    expect(hostsAllow(['api.example.com'], new URL('https://api.example.com/x'))).toBe(true);
+    expect(hostsAllow(['api.example.com'], new URL('http://api.example.com/x'))).toBe(false);
+    expect(hostsAllow(['api.example.com'], new URL('https://api.example.com:8443/x'))).toBe(false);
+    expect(hostsAllow(['api.example.com:8080'], new URL('http://api.example.com:8080/x'))).toBe(true);
+    expect(hostsAllow(['api.example.com:8080'], new URL('http://api.example.com:8081/x'))).toBe(false);
+    expect(hostsAllow(['*.example.com'], new URL('https://a.example.com/'))).toBe(true);
+    expect(hostsAllow(['*.example.com'], new URL('https://example.com.attacker.net/'))).toBe(false);
+    expect(hostsAllow(['*.example.com'], new URL('https://badexample.com/'))).toBe(false);
+  });
+});
