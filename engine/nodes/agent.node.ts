@@ -15,7 +15,7 @@ import { workflowTools } from '../agent/tools/workflow-tools';
 import type { AgentTool, MemoryHandle, MemoryScope, RecalledMemory } from '../agent/types';
 import { PaiError } from '../errors';
 import type { ChatMessage } from '../llm/types';
-import { credentialIdSchema, providerConfigSchema, providerSettings } from './provider-settings';
+import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
 const historyMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
@@ -173,141 +173,149 @@ export const agentNode = defineNode<AgentConfig>({
   async execute(ctx) {
     const c = ctx.config;
     const services = ctx.agent ?? {};
-    const provider = ctx.llm(await providerSettings(ctx, c));
-    const task = asText(c.task);
-    if (!task.trim())
-      throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', { path: 'config.task' });
-    const warnings: string[] = [];
-
-    // Long-term memory: saves go to the configured scope; recall reads this workflow's and global memories.
-    let memory: MemoryHandle | undefined;
-    if (c.memory.enabled && services.memory && services.embedder) {
-      const workflowId = await services.workflowOf?.(ctx.runId).catch(() => undefined);
-      const workspaceId = await services.workspaceOf?.(ctx.runId).catch(() => undefined);
-      if (c.memory.scope === 'workflow' && !workflowId) {
-        warnings.push("memory: the run's workflow is unknown, so workflow-scoped memory is off");
-      } else {
-        const global: MemoryScope = { kind: 'global', workspaceId };
-        const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId, workspaceId } : undefined;
-        memory = createMemoryHandle({
-          store: services.memory,
-          embedder: services.embedder,
-          saveScope: c.memory.scope === 'global' ? global : own!,
-          recallScopes: own ? [own, global] : [global],
-          recall: { topK: c.memory.topK, minScore: c.memory.minScore, halfLifeDays: c.memory.halfLifeDays },
+    const settings = await providerSettings(ctx, c);
+    const provider = ctx.llm(settings);
+    // A provider's error may quote the key it was given: it is scrubbed before the error is stored.
+    try {
+      const task = asText(c.task);
+      if (!task.trim())
+        throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', {
+          path: 'config.task',
         });
-      }
-    }
+      const warnings: string[] = [];
 
-    // The tools this node may use: what exists here, narrowed by the node's selection (= the allowlist).
-    const registry = new ToolRegistry().registerAll(CORE_TOOLS);
-    if (memory) registry.registerAll(MEMORY_TOOLS);
-    const knowledge = ctx.knowledge;
-    if (knowledge && c.knowledgeBaseIds.length) registry.register(knowledgeSearchTool(c.knowledgeBaseIds));
-    const addAll = (tools: Iterable<AgentTool>, from: string) => {
-      for (const t of tools) {
-        if (registry.get(t.name))
-          warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
-        else {
-          try {
-            registry.register(t);
-          } catch (err) {
-            warnings.push(`${from} tool skipped: ${(err as Error).message}`);
-          }
+      // Long-term memory: saves go to the configured scope; recall reads this workflow's and global memories.
+      let memory: MemoryHandle | undefined;
+      if (c.memory.enabled && services.memory && services.embedder) {
+        const workflowId = await services.workflowOf?.(ctx.runId).catch(() => undefined);
+        const workspaceId = await services.workspaceOf?.(ctx.runId).catch(() => undefined);
+        if (c.memory.scope === 'workflow' && !workflowId) {
+          warnings.push("memory: the run's workflow is unknown, so workflow-scoped memory is off");
+        } else {
+          const global: MemoryScope = { kind: 'global', workspaceId };
+          const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId, workspaceId } : undefined;
+          memory = createMemoryHandle({
+            store: services.memory,
+            embedder: services.embedder,
+            saveScope: c.memory.scope === 'global' ? global : own!,
+            recallScopes: own ? [own, global] : [global],
+            recall: { topK: c.memory.topK, minScore: c.memory.minScore, halfLifeDays: c.memory.halfLifeDays },
+          });
         }
       }
-    };
-    addAll(services.tools ?? [], 'app');
-    if (c.workflowTools.length) {
-      if (services.workflows) addAll(await workflowTools(c.workflowTools, services.workflows, ctx.runId), 'workflow');
-      else warnings.push('workflow tools are configured but this deployment cannot run workflows as tools');
-    }
-    const mcpWanted = mcpServersFor(c.tools);
-    if (mcpWanted && services.mcp) {
-      const { tools, errors } = await services.mcp.listTools({
-        servers: mcpWanted === 'all' ? undefined : mcpWanted,
-        signal: ctx.signal,
-      });
-      addAll(tools, 'MCP');
-      for (const e of errors) warnings.push(`MCP server "${e.server}": ${e.message}`);
-    } else if (mcpWanted) {
-      warnings.push('MCP tools are selected but no MCP servers are configured (MCP_SERVERS)');
-    }
-    const { tools, missing } = registry.select(c.tools);
-    if (missing.length) warnings.push(`selected tools not available here: ${missing.join(', ')}`);
-    if (warnings.length) ctx.emit('node.progress', { warnings });
 
-    let system = asText(c.systemPrompt);
-    let recalled: RecalledMemory[] = [];
-    if (memory && c.memory.autoRecall && c.memory.tokenBudget > 0) {
-      try {
-        const block = memoryPromptBlock(await memory.recall(task, { topK: c.memory.topK }), c.memory.tokenBudget);
-        recalled = block.used;
-        if (block.text) system = system ? `${system}\n\n${block.text}` : block.text;
-        ctx.emit(
-          'retrieval.hits',
-          {
-            source: 'memory',
-            title: 'memory recall',
-            hits: recalled.map((m) => ({
-              id: m.id,
-              score: Number(m.score.toFixed(4)),
-              scope: m.scope,
-              content: m.content.slice(0, 300),
-            })),
-          },
-          { spanId: randomUUID().replace(/-/g, '').slice(0, 16), parentSpanId: ctx.spanId },
-        );
-      } catch (err) {
-        ctx.emit('node.progress', {
-          warnings: [`memory recall failed: ${err instanceof Error ? err.message : String(err)}`],
-        });
+      // The tools this node may use: what exists here, narrowed by the node's selection (= the allowlist).
+      const registry = new ToolRegistry().registerAll(CORE_TOOLS);
+      if (memory) registry.registerAll(MEMORY_TOOLS);
+      const knowledge = ctx.knowledge;
+      if (knowledge && c.knowledgeBaseIds.length) registry.register(knowledgeSearchTool(c.knowledgeBaseIds));
+      const addAll = (tools: Iterable<AgentTool>, from: string) => {
+        for (const t of tools) {
+          if (registry.get(t.name))
+            warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
+          else {
+            try {
+              registry.register(t);
+            } catch (err) {
+              warnings.push(`${from} tool skipped: ${(err as Error).message}`);
+            }
+          }
+        }
+      };
+      addAll(services.tools ?? [], 'app');
+      if (c.workflowTools.length) {
+        if (services.workflows) addAll(await workflowTools(c.workflowTools, services.workflows, ctx.runId), 'workflow');
+        else warnings.push('workflow tools are configured but this deployment cannot run workflows as tools');
       }
-    }
+      const mcpWanted = mcpServersFor(c.tools);
+      if (mcpWanted && services.mcp) {
+        const { tools, errors } = await services.mcp.listTools({
+          servers: mcpWanted === 'all' ? undefined : mcpWanted,
+          signal: ctx.signal,
+        });
+        addAll(tools, 'MCP');
+        for (const e of errors) warnings.push(`MCP server "${e.server}": ${e.message}`);
+      } else if (mcpWanted) {
+        warnings.push('MCP tools are selected but no MCP servers are configured (MCP_SERVERS)');
+      }
+      const { tools, missing } = registry.select(c.tools);
+      if (missing.length) warnings.push(`selected tools not available here: ${missing.join(', ')}`);
+      if (warnings.length) ctx.emit('node.progress', { warnings });
 
-    const messages: ChatMessage[] = [];
-    if (system) messages.push({ role: 'system', content: system });
-    messages.push(...historyOf(c.history), { role: 'user', content: task });
+      let system = asText(c.systemPrompt);
+      let recalled: RecalledMemory[] = [];
+      if (memory && c.memory.autoRecall && c.memory.tokenBudget > 0) {
+        try {
+          const block = memoryPromptBlock(await memory.recall(task, { topK: c.memory.topK }), c.memory.tokenBudget);
+          recalled = block.used;
+          if (block.text) system = system ? `${system}\n\n${block.text}` : block.text;
+          ctx.emit(
+            'retrieval.hits',
+            {
+              source: 'memory',
+              title: 'memory recall',
+              hits: recalled.map((m) => ({
+                id: m.id,
+                score: Number(m.score.toFixed(4)),
+                scope: m.scope,
+                content: m.content.slice(0, 300),
+              })),
+            },
+            { spanId: randomUUID().replace(/-/g, '').slice(0, 16), parentSpanId: ctx.spanId },
+          );
+        } catch (err) {
+          ctx.emit('node.progress', {
+            warnings: [`memory recall failed: ${err instanceof Error ? err.message : String(err)}`],
+          });
+        }
+      }
 
-    const chain = new ModelChain(provider, [c.model, ...c.fallbackModels], {
-      maxRetries: c.maxRetries,
-      onSwitch: (s) => ctx.emit('node.progress', { fallback: s }),
-    });
-    const result = await runAgent({
-      chain,
-      messages,
-      tools,
-      toolContext: {
-        fetch: ctx.fetch,
-        runId: ctx.runId,
-        nodeId: ctx.nodeId,
-        idempotencyKey: ctx.idempotencyKey,
-        memory,
-        workflows: services.workflows,
-        knowledge,
-      },
-      limits: c.limits,
-      temperature: c.temperature,
-      maxTokens: c.maxTokens,
-      stream: c.stream,
-      signal: ctx.signal,
-      emit: ctx.emit,
-      nodeSpanId: ctx.spanId,
-    });
-    return {
-      output: {
-        text: result.text,
-        rounds: result.rounds,
-        toolCalls: result.toolCalls,
-        model: result.model,
-        provider: result.provider,
-        providerLabel: provider.label,
-        finishReason: result.finishReason,
+      const messages: ChatMessage[] = [];
+      if (system) messages.push({ role: 'system', content: system });
+      messages.push(...historyOf(c.history), { role: 'user', content: task });
+
+      const chain = new ModelChain(provider, [c.model, ...c.fallbackModels], {
+        maxRetries: c.maxRetries,
+        onSwitch: (s) => ctx.emit('node.progress', { fallback: s }),
+      });
+      const result = await runAgent({
+        chain,
+        messages,
+        tools,
+        toolContext: {
+          fetch: ctx.fetch,
+          runId: ctx.runId,
+          nodeId: ctx.nodeId,
+          idempotencyKey: ctx.idempotencyKey,
+          memory,
+          workflows: services.workflows,
+          knowledge,
+        },
+        limits: c.limits,
+        temperature: c.temperature,
+        maxTokens: c.maxTokens,
+        stream: c.stream,
+        signal: ctx.signal,
+        emit: ctx.emit,
+        nodeSpanId: ctx.spanId,
+      });
+      return {
+        output: {
+          text: result.text,
+          rounds: result.rounds,
+          toolCalls: result.toolCalls,
+          model: result.model,
+          provider: result.provider,
+          providerLabel: provider.label,
+          finishReason: result.finishReason,
+          usage: result.usage,
+          memoriesRecalled: recalled.length,
+          compactions: result.compactions,
+        },
         usage: result.usage,
-        memoriesRecalled: recalled.length,
-        compactions: result.compactions,
-      },
-      usage: result.usage,
-    };
+      };
+    } catch (e) {
+      throw scrubbedError(e, [settings.apiKey]);
+    }
   },
 });

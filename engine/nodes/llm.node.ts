@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
 import type { ChatMessage } from '../llm/types';
-import { credentialIdSchema, providerConfigSchema, providerSettings } from './provider-settings';
+import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
 export const llmConfigSchema = z.object({
@@ -39,67 +39,73 @@ export const llmNode = defineNode<LlmConfig>({
   outputs: [{ id: 'out', label: 'out' }],
   async execute(ctx) {
     const c = ctx.config;
-    const provider = ctx.llm(await providerSettings(ctx, c));
-    const messages: ChatMessage[] = [];
-    const grounded = c.grounding?.enabled === true;
-    const rawContext: unknown = grounded ? c.grounding.context : '';
-    const context = (
-      rawContext === undefined || rawContext === null
-        ? ''
-        : typeof rawContext === 'string'
-          ? rawContext
-          : JSON.stringify(rawContext)
-    ).trim();
-    if (grounded && !context) {
-      // Nothing retrieved: say so instead of letting the model improvise an answer.
-      return {
-        output: { text: c.grounding.fallback, grounded: true, contextFound: false, model: c.model, provider: 'none' },
-      };
-    }
-    const system = [
-      c.systemPrompt ? String(c.systemPrompt) : '',
-      grounded
-        ? 'Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the ' +
-          `context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}`
-        : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    if (system) messages.push({ role: 'system', content: system });
-    messages.push({
-      role: 'user',
-      content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt),
-    });
-    const res = await provider.chat({
-      model: c.model,
-      messages,
-      temperature: grounded ? Math.min(c.temperature, 0.2) : c.temperature,
-      maxTokens: c.maxTokens,
-      jsonMode: c.jsonMode,
-      signal: ctx.signal,
-      onToken: c.stream === false ? undefined : (delta) => ctx.emit('node.token', { delta }),
-    });
-    let json: unknown;
-    if (c.jsonMode) {
-      try {
-        json = JSON.parse(res.text);
-      } catch {
-        throw new PaiError('LLM_BAD_JSON', 'JSON mode is on but the model did not return valid JSON', {
-          retryable: true,
-        });
+    const settings = await providerSettings(ctx, c);
+    const provider = ctx.llm(settings);
+    // A provider's error may quote the key it was given: it is scrubbed before the error is stored.
+    try {
+      const messages: ChatMessage[] = [];
+      const grounded = c.grounding?.enabled === true;
+      const rawContext: unknown = grounded ? c.grounding.context : '';
+      const context = (
+        rawContext === undefined || rawContext === null
+          ? ''
+          : typeof rawContext === 'string'
+            ? rawContext
+            : JSON.stringify(rawContext)
+      ).trim();
+      if (grounded && !context) {
+        // Nothing retrieved: say so instead of letting the model improvise an answer.
+        return {
+          output: { text: c.grounding.fallback, grounded: true, contextFound: false, model: c.model, provider: 'none' },
+        };
       }
+      const system = [
+        c.systemPrompt ? String(c.systemPrompt) : '',
+        grounded
+          ? 'Answer ONLY from the context below. Cite the sources you use as [n] with their numbers. If the ' +
+            `context does not contain the answer, reply exactly: "${c.grounding.fallback}"\n\nContext:\n${context}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n');
+      if (system) messages.push({ role: 'system', content: system });
+      messages.push({
+        role: 'user',
+        content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt),
+      });
+      const res = await provider.chat({
+        model: c.model,
+        messages,
+        temperature: grounded ? Math.min(c.temperature, 0.2) : c.temperature,
+        maxTokens: c.maxTokens,
+        jsonMode: c.jsonMode,
+        signal: ctx.signal,
+        onToken: c.stream === false ? undefined : (delta) => ctx.emit('node.token', { delta }),
+      });
+      let json: unknown;
+      if (c.jsonMode) {
+        try {
+          json = JSON.parse(res.text);
+        } catch {
+          throw new PaiError('LLM_BAD_JSON', 'JSON mode is on but the model did not return valid JSON', {
+            retryable: true,
+          });
+        }
+      }
+      return {
+        output: {
+          text: res.text,
+          ...(c.jsonMode ? { json } : {}),
+          ...(grounded ? { grounded: true, contextFound: true } : {}),
+          model: res.model,
+          provider: res.provider,
+          providerLabel: provider.label,
+          finishReason: res.finishReason,
+        },
+        usage: res.usage,
+      };
+    } catch (e) {
+      throw scrubbedError(e, [settings.apiKey]);
     }
-    return {
-      output: {
-        text: res.text,
-        ...(c.jsonMode ? { json } : {}),
-        ...(grounded ? { grounded: true, contextFound: true } : {}),
-        model: res.model,
-        provider: res.provider,
-        providerLabel: provider.label,
-        finishReason: res.finishReason,
-      },
-      usage: res.usage,
-    };
   },
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../credentials/types';
 import { PaiError } from '../errors';
 import type { ProviderSettings } from '../llm/types';
+import { scrub } from '../runtime/scrub';
 import type { NodeContext } from './define';
 
 export const providerConfigSchema = z
@@ -77,4 +78,14 @@ export async function providerSettings(
       );
   }
   return { baseURL: c.provider?.baseURL, apiKey };
+}
+
+/** `e` with every given secret replaced by "[redacted]" in its message and details (the same error object). */
+export function scrubbedError(e: unknown, secrets: Array<string | undefined>): unknown {
+  const list = secrets.filter((x): x is string => !!x);
+  if (!list.length || !(e instanceof Error)) return e;
+  e.message = scrub(e.message, list);
+  const withDetails = e as Error & { details?: unknown };
+  if (withDetails.details !== undefined) withDetails.details = scrub(withDetails.details, list);
+  return e;
 }

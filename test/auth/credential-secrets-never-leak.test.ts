@@ -154,6 +154,20 @@ describe('credentials in LLM and HTTP nodes', () => {
     }
   });
 
+  it("stay out of the run record when the provider's error quotes the key", async () => {
+    const llm = await credential({
+      name: 'Provider 3',
+      type: 'openai',
+      data: { baseUrl: fake.baseURL, apiKey: LLM_KEY },
+    });
+    fake.script({ status: 401 }); // the fake answers "Incorrect API key provided: <key>." like some providers do
+    const r = await runGraph(graph([{ id: 'ask', type: 'llm', config: { userPrompt: 'hi', credentialId: llm } }]));
+    expect(r.byNode.ask.status).toBe('failed');
+    expect(r.byNode.ask.error.message).toMatch(/rejected the API key/);
+    expect(JSON.stringify(r.run)).not.toContain(LLM_KEY);
+    expect(JSON.stringify(await (await getApp()).store.getEvents(r.run.id))).not.toContain(LLM_KEY);
+  });
+
   it('are not sent to any other host: the node fails with SECRET_HOST_NOT_ALLOWED before sending', async () => {
     const bound = await credential({
       name: 'Bound',

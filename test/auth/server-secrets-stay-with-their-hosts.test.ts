@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostsAllow } from '@/engine/credentials/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { providerSettings } from '@/engine/nodes/provider-settings';
+import { providerSettings, scrubbedError } from '@/engine/nodes/provider-settings';
 import { envSecrets } from '@/lib/server/secrets';
 
 describe("the server's OPENAI_API_KEY", () => {
@@ -43,6 +43,13 @@ describe('SECRET_<NAME> in an LLM node with its own base URL', () => {
     await expect(
       providerSettings(ctx, { provider: { baseURL: 'https://api.deepseek.com/v1', apiKeySecret: 'DB_PASSWORD' } }),
     ).rejects.toMatchObject({ code: 'SECRET_HOST_NOT_ALLOWED' });
+  });
+});
+
+describe("a provider's error", () => {
+  it('has the key it quotes replaced before it is stored', () => {
+    const e = scrubbedError(new Error('Incorrect API key provided: sk-live-123456789.'), ['sk-live-123456789']);
+    expect((e as Error).message).toBe('Incorrect API key provided: [redacted].');
   });
 });
 
