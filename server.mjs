@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { matchPath, serveWithHandler } from './lib/http/node-bridge.mjs';
 
 process.env.NODE_ENV ??= 'production';
-// PaiFlow finds its migrations and database-thread scripts here, whatever the working directory (engine/store/app-root.ts).
+// PaiFlow finds its migrations and database-thread scripts here, whatever the working directory
+// (engine/store/app-root.ts).
 process.env.PAIFLOW_ROOT ??= path();
 const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },

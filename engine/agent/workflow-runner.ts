@@ -22,9 +22,8 @@ export function createWorkflowRunner(o: {
   const depthOf = new Map<string, number>(); // child runId → nesting depth (only runs started here)
   // A workflow is reachable as a tool only from runs of its own workspace; another workspace's is "not found".
   const workflowFor = async (workflowId: string, parentRunId?: string) => {
-    const parent = parentRunId ? await o.store.getRun(parentRunId) : null;
-    const parentWf = parent ? await o.workflows.getWorkflow(parent.workflowId) : null;
-    return o.workflows.getWorkflow(workflowId, parentWf?.workspaceId ?? DEFAULT_WORKSPACE_ID);
+    const workspaceId = (parentRunId && (await o.store.workspaceOfRun(parentRunId))) || DEFAULT_WORKSPACE_ID;
+    return o.workflows.getWorkflow(workflowId, workspaceId);
   };
   return {
     async run(workflowId, inputs, { signal, parentRunId }) {

@@ -150,6 +150,8 @@ export interface RunStore {
   /** Returns the existing run when (workflowId, idempotencyKey) was already used. */
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
   getRun(id: string, workspaceId?: string): Promise<RunRecord | null>;
+  /** The workspace of a run's workflow (one small read: what the runtime scopes credentials, knowledge, memory by). */
+  workspaceOfRun(runId: string): Promise<string | null>;
   listRuns(workflowId: string, opts?: { limit?: number }): Promise<RunRecord[]>;
   /**
    * Compare-and-set on status: applies the patch only if the run's status is one of `expect`. Returns whether it did.

@@ -48,14 +48,10 @@ export function createAgentServices(
       close: async () => {},
     };
   }
-  const workflowOf = async (runId: string) => (await store.getRun(runId))?.workflowId;
   const services: AgentServices = {
     mcp,
-    workflowOf,
-    workspaceOf: async (runId) => {
-      const workflowId = await workflowOf(runId);
-      return workflowId ? (await store.getWorkflow(workflowId))?.workspaceId : undefined;
-    },
+    workflowOf: async (runId) => (await store.getRun(runId))?.workflowId,
+    workspaceOf: async (runId) => (await store.workspaceOfRun(runId)) ?? undefined,
   };
   try {
     services.embedder = fromKnowledgeEmbedder(embedders(env.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));

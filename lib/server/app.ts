@@ -69,7 +69,9 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     null;
   const registry = createDefaultRegistry();
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
-  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir));
+  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir), (runId) =>
+    store.workspaceOfRun(runId),
+  );
   // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via
   // Elasticsearch.
   const knowledge =
@@ -181,9 +183,8 @@ async function seedOnce(db: Database) {
 function knowledgeOfRuns(knowledge: KnowledgeBaseService, store: PrismaStore): KnowledgeService {
   return {
     async search(kbId, req, opts = {}) {
-      const run = opts.runId ? await store.getRun(opts.runId) : null;
-      const wf = run ? await store.getWorkflow(run.workflowId) : null;
-      return knowledge.search(kbId, req, { signal: opts.signal, workspaceId: wf?.workspaceId ?? DEFAULT_WORKSPACE_ID });
+      const workspaceId = (opts.runId && (await store.workspaceOfRun(opts.runId))) || DEFAULT_WORKSPACE_ID;
+      return knowledge.search(kbId, req, { signal: opts.signal, workspaceId });
     },
   };
 }

@@ -74,11 +74,6 @@ export async function createKnowledge(
               status: 400,
               path: 'credentialId',
             });
-          if (!model.startsWith('openai:'))
-            throw new PaiError('VALIDATION_ERROR', 'a credential embeds with an "openai:<model>" model', {
-              status: 400,
-              path: 'embeddingModel',
-            });
           return new OpenAiEmbedder({
             apiKey: cred.data.apiKey,
             baseURL: cred.data.baseUrl,

@@ -117,6 +117,14 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     return r ? toRun(r) : null;
   }
 
+  async workspaceOfRun(runId: string): Promise<string | null> {
+    const r = await this.prisma.run.findUnique({
+      where: { id: runId },
+      select: { workflow: { select: { workspaceId: true } } },
+    });
+    return r?.workflow.workspaceId ?? null;
+  }
+
   async listRuns(workflowId: string, opts: { limit?: number } = {}) {
     const rows = await this.prisma.run.findMany({
       where: { workflowId },

@@ -3,7 +3,6 @@ import { PaiError } from '@/engine/errors';
 import type { App } from '../app';
 import { identify, unauthenticated } from './authenticate';
 import { sessionCookie } from './cookies';
-import type { UserView } from './accounts';
 
 /** `sessionOnly`: refuse personal access tokens (minting or revoking tokens needs a signed-in browser session). */
 export async function signedIn(app: App, req: Request, opts: { sessionOnly?: boolean } = {}) {
@@ -29,5 +28,3 @@ export function withSession(app: App, req: Request, token: string, body: unknown
     },
   });
 }
-
-export const presentUser = (u: UserView) => ({ id: u.id, email: u.email, name: u.name });

@@ -47,9 +47,11 @@ const view = (r: Row): CredentialView => ({
 });
 
 export class CredentialVault implements CredentialResolver {
+  /** `workspaceOfRun`: the store's lookup of a run's workspace (RunStore.workspaceOfRun). */
   constructor(
     private readonly prisma: PrismaClient,
     private readonly key: Buffer,
+    private readonly workspaceOfRun: (runId: string) => Promise<string | null>,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
@@ -124,12 +126,9 @@ export class CredentialVault implements CredentialResolver {
   }
 
   async resolve(runId: string, credentialId: string): Promise<ResolvedCredential> {
-    const run = await this.prisma.run.findUnique({
-      where: { id: runId },
-      select: { workflow: { select: { workspaceId: true } } },
-    });
-    if (!run) throw notFound(credentialId, 'config.credentialId');
-    return this.resolveInWorkspace(run.workflow.workspaceId, credentialId, 'config.credentialId');
+    const workspaceId = await this.workspaceOfRun(runId);
+    if (!workspaceId) throw notFound(credentialId, 'config.credentialId');
+    return this.resolveInWorkspace(workspaceId, credentialId, 'config.credentialId');
   }
 
   /** The decrypted credential `credentialId` of `workspaceId` (for the runtime and knowledge-base embedders only). */

@@ -3,7 +3,7 @@ import { route } from '@/lib/http/errors';
 import { getApp } from '@/lib/server/app';
 import { checkSameOrigin, clientIp } from '@/lib/server/auth/request-info';
 import { acceptInviteSchema } from '@/lib/server/auth/schemas';
-import { presentUser, withSession } from '@/lib/server/auth/session-routes';
+import { withSession } from '@/lib/server/auth/session-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,5 +13,5 @@ export const POST = route(async (req) => {
   checkSameOrigin(req);
   const body = await readJson(req, acceptInviteSchema);
   const { user, workspaceId, token } = await app.accounts.acceptInvite(body, clientIp(req));
-  return withSession(app, req, token, { user: presentUser(user), workspaceId }, 201);
+  return withSession(app, req, token, { user: user, workspaceId }, 201);
 });

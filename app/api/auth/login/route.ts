@@ -3,7 +3,7 @@ import { errorResponse, route, toPaiError } from '@/lib/http/errors';
 import { getApp } from '@/lib/server/app';
 import { checkSameOrigin, clientIp } from '@/lib/server/auth/request-info';
 import { loginSchema } from '@/lib/server/auth/schemas';
-import { presentUser, withSession } from '@/lib/server/auth/session-routes';
+import { withSession } from '@/lib/server/auth/session-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +14,7 @@ export const POST = route(async (req) => {
   const body = await readJson(req, loginSchema);
   try {
     const { user, token } = await app.accounts.login(body.email, body.password, clientIp(req));
-    return withSession(app, req, token, { user: presentUser(user) });
+    return withSession(app, req, token, { user: user });
   } catch (e) {
     const pe = toPaiError(e);
     const retryAfter = (pe?.details as { retryAfter?: number } | undefined)?.retryAfter;

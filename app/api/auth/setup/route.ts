@@ -3,7 +3,7 @@ import { route } from '@/lib/http/errors';
 import { getApp } from '@/lib/server/app';
 import { checkSameOrigin, clientIp } from '@/lib/server/auth/request-info';
 import { setupSchema } from '@/lib/server/auth/schemas';
-import { presentUser, withSession } from '@/lib/server/auth/session-routes';
+import { withSession } from '@/lib/server/auth/session-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,5 +14,5 @@ export const POST = route(async (req) => {
   const body = await readJson(req, setupSchema);
   const user = await app.accounts.setup(body, clientIp(req));
   const token = await app.accounts.createSession(user.id);
-  return withSession(app, req, token, { user: presentUser(user) }, 201);
+  return withSession(app, req, token, { user: user }, 201);
 });
