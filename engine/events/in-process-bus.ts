@@ -3,7 +3,7 @@
  * "persisted by the journal", so an SSE client that reads the store and then subscribes never misses an event.
  * Buffers are dropped a while after the run's execution ends (everything is in the store by then).
  */
-import type { EventBus, TraceEvent, Unsubscribe } from './types';
+import type { BusStatus, EventBus, TraceEvent, Unsubscribe } from './types';
 
 interface Channel {
   events: TraceEvent[];
@@ -14,6 +14,10 @@ interface Channel {
 
 export class InProcessEventBus implements EventBus {
   readonly kind = 'in-process';
+
+  status(): BusStatus {
+    return { ok: true };
+  }
   private channels = new Map<string, Channel>();
 
   constructor(private readonly graceMs = 30_000) {}

@@ -6,7 +6,7 @@
  * CLIENT UNBLOCK. Streams expire a while after the run's execution ends (the store keeps the history).
  */
 import Redis from 'ioredis';
-import type { EventBus, TraceEvent, Unsubscribe } from './types';
+import type { BusStatus, EventBus, TraceEvent, Unsubscribe } from './types';
 
 interface Sub {
   runId: string;
@@ -37,6 +37,11 @@ export class RedisEventBus implements EventBus {
     this.reader = new Redis(url, { maxRetriesPerRequest: null });
     this.pub.on('error', () => {});
     this.reader.on('error', () => {});
+  }
+
+  status(): BusStatus {
+    const up = this.pub.status === 'ready' && this.reader.status === 'ready';
+    return up ? { ok: true } : { ok: false, reason: `redis connection ${this.pub.status}` };
   }
 
   private key(runId: string) {

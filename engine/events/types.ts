@@ -48,5 +48,13 @@ export interface EventBus {
   subscribe(runId: string, afterSeq: number, onEvent: (e: TraceEvent) => void): Unsubscribe;
   /** The run's execution in this process ended; buffered events may be dropped after a grace period. */
   release(runId: string): void;
+  /** Whether live delivery works right now (`/api/health` answers 503 naming the bus when it does not). */
+  status(): BusStatus;
   close(): Promise<void>;
+}
+
+export interface BusStatus {
+  ok: boolean;
+  /** Why not, for operators (never a URL or a path). */
+  reason?: string;
 }

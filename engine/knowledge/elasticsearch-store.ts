@@ -46,7 +46,7 @@ export interface ElasticsearchStoreOptions {
   fusion?: Partial<FusionOptions>;
   /** Documents per bulk request; default 500. */
   bulkSize?: number;
-  /** For /api/health; default the client's first node host. */
+  /** For admins' /api/health details; default the client's first node host. */
   label?: string;
 }
 
@@ -76,7 +76,11 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   }
 
   describe(): string {
-    return `elasticsearch (${this.label}; kNN + BM25 ${this.fusion.method})`;
+    return `elasticsearch (kNN + BM25 ${this.fusion.method})`;
+  }
+
+  location(): string {
+    return this.label;
   }
 
   index(kbId: string): string {

@@ -48,11 +48,11 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   }
 
   describe(): string {
-    const rel = path.relative(process.cwd(), this.dir);
-    return (
-      `embedded hybrid index (BM25 + cosine kNN, ${this.fusion.method} ` +
-      `fusion; ${rel && !rel.startsWith('..') ? rel : this.dir})`
-    );
+    return `embedded hybrid index (BM25 + cosine kNN, ${this.fusion.method} fusion)`;
+  }
+
+  location(): string {
+    return this.dir;
   }
 
   private kbDir(kbId: string): string {

@@ -82,6 +82,10 @@ export class KnowledgeBaseService implements KnowledgeService {
     return this.o.store.describe();
   }
 
+  storeLocation(): string {
+    return this.o.store.location();
+  }
+
   /** The embedder of a KB: its credential's (resolved each time, so a deleted credential stops it), else by model. */
   private async embedderFor(kb: Pick<KnowledgeBaseRecord, 'workspaceId' | 'credentialId' | 'embeddingModel'>) {
     if (!kb.credentialId) return this.o.embedders(kb.embeddingModel);

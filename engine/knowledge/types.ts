@@ -86,8 +86,10 @@ export interface StoreHit extends ChunkMeta {
 export interface KnowledgeStore {
   /** 'embedded' | 'elasticsearch' */
   readonly kind: string;
-  /** For /api/health, e.g. "embedded (data/knowledge)" or "elasticsearch (es.example.com:9200)". */
+  /** For /api/health: which implementation, never a path or a host (e.g. "elasticsearch (kNN + BM25 rrf)"). */
   describe(): string;
+  /** Where it keeps its data (a folder, a cluster's host), shown to admins only. */
+  location(): string;
   /**
    * Creates the KB's index if missing (idempotent). An existing index with another dimension →
    * KNOWLEDGE_INDEX_MISMATCH.

@@ -56,8 +56,12 @@ export function createLlmResolver(
   };
 }
 
-/** For /api/health: which provider answers when nodes don't override it. Never reveals the key. */
-export function describeLlm(env: LlmEnv): string {
+/**
+ * For /api/health: which provider answers when nodes don't override it; its host only with `host: true` (admins'
+ * details). Never reveals the key.
+ */
+export function describeLlm(env: LlmEnv, opts: { host?: boolean } = {}): string {
   if (!env.OPENAI_API_KEY?.trim()) return 'demo (offline)';
+  if (!opts.host) return 'openai-compatible';
   return `openai-compatible (${hostOf(env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL)})`;
 }

@@ -4,6 +4,7 @@
  * Nothing here runs at import time, so `next build` never opens the database.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus } from '@/engine/events/types';
@@ -43,8 +44,21 @@ export interface App {
    * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
    */
   queue: QueueMode | null;
-  health(): { db: string; bus: string; search: string; llm: string; workers: string };
+  /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
+  health(): AppHealth;
+  /** Where each part lives (data folder, hosts): for admins only. */
+  healthDetails(): Record<string, string | null>;
   close(): Promise<void>;
+}
+
+export interface AppHealth {
+  db: string;
+  bus: string;
+  search: string;
+  llm: string;
+  workers: string;
+  /** Parts that do not work right now, with the reason (the route adds `db` when the database does not answer). */
+  down: Record<string, string>;
 }
 
 /** `role: 'worker'`: a queue worker process (scripts/worker.ts) — it executes queued runs and seeds nothing. */
@@ -138,12 +152,24 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     accounts,
     credentials,
     queue,
-    health: () => ({
-      db: db.describe,
-      bus: bus.kind,
-      search: knowledge.describeStore(),
-      llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }),
-      workers: queue ? `queue (bullmq${qcfg.workers > 0 ? `, ${qcfg.workers} worker processes` : ''})` : 'in-process',
+    health: () => {
+      const busStatus = bus.status();
+      const down: Record<string, string> = busStatus.ok ? {} : { bus: busStatus.reason ?? 'down' };
+      return {
+        db: db.describe,
+        bus: bus.kind,
+        search: knowledge.describeStore(),
+        llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }),
+        workers: queue ? `queue (bullmq${qcfg.workers > 0 ? `, ${qcfg.workers} worker processes` : ''})` : 'in-process',
+        down,
+      };
+    },
+    healthDetails: () => ({
+      dataDir: db.kind === 'pglite' ? path.resolve(config.dataDir) : null,
+      database: config.databaseUrl ? hostOf(config.databaseUrl) : null,
+      redis: config.redisUrl ? hostOf(config.redisUrl) : null,
+      search: knowledge.storeLocation(),
+      llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }, { host: true }),
     }),
     async close() {
       if (reaper) clearInterval(reaper);
@@ -155,6 +181,15 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
       await db.close();
     },
   };
+}
+
+/** host:port of a service URL (never its credentials or path). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'unparsable URL';
+  }
 }
 
 /**

@@ -244,7 +244,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     return {
       kind: 'pglite',
       prisma,
-      describe: `pglite (${path.relative(process.cwd(), dataDir) || '.'})`,
+      describe: 'pglite',
       sql: runner,
       pool: pglitePool(db),
       schema: 'public',
