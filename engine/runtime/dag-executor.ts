@@ -10,6 +10,7 @@ import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord } from '../store/types';
 import type { TemplateScope } from '../template/resolve';
 import { StoreWriteError, type RunJournal } from './run-journal';
+import { nextTurn, turnIsDue } from './event-loop-turns';
 import { persistWithNextIn, runNode, type NodeServices } from './run-node';
 
 export interface ExecuteArgs {
@@ -165,6 +166,8 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   };
 
   while (true) {
+    // A chain of pure nodes never waits for I/O: give other requests a turn every ~10 ms (event-loop-turns.ts).
+    if (turnIsDue()) await nextTurn();
     while (!storeError && !a.signal.aborted && ready.length && inflight.size < concurrency) {
       const id = ready.shift()!;
       queued.delete(id);

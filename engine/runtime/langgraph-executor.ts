@@ -20,6 +20,7 @@ import type { ExecuteArgs, ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
 import { planGraph, type Plan } from './langgraph-plan';
 import { runNode } from './run-node';
+import { nextTurn, turnIsDue } from './event-loop-turns';
 
 // The LangGraph state holds only what must survive a pause: the human answers. Node statuses, outputs and chosen
 // branches live in the executor (seeded from our node snapshots, the source of truth), because LangGraph copies
@@ -150,6 +151,8 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   return async (R: RunCtx, st: S): Promise<string[]> => {
     const { a, L, scope, attempts } = R;
     if (!(await settle(R)) || a.signal.aborted) return [];
+    // A chain of pure nodes never waits for I/O: give other requests a turn every ~10 ms (event-loop-turns.ts).
+    if (turnIsDue()) await nextTurn();
     const inc = plan.forwardIn.get(id)!;
     const states = inc.map((e) => edgeState(e, L));
     if (states.includes('open')) return []; // not ready: a later trigger runs it
@@ -245,6 +248,27 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   };
 }
 
+/**
+ * Runs a straight-line block's members in order (langgraph-plan.ts straightLineBlocks) and returns what its last
+ * member triggers. A member that does not trigger the next one (it failed, was cancelled, or is not ready) ends the
+ * block. A member already succeeded (reused on a resume that starts inside the block) is passed over, not re-run.
+ */
+async function runBlock(
+  R: RunCtx,
+  st: S,
+  members: string[],
+  bodies: Array<(R: RunCtx, st: S) => Promise<string[]>>,
+): Promise<string[]> {
+  let targets: string[] = [];
+  for (let i = 0; i < members.length; i++) {
+    const next = members[i + 1];
+    if (next !== undefined && R.L.status[members[i]] === 'succeeded') continue;
+    targets = await bodies[i](R, st);
+    if (next !== undefined && !targets.includes(next)) return [];
+  }
+  return targets;
+}
+
 const COMPILED_CACHE_SIZE = 64;
 
 /**
@@ -299,18 +323,20 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       addConditionalEdges(src: string, fn: (s: S, config: unknown) => string | string[], pathMap?: string[]): void;
       compile(o: { checkpointer?: BaseCheckpointSaver }): App;
     };
-    for (const [id, node] of plan.nodes) {
-      const body = nodeBody(plan, a.registry, id, node);
+    for (const [id, members] of plan.blocks) {
+      const node = plan.nodes.get(id)!;
+      const tail = plan.nodes.get(members[members.length - 1])!;
+      const bodies = members.map((m) => nodeBody(plan, a.registry, m, plan.nodes.get(m)!));
       const fn = async (st: S, config: unknown) => {
         const R = ctxOf(config);
-        R.L.trig[id] = await body(R, st);
+        R.L.trig[id] = await runBlock(R, st, members, bodies);
         return {};
       };
       // A human-input node calls interrupt(), which finds its run through LangChain's async-local config: it keeps
-      // LangGraph's own wrapper. Every other node is a NodeRunnable (see there).
+      // LangGraph's own wrapper (and is always a block of its own). Every other block is a NodeRunnable (see there).
       g.addNode(gname(id), node.type === 'human_input' ? fn : new NodeRunnable(gname(id), fn));
-      const possible = [...new Set(plan.t.outgoing.get(id)!.map((e) => gname(e.target)))];
-      if (!a.registry.get(node.type, node.data.version).outputsFor && plan.backOut.get(id)!.length === 0) {
+      const possible = [...new Set(plan.t.outgoing.get(tail.id)!.map((e) => gname(e.target)))];
+      if (!a.registry.get(tail.type, tail.data.version).outputsFor && plan.backOut.get(tail.id)!.length === 0) {
         // Plain forward edges: a static edge is cheaper than a router. A successor triggered after this node failed
         // or was not ready yet simply finds its inputs undecided and does nothing.
         for (const target of possible) g.addEdge(gname(id), target);
@@ -388,7 +414,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
           (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'live')) &&
           !plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'open'),
       );
-      input = new Command({ goto: goto.map(gname) });
+      input = new Command({ goto: [...new Set(goto.map((id) => plan.blockOf.get(id)!))].map(gname) });
     } else {
       input = {};
     }

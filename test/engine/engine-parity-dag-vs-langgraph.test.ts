@@ -183,4 +183,29 @@ describe('DAG vs LangGraph parity (embedded store)', () => {
     }
     expect(results.langgraph).toEqual(results.dag);
   });
+
+  it('failure in the middle of a straight chain + resume from it: the nodes before it never re-run, on both engines', async () => {
+    // The state-graph engine runs a straight stretch as one LangGraph node (langgraph-plan.ts straightLineBlocks):
+    // the resume must start inside it, at the failed node.
+    const graph: Graph = {
+      nodes: [start, n('a', 'probe'), n('b', 'probe'), n('c', 'probe'), n('d', 'probe'), end('{{d.output.value}}')],
+      edges: [e('start', 'a'), e('a', 'b'), e('b', 'c'), e('c', 'd'), e('d', 'end')],
+    };
+    const results: Record<string, unknown> = {};
+    for (const engine of ['dag', 'langgraph'] as const) {
+      resetProbes();
+      probeScript.set('c', { fail: 1 });
+      const runId = await runOn(h, engine, graph);
+      const failed = await summary(h, runId);
+      expect(failed.status).toBe('failed');
+      expect(failed.nodes.d).toBeUndefined();
+      await h.runs.resume(runId);
+      await h.runs.waitFor(runId);
+      const done = await summary(h, runId);
+      expect(done.status).toBe('succeeded');
+      expect(Object.fromEntries(probeCalls)).toEqual({ a: 1, b: 1, c: 2, d: 1 });
+      results[engine] = { failedNodes: failed.nodes, doneNodes: done.nodes, outputs: done.outputs, types: done.types };
+    }
+    expect(results.langgraph).toEqual(results.dag);
+  });
 });
