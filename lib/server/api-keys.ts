@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { PaiError } from '@/engine/errors';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
 import type { App } from './app';
+import { clientIp } from './auth/request-info';
 import { corsOf, httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 
@@ -46,19 +47,34 @@ function unauthorized(message: string, tokenGiven: boolean): PaiError {
   return httpError('UNAUTHORIZED', message, 401, { 'www-authenticate': challenge });
 }
 
-/** The bearer token's sha256, or 401 when there is none or it cannot be a key. */
-function bearerHash(req: Request): Buffer {
+/**
+ * The bearer token's sha256, or 401 when there is none or it cannot be a key; 429 first when the client address has
+ * failed too often lately (a request without any key is not a guess and is not counted).
+ */
+function bearerHash(app: App, req: Request): Buffer {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get('authorization') ?? '');
   if (!m) throw unauthorized('an API key is required: Authorization: Bearer <key>', false);
-  if (!KEY_RE.test(m[1])) throw unauthorized('the API key is not valid', true);
+  const failures = v1Settings(app).keyFailures;
+  const retryAfter = failures.retryAfterSec(clientIp(req));
+  if (retryAfter > 0)
+    throw httpError('TOO_MANY_ATTEMPTS', `too many failed API-key attempts; retry in ${retryAfter} s`, 429, {
+      'retry-after': String(retryAfter),
+    });
+  if (!KEY_RE.test(m[1])) throw failed(app, req, unauthorized('the API key is not valid', true));
   return sha256(m[1]);
 }
 
+/** Counts a failed attempt of the request's client address; returns the error to throw. */
+function failed(app: App, req: Request, error: PaiError): PaiError {
+  v1Settings(app).keyFailures.fail(clientIp(req));
+  return error;
+}
+
 /** The stored key if it matches `hash` (constant-time) and is not revoked, else 401; notes its use. */
-function liveKey(app: App, hash: Buffer, rec: (ApiKeyRecord & { hash: string }) | null): ApiKeyRecord {
+function liveKey(app: App, req: Request, hash: Buffer, rec: (ApiKeyRecord & { hash: string }) | null): ApiKeyRecord {
   const stored = rec ? Buffer.from(rec.hash, 'hex') : Buffer.alloc(hash.length);
   if (!rec || stored.length !== hash.length || !timingSafeEqual(stored, hash) || rec.revokedAt) {
-    throw unauthorized('the API key is not valid or was revoked', true);
+    throw failed(app, req, unauthorized('the API key is not valid or was revoked', true));
   }
   const now = Date.now();
   if (!rec.lastUsedAt || now - Date.parse(rec.lastUsedAt) > TOUCH_EVERY_MS)
@@ -69,8 +85,8 @@ function liveKey(app: App, hash: Buffer, rec: (ApiKeyRecord & { hash: string }) 
 
 /** The live key the request bears, or 401. */
 export async function authenticate(app: App, req: Request): Promise<ApiKeyRecord> {
-  const hash = bearerHash(req);
-  return liveKey(app, hash, await app.store.findApiKeyByHash(hash.toString('hex')));
+  const hash = bearerHash(app, req);
+  return liveKey(app, req, hash, await app.store.findApiKeyByHash(hash.toString('hex')));
 }
 
 /** Spends one token of the key's rate limit, or 429 with Retry-After. */
@@ -92,10 +108,10 @@ export async function authorizeForSlug(
   req: Request,
   slug: string,
 ): Promise<{ key: ApiKeyRecord; workflow: PublishedWorkflow }> {
-  const hash = bearerHash(req);
+  const hash = bearerHash(app, req);
   const found = await app.store.findKeyAndPublished(hash.toString('hex'), slug);
   if (found.workflow) corsOf(req, found.workflow); // answers, errors too, carry this workflow's CORS headers
-  const key = liveKey(app, hash, found.key);
+  const key = liveKey(app, req, hash, found.key);
   rateLimit(app, key);
   if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
   if (found.workflow.id !== key.workflowId)
