@@ -34,6 +34,8 @@ export interface WorkflowRecord {
   currentVersionId: string | null;
   /** Browser origins allowed to call the published endpoint (`["*"]`: any; `[]`: none); null: the server default. */
   corsOrigins: string[] | null;
+  /** API-key holders may read the node trace of published runs (statuses, timings, usage; never node inputs/outputs). */
+  publicTrace: boolean;
   createdAt: string;
   updatedAt: string;
 }

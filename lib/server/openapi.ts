@@ -141,7 +141,7 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
       '/api/v1/runs/{runId}': {
         get: {
           operationId: 'getRun',
-          summary: 'A run of this workflow',
+          summary: 'A published run of this workflow (editor runs are not found)',
           parameters: [runId],
           responses: {
             200: { description: 'The run', content: json('Run') },
@@ -221,7 +221,30 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
             inputs: { type: 'object' },
             outputs: { $ref: '#/components/schemas/Outputs' },
             error: { oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/ErrorBody' }] },
-            nodes: { type: 'array', items: { type: 'object' } },
+            createdAt: { type: 'string', format: 'date-time' },
+            startedAt: { type: ['string', 'null'], format: 'date-time' },
+            finishedAt: { type: ['string', 'null'], format: 'date-time' },
+            usage: {
+              type: 'object',
+              properties: { inputTokens: { type: 'integer' }, outputTokens: { type: 'integer' } },
+            },
+            nodes: {
+              description:
+                "Only where the workflow's publisher shares the trace: each node's status and timing, never its data",
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  nodeId: { type: 'string' },
+                  type: { type: 'string' },
+                  label: { type: ['string', 'null'] },
+                  status: { type: 'string' },
+                  attempt: { type: 'integer' },
+                  errorCode: { type: ['string', 'null'] },
+                  durationMs: { type: ['integer', 'null'] },
+                },
+              },
+            },
           },
         },
         ChatRequest: {

@@ -36,25 +36,36 @@ function asOrigin(s: string): string | null {
   }
 }
 
-/** PATCH /api/workflows/:id/publish: which browser origins may call the endpoint; null = the server default. */
-export const publishSettingsSchema = z.object({
-  corsOrigins: z
-    .array(
-      z
-        .string()
-        .trim()
-        .max(300)
-        .refine((o) => o === '*' || asOrigin(o) !== null, {
-          message: 'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
-        }),
-    )
-    .max(50, 'at most 50 origins')
-    .nullable()
-    .transform((list) => (list === null ? null : [...new Set(list.map((o) => (o === '*' ? o : asOrigin(o)!)))]))
-    .refine((list) => list === null || !list.includes('*') || list.length === 1, {
-      message: '* allows every origin: give it alone',
-    }),
-});
+/**
+ * PATCH /api/workflows/:id/publish: which browser origins may call the endpoint (null = the server default), and
+ * whether API-key holders may read the node trace of published runs. Either or both.
+ */
+export const publishSettingsSchema = z
+  .object({
+    corsOrigins: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(300)
+          .refine((o) => o === '*' || asOrigin(o) !== null, {
+            message:
+              'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
+          }),
+      )
+      .max(50, 'at most 50 origins')
+      .nullable()
+      .transform((list) => (list === null ? null : [...new Set(list.map((o) => (o === '*' ? o : asOrigin(o)!)))]))
+      .refine((list) => list === null || !list.includes('*') || list.length === 1, {
+        message: '* allows every origin: give it alone',
+      })
+      .optional(),
+    publicTrace: z.boolean().optional(),
+  })
+  .refine((v) => v.corsOrigins !== undefined || v.publicTrace !== undefined, {
+    message: 'give corsOrigins, publicTrace or both',
+    path: ['corsOrigins'],
+  });
 
 export function slugify(name: string): string {
   const s = name
@@ -144,6 +155,8 @@ export function presentPublished(origin: string, workflow: WorkflowRecord, versi
     /** Browser origins allowed to call the endpoint; null: the server default, `corsDefault` (CORS_ORIGINS). */
     corsOrigins: workflow.corsOrigins,
     corsDefault: ((d) => (d === '*' ? '*' : [...d]))(corsOrigins()),
+    /** API-key holders may read published runs' node trace (statuses, timings, usage; no node inputs or outputs). */
+    publicTrace: workflow.publicTrace,
   };
 }
 

@@ -191,10 +191,13 @@ export async function runPublished(
   );
 }
 
-/** A run the key may read: one of its workflow's. Others are 404, indistinguishable from a run that does not exist. */
+/**
+ * A run the key may read: a published run (one of a published version, not an editor draft run) of its workflow.
+ * Others are 404, indistinguishable from a run that does not exist.
+ */
 export async function runOfKey(app: App, key: ApiKeyRecord, runId: string): Promise<RunRecord> {
   const run = await app.store.getRun(runId);
-  if (!run || run.workflowId !== key.workflowId)
+  if (!run || run.workflowId !== key.workflowId || run.versionId === null)
     throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
   return run;
 }

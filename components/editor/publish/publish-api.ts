@@ -1,4 +1,4 @@
-/** Typed calls for publishing: endpoint status, versions, API keys and per-workflow CORS origins. */
+/** Typed calls for publishing: endpoint status, versions, API keys, per-workflow CORS origins and trace sharing. */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
 import type { GraphDiff } from '@/lib/server/graph-diff';
@@ -14,6 +14,8 @@ export interface PublishStatus {
   corsOrigins?: string[] | null;
   /** The server-wide default (CORS_ORIGINS). */
   corsDefault?: '*' | string[];
+  /** API-key holders may read published runs' node trace (no node inputs or outputs). */
+  publicTrace?: boolean;
 }
 
 /** What the draft changed since a version: the server's own type (a type-only import). */
@@ -57,6 +59,8 @@ export const publishApi = {
   unpublish: (id: string) => call<PublishStatus>('DELETE', `${wf(id)}/publish`),
   setCors: (id: string, corsOrigins: string[] | null) =>
     call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),
+  setPublicTrace: (id: string, publicTrace: boolean) =>
+    call<PublishStatus>('PATCH', `${wf(id)}/publish`, { publicTrace }),
   /** Newest first. The route answers `{ …status, versions }`; a bare array is accepted too. */
   versions: async (id: string): Promise<VersionInfo[]> => {
     const res = await call<VersionInfo[] | { versions: VersionInfo[] }>('GET', `${wf(id)}/versions`);

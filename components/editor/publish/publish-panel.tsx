@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/toast';
 import { useEditorContext } from '../editor-context';
 import { ApiKeysSection } from './api-keys-section';
 import { CorsSection } from './cors-section';
+import { TraceSharingSection } from './trace-sharing-section';
 import { EndpointSection } from './endpoint-section';
 import { publishApi, type ApiKeyInfo, type NewApiKey, type PublishStatus, type VersionInfo } from './publish-api';
 import { sampleInputs } from './snippets';
@@ -268,6 +269,11 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
               />
               <CorsSection
                 key={JSON.stringify(data.status.corsOrigins ?? null)}
+                workflowId={workflowId}
+                status={data.status}
+                onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
+              />
+              <TraceSharingSection
                 workflowId={workflowId}
                 status={data.status}
                 onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}

@@ -53,6 +53,7 @@ export function toWorkflow(r: Row): WorkflowRecord {
     slug: r.slug ?? null,
     currentVersionId: r.currentVersionId ?? null,
     corsOrigins: (r.corsOrigins ?? null) as string[] | null,
+    publicTrace: r.publicTrace === true,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };

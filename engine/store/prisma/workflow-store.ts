@@ -252,10 +252,18 @@ export class PrismaWorkflowStore implements WorkflowStore {
     return r ? ((r.corsOrigins ?? null) as string[] | null) : undefined;
   }
 
-  async setCorsOrigins(workflowId: string, origins: string[] | null): Promise<WorkflowRecord | null> {
+  /** Publishing settings that apply to every version: CORS origins, whether key holders may read the node trace. */
+  async setPublishSettings(
+    workflowId: string,
+    settings: { corsOrigins?: string[] | null; publicTrace?: boolean },
+  ): Promise<WorkflowRecord | null> {
+    const { corsOrigins, publicTrace } = settings;
     const res = await this.prisma.workflow.updateMany({
       where: { id: workflowId },
-      data: { corsOrigins: origins === null ? Prisma.DbNull : origins },
+      data: {
+        ...(corsOrigins !== undefined ? { corsOrigins: corsOrigins === null ? Prisma.DbNull : corsOrigins } : {}),
+        ...(publicTrace !== undefined ? { publicTrace } : {}),
+      },
     });
     return res.count ? this.getWorkflow(workflowId) : null;
   }

@@ -27,11 +27,14 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
   return Response.json(presentPublished(originOf(req), workflow, version), { status: 201 });
 });
 
-/** Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS). */
+/**
+ * Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS),
+ * and whether API-key holders may read the node trace of published runs.
+ */
 export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
-  const updated = (await app.store.setCorsOrigins(wf.id, body.corsOrigins)) ?? wf;
+  const updated = (await app.store.setPublishSettings(wf.id, body)) ?? wf;
   const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
   return Response.json(presentPublished(originOf(req), updated, current));
 });

@@ -1,0 +1,48 @@
+/**
+ * What an API-key holder sees of a published run: its status, inputs, outputs, error, times and token usage. The
+ * node trace (statuses, attempts, timings, usage, error codes) only where the workflow's publisher opted in
+ * (`publicTrace`), and never a node's input or output: those hold the workflow's internals (prompts, retrieved
+ * documents, upstream answers), which the endpoint's callers never see in the editor either.
+ */
+import type { NodeRunRecord, RunRecord } from '@/engine/store/types';
+
+export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: { trace: boolean }) {
+  const usage = snapshots.reduce(
+    (acc, s) => ({
+      inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0),
+      outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
+    }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
+  const view = {
+    id: run.id,
+    workflowId: run.workflowId,
+    versionId: run.versionId,
+    status: run.status,
+    inputs: run.inputs,
+    outputs: run.outputs,
+    error: run.error,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    usage,
+  };
+  if (!opts.trace) return view;
+  const byId = new Map(snapshots.map((s) => [s.nodeId, s]));
+  const nodes = run.graph.nodes.map((n) => {
+    const s = byId.get(n.id);
+    return {
+      nodeId: n.id,
+      type: n.type,
+      label: n.data.label ?? null,
+      status: s?.status ?? 'pending',
+      attempt: s?.attempt ?? 0,
+      errorCode: s?.error?.code ?? null,
+      startedAt: s?.startedAt ?? null,
+      finishedAt: s?.finishedAt ?? null,
+      durationMs: s?.durationMs ?? null,
+      usage: s?.usage ?? null,
+    };
+  });
+  return { ...view, nodes };
+}
