@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { matchPath, serveWithHandler } from './lib/http/node-bridge.mjs';
+import { hostChecker, hostRefusal } from './lib/http/public-origins.mjs';
 
 process.env.NODE_ENV ??= 'production';
 // PaiFlow finds its migrations and database-thread scripts here, whatever the working directory
@@ -43,7 +44,16 @@ function direct(req) {
   return null;
 }
 
+// DNS rebinding: answer only for our own host names (PUBLIC_URL), localhost and IP literals.
+const hostAllowed = hostChecker(process.env);
+
 const server = createServer((req, res) => {
+  const forwardedHost = req.headers['x-forwarded-host'];
+  if (!hostAllowed(req.headers.host, Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost)) {
+    res.writeHead(421, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+    res.end(hostRefusal(req.headers.host));
+    return;
+  }
   const d = direct(req);
   if (d) void serveWithHandler(d.handler, d.params, req, res);
   else {

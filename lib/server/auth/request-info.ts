@@ -1,5 +1,6 @@
 /** What a request says about where it comes from: client address, HTTPS, and whether it is same-origin. */
 import { PaiError } from '@/engine/errors';
+import { publicOrigins } from '@/lib/http/public-origins.mjs';
 
 /**
  * The client address, for throttling and the audit log. Behind a reverse proxy (TRUST_PROXY=1): the last
@@ -46,7 +47,7 @@ export function checkSameOrigin(req: Request): void {
   }
   const allowed = new Set(
     [req.headers.get('x-forwarded-host'), req.headers.get('host'), new URL(req.url).host]
-      .concat(process.env.PUBLIC_URL ? [new URL(process.env.PUBLIC_URL).host] : [])
+      .concat(publicOrigins().map((o) => new URL(o).host))
       .filter((h): h is string => !!h),
   );
   if (!allowed.has(host)) throw csrf(`the request came from another origin (${origin})`);
