@@ -6,7 +6,7 @@ import * as unknown from '@/app/api/[...path]/route';
 import { POST as createKb } from '@/app/api/knowledge-bases/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
-import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from './api-helpers';
+import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from '../api/api-helpers';
 
 useFreshDataDir('paiflow-404-');
 process.env.SEED_EXAMPLE = '0';
