@@ -103,3 +103,28 @@ test('an outside app calls a published workflow: sync, stream, run read, errors'
   expect((await fetch(endpoint, { method: 'DELETE', headers: auth })).status).toBe(405);
   expect((await fetch(`${baseURL}/api/v1/openapi-nowhere`)).status).toBe(404);
 });
+
+test('DNS rebinding: a request naming another host is refused with a JSON 421, ours and IP literals pass', async ({
+  baseURL,
+}) => {
+  const { request: httpRequest } = await import('node:http');
+  const url = new URL(`${baseURL}/api/health`);
+  const get = (host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { hostname: url.hostname, port: url.port, path: url.pathname, headers: { host } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  const evil = await get('rebind.attacker.example');
+  expect(evil.status).toBe(421);
+  expect(JSON.parse(evil.body).error.code).toBe('HOST_NOT_ALLOWED');
+  expect((await get(`localhost:${url.port}`)).status).toBe(200);
+  expect((await get(url.host)).status).toBe(200);
+});
