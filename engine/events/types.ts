@@ -45,12 +45,20 @@ export interface EventBus {
   readonly kind: string;
   publish(event: TraceEvent): void;
   /** Replays events it still holds with seq > afterSeq, then delivers live ones, in seq order. */
-  subscribe(runId: string, afterSeq: number, onEvent: (e: TraceEvent) => void): Unsubscribe;
+  subscribe(runId: string, afterSeq: number, onEvent: (e: TraceEvent) => void, opts?: SubscribeOptions): Unsubscribe;
   /** The run's execution in this process ended; buffered events may be dropped after a grace period. */
   release(runId: string): void;
   /** Whether live delivery works right now (`/api/health` answers 503 naming the bus when it does not). */
   status(): BusStatus;
   close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Called when live delivery may have lost events after the last one delivered (the bus was cut off from its
+   * server): re-read the store from that seq. Live delivery goes on in order; it may repeat what the re-read found.
+   */
+  onResync?: () => void;
 }
 
 export interface BusStatus {

@@ -76,7 +76,10 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   });
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus: EventBus = config.redisUrl
-    ? new RedisEventBus(config.redisUrl, { prefix: process.env.REDIS_PREFIX })
+    ? new RedisEventBus(config.redisUrl, {
+        prefix: process.env.REDIS_PREFIX,
+        ttlSeconds: RedisEventBus.retentionSeconds(process.env),
+      })
     : new InProcessEventBus();
   const queue =
     qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
