@@ -13,7 +13,7 @@ import type { App } from './app';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
 import { waitForRunToSettle } from './run-waiter';
-import { runEventStream } from './sse';
+import { requireLiveEvents, runEventStream } from './sse';
 import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 
@@ -152,6 +152,8 @@ export async function runPublished(
   const idempotencyKey = idempotencyKeyOf(req);
   const version = await versionToRun(app, wf, body.version);
   if (body.callbackUrl !== undefined) await checkCallbackUrl(app, body.callbackUrl);
+  // Checked before the run starts: a stream that cannot be delivered must not leave a run behind that nobody follows.
+  if (body.mode === 'stream') await requireLiveEvents(app);
   const { run, created } = await startRun(app, wf, version, key, body, idempotencyKey);
   if (!created) checkSameInputs(run, body.inputs);
   else if (body.callbackUrl !== undefined)

@@ -50,12 +50,18 @@ async function nextEndEvent(
   const arrived = new Promise<void>((r) => {
     wake = r;
   });
-  const unsubscribe = app.bus.subscribe(runId, afterSeq, (e) => {
-    if (seen === null && END_EVENTS.has(e.type) && e.seq > afterSeq) {
-      seen = e.seq;
-      wake();
-    }
-  });
+  // After a bus outage the end event may have been lost live: waking re-reads the store at once.
+  const unsubscribe = app.bus.subscribe(
+    runId,
+    afterSeq,
+    (e) => {
+      if (seen === null && END_EVENTS.has(e.type) && e.seq > afterSeq) {
+        seen = e.seq;
+        wake();
+      }
+    },
+    { onResync: () => wake() },
+  );
   try {
     await waitAtMost(arrived, ms, signal);
   } finally {

@@ -2,7 +2,14 @@
  * Server-Sent Events for a run's trace. Replays stored events after `Last-Event-ID` / `?after=`, then follows the
  * live bus without gaps or duplicates (events are de-duplicated by seq; a gap triggers a re-read from the store),
  * and closes after the terminal event.
+ *
+ * The store has every event, so it is also what a stream falls back on when the live path may have lost some: the
+ * bus says so after an outage (onResync), the store is re-read every second while the bus is down, and on every
+ * keep-alive in any case (a terminal event lost live would otherwise leave the stream waiting forever). Routes refuse
+ * a new stream while the bus is down (requireLiveEvents: 503 EVENT_BUS_UNAVAILABLE), so a client learns at once
+ * that it gets no live events instead of a stream that would trail the run by polling.
  */
+import { PaiError } from '@/engine/errors';
 import { TERMINAL_EVENT_TYPES, type TraceEvent } from '@/engine/events/types';
 import type { App } from './app';
 
@@ -15,6 +22,24 @@ export const SSE_HEADERS = {
 } as const;
 
 const TERMINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
+const KEEP_ALIVE_MS = 15_000;
+/** How often an open stream re-reads the store while the bus is down. */
+const BUS_DOWN_POLL_MS = 1000;
+/** How long a new stream waits for a bus that is (re)connecting: start-up and sub-second blips go unnoticed. */
+const BUS_GRACE_MS = 1000;
+
+/** Refuses a new live stream while the bus cannot deliver (health says why). Call before runEventStream. */
+export async function requireLiveEvents(app: App, graceMs = BUS_GRACE_MS): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (!app.bus.status().ok && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (app.bus.status().ok) return;
+  throw new PaiError(
+    'EVENT_BUS_UNAVAILABLE',
+    'live run events are unavailable right now (the event bus is not connected); the run itself goes on: ' +
+      'retry shortly, or read the run and its events once it has ended',
+    { status: 503, retryable: true, details: { headers: { 'retry-after': '2' } } },
+  );
+}
 
 export function afterSeqFrom(req: Request): number {
   const header = req.headers.get('last-event-id');
@@ -38,7 +63,7 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         if (closed) return;
         closed = true;
         unsubscribe();
-        clearInterval(ka);
+        clearInterval(ticker);
         try {
           controller.close();
         } catch {
@@ -79,6 +104,32 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         catchingUp = false;
         for (const e of queued) onLive(e);
       };
+      // One re-read at a time; a request during one runs another right after it (it may have been for newer events).
+      let refilling: Promise<void> | null = null;
+      let again = false;
+      const refill = (): Promise<void> => {
+        if (refilling) {
+          again = true;
+          return refilling;
+        }
+        refilling = (async () => {
+          try {
+            for (;;) {
+              again = false;
+              const before = last;
+              await catchUp();
+              if (!again || closed) break;
+              // The store does not have the missing events yet (the journal flushes within ~250 ms): not a hot loop.
+              if (last === before) await new Promise((r) => setTimeout(r, 50));
+            }
+          } finally {
+            refilling = null;
+          }
+        })();
+        return refilling;
+      };
+      // In the background a failed re-read is only retried by the next trigger (the store may be down too).
+      const refillLater = () => void refill().catch(() => {});
       const onLive = (e: TraceEvent) => {
         if (closed || e.seq <= last) return;
         if (catchingUp) {
@@ -88,25 +139,30 @@ export function runEventStream(app: App, runId: string, after: number, signal: A
         if (e.seq === last + 1) send(e);
         else {
           pending.push(e);
-          void catchUp();
+          refillLater();
         } // gap: the store has the missing ones (or will after the next flush)
       };
       signal.addEventListener('abort', close, { once: true });
       controller.enqueue(enc.encode(`retry: 2000\n\n`));
       // Declared before start() first awaits, so before anything can call close().
-      const ka = setInterval(() => {
-        if (!closed) controller.enqueue(enc.encode(`: keep-alive\n\n`));
-      }, 15_000);
-      try {
-        await catchUp();
+      let ticks = 0;
+      const ticker = setInterval(() => {
         if (closed) return;
-        unsubscribe = app.bus.subscribe(runId, last, onLive);
+        ticks += 1;
+        const keepAlive = ticks % (KEEP_ALIVE_MS / BUS_DOWN_POLL_MS) === 0;
+        if (keepAlive) controller.enqueue(enc.encode(`: keep-alive\n\n`));
+        if (keepAlive || !app.bus.status().ok) refillLater();
+      }, BUS_DOWN_POLL_MS);
+      try {
+        await refill();
+        if (closed) return;
+        unsubscribe = app.bus.subscribe(runId, last, onLive, { onResync: refillLater });
         // The run may have finished between the read and the subscribe: re-read once more. (A run still executing
         // here can have a terminal status stored without its terminal event — a cancel or a reaper in another
         // process sets only the status — and then the event arrives live.)
         const run = await app.store.getRun(runId);
         if (run && TERMINAL_STATUSES.has(run.status) && !app.runs.isActive(runId)) {
-          await catchUp();
+          await refill();
           close();
         }
       } catch {

@@ -1,7 +1,7 @@
 import { getApp } from '@/lib/server/app';
 import { authorize } from '@/lib/server/api-keys';
 import { runOfKey } from '@/lib/server/published-runs';
-import { afterSeqFrom, runEventStream } from '@/lib/server/sse';
+import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/sse';
 import { preflight, v1Route } from '@/lib/server/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
@@ -12,6 +12,7 @@ export const GET = v1Route('run', async (req, { params }: { params: Promise<{ ru
   const app = await getApp();
   const key = await authorize(app, req);
   const run = await runOfKey(app, key, (await params).runId);
+  await requireLiveEvents(app);
   return runEventStream(app, run.id, afterSeqFrom(req), req.signal);
 });
 
