@@ -19,6 +19,8 @@ const nextConfig: NextConfig = {
     'unpdf',
     // Agent: the MCP client spawns stdio servers and validates schemas with ajv; keep it a plain Node require.
     '@modelcontextprotocol/sdk',
+    // CPU worker pools (engine/cpu): piscina starts its threads from its own files, found relative to itself.
+    'piscina',
   ],
   poweredByHeader: false,
   typedRoutes: false,

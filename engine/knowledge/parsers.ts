@@ -1,11 +1,14 @@
 /**
  * Turns an uploaded file into text (+ page ranges for PDFs). Supported: .txt, .md, .html/.htm, .pdf; the type comes
  * from the file name's extension, else from the declared MIME type. PDF text is extracted page by page with unpdf
- * (Mozilla's pdf.js, serverless build; offline, pure JS).
+ * (Mozilla's pdf.js, serverless build; offline, pure JS), under limits on inflated size, pages and text (each with
+ * its own error code). The service runs this in a worker thread (engine/cpu, prepare-document.ts).
  */
+import { cpuLimitsFromEnv } from '../cpu/limits';
 import { PaiError } from '../errors';
 import type { TextSegment } from './chunker';
 import { htmlToText } from './html-to-text';
+import { checkPdfInflatedSize } from './pdf-inflate-guard';
 
 export const DOCUMENT_MIME = {
   txt: 'text/plain',
@@ -60,31 +63,85 @@ function decodeUtf8(bytes: Uint8Array): string {
   return s.replace(/\r\n?/g, '\n').replaceAll('\u0000', '');
 }
 
-async function parsePdf(bytes: Uint8Array): Promise<ParsedDocument> {
-  const { getDocumentProxy, extractText } = await import('unpdf');
-  let pages: string[];
+export interface ParseLimits {
+  /** Characters of extracted text (DOCUMENT_TOO_LARGE; a PDF stops being read past it). */
+  maxChars: number;
+  /** Bytes a PDF's compressed streams may inflate to (DOCUMENT_INFLATED_TOO_LARGE). */
+  maxInflatedBytes: number;
+  /** Pages of a PDF (DOCUMENT_TOO_MANY_PAGES). */
+  maxPages: number;
+}
+
+function parseLimitsFromEnv(): ParseLimits {
+  const l = cpuLimitsFromEnv();
+  return { maxChars: l.documentMaxChars, maxInflatedBytes: l.documentMaxInflatedBytes, maxPages: l.documentMaxPages };
+}
+
+export function tooLarge(chars: number, max: number): PaiError {
+  return new PaiError(
+    'DOCUMENT_TOO_LARGE',
+    `the document has ${chars} characters of text; the limit is ${max} (DOCUMENT_MAX_CHARS)`,
+    { status: 413 },
+  );
+}
+
+type PdfProxy = {
+  numPages: number;
+  getPage(n: number): Promise<{ getTextContent(): Promise<{ items: Array<{ str?: string; hasEOL?: boolean }> }> }>;
+  destroy?(): Promise<void>;
+};
+
+async function parsePdf(bytes: Uint8Array, limits: ParseLimits): Promise<ParsedDocument> {
+  await checkPdfInflatedSize(bytes, limits.maxInflatedBytes);
+  const { getDocumentProxy } = await import('unpdf');
+  const failed = (e: unknown) =>
+    e instanceof PaiError
+      ? e
+      : new PaiError('DOCUMENT_PARSE_FAILED', `the PDF could not be read: ${(e as Error).message}`, { status: 422 });
+  let pdf: PdfProxy;
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 } as never);
-    pages = (await extractText(pdf, { mergePages: false })).text as string[];
-    await pdf.destroy?.();
+    pdf = (await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 } as never)) as unknown as PdfProxy;
   } catch (e) {
-    throw new PaiError('DOCUMENT_PARSE_FAILED', `the PDF could not be read: ${(e as Error).message}`, { status: 422 });
+    throw failed(e);
   }
   const segments: TextSegment[] = [];
   let text = '';
-  pages.forEach((p, i) => {
-    const body = p.replace(/\r\n?/g, '\n').replaceAll('\u0000', '').trim();
-    if (text) text += '\n\n';
-    segments.push({ start: text.length, end: text.length + body.length, page: i + 1 });
-    text += body;
-  });
-  return { text, segments, pages: pages.length };
+  try {
+    if (pdf.numPages > limits.maxPages)
+      throw new PaiError(
+        'DOCUMENT_TOO_MANY_PAGES',
+        `the PDF has ${pdf.numPages} pages; the limit is ${limits.maxPages} (DOCUMENT_MAX_PAGES)`,
+        { status: 413 },
+      );
+    // Page by page (as unpdf's extractText joins a page's items), so that reading stops at the text limit.
+    for (let i = 1; i <= pdf.numPages; i++) {
+      const { items } = await (await pdf.getPage(i)).getTextContent();
+      const raw = items
+        .filter((item) => item.str != null)
+        .map((item) => item.str + (item.hasEOL ? '\n' : ''))
+        .join('');
+      const body = raw.replace(/\r\n?/g, '\n').replaceAll('\u0000', '').trim();
+      if (text) text += '\n\n';
+      segments.push({ start: text.length, end: text.length + body.length, page: i });
+      text += body;
+      if (text.length > limits.maxChars) throw tooLarge(text.length, limits.maxChars);
+    }
+  } catch (e) {
+    throw failed(e);
+  } finally {
+    await Promise.resolve(pdf.destroy?.()).catch(() => {});
+  }
+  return { text, segments, pages: pdf.numPages };
 }
 
-export async function parseDocument(bytes: Uint8Array, mime: DocumentMime): Promise<ParsedDocument> {
+export async function parseDocument(
+  bytes: Uint8Array,
+  mime: DocumentMime,
+  limits: ParseLimits = parseLimitsFromEnv(),
+): Promise<ParsedDocument> {
   switch (mime) {
     case 'application/pdf':
-      return parsePdf(bytes);
+      return parsePdf(bytes, limits);
     case 'text/html': {
       const { text, title } = htmlToText(decodeUtf8(bytes));
       return { text, title };

@@ -1,8 +1,10 @@
 /**
  * KnowledgeBaseService: knowledge bases, documents and search, over a KnowledgeCatalog (status, in the database), a
- * KnowledgeStore (chunks + vectors) and Embedders. Uploads are indexed in the background, in this process, one
- * document at a time (embedding is CPU- or rate-bound; parallel jobs would only interleave), with status and
- * progress written to the catalogue as they advance: queued → parsing → embedding → indexed | failed.
+ * KnowledgeStore (chunks + vectors) and Embedders. Uploads are indexed in the background, one document at a time
+ * (embedding is CPU- or rate-bound; parallel jobs would only interleave), with status and progress written to the
+ * catalogue as they advance: queued → parsing → embedding → indexed | failed. Parsing and chunking run in a worker
+ * thread under the document limits (each with its own error code on the failed document), as does the offline
+ * embedder, so a large or hostile upload never holds up the event loop.
  *
  * A document becomes searchable all at once when it is indexed. Uploading a title that already exists replaces the
  * older document(s) when — and only when — the new one is indexed, so a failed re-upload leaves the old one in place.
@@ -12,9 +14,10 @@ import { randomBytes } from 'node:crypto';
 import { PaiError, toErrorJson } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
-import { chunkText } from './chunker';
+import { cpuLimitsFromEnv } from '../cpu/limits';
+import { prepareDocumentInWorker } from '../cpu/tasks';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
-import { detectMime, parseDocument, type DocumentMime, type ParsedDocument } from './parsers';
+import { detectMime, type DocumentMime } from './parsers';
 import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase } from './schemas';
 import type {
   ChunkRecord,
@@ -32,7 +35,10 @@ export interface KnowledgeBaseServiceOptions {
   embedders: EmbedderResolver;
   /** The embedding model of new knowledge bases that do not name one. */
   defaultEmbeddingModel: string;
-  /** Extracted text longer than this fails the document (default 5,000,000 characters). */
+  /**
+   * Extracted text longer than this fails the document (default DOCUMENT_MAX_CHARS, 5,000,000 characters). The other
+   * document limits come from the environment (engine/cpu/limits.ts).
+   */
   maxDocumentChars?: number;
   /** Texts per embedder call (progress is reported between calls); default 16. */
   embedBatch?: number;
@@ -304,24 +310,23 @@ export class KnowledgeBaseService implements KnowledgeService {
     try {
       const kb = await this.getKnowledgeBase(kbId);
       await progress({ status: 'parsing', progress: 0.02 }, true);
-      let parsed: ParsedDocument;
-      if (job.upload.bytes !== undefined) parsed = await parseDocument(job.upload.bytes, job.mime);
-      else if (job.mime === 'text/html')
-        parsed = await parseDocument(new TextEncoder().encode(job.upload.text ?? ''), job.mime);
-      else parsed = { text: (job.upload.text ?? '').replace(/\r\n?/g, '\n') };
+      // Parsing and chunking run in a worker thread, under the document limits (engine/cpu/limits.ts).
+      const limits = cpuLimitsFromEnv();
+      if (this.o.maxDocumentChars !== undefined) limits.documentMaxChars = this.o.maxDocumentChars;
+      const { bytes, text } = job.upload;
+      const prepared = await prepareDocumentInWorker(
+        {
+          ...(bytes !== undefined ? { bytes } : { text: text ?? '' }),
+          mime: job.mime,
+          chunkSize: kb.chunkSize,
+          chunkOverlap: kb.chunkOverlap,
+        },
+        { limits, signal },
+      );
       signal.throwIfAborted();
-      const max = this.o.maxDocumentChars ?? 5_000_000;
-      if (parsed.text.length > max)
-        throw new PaiError(
-          'DOCUMENT_TOO_LARGE',
-          `the document has ${parsed.text.length} characters of text; the limit is ${max}`,
-          { status: 413 },
-        );
-      const chunks = chunkText(parsed.text, { size: kb.chunkSize, overlap: kb.chunkOverlap }, parsed.segments);
-      if (!chunks.length)
-        throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
+      const { chunks } = prepared;
       await progress(
-        { status: 'embedding', progress: 0.05, charCount: parsed.text.length, pages: parsed.pages ?? null },
+        { status: 'embedding', progress: 0.05, charCount: prepared.text.length, pages: prepared.pages ?? null },
         true,
       );
 

@@ -1,0 +1,146 @@
+/**
+ * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Three
+ * pools, so that a short task never waits behind a long one on a small machine: `quick` (regexes; CPU_WORKER_THREADS,
+ * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time) and `embed`
+ * (the offline embedding model, which loads once per thread and so keeps its one thread for a while).
+ *
+ * Threads start on first use and stop when idle; an idle thread keeps nobody alive (piscina unrefs it), so a script
+ * or test that never calls closeCpuPools() still exits. Each task runs under a time limit that starts when the worker
+ * picks it up (not while it waits in the queue) and with `resourceLimits`: a task over its time or memory ends its
+ * thread only (piscina terminates it and starts a fresh one for the next task).
+ */
+import { existsSync } from 'node:fs';
+import { MessageChannel, type Transferable } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { fromAppRoot } from '../store/app-root';
+import { PaiError } from '../errors';
+import { cpuLimitsFromEnv } from './limits';
+
+export type PoolName = 'quick' | 'documents' | 'embed';
+
+/** What a task function in worker.mjs answers: a value, or an error to rethrow as a PaiError. */
+export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string; status?: number } };
+
+const g = globalThis as unknown as { __paiflowCpuPools?: Map<PoolName, Piscina> };
+// One set per process, also across Next.js dev hot reloads.
+const pools = (g.__paiflowCpuPools ??= new Map());
+
+/** worker.mjs in the source tree, loaded by path from every runtime (Next's server bundle, tsx, vitest). */
+function workerFile(): string {
+  const fromRoot = fromAppRoot('engine', 'cpu', 'worker.mjs');
+  if (existsSync(fromRoot)) return fromRoot;
+  return new URL('./worker.mjs', import.meta.url).pathname;
+}
+
+function options(name: PoolName) {
+  const limits = cpuLimitsFromEnv();
+  switch (name) {
+    case 'quick':
+      return { maxThreads: limits.threads, idleTimeout: 30_000, resourceLimits: { maxOldGenerationSizeMb: 256 } };
+    case 'documents':
+      return {
+        maxThreads: 1,
+        idleTimeout: 10_000,
+        resourceLimits: { maxOldGenerationSizeMb: limits.documentWorkerMemoryMb, maxYoungGenerationSizeMb: 32 },
+      };
+    case 'embed':
+      // The model takes about 0.3 s to load in a new thread: keep the thread for five idle minutes.
+      return { maxThreads: 1, idleTimeout: 5 * 60_000, resourceLimits: { maxOldGenerationSizeMb: 1024 } };
+  }
+}
+
+function pool(name: PoolName): Piscina {
+  let p = pools.get(name);
+  if (!p) {
+    // minThreads 0: no thread before the first task (piscina's default starts one per core at once).
+    p = new Piscina({ filename: workerFile(), name: 'default', minThreads: 0, ...options(name) });
+    pools.set(name, p);
+  }
+  return p;
+}
+
+export interface RunOptions {
+  /** Time the task may run once a worker has picked it up. */
+  timeoutMs: number;
+  /** The error of a task that ran out of time. */
+  onTimeout: () => Error;
+  /** The error of a task whose thread hit its memory limit (JS heap, or `rssGrowthMb`). */
+  onOutOfMemory?: () => Error;
+  /**
+   * While the task runs, the process's RSS may grow by at most this much before the task is ended (memory outside
+   * the JS heap, such as a parser's inflate buffers, is not covered by resourceLimits).
+   */
+  rssGrowthMb?: number;
+  /** Cancels the task, ending its thread if it has started (a cancelled run, a deleted document). */
+  signal?: AbortSignal;
+  transferList?: Transferable[];
+}
+
+/**
+ * Runs the worker.mjs export `fn` with `task` on a pool. The worker says on a port of ours when it starts, and the
+ * time limit counts from then.
+ */
+export async function runInPool<T>(
+  name: PoolName,
+  fn: string,
+  task: Record<string, unknown>,
+  opts: RunOptions,
+): Promise<T> {
+  opts.signal?.throwIfAborted();
+  const ac = new AbortController();
+  const { port1, port2 } = new MessageChannel();
+  let ended: 'timeout' | 'memory' | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'memory') => {
+    ended ??= why;
+    ac.abort();
+  };
+  port1.once('message', () => {
+    timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
+    if (opts.rssGrowthMb) {
+      const base = process.memoryUsage.rss();
+      const max = base + opts.rssGrowthMb * 1024 * 1024;
+      watch = setInterval(() => process.memoryUsage.rss() > max && stop('memory'), 50);
+    }
+  });
+  const onCancel = () => ac.abort();
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  try {
+    const answer = (await pool(name).run(
+      { ...task, started: port2 },
+      { name: fn, signal: ac.signal, transferList: [port2, ...(opts.transferList ?? [])] as never },
+    )) as WorkerAnswer<T>;
+    if ('error' in answer) throw new PaiError(answer.error.code, answer.error.message, { status: answer.error.status });
+    return answer.value;
+  } catch (e) {
+    if (ended === 'timeout') throw opts.onTimeout();
+    const oom = ended === 'memory' || (e as NodeJS.ErrnoException)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    if (oom && opts.onOutOfMemory) throw opts.onOutOfMemory();
+    if (opts.signal?.aborted) throw opts.signal.reason ?? e;
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(watch);
+    port1.close();
+    opts.signal?.removeEventListener('abort', onCancel);
+    revive(name);
+  }
+}
+
+/**
+ * piscina 5.3 replaces a thread it ended (an aborted task, a worker out of memory) only up to minThreads, which is 0
+ * here: tasks queued behind it would wait for the next run() — seen as three queued regexes hanging until their
+ * nodes' 10-minute timeout. A no-op run starts a thread, which takes the queue in order, the no-op last.
+ */
+function revive(name: PoolName) {
+  const p = pools.get(name);
+  if (p && p.queueSize > 0 && p.threads.length < p.maxThreads) void p.run(null, { name: 'ping' }).catch(() => {});
+}
+
+/** Ends every pool's threads, aborting what runs (the app is shutting down). The next task starts new pools. */
+export async function closeCpuPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.destroy().catch(() => {})));
+}

@@ -1,0 +1,82 @@
+// A thread of the CPU pools (pool.ts). Plain JavaScript, loaded by path from every runtime (Next's server, tsx,
+// vitest); the TypeScript modules a task needs are loaded on first use with tsx's CommonJS require (tsx's tsImport
+// cannot load a module that import()s a package, as the PDF parser and the embedding model do). Each export is one
+// task: it first says on `started` that it runs (the main thread's time limit counts from then), and answers
+// `{ value }` or `{ error: { code, message, status } }`.
+import { setPriority } from 'node:os';
+import { RE2JS } from 're2js';
+
+// Below the event loop: with as many busy threads as cores, the main thread (HTTP, runs) still gets its turn. On
+// Linux a priority set with pid 0 is the calling thread's only.
+try {
+  setPriority(10);
+} catch {
+  // not permitted here: run at the normal priority
+}
+
+let tsRequire;
+async function load(spec) {
+  tsRequire ??= (await import('tsx/cjs/api')).require;
+  return tsRequire(spec, import.meta.url);
+}
+
+function begin(port) {
+  port?.postMessage('started');
+  port?.close();
+}
+
+function failure(e) {
+  const known = e && typeof e.code === 'string' && e.name === 'PaiError';
+  return {
+    error: {
+      code: known ? e.code : 'WORKER_ERROR',
+      message: String(e?.message ?? e),
+      status: known ? e.status : 500,
+    },
+  };
+}
+
+/** Does nothing: a run of it makes the pool start a thread (pool.ts revive). */
+export function ping() {
+  return { value: true };
+}
+
+const regexes = new Map();
+
+/** `{ pattern, input }` → whether RE2 finds the pattern (already checked against the limits by the caller). */
+export function regex({ pattern, input, started }) {
+  begin(started);
+  let re = regexes.get(pattern);
+  if (!re) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      return { error: { code: 'INVALID_REGEX', message: `invalid regular expression: ${e.message}`, status: 400 } };
+    }
+    if (regexes.size > 200) regexes.clear();
+    regexes.set(pattern, re);
+  }
+  return { value: re.matcher(input).find() };
+}
+
+/** A document's bytes or text → its text and chunk offsets (engine/knowledge/prepare-document.ts). */
+export async function document({ started, ...input }) {
+  begin(started);
+  try {
+    const { prepareDocument } = await load('../knowledge/prepare-document.ts');
+    return { value: await prepareDocument(input) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+/** `{ texts }` → one vector per text from the offline model (engine/knowledge/embedders/use-lite-model.ts). */
+export async function embed({ texts, started }) {
+  begin(started);
+  try {
+    const { embedWithUseLite } = await load('../knowledge/embedders/use-lite-model.ts');
+    return { value: await embedWithUseLite(texts) };
+  } catch (e) {
+    return failure(e);
+  }
+}

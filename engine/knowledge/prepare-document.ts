@@ -1,0 +1,62 @@
+/**
+ * Everything CPU-heavy about a new document — parsing, the document limits, chunking — in one function, which the
+ * knowledge service runs in a worker thread (engine/cpu/tasks.ts prepareDocumentInWorker). Each limit fails the
+ * document with its own code: DOCUMENT_INFLATED_TOO_LARGE, DOCUMENT_TOO_MANY_PAGES, DOCUMENT_TOO_LARGE,
+ * DOCUMENT_TOO_MANY_CHUNKS. The answer is compact (the text and three offset arrays) because it is copied back to
+ * the main thread: thousands of chunk objects would cost the event loop their deserialisation.
+ */
+import { PaiError } from '../errors';
+import { chunkText } from './chunker';
+import { parseDocument, tooLarge, type DocumentMime, type ParsedDocument, type ParseLimits } from './parsers';
+
+export interface DocumentLimits extends ParseLimits {
+  /** Chunks of one document (DOCUMENT_TOO_MANY_CHUNKS). */
+  maxChunks: number;
+}
+
+export interface PrepareInput {
+  bytes?: Uint8Array;
+  text?: string;
+  mime: DocumentMime;
+  chunkSize: number;
+  chunkOverlap: number;
+  limits: DocumentLimits;
+}
+
+export interface PreparedDocument {
+  text: string;
+  title: string | null;
+  pages: number | null;
+  /** Chunk i is text.slice(starts[i], ends[i]), on page pageOf[i] (0: no page). */
+  starts: Int32Array;
+  ends: Int32Array;
+  pageOf: Int32Array;
+}
+
+export async function prepareDocument(input: PrepareInput): Promise<PreparedDocument> {
+  const { limits } = input;
+  let parsed: ParsedDocument;
+  if (input.bytes !== undefined) parsed = await parseDocument(input.bytes, input.mime, limits);
+  else if (input.mime === 'text/html')
+    parsed = await parseDocument(new TextEncoder().encode(input.text ?? ''), input.mime, limits);
+  else parsed = { text: (input.text ?? '').replace(/\r\n?/g, '\n') };
+  if (parsed.text.length > limits.maxChars) throw tooLarge(parsed.text.length, limits.maxChars);
+  const chunks = chunkText(parsed.text, { size: input.chunkSize, overlap: input.chunkOverlap }, parsed.segments);
+  if (!chunks.length)
+    throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
+  if (chunks.length > limits.maxChunks)
+    throw new PaiError(
+      'DOCUMENT_TOO_MANY_CHUNKS',
+      `the document makes ${chunks.length} chunks of at most ${input.chunkSize} characters; the limit is ` +
+        `${limits.maxChunks} (DOCUMENT_MAX_CHUNKS): split it, or use a knowledge base with larger chunks`,
+      { status: 413 },
+    );
+  return {
+    text: parsed.text,
+    title: parsed.title ?? null,
+    pages: parsed.pages ?? null,
+    starts: Int32Array.from(chunks, (c) => c.start),
+    ends: Int32Array.from(chunks, (c) => c.end),
+    pageOf: Int32Array.from(chunks, (c) => c.page ?? 0),
+  };
+}
