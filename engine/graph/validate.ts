@@ -99,6 +99,9 @@ export function validateGraph(
           nodeIds: [n.id],
         });
       }
+    } else {
+      for (const p of def.checkConfig?.(cfg.data) ?? [])
+        errors.push({ ...p, path: `nodes[${i}].data.config.${p.path}`, nodeIds: [n.id] });
     }
   });
 

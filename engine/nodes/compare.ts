@@ -1,9 +1,11 @@
 /**
- * Typed comparisons for the condition node. Regexes run on RE2 (re2js: linear time, no backtracking), so a
- * user-supplied pattern cannot hang the engine (no ReDoS).
+ * Typed comparisons for the condition and loop nodes. Regexes run on RE2 (re2js: linear time, no backtracking),
+ * under limits on the pattern (REGEX_TOO_COMPLEX), and off the event loop with a time limit (REGEX_TIMEOUT) when
+ * the match would cost more than about a millisecond: see regex.ts. Nodes call compareAsync(); compare() is the same
+ * comparison with every regex matched inline, for callers that know their values are small.
  */
-import { RE2JS } from 're2js';
 import { PaiError } from '../errors';
+import { regexFind, regexFindInline } from './regex';
 
 export const OPERATORS = [
   'eq',
@@ -49,21 +51,6 @@ export function isEmpty(v: unknown): boolean {
   return false;
 }
 
-const regexCache = new Map<string, RE2JS>();
-function compileRegex(pattern: string): RE2JS {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    try {
-      re = RE2JS.compile(pattern);
-    } catch (e) {
-      throw new PaiError('INVALID_REGEX', `invalid regular expression: ${(e as Error).message}`);
-    }
-    if (regexCache.size > 500) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
-
 export function compare(left: unknown, op: Operator, right: unknown, type: ValueType = 'auto'): boolean {
   switch (op) {
     case 'is_empty':
@@ -82,7 +69,7 @@ export function compare(left: unknown, op: Operator, right: unknown, type: Value
     case 'ends_with':
       return toText(left).endsWith(toText(right));
     case 'regex':
-      return compileRegex(toText(right)).matcher(toText(left)).find();
+      return regexFindInline(toText(right), toText(left));
   }
   // eq/neq/gt/gte/lt/lte: typed comparison.
   let a: number | string | boolean;
@@ -123,4 +110,16 @@ export function compare(left: unknown, op: Operator, right: unknown, type: Value
     case 'lte':
       return a <= b;
   }
+}
+
+/** compare(), with a regex on a large value matched in a worker thread under REGEX_TIMEOUT_MS (`signal` cancels). */
+export async function compareAsync(
+  left: unknown,
+  op: Operator,
+  right: unknown,
+  type: ValueType = 'auto',
+  opts: { signal?: AbortSignal } = {},
+): Promise<boolean> {
+  if (op !== 'regex') return compare(left, op, right, type);
+  return regexFind(toText(right), toText(left), opts);
 }

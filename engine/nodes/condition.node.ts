@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { compare, OPERATORS } from './compare';
-import { defineNode } from './define';
+import { compareAsync, OPERATORS } from './compare';
+import { defineNode, type ConfigProblem } from './define';
+import { checkRegexPattern } from './regex';
 
 export const conditionSchema = z.object({
   left: z.string().describe('Value to test, usually a {{ref}}'),
@@ -8,6 +9,20 @@ export const conditionSchema = z.object({
   right: z.string().optional().describe('Value to compare with (ignored by is_empty / not_empty)'),
   valueType: z.enum(['auto', 'string', 'number', 'boolean']).default('auto'),
 });
+
+/**
+ * Save-time check of a regex condition whose pattern is written out (no `{{ref}}`): one too complex to run is
+ * refused with REGEX_TOO_COMPLEX and its path; a pattern from a ref is checked when the node runs.
+ */
+export function regexProblems(c: { op: string; right?: string }, path: string): ConfigProblem[] {
+  if (c.op !== 'regex' || c.right === undefined || c.right.includes('{{')) return [];
+  try {
+    checkRegexPattern(c.right);
+    return [];
+  } catch (e) {
+    return [{ code: (e as { code: string }).code, message: (e as Error).message, path }];
+  }
+}
 
 export const conditionConfigSchema = z.object({
   branches: z
@@ -46,9 +61,15 @@ export const conditionNode = defineNode<ConditionConfig>({
     ...(config.branches ?? []).map((b) => ({ id: b.id, label: b.label ?? b.id })),
     { id: 'else', label: 'else' },
   ],
+  checkConfig: (config) =>
+    config.branches.flatMap((b, i) =>
+      b.conditions.flatMap((c, j) => regexProblems(c, `branches[${i}].conditions[${j}].right`)),
+    ),
   async execute(ctx) {
     for (const b of ctx.config.branches) {
-      const results = b.conditions.map((c) => compare(c.left, c.op, c.right, c.valueType));
+      const results: boolean[] = [];
+      for (const c of b.conditions)
+        results.push(await compareAsync(c.left, c.op, c.right, c.valueType, { signal: ctx.signal }));
       const ok = b.logic === 'or' ? results.some(Boolean) : results.every(Boolean);
       if (ok) return { output: { branch: b.id, results }, branch: b.id };
     }

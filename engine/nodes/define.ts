@@ -67,6 +67,13 @@ export interface NodeContext<C = unknown> {
   credentials?: CredentialResolver;
 }
 
+export interface ConfigProblem {
+  code: string;
+  message: string;
+  /** Relative to the node's config, e.g. `branches[0].conditions[1].right`. */
+  path: string;
+}
+
 export interface NodeResult {
   output: unknown;
   usage?: Usage;
@@ -96,6 +103,11 @@ export interface NodeDefinition<C = unknown> {
   pure?: boolean;
   /** Config keys whose templates must not be resolved before execute (the node renders them itself). */
   rawKeys?: string[];
+  /**
+   * Save-time checks beyond the schema, on a config the schema accepted (e.g. a written-out regex too complex to
+   * run); paths are relative to the config. The validator reports them with their own codes.
+   */
+  checkConfig?(config: C): ConfigProblem[];
   execute(ctx: NodeContext<C>): Promise<NodeResult>;
 }
 

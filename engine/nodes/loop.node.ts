@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import { compare } from './compare';
-import { conditionSchema } from './condition.node';
+import { compareAsync } from './compare';
+import { conditionSchema, regexProblems } from './condition.node';
 import { defineNode } from './define';
 
 export const loopConfigSchema = z.object({
@@ -37,6 +37,7 @@ export const loopNode = defineNode<LoopConfig>({
     { id: 'body', label: 'body' },
     { id: 'done', label: 'done' },
   ],
+  checkConfig: (config) => (config.condition ? regexProblems(config.condition, 'condition.right') : []),
   async execute(ctx) {
     const c = ctx.config;
     const index = ctx.iteration; // executions of this node before this one = iterations started so far
@@ -59,7 +60,8 @@ export const loopNode = defineNode<LoopConfig>({
     } else {
       if (!c.condition)
         throw new PaiError('INVALID_CONFIG', 'while mode needs a condition', { path: 'config.condition' });
-      more = compare(c.condition.left, c.condition.op, c.condition.right, c.condition.valueType);
+      const { left, op, right, valueType } = c.condition;
+      more = await compareAsync(left, op, right, valueType, { signal: ctx.signal });
     }
     const output = { index, item: more ? item : null, results, count: results.length, done: !more };
     return { output, branch: more ? 'body' : 'done' };
