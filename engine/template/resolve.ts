@@ -3,7 +3,15 @@
  * with a fallback chain `{{a.output.text || b.output.text || "none"}}`.
  * Templates are parsed as data paths and looked up with own-property reads only — never evaluated as code —
  * so `{{constructor.constructor('return process')()}}` or `__proto__` paths are inert (unparseable or unresolved).
+ *
+ * Cost: finding refs and rendering are linear in the template plus the output, so rendering stays on the event loop;
+ * what can be large is the output (a 1 MB value interpolated 200 times is 200 MB), so an interpolated string longer
+ * than TEMPLATE_MAX_OUTPUT_CHARS fails with TEMPLATE_OUTPUT_TOO_LARGE. A template that is exactly one ref passes the
+ * value itself along, copying nothing.
  */
+import { cpuLimitsFromEnv } from '../cpu/limits';
+import { PaiError } from '../errors';
+
 export type PathSegment = string | number;
 
 export interface TemplateScope {
@@ -22,7 +30,6 @@ export interface TemplateRef {
 }
 
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
-const TEMPLATE_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** Parses `a.b[0]["c d"].e` into segments; returns null for anything else (calls, operators, quotes in odd places). */
@@ -91,10 +98,24 @@ function parseAlternatives(expr: string): TemplateRef['alternatives'] {
   });
 }
 
+/**
+ * Every `{{ expr }}` in the text: two opening braces, then no brace until two closing ones (as the regex
+ * /\{\{\s*([^{}]*?)\s*\}\}/g finds them). A scan, not that regex: the regex backtracks over whitespace and took
+ * 18 s on "{{a" followed by 200,000 spaces; this looks at each character about once.
+ */
 export function findRefs(text: string): TemplateRef[] {
   const refs: TemplateRef[] = [];
-  for (const m of text.matchAll(TEMPLATE_RE)) {
-    refs.push({ expr: m[1], alternatives: parseAlternatives(m[1]), start: m.index!, end: m.index! + m[0].length });
+  for (let i = text.indexOf('{{'); i >= 0;) {
+    let j = i + 2;
+    while (j < text.length && text[j] !== '{' && text[j] !== '}') j++;
+    if (text[j] === '}' && text[j + 1] === '}') {
+      const expr = text.slice(i + 2, j).trim();
+      refs.push({ expr, alternatives: parseAlternatives(expr), start: i, end: j + 2 });
+      i = text.indexOf('{{', j + 2);
+    } else {
+      // No ref starts at i. One may start at i+1 ("{{{a}}"); none can start between i+2 and j (no braces there).
+      i = text.indexOf('{{', j === i + 2 ? i + 1 : j);
+    }
   }
   return refs;
 }
@@ -139,13 +160,26 @@ export function renderTemplate(text: string, scope: TemplateScope): unknown {
   const refs = findRefs(text);
   if (refs.length === 0) return text;
   if (refs.length === 1 && refs[0].start === 0 && refs[0].end === text.length) return evalRef(refs[0], scope);
+  const max = cpuLimitsFromEnv().templateMaxOutputChars;
   let out = '';
   let last = 0;
   for (const r of refs) {
     out += text.slice(last, r.start) + stringify(evalRef(r, scope));
     last = r.end;
+    // Checked as it grows, so a runaway render stops at the limit instead of building all of it.
+    if (out.length > max) throw outputTooLarge(max);
   }
-  return out + text.slice(last);
+  out += text.slice(last);
+  if (out.length > max) throw outputTooLarge(max);
+  return out;
+}
+
+function outputTooLarge(max: number): PaiError {
+  return new PaiError(
+    'TEMPLATE_OUTPUT_TOO_LARGE',
+    `the template renders to more than ${max} characters (TEMPLATE_MAX_OUTPUT_CHARS)`,
+    { status: 422 },
+  );
 }
 
 export function renderText(text: string, scope: TemplateScope): string {
