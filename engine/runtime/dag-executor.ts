@@ -4,14 +4,22 @@
  * started but independent branches finish, so a resume re-runs only the failed node and what depends on it.
  */
 import type { ErrorJson } from '../errors';
-import type { Graph, GraphEdge, GraphNode } from '../graph/schema';
+import type { Graph, GraphNode } from '../graph/schema';
 import { buildTopology } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord } from '../store/types';
-import type { TemplateScope } from '../template/resolve';
 import { StoreWriteError, type RunJournal } from './run-journal';
 import { nextTurn, turnIsDue } from './event-loop-turns';
 import { persistWithNextIn, runNode, type NodeServices } from './run-node';
+import {
+  cancelledResult,
+  chosenBranches,
+  failedResult,
+  nodeFailure,
+  RunState,
+  stageSkipped,
+  storeFailedResult,
+} from './scheduler-core';
 
 export interface ExecuteArgs {
   runId: string;
@@ -45,72 +53,22 @@ export interface ExecuteResult {
   waiting?: { nodeId: string; prompt: unknown; threadId: string };
 }
 
-type State = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
-
-function branchesOf(output: unknown, branch: unknown): string[] | undefined {
-  const b = branch ?? (output && typeof output === 'object' ? (output as { branch?: unknown }).branch : undefined);
-  if (b === undefined || b === null) return undefined;
-  return Array.isArray(b) ? b.map(String) : [String(b)];
-}
-
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const t = buildTopology(a.graph);
   const nodes = new Map<string, GraphNode>(a.graph.nodes.map((n) => [n.id, n]));
-  const state = new Map<string, State>();
-  const taken = new Map<string, string[] | undefined>(); // chosen source handles of branching nodes
-  const scope: TemplateScope = { inputs: a.inputs, nodes: {} };
+  const state = new RunState(a.inputs);
   const concurrency = Math.max(1, a.concurrency ?? Number(process.env.DAG_CONCURRENCY ?? 8));
   const persistWithNext = persistWithNextIn(t, nodes, a.registry);
-
-  for (const n of a.graph.nodes) {
-    const prev = a.previous.get(n.id);
-    if (a.reuse.has(n.id) && prev?.status === 'succeeded' && prev.type === n.type) {
-      state.set(n.id, 'succeeded');
-      scope.nodes[n.id] = { output: prev.output, status: 'succeeded' };
-      const def = a.registry.has(n.type) ? a.registry.get(n.type, n.data.version) : undefined;
-      taken.set(n.id, def?.outputsFor ? branchesOf(prev.output, undefined) : undefined);
-    } else {
-      state.set(n.id, 'pending');
-    }
-  }
-
-  /** live | dead | undecided for one edge. */
-  const edgeState = (e: GraphEdge): 'live' | 'dead' | 'open' => {
-    const s = state.get(e.source);
-    if (s === 'skipped') return 'dead';
-    if (s !== 'succeeded') return 'open';
-    const chosen = taken.get(e.source);
-    if (!chosen) return 'live';
-    return chosen.includes(e.sourceHandle ?? '') ? 'live' : 'dead';
-  };
+  state.seed(a, nodes);
 
   const ready: string[] = [];
   const queued = new Set<string>();
   const consider = (id: string) => {
-    if (state.get(id) !== 'pending' || queued.has(id)) return;
-    const inc = t.incoming.get(id)!;
-    const states = inc.map(edgeState);
-    if (states.includes('open')) return;
-    if (inc.length > 0 && !states.includes('live')) {
-      state.set(id, 'skipped');
-      scope.nodes[id] = { output: undefined, status: 'skipped' };
-      const prev = a.previous.get(id);
-      const now = new Date().toISOString();
-      a.journal.stageNode({
-        runId: a.runId,
-        nodeId: id,
-        type: nodes.get(id)!.type,
-        status: 'skipped',
-        attempt: prev?.attempt ?? 0,
-        input: null,
-        output: null,
-        error: null,
-        usage: null,
-        startedAt: null,
-        finishedAt: now,
-        durationMs: null,
-      });
-      a.journal.emit('node.skipped', { type: nodes.get(id)!.type }, { nodeId: id });
+    if (state.status.has(id) || queued.has(id)) return;
+    const readiness = state.readiness(t.incoming.get(id)!);
+    if (readiness === 'wait') return;
+    if (readiness === 'skip') {
+      stageSkipped(a, state, id, nodes.get(id)!.type, a.previous.get(id)?.attempt ?? 0);
       for (const e of t.outgoing.get(id)!) consider(e.target);
       return;
     }
@@ -120,7 +78,8 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
 
   for (const id of t.ids) consider(id);
   // Reused nodes may unblock successors that are pending.
-  for (const id of t.ids) if (state.get(id) === 'succeeded') for (const e of t.outgoing.get(id)!) consider(e.target);
+  for (const id of t.ids)
+    if (state.status.get(id) === 'succeeded') for (const e of t.outgoing.get(id)!) consider(e.target);
 
   const inflight = new Map<string, Promise<void>>();
   let firstError: ErrorJson | null = null;
@@ -128,13 +87,13 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
 
   const launch = (id: string) => {
     const node = nodes.get(id)!;
-    state.set(id, 'running');
+    state.settled(id, 'running');
     const def = a.registry.get(node.type, node.data.version);
     const p = runNode({
       runId: a.runId,
       node,
       def,
-      scope,
+      scope: state.scope,
       previousAttempts: a.previous.get(id)?.attempt ?? 0,
       signal: a.signal,
       journal: a.journal,
@@ -143,20 +102,16 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
     })
       .then(
         (out) => {
-          state.set(id, out.status);
           if (out.status === 'succeeded') {
-            scope.nodes[id] = { output: out.output, status: 'succeeded' };
-            taken.set(id, def.outputsFor ? branchesOf(out.output, out.branch) : undefined);
+            state.succeeded(id, out.output, def.outputsFor ? chosenBranches(out.output, out.branch) : null);
             for (const e of t.outgoing.get(id)!) consider(e.target);
-          } else if (out.status === 'failed' && !firstError) {
-            firstError = {
-              ...out.error!,
-              details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) },
-            };
+          } else {
+            state.settled(id, out.status);
+            if (out.status === 'failed') firstError ??= nodeFailure(id, out.error);
           }
         },
         (err) => {
-          state.set(id, 'failed');
+          state.settled(id, 'failed');
           if (err instanceof StoreWriteError) storeError ??= err;
           else firstError ??= { code: 'ENGINE_ERROR', message: (err as Error).message, details: { nodeId: id } };
         },
@@ -177,31 +132,14 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
     await Promise.race(inflight.values());
   }
 
-  if (storeError) {
-    return {
-      status: 'failed',
-      outputs: null,
-      error: { code: 'STORE_WRITE_FAILED', message: (storeError as Error).message },
-    };
-  }
-  if (a.signal.aborted)
-    return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
-  if (firstError) return { status: 'failed', outputs: null, error: firstError };
-  const unfinished = [...state.entries()].filter(([, s]) => s === 'pending');
-  if (unfinished.length) {
-    return {
-      status: 'failed',
-      outputs: null,
-      error: {
-        code: 'UNREACHED_NODES',
-        message: `nodes never became ready: ${unfinished.map(([id]) => id).join(', ')}`,
-      },
-    };
-  }
-  let outputs: Record<string, unknown> = {};
-  for (const n of a.graph.nodes) {
-    if (n.type === 'end' && state.get(n.id) === 'succeeded')
-      outputs = { ...outputs, ...(scope.nodes[n.id]?.output as Record<string, unknown>) };
-  }
-  return { status: 'succeeded', outputs, error: null };
+  if (storeError) return storeFailedResult(storeError);
+  if (a.signal.aborted) return cancelledResult();
+  if (firstError) return failedResult(firstError);
+  const unfinished = t.ids.filter((id) => !state.status.has(id));
+  if (unfinished.length)
+    return failedResult({
+      code: 'UNREACHED_NODES',
+      message: `nodes never became ready: ${unfinished.join(', ')}`,
+    });
+  return { status: 'succeeded', outputs: state.outputs(a.graph.nodes), error: null };
 }

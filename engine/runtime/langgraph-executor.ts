@@ -14,13 +14,21 @@ import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { NodeRegistry } from '../nodes/registry';
-import type { NodeStatus } from '../store/types';
-import { renderText, type TemplateScope } from '../template/resolve';
+import { renderText } from '../template/resolve';
 import type { ExecuteArgs, ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
 import { planGraph, type Plan } from './langgraph-plan';
 import { runNode } from './run-node';
 import { nextTurn, turnIsDue } from './event-loop-turns';
+import {
+  cancelledResult,
+  chosenBranches,
+  failedResult,
+  nodeFailure,
+  RunState,
+  stageSkipped,
+  storeFailedResult,
+} from './scheduler-core';
 
 // The LangGraph state holds only what must survive a pause: the human answers. Node statuses, outputs and chosen
 // branches live in the executor (seeded from our node snapshots, the source of truth), because LangGraph copies
@@ -30,32 +38,20 @@ const State = Annotation.Root({
 });
 type S = typeof State.State;
 
-/** What the executor tracks per run; the same shape the DAG engine derives its decisions from. */
+/** What the executor tracks per run besides the shared decisions (scheduler-core.ts RunState). */
 interface Local {
-  out: Record<string, unknown>;
-  status: Record<string, NodeStatus>;
-  branch: Record<string, string[] | null>;
-  iter: Record<string, number>;
+  /** What each block triggered last: its router's answer. */
   trig: Record<string, string[]>;
   failure: ErrorJson | null;
 }
 
 const gname = (id: string) => `n__${id}`;
 
-function edgeState(e: GraphEdge, st: Pick<Local, 'status' | 'branch'>): 'live' | 'dead' | 'open' {
-  const s = st.status[e.source];
-  if (s === 'skipped') return 'dead';
-  if (s !== 'succeeded') return 'open';
-  const chosen = st.branch[e.source];
-  if (!chosen) return 'live';
-  return chosen.includes(e.sourceHandle ?? '') ? 'live' : 'dead';
-}
-
 /** One execution's state, found by the compiled graph's nodes through their thread id. */
 interface RunCtx {
   a: ExecuteArgs;
   L: Local;
-  scope: TemplateScope;
+  state: RunState;
   attempts: Map<string, number>;
   /**
    * The node snapshot writes in flight. A node returns to LangGraph as soon as its outcome is known and its
@@ -78,40 +74,6 @@ async function settle(R: RunCtx): Promise<boolean> {
   }
 }
 
-function setNode(R: RunCtx, id: string, status: NodeStatus, output?: unknown) {
-  R.L.status[id] = status;
-  R.L.out[id] = output;
-  R.scope.nodes[id] = { output, status };
-}
-
-function stageSkipped(R: RunCtx, id: string, type: string) {
-  R.a.journal.stageNode({
-    runId: R.a.runId,
-    nodeId: id,
-    type,
-    status: 'skipped',
-    attempt: R.attempts.get(id) ?? 0,
-    input: null,
-    output: null,
-    error: null,
-    usage: null,
-    startedAt: null,
-    finishedAt: new Date().toISOString(),
-    durationMs: null,
-  });
-  R.a.journal.emit('node.skipped', { type }, { nodeId: id });
-  setNode(R, id, 'skipped');
-}
-
-/** The run's outputs: what its End nodes produced. */
-function outputsOf(plan: Plan, L: Local): Record<string, unknown> {
-  let outputs: Record<string, unknown> = {};
-  for (const [id, n] of plan.nodes)
-    if (n.type === 'end' && L.status[id] === 'succeeded')
-      outputs = { ...outputs, ...(L.out[id] as Record<string, unknown>) };
-  return outputs;
-}
-
 /**
  * After an End node: if every node is decided and nothing failed, the result is final, so it is announced to the
  * manager at once (its final commit then overlaps LangGraph's wind-down). Only for graphs without cycles (a cycle's
@@ -121,10 +83,10 @@ function announceIfDone(plan: Plan, R: RunCtx) {
   if (!R.a.finish || plan.inCycle.size > 0 || plan.canPause || R.L.failure || R.storeError || R.a.signal.aborted)
     return;
   for (const id of plan.nodes.keys()) {
-    const s = R.L.status[id];
+    const s = R.state.status.get(id);
     if (s !== 'succeeded' && s !== 'skipped') return;
   }
-  R.announced = { status: 'succeeded', outputs: outputsOf(plan, R.L), error: null };
+  R.announced = { status: 'succeeded', outputs: R.state.outputs(plan.nodes.values()), error: null };
   R.a.finish(R.announced);
 }
 
@@ -149,19 +111,18 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
   const persistWithNext = plan.persistWithNext.has(id);
   return async (R: RunCtx, st: S): Promise<string[]> => {
-    const { a, L, scope, attempts } = R;
+    const { a, L, state, attempts } = R;
     if (!(await settle(R)) || a.signal.aborted) return [];
     // A chain of pure nodes never waits for I/O: give other requests a turn every ~10 ms (event-loop-turns.ts).
     if (turnIsDue()) await nextTurn();
-    const inc = plan.forwardIn.get(id)!;
-    const states = inc.map((e) => edgeState(e, L));
-    if (states.includes('open')) return []; // not ready: a later trigger runs it
-    if (inc.length > 0 && !states.includes('live')) {
-      if (L.status[id] === 'skipped') return [];
-      stageSkipped(R, id, node.type);
+    const readiness = state.readiness(plan.forwardIn.get(id)!);
+    if (readiness === 'wait') return []; // not ready: a later trigger runs it
+    if (readiness === 'skip') {
+      if (state.status.get(id) === 'skipped') return [];
+      stageSkipped(a, state, id, node.type, attempts.get(id) ?? 0);
       return fwdTargets();
     }
-    const iteration = L.iter[id] ?? 0;
+    const iteration = state.passes.get(id) ?? 0;
     const limit = plan.maxIter.get(id);
     if (limit !== undefined && iteration >= limit) {
       const error = {
@@ -179,7 +140,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     if (node.type === 'human_input') {
       if (Object.prototype.hasOwnProperty.call(st.answers ?? {}, id)) resume = st.answers[id];
       else {
-        const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), scope);
+        const prompt = renderText(String((node.data.config as { prompt?: string })?.prompt ?? ''), state.scope);
         resume = interrupt({ nodeId: id, prompt }); // throws GraphInterrupt until answered
       }
     }
@@ -189,7 +150,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
         runId: a.runId,
         node,
         def,
-        scope,
+        scope: state.scope,
         previousAttempts: attempts.get(id) ?? 0,
         signal: a.signal,
         journal: a.journal,
@@ -216,25 +177,14 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     }
     attempts.set(id, out.attempt);
     if (out.status !== 'succeeded') {
-      setNode(R, id, out.status);
-      if (out.status === 'failed')
-        L.failure ??= {
-          ...out.error!,
-          details: { nodeId: id, ...(out.error?.details ? { cause: out.error.details } : {}) },
-        };
+      state.settled(id, out.status);
+      if (out.status === 'failed') L.failure ??= nodeFailure(id, out.error);
       return [];
     }
-    setNode(R, id, 'succeeded', out.output);
+    const chosen = branching ? chosenBranches(out.output, out.branch) : null;
+    state.succeeded(id, out.output, chosen);
     if (node.type === 'end') announceIfDone(plan, R);
-    L.iter[id] = iteration + 1;
-    const chosen = branching
-      ? Array.isArray(out.branch)
-        ? out.branch.map(String)
-        : out.branch !== undefined
-          ? [String(out.branch)]
-          : null
-      : null;
-    L.branch[id] = chosen;
+    state.passes.set(id, iteration + 1);
     const pick = (edges: GraphEdge[]) =>
       edges.filter((e) => !chosen || chosen.includes(e.sourceHandle ?? '')).map((e) => e.target);
     // Acyclic branching: trigger every forward target so unchosen ones record `skipped` (as on the DAG engine).
@@ -262,7 +212,7 @@ async function runBlock(
   let targets: string[] = [];
   for (let i = 0; i < members.length; i++) {
     const next = members[i + 1];
-    if (next !== undefined && R.L.status[members[i]] === 'succeeded') continue;
+    if (next !== undefined && R.state.status.get(members[i]) === 'succeeded') continue;
     targets = await bodies[i](R, st);
     if (next !== undefined && !targets.includes(next)) return [];
   }
@@ -364,29 +314,18 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
 
   return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
     const { plan, app, checkpointed } = await compile(a);
-    const registry: NodeRegistry = a.registry;
+    const state = new RunState(a.inputs);
+    // Seed what earlier executions of this run established, from our snapshots.
+    state.seed(a, plan.nodes);
     const R: RunCtx = {
       a,
-      L: { out: {}, status: {}, branch: {}, iter: {}, trig: {}, failure: null },
-      scope: { inputs: a.inputs, nodes: {} },
+      L: { trig: {}, failure: null },
+      state,
       attempts: new Map([...a.previous.values()].map((n) => [n.nodeId, n.attempt])),
       inFlight: Promise.resolve(),
       storeError: null,
     };
     const { L } = R;
-    // Seed what earlier executions of this run established, from our snapshots.
-    for (const id of a.reuse) {
-      const prev = a.previous.get(id);
-      const node = plan.nodes.get(id);
-      if (!prev || prev.status !== 'succeeded' || !node || node.type !== prev.type) continue;
-      L.out[id] = prev.output;
-      L.status[id] = 'succeeded';
-      const b = registry.get(node.type).outputsFor ? (prev.output as { branch?: unknown } | null)?.branch : undefined;
-      L.branch[id] = b === undefined || b === null ? null : Array.isArray(b) ? b.map(String) : [String(b)];
-      const index = (prev.output as { index?: unknown } | null)?.index;
-      L.iter[id] = node.type === 'loop' && typeof index === 'number' ? index + 1 : 1;
-      R.scope.nodes[id] = { output: prev.output, status: 'succeeded' };
-    }
 
     const threadId = a.answer?.threadId ?? `${a.runId}:${a.journal.lastSeq}`;
     const limitSteps = Math.min(100_000, plan.nodes.size * (Math.max(0, ...plan.maxIter.values()) + 2) + 25);
@@ -406,13 +345,13 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       input = waitingHere
         ? new Command({ resume: a.answer.value })
         : new Command({ goto: [gname(a.answer.nodeId)], update: { answers: { [a.answer.nodeId]: a.answer.value } } });
-    } else if (Object.keys(L.status).length > 0) {
+    } else if (state.status.size > 0) {
       // Resume: (re)start every node whose forward inputs are decided, with one live, and which has not succeeded.
       const goto = [...plan.nodes.keys()].filter(
         (id) =>
-          L.status[id] !== 'succeeded' &&
-          (id === plan.startId || plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'live')) &&
-          !plan.forwardIn.get(id)!.some((e) => edgeState(e, L) === 'open'),
+          state.status.get(id) !== 'succeeded' &&
+          (id === plan.startId ||
+            (plan.forwardIn.get(id)!.length > 0 && state.readiness(plan.forwardIn.get(id)!) === 'run')),
       );
       input = new Command({ goto: [...new Set(goto.map((id) => plan.blockOf.get(id)!))].map(gname) });
     } else {
@@ -424,11 +363,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       try {
         await a.journal.runStored;
       } catch (e) {
-        return {
-          status: 'failed',
-          outputs: null,
-          error: { code: 'STORE_WRITE_FAILED', message: (e as Error).message },
-        };
+        return storeFailedResult(e);
       }
     }
     let final: S & { __interrupt__?: Array<{ value: unknown }> };
@@ -439,39 +374,23 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     } catch (e) {
       await settle(R);
       if (R.announced) return R.announced;
-      if (R.storeError)
-        return {
-          status: 'failed',
-          outputs: null,
-          error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message },
-        };
-      if (a.signal.aborted)
-        return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+      if (R.storeError) return storeFailedResult(R.storeError);
+      if (a.signal.aborted) return cancelledResult();
       const name = (e as Error)?.name;
       if (name === 'GraphRecursionError') {
-        return {
-          status: 'failed',
-          outputs: null,
-          error: {
-            code: 'RECURSION_LIMIT',
-            message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop`,
-          },
-        };
+        return failedResult({
+          code: 'RECURSION_LIMIT',
+          message: `the run exceeded ${limitSteps} steps without finishing; check for an endless loop`,
+        });
       }
-      if (e instanceof PaiError) return { status: 'failed', outputs: null, error: e.toJSON() };
-      return { status: 'failed', outputs: null, error: { code: 'ENGINE_ERROR', message: (e as Error).message } };
+      if (e instanceof PaiError) return failedResult(e.toJSON());
+      return failedResult({ code: 'ENGINE_ERROR', message: (e as Error).message });
     } finally {
       running.delete(threadId);
     }
     if (R.announced) return R.announced;
-    if (R.storeError)
-      return {
-        status: 'failed',
-        outputs: null,
-        error: { code: 'STORE_WRITE_FAILED', message: (R.storeError as Error).message },
-      };
-    if (a.signal.aborted)
-      return { status: 'cancelled', outputs: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+    if (R.storeError) return storeFailedResult(R.storeError);
+    if (a.signal.aborted) return cancelledResult();
     if (final.__interrupt__?.length) {
       const v = final.__interrupt__[0].value as { nodeId: string; prompt: unknown };
       return {
@@ -481,9 +400,10 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
         waiting: { nodeId: v.nodeId, prompt: v.prompt, threadId },
       };
     }
-    if (L.failure) return { status: 'failed', outputs: null, error: L.failure };
+    if (L.failure) return failedResult(L.failure);
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
-    for (const [id, node] of plan.nodes) if (L.status[id] === undefined) stageSkipped(R, id, node.type);
-    return { status: 'succeeded', outputs: outputsOf(plan, L), error: null };
+    for (const [id, node] of plan.nodes)
+      if (!state.status.has(id)) stageSkipped(a, state, id, node.type, R.attempts.get(id) ?? 0);
+    return { status: 'succeeded', outputs: state.outputs(plan.nodes.values()), error: null };
   };
 }
