@@ -47,6 +47,8 @@ export interface KnowledgeBaseServiceOptions {
    * the knowledge base's workspace. Absent → such knowledge bases cannot be created (CREDENTIALS_UNAVAILABLE).
    */
   credentialEmbedder?: (kb: { workspaceId: string; credentialId: string; model: string }) => Promise<Embedder>;
+  /** Set where no knowledge base can be created here (queue mode on the embedded index): the error to answer. */
+  refuseNew?: () => PaiError;
 }
 
 export interface DocumentUpload {
@@ -146,6 +148,7 @@ export class KnowledgeBaseService implements KnowledgeService {
     input: CreateKnowledgeBase,
     workspaceId = DEFAULT_WORKSPACE_ID,
   ): Promise<KnowledgeBaseRecord> {
+    if (this.o.refuseNew) throw this.o.refuseNew();
     const v = createKnowledgeBaseSchema.parse(input);
     const credentialId = v.credentialId ?? null;
     const embeddingModel = v.embeddingModel ?? (credentialId ? DEFAULT_CREDENTIAL_MODEL : this.o.defaultEmbeddingModel);

@@ -24,7 +24,7 @@ import type { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { KnowledgeService } from '@/engine/knowledge/types';
 import { readConfig, type AppConfig } from './config';
 import { createAgentServices } from './agent';
-import { createKnowledge } from './knowledge';
+import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge';
 import { envSecrets } from './secrets';
 import { Accounts } from './auth/accounts';
 import { CredentialVault } from './credentials/credentials';
@@ -74,6 +74,12 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     dataDir: config.dataDir,
     schema: config.databaseSchema,
   });
+  // Queue workers cannot read the embedded knowledge index (it lives in this process's data folder).
+  if (qm && role === 'app' && !config.elasticsearchUrl)
+    await refuseEmbeddedKnowledgeUnderQueue(db).catch(async (e) => {
+      await db.close();
+      throw e;
+    });
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus: EventBus = config.redisUrl
     ? new RedisEventBus(config.redisUrl, {
@@ -94,7 +100,7 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   const knowledge =
     role === 'worker' && !config.elasticsearchUrl && qm
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
-      : await createKnowledge(config, db, process.env, { vault: credentials, fetch });
+      : await createKnowledge(config, db, process.env, { vault: credentials, fetch }, { queueMode: !!queue });
   const llm = createLlmResolver(
     { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl },
     { guardedFetch: fetch },

@@ -50,11 +50,36 @@ export async function createKnowledgeStore(
  * `credentials`: knowledge bases that name an OpenAI-compatible credential embed through it (its base URL is user
  * input, so the SDK goes through the SSRF-guarded fetch).
  */
+/**
+ * The embedded knowledge index lives in one process's data folder: under queue mode the workers (other processes,
+ * often other machines) could never read it. So queue mode without ELASTICSEARCH_URL refuses to start while knowledge
+ * bases exist on the embedded index, and refuses to create new ones, naming Elasticsearch (instead of failing at run
+ * time with KNOWLEDGE_INDEX_NOT_FOUND).
+ */
+export function knowledgeNeedsElasticsearch(count?: number): PaiError {
+  const what = count
+    ? `${count} knowledge base${count === 1 ? ' is' : 's are'} on the embedded index, which`
+    : 'the embedded knowledge index';
+  return new PaiError(
+    'KNOWLEDGE_NEEDS_ELASTICSEARCH',
+    `${what} only the app process can read, but in queue mode the workflows run in worker processes: ` +
+      'set ELASTICSEARCH_URL for knowledge bases (documents on the embedded index must be uploaded again there), ' +
+      'or run without QUEUE_MODE/WORKERS',
+    { status: 409 },
+  );
+}
+
+export async function refuseEmbeddedKnowledgeUnderQueue(db: Database): Promise<void> {
+  const count = await db.prisma.knowledgeBase.count();
+  if (count > 0) throw knowledgeNeedsElasticsearch(count);
+}
+
 export async function createKnowledge(
   config: AppConfig,
   db: Database,
   env: NodeJS.ProcessEnv = process.env,
   credentials?: { vault: CredentialVault; fetch: GuardedFetch },
+  opts: { queueMode?: boolean } = {},
 ): Promise<KnowledgeBaseService> {
   const embedderEnv = {
     OPENAI_API_KEY: config.openaiApiKey,
@@ -82,6 +107,7 @@ export async function createKnowledge(
           });
         }
       : undefined,
+    refuseNew: opts.queueMode && !config.elasticsearchUrl ? () => knowledgeNeedsElasticsearch() : undefined,
   });
   // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones.
   await service.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));
