@@ -27,6 +27,11 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency',
     run: async () => (await import('./api.bench')).runApiBench(),
   },
+  health: {
+    title:
+      '/api/health over HTTP while CPU-heavy work runs (regex bomb, PDF bombs, a 10,000-chunk upload); goal p99 < 50 ms',
+    run: async () => (await import('./health-under-cpu-load.bench')).runHealthUnderCpuLoadBench(),
+  },
 };
 
 async function main() {
