@@ -14,7 +14,7 @@
  * RSS (VmHWM). Env: BENCH_HEALTH_CHUNKS (default 10000).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,7 +78,7 @@ if (process.env.PAIFLOW_HEALTH_BENCH_SERVE === '1') void serve();
 
 // ── the measuring side ─────────────────────────────────────────────────────────────────────────────────────────
 
-async function startServer(): Promise<{ base: string; token: string; child: ChildProcess }> {
+async function startServer(dataDir: string): Promise<{ base: string; token: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'bench', 'health-under-cpu-load.bench.ts')],
@@ -87,7 +87,7 @@ async function startServer(): Promise<{ base: string; token: string; child: Chil
       env: {
         ...process.env,
         PAIFLOW_HEALTH_BENCH_SERVE: '1',
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'paiflow-health-bench-')),
+        DATA_DIR: dataDir,
         DATABASE_URL: '',
         REDIS_URL: '',
         ELASTICSEARCH_URL: '',
@@ -215,7 +215,8 @@ const tally = (codes: string[]) =>
     .join(', ');
 
 export async function runHealthUnderCpuLoadBench(): Promise<HealthRow[]> {
-  const { base, token, child } = await startServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'paiflow-health-bench-'));
+  const { base, token, child } = await startServer(dataDir);
   const api = client(base, token);
   const rows: HealthRow[] = [];
   const measure = async (scenario: string, work: () => Promise<string>) => {
@@ -273,7 +274,12 @@ export async function runHealthUnderCpuLoadBench(): Promise<HealthRow[]> {
       return d.status === 'indexed' ? `indexed, ${d.chunkCount} chunks` : `${d.status} ${d.error?.code}`;
     });
   } finally {
-    child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   }
   return rows;
 }
