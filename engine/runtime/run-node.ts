@@ -157,7 +157,12 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     const raw = parsed.data as Record<string, unknown>;
     const toResolve = { ...raw };
     for (const k of def.rawKeys ?? []) delete toResolve[k];
-    config = { ...raw, ...resolveDeep(toResolve, a.scope) };
+    try {
+      config = { ...raw, ...resolveDeep(toResolve, a.scope) };
+    } catch (e) {
+      // E.g. TEMPLATE_OUTPUT_TOO_LARGE: the node fails with its own snapshot, like a config that does not parse.
+      setupError = toErrorJson(e);
+    }
   }
   const input = redact(config ?? node.data.config ?? {});
 

@@ -10,6 +10,7 @@ import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus } from '@/engine/events/types';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
+import { closeCpuPools } from '@/engine/cpu/pool';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
@@ -186,6 +187,7 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
       await runs.close();
       await agent.close();
       await knowledge.close();
+      await closeCpuPools();
       await bus.close();
       await db.close();
     },

@@ -24,7 +24,9 @@ afterAll(async () => {
   await (await getApp()).close();
 });
 
-function graph(template: string) {
+function graph(template: string, type = 'template') {
+  const config =
+    type === 'template' ? { template } : { url: 'http://localhost/', headers: [{ key: 'X-Big', value: template }] };
   return {
     nodes: [
       {
@@ -33,7 +35,7 @@ function graph(template: string) {
         position: { x: 0, y: 0 },
         data: { config: { inputs: [{ name: 'big', type: 'string', required: true }] } },
       },
-      { id: 't', type: 'template', position: { x: 200, y: 0 }, data: { config: { template } } },
+      { id: 't', type, position: { x: 200, y: 0 }, data: { config } },
       {
         id: 'end',
         type: 'end',
@@ -48,8 +50,8 @@ function graph(template: string) {
   };
 }
 
-async function run(template: string, big: string) {
-  const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'render', graph: graph(template) } });
+async function run(template: string, big: string, type = 'template') {
+  const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'render', graph: graph(template, type) } });
   expect(wf.status, wf.text).toBe(201);
   const a = await call(startRun, 'POST', `/api/workflows/${wf.body.id}/runs`, {
     params: { id: wf.body.id },
@@ -60,6 +62,15 @@ async function run(template: string, big: string) {
 }
 
 describe('template rendering', () => {
+  it("a node's config that renders too large fails that node, with its snapshot and the same code", async () => {
+    const done = await run('{{inputs.big}} '.repeat(50), 'x'.repeat(10_000), 'http');
+    expect(done.status).toBe('failed');
+    const t = done.nodes.find((n: any) => n.nodeId === 't');
+    expect(t.status).toBe('failed');
+    expect(t.error).toMatchObject({ code: 'TEMPLATE_OUTPUT_TOO_LARGE' });
+    expect(done.error).toMatchObject({ code: 'TEMPLATE_OUTPUT_TOO_LARGE', details: { nodeId: 't' } });
+  });
+
   it('fails with TEMPLATE_OUTPUT_TOO_LARGE past TEMPLATE_MAX_OUTPUT_CHARS', async () => {
     const done = await run('{{inputs.big}} '.repeat(50), 'x'.repeat(10_000));
     expect(done.status).toBe('failed');
