@@ -32,6 +32,16 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       '/api/health over HTTP while CPU-heavy work runs (regex bomb, PDF bombs, a 10,000-chunk upload); goal p99 < 50 ms',
     run: async () => (await import('./health-under-cpu-load.bench')).runHealthUnderCpuLoadBench(),
   },
+  'long-run': {
+    title:
+      'A 402-node chain of pure nodes on each engine: ms per node alone and beside published sync calls over HTTP, ' +
+      "those calls' latency, the long run's 202, the event loop's delay",
+    run: async () => (await import('./long-run-beside-published-calls.bench')).runLongRunBench(),
+  },
+  'redis-retention': {
+    title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
+    run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),
+  },
 };
 
 async function main() {
