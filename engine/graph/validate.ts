@@ -187,6 +187,21 @@ export function validateGraph(
     });
   }
 
+  // A human-input node pauses the run for an answer: only the state-graph engine can (interrupt + checkpoint). On a
+  // forced DAG engine it would "succeed" with no answer at all, so the combination is refused.
+  if (engine === 'dag')
+    graph.nodes.forEach((n, i) => {
+      if (n.type === 'human_input')
+        errors.push({
+          code: 'HUMAN_INPUT_NEEDS_LANGGRAPH',
+          message:
+            `"${n.data.label ?? n.id}" waits for a person's answer, which only the langgraph engine can pause for: ` +
+            'choose the engine "auto" or "langgraph"',
+          path: `nodes[${i}].type`,
+          nodeIds: [n.id],
+        });
+    });
+
   // Template refs: the root must be `inputs` (declared on the start node) or an upstream node.
   const declared = new Set(
     starts.length ? ((starts[0].n.data.config as Partial<StartConfig>).inputs ?? []).map((d) => d?.name) : [],
