@@ -5,15 +5,9 @@
  * documents, upstream answers), which the endpoint's callers never see in the editor either.
  */
 import type { NodeRunRecord, RunRecord } from '@/engine/store/types';
+import { usageOf } from './workflows';
 
 export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: { trace: boolean }) {
-  const usage = snapshots.reduce(
-    (acc, s) => ({
-      inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0),
-      outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
-    }),
-    { inputTokens: 0, outputTokens: 0 },
-  );
   const view = {
     id: run.id,
     workflowId: run.workflowId,
@@ -25,7 +19,7 @@ export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: {
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
-    usage,
+    usage: usageOf(snapshots),
   };
   if (!opts.trace) return view;
   const byId = new Map(snapshots.map((s) => [s.nodeId, s]));

@@ -110,6 +110,17 @@ export const importSchema = z.object({
   workflow: workflowBodySchema,
 });
 
+/** A run's token usage: its nodes' summed. */
+export function usageOf(snapshots: NodeRunRecord[]) {
+  return snapshots.reduce(
+    (acc, s) => ({
+      inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0),
+      outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
+    }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
+}
+
 /** The run as GET /api/runs/:id returns it: every node of the run's graph, with its snapshot or `pending`. */
 export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
   const byId = new Map(snapshots.map((s) => [s.nodeId, s]));
@@ -130,13 +141,7 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
       usage: s?.usage ?? null,
     };
   });
-  const usage = snapshots.reduce(
-    (acc, s) => ({
-      inputTokens: acc.inputTokens + (s.usage?.inputTokens ?? 0),
-      outputTokens: acc.outputTokens + (s.usage?.outputTokens ?? 0),
-    }),
-    { inputTokens: 0, outputTokens: 0 },
-  );
+  const usage = usageOf(snapshots);
   return {
     id: run.id,
     workflowId: run.workflowId,

@@ -3,10 +3,8 @@
 // store), starting a run while Redis is down fails at once and clearly (503 QUEUE_UNAVAILABLE, run failed with a
 // run.failed event), and the worker takes new runs after the restart. Uses a private redis-server, never the shared
 // one.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
 import { runEventStream } from '@/lib/server/sse';
@@ -19,51 +17,10 @@ import {
   type QueueRig,
 } from './support/queue-app';
 import { until } from '../support/until';
+import { PrivateRedis, redisServerAvailable } from '../support/private-redis';
 
-const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-if (!hasRedisServer && process.env.CI === 'true')
-  throw new Error('redis-server is required under CI for the Redis restart test');
-if (!hasRedisServer) console.warn('[tests] redis-server binary not found: Redis restart suite SKIPPED');
-const available = hasRedisServer && (await queueServicesAvailable('Redis restart during a run'));
-
-class PrivateRedis {
-  proc?: ChildProcess;
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    this.proc = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-      { stdio: 'ignore' },
-    );
-    await until(
-      async () => {
-        const r = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-        r.on('error', () => {});
-        try {
-          await r.connect();
-          return (await r.ping()) === 'PONG';
-        } catch {
-          return false;
-        } finally {
-          r.disconnect();
-        }
-      },
-      `redis-server on port ${this.port}`,
-      10_000,
-      50,
-    );
-  }
-  async kill() {
-    const p = this.proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    const exited = new Promise((r) => p.once('exit', r));
-    p.kill('SIGKILL');
-    await exited;
-  }
-}
+const available =
+  redisServerAvailable('the Redis restart test') && (await queueServicesAvailable('Redis restart during a run'));
 
 /** Reads an SSE response to its end; returns the ids in the order received. */
 async function readSse(res: Response): Promise<number[]> {

@@ -3,36 +3,16 @@
 // before the long run has ended. Before, the long run was one chain of promise callbacks and every other request
 // waited for its end.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
 import { POST as createKey } from '@/app/api/workflows/[id]/api-keys/route';
 import { POST as publish } from '@/app/api/workflows/[id]/publish/route';
 import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { POST as createWorkflow } from '@/app/api/workflows/route';
 import { POST as runPublished } from '@/app/api/v1/workflows/[slug]/run/route';
 import type { Graph } from '@/engine/graph/schema';
-import { defineNode } from '@/engine/nodes/define';
 import { getApp } from '@/lib/server/app';
+import { busyNode } from '../support/busy-node';
 import { call, useFreshDataDir } from '../api/api-helpers';
 import { bearer } from '../api/v1-endpoint-helpers';
-
-/** A pure node that keeps the CPU busy for about a millisecond. */
-const busy = defineNode<Record<string, never>>({
-  type: 'busy',
-  version: 1,
-  label: 'Busy',
-  category: 'data',
-  description: 'test: ~1 ms of CPU',
-  configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'out', label: 'out' }],
-  pure: true,
-  async execute() {
-    const until = performance.now() + 1;
-    let spins = 0;
-    while (performance.now() < until) spins++;
-    return { output: { spins } };
-  },
-});
 
 function chain(type: string, count: number, config: Record<string, unknown> = {}): Graph {
   const at = { x: 0, y: 0 };
@@ -54,7 +34,7 @@ let key: string;
 
 beforeAll(async () => {
   useFreshDataDir('paiflow-longrun-');
-  (await getApp()).registry.register(busy);
+  (await getApp()).registry.register(busyNode);
   const small = await call(createWorkflow, 'POST', '/api/workflows', {
     body: { name: 'Small', graph: chain('template', 1, { template: 'hi' }) },
   });

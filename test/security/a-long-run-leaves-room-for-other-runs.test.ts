@@ -3,29 +3,9 @@
 // long run is still going. Without turns given to the event loop, the small run could not even be inserted until the
 // long run had ended.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { Graph } from '@/engine/graph/schema';
-import { defineNode } from '@/engine/nodes/define';
+import { busyNode } from '../support/busy-node';
 import { createHarness, type Harness } from '../support/harness';
-
-/** A pure node that keeps the CPU busy for about a millisecond: CPU-bound work with no I/O at all. */
-const busy = defineNode<Record<string, never>>({
-  type: 'busy',
-  version: 1,
-  label: 'Busy',
-  category: 'data',
-  description: 'test: ~1 ms of CPU',
-  configSchema: z.object({}),
-  inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'out', label: 'out' }],
-  pure: true,
-  async execute() {
-    const until = performance.now() + 1;
-    let spins = 0;
-    while (performance.now() < until) spins++;
-    return { output: { spins } };
-  },
-});
 
 const node = (id: string, type: string, config: Record<string, unknown> = {}): Graph['nodes'][number] => ({
   id,
@@ -50,7 +30,7 @@ function chain(type: string, count: number): Graph {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness('pglite', { nodes: [busy] });
+  h = await createHarness('pglite', { nodes: [busyNode] });
 });
 afterAll(async () => {
   await h?.close();

@@ -23,7 +23,7 @@ import { bearer } from '../api/v1-endpoint-helpers';
 import { nodes as probeNodes } from '../queue/support/test-nodes';
 import { ownerHeaders } from '../support/owner';
 import { until } from '../support/until';
-import { PrivateRedis, redisServerAvailable } from './support/private-redis';
+import { PrivateRedis, redisServerAvailable } from '../support/private-redis';
 
 const available = redisServerAvailable('the live-streams-after-a-Redis-outage suite');
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { TraceEvent } from '@/engine/events/types';
 import { until } from '../support/until';
-import { PrivateRedis, redisServerAvailable } from './support/private-redis';
+import { PrivateRedis, redisServerAvailable } from '../support/private-redis';
 
 const available = redisServerAvailable('the event-bus outage suite');
 

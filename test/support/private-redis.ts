@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import Redis from 'ioredis';
-import { until } from '../../support/until';
+import { until } from './until';
 
 /** Whether `redis-server` can be started here; prints why a suite is skipped, throws under CI=true. */
 export function redisServerAvailable(suite: string): boolean {
