@@ -59,14 +59,14 @@ it('a published call is answered while a 402-node LangGraph run is still executi
   });
   expect(started.status).toBe(202);
   const runId = started.body.runId as string;
+  // The bus may replay n1's start inside subscribe() (a busy machine): unsubscribe once the wait is over.
+  let unsubscribe = () => {};
   await new Promise<void>((resolve) => {
-    const off = app.bus.subscribe(runId, 0, (e) => {
-      if (e.type === 'node.started' && e.nodeId === 'n1') {
-        off();
-        resolve();
-      }
+    unsubscribe = app.bus.subscribe(runId, 0, (e) => {
+      if (e.type === 'node.started' && e.nodeId === 'n1') resolve();
     });
   });
+  unsubscribe();
 
   const answer = await call(runPublished, 'POST', `/api/v1/workflows/${slug}/run`, {
     params: { slug },

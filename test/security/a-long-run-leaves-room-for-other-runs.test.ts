@@ -42,15 +42,15 @@ describe('a long run of pure nodes beside another run', () => {
       const longId = await h.createWorkflow(chain('busy', 400), 'long', engine);
       const smallId = await h.createWorkflow(chain('probe', 1), 'small', 'dag');
       const long = await h.runs.start({ workflow: (await h.store.getWorkflow(longId))!, inputs: {} });
-      // Wait until the long run is executing its busy nodes.
+      // Wait until the long run is executing its busy nodes. The bus may replay n1's start inside subscribe()
+      // (on a busy machine): unsubscribe once the wait is over.
+      let unsubscribe = () => {};
       await new Promise<void>((resolve) => {
-        const off = h.bus.subscribe(long.run.id, 0, (e) => {
-          if (e.type === 'node.started' && e.nodeId === 'n1') {
-            off();
-            resolve();
-          }
+        unsubscribe = h.bus.subscribe(long.run.id, 0, (e) => {
+          if (e.type === 'node.started' && e.nodeId === 'n1') resolve();
         });
       });
+      unsubscribe();
       const small = await h.runToEnd(smallId);
       const longStillActive = h.runs.isActive(long.run.id);
       await h.runs.waitFor(long.run.id);
