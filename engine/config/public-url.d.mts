@@ -1,0 +1,1 @@
+export function parsePublicUrl(value: string | undefined): string[];

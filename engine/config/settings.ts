@@ -1,0 +1,142 @@
+/**
+ * PaiFlow's configuration in one place: every environment variable it reads (./variables.ts, with the README's table
+ * checked against that list) parsed and validated into typed `Settings`. Code reads `settings().NAME`, never
+ * `process.env` (test/config/every-environment-variable-is-documented.test.ts keeps it so).
+ *
+ * - `loadSettings()` validates every variable at once; createApp() and the worker entry call it first, so a bad value
+ *   stops start-up with INVALID_CONFIG naming the variable, the value's problem and the form expected.
+ * - `settings()` is the settings of the current environment. Each value is parsed once and kept with the raw string
+ *   it came from; a read costs one environment lookup, and a variable changed since (tests set them between cases)
+ *   is parsed again on its next read — so nothing is read at import time and nothing goes stale.
+ * - `parseSettings(env)` parses a given environment object (tests, readConfig(env)) and keeps nothing.
+ *
+ * Lenient variables (whose bad values the code always replaced by the default) still fall back, with a warning.
+ */
+import { PaiError } from '../errors';
+import type { Variable } from './kinds';
+import { VARIABLES, type VariableName } from './variables';
+
+export { DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT, SECRET_VARIABLES, VARIABLES, type VariableName } from './variables';
+export type { Variable } from './kinds';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type Settings = {
+  readonly [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never;
+};
+
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+  expected: string;
+}
+
+const NAMES = Object.keys(VARIABLES) as VariableName[];
+const spec = (name: VariableName): Variable => VARIABLES[name];
+
+function describeProblem(p: ConfigProblem, raw: string | undefined): string {
+  const sensitive = p.variable in VARIABLES && spec(p.variable as VariableName).sensitive;
+  const value = sensitive ? ' (value not shown)' : `=${JSON.stringify(raw)}`;
+  return `${p.variable}${value} ${p.problem}; expected ${p.expected}`;
+}
+
+function invalid(problems: Array<ConfigProblem & { raw?: string }>): PaiError {
+  return new PaiError(
+    'INVALID_CONFIG',
+    `invalid configuration: ${problems.map((p) => describeProblem(p, p.raw)).join('; ')}`,
+    {
+      status: 500,
+      details: { problems: problems.map(({ variable, problem, expected }) => ({ variable, problem, expected })) },
+    },
+  );
+}
+
+function parseOne(name: VariableName, raw: string | undefined): { value: unknown; problem?: ConfigProblem } {
+  const v = spec(name);
+  const r = v.schema.safeParse(raw);
+  if (r.success) return { value: r.data };
+  const problem = { variable: name, problem: r.error.issues[0]?.message ?? 'is invalid', expected: v.expected };
+  return { value: v.lenient ? v.schema.parse(undefined) : undefined, problem };
+}
+
+/** Checks across variables, on the parsed values. */
+const CROSS_CHECKS: Array<(s: Settings) => ConfigProblem | undefined> = [
+  // The schema name is put into SQL (CREATE SCHEMA, search_path); without DATABASE_URL it is not used at all.
+  (s) =>
+    s.DATABASE_URL && s.DATABASE_SCHEMA !== undefined && !/^[a-z_][a-z0-9_]*$/.test(s.DATABASE_SCHEMA)
+      ? {
+          variable: 'DATABASE_SCHEMA',
+          problem: 'is not a plain schema name',
+          expected: 'lower-case letters, digits and _ (not first a digit)',
+        }
+      : undefined,
+];
+
+const warned = new Set<string>();
+function warn(p: ConfigProblem, raw: string | undefined) {
+  const key = `${p.variable}\n${raw}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(`[paiflow] ${describeProblem(p, raw)}; using the default`);
+}
+
+function parseAll(env: Env, onLenient: (p: ConfigProblem, raw: string | undefined) => void): Settings {
+  const values: Record<string, unknown> = {};
+  const problems: Array<ConfigProblem & { raw?: string }> = [];
+  for (const name of NAMES) {
+    const { value, problem } = parseOne(name, env[name]);
+    values[name] = value;
+    if (problem && spec(name).lenient) onLenient(problem, env[name]);
+    else if (problem) problems.push({ ...problem, raw: env[name] });
+  }
+  if (!problems.length)
+    for (const check of CROSS_CHECKS) {
+      const p = check(values as Settings);
+      if (p) problems.push({ ...p, raw: env[p.variable] });
+    }
+  if (problems.length) throw invalid(problems);
+  return Object.freeze(values) as Settings;
+}
+
+/** The settings of `env`, parsed and validated (INVALID_CONFIG on a bad value); nothing is kept. */
+export function parseSettings(env: Env): Settings {
+  return parseAll(env, () => {});
+}
+
+let source: Env = process.env;
+const cache = new Map<VariableName, { raw: string | undefined; value: unknown }>();
+
+function current(name: VariableName): unknown {
+  const raw = source[name];
+  const hit = cache.get(name);
+  if (hit && hit.raw === raw) return hit.value;
+  const { value, problem } = parseOne(name, raw);
+  if (problem && !spec(name).lenient) throw invalid([{ ...problem, raw }]);
+  if (problem) warn(problem, raw);
+  cache.set(name, { raw, value });
+  return value;
+}
+
+const view = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(NAMES.map((name) => [name, { get: () => current(name), enumerable: true }])),
+  ),
+) as Settings;
+
+/**
+ * Validates every variable of `env` (default: the process's environment) and makes it the one `settings()` reads.
+ * Throws INVALID_CONFIG naming each bad variable; warns about lenient ones that fell back to their default.
+ */
+export function loadSettings(env: Env = process.env): Settings {
+  const parsed = parseAll(env, warn);
+  source = env;
+  cache.clear();
+  for (const name of NAMES) cache.set(name, { raw: env[name], value: parsed[name] });
+  return view;
+}
+
+/** The settings of the current environment (see the top of this file). */
+export function settings(): Settings {
+  return view;
+}

@@ -1,0 +1,234 @@
+/**
+ * Every environment variable PaiFlow reads, with its kind, default, range and meaning (the README's configuration
+ * table is checked against this list: test/config/every-environment-variable-is-documented.test.ts). Defaults and
+ * accepted spellings are the ones the code had before it was gathered here.
+ *
+ * Not listed, because PaiFlow itself does not read them:
+ * - test and benchmark settings: TEST_DATABASE_URL, TEST_REDIS_URL, BENCH_*, PROBE_COUNTER_FILE, CRASH_ENGINE (read by
+ *   test/ and bench/ only);
+ * - tooling: CI, CHROMIUM_PATH (scripts/test-e2e.mjs), PRISMA_SCHEMA_ENGINE_BINARY (scripts/prisma-generate.mjs);
+ * - read by libraries, set for them: NODE_ENV (Next.js, React; server.mjs sets it), NEXT_TELEMETRY_DISABLED (Next.js),
+ *   CHECKPOINT_DISABLE (Prisma);
+ * - PAIFLOW_WORKER_INDEX: set for the worker processes the app forks (engine/queue/worker-processes.ts), not read;
+ * - SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending and never held in
+ *   the settings (lib/server/secrets.ts); they are in SECRET_VARIABLES below for the README check.
+ */
+import { availableParallelism } from 'node:os';
+import { parsePublicUrl } from './public-url.mjs';
+import { flag, httpUrl, list, numeric, shaped, text, whole } from './kinds';
+
+/** setTimeout's largest delay: a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+export const DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT = 20_000;
+
+const is1 = (v: string) => v === '1';
+const off = { default: false, on: is1, spelled: '1 (anything else: off)', shown: '—' };
+
+/** Limits whose bad values always fell back to the default (engine/cpu/limits.ts): they still do, with a warning. */
+const limit = (dflt: number, description: string, min = 1) =>
+  whole({ default: dflt, min, lenient: true, description, note: ' (anything else: the default)' });
+/** The published API's limits: a positive number, else the default (as lib/server/v1-settings.ts always read them). */
+const positive = (dflt: number, description: string) =>
+  numeric({ default: dflt, above: 0, lenient: true, description, note: ' (anything else: the default)' });
+
+export const VARIABLES = {
+  // Storage
+  DATA_DIR: text({ default: './data', description: 'folder of the embedded database and knowledge index' }),
+  DB_THREAD_SPIN_MS: numeric({
+    default: 1,
+    description: 'ms a database thread polls for its next request (≤ 0: never)',
+  }),
+  PG_WRITE_THREAD: flag({
+    default: true,
+    on: (v) => v !== '0',
+    spelled: '0 (anything else: on)',
+    description: "PostgreSQL's hot statements go through a thread of their own",
+  }),
+  DATABASE_URL: text({ sensitive: true, description: 'PostgreSQL connection string (unset: the embedded database)' }),
+  DATABASE_SCHEMA: text({ shown: '`public`', computed: true, description: 'PostgreSQL schema' }),
+  DATABASE_POOL_SIZE: numeric({ default: 10, min: 1, description: "connections in PaiFlow's PostgreSQL pools" }),
+  SNAPSHOT_SYNC_COMMIT: flag({
+    default: false,
+    on: (v) => /^(1|true|on)$/i.test(v),
+    spelled: '1, true or on (anything else: off)',
+    description: 'node snapshots on PostgreSQL are committed synchronously',
+  }),
+  PAIFLOW_ROOT: text({ shown: "the entry point's folder", computed: true, description: "where PaiFlow's files are" }),
+  PAIFLOW_MIGRATIONS_DIR: text({
+    shown: '`$PAIFLOW_ROOT/prisma/migrations`',
+    computed: true,
+    description: 'folder of the migration SQL',
+  }),
+
+  // LLM
+  OPENAI_API_KEY: text({ trim: true, sensitive: true, description: 'key of an OpenAI-compatible provider' }),
+  OPENAI_BASE_URL: httpUrl({
+    shown: '`https://api.openai.com/v1`',
+    computed: true,
+    description: 'endpoint of the OpenAI-compatible provider',
+  }),
+  HTTP_ALLOWLIST: text({ description: 'trusted internal host:port list for HTTP nodes and tools' }),
+
+  // Redis, events, queue mode
+  REDIS_URL: text({ sensitive: true, description: 'Redis for trace events (and queue mode)' }),
+  REDIS_PREFIX: text({ default: 'paiflow:', description: 'key prefix in Redis' }),
+  EVENTS_RETENTION_S: whole({ default: 300, min: 1, max: 30 * 86_400, description: "s a run's Redis stream is kept" }),
+  QUEUE_MODE: flag({ ...off, shown: 'off', description: 'the API enqueues runs, worker processes execute them' }),
+  WORKERS: whole({ default: 0, min: 0, description: 'worker processes the app forks' }),
+  WORKER_CONCURRENCY: whole({ default: 20, min: 1, description: 'runs per worker process' }),
+  QUEUE_GLOBAL_CONCURRENCY: whole({ default: 0, min: 0, description: 'runs at once across workers (0: no limit)' }),
+  QUEUE_WORKFLOW_CONCURRENCY: whole({ default: 0, min: 0, description: 'runs of one workflow at once (0: no limit)' }),
+  QUEUE_LOCK_MS: whole({ default: 30_000, min: 500, description: "a job's lock" }),
+  RUN_STALE_MS: whole({
+    min: 100,
+    shown: '`20000`',
+    computed: true,
+    description: 'heartbeat age after which a run is orphaned (default: 20000 or 4 × WORKER_HEARTBEAT_MS)',
+  }),
+  QUEUE_REAPER_MS: whole({ default: 15_000, min: 100, description: 'interval of the reaper of orphaned runs' }),
+  QUEUE_NAME: text({ default: 'runs', description: "the BullMQ queue's name" }),
+  QUEUE_MAX_STALLED: whole({ default: 2, min: 0, description: 'how often a job may stall before it fails' }),
+  QUEUE_ENQUEUE_TIMEOUT_MS: whole({ default: 5_000, min: 100, description: 'an enqueue slower than this fails' }),
+  WORKER_HEARTBEAT_MS: whole({ default: 1_000, min: 50, description: "a worker's run heartbeat" }),
+  WORKER_SHUTDOWN_GRACE_MS: whole({ default: 10_000, min: 0, description: 'on SIGTERM, wait for running runs' }),
+  PAIFLOW_EXTRA_NODES: list({ description: 'module paths whose `nodes` a worker process registers' }),
+  AUTO_RESUME_INTERRUPTED: flag({
+    ...off,
+    shown: '`0`',
+    description: 'runs interrupted by a crash are resumed automatically',
+  }),
+
+  // Knowledge and agents
+  ELASTICSEARCH_URL: httpUrl({ sensitive: true, description: 'Elasticsearch for knowledge bases' }),
+  ELASTICSEARCH_API_KEY: text({ sensitive: true, description: 'API key for Elasticsearch' }),
+  ELASTICSEARCH_INDEX_PREFIX: text({ shown: '`paiflow-kb-`', computed: true, description: 'index name prefix' }),
+  EMBEDDING_MODEL: shaped({
+    shown: '`use-lite` (`openai:text-embedding-3-small` with `OPENAI_API_KEY`)',
+    computed: true,
+    expected: 'use-lite or openai:<model>',
+    description: 'embedding model of new knowledge bases',
+    parse: (v) => {
+      const m = v?.trim() || undefined;
+      if (m !== undefined && m !== 'use-lite' && !/^openai:./.test(m))
+        throw new Error('is not a known embedding model');
+      return m;
+    },
+  }),
+  KNOWLEDGE_FUSION: shaped({
+    lenient: true,
+    default: 'rescore',
+    expected: 'rescore or rrf (anything else: the default)',
+    description: 'hybrid search fusion',
+    parse: (v): 'rescore' | 'rrf' => {
+      const m = (v ?? 'rescore').trim().toLowerCase() || 'rescore';
+      if (m !== 'rescore' && m !== 'rrf') throw new Error('is not a fusion method');
+      return m;
+    },
+  }),
+  KNOWLEDGE_EXACT_KNN_LIMIT: numeric({
+    default: DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT,
+    description: "chunks up to which the embedded index's kNN is an exact scan",
+  }),
+  KNOWLEDGE_MAX_UPLOAD_BYTES: numeric({ default: 20 * 1024 * 1024, above: 0, description: 'upload size limit' }),
+  // A bad MCP_SERVERS must not stop the app: agents that use MCP get the error (lib/server/agent.ts parses it).
+  MCP_SERVERS: text({ description: 'JSON list of MCP servers for agents' }),
+  MEMORY_EMBEDDING_MODEL: text({
+    default: 'use-lite',
+    trim: true,
+    description: "embedder of agents' long-term memory (an unusable one turns memory off)",
+  }),
+
+  // Published API (v1)
+  RATE_LIMIT_PER_MIN: positive(600, 'per-API-key rate limit on /api/v1'),
+  API_KEY_MAX_FAILURES: positive(20, 'wrong API keys from one address before 429'),
+  API_KEY_FAILURE_WINDOW_S: positive(900, 'window of API_KEY_MAX_FAILURES, s'),
+  MAX_CONCURRENT_RUNS_PER_WORKFLOW: positive(50, 'concurrent published runs per workflow'),
+  SYNC_TIMEOUT_MS: positive(30_000, 'sync-mode wait before 202'),
+  CORS_ORIGINS: shaped({
+    default: '*',
+    expected: '* or a comma-separated list of origins',
+    description: 'default browser origins for /api/v1',
+    parse: (v): '*' | ReadonlySet<string> => {
+      const s = (v ?? '*').trim();
+      if (s === '*' || s === '') return '*';
+      const origins = s.split(',').map((o) => o.trim().replace(/\/$/, ''));
+      return new Set(origins.filter(Boolean));
+    },
+  }),
+
+  // CPU and document limits
+  REGEX_MAX_PATTERN_LENGTH: limit(1000, 'characters in a condition/loop regex'),
+  REGEX_MAX_REPEAT: limit(100, 'largest count in {n}, {n,}, {n,m}'),
+  REGEX_MAX_PROGRAM_SIZE: limit(2000, 'RE2 program size of a regex'),
+  REGEX_TIMEOUT_MS: limit(1000, 'time a regex may run in its worker thread'),
+  TEMPLATE_MAX_OUTPUT_CHARS: limit(10_000_000, 'characters a template may render to'),
+  DOCUMENT_MAX_CHARS: limit(5_000_000, 'characters of text from one document'),
+  DOCUMENT_MAX_INFLATED_BYTES: limit(128 * 1024 * 1024, "bytes a PDF's streams may inflate to"),
+  DOCUMENT_MAX_PAGES: limit(2000, 'pages of one PDF'),
+  DOCUMENT_MAX_CHUNKS: limit(20_000, 'chunks of one document'),
+  DOCUMENT_PARSE_TIMEOUT_MS: limit(120_000, 'time parsing one document may take'),
+  DOCUMENT_WORKER_MEMORY_MB: limit(512, "memory a document's worker may use", 32),
+  EMBEDDING_BATCH_TIMEOUT_MS: limit(60_000, 'time one batch of the offline embedder may take'),
+  CPU_WORKER_THREADS: whole({
+    // One core stays with the event loop; on one core the worker still gets a thread (the OS shares it).
+    default: Math.max(1, availableParallelism() - 1),
+    min: 1,
+    lenient: true,
+    shown: 'cores − 1 (min 1)',
+    computed: true,
+    note: ' (anything else: the default)',
+    description: 'worker threads for short CPU tasks',
+  }),
+
+  // Engine
+  LOOP_MAX_ITERATIONS: numeric({ default: 25, description: 'default per-node iteration limit in cycles' }),
+  NODE_TIMEOUT_MS: numeric({ default: 600_000, min: 1, max: MAX_TIMER_MS, description: 'default per-node timeout' }),
+  DAG_CONCURRENCY: numeric({
+    default: 8,
+    note: ' (below 1 counts as 1)',
+    description: 'parallel nodes per run on the DAG engine',
+  }),
+
+  // App and HTTP
+  MAX_BODY_BYTES: numeric({ default: 2 * 1024 * 1024, above: 0, description: 'request body limit' }),
+  SEED_EXAMPLE: flag({
+    default: true,
+    on: (v) => v !== '0',
+    spelled: '0 (anything else: on)',
+    description: 'seed the example workflow into a fresh database',
+  }),
+  PAIFLOW_OWNER_EMAIL: text({ description: 'owner account created at start-up (with the password)' }),
+  PAIFLOW_OWNER_PASSWORD: text({ sensitive: true, description: 'password of that owner account' }),
+  PAIFLOW_OWNER_NAME: text({ default: 'Owner', description: 'name of that owner account' }),
+  PAIFLOW_ENCRYPTION_KEY: text({
+    trim: true,
+    min: 16,
+    sensitive: true,
+    description: 'master key of the credentials vault (unset: generated into DATA_DIR/encryption.key)',
+  }),
+  SESSION_IDLE_S: whole({ default: 86_400, min: 1, description: 'a browser session expires after this long unused' }),
+  SESSION_MAX_AGE_S: whole({ default: 14 * 86_400, min: 1, description: 'a browser session expires this long after' }),
+  PAIFLOW_CLIENT_IP_TAG: text({
+    shown: 'random per process',
+    computed: true,
+    sensitive: true,
+    description: "tag of server.mjs's client-address header",
+  }),
+  TRUST_PROXY: flag({ ...off, description: 'behind a reverse proxy: the client address is from X-Forwarded-For' }),
+  COOKIE_SECURE: flag({ ...off, description: 'session cookies are always Secure' }),
+  PUBLIC_URL: shaped({
+    expected: 'http(s) origins, comma-separated',
+    description: "the app's public origins",
+    parse: (v): readonly string[] => Object.freeze(parsePublicUrl(v)),
+  }),
+  PORT: whole({ default: 3000, min: 0, max: 65_535, description: 'where `npm start` listens (read by server.mjs)' }),
+  HOSTNAME: text({ default: 'localhost', description: 'where `npm start` listens (read by server.mjs)' }),
+};
+
+/** Families of variables whose names are chosen by workflows (read by lib/server/secrets.ts, never held here). */
+export const SECRET_VARIABLES = {
+  'SECRET_<NAME>': { shown: '—', description: 'a named secret' },
+  'SECRET_<NAME>_HOSTS': { shown: '—', description: 'comma-separated hosts that secret may be sent to' },
+};
+
+export type VariableName = keyof typeof VARIABLES;
