@@ -1,9 +1,10 @@
 /**
- * Limits on CPU- and memory-heavy work (regexes, rendered templates, documents), from the environment; the README's
- * configuration table lists them. Read on each use (a handful of env lookups, microseconds), so a test or an
- * operator's change applies to the next document or run; the worker pools read theirs when they start a thread.
+ * Limits on CPU- and memory-heavy work (regexes, rendered templates, documents), from the settings (their variables
+ * and defaults are in engine/config/variables.ts and the README's configuration table). Read on each use (a handful
+ * of lookups, microseconds), so a test's change applies to the next document or run; the worker pools read theirs
+ * when they start a thread.
  */
-import { availableParallelism } from 'node:os';
+import { settings, type Settings } from '../config/settings';
 
 export interface CpuLimits {
   /** Characters in a regex pattern. */
@@ -34,28 +35,21 @@ export interface CpuLimits {
   threads: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 1): number {
-  const raw = env[name]?.trim();
-  if (!raw) return dflt;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : dflt;
-}
-
-export function cpuLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): CpuLimits {
+/** The limits in force (engine/config/settings.ts); read on each use, so the next document or run gets a change. */
+export function cpuLimits(s: Settings = settings()): CpuLimits {
   return {
-    regexMaxPatternLength: int(env, 'REGEX_MAX_PATTERN_LENGTH', 1000),
-    regexMaxRepeat: int(env, 'REGEX_MAX_REPEAT', 100),
-    regexMaxProgramSize: int(env, 'REGEX_MAX_PROGRAM_SIZE', 2000),
-    regexTimeoutMs: int(env, 'REGEX_TIMEOUT_MS', 1000),
-    templateMaxOutputChars: int(env, 'TEMPLATE_MAX_OUTPUT_CHARS', 10_000_000),
-    documentMaxChars: int(env, 'DOCUMENT_MAX_CHARS', 5_000_000),
-    documentMaxInflatedBytes: int(env, 'DOCUMENT_MAX_INFLATED_BYTES', 128 * 1024 * 1024),
-    documentMaxPages: int(env, 'DOCUMENT_MAX_PAGES', 2000),
-    documentMaxChunks: int(env, 'DOCUMENT_MAX_CHUNKS', 20_000),
-    documentParseTimeoutMs: int(env, 'DOCUMENT_PARSE_TIMEOUT_MS', 120_000),
-    documentWorkerMemoryMb: int(env, 'DOCUMENT_WORKER_MEMORY_MB', 512, 32),
-    embedBatchTimeoutMs: int(env, 'EMBEDDING_BATCH_TIMEOUT_MS', 60_000),
-    // One core stays with the event loop; on one core the worker still gets a thread (the OS shares it).
-    threads: int(env, 'CPU_WORKER_THREADS', Math.max(1, availableParallelism() - 1)),
+    regexMaxPatternLength: s.REGEX_MAX_PATTERN_LENGTH,
+    regexMaxRepeat: s.REGEX_MAX_REPEAT,
+    regexMaxProgramSize: s.REGEX_MAX_PROGRAM_SIZE,
+    regexTimeoutMs: s.REGEX_TIMEOUT_MS,
+    templateMaxOutputChars: s.TEMPLATE_MAX_OUTPUT_CHARS,
+    documentMaxChars: s.DOCUMENT_MAX_CHARS,
+    documentMaxInflatedBytes: s.DOCUMENT_MAX_INFLATED_BYTES,
+    documentMaxPages: s.DOCUMENT_MAX_PAGES,
+    documentMaxChunks: s.DOCUMENT_MAX_CHUNKS,
+    documentParseTimeoutMs: s.DOCUMENT_PARSE_TIMEOUT_MS,
+    documentWorkerMemoryMb: s.DOCUMENT_WORKER_MEMORY_MB,
+    embedBatchTimeoutMs: s.EMBEDDING_BATCH_TIMEOUT_MS,
+    threads: s.CPU_WORKER_THREADS,
   };
 }

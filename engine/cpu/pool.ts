@@ -14,7 +14,7 @@ import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { fromAppRoot } from '../store/app-root';
 import { PaiError } from '../errors';
-import { cpuLimitsFromEnv } from './limits';
+import { cpuLimits } from './limits';
 
 export type PoolName = 'quick' | 'documents' | 'embed';
 
@@ -33,7 +33,7 @@ function workerFile(): string {
 }
 
 function options(name: PoolName) {
-  const limits = cpuLimitsFromEnv();
+  const limits = cpuLimits();
   switch (name) {
     case 'quick':
       return { maxThreads: limits.threads, idleTimeout: 30_000, resourceLimits: { maxOldGenerationSizeMb: 256 } };

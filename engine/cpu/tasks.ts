@@ -6,7 +6,7 @@ import type { Chunk } from '../knowledge/chunker';
 import type { DocumentMime } from '../knowledge/parsers';
 import type { PreparedDocument } from '../knowledge/prepare-document';
 import { PaiError } from '../errors';
-import { cpuLimitsFromEnv, type CpuLimits } from './limits';
+import { cpuLimits, type CpuLimits } from './limits';
 import { runInPool } from './pool';
 
 /** Whether RE2 finds `pattern` in `input`, in the quick pool; REGEX_TIMEOUT after `timeoutMs` of matching. */
@@ -58,7 +58,7 @@ export async function prepareDocumentInWorker(
   input: DocumentInput,
   opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
 ): Promise<DocumentChunks> {
-  const limits = opts.limits ?? cpuLimitsFromEnv();
+  const limits = opts.limits ?? cpuLimits();
   // A copy of just the bytes (a view may sit on a larger buffer, which a clone would copy whole), moved, not cloned.
   const bytes = input.bytes?.slice();
   const prepared = await runInPool<PreparedDocument>(
@@ -112,7 +112,7 @@ const EMBED_TASK_TEXTS = 16;
 
 /** Embeds texts with the offline model in the embed pool; EMBEDDING_TIMEOUT for a batch over its time. */
 export async function embedInWorker(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
-  const { embedBatchTimeoutMs } = cpuLimitsFromEnv();
+  const { embedBatchTimeoutMs } = cpuLimits();
   const out: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += EMBED_TASK_TEXTS) {
     const part = texts.slice(i, i + EMBED_TASK_TEXTS);

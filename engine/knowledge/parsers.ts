@@ -4,7 +4,7 @@
  * (Mozilla's pdf.js, serverless build; offline, pure JS), under limits on inflated size, pages and text (each with
  * its own error code). The service runs this in a worker thread (engine/cpu, prepare-document.ts).
  */
-import { cpuLimitsFromEnv } from '../cpu/limits';
+import { cpuLimits } from '../cpu/limits';
 import { PaiError } from '../errors';
 import type { TextSegment } from './chunker';
 import { htmlToText } from './html-to-text';
@@ -73,7 +73,7 @@ export interface ParseLimits {
 }
 
 function parseLimitsFromEnv(): ParseLimits {
-  const l = cpuLimitsFromEnv();
+  const l = cpuLimits();
   return { maxChars: l.documentMaxChars, maxInflatedBytes: l.documentMaxInflatedBytes, maxPages: l.documentMaxPages };
 }
 

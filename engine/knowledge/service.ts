@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { PaiError, toErrorJson } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
-import { cpuLimitsFromEnv } from '../cpu/limits';
+import { cpuLimits } from '../cpu/limits';
 import { prepareDocumentInWorker } from '../cpu/tasks';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
@@ -314,7 +314,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       const kb = await this.getKnowledgeBase(kbId);
       await progress({ status: 'parsing', progress: 0.02 }, true);
       // Parsing and chunking run in a worker thread, under the document limits (engine/cpu/limits.ts).
-      const limits = cpuLimitsFromEnv();
+      const limits = cpuLimits();
       if (this.o.maxDocumentChars !== undefined) limits.documentMaxChars = this.o.maxDocumentChars;
       const { bytes, text } = job.upload;
       const prepared = await prepareDocumentInWorker(

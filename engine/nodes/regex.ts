@@ -6,7 +6,7 @@
  * more than a millisecond or so runs in a worker thread with a time limit instead of on the event loop.
  */
 import { RE2JS } from 're2js';
-import { cpuLimitsFromEnv, type CpuLimits } from '../cpu/limits';
+import { cpuLimits, type CpuLimits } from '../cpu/limits';
 import { regexInWorker } from '../cpu/tasks';
 import { PaiError } from '../errors';
 
@@ -118,7 +118,7 @@ export function estimateRegex(pattern: string): { size: number; maxRepeat: numbe
 }
 
 /** Throws REGEX_TOO_COMPLEX (400, saying which limit) when the pattern is over a limit; cheap, no compilation. */
-export function checkRegexPattern(pattern: string, limits: RegexLimits = cpuLimitsFromEnv(), path?: string): void {
+export function checkRegexPattern(pattern: string, limits: RegexLimits = cpuLimits(), path?: string): void {
   if (pattern.length > limits.regexMaxPatternLength)
     throw tooComplex(
       `the regular expression has ${pattern.length} characters; the limit is ${limits.regexMaxPatternLength} ` +
@@ -143,7 +143,7 @@ export function checkRegexPattern(pattern: string, limits: RegexLimits = cpuLimi
 const cache = new Map<string, RE2JS>();
 
 /** Checks and compiles a pattern (cached); INVALID_REGEX for what RE2 cannot compile. */
-export function compileRegex(pattern: string, limits: RegexLimits = cpuLimitsFromEnv()): RE2JS {
+export function compileRegex(pattern: string, limits: RegexLimits = cpuLimits()): RE2JS {
   checkRegexPattern(pattern, limits);
   let re = cache.get(pattern);
   if (!re) {
@@ -174,7 +174,7 @@ export function regexFindInline(pattern: string, input: string): boolean {
  * REGEX_TIMEOUT after REGEX_TIMEOUT_MS of matching. `signal` (the node's) cancels it, worker included.
  */
 export async function regexFind(pattern: string, input: string, opts: { signal?: AbortSignal } = {}): Promise<boolean> {
-  const limits = cpuLimitsFromEnv();
+  const limits = cpuLimits();
   const re = compileRegex(pattern, limits);
   if (re.programSize() * Math.max(1, input.length) <= INLINE_REGEX_COST) return re.matcher(input).find();
   return regexInWorker(pattern, input, { timeoutMs: limits.regexTimeoutMs, signal: opts.signal });

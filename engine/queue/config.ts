@@ -1,8 +1,8 @@
 /**
- * Queue-mode settings from the environment (the README lists them). Queue mode is on when REDIS_URL is set and
- * QUEUE_MODE=1 or WORKERS=n>0; a worker process (scripts/worker.ts) always runs in it.
+ * Queue-mode settings (their variables are in engine/config/variables.ts and the README). Queue mode is on when
+ * REDIS_URL is set and QUEUE_MODE=1 or WORKERS=n>0; a worker process (scripts/worker.ts) always runs in it.
  */
-import { PaiError } from '../errors';
+import { settings, type Settings } from '../config/settings';
 
 export interface QueueConfig {
   /** Queue mode requested (QUEUE_MODE=1 or WORKERS>0). */
@@ -39,33 +39,22 @@ export interface QueueConfig {
   shutdownGraceMs: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min)
-    throw new PaiError('INVALID_CONFIG', `${name} must be an integer >= ${min} (got "${raw}")`, { status: 500 });
-  return n;
-}
-
-export function readQueueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
-  const workers = int(env, 'WORKERS', 0);
-  const heartbeatMs = int(env, 'WORKER_HEARTBEAT_MS', 1_000, 50);
+export function readQueueConfig(s: Settings = settings()): QueueConfig {
   return {
-    enabled: env.QUEUE_MODE === '1' || workers > 0,
-    workers,
-    redisUrl: env.REDIS_URL || undefined,
-    prefix: env.REDIS_PREFIX || 'paiflow:',
-    queueName: env.QUEUE_NAME || 'runs',
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 20, 1),
-    globalConcurrency: int(env, 'QUEUE_GLOBAL_CONCURRENCY', 0),
-    workflowConcurrency: int(env, 'QUEUE_WORKFLOW_CONCURRENCY', 0),
-    lockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 500),
-    maxStalled: int(env, 'QUEUE_MAX_STALLED', 2),
-    heartbeatMs,
-    staleMs: int(env, 'RUN_STALE_MS', Math.max(20_000, heartbeatMs * 4), 100),
-    reaperMs: int(env, 'QUEUE_REAPER_MS', 15_000, 100),
-    enqueueTimeoutMs: int(env, 'QUEUE_ENQUEUE_TIMEOUT_MS', 5_000, 100),
-    shutdownGraceMs: int(env, 'WORKER_SHUTDOWN_GRACE_MS', 10_000),
+    enabled: s.QUEUE_MODE || s.WORKERS > 0,
+    workers: s.WORKERS,
+    redisUrl: s.REDIS_URL,
+    prefix: s.REDIS_PREFIX,
+    queueName: s.QUEUE_NAME,
+    workerConcurrency: s.WORKER_CONCURRENCY,
+    globalConcurrency: s.QUEUE_GLOBAL_CONCURRENCY,
+    workflowConcurrency: s.QUEUE_WORKFLOW_CONCURRENCY,
+    lockMs: s.QUEUE_LOCK_MS,
+    maxStalled: s.QUEUE_MAX_STALLED,
+    heartbeatMs: s.WORKER_HEARTBEAT_MS,
+    staleMs: s.RUN_STALE_MS ?? Math.max(20_000, s.WORKER_HEARTBEAT_MS * 4),
+    reaperMs: s.QUEUE_REAPER_MS,
+    enqueueTimeoutMs: s.QUEUE_ENQUEUE_TIMEOUT_MS,
+    shutdownGraceMs: s.WORKER_SHUTDOWN_GRACE_MS,
   };
 }

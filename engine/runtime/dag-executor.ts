@@ -20,6 +20,7 @@ import {
   stageSkipped,
   storeFailedResult,
 } from './scheduler-core';
+import { settings } from '../config/settings';
 
 export interface ExecuteArgs {
   runId: string;
@@ -57,7 +58,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const t = buildTopology(a.graph);
   const nodes = new Map<string, GraphNode>(a.graph.nodes.map((n) => [n.id, n]));
   const state = new RunState(a.inputs);
-  const concurrency = Math.max(1, a.concurrency ?? Number(process.env.DAG_CONCURRENCY ?? 8));
+  const concurrency = Math.max(1, a.concurrency ?? settings().DAG_CONCURRENCY);
   const persistWithNext = persistWithNextIn(t, nodes, a.registry);
   state.seed(a, nodes);
 

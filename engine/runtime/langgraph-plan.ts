@@ -7,8 +7,7 @@ import type { GraphEdge, GraphNode } from '../graph/schema';
 import { buildTopology, findCycle, reachableFrom, type Topology } from '../graph/topology';
 import type { ExecuteArgs } from './dag-executor';
 import { persistWithNextIn } from './run-node';
-
-const DEFAULT_MAX_ITERATIONS = Number(process.env.LOOP_MAX_ITERATIONS ?? 25);
+import { settings } from '../config/settings';
 
 export interface Plan {
   t: Topology;
@@ -89,7 +88,9 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
     );
     for (const id of t.ids) if (reach.get(id)!.has(id)) inCycle.add(id);
     for (const id of inCycle) {
-      let limit = Number((nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? DEFAULT_MAX_ITERATIONS);
+      let limit = Number(
+        (nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? settings().LOOP_MAX_ITERATIONS,
+      );
       for (const other of inCycle) {
         const n = nodes.get(other)!;
         if (n.type === 'loop' && reach.get(id)!.has(other) && reach.get(other)!.has(id)) {

@@ -18,6 +18,7 @@ import type { NodeRunRecord } from '../store/types';
 import { resolveDeep, type TemplateScope } from '../template/resolve';
 import { redact } from './redact';
 import { newSpanId, type RunJournal } from './run-journal';
+import { settings } from '../config/settings';
 
 export interface NodeServices {
   llm: LlmResolver;
@@ -63,8 +64,6 @@ export interface RunNodeArgs {
    */
   persistWithNext?: boolean;
 }
-
-const DEFAULT_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_MS ?? 10 * 60_000);
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -125,7 +124,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const { node, def, journal, runId } = a;
   if (!def.pure && journal.runStored) await journal.runStored; // a node with effects runs only for a stored run
   const policy = retryPolicySchema.parse(node.data.retry ?? {});
-  const timeoutMs = node.data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = node.data.timeoutMs ?? settings().NODE_TIMEOUT_MS;
   const spanId = newSpanId();
   const startedAt = new Date();
   let attempt = a.previousAttempts;

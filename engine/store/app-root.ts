@@ -5,9 +5,10 @@
  * own location; the entry point can, and so the app starts from any working directory.
  */
 import path from 'node:path';
+import { settings } from '../config/settings';
 
 export function appRoot(): string {
-  return process.env.PAIFLOW_ROOT || /* turbopackIgnore: true */ process.cwd();
+  return settings().PAIFLOW_ROOT || /* turbopackIgnore: true */ process.cwd();
 }
 
 export function fromAppRoot(...parts: string[]): string {

@@ -9,7 +9,7 @@
  * than TEMPLATE_MAX_OUTPUT_CHARS fails with TEMPLATE_OUTPUT_TOO_LARGE. A template that is exactly one ref passes the
  * value itself along, copying nothing.
  */
-import { cpuLimitsFromEnv } from '../cpu/limits';
+import { settings } from '../config/settings';
 import { PaiError } from '../errors';
 
 export type PathSegment = string | number;
@@ -160,7 +160,7 @@ export function renderTemplate(text: string, scope: TemplateScope): unknown {
   const refs = findRefs(text);
   if (refs.length === 0) return text;
   if (refs.length === 1 && refs[0].start === 0 && refs[0].end === text.length) return evalRef(refs[0], scope);
-  const max = cpuLimitsFromEnv().templateMaxOutputChars;
+  const max = settings().TEMPLATE_MAX_OUTPUT_CHARS;
   let out = '';
   let last = 0;
   for (const r of refs) {

@@ -10,6 +10,7 @@ import Redis from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
 import { BullRunQueue, startBullWorker } from '@/engine/queue/bullmq-queue';
+import { parseSettings } from '@/engine/config/settings';
 import { readQueueConfig } from '@/engine/queue/config';
 import { openQueueMode } from '@/engine/queue/queue-mode';
 import type { QueuedRunExecutor, RunWorker } from '@/engine/queue/types';
@@ -21,7 +22,7 @@ import { until } from '../support/until';
 const redisOk = await redisAvailable();
 if (!redisOk) console.warn(`[tests] Redis not reachable at ${TEST_REDIS_URL}: BullMQ RunQueue suite SKIPPED`);
 
-const cfg = (env: Record<string, string>) => readQueueConfig(env as NodeJS.ProcessEnv);
+const cfg = (env: Record<string, string>) => readQueueConfig(parseSettings(env));
 
 describe('queue mode configuration', () => {
   const deps = (env: Record<string, string>, dbKind: 'pglite' | 'postgres') => ({

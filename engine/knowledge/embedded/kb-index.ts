@@ -29,7 +29,7 @@ import {
   type Manifest,
 } from './kb-index-files';
 import { TopK } from './top-k';
-import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
+import { BinaryCodes, dot, exactLimit, knnSearch } from './vector-search';
 
 type StoredChunk = ChunkMeta;
 
@@ -282,7 +282,7 @@ export class KbIndex {
     return dot(q, this.vectors, slot * q.length);
   }
 
-  /** kNN (exact up to EXACT_LIMIT rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
+  /** kNN (exact up to exactLimit() rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
   private knn(
     q: Float32Array,
     k: number,
@@ -290,6 +290,7 @@ export class KbIndex {
     only: number[] | undefined,
   ): Array<{ slot: number; score: number }> {
     const rows = this.manifest.slots;
+    const limit = exactLimit();
     return knnSearch({
       q,
       vectors: this.vectors,
@@ -299,7 +300,7 @@ export class KbIndex {
       filter,
       only,
       codes: this.codes,
-      exactLimit: this.liveCount > EXACT_LIMIT ? EXACT_LIMIT : Infinity,
+      exactLimit: this.liveCount > limit ? limit : Infinity,
     }).map(({ slot, cos }) => ({ slot, score: (1 + cos) / 2 }));
   }
 
@@ -333,7 +334,7 @@ export class KbIndex {
     if (only) {
       onlySlots = [];
       for (const d of only) for (const s of this.docSlots.get(d) ?? []) onlySlots.push(s);
-      if (onlySlots.length > EXACT_LIMIT) onlySlots = undefined;
+      if (onlySlots.length > exactLimit()) onlySlots = undefined;
     }
     let qv: Float32Array | undefined;
     if (q.mode !== 'bm25') {

@@ -12,6 +12,7 @@ import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
 import { RemotePGlite, type RemoteTx } from './pglite-remote';
 import { spinMsFor, ThreadClient, threadError } from './thread-client';
+import { settings } from '../../config/settings';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -125,7 +126,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`, { status: 500 });
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: settings().DATABASE_POOL_SIZE,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('error', () => {
@@ -136,12 +137,12 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   // where there is a core for it (pg-write-worker.mjs). A database error keeps pg's class and its fields.
   const spinMs = spinMsFor(opts.threadSpinMs);
   const writer =
-    spinMs > 0 && process.env.PG_WRITE_THREAD !== '0'
+    spinMs > 0 && settings().PG_WRITE_THREAD
       ? await ThreadClient.start(
           'pg-write-worker.mjs',
           {
             connectionString: opts.databaseUrl,
-            max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+            max: settings().DATABASE_POOL_SIZE,
             options: schema ? `-c search_path=${schema}` : undefined,
             spinMs,
           },
@@ -210,7 +211,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
 }
 
 async function openPglite(opts: OpenOptions): Promise<Database> {
-  const dataDir = path.resolve(opts.dataDir ?? process.env.DATA_DIR ?? './data');
+  const dataDir = path.resolve(opts.dataDir ?? settings().DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const release = takeLock(dataDir);
   let pglite: RemotePGlite | undefined;

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
 import { fromAppRoot } from '../app-root';
+import { settings } from '../../config/settings';
 
 export interface SqlTx {
   exec(sql: string): Promise<void>;
@@ -31,7 +32,7 @@ export interface SqlRunner extends SqlTx {
 const LOCK_KEY = 727_071_001;
 
 export function defaultMigrationsDir(): string {
-  return process.env.PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot('prisma', 'migrations');
+  return settings().PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot('prisma', 'migrations');
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {

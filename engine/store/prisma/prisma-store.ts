@@ -20,6 +20,7 @@ import { COMMIT_ASYNC_SQL, COMMIT_SQL, COMMIT_WITH_RUN_SQL, FOLDABLE } from './c
 
 import { pgJson, pgSafe, runPatchData, toEvent, toNodeRun, toRun } from './rows';
 import { PrismaWorkflowStore } from './workflow-store';
+import { settings } from '../../config/settings';
 
 export type { ApiKeyRecord, PublishedWorkflow } from './rows';
 
@@ -34,7 +35,7 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     sql?: SqlRunner,
   ) {
     super(prisma, sql);
-    this.asyncSnapshots = kind === 'postgres' && !/^(1|true|on)$/i.test(process.env.SNAPSHOT_SYNC_COMMIT ?? '');
+    this.asyncSnapshots = kind === 'postgres' && !settings().SNAPSHOT_SYNC_COMMIT;
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────

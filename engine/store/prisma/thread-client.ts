@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fromAppRoot } from '../app-root';
 import { Worker } from 'node:worker_threads';
+import { settings } from '../../config/settings';
 
 type Answer = { id: number; result?: unknown; error?: Record<string, unknown> };
 
@@ -25,7 +26,7 @@ function workerPath(workerFile: WorkerFile): string {
 
 /** How long a thread polls for its next request (thread-serve.mjs): only where it has a core of its own. */
 export function spinMsFor(requested?: number): number {
-  return availableParallelism() > 1 ? (requested ?? Number(process.env.DB_THREAD_SPIN_MS ?? 1)) : 0;
+  return availableParallelism() > 1 ? (requested ?? settings().DB_THREAD_SPIN_MS) : 0;
 }
 
 export class ThreadClient {
