@@ -15,12 +15,15 @@ import { hostChecker, hostRefusal } from './lib/http/public-origins.mjs';
 process.env.NODE_ENV ??= 'production';
 // PaiFlow finds its migrations and database-thread scripts here, whatever the working directory
 // (engine/store/app-root.ts).
-process.env.PAIFLOW_ROOT ??= path();
+process.env.PAIFLOW_ROOT ||= path();
 const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
 });
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-const hostname = values.hostname ?? process.env.HOSTNAME ?? 'localhost';
+// Plain JavaScript, run before any TypeScript is loaded, so it reads its few variables itself, with the names,
+// defaults and "empty = unset" of engine/config/variables.ts (PORT, HOSTNAME, PAIFLOW_CLIENT_IP_TAG, PUBLIC_URL and
+// TRUST_PROXY in hostChecker); the app validates every variable when it starts (createApp).
+const port = Number(values.port ?? (process.env.PORT || 3000));
+const hostname = values.hostname ?? (process.env.HOSTNAME || 'localhost');
 
 const { default: next } = await import('next');
 const app = next({ dev: false, hostname, port, dir: path() });
@@ -28,7 +31,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 // Marks the client address header as ours: a request's own X-PaiFlow-Client-Ip without this process's tag is ignored.
-const CLIENT_IP_TAG = (process.env.PAIFLOW_CLIENT_IP_TAG ??= randomBytes(16).toString('hex'));
+const CLIENT_IP_TAG = (process.env.PAIFLOW_CLIENT_IP_TAG ||= randomBytes(16).toString('hex'));
 
 const DIRECT = Symbol.for('paiflow.directRoutes');
 /** The listed handler for this request, if any. */

@@ -3,7 +3,7 @@
  * BullMQ queue in Redis and executes them with the same services as the app (lib/server/app.ts, role `worker`).
  *
  * Needs DATABASE_URL (PostgreSQL; the embedded PGlite store is single-process) and REDIS_URL. Settings: see
- * engine/queue/config.ts (WORKER_CONCURRENCY, QUEUE_WORKFLOW_CONCURRENCY, QUEUE_LOCK_MS, RUN_STALE_MS, ...).
+ * engine/config/variables.ts (WORKER_CONCURRENCY, QUEUE_WORKFLOW_CONCURRENCY, QUEUE_LOCK_MS, RUN_STALE_MS, ...).
  * PAIFLOW_EXTRA_NODES: comma-separated module paths whose `nodes` export (NodeDefinition[]) is registered too
  * (custom node types; the tests' probe nodes).
  *
@@ -15,17 +15,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { NodeDefinition } from '@/engine/nodes/define';
 import { WORKER_READY_MESSAGE } from '@/engine/queue/worker-processes';
 import { createApp } from '@/lib/server/app';
-import { readConfig } from '@/lib/server/config';
+import { loadSettings } from '@/engine/config/settings';
 
-// PaiFlow's own files (migrations, database-thread scripts) are found from here, whatever the working directory.
-process.env.PAIFLOW_ROOT ??= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// PaiFlow's own files (migrations, database-thread scripts) are found from here, whatever the working directory
+// (engine/store/app-root.ts reads PAIFLOW_ROOT; set before anything reads the settings, as server.mjs does).
+process.env.PAIFLOW_ROOT ||= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
-  const app = await createApp(readConfig(), { role: 'worker' });
-  for (const mod of (process.env.PAIFLOW_EXTRA_NODES ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
+  // Every variable is validated first: a bad value stops the worker with INVALID_CONFIG naming it (see the catch).
+  const settings = loadSettings();
+  const app = await createApp(undefined, { role: 'worker' });
+  for (const mod of settings.PAIFLOW_EXTRA_NODES) {
     const m = (await import(pathToFileURL(path.resolve(mod)).href)) as {
       nodes?: NodeDefinition[];
       default?: { nodes?: NodeDefinition[] };

@@ -15,7 +15,6 @@
  * ready again every subscriber's `onResync` is called to re-read the store from its last delivered seq.
  */
 import Redis from 'ioredis';
-import { PaiError } from '../errors';
 import type { BusStatus, EventBus, SubscribeOptions, TraceEvent, Unsubscribe } from './types';
 
 interface Sub {
@@ -27,7 +26,7 @@ interface Sub {
 
 export interface RedisEventBusOptions {
   prefix?: string;
-  /** Seconds a stream is kept after its last event (default 300). */
+  /** Seconds a stream is kept after its last event (default 300; the app passes EVENTS_RETENTION_S). */
   ttlSeconds?: number;
   /** Approximate cap on a stream's entries (default 10,000). */
   maxLen?: number;
@@ -35,7 +34,6 @@ export interface RedisEventBusOptions {
 
 export const DEFAULT_EVENTS_RETENTION_S = 300;
 const DEFAULT_MAX_LEN = 10_000;
-const MAX_RETENTION_S = 30 * 86_400;
 const BLOCK_MS = 5000;
 const DROPPED = Symbol('dropped');
 
@@ -55,20 +53,6 @@ export class RedisEventBus implements EventBus {
   /** A connection dropped since subscribers were last told to resync. */
   private mayHaveLost = false;
   private closed = false;
-
-  /** EVENTS_RETENTION_S: seconds a finished run's stream stays in Redis (default 300). */
-  static retentionSeconds(env: Record<string, string | undefined> = process.env): number {
-    const raw = env.EVENTS_RETENTION_S;
-    if (raw === undefined || raw.trim() === '') return DEFAULT_EVENTS_RETENTION_S;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_RETENTION_S)
-      throw new PaiError(
-        'INVALID_CONFIG',
-        `EVENTS_RETENTION_S must be a whole number of seconds from 1 to ${MAX_RETENTION_S} (got "${raw}")`,
-        { status: 500 },
-      );
-    return n;
-  }
 
   constructor(
     url: string,

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
+import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { toJsonPath } from '@/engine/graph/schema';
 import { readTextLimited } from '@/engine/net/read-limited';
 
-const DEFAULT_LIMIT = Number(process.env.MAX_BODY_BYTES || 2 * 1024 * 1024);
 /** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
 const MAX_DEPTH = 256;
 
@@ -31,7 +31,7 @@ export async function readJson<T>(
   schema: z.ZodType<T>,
   opts: { limit?: number; optional?: boolean } = {},
 ): Promise<T> {
-  const limit = opts.limit ?? DEFAULT_LIMIT;
+  const limit = opts.limit ?? settings().MAX_BODY_BYTES;
   const type = req.headers.get('content-type') ?? '';
   const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'body' });
   if (!text.trim()) {

@@ -4,23 +4,18 @@
 // canonical one, used in links), for `localhost` / `*.localhost` and for IP literals — names no attacker can
 // point at this server. Behind a proxy (TRUST_PROXY=1) the proxy's X-Forwarded-Host counts instead of Host.
 import { isIP } from 'node:net';
+import { parsePublicUrl } from '../../engine/config/public-url.mjs';
 
-/** The configured public origins, normalised (`https://paiflow.example.com`); throws on an entry that is not one. */
-export function publicOrigins(env = process.env) {
-  return (env.PUBLIC_URL ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      let u;
-      try {
-        u = new URL(s);
-      } catch {
-        throw new Error(`PUBLIC_URL: "${s}" is not a URL (give origins like https://paiflow.example.com)`);
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PUBLIC_URL: "${s}" is not http(s)`);
-      return u.origin;
-    });
+/**
+ * The configured public origins, normalised (`https://paiflow.example.com`); throws on an entry that is not one. The
+ * app reads them as settings().PUBLIC_URL; this is for server.mjs, which runs before any TypeScript is loaded.
+ */
+export function publicOrigins(env) {
+  try {
+    return parsePublicUrl(env.PUBLIC_URL);
+  } catch (e) {
+    throw new Error(`PUBLIC_URL: ${e.message}`);
+  }
 }
 
 /** `host[:port]` parsed as a URL would (lower case, default port dropped), or null when it is not just a host. */
@@ -34,7 +29,7 @@ function normalHost(host) {
 }
 
 /** A checker for Host headers: `(host, forwardedHost?) => boolean`. */
-export function hostChecker(env = process.env) {
+export function hostChecker(env) {
   const allowed = new Set(publicOrigins(env).map((o) => new URL(o).host));
   const trustProxy = env.TRUST_PROXY === '1';
   return (host, forwardedHost) => {

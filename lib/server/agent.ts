@@ -15,6 +15,7 @@ import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
 import type { RunManager } from '@/engine/runtime/run-manager';
 import type { Database } from '@/engine/store/prisma/database';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { settings } from '@/engine/config/settings';
 import type { AppConfig } from './config';
 
 export interface AgentWiring {
@@ -28,7 +29,7 @@ export function createAgentServices(
   config: AppConfig,
   db: Database,
   store: PrismaStore,
-  env: Record<string, string | undefined> = process.env,
+  s: { MCP_SERVERS?: string; MEMORY_EMBEDDING_MODEL?: string } = settings(),
 ): AgentWiring {
   const embedders = createEmbedderResolver({
     OPENAI_API_KEY: config.openaiApiKey,
@@ -38,7 +39,7 @@ export function createAgentServices(
   // get the configuration error as a warning instead.
   let mcp: McpToolSource | undefined;
   try {
-    const servers = parseMcpServers(env.MCP_SERVERS);
+    const servers = parseMcpServers(s.MCP_SERVERS);
     if (servers.length) mcp = new McpManager(servers);
   } catch (e) {
     const message = (e as Error).message;
@@ -54,7 +55,7 @@ export function createAgentServices(
     workspaceOf: async (runId) => (await store.workspaceOfRun(runId)) ?? undefined,
   };
   try {
-    services.embedder = fromKnowledgeEmbedder(embedders(env.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));
+    services.embedder = fromKnowledgeEmbedder(embedders(s.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));
     services.memory = new PrismaMemoryStore(db.prisma);
   } catch (e) {
     console.error(`[paiflow] long-term agent memory is off: ${(e as Error).message}`);

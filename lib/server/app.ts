@@ -23,7 +23,8 @@ import { readQueueConfig } from '@/engine/queue/config';
 import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { KnowledgeService } from '@/engine/knowledge/types';
-import { readConfig, type AppConfig } from './config';
+import { loadSettings } from '@/engine/config/settings';
+import { appConfigOf, type AppConfig } from './config';
 import { createAgentServices } from './agent';
 import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge';
 import { envSecrets } from './secrets';
@@ -62,12 +63,18 @@ export interface AppHealth {
   down: Record<string, string>;
 }
 
-/** `role: 'worker'`: a queue worker process (scripts/worker.ts) — it executes queued runs and seeds nothing. */
-export async function createApp(config: AppConfig = readConfig(), opts: { role?: QueueRole } = {}): Promise<App> {
+/**
+ * `config`: default from the settings (a test may give its own). `role: 'worker'`: a queue worker process
+ * (scripts/worker.ts) — it executes queued runs and seeds nothing.
+ */
+export async function createApp(config?: AppConfig, opts: { role?: QueueRole } = {}): Promise<App> {
+  // Every variable is validated before anything is opened: a bad value stops start-up with INVALID_CONFIG naming it.
+  const settings = loadSettings();
+  config ??= appConfigOf(settings);
   const role = opts.role ?? 'app';
   // Queue mode: the app enqueues runs (BullMQ), worker processes execute them. Needs Redis and PostgreSQL: checked
   // before anything is opened.
-  const qcfg = { ...readQueueConfig(), redisUrl: config.redisUrl };
+  const qcfg = { ...readQueueConfig(settings), redisUrl: config.redisUrl };
   const qm = role === 'worker' || qcfg.enabled ? await import('@/engine/queue/queue-mode') : null;
   qm?.checkQueueMode({ config: qcfg, role, dbKind: config.databaseUrl ? 'postgres' : 'pglite' });
   const db = await openDatabase({
@@ -84,8 +91,8 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
   const store = new PrismaStore(db.prisma, db.kind, db.sql);
   const bus: EventBus = config.redisUrl
     ? new RedisEventBus(config.redisUrl, {
-        prefix: process.env.REDIS_PREFIX,
-        ttlSeconds: RedisEventBus.retentionSeconds(process.env),
+        prefix: settings.REDIS_PREFIX,
+        ttlSeconds: settings.EVENTS_RETENTION_S,
       })
     : new InProcessEventBus();
   const queue =
@@ -93,20 +100,22 @@ export async function createApp(config: AppConfig = readConfig(), opts: { role?:
     null;
   const registry = createDefaultRegistry();
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
-  const credentials = new CredentialVault(db.prisma, loadMasterKey(process.env, config.dataDir), (runId) =>
-    store.workspaceOfRun(runId),
+  const credentials = new CredentialVault(
+    db.prisma,
+    loadMasterKey(settings.PAIFLOW_ENCRYPTION_KEY, config.dataDir),
+    (runId) => store.workspaceOfRun(runId),
   );
   // The embedded knowledge index is single-process and stays with the app; a worker reaches knowledge only via
   // Elasticsearch.
   const knowledge =
     role === 'worker' && !config.elasticsearchUrl && qm
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
-      : await createKnowledge(config, db, process.env, { vault: credentials, fetch }, { queueMode: !!queue });
+      : await createKnowledge(config, db, settings, { vault: credentials, fetch }, { queueMode: !!queue });
   const llm = createLlmResolver(
     { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl },
     { guardedFetch: fetch },
   );
-  const agent = createAgentServices(config, db, store);
+  const agent = createAgentServices(config, db, store, settings);
   const accounts = new Accounts(db.prisma, {
     idleSeconds: config.sessionIdleSeconds,
     maxAgeSeconds: config.sessionMaxAgeSeconds,

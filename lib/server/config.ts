@@ -1,4 +1,9 @@
-/** Configuration by environment variable — the full list is in the README. */
+/**
+ * The app's view of its settings (engine/config/settings.ts, where every variable is parsed and validated; the README
+ * lists them): what createApp() wires from.
+ */
+import { parseSettings, settings, type Env, type Settings } from '@/engine/config/settings';
+
 export interface AppConfig {
   dataDir: string;
   databaseUrl?: string;
@@ -19,37 +24,29 @@ export interface AppConfig {
   owner?: { email: string; password: string; name: string };
 }
 
-function positiveSeconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new Error(`${name} must be a positive whole number of seconds, not "${raw}"`);
-  return n;
-}
-
-export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function appConfigOf(s: Settings): AppConfig {
   return {
-    dataDir: env.DATA_DIR || './data',
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseSchema: env.DATABASE_SCHEMA || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    elasticsearchUrl: env.ELASTICSEARCH_URL || undefined,
-    openaiApiKey: env.OPENAI_API_KEY || undefined,
-    openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
-    httpAllowlist: env.HTTP_ALLOWLIST || undefined,
-    seedExample: env.SEED_EXAMPLE !== '0',
-    autoResumeInterrupted: env.AUTO_RESUME_INTERRUPTED === '1',
-    maxBodyBytes: Number(env.MAX_BODY_BYTES || 2 * 1024 * 1024),
-    sessionIdleSeconds: positiveSeconds(env, 'SESSION_IDLE_S', 86_400),
-    sessionMaxAgeSeconds: positiveSeconds(env, 'SESSION_MAX_AGE_S', 14 * 86_400),
+    dataDir: s.DATA_DIR,
+    databaseUrl: s.DATABASE_URL,
+    databaseSchema: s.DATABASE_SCHEMA,
+    redisUrl: s.REDIS_URL,
+    elasticsearchUrl: s.ELASTICSEARCH_URL,
+    openaiApiKey: s.OPENAI_API_KEY,
+    openaiBaseUrl: s.OPENAI_BASE_URL,
+    httpAllowlist: s.HTTP_ALLOWLIST,
+    seedExample: s.SEED_EXAMPLE,
+    autoResumeInterrupted: s.AUTO_RESUME_INTERRUPTED,
+    maxBodyBytes: s.MAX_BODY_BYTES,
+    sessionIdleSeconds: s.SESSION_IDLE_S,
+    sessionMaxAgeSeconds: s.SESSION_MAX_AGE_S,
     owner:
-      env.PAIFLOW_OWNER_EMAIL && env.PAIFLOW_OWNER_PASSWORD
-        ? {
-            email: env.PAIFLOW_OWNER_EMAIL,
-            password: env.PAIFLOW_OWNER_PASSWORD,
-            name: env.PAIFLOW_OWNER_NAME || 'Owner',
-          }
+      s.PAIFLOW_OWNER_EMAIL && s.PAIFLOW_OWNER_PASSWORD
+        ? { email: s.PAIFLOW_OWNER_EMAIL, password: s.PAIFLOW_OWNER_PASSWORD, name: s.PAIFLOW_OWNER_NAME }
         : undefined,
   };
+}
+
+/** The config of `env` (tests give their own), else of the current settings; INVALID_CONFIG on a bad value. */
+export function readConfig(env?: Env): AppConfig {
+  return appConfigOf(env ? parseSettings(env) : settings());
 }

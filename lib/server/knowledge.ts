@@ -15,19 +15,21 @@ import type { FusionOptions, KnowledgeStore } from '@/engine/knowledge/types';
 import { PaiError } from '@/engine/errors';
 import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
 import type { GuardedFetch } from '@/engine/net/ssrf-guard';
+import { settings, type Settings } from '@/engine/config/settings';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 
-function fusionFromEnv(env: NodeJS.ProcessEnv): Partial<FusionOptions> {
-  const m = env.KNOWLEDGE_FUSION?.trim().toLowerCase();
-  return m === 'rrf' || m === 'rescore' ? { method: m } : {};
-}
+/** The settings knowledge is wired from, besides the AppConfig. */
+export type KnowledgeSettings = Pick<
+  Settings,
+  'KNOWLEDGE_FUSION' | 'ELASTICSEARCH_API_KEY' | 'ELASTICSEARCH_INDEX_PREFIX' | 'EMBEDDING_MODEL'
+>;
 
 export async function createKnowledgeStore(
   config: AppConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  s: KnowledgeSettings = settings(),
 ): Promise<KnowledgeStore> {
-  const fusion = fusionFromEnv(env);
+  const fusion: Partial<FusionOptions> = { method: s.KNOWLEDGE_FUSION };
   if (config.elasticsearchUrl) {
     const [{ Client }, { ElasticsearchKnowledgeStore }] = await Promise.all([
       import('@elastic/elasticsearch'),
@@ -35,11 +37,11 @@ export async function createKnowledgeStore(
     ]);
     const client = new Client({
       node: config.elasticsearchUrl,
-      ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}),
+      ...(s.ELASTICSEARCH_API_KEY ? { auth: { apiKey: s.ELASTICSEARCH_API_KEY } } : {}),
     });
     return new ElasticsearchKnowledgeStore({
       client,
-      indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX || undefined,
+      indexPrefix: s.ELASTICSEARCH_INDEX_PREFIX,
       fusion,
     });
   }
@@ -77,18 +79,18 @@ export async function refuseEmbeddedKnowledgeUnderQueue(db: Database): Promise<v
 export async function createKnowledge(
   config: AppConfig,
   db: Database,
-  env: NodeJS.ProcessEnv = process.env,
+  s: KnowledgeSettings = settings(),
   credentials?: { vault: CredentialVault; fetch: GuardedFetch },
   opts: { queueMode?: boolean } = {},
 ): Promise<KnowledgeBaseService> {
   const embedderEnv = {
     OPENAI_API_KEY: config.openaiApiKey,
     OPENAI_BASE_URL: config.openaiBaseUrl,
-    EMBEDDING_MODEL: env.EMBEDDING_MODEL,
+    EMBEDDING_MODEL: s.EMBEDDING_MODEL,
   };
   const service = new KnowledgeBaseService({
     catalog: new PrismaKnowledgeCatalog(db.prisma),
-    store: await createKnowledgeStore(config, env),
+    store: await createKnowledgeStore(config, s),
     embedders: createEmbedderResolver(embedderEnv),
     defaultEmbeddingModel: defaultEmbeddingModel(embedderEnv),
     credentialEmbedder: credentials

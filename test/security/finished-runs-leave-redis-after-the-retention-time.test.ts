@@ -10,6 +10,7 @@ import { GET as getRun } from '@/app/api/runs/[runId]/route';
 import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { PaiError } from '@/engine/errors';
+import { parseSettings } from '@/engine/config/settings';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import { getApp } from '@/lib/server/app';
 import { call, simpleGraph, useFreshDataDir, waitForRun } from '../api/api-helpers';
@@ -20,15 +21,15 @@ import { until } from '../support/until';
 
 describe('EVENTS_RETENTION_S', () => {
   it('defaults to 300 seconds and takes a whole number of seconds', () => {
-    expect(RedisEventBus.retentionSeconds({})).toBe(300);
-    expect(RedisEventBus.retentionSeconds({ EVENTS_RETENTION_S: '' })).toBe(300);
-    expect(RedisEventBus.retentionSeconds({ EVENTS_RETENTION_S: '45' })).toBe(45);
+    expect(parseSettings({}).EVENTS_RETENTION_S).toBe(300);
+    expect(parseSettings({ EVENTS_RETENTION_S: '' }).EVENTS_RETENTION_S).toBe(300);
+    expect(parseSettings({ EVENTS_RETENTION_S: '45' }).EVENTS_RETENTION_S).toBe(45);
   });
 
   it.each(['0', '-5', '1.5', 'ten', '99999999'])('refuses %j with a message naming the variable', (v) => {
     let err: unknown;
     try {
-      RedisEventBus.retentionSeconds({ EVENTS_RETENTION_S: v });
+      parseSettings({ EVENTS_RETENTION_S: v });
     } catch (e) {
       err = e;
     }

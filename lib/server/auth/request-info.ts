@@ -1,6 +1,6 @@
 /** What a request says about where it comes from: client address, HTTPS, and whether it is same-origin. */
 import { PaiError } from '@/engine/errors';
-import { publicOrigins } from '@/lib/http/public-origins.mjs';
+import { settings } from '@/engine/config/settings';
 
 /**
  * The client address, for throttling and the audit log. Behind a reverse proxy (TRUST_PROXY=1): the last
@@ -9,18 +9,18 @@ import { publicOrigins } from '@/lib/http/public-origins.mjs';
  * over any value the client sent; "unknown" where neither exists (`next dev`).
  */
 export function clientIp(req: Request): string {
-  if (process.env.TRUST_PROXY === '1') {
+  if (settings().TRUST_PROXY) {
     const last = req.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
     if (last) return last;
   }
   // `<tag> <address>`, where the tag is this process's secret (so a client cannot send the header itself).
   const [tag, address] = (req.headers.get('x-paiflow-client-ip') ?? '').split(' ');
-  const ours = process.env.PAIFLOW_CLIENT_IP_TAG;
+  const ours = settings().PAIFLOW_CLIENT_IP_TAG;
   return ours && tag === ours && address ? address : 'unknown';
 }
 
 export function isHttps(req: Request): boolean {
-  if (process.env.COOKIE_SECURE === '1') return true;
+  if (settings().COOKIE_SECURE) return true;
   const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
   return proto === 'https' || new URL(req.url).protocol === 'https:';
 }
@@ -47,7 +47,7 @@ export function checkSameOrigin(req: Request): void {
   }
   const allowed = new Set(
     [req.headers.get('x-forwarded-host'), req.headers.get('host'), new URL(req.url).host]
-      .concat(publicOrigins().map((o) => new URL(o).host))
+      .concat(settings().PUBLIC_URL.map((o) => new URL(o).host))
       .filter((h): h is string => !!h),
   );
   if (!allowed.has(host)) throw csrf(`the request came from another origin (${origin})`);

@@ -6,17 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PaiError } from '@/engine/errors';
 
 export const KEY_FILE = 'encryption.key';
 
-export function loadMasterKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
-  const configured = env.PAIFLOW_ENCRYPTION_KEY?.trim();
-  if (configured) {
-    if (configured.length < 16)
-      throw new PaiError('CONFIG_INVALID', 'PAIFLOW_ENCRYPTION_KEY must be at least 16 characters', { status: 500 });
-    return deriveKey(configured);
-  }
+/** `configured`: PAIFLOW_ENCRYPTION_KEY, already checked by the settings (16 characters or more). */
+export function loadMasterKey(configured: string | undefined, dataDir: string): Buffer {
+  if (configured) return deriveKey(configured);
   const file = path.join(path.resolve(dataDir), KEY_FILE);
   try {
     return deriveKey(readFileSync(file, 'utf8').trim());

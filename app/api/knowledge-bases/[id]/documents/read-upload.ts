@@ -2,6 +2,7 @@
  * Reads a document upload: multipart/form-data with a `file` (and optional `title`), or JSON { title, text, mime? }.
  * The body is read with a byte limit before parsing (413 past KNOWLEDGE_MAX_UPLOAD_BYTES, default 20 MiB).
  */
+import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS } from '@/engine/text/names';
 import { textDocumentSchema } from '@/engine/knowledge/schemas';
@@ -9,16 +10,15 @@ import type { DocumentUpload } from '@/engine/knowledge/service';
 import { readJson } from '@/lib/http/body';
 import { readBytesLimited } from '@/engine/net/read-limited';
 
-const LIMIT = Number(process.env.KNOWLEDGE_MAX_UPLOAD_BYTES || 20 * 1024 * 1024);
-
 function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   return readBytesLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'upload' });
 }
 
 export async function readUpload(req: Request): Promise<DocumentUpload> {
   const type = req.headers.get('content-type') ?? '';
+  const limit = settings().KNOWLEDGE_MAX_UPLOAD_BYTES;
   if (/^multipart\/form-data/i.test(type)) {
-    const bytes = await readLimited(req, LIMIT);
+    const bytes = await readLimited(req, limit);
     let form: FormData;
     try {
       form = await new Response(bytes as BodyInit, { headers: { 'content-type': type } }).formData();
@@ -46,6 +46,6 @@ export async function readUpload(req: Request): Promise<DocumentUpload> {
       bytes: new Uint8Array(await (file as File).arrayBuffer()),
     };
   }
-  const body = await readJson(req, textDocumentSchema, { limit: LIMIT });
+  const body = await readJson(req, textDocumentSchema, { limit });
   return { title: body.title, text: body.text, mime: body.mime };
 }

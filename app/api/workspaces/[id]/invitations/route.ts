@@ -3,7 +3,7 @@ import { guarded } from '@/lib/server/auth/guard';
 import { clientIp } from '@/lib/server/auth/request-info';
 import { invitationSchema } from '@/lib/server/auth/schemas';
 import { originOf } from '@/lib/server/v1-http';
-import { publicOrigins } from '@/lib/http/public-origins.mjs';
+import { settings } from '@/engine/config/settings';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -20,7 +20,7 @@ export const POST = guarded(
       body.role,
       clientIp(req),
     );
-    const origin = publicOrigins()[0] ?? originOf(req);
+    const origin = settings().PUBLIC_URL[0] ?? originOf(req);
     const url = `${origin}/invite/${encodeURIComponent(inv.token)}`;
     return Response.json({ ...inv, url }, { status: 201, headers: { 'cache-control': 'no-store' } });
   },
