@@ -1,71 +1,149 @@
-// Guarantees: every environment variable the product reads (found in the source, so a new one cannot be missed) is
-// documented in the README's configuration table, and the table lists no variable that nothing reads.
+// Guarantees: the README's configuration table matches the configuration module (engine/config/variables.ts): every
+// variable the module knows has a row with the module's default, and the table names no variable the module does not
+// know. Product code reads the environment only through the module (a few allow-listed files, each with its reason),
+// so a variable cannot be read without being validated at start-up and documented.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { parseSettings, SECRET_VARIABLES, VARIABLES, type Variable, type VariableName } from '@/engine/config/settings';
 
-/** Read only by tooling and tests, not product configuration. */
-const TOOLING = new Set(['CI', 'CHROMIUM_PATH', 'NODE_ENV', 'PRISMA_SCHEMA_ENGINE_BINARY']);
-const SOURCES = ['engine', 'lib', 'app', 'scripts', 'server.mjs'];
+/** Read by tooling or libraries, or only written (engine/config/variables.ts says why each is not a setting). */
+const NOT_SETTINGS = new Set([
+  'NODE_ENV',
+  'CI',
+  'CHROMIUM_PATH',
+  'PRISMA_SCHEMA_ENGINE_BINARY',
+  'NEXT_TELEMETRY_DISABLED',
+  'CHECKPOINT_DISABLE',
+  'PAIFLOW_WORKER_INDEX',
+]);
+
+/** Product files that may touch process.env outside engine/config/, and why. */
+const ALLOWED: Record<string, string> = {
+  'server.mjs':
+    'the production entry point, plain JavaScript run before any TypeScript is loaded: sets NODE_ENV, PAIFLOW_ROOT ' +
+    'and PAIFLOW_CLIENT_IP_TAG for the app it starts and reads PORT, HOSTNAME, PUBLIC_URL and TRUST_PROXY itself ' +
+    '(names checked below)',
+  'scripts/worker.ts': "the worker's entry point sets PAIFLOW_ROOT to its own folder before the settings are read",
+  'engine/queue/worker-processes.ts': 'hands the environment on to the worker processes it forks (reads no variable)',
+  'lib/server/secrets.ts':
+    'SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending, never held ' +
+    'in the settings',
+  'lib/server/credentials/credentials.ts': 'lists the SECRET_<NAME> variables as read-only environment credentials',
+};
+
+const PRODUCT = ['engine', 'lib', 'app', 'components', 'scripts/worker.ts', 'server.mjs'];
+const CONFIG_MODULE = `engine${path.sep}config${path.sep}`;
 
 function files(p: string): string[] {
   if (statSync(p).isFile()) return /\.(ts|tsx|mjs)$/.test(p) && !/\.test\.ts$/.test(p) ? [p] : [];
   return readdirSync(p).flatMap((e) => (e === 'generated' || e === 'node_modules' ? [] : files(path.join(p, e))));
 }
+const productFiles = () => PRODUCT.flatMap((p) => files(p)).filter((f) => !f.startsWith(CONFIG_MODULE));
 
-function variablesRead(): Set<string> {
-  const found = new Set<string>();
-  const patterns = [
-    /process\.env\.([A-Z][A-Z0-9_]+)/g, // process.env.NAME
-    /\benv\.([A-Z][A-Z0-9_]+)/g, // env.NAME (an env parameter)
-    /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, // env['NAME']
-    /\(\s*env\s*,\s*'([A-Z][A-Z0-9_]+)'/g, // int(env, 'NAME', …) and other readers taking the name
-  ];
-  for (const f of SOURCES.flatMap((s) => files(path.resolve(s)))) {
-    const text = readFileSync(f, 'utf8');
-    for (const re of patterns) for (const m of text.matchAll(re)) found.add(m[1]);
-  }
-  for (const t of TOOLING) found.delete(t);
-  return found;
+interface Row {
+  names: string[];
+  defaults: string[];
 }
 
-function documented(): Set<string> {
+/** The README's configuration table: the variables of each row (first column) and their defaults (second column). */
+function table(): Row[] {
   const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## Configuration');
-  const table = readme
+  const start = readme.indexOf('## Configuration (environment variables)');
+  expect(start, 'the README has its configuration section').toBeGreaterThan(0);
+  return readme
     .slice(start, readme.indexOf('\n#', start + 10))
     .split('\n')
-    .filter((l) => l.startsWith('| `'));
-  const names = new Set<string>();
-  for (const row of table) {
-    const first = row.split('|')[1];
-    for (const m of first.matchAll(/`([A-Z][A-Z0-9_<>]+)`/g)) names.add(m[1]);
-    // Variables named inside a row's meaning (e.g. REDIS_PREFIX next to REDIS_URL) count as documented there.
-    for (const m of row.matchAll(/`([A-Z][A-Z0-9_]{2,})`/g)) names.add(m[1]);
-  }
-  return names;
+    .filter((l) => l.startsWith('| `'))
+    .map((line) => {
+      const [, first, second] = line.split('|');
+      const names = [...first.matchAll(/`([A-Z][A-Z0-9_<>]*)`/g)].map((m) => m[1]);
+      // `A`, `B` | `1`, `2` — or one default for every variable of the row.
+      const cells = names.length > 1 ? second.trim().split(/\s*,\s+|\s+\/\s+/) : [second.trim()];
+      return { names, defaults: names.map((_, i) => (cells.length === 1 ? cells[0] : (cells[i] ?? '(missing)'))) };
+    });
 }
 
-it('the source reads a known set of variables (sanity check of the scan)', () => {
-  const read = variablesRead();
-  for (const v of ['DATA_DIR', 'DATABASE_URL', 'WORKER_CONCURRENCY', 'SESSION_IDLE_S', 'PAIFLOW_ENCRYPTION_KEY'])
-    expect(read, v).toContain(v);
+const known = new Map<string, { shown: string }>([...Object.entries(VARIABLES), ...Object.entries(SECRET_VARIABLES)]);
+
+describe('the README configuration table', () => {
+  it('has a row for every variable of the configuration module', () => {
+    const documented = new Set(table().flatMap((r) => r.names));
+    expect([...known.keys()].filter((v) => !documented.has(v))).toEqual([]);
+  });
+
+  it('names no variable the configuration module does not know', () => {
+    expect(table().flatMap((r) => r.names.filter((v) => !known.has(v)))).toEqual([]);
+  });
+
+  it('gives each variable the default of the configuration module', () => {
+    const wrong = table().flatMap((r) =>
+      r.names.flatMap((name, i) => {
+        const shown = known.get(name)?.shown;
+        const cell = r.defaults[i];
+        return shown === undefined || cell === shown || cell.startsWith(`${shown} `)
+          ? []
+          : [`${name}: README "${cell}", module "${shown}"`];
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
 });
 
-it('every variable the product reads is in the README configuration table', () => {
-  const docs = documented();
-  const missing = [...variablesRead()].filter((v) => !docs.has(v) && !v.startsWith('SECRET_')).sort();
-  expect(missing, 'add these to the README configuration table').toEqual([]);
+/** How the README writes a parsed default. */
+function written(value: unknown): string[] {
+  if (value === undefined || (Array.isArray(value) && !value.length)) return ['—'];
+  if (typeof value === 'boolean') return value ? ['`1`'] : ['`0`', 'off', '—'];
+  return [`\`${String(value)}\``];
+}
+
+describe('the configuration module', () => {
+  it("states its defaults as they are parsed (so the README check compares with the code's defaults)", () => {
+    const defaults = parseSettings({});
+    const wrong = Object.entries(VARIABLES as Record<VariableName, Variable>)
+      .filter(([name, v]) => !v.computed && !written(defaults[name as VariableName]).includes(v.shown))
+      .map(([name, v]) => `${name}: shown ${v.shown}, parsed ${String(defaults[name as VariableName])}`);
+    expect(wrong).toEqual([]);
+    expect(defaults.CPU_WORKER_THREADS).toBe(Math.max(1, availableParallelism() - 1));
+  });
+
+  it('knows every variable product code names', () => {
+    const named = new Set<string>();
+    const patterns = [
+      /process\.env\.([A-Z][A-Z0-9_]+)/g, // process.env.NAME
+      /\benv\.([A-Z][A-Z0-9_]+)/g, // env.NAME (an environment object passed in)
+      /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, // env['NAME']
+    ];
+    for (const f of productFiles()) {
+      const text = readFileSync(f, 'utf8');
+      for (const re of patterns) for (const m of text.matchAll(re)) named.add(m[1]);
+    }
+    for (const v of ['PORT', 'HOSTNAME', 'PUBLIC_URL', 'OPENAI_API_KEY'])
+      expect(named, `the scan finds ${v}`).toContain(v);
+    const unknown = [...named].filter((v) => !known.has(v) && !NOT_SETTINGS.has(v) && !v.startsWith('SECRET_'));
+    expect(unknown, 'add these to engine/config/variables.ts (and the README)').toEqual([]);
+  });
+
+  it('lists no variable that nothing reads', () => {
+    const text = productFiles()
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    const unread = Object.keys(VARIABLES).filter((v) => !new RegExp(`\\.${v}\\b`).test(text));
+    expect(unread).toEqual([]);
+  });
 });
 
-it('the table documents no variable that nothing reads', () => {
-  const read = variablesRead();
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## Configuration');
-  const rows = readme
-    .slice(start, readme.indexOf('\n#', start + 10))
-    .split('\n')
-    .filter((l) => l.startsWith('| `'));
-  const primary = rows.flatMap((r) => [...r.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
-  expect(primary.filter((v) => !read.has(v)).sort()).toEqual([]);
+describe('product code', () => {
+  it('reads the environment only through the configuration module (engine/config/)', () => {
+    const touching = productFiles().filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8')));
+    expect(
+      touching.filter((f) => !(f in ALLOWED)),
+      'read settings().NAME instead',
+    ).toEqual([]);
+    expect(
+      Object.keys(ALLOWED).filter((f) => !touching.includes(f)),
+      'no longer needed on the allow-list',
+    ).toEqual([]);
+  });
 });
