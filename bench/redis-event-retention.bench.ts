@@ -181,7 +181,9 @@ async function busRuns(redis: Redis, template: TraceEvent[]) {
     await until(async () => (await prefixKeys(redis, prefix)).length === 0, (BENCH_RETENTION_S + 60) * 1000);
     const after = await footprint(redis, prefix);
     rows.push({
-      part: `same, after the retention window (${BENCH_RETENTION_S} s; all gone ${((Date.now() - t1) / 1000).toFixed(1)} s after the check above)`,
+      part:
+        `same, after the retention window (${BENCH_RETENTION_S} s; ` +
+        `all gone ${((Date.now() - t1) / 1000).toFixed(1)} s after the check above)`,
       'events per run': template.length,
       'streams in Redis': after.keys,
       'streams without TTL': after.noTtl,

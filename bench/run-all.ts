@@ -29,7 +29,8 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
   },
   health: {
     title:
-      '/api/health over HTTP while CPU-heavy work runs (regex bomb, PDF bombs, a 10,000-chunk upload); goal p99 < 50 ms',
+      '/api/health over HTTP while CPU-heavy work runs (regex bomb, PDF bombs, a 10,000-chunk upload); ' +
+      'goal p99 < 50 ms',
     run: async () => (await import('./health-under-cpu-load.bench')).runHealthUnderCpuLoadBench(),
   },
   'long-run': {

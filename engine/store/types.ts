@@ -34,7 +34,7 @@ export interface WorkflowRecord {
   currentVersionId: string | null;
   /** Browser origins allowed to call the published endpoint (`["*"]`: any; `[]`: none); null: the server default. */
   corsOrigins: string[] | null;
-  /** API-key holders may read the node trace of published runs (statuses, timings, usage; never node inputs/outputs). */
+  /** API-key holders may read the node trace of published runs (statuses, timings, usage; never node data). */
   publicTrace: boolean;
   createdAt: string;
   updatedAt: string;

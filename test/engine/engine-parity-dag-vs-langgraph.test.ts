@@ -184,7 +184,7 @@ describe('DAG vs LangGraph parity (embedded store)', () => {
     expect(results.langgraph).toEqual(results.dag);
   });
 
-  it('failure in the middle of a straight chain + resume from it: the nodes before it never re-run, on both engines', async () => {
+  it('a failure mid-chain + resume: the nodes before it never re-run, on both engines', async () => {
     // The state-graph engine runs a straight stretch as one LangGraph node (langgraph-plan.ts straightLineBlocks):
     // the resume must start inside it, at the failed node.
     const graph: Graph = {

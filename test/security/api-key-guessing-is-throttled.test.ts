@@ -60,7 +60,7 @@ describe('guessing API keys', () => {
     expect((await run({ ...from('10.0.0.9'), ...bearer(key) })).status).toBe(200);
   });
 
-  it('after API_KEY_MAX_FAILURES wrong keys an address gets 429 with Retry-After, even with the right key', async () => {
+  it('after API_KEY_MAX_FAILURES wrong keys an address gets 429 + Retry-After, even with the right key', async () => {
     const guesser = from('10.0.0.1');
     for (let i = 0; i < 3; i++) expect((await run({ ...guesser, ...bearer(WRONG) })).status).toBe(401);
     // Malformed keys and the run view count too.

@@ -75,7 +75,7 @@ describe('document limits', () => {
     await failsWith(bomb, 'DOCUMENT_INFLATED_TOO_LARGE', /the limit is 1048576 \(DOCUMENT_MAX_INFLATED_BYTES\)/);
   });
 
-  it('DOCUMENT_PARSE_TIMEOUT_MS → DOCUMENT_PARSE_TIMEOUT (pdf.js decoding a gigabyte of zeros takes seconds)', async () => {
+  it('DOCUMENT_PARSE_TIMEOUT_MS → DOCUMENT_PARSE_TIMEOUT (pdf.js decoding 1 GB of zeros takes seconds)', async () => {
     process.env.DOCUMENT_MAX_INFLATED_BYTES = String(4096 * MB);
     process.env.DOCUMENT_PARSE_TIMEOUT_MS = '300';
     const bomb = await uploadFile(kbId, 'slow.pdf', 'application/pdf', makePdfBomb({ inflatedBytes: 1024 * MB }));

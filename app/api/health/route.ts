@@ -9,7 +9,8 @@ const DB_TIMEOUT_MS = 2000;
 
 /**
  * Which implementation each part uses (no paths or hosts), 200 when every part works and 503 naming the parts that
- * do not (`down: { db?, bus? }`). A signed-in admin of the request's workspace also gets `details` (data folder, hosts).
+ * do not (`down: { db?, bus? }`). A signed-in admin of the request's workspace also gets `details` (data folder,
+ * hosts).
  */
 export const GET = route(async (req: Request) => {
   const app = await getApp();
