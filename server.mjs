@@ -81,6 +81,14 @@ server.listen(port, hostname, async () => {
   ]) {
     await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
   }
+  // Start the app now (database, migrations, configuration): a bad setting stops the server here, with its message,
+  // instead of answering every request with it.
+  const health = await fetch(`${base}/api/health`).catch(() => null);
+  const failure = health && health.status >= 500 ? await health.json().catch(() => null) : null;
+  if (failure?.error?.code === 'INVALID_CONFIG') {
+    console.error(`> PaiFlow cannot start: ${failure.error.message}`);
+    process.exit(1);
+  }
   console.log(`> PaiFlow ready on http://${hostname}:${port}`);
 });
 

@@ -5,7 +5,7 @@
  * documents, upstream answers), which the endpoint's callers never see in the editor either.
  */
 import type { NodeRunRecord, RunRecord } from '@/engine/store/types';
-import { usageOf } from './workflows';
+import { presentRun, usageOf } from './workflows';
 
 export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: { trace: boolean }) {
   const view = {
@@ -22,21 +22,10 @@ export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: {
     usage: usageOf(snapshots),
   };
   if (!opts.trace) return view;
-  const byId = new Map(snapshots.map((s) => [s.nodeId, s]));
-  const nodes = run.graph.nodes.map((n) => {
-    const s = byId.get(n.id);
-    return {
-      nodeId: n.id,
-      type: n.type,
-      label: n.data.label ?? null,
-      status: s?.status ?? 'pending',
-      attempt: s?.attempt ?? 0,
-      errorCode: s?.error?.code ?? null,
-      startedAt: s?.startedAt ?? null,
-      finishedAt: s?.finishedAt ?? null,
-      durationMs: s?.durationMs ?? null,
-      usage: s?.usage ?? null,
-    };
-  });
+  // The editor's per-node view without the node's data: its input, output and error message stay internal.
+  const nodes = presentRun(run, snapshots).nodes.map(({ input: _input, output: _output, error, ...node }) => ({
+    ...node,
+    errorCode: error?.code ?? null,
+  }));
   return { ...view, nodes };
 }
