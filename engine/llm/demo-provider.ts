@@ -4,9 +4,11 @@
  * no randomness), so workflows, tests and screenshots are reproducible.
  *
  * Tool use offline: if tools are offered and the last user message has a line `call:<toolName> <json-args>`
- * naming one of them, the demo returns that tool call; after tool results it summarises them as text.
+ * naming one of them, the demo returns that tool call; else, if it asks for what a built-in tool does (arithmetic,
+ * the time, "remember …", demo-intents.ts), the call to that tool. After tool results it summarises them as text.
  */
 import { createHash } from 'node:crypto';
+import { demoIntent } from './demo-intents';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
 
 export const DEMO_PREFIX = '[PaiFlow demo model — offline, not a real LLM]';
@@ -101,7 +103,8 @@ function findToolCall(req: ChatRequest, fingerprint: string): ChatToolCall | und
     }
     return { id: `call_demo_${fingerprint}`, name: m[1], arguments: args };
   }
-  return undefined;
+  const intent = demoIntent(last.content, names);
+  return intent && { id: `call_demo_${fingerprint}`, name: intent.name, arguments: JSON.stringify(intent.args) };
 }
 
 /** Tool messages at the end of the conversation, with the tool name looked up from the assistant's calls. */
