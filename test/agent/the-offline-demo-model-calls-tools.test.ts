@@ -41,8 +41,7 @@ describe('the demo model and the built-in tools', () => {
 describe('an agent on the demo model', () => {
   let h: AgentHarness;
   beforeAll(async () => {
-    h = await createAgentHarness({});
-    h.setLlm(createLlmResolver({}));
+    h = await createAgentHarness({ llm: createLlmResolver({}) });
   });
   afterAll(async () => {
     await h?.close();
