@@ -50,6 +50,17 @@ export class LoopGuard {
     this.blockAt = o.blockAt ?? 5;
   }
 
+  /** The calls it remembers, for an agent's checkpoint. */
+  snapshot(): { name: string; key: string }[] {
+    return this.history.map((h) => ({ ...h }));
+  }
+
+  /** Continues from a checkpoint's snapshot. */
+  restore(history: { name: string; key: string }[]): this {
+    this.history = history.slice(-this.window).map((h) => ({ name: String(h.name), key: String(h.key) }));
+    return this;
+  }
+
   /** Records the call and says what to do with it. */
   check(name: string, rawArgs: string): LoopVerdict {
     const key = normaliseArgs(rawArgs);

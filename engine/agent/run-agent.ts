@@ -13,8 +13,16 @@ import { randomUUID } from 'node:crypto';
 import { PaiError } from '../errors';
 import type { TraceEventType } from '../events/types';
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
-import type { EmitOptions } from '../nodes/define';
+import { NodePause, type EmitOptions } from '../nodes/define';
 import { abortError } from './abort';
+import {
+  approvalPrompt,
+  loadAgentCheckpoint,
+  needsApproval,
+  type AgentProgress,
+  type PendingRound,
+  type StoredDecision,
+} from './agent-checkpoint';
 import { compactMessages, mechanicalSummary, renderTranscript } from './compaction';
 import { LoopGuard } from './loop-guard';
 import type { ModelChain } from './model-chain';
@@ -86,6 +94,21 @@ export interface RunAgentArgs {
   nodeSpanId: string;
   newSpanId?: () => string;
   loopGuard?: LoopGuard;
+  /**
+   * Durable rounds and tool-call approval (agent-checkpoint.ts): each completed round is saved before the next
+   * starts, and a resume continues where the last save left off. Absent: the loop keeps its state in memory only.
+   */
+  progress?: AgentProgress;
+}
+
+/** One model turn: what the model said and which tools it asked for, in its round's span. */
+interface Turn {
+  text: string;
+  model: string;
+  provider: string;
+  finishReason?: string;
+  calls: ChatToolCall[];
+  stepSpan: string;
 }
 
 const defaultSpanId = () => randomUUID().replace(/-/g, '').slice(0, 16);
@@ -137,9 +160,93 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
     }
   };
 
-  for (let round = 1; ; round++) {
-    if (a.signal.aborted) throw abortError();
+  // Continue from the last completed round (and a round waiting for decisions) when the node was here before.
+  let firstRound = 1;
+  let pending: PendingRound | undefined;
+  const restored = a.progress ? await loadAgentCheckpoint(a.progress.checkpoint) : undefined;
+  if (restored) {
+    const st = restored.state;
+    messages.splice(0, messages.length, ...st.messages);
+    records.push(...st.records);
+    a.chain.usage = { ...st.usage };
+    compactions = st.compactions;
+    guard.restore(st.guard ?? []);
+    for (const m of messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) seenIds.add(c.id);
+    firstRound = st.round + 1;
+    pending = st.pending;
+    const answer = restored.answer;
+    if (pending && answer && pending.calls.some((c) => c.id === answer.callId))
+      pending.decisions[answer.callId] = answer;
+    a.emit('node.progress', {
+      resumedAgent: {
+        completedRounds: st.round,
+        storedToolCalls: st.records.length,
+        ...(pending ? { waitingRound: pending.round } : {}),
+      },
+    });
+  }
+  const save = (completedRounds: number, p?: PendingRound) =>
+    a.progress?.checkpoint.save({
+      v: 1,
+      round: completedRounds,
+      messages,
+      records,
+      usage: a.chain.usage,
+      compactions,
+      guard: guard.snapshot(),
+      ...(p ? { pending: p } : {}),
+    });
 
+  for (let round = firstRound; ; round++) {
+    if (a.signal.aborted) throw abortError();
+    let turn: Turn;
+    if (pending?.round === round) {
+      turn = pending; // the model already answered this round: it is not asked again
+    } else {
+      const res = await modelTurn(round);
+      if (!res.calls.length) {
+        return {
+          text: res.text,
+          rounds: round,
+          usage: a.chain.usage,
+          model: res.model,
+          provider: res.provider,
+          finishReason: res.finishReason,
+          toolCalls: records,
+          compactions,
+          messages: [...messages, { role: 'assistant', content: res.text }],
+        };
+      }
+      turn = res;
+    }
+
+    // Calls that wait for a person: the round is stored with its model turn, and the run waits (NodePause).
+    let decisions: Record<string, StoredDecision> = {};
+    const approval = a.progress?.toolApproval ?? [];
+    if (approval.length && turn.calls.some((c) => needsApproval(approval, c.name))) {
+      const p: PendingRound = pending?.round === round ? pending : { ...turn, round, decisions: {} };
+      const waitingCall = p.calls.find((c) => needsApproval(approval, c.name) && !p.decisions[c.id]);
+      if (waitingCall) {
+        await save(round - 1, p);
+        throw new NodePause(approvalPrompt(p, waitingCall));
+      }
+      decisions = p.decisions;
+    }
+    pending = undefined;
+    // An edited call runs with the person's arguments, and the conversation shows the call as it ran.
+    const calls = turn.calls.map((c) => {
+      const d = decisions[c.id];
+      return d?.decision === 'edit' ? { ...c, arguments: JSON.stringify(d.arguments) } : c;
+    });
+    messages.push({ role: 'assistant', content: turn.text || null, toolCalls: calls });
+    messages.push(
+      ...(await executeBatch(a, L, calls, round, turn.stepSpan, byName, guard, records, newSpan, decisions)),
+    );
+    await save(round);
+  }
+
+  /** Compaction when due, one chat request, its `agent.step` span, and the round's limits. */
+  async function modelTurn(round: number): Promise<Turn> {
     let compaction: Record<string, unknown> | undefined;
     const limit = Math.floor(L.contextWindow * L.compactAt);
     if (estimateRequestTokens(messages, chatTools) > limit) {
@@ -180,19 +287,15 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
       { spanId: stepSpan, parentSpanId: a.nodeSpanId },
     );
 
-    if (!calls.length) {
-      return {
-        text: res.text,
-        rounds: round,
-        usage: a.chain.usage,
-        model: res.model,
-        provider: res.provider,
-        finishReason: res.finishReason,
-        toolCalls: records,
-        compactions,
-        messages: [...messages, { role: 'assistant', content: res.text }],
-      };
-    }
+    const turn = {
+      text: res.text,
+      model: res.model,
+      provider: res.provider,
+      finishReason: res.finishReason,
+      calls,
+      stepSpan,
+    };
+    if (!calls.length) return turn;
     if (round >= L.maxRounds) {
       throw new PaiError(
         'AGENT_MAX_ROUNDS',
@@ -215,7 +318,6 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
       );
     }
 
-    messages.push({ role: 'assistant', content: res.text || null, toolCalls: calls });
-    messages.push(...(await executeBatch(a, L, calls, round, stepSpan, byName, guard, records, newSpan)));
+    return turn;
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ChatToolCall } from '../llm/types';
 import { abortError, raceAbort } from './abort';
+import type { StoredDecision } from './agent-checkpoint';
 import type { LoopGuard } from './loop-guard';
 import type { AgentLimits, RunAgentArgs, ToolCallRecord } from './run-agent';
 import { classifyToolError, ToolTimeoutError, type ToolOutcomeKind } from './tool-errors';
@@ -51,6 +52,8 @@ export async function executeBatch(
   guard: LoopGuard,
   records: ToolCallRecord[],
   newSpan: () => string,
+  /** A person's decisions on calls that needed approval (agent-checkpoint.ts), by call id. */
+  decisions: Record<string, StoredDecision> = {},
 ): Promise<ChatMessage[]> {
   const results: string[] = new Array(calls.length);
   const roundRecords: ToolCallRecord[] = new Array(calls.length);
@@ -67,6 +70,23 @@ export async function executeBatch(
   calls.forEach((call, i) => {
     const spanId = newSpan();
     const tool = byName.get(call.name);
+    const decided = decisions[call.id];
+    if (decided) {
+      a.emit(
+        'tool.approval',
+        {
+          round,
+          toolCallId: call.id,
+          name: call.name,
+          decision: decided.decision,
+          ...(decided.decision === 'edit' ? { arguments: decided.arguments } : {}),
+          ...(decided.decision === 'reject' && decided.message ? { message: decided.message } : {}),
+          by: decided.by ?? null,
+          at: decided.at ?? null,
+        },
+        { spanId, parentSpanId: stepSpan },
+      );
+    }
     const deny = (reason: string, message: string) => {
       a.emit(
         'tool.denied',
@@ -76,6 +96,11 @@ export async function executeBatch(
       roundRecords[i] = { round, id: call.id, name: call.name, status: 'denied', durationMs: 0 };
       results[i] = `policy denied: ${message}`;
     };
+    if (decided?.decision === 'reject') {
+      const who = decided.by?.name ? ` (${decided.by.name})` : '';
+      const message = `a person${who} refused this tool call` + (decided.message ? `: ${decided.message}` : '');
+      return deny('rejected', message);
+    }
     if (!tool) {
       const offered = [...byName.keys()];
       return deny(
@@ -143,7 +168,14 @@ export async function executeBatch(
         // The batch deadline passed before this call got a slot: never start it.
         if (signal.aborted) throw signal.reason;
         const value = await raceAbort(
-          job.tool.execute(job.args, { ...a.toolContext, signal, timeoutMs: L.toolTimeoutMs, callId: call.id }),
+          job.tool.execute(job.args, {
+            ...a.toolContext,
+            // The operation: the same on every retry, resume and restart (`runId:nodeId:round:callIndex`).
+            idempotencyKey: `${a.toolContext.idempotencyKey}:${round}:${job.i}`,
+            signal,
+            timeoutMs: L.toolTimeoutMs,
+            callId: call.id,
+          }),
           signal,
         );
         kind = 'ok';

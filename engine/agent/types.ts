@@ -49,12 +49,19 @@ export interface WorkflowRunResult {
   error?: { code: string; message: string } | null;
 }
 
+/**
+ * Which version of a child workflow a call runs: `published` (its current published version), `draft` (the editor's
+ * draft; only for a draft parent run), or a version number. A parent that is itself a published run (or an API call)
+ * always runs a published version.
+ */
+export type ChildVersion = 'published' | 'draft' | number;
+
 /** Runs another workflow to completion (start + wait + outputs); lib/server wires it to the RunManager. */
 export interface WorkflowRunner {
   run(
     workflowId: string,
     inputs: Record<string, unknown>,
-    opts: { signal: AbortSignal; parentRunId: string },
+    opts: { signal: AbortSignal; parentRunId: string; version?: ChildVersion; parentNodeId?: string },
   ): Promise<WorkflowRunResult>;
   /** Name, description and a JSON Schema of the start node's inputs, for the tool's schema; null when unknown. */
   describe?(
@@ -69,6 +76,10 @@ export interface ToolContext {
   fetch: GuardedFetch;
   runId: string;
   nodeId: string;
+  /**
+   * In a tool's execute(): this call's operation, `runId:nodeId:round:callIndex` (the same on every retry, resume
+   * and restart): pass it to effects so the receiver can deduplicate.
+   */
   idempotencyKey: string;
   /** The model's id for this tool call (unique within the run's conversation). */
   callId: string;
@@ -114,7 +125,28 @@ export interface McpToolSource {
   close(): Promise<void>;
 }
 
+export interface SkillSummary {
+  name: string;
+  description: string;
+  /** Where it comes from: SKILLS_DIR (`dir`) or an upload of the workspace (`workspace`). */
+  source: 'dir' | 'workspace';
+}
+
+/**
+ * Agent skills (a folder with SKILL.md: YAML front matter `name`, `description`; a Markdown body; optional files),
+ * from SKILLS_DIR and from a workspace's uploads. A workspace upload with the same name as a SKILLS_DIR skill wins.
+ */
+export interface SkillSource {
+  list(workspaceId: string): Promise<SkillSummary[]>;
+  /** The SKILL.md body without its front matter; null when the workspace has no such skill. */
+  body(workspaceId: string, name: string): Promise<string | null>;
+  /** One extra file of a skill as text, by its path inside the skill; null when missing; throws on a path escape. */
+  readFile(workspaceId: string, name: string, path: string): Promise<string | null>;
+}
+
 export interface AgentServices {
+  /** Agent skills (load_skill / read_skill_file). Absent → an agent's `skills` are reported as unavailable. */
+  skills?: SkillSource;
   memory?: MemoryStore;
   embedder?: Embedder;
   mcp?: McpToolSource;

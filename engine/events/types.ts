@@ -10,6 +10,7 @@ export const TRACE_EVENT_TYPES = [
   'tool.called',
   'tool.result',
   'tool.denied',
+  'tool.approval',
   'retrieval.hits',
   'run.waiting',
   'run.succeeded',

@@ -6,14 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createMemoryHandle, memoryPromptBlock } from '../agent/memory/memory';
+import { acceptApproval } from '../agent/agent-checkpoint';
+import { assembleTools } from '../agent/assemble-tools';
+import { memoryPromptBlock } from '../agent/memory/memory';
 import { ModelChain } from '../agent/model-chain';
 import { runAgent } from '../agent/run-agent';
-import { ToolRegistry } from '../agent/tool-registry';
-import { CORE_TOOLS, MEMORY_TOOLS, knowledgeSearchTool } from '../agent/tools/builtin-tools';
-import { workflowTools } from '../agent/tools/workflow-tools';
-import type { AgentTool, MemoryHandle, MemoryScope, RecalledMemory } from '../agent/types';
+import { skillTools, skillsPromptBlock } from '../agent/tools/skill-tools';
+import type { AgentServices, AgentTool, RecalledMemory, SkillSummary } from '../agent/types';
 import { PaiError } from '../errors';
+import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { ChatMessage } from '../llm/types';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
@@ -45,6 +46,16 @@ export const agentConfigSchema = z.object({
       'Tools the agent may use: calculator, current_time, http_fetch, memory_save, memory_recall, ' +
         'knowledge_search, workflow__<name>, mcp__<server>__<tool>; a trailing * selects by prefix (mcp__github__*)',
     ),
+  toolApproval: z
+    .array(z.string().min(1).max(100))
+    .max(200)
+    .default([])
+    .describe('Tools whose calls wait for a person to approve, edit or reject them (names; * for all, or a prefix*)'),
+  skills: z
+    .array(z.string().min(1).max(64))
+    .max(50)
+    .default([])
+    .describe('Skills the agent may load (only their names and descriptions are in its prompt)'),
   workflowTools: z
     .array(
       z.object({
@@ -145,17 +156,33 @@ function historyOf(v: unknown): ChatMessage[] {
   return parsed.data;
 }
 
-/** Servers a selection needs: `mcp__<server>__…`, or every server for `mcp__*`. Server names contain no "__". */
-function mcpServersFor(selection: string[]): string[] | 'all' | null {
-  const out = new Set<string>();
-  for (const s of selection) {
-    if (!s.startsWith('mcp__')) continue;
-    const rest = s.slice(5);
-    const i = rest.indexOf('__');
-    if (i <= 0) return 'all';
-    out.add(rest.slice(0, i));
+function skillNameOf(args: string): string | undefined {
+  try {
+    const name = (JSON.parse(args) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
   }
-  return out.size ? [...out] : null;
+}
+
+/** The node's skills: their names and descriptions for the prompt, and the tools that load them. */
+async function skillsFor(
+  services: AgentServices,
+  runId: string,
+  names: string[],
+): Promise<{ block: string; tools: AgentTool[]; warnings: string[] }> {
+  if (!names.length) return { block: '', tools: [], warnings: [] };
+  if (!services.skills)
+    return { block: '', tools: [], warnings: ['skills are selected but this deployment has no skills source'] };
+  const workspaceId = (await services.workspaceOf?.(runId).catch(() => undefined)) ?? DEFAULT_WORKSPACE_ID;
+  const known = new Map((await services.skills.list(workspaceId)).map((s) => [s.name, s] as [string, SkillSummary]));
+  const allowed = names.map((n) => known.get(n)).filter((s): s is SkillSummary => !!s);
+  const missing = names.filter((n) => !known.has(n));
+  return {
+    block: allowed.length ? skillsPromptBlock(allowed) : '',
+    tools: allowed.length ? skillTools(services.skills, workspaceId, allowed) : [],
+    warnings: missing.length ? [`skills not available here: ${missing.join(', ')}`] : [],
+  };
 }
 
 export const agentNode = defineNode<AgentConfig>({
@@ -170,6 +197,7 @@ export const agentNode = defineNode<AgentConfig>({
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
   sideEffects: true,
+  acceptAnswer: acceptApproval,
   async execute(ctx) {
     const c = ctx.config;
     const services = ctx.agent ?? {};
@@ -182,67 +210,21 @@ export const agentNode = defineNode<AgentConfig>({
         throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', {
           path: 'config.task',
         });
-      const warnings: string[] = [];
-
-      // Long-term memory: saves go to the configured scope; recall reads this workflow's and global memories.
-      let memory: MemoryHandle | undefined;
-      if (c.memory.enabled && services.memory && services.embedder) {
-        const workflowId = await services.workflowOf?.(ctx.runId).catch(() => undefined);
-        const workspaceId = await services.workspaceOf?.(ctx.runId).catch(() => undefined);
-        if (c.memory.scope === 'workflow' && !workflowId) {
-          warnings.push("memory: the run's workflow is unknown, so workflow-scoped memory is off");
-        } else {
-          const global: MemoryScope = { kind: 'global', workspaceId };
-          const own: MemoryScope | undefined = workflowId ? { kind: 'workflow', workflowId, workspaceId } : undefined;
-          memory = createMemoryHandle({
-            store: services.memory,
-            embedder: services.embedder,
-            saveScope: c.memory.scope === 'global' ? global : own!,
-            recallScopes: own ? [own, global] : [global],
-            recall: { topK: c.memory.topK, minScore: c.memory.minScore, halfLifeDays: c.memory.halfLifeDays },
-          });
-        }
-      }
-
-      // The tools this node may use: what exists here, narrowed by the node's selection (= the allowlist).
-      const registry = new ToolRegistry().registerAll(CORE_TOOLS);
-      if (memory) registry.registerAll(MEMORY_TOOLS);
+      const skills = await skillsFor(services, ctx.runId, c.skills);
+      const { tools, memory, warnings } = await assembleTools(ctx, {
+        // Skills bring their own tools: selected with the skills, not in "tools".
+        tools: skills.tools.length ? [...c.tools, ...skills.tools.map((t) => t.name)] : c.tools,
+        extraTools: skills.tools,
+        workflowTools: c.workflowTools,
+        knowledgeBaseIds: c.knowledgeBaseIds,
+        memory: c.memory,
+      });
       const knowledge = ctx.knowledge;
-      if (knowledge && c.knowledgeBaseIds.length) registry.register(knowledgeSearchTool(c.knowledgeBaseIds));
-      const addAll = (tools: Iterable<AgentTool>, from: string) => {
-        for (const t of tools) {
-          if (registry.get(t.name))
-            warnings.push(`${from} tool "${t.name}" clashes with an existing tool and was skipped`);
-          else {
-            try {
-              registry.register(t);
-            } catch (err) {
-              warnings.push(`${from} tool skipped: ${(err as Error).message}`);
-            }
-          }
-        }
-      };
-      addAll(services.tools ?? [], 'app');
-      if (c.workflowTools.length) {
-        if (services.workflows) addAll(await workflowTools(c.workflowTools, services.workflows, ctx.runId), 'workflow');
-        else warnings.push('workflow tools are configured but this deployment cannot run workflows as tools');
-      }
-      const mcpWanted = mcpServersFor(c.tools);
-      if (mcpWanted && services.mcp) {
-        const { tools, errors } = await services.mcp.listTools({
-          servers: mcpWanted === 'all' ? undefined : mcpWanted,
-          signal: ctx.signal,
-        });
-        addAll(tools, 'MCP');
-        for (const e of errors) warnings.push(`MCP server "${e.server}": ${e.message}`);
-      } else if (mcpWanted) {
-        warnings.push('MCP tools are selected but no MCP servers are configured (MCP_SERVERS)');
-      }
-      const { tools, missing } = registry.select(c.tools);
-      if (missing.length) warnings.push(`selected tools not available here: ${missing.join(', ')}`);
+      warnings.push(...skills.warnings);
       if (warnings.length) ctx.emit('node.progress', { warnings });
 
       let system = asText(c.systemPrompt);
+      if (skills.block) system = system ? `${system}\n\n${skills.block}` : skills.block;
       let recalled: RecalledMemory[] = [];
       if (memory && c.memory.autoRecall && c.memory.tokenBudget > 0) {
         try {
@@ -298,6 +280,7 @@ export const agentNode = defineNode<AgentConfig>({
         signal: ctx.signal,
         emit: ctx.emit,
         nodeSpanId: ctx.spanId,
+        progress: { checkpoint: ctx.checkpoint, toolApproval: c.toolApproval },
       });
       return {
         output: {
@@ -311,6 +294,15 @@ export const agentNode = defineNode<AgentConfig>({
           usage: result.usage,
           memoriesRecalled: recalled.length,
           compactions: result.compactions,
+          skillsLoaded: [
+            ...new Set(
+              result.messages.flatMap((m) =>
+                m.role === 'assistant'
+                  ? (m.toolCalls ?? []).filter((t) => t.name === 'load_skill').map((t) => skillNameOf(t.arguments))
+                  : [],
+              ),
+            ),
+          ].filter((n): n is string => !!n),
         },
         usage: result.usage,
       };

@@ -26,6 +26,33 @@ export interface SecretsReader {
 }
 
 /**
+ * A node's durable state within one run, beside its snapshot: what a long-running node (an agent's rounds, a
+ * multi-agent plan's steps) has finished, so a retry, a resume or a restart after a crash continues where it
+ * stopped instead of doing that work again. Saved under the node's operation key (`nodeId`, plus the loop pass),
+ * together with the node's trace events so far, in one atomic commit. A checkpoint is only offered back to the same
+ * resolved config (what the node was asked to do); it is dropped when the node succeeds.
+ */
+export interface NodeCheckpoint {
+  /** The state saved last, and a person's answer to the node's pause (see NodePause) when one was given. */
+  load<T = unknown>(): Promise<{ state: T; answer?: unknown } | undefined>;
+  /** Durable before it returns (rejects with StoreWriteError when it could not be stored). Clears the answer. */
+  save(state: unknown): Promise<void>;
+}
+
+/**
+ * Thrown by a node's execute() to pause the run on this node (node and run status `waiting`) until
+ * POST /api/runs/:id/answer. Save a checkpoint first: the answer is stored with it, and the node is executed again
+ * (its checkpoint.load() returns the answer) when the run continues. `prompt` is what the person is shown (JSON; its
+ * `kind` names what is asked, e.g. "tool_approval").
+ */
+export class NodePause extends Error {
+  constructor(readonly prompt: { kind: string } & Record<string, unknown>) {
+    super(`waiting for a person (${prompt.kind})`);
+    this.name = 'NodePause';
+  }
+}
+
+/**
  * Everything a node may touch. Nodes never see the database, Redis or HTTP request objects; side effects go
  * through `fetch` (SSRF-guarded) and `llm`, and tracing through `emit`.
  */
@@ -65,6 +92,8 @@ export interface NodeContext<C = unknown> {
   knowledge?: KnowledgeService;
   /** Credentials by id (`config.credentialId`), of the run's own workspace. Absent → CREDENTIALS_UNAVAILABLE. */
   credentials?: CredentialResolver;
+  /** Durable state within the run (see NodeCheckpoint). */
+  checkpoint: NodeCheckpoint;
 }
 
 export interface ConfigProblem {
@@ -108,6 +137,11 @@ export interface NodeDefinition<C = unknown> {
    * run); paths are relative to the config. The validator reports them with their own codes.
    */
   checkConfig?(config: C): ConfigProblem[];
+  /**
+   * For a node that pauses (NodePause): checks a person's answer to `prompt` before it is stored; returns the value
+   * to store (e.g. normalised) or a problem (path relative to `answer`), which the API answers with 400.
+   */
+  acceptAnswer?(prompt: Record<string, unknown>, answer: unknown): { value: unknown } | { problem: ConfigProblem };
   execute(ctx: NodeContext<C>): Promise<NodeResult>;
 }
 

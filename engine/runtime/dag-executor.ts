@@ -50,8 +50,11 @@ export interface ExecuteResult {
   status: 'succeeded' | 'failed' | 'cancelled' | 'waiting';
   outputs: Record<string, unknown> | null;
   error: ErrorJson | null;
-  /** Set when status is `waiting`: which node waits, what it asks, and the checkpoint thread to resume. */
-  waiting?: { nodeId: string; prompt: unknown; threadId: string };
+  /**
+   * Set when status is `waiting`: which node waits, what it asks, and the checkpoint thread to resume. `paused`: the
+   * node paused itself (NodePause) and its snapshot is stored; it runs again when answered (no LangGraph thread).
+   */
+  waiting?: { nodeId: string; prompt: unknown; threadId: string; paused?: boolean; nodeKey?: string };
 }
 
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
@@ -84,6 +87,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
 
   const inflight = new Map<string, Promise<void>>();
   let firstError: ErrorJson | null = null;
+  let waiting: ExecuteResult['waiting'];
   let storeError: StoreWriteError | null = null;
 
   const launch = (id: string) => {
@@ -109,6 +113,8 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
           } else {
             state.settled(id, out.status);
             if (out.status === 'failed') firstError ??= nodeFailure(id, out.error);
+            if (out.status === 'waiting')
+              waiting ??= { nodeId: id, nodeKey: out.nodeKey, prompt: out.pause, threadId: '', paused: true };
           }
         },
         (err) => {
@@ -136,6 +142,8 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   if (storeError) return storeFailedResult(storeError);
   if (a.signal.aborted) return cancelledResult();
   if (firstError) return failedResult(firstError);
+  // Paused for a person: its descendants wait for the answer; every independent branch has finished.
+  if (waiting) return { status: 'waiting', outputs: null, error: null, waiting };
   const unfinished = t.ids.filter((id) => !state.status.has(id));
   if (unfinished.length)
     return failedResult({

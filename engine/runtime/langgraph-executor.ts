@@ -43,6 +43,8 @@ interface Local {
   /** What each block triggered last: its router's answer. */
   trig: Record<string, string[]>;
   failure: ErrorJson | null;
+  /** A node that paused itself (NodePause): the run waits once every independent branch has finished. */
+  paused?: ExecuteResult['waiting'];
 }
 
 const gname = (id: string) => `n__${id}`;
@@ -179,6 +181,8 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
     if (out.status !== 'succeeded') {
       state.settled(id, out.status);
       if (out.status === 'failed') L.failure ??= nodeFailure(id, out.error);
+      if (out.status === 'waiting')
+        L.paused ??= { nodeId: id, nodeKey: out.nodeKey, prompt: out.pause, threadId: '', paused: true };
       return [];
     }
     const chosen = branching ? chosenBranches(out.output, out.branch) : null;
@@ -401,6 +405,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
       };
     }
     if (L.failure) return failedResult(L.failure);
+    if (L.paused) return { status: 'waiting', outputs: null, error: null, waiting: L.paused };
     // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
     for (const [id, node] of plan.nodes)
       if (!state.status.has(id)) stageSkipped(a, state, id, node.type, R.attempts.get(id) ?? 0);

@@ -17,6 +17,8 @@ export interface LaunchInfo {
   fresh?: boolean;
   fromNodeId?: string;
   answer?: { nodeId: string; value: unknown; threadId?: string };
+  /** The node a person answered (a human-input node, or a node that paused itself and reads its answer itself). */
+  answeredNodeId?: string;
   /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
   created?: Promise<unknown>;
 }
@@ -48,23 +50,27 @@ function commitOutcome(
   if (result.status === 'waiting' && result.waiting) {
     const w = result.waiting;
     const node = graph.nodes.find((n) => n.id === w.nodeId);
-    j.stageNode({
-      runId: run.id,
-      nodeId: w.nodeId,
-      type: node?.type ?? 'human_input',
-      status: 'waiting',
-      attempt: previous.get(w.nodeId)?.attempt ?? 0,
-      input: { prompt: w.prompt },
-      output: null,
-      error: null,
-      usage: null,
-      startedAt: new Date().toISOString(),
-      finishedAt: null,
-      durationMs: null,
-    });
+    // A node that paused itself has stored its own `waiting` snapshot (with its input).
+    if (!w.paused)
+      j.stageNode({
+        runId: run.id,
+        nodeId: w.nodeId,
+        type: node?.type ?? 'human_input',
+        status: 'waiting',
+        attempt: previous.get(w.nodeId)?.attempt ?? 0,
+        input: { prompt: w.prompt },
+        output: null,
+        error: null,
+        usage: null,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        durationMs: null,
+      });
     j.emit(
       'run.waiting',
-      { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
+      w.paused
+        ? { nodeId: w.nodeId, nodeKey: w.nodeKey ?? w.nodeId, prompt: w.prompt }
+        : { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
       { nodeId: w.nodeId, afterFlush: true },
     );
     j.stopAutoFlush();
@@ -122,7 +128,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       versionId: run.versionId,
       resumed: info.resumed,
       ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}),
-      ...(info.answer ? { answeredNodeId: info.answer.nodeId } : {}),
+      ...(info.answeredNodeId ? { answeredNodeId: info.answeredNodeId } : {}),
       reused: [...reuse],
     });
     const result = await deps.executor({

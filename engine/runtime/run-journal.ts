@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventBus, TraceEvent, TraceEventType } from '../events/types';
-import type { NodeRunRecord, RunPatch, RunStore } from '../store/types';
+import type { CheckpointRecord, NodeRunRecord, RunPatch, RunStore } from '../store/types';
 
 export class StoreWriteError extends Error {
   constructor(cause: unknown) {
@@ -24,6 +24,7 @@ export class RunJournal {
   private events: TraceEvent[] = [];
   private deferred: TraceEvent[] = [];
   private nodes = new Map<string, NodeRunRecord>();
+  private checkpoints = new Map<string, CheckpointRecord>();
   private chain: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   /** Why the run's row could not be stored (a run started before its INSERT finished): every flush fails with it. */
@@ -102,17 +103,35 @@ export class RunJournal {
     this.nodes.set(rec.nodeId, rec);
   }
 
+  /** A node's checkpoint for the next commit (the latest staged per node key wins). */
+  stageCheckpoint(rec: CheckpointRecord): void {
+    this.checkpoints.set(rec.nodeKey, rec);
+  }
+
+  /** The node's checkpoint: the one staged here and not yet committed, else the store's. */
+  async loadCheckpoint(nodeKey: string): Promise<CheckpointRecord | null> {
+    const staged = this.checkpoints.get(nodeKey);
+    if (staged) return staged;
+    if (this.runStored) await this.runStored.catch(() => {});
+    return this.store.getCheckpoint(this.runId, nodeKey);
+  }
+
   /** Persists everything staged (plus an optional run patch) in one atomic commit; calls are serialised. */
   flush(run?: RunPatch): Promise<void> {
     const next = this.chain.then(async () => {
       const events = this.events;
       const nodes = [...this.nodes.values()];
-      if (!events.length && !nodes.length && !run) return;
+      const checkpoints = [...this.checkpoints.values()];
+      if (!events.length && !nodes.length && !checkpoints.length && !run) return;
       this.events = [];
       this.nodes = new Map();
+      this.checkpoints = new Map();
       try {
         if (this.createFailure) throw this.createFailure;
-        await this.store.commit(this.runId, { events, nodes, run });
+        await this.store.commit(
+          this.runId,
+          checkpoints.length ? { events, nodes, run, checkpoints } : { events, nodes, run },
+        );
         const ready = this.deferred.filter((d) => events.includes(d));
         this.deferred = this.deferred.filter((d) => !ready.includes(d));
         for (const d of ready) this.bus.publish(d);
@@ -125,6 +144,7 @@ export class RunJournal {
         // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
         this.events = [...events, ...this.events];
         for (const n of nodes) if (!this.nodes.has(n.nodeId)) this.nodes.set(n.nodeId, n);
+        for (const c of checkpoints) if (!this.checkpoints.has(c.nodeKey)) this.checkpoints.set(c.nodeKey, c);
         throw new StoreWriteError(e);
       }
     });

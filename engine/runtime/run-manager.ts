@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaiError } from '../errors';
 import type { EventBus } from '../events/types';
-import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
+import type { EngineChoice, EngineKind, Graph, GraphNode } from '../graph/schema';
 import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
@@ -50,6 +50,12 @@ interface Active {
   controller: AbortController;
   /** The run as stored when this execution ended or paused; null when its final write did not reach the store. */
   done: Promise<RunRecord | null>;
+}
+
+/** Who answered a paused run (the trace records it). */
+export interface AnswerAuthor {
+  userId: string;
+  name: string;
 }
 
 export function newRunId(): string {
@@ -403,8 +409,13 @@ export class RunManager {
     return done;
   }
 
-  /** Continues a run paused on a human-input node with the person's answer. */
-  async answer(runId: string, nodeId: string, value: unknown): Promise<RunRecord> {
+  /**
+   * Continues a run paused on a node with the person's answer: a human-input node (its answer is the node's output),
+   * or a node that paused itself (e.g. an agent's tool call waiting for approval: the answer is checked by the
+   * node type and stored beside the node's checkpoint, and the node runs again). `by`: who answered (the trace
+   * shows it).
+   */
+  async answer(runId: string, nodeId: string, value: unknown, by?: AnswerAuthor): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
     if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
     if (run.status !== 'waiting' || this.active.has(runId)) {
@@ -420,17 +431,26 @@ export class RunManager {
       });
     }
     const node = run.graph.nodes.find((n) => n.id === nodeId);
-    const answerType = (node?.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
-    if (answerType === 'boolean' && typeof value !== 'boolean')
-      throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
-    if (answerType === 'text' && typeof value !== 'string')
-      throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
+    if (!node)
+      throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { status: 404, path: 'nodeId' });
+    const paused = node.type !== 'human_input' && !waiting?.data.threadId;
+    const stored = paused ? this.pauseAnswer(node, waiting?.data, value, by) : this.humanAnswer(node, value);
     const ok = await this.o.store.updateRun(
       runId,
       { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString() },
       ['waiting'],
     );
     if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
+    if (paused) {
+      const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
+      try {
+        if (!(await this.o.store.answerCheckpoint(runId, nodeKey, stored)))
+          throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+      } catch (e) {
+        await this.o.store.updateRun(runId, { status: 'waiting' }, ['running']).catch(() => {});
+        throw e;
+      }
+    }
     const previous = new Map(
       (await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]),
     );
@@ -438,9 +458,41 @@ export class RunManager {
     const resumed: RunRecord = { ...run, status: 'running' };
     this.launch(resumed, run.graph, previous, reuse, {
       resumed: true,
-      answer: { nodeId, value, threadId: waiting?.data.threadId as string | undefined },
+      answer: paused ? undefined : { nodeId, value: stored, threadId: waiting?.data.threadId as string | undefined },
+      answeredNodeId: nodeId,
     });
     return resumed;
+  }
+
+  private humanAnswer(node: GraphNode, value: unknown): unknown {
+    const answerType = (node.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
+    if (answerType === 'boolean' && typeof value !== 'boolean')
+      throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
+    if (answerType === 'text' && typeof value !== 'string')
+      throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
+    return value;
+  }
+
+  /** A node that paused itself: its type checks the answer against what it asked; stored with who and when. */
+  private pauseAnswer(
+    node: GraphNode,
+    waiting: Record<string, unknown> | undefined,
+    value: unknown,
+    by?: AnswerAuthor,
+  ) {
+    const def = this.o.registry.has(node.type) ? this.o.registry.get(node.type, node.data.version) : undefined;
+    const prompt = (waiting?.prompt ?? {}) as Record<string, unknown>;
+    const checked = def?.acceptAnswer ? def.acceptAnswer(prompt, value) : { value };
+    if ('problem' in checked) {
+      const p = checked.problem;
+      throw new PaiError(p.code, p.message, { status: 400, path: p.path ? `answer.${p.path}` : 'answer' });
+    }
+    const v = checked.value;
+    return {
+      ...(v && typeof v === 'object' && !Array.isArray(v) ? v : { value: v }),
+      by: by ?? null,
+      at: new Date().toISOString(),
+    };
   }
 
   private launch(

@@ -11,11 +11,12 @@ import type { AgentServices } from '../agent/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
-import type { NodeDefinition, SecretsReader } from '../nodes/define';
+import { NodePause, type NodeDefinition, type SecretsReader } from '../nodes/define';
 import type { NodeRegistry } from '../nodes/registry';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { NodeRunRecord } from '../store/types';
 import { resolveDeep, type TemplateScope } from '../template/resolve';
+import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
 import { newSpanId, type RunJournal } from './run-journal';
 import { settings } from '../config/settings';
@@ -30,7 +31,12 @@ export interface NodeServices {
 }
 
 export interface NodeOutcome {
-  status: 'succeeded' | 'failed' | 'cancelled';
+  /** `waiting`: the node paused for a person (NodePause); the run waits, and the node runs again once answered. */
+  status: 'succeeded' | 'failed' | 'cancelled' | 'waiting';
+  /** With `waiting`: what the person is asked. */
+  pause?: NodePause['prompt'];
+  /** With `waiting`: the node's operation key (its checkpoint's), where the answer is stored. */
+  nodeKey?: string;
   output?: unknown;
   branch?: string | string[];
   error?: ErrorJson;
@@ -165,6 +171,10 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   }
   const input = redact(config ?? node.data.config ?? {});
 
+  // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
+  const operation = a.iteration ? `${node.id}:${a.iteration}` : node.id;
+  const checkpoint = nodeCheckpoint(journal, operation, config);
+
   attempt += 1;
   journal.stageNode(record({ input }));
   journal.emit('node.started', { type: node.type, attempt, input }, { nodeId: node.id, spanId });
@@ -183,8 +193,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           nodeId: node.id,
           nodeType: node.type,
           attempt,
-          // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
-          idempotencyKey: a.iteration ? `${runId}:${node.id}:${a.iteration}` : `${runId}:${node.id}`,
+          idempotencyKey: `${runId}:${operation}`,
           config,
           rawConfig,
           scope: a.scope,
@@ -204,10 +213,16 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           agent: a.services.agent,
           knowledge: a.services.knowledge,
           credentials: a.services.credentials,
+          checkpoint: checkpoint.handle,
         });
         outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
         break;
       } catch (err) {
+        if (err instanceof NodePause && !a.signal.aborted) {
+          outcome = { status: 'waiting', attempt, pause: err.prompt, nodeKey: operation };
+          journal.emit('node.progress', { waiting: err.prompt }, { nodeId: node.id, spanId });
+          break;
+        }
         if (a.signal.aborted) {
           outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
           break;
@@ -233,9 +248,16 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     }
   }
 
+  if (outcome.status === 'waiting') {
+    // Paused: the snapshot says so (not finished), and it is durable before the run reports that it waits.
+    journal.stageNode(record({ status: 'waiting', attempt: outcome.attempt, input }));
+    await journal.flush();
+    return outcome;
+  }
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
   const output = outcome.status === 'succeeded' ? outcome.output : null;
+  if (outcome.status === 'succeeded') checkpoint.dropIfUsed(); // in the same commit as the snapshot
   journal.stageNode(
     record({
       status: outcome.status,

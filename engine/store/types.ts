@@ -137,10 +137,25 @@ export function newRunRecord(run: NewRun, now: string): RunRecord {
   };
 }
 
+/** A node's durable state within a run (see NodeCheckpoint in engine/nodes/define.ts). */
+export interface CheckpointRecord {
+  /** The node's operation: `nodeId`, plus `:<pass>` inside loops. */
+  nodeKey: string;
+  /** null: nothing saved (a node that succeeded drops its checkpoint). */
+  state: unknown;
+  /** sha256 of the resolved config the state belongs to. */
+  inputHash: string | null;
+  /** A person's answer to the node's pause; a write of new state clears it. */
+  answer: unknown;
+  updatedAt: string;
+}
+
 export interface CommitBatch {
   nodes?: NodeRunRecord[];
   events?: TraceEvent[];
   run?: RunPatch;
+  /** Written (whole rows, upserted) in the same atomic commit as the nodes and events. */
+  checkpoints?: CheckpointRecord[];
 }
 
 /**
@@ -162,6 +177,9 @@ export interface RunStore {
   getNodeRuns(runId: string): Promise<NodeRunRecord[]>;
   commit(runId: string, batch: CommitBatch): Promise<void>;
   getEvents(runId: string, afterSeq?: number, limit?: number): Promise<TraceEvent[]>;
+  getCheckpoint(runId: string, nodeKey: string): Promise<CheckpointRecord | null>;
+  /** Stores a person's answer beside the node's checkpoint (creating an empty one); false when the run is gone. */
+  answerCheckpoint(runId: string, nodeKey: string, answer: unknown): Promise<boolean>;
   maxSeq(runId: string): Promise<number>;
   /**
    * Marks the owner's runs alive. Returns those of `runIds` that were cancelled meanwhile by another process

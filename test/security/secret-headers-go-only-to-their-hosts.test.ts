@@ -48,6 +48,7 @@ function ctxFor(
       throw new Error('no llm');
     },
     iteration: 0,
+    checkpoint: { load: async () => undefined, save: async () => {} },
   };
 }
 

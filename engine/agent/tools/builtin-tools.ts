@@ -62,7 +62,7 @@ export const httpFetchTool = defineTool({
   async run({ url, method, headers, body }, ctx) {
     const h = new Headers(headers ?? {});
     if (method !== 'GET' && method !== 'HEAD' && !h.has('idempotency-key'))
-      h.set('idempotency-key', `${ctx.idempotencyKey}:${ctx.callId}`);
+      h.set('idempotency-key', ctx.idempotencyKey);
     const res = await ctx.fetch(url, {
       method,
       headers: h,

@@ -14,8 +14,21 @@ const NODE_UPDATES = `type = EXCLUDED.type, status = EXCLUDED.status, attempt = 
 const EVENT_COLS =
   'run_id text, seq int, ts timestamp(3), type text, node_id text, span_id text, parent_span_id text, data jsonb';
 
+/**
+ * Node checkpoints (agent rounds, plan steps) upserted in the same statement; the parameter after the run patch's
+ * (or $3). Only in the statements of commits that carry checkpoints: the per-node hot path is unchanged.
+ */
+const checkpointCte = (param: number) => `, c AS (
+     INSERT INTO node_checkpoints (run_id, node_key, state, input_hash, answer, updated_at)
+     SELECT * FROM jsonb_to_recordset($${param}::jsonb) AS z(run_id text, node_key text, state jsonb, input_hash text,
+       answer jsonb, updated_at timestamp(3))
+     ON CONFLICT (run_id, node_key) DO UPDATE SET state = EXCLUDED.state, input_hash = EXCLUDED.input_hash,
+       answer = EXCLUDED.answer, updated_at = EXCLUDED.updated_at
+     RETURNING 1
+   )`;
+
 /** The per-node commit: node snapshots upserted and events appended in one statement (one round trip, atomic). */
-const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
+const commitSql = (withRun: boolean, asynchronous = false, withCheckpoints = false) => `WITH n AS (
      INSERT INTO node_runs (${NODE_NAMES})
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${NODE_COLS})
      ON CONFLICT (run_id, node_id) DO UPDATE SET ${NODE_UPDATES}
@@ -35,10 +48,10 @@ const commitSql = (withRun: boolean, asynchronous = false) => `WITH n AS (
      RETURNING 1
    )`
        : ''
-   }
+   }${withCheckpoints ? checkpointCte(withRun ? 11 : 3) : ''}
    SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM e)${withRun ? ' + (SELECT count(*) FROM r)' : ''}${
-     asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''
-   }`;
+     withCheckpoints ? ' + (SELECT count(*) FROM c)' : ''
+   }${asynchronous ? `, set_config('synchronous_commit', 'off', true)` : ''}`;
 export const COMMIT_SQL = commitSql(false);
 export const COMMIT_WITH_RUN_SQL = commitSql(true);
 /**
@@ -46,5 +59,8 @@ export const COMMIT_WITH_RUN_SQL = commitSql(true);
  * own transaction. See README "Durability of node snapshots"; SNAPSHOT_SYNC_COMMIT=1 keeps every commit synchronous.
  */
 export const COMMIT_ASYNC_SQL = commitSql(false, true);
+/** The same three statements for commits that carry node checkpoints (always synchronous: they guard effects). */
+export const COMMIT_CHECKPOINT_SQL = commitSql(false, false, true);
+export const COMMIT_WITH_RUN_CHECKPOINT_SQL = commitSql(true, false, true);
 /** Run patches that can ride in the commit statement. */
 export const FOLDABLE = new Set(['status', 'outputs', 'error', 'finishedAt']);

@@ -16,7 +16,14 @@ import {
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
-import { COMMIT_ASYNC_SQL, COMMIT_SQL, COMMIT_WITH_RUN_SQL, FOLDABLE } from './commit-sql';
+import {
+  COMMIT_ASYNC_SQL,
+  COMMIT_CHECKPOINT_SQL,
+  COMMIT_SQL,
+  COMMIT_WITH_RUN_CHECKPOINT_SQL,
+  COMMIT_WITH_RUN_SQL,
+  FOLDABLE,
+} from './commit-sql';
 
 import { pgJson, pgSafe, runPatchData, toEvent, toNodeRun, toRun } from './rows';
 import { PrismaWorkflowStore } from './workflow-store';
@@ -174,14 +181,26 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     }));
     // A terminal run patch (status/outputs/error/finishedAt) rides in the same statement: one round trip, atomic.
     const run = batch.run;
-    const fold =
-      !!run && !!this.sql && (nodes.length > 0 || events.length > 0) && Object.keys(run).every((k) => FOLDABLE.has(k));
-    if (nodes.length || events.length) {
-      const [name, statement] = fold
-        ? ['paiflow_commit_run', COMMIT_WITH_RUN_SQL]
-        : this.asyncSnapshots && this.sql
-          ? ['paiflow_commit_async', COMMIT_ASYNC_SQL]
-          : ['paiflow_commit', COMMIT_SQL];
+    const checkpoints = (batch.checkpoints ?? []).map((c) => ({
+      run_id: runId,
+      node_key: c.nodeKey,
+      state: c.state ?? null,
+      input_hash: c.inputHash,
+      answer: c.answer ?? null,
+      updated_at: c.updatedAt,
+    }));
+    const some = nodes.length > 0 || events.length > 0 || checkpoints.length > 0;
+    const fold = !!run && !!this.sql && some && Object.keys(run).every((k) => FOLDABLE.has(k));
+    if (some) {
+      const [name, statement] = checkpoints.length
+        ? fold
+          ? ['paiflow_commit_run_checkpoint', COMMIT_WITH_RUN_CHECKPOINT_SQL]
+          : ['paiflow_commit_checkpoint', COMMIT_CHECKPOINT_SQL]
+        : fold
+          ? ['paiflow_commit_run', COMMIT_WITH_RUN_SQL]
+          : this.asyncSnapshots && this.sql
+            ? ['paiflow_commit_async', COMMIT_ASYNC_SQL]
+            : ['paiflow_commit', COMMIT_SQL];
       const params: unknown[] = [pgJson(nodes), pgJson(events)];
       if (fold) {
         const has = (k: string) =>
@@ -197,6 +216,7 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
           runId,
         );
       }
+      if (checkpoints.length) params.push(pgJson(checkpoints));
       // A run's terminal (or waiting) status is committed synchronously: on disk, with every snapshot before it.
       if (this.sql) await this.sql.write(name, statement, params, { last: fold });
       else await this.prisma.$executeRawUnsafe(statement, ...params);
@@ -204,6 +224,33 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the
     // status.
     if (run && !fold) await this.updateRun(runId, run);
+  }
+
+  async getCheckpoint(runId: string, nodeKey: string) {
+    const r = await this.prisma.nodeCheckpoint.findUnique({ where: { runId_nodeKey: { runId, nodeKey } } });
+    if (!r) return null;
+    return {
+      nodeKey: r.nodeKey,
+      state: r.state ?? null,
+      inputHash: r.inputHash,
+      answer: r.answer ?? null,
+      updatedAt: r.updatedAt.toISOString(),
+    };
+  }
+
+  async answerCheckpoint(runId: string, nodeKey: string, answer: unknown) {
+    const value = pgSafe(answer) as Prisma.InputJsonValue;
+    try {
+      await this.prisma.nodeCheckpoint.upsert({
+        where: { runId_nodeKey: { runId, nodeKey } },
+        create: { runId, nodeKey, answer: value, updatedAt: new Date() },
+        update: { answer: value, updatedAt: new Date() },
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2003') return false; // the run is gone
+      throw e;
+    }
   }
 
   async getEvents(runId: string, afterSeq = 0, limit = 10_000) {

@@ -8,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
 
-/** Answers a human-input node. Only runs in status `waiting` accept an answer; anything else is 409. */
+/**
+ * Answers a human-input node, or a node that paused itself (an agent's tool call waiting for approval:
+ * `{ decision: "approve" | "edit" | "reject", arguments?, message?, callId? }`). Only runs in status `waiting` accept an answer; anything else is 409. */
 export const POST = guarded(
   'edit',
   async (req, { params }: { params: Promise<{ runId: string }> }, { app, caller }) => {
@@ -16,7 +18,10 @@ export const POST = guarded(
     const body = await readJson(req, bodySchema);
     if (run.status !== 'waiting')
       throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
-    const resumed = await app.runs.answer(run.id, body.nodeId, body.answer);
+    const resumed = await app.runs.answer(run.id, body.nodeId, body.answer, {
+      userId: caller.user.id,
+      name: caller.user.name || caller.user.email,
+    });
     return Response.json({ runId: resumed.id, status: resumed.status }, { status: 202 });
   },
 );
