@@ -13,6 +13,7 @@ const TABS = [
   { href: '/settings/account', label: 'Account' },
   { href: '/settings/members', label: 'Members' },
   { href: '/settings/credentials', label: 'Credentials' },
+  { href: '/settings/skills', label: 'Skills' },
   { href: '/settings/tokens', label: 'API tokens' },
   { href: '/settings/audit', label: 'Audit log', admin: true },
 ];

@@ -132,6 +132,7 @@ export const VARIABLES = {
   KNOWLEDGE_MAX_UPLOAD_BYTES: numeric({ default: 20 * 1024 * 1024, above: 0, description: 'upload size limit' }),
   // A bad MCP_SERVERS must not stop the app: agents that use MCP get the error (lib/server/agent.ts parses it).
   MCP_SERVERS: text({ description: 'JSON list of MCP servers for agents' }),
+  SKILLS_DIR: text({ trim: true, description: 'folder of agent skill folders (each with a SKILL.md; unset: none)' }),
   MEMORY_EMBEDDING_MODEL: text({
     default: 'use-lite',
     trim: true,

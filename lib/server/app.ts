@@ -26,11 +26,13 @@ import type { KnowledgeService } from '@/engine/knowledge/types';
 import { loadSettings } from '@/engine/config/settings';
 import { appConfigOf, type AppConfig } from './config';
 import { createAgentServices } from './agent';
+import type { AgentServices } from '@/engine/agent/types';
 import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge';
 import { envSecrets } from './secrets';
 import { Accounts } from './auth/accounts';
 import { CredentialVault } from './credentials/credentials';
 import { loadMasterKey } from './credentials/master-key';
+import { SkillsService } from './skills';
 
 export interface App {
   config: AppConfig;
@@ -42,6 +44,10 @@ export interface App {
   knowledge: KnowledgeBaseService;
   accounts: Accounts;
   credentials: CredentialVault;
+  /** Agent skills: SKILLS_DIR and the workspaces' uploads. */
+  skills: SkillsService;
+  /** The Agent node's services (MCP servers, skills, memory), for routes that list what an agent may use. */
+  agent: AgentServices;
   /**
    * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
    */
@@ -116,6 +122,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     { guardedFetch: fetch },
   );
   const agent = createAgentServices(config, db, store, settings);
+  const skills = new SkillsService(db.prisma, settings.SKILLS_DIR);
+  agent.services.skills = skills.library;
   const accounts = new Accounts(db.prisma, {
     idleSeconds: config.sessionIdleSeconds,
     maxAgeSeconds: config.sessionMaxAgeSeconds,
@@ -170,6 +178,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     knowledge,
     accounts,
     credentials,
+    skills,
+    agent: agent.services,
     queue,
     health: () => {
       const busStatus = bus.status();
