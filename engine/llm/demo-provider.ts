@@ -6,9 +6,14 @@
  * Tool use offline: if tools are offered and the last user message has a line `call:<toolName> <json-args>`
  * naming one of them, the demo returns that tool call; else, if it asks for what a built-in tool does (arithmetic,
  * the time, "remember …", demo-intents.ts), the call to that tool. After tool results it summarises them as text.
+ *
+ * In a multi-agent team (its role read from the system message) it answers as the planner, worker, reviewer or
+ * summary writer (demo-roles.ts); a worker asks for tools by what its own step needs.
  */
 import { createHash } from 'node:crypto';
+import { teamRoleOf } from '../agent/multi-agent/roles';
 import { demoIntent } from './demo-intents';
+import { demoRoleAnswer, workerIntentText } from './demo-roles';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
 
 export const DEMO_PREFIX = '[PaiFlow demo model — offline, not a real LLM]';
@@ -48,17 +53,23 @@ export class DemoProvider implements LlmProvider {
     });
     const fingerprint = sha8(JSON.stringify(msgs));
 
-    const call = findToolCall(req, fingerprint);
+    const role = teamRoleOf(msgs.find((m) => m.role === 'system')?.content);
+    const lastUser = [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const call =
+      role && role !== 'worker'
+        ? undefined
+        : findToolCall(req, fingerprint, role === 'worker' ? workerIntentText(lastUser) : undefined);
     if (call)
       return { ...base, text: '', toolCalls: [call], usage: usage(call.arguments.length), finishReason: 'tool_calls' };
 
-    const lastUser = [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
     const echo = clip(lastUser);
     const words = lastUser.trim() ? lastUser.trim().split(/\s+/).length : 0;
     const toolResults = trailingToolResults(msgs);
 
     let text: string;
-    if (req.jsonMode) {
+    if (role && !(role === 'worker' && toolResults.length)) {
+      text = demoRoleAnswer(role, msgs, DEMO_PREFIX);
+    } else if (req.jsonMode) {
       text = JSON.stringify({
         demo: true,
         note: 'offline demo model, not a real LLM',
@@ -88,7 +99,8 @@ export class DemoProvider implements LlmProvider {
   }
 }
 
-function findToolCall(req: ChatRequest, fingerprint: string): ChatToolCall | undefined {
+/** `intentText`: what the built-in tool intents read instead of the whole last message (a worker's own step). */
+function findToolCall(req: ChatRequest, fingerprint: string, intentText?: string): ChatToolCall | undefined {
   const last = req.messages[req.messages.length - 1];
   if (!req.tools?.length || last?.role !== 'user') return undefined;
   const names = new Set(req.tools.map((t) => t.name));
@@ -103,7 +115,7 @@ function findToolCall(req: ChatRequest, fingerprint: string): ChatToolCall | und
     }
     return { id: `call_demo_${fingerprint}`, name: m[1], arguments: args };
   }
-  const intent = demoIntent(last.content, names);
+  const intent = demoIntent(intentText ?? last.content, names);
   return intent && { id: `call_demo_${fingerprint}`, name: intent.name, arguments: JSON.stringify(intent.args) };
 }
 

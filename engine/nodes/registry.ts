@@ -11,6 +11,7 @@ import { loopNode } from './loop.node';
 import { humanInputNode } from './human-input.node';
 import { agentNode } from './agent.node';
 import { knowledgeNode } from './knowledge.node';
+import { multiAgentNode } from './multi-agent.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -72,5 +73,6 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(loopNode)
     .register(humanInputNode)
     .register(agentNode)
+    .register(multiAgentNode)
     .register(knowledgeNode);
 }
