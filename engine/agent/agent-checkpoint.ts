@@ -65,14 +65,14 @@ export async function loadAgentCheckpoint(
 }
 
 /** What the person is shown while a call waits (the run.waiting prompt; GET /api/runs/:id shows it too). */
-export function approvalPrompt(pending: PendingRound, call: ChatToolCall) {
+export function approvalPrompt(pending: PendingRound, call: ChatToolCall, patterns: string[]) {
   let args: unknown = call.arguments;
   try {
     args = JSON.parse(call.arguments || '{}');
   } catch {
     // shown as the model sent it
   }
-  const undecided = pending.calls.filter((c) => !pending.decisions[c.id]).length;
+  const undecided = pending.calls.filter((c) => needsApproval(patterns, c.name) && !pending.decisions[c.id]).length;
   return {
     kind: 'tool_approval',
     round: pending.round,

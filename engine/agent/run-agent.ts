@@ -228,7 +228,7 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
       const waitingCall = p.calls.find((c) => needsApproval(approval, c.name) && !p.decisions[c.id]);
       if (waitingCall) {
         await save(round - 1, p);
-        throw new NodePause(approvalPrompt(p, waitingCall));
+        throw new NodePause(approvalPrompt(p, waitingCall, approval));
       }
       decisions = p.decisions;
     }

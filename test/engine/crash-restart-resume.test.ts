@@ -1,6 +1,5 @@
 // Guarantees: after the process running a run is SIGKILLed, a new process finds the run, marks it `interrupted` (with a
 // run.interrupted event) and resumes it to success without executing the nodes that had already succeeded.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,68 +10,14 @@ import { openDatabase, type Database } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { storeKinds, TEST_DATABASE_URL, uniqueSchema, type TestDb } from '../support/databases';
 import { createHarness, probeCalls, resetProbes } from '../support/harness';
+import { spawnTsx } from '../support/spawn-tsx';
 import { until } from '../support/until';
 
 const kinds = await storeKinds();
 
 /** Spawns the crash child and collects its stdout lines. */
-function spawnChild(kind: string, location: string, counterFile: string, engine: string) {
-  const lines: string[] = [];
-  let stderr = '';
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  const child: ChildProcess = spawn('npx', ['tsx', 'test/support/crash-child.ts', kind, location], {
-    cwd: process.cwd(),
-    env: { ...process.env, PROBE_COUNTER_FILE: counterFile, CRASH_ENGINE: engine },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // own process group, so npx/tsx wrappers can be cleaned up by group id
-  });
-  let buf = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString('utf8');
-    const parts = buf.split('\n');
-    buf = parts.pop()!;
-    lines.push(...parts.map((l) => l.trim()).filter(Boolean));
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
-  });
-  const exit = new Promise<void>((resolve) =>
-    child.on('exit', (code, signal) => {
-      exited = { code, signal };
-      resolve();
-    }),
-  );
-  const line = (prefix: string) =>
-    until(
-      () => {
-        if (exited && !lines.some((l) => l.startsWith(prefix)))
-          throw new Error(
-            `crash child exited (${JSON.stringify(exited)}) before printing ${prefix}; stderr:\n${stderr}`,
-          );
-        return lines.find((l) => l.startsWith(`${prefix} `))?.slice(prefix.length + 1);
-      },
-      `child line ${prefix}`,
-      90_000,
-    );
-  return {
-    child,
-    lines,
-    exit,
-    line,
-    get stderr() {
-      return stderr;
-    },
-    /** Best-effort cleanup of the whole process group we created. */
-    killGroup() {
-      if (child.pid && !exited)
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-    },
-  };
-}
+const spawnChild = (kind: string, location: string, counterFile: string, engine: string) =>
+  spawnTsx('test/support/crash-child.ts', [kind, location], { PROBE_COUNTER_FILE: counterFile, CRASH_ENGINE: engine });
 
 function counts(file: string): Record<string, number> {
   if (!existsSync(file)) return {};
