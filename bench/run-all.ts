@@ -39,6 +39,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       "those calls' latency, the long run's 202, the event loop's delay",
     run: async () => (await import('./long-run-beside-published-calls.bench')).runLongRunBench(),
   },
+  'agent-checkpoint': {
+    title:
+      'Agent checkpoint cost per round (20 rounds of one tool call, in-process scripted model; ' +
+      'with checkpoints vs a no-op checkpoint, alternating; median ms per round)',
+    run: async () => (await import('./agent-checkpoint.bench')).runAgentCheckpointBench(),
+  },
   'redis-retention': {
     title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
     run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),

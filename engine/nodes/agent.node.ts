@@ -62,6 +62,13 @@ export const agentConfigSchema = z.object({
         workflowId: z.string().min(1),
         name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40'),
         description: z.string().max(1000).optional(),
+        version: z
+          .union([z.enum(['published', 'draft']), z.number().int().min(1)])
+          .optional()
+          .describe(
+            "In editor test runs: the child's draft (default), its published version, or a version number; a " +
+              'published workflow always calls the version pinned when it was published',
+          ),
       }),
     )
     .max(20)
@@ -170,10 +177,15 @@ async function skillsFor(
   services: AgentServices,
   runId: string,
   names: string[],
-): Promise<{ block: string; tools: AgentTool[]; warnings: string[] }> {
-  if (!names.length) return { block: '', tools: [], warnings: [] };
+): Promise<{ block: string; tools: AgentTool[]; warnings: string[]; allowed: string[] }> {
+  if (!names.length) return { block: '', tools: [], warnings: [], allowed: [] };
   if (!services.skills)
-    return { block: '', tools: [], warnings: ['skills are selected but this deployment has no skills source'] };
+    return {
+      block: '',
+      tools: [],
+      warnings: ['skills are selected but this deployment has no skills source'],
+      allowed: [],
+    };
   const workspaceId = (await services.workspaceOf?.(runId).catch(() => undefined)) ?? DEFAULT_WORKSPACE_ID;
   const known = new Map((await services.skills.list(workspaceId)).map((s) => [s.name, s] as [string, SkillSummary]));
   const allowed = names.map((n) => known.get(n)).filter((s): s is SkillSummary => !!s);
@@ -182,6 +194,7 @@ async function skillsFor(
     block: allowed.length ? skillsPromptBlock(allowed) : '',
     tools: allowed.length ? skillTools(services.skills, workspaceId, allowed) : [],
     warnings: missing.length ? [`skills not available here: ${missing.join(', ')}`] : [],
+    allowed: allowed.map((s) => s.name),
   };
 }
 
@@ -302,7 +315,7 @@ export const agentNode = defineNode<AgentConfig>({
                   : [],
               ),
             ),
-          ].filter((n): n is string => !!n),
+          ].filter((n): n is string => !!n && skills.allowed.includes(n)),
         },
         usage: result.usage,
       };

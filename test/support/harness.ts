@@ -3,6 +3,7 @@
  * scriptable test nodes (`probe`: counts executions, can fail/hang/sleep per script), and a RunManager.
  */
 import { z } from 'zod';
+import type { AgentServices } from '@/engine/agent/types';
 import { PaiError } from '@/engine/errors';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
@@ -87,6 +88,8 @@ export interface HarnessOptions {
   wrapLangGraph?: (engine: Executor) => Executor;
   /** The nodes' outbound fetch; default: the SSRF guard with no allowlist. */
   fetch?: GuardedFetch;
+  /** The Agent node's services (skills, memory, MCP, workflows as tools); default: none. */
+  agent?: AgentServices;
 }
 
 export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness> {
@@ -106,6 +109,7 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
       llm: opts.llm ?? createLlmResolver({}),
       fetch: opts.fetch ?? createGuardedFetch(),
       secrets: { get: () => undefined },
+      agent: opts.agent,
     },
     heartbeatMs: opts.heartbeatMs ?? 500,
     staleMs: opts.staleMs,
