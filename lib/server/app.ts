@@ -8,6 +8,7 @@ import path from 'node:path';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus } from '@/engine/events/types';
+import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { closeCpuPools } from '@/engine/cpu/pool';
@@ -230,16 +231,18 @@ async function seedOnce(db: Database) {
   const done = await db.prisma.appMeta.findUnique({ where: { key: 'seeded' } });
   if (done) return;
   await db.prisma.$transaction(async (tx) => {
-    await tx.workflow.create({
-      data: {
-        id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-        name: SUPPORT_TRIAGE_EXAMPLE.name,
-        description: SUPPORT_TRIAGE_EXAMPLE.description,
-        graph: SUPPORT_TRIAGE_EXAMPLE.graph as object,
-        engine: 'auto',
-        workspaceId: DEFAULT_WORKSPACE_ID,
-      },
-    });
+    for (const example of [SUPPORT_TRIAGE_EXAMPLE, AGENT_TEAM_EXAMPLE]) {
+      await tx.workflow.create({
+        data: {
+          id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+          name: example.name,
+          description: example.description,
+          graph: example.graph as object,
+          engine: 'auto',
+          workspaceId: DEFAULT_WORKSPACE_ID,
+        },
+      });
+    }
     await tx.appMeta.create({ data: { key: 'seeded', value: { at: new Date().toISOString() } } });
   });
 }
