@@ -61,8 +61,20 @@ export interface WorkflowRunner {
   run(
     workflowId: string,
     inputs: Record<string, unknown>,
-    opts: { signal: AbortSignal; parentRunId: string; version?: ChildVersion; parentNodeId?: string },
+    opts: {
+      signal: AbortSignal;
+      parentRunId: string;
+      version?: ChildVersion;
+      parentNodeId?: string;
+      /** Called once the child run exists (before it finishes): its id and the version it runs. */
+      onStarted?(child: { runId: string; version: number | 'draft' }): void;
+    },
   ): Promise<WorkflowRunResult>;
+  /**
+   * Continues a child run started by an earlier execution of the calling node (a resume or restart of the parent):
+   * reports it when it succeeded, resumes it when it failed, waits while it is active; null when it is gone.
+   */
+  continue?(runId: string, opts: { signal: AbortSignal; parentRunId: string }): Promise<WorkflowRunResult | null>;
   /** Name, description and a JSON Schema of the start node's inputs, for the tool's schema; null when unknown. */
   describe?(
     workflowId: string,

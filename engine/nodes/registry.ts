@@ -12,6 +12,7 @@ import { humanInputNode } from './human-input.node';
 import { agentNode } from './agent.node';
 import { knowledgeNode } from './knowledge.node';
 import { multiAgentNode } from './multi-agent.node';
+import { workflowNode } from './workflow.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -74,5 +75,6 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(humanInputNode)
     .register(agentNode)
     .register(multiAgentNode)
-    .register(knowledgeNode);
+    .register(knowledgeNode)
+    .register(workflowNode);
 }

@@ -3,15 +3,23 @@
  * public endpoint /api/v1/workflows/:slug/run serves. The slug is derived from the name on first publish (or given
  * then) and never changes afterwards, so integrations keep working when the workflow is renamed; unpublishing keeps
  * the slug and every version, so publishing again or rolling back restores the same URL.
+ *
+ * A version pins the workflows it calls (sub-workflow nodes, agents' workflow tools): each call gets the child's
+ * version number at publish time as `pinnedVersion` in the version's graph (the draft is left as it is), and the
+ * runner runs exactly that version for a published run, whatever the child's draft or later versions become. A
+ * child that has no published version makes publishing fail.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
+import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
+import { workflowCallsOf } from '@/engine/nodes/workflow.node';
 import { Prisma } from '@/engine/store/prisma/generated/client';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { diffGraphs } from './graph-diff';
+import { workflowCallCycles } from './workflow-calls';
 import { corsOrigins } from './v1-settings';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -86,6 +94,56 @@ async function freeSlug(app: App, base: string): Promise<string> {
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
+/** The draft's graph with every call of another workflow pinned to the child's version (see the header). */
+async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
+  const graph = structuredClone(wf.graph);
+  const calls = workflowCallsOf(graph);
+  if (!calls.length) return graph;
+  const cycles = await workflowCallCycles(app.store, wf.workspaceId, wf.id, graph);
+  if (cycles.length)
+    throw new PaiError(cycles[0].code, `the draft cannot be published: ${cycles[0].message}`, {
+      status: 422,
+      path: `graph.${cycles[0].path}`,
+    });
+  for (const call of calls) {
+    const path = `graph.${call.path}`;
+    const child = await app.store.getWorkflow(call.workflowId, wf.workspaceId);
+    if (!child)
+      throw new PaiError('CHILD_WORKFLOW_NOT_FOUND', `the called workflow ${call.workflowId} does not exist here`, {
+        status: 422,
+        path,
+      });
+    let version: number;
+    if (typeof call.version === 'number') {
+      if (!(await app.store.getVersionByNumber(child.id, call.version)))
+        throw new PaiError(
+          'CHILD_VERSION_NOT_FOUND',
+          `the called workflow "${child.name}" has no version ${call.version}`,
+          { status: 422, path },
+        );
+      version = call.version;
+    } else {
+      const current = child.currentVersionId ? await app.store.getVersion(child.currentVersionId) : null;
+      if (!current)
+        throw new PaiError(
+          'CHILD_NOT_PUBLISHED',
+          `the called workflow "${child.name}" (${child.id}) is not published; publish it first`,
+          { status: 422, path, details: { workflowId: child.id } },
+        );
+      version = current.version;
+    }
+    call.holder.pinnedVersion = version;
+  }
+  return graph;
+}
+
+/** A version's graph without the pins publishing added, to compare it with the draft. */
+function withoutPins(graph: Graph): Graph {
+  const copy = structuredClone(graph);
+  for (const call of workflowCallsOf(copy)) delete call.holder.pinnedVersion;
+  return copy;
+}
+
 const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
 
 export async function publishWorkflow(
@@ -112,6 +170,7 @@ export async function publishWorkflow(
       },
     );
   }
+  const graph = await pinChildVersions(app, wf);
   // Two publishes at once race for the same version number, and two workflows for the same slug: the loser's
   // transaction writes nothing and is retried with fresh numbers.
   for (let attempt = 0; ; attempt++) {
@@ -119,7 +178,7 @@ export async function publishWorkflow(
     try {
       const out = await app.store.publishVersion(wf.id, {
         id: `ver_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
-        graph: wf.graph,
+        graph,
         engine: wf.engine,
         slug,
       });
@@ -170,7 +229,7 @@ export async function listVersions(app: App, wf: WorkflowRecord) {
     createdAt: v.createdAt,
     current: v.id === wf.currentVersionId,
     nodeCount: v.graph.nodes.length,
-    draftChanges: diffGraphs(v, wf),
+    draftChanges: diffGraphs({ ...v, graph: withoutPins(v.graph) }, wf),
   }));
 }
 

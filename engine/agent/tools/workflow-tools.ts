@@ -1,13 +1,17 @@
 /**
  * Workflows as tools: each configured workflow becomes `workflow__<name>`, whose arguments are that workflow's run
- * inputs. Calling it starts a run, waits for it and returns its outputs (a failed run is a tool failure).
+ * inputs. Calling it starts a run, waits for it and returns its outputs (a failed run is a tool failure). The runner
+ * picks the child's version: from a published parent always the version pinned at publish time (or the current
+ * published one); from a draft run the child's draft unless the entry names a version.
  */
-import type { AgentTool, WorkflowRunner } from '../types';
+import type { AgentTool, ChildVersion, WorkflowRunner } from '../types';
 
 export interface WorkflowToolConfig {
   workflowId: string;
   name: string;
   description?: string;
+  /** For draft (editor) runs only; default: the child's draft. A published parent ignores it. */
+  version?: ChildVersion;
 }
 
 const ANY_OBJECT = { type: 'object', additionalProperties: true } as const;
@@ -29,7 +33,12 @@ export async function workflowTools(
         `Runs the workflow "${info?.name ?? c.workflowId}" with the given inputs and returns its outputs.`,
       parameters: info?.inputSchema && info.inputSchema.type === 'object' ? info.inputSchema : { ...ANY_OBJECT },
       async execute(args, ctx) {
-        const r = await runner.run(c.workflowId, args, { signal: ctx.signal, parentRunId: ctx.runId });
+        const r = await runner.run(c.workflowId, args, {
+          signal: ctx.signal,
+          parentRunId: ctx.runId,
+          parentNodeId: ctx.nodeId,
+          version: c.version ?? 'draft',
+        });
         if (r.status !== 'succeeded')
           throw new Error(`workflow run ${r.runId} ${r.status}${r.error ? `: ${r.error.message}` : ''}`);
         return r.outputs ?? {};
