@@ -17,6 +17,7 @@ import { EditorStore } from './editor-store';
 import { EditorToolbar } from './editor-toolbar';
 import { Inspector } from './inspector/inspector';
 import { RunController } from './run/run-controller';
+import { openRunFromUrl, runIdInUrl } from './run/run-url';
 import { RunDialog } from './run/run-dialog';
 import { RunStore } from './run/run-store';
 import { useEditorShortcuts } from './use-editor-shortcuts';
@@ -87,12 +88,14 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
     const runController = new RunController(runs);
     return { editor, runs, runController, nodeTypes: types };
   }, [types, wf, readOnly]);
-  const [tab, setTab] = useState<BottomTab>('problems');
+  // Mounted only in the browser (after the workflow loaded), so the URL can be read here.
+  const [tab, setTab] = useState<BottomTab>(() => (runIdInUrl() ? 'trace' : 'problems'));
   const [runOpen, setRunOpen] = useState(false);
 
   useEffect(() => {
     const { editor, runs, runController } = ctx;
     editor.activate();
+    openRunFromUrl(runController);
     window.__paiflow = { editor, runs, runController, graph: () => editor.graph(), readyAt: performance.now() };
     const beforeUnload = (e: BeforeUnloadEvent) => {
       const s = editor.state;

@@ -9,6 +9,8 @@ import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/ty
 import { nameSchema } from '@/engine/text/names';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
+import { checkReferences, referenceSourcesOf } from './workflow-references';
+import { workflowCallCycles } from './workflow-calls';
 
 export const workflowBodySchema = z.object({
   name: nameSchema(200),
@@ -64,6 +66,45 @@ export function checkGraphForSave(
   const blocking = allowDraft ? v.errors.filter((e) => STRUCTURAL.has(e.code)) : v.errors;
   if (blocking.length || !v.graph) throw invalid(blocking.length ? blocking : v.errors);
   return { graph: v.graph, problems: v.errors };
+}
+
+/**
+ * checkGraphForSave plus the workspace's references (knowledge bases, workflows, credentials, tools, skills; see
+ * workflow-references.ts): an unknown one rejects the save, or comes back as a problem of a draft.
+ */
+export async function checkWorkflowForSave(
+  app: App,
+  caller: Pick<Caller, 'workspaceId'>,
+  graph: unknown,
+  engine: EngineChoice,
+  allowDraft: boolean,
+  self?: { workflowId: string },
+): Promise<{ graph: Graph; problems: Problem[] }> {
+  const checked = checkGraphForSave(graph, app.registry, engine, allowDraft);
+  const refs = await checkReferences(checked.graph, referenceSourcesOf(app, caller.workspaceId));
+  // A call cycle (workflow-calls.ts) is refused even in a draft: the runs would recurse.
+  const cycles = await workflowCallCycles(app.store, caller.workspaceId, self?.workflowId ?? null, checked.graph);
+  if (cycles.length) throw invalid(cycles);
+  const problems = [...checked.problems, ...refs];
+  if (!allowDraft && problems.length) throw invalid(problems);
+  return { graph: checked.graph, problems };
+}
+
+/** validateGraph plus the workspace's references, as POST /api/workflows/:id/validate answers. */
+export async function validateWorkflow(
+  app: App,
+  caller: Pick<Caller, 'workspaceId'>,
+  graph: unknown,
+  engine: EngineChoice,
+  self?: { workflowId: string },
+): Promise<{ ok: boolean; engine: string; errors: Problem[] }> {
+  const v = validateGraph(graph, app.registry, engine);
+  const refs = v.graph ? await checkReferences(v.graph, referenceSourcesOf(app, caller.workspaceId)) : [];
+  const cycles = v.graph
+    ? await workflowCallCycles(app.store, caller.workspaceId, self?.workflowId ?? null, v.graph)
+    : [];
+  const errors = [...v.errors, ...refs, ...cycles];
+  return { ok: errors.length === 0, engine: v.engine, errors };
 }
 
 export function newWorkflowId(): string {

@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { checkGraphForSave, newWorkflowId, workflowBodySchema } from '@/lib/server/workflows';
+import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +12,7 @@ export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) 
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
   const body = await readJson(req, workflowBodySchema);
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
-  const { graph, problems } = checkGraphForSave(body.graph, app.registry, body.engine ?? 'auto', allowDraft);
+  const { graph, problems } = await checkWorkflowForSave(app, caller, body.graph, body.engine ?? 'auto', allowDraft);
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),

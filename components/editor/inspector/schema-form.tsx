@@ -2,7 +2,8 @@
 /**
  * Forms generated from a node type's JSON Schema (the same zod schema the engine validates with):
  * strings → input / textarea (with `{{` autocomplete), numbers, booleans, enums → select, nested objects →
- * fieldsets, arrays of objects → rows with add / remove. Problems whose JSON path matches a field show under it.
+ * fieldsets, arrays of objects → rows with add / remove; workspace references (tools, skills, knowledge bases,
+ * workflows) → pickers. Problems whose JSON path matches a field show under it.
  */
 import type { ReactNode } from 'react';
 import type { JsonSchema } from '@/components/api/types';
@@ -11,12 +12,19 @@ import { ArrayField } from './array-field';
 import { CredentialSelect } from './credential-field';
 import { FieldErrors, humanize, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
+import { useEditorState } from '../editor-context';
+import type { EditorState } from '../editor-store';
+import { pickerFor } from './picker-kinds';
+import { ReferencePicker } from './reference-pickers';
 import { MULTILINE, typeOf } from './schema-kinds';
 import { TemplateField } from './template-field';
 
 export { FormContext, type FormContextValue } from './form-context';
 export { humanize } from './field-chrome';
 export { renderedPaths } from './schema-kinds';
+
+const selectNodeType = (s: EditorState) =>
+  s.selectedIds.length === 1 ? s.nodes.find((n) => n.id === s.selectedIds[0])?.type : undefined;
 
 export function SchemaField({
   name,
@@ -34,6 +42,7 @@ export function SchemaField({
   compact?: boolean;
 }) {
   const { onChangeAt, problemsAt, suggestions } = useForm();
+  const picker = pickerFor(useEditorState(selectNodeType), path);
   const p = fieldPath(path);
   const testId = `field-${p.replace(/^data\.config\./, '').replace(/^data\./, '')}`;
   const invalid = problemsAt(p).length > 0;
@@ -47,7 +56,20 @@ export function SchemaField({
     ) : null;
 
   let control: ReactNode;
-  if (name === 'credentialId') {
+  if (picker) {
+    // Workspace references (tools, skills, knowledge bases, workflows) are chosen from lists (picker-kinds.ts).
+    control = (
+      <ReferencePicker
+        kind={picker}
+        value={value}
+        path={path}
+        onChange={(v) => onChangeAt(path, v)}
+        testId={testId}
+        label={humanize(name)}
+        className={inputCls}
+      />
+    );
+  } else if (name === 'credentialId') {
     control = (
       <CredentialSelect
         value={value}

@@ -4,7 +4,14 @@
  */
 import type { ErrorJson, NodeStatus, RunStatus, TraceEvent } from '@/components/api/types';
 import { newChild, updateChild } from './child-spans';
-import { EMPTY_NODE, type NodeRunState, type RunState, type TraceSpan } from './run-state';
+import {
+  EMPTY_NODE,
+  type ChildRunRef,
+  type NodeRunState,
+  type RunState,
+  type ToolApprovalPrompt,
+  type TraceSpan,
+} from './run-state';
 
 const TERMINAL_RUN: Record<string, RunStatus> = {
   'run.succeeded': 'succeeded',
@@ -105,6 +112,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       }
       case 'node.started': {
         if (!e.nodeId) break;
+        if (s.waitingNodeId === e.nodeId) s.waitingApproval = null;
         // A node that was waiting for an answer now runs: its placeholder row gives way to the real span.
         if (s.spans.some((sp) => sp.nodeId === e.nodeId && sp.status === 'waiting')) {
           s.spans = s.spans.filter((sp) => !(sp.nodeId === e.nodeId && sp.status === 'waiting'));
@@ -148,7 +156,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       case 'node.progress': {
         const sp = editable(e.spanId);
         const retry = d.retry as { attempt?: number; nextInMs?: number; error?: ErrorJson } | undefined;
-        if (sp) {
+        if (sp && !d.childRun) {
           sp.notes.push(
             retry
               ? `Attempt ${retry.attempt} failed (${retry.error?.message ?? 'error'}); retrying in ${retry.nextInMs} ms`
@@ -157,6 +165,8 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
           if (retry?.attempt) sp.attempt = retry.attempt + 1;
         }
         if (e.nodeId && retry?.attempt) setNode(e.nodeId, { attempt: retry.attempt + 1, tokens: '' });
+        const child = childRunOf(d.childRun);
+        if (sp && child) sp.childRun = child;
         break;
       }
       case 'node.succeeded':
@@ -199,14 +209,23 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         s.status = 'waiting';
         const nodeId = (d.nodeId as string | undefined) ?? e.nodeId ?? null;
         s.waitingNodeId = nodeId;
-        s.waitingPrompt = (d.prompt as string | undefined) ?? (d.question as string | undefined) ?? null;
+        // A human-input node's prompt is its question (text); a paused node's is an object naming what it asks.
+        const approval = toolApprovalOf(d.prompt);
+        s.waitingApproval = approval;
+        s.waitingPrompt = approval
+          ? `Approve the call of ${approval.name}?`
+          : typeof d.prompt === 'string'
+            ? d.prompt
+            : typeof d.question === 'string'
+              ? d.question
+              : null;
         if (nodeId) {
           setNode(nodeId, { status: 'waiting' });
           addTop({
             spanId: `waiting-${e.seq}`,
             kind: 'node',
             nodeId,
-            type: 'human_input',
+            type: approval ? 'tool approval' : 'human_input',
             name: nodeId,
             status: 'waiting',
             tokens: '',
@@ -227,6 +246,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         s.outputs = (d.outputs as Record<string, unknown>) ?? s.outputs;
         s.error = (d.error as ErrorJson) ?? null;
         s.waitingNodeId = null;
+        s.waitingApproval = null;
         for (const [id, n] of s.nodes)
           if (n.status === 'running' || n.status === 'waiting')
             s.nodes.set(id, { ...n, status: e.type === 'run.succeeded' ? n.status : 'cancelled' });
@@ -235,7 +255,8 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       default: {
         // Child spans: agent steps, tool calls, retrieval hits … nested under their parent span.
         const own = spanIndex.has(e.spanId) ? editable(e.spanId) : undefined;
-        if (own && own.kind === 'child') {
+        // A decision on a tool call is a leaf of its own, even when it shares the call's span.
+        if (own && own.kind === 'child' && (e.type as string) !== 'tool.approval') {
           updateChild(own, e);
           break;
         }
@@ -254,4 +275,18 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
     }
   }
   return s;
+}
+
+function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
+  if (!prompt || typeof prompt !== 'object') return null;
+  const p = prompt as Record<string, unknown>;
+  if (p.kind !== 'tool_approval' || typeof p.callId !== 'string') return null;
+  return { ...p, kind: 'tool_approval', callId: p.callId, name: String(p.name ?? 'tool'), arguments: p.arguments };
+}
+
+function childRunOf(v: unknown): ChildRunRef | null {
+  if (!v || typeof v !== 'object') return null;
+  const c = v as Record<string, unknown>;
+  if (typeof c.runId !== 'string' || typeof c.workflowId !== 'string') return null;
+  return { runId: c.runId, workflowId: c.workflowId, version: (c.version as ChildRunRef['version']) ?? null };
 }

@@ -1,6 +1,7 @@
 /**
- * Child spans of the trace: how an agent step, a tool call or result, a denial or retrieval hits becomes a leaf
- * under its node's span, and how a later event (a tool's result) updates the span its call opened.
+ * Child spans of the trace: how an agent step, a tool call or result, a denial, a person's decision on a tool call or
+ * retrieval hits becomes a leaf under its node's span, and how a later event (a tool's result) updates the span its
+ * call opened.
  */
 import type { TraceEvent } from '@/components/api/types';
 import type { TraceSpan } from './run-state';
@@ -22,7 +23,9 @@ export function newChild(e: TraceEvent, spanId: string): TraceSpan {
     startedSeq: e.seq,
     ts: e.ts,
   };
-  switch (e.type) {
+  switch (e.type as string) {
+    case 'tool.approval':
+      return approvalChild(base, d);
     case 'agent.step':
       return {
         ...base,
@@ -71,4 +74,28 @@ export function updateChild(sp: TraceSpan, e: TraceEvent) {
   } else {
     sp.notes.push(e.type);
   }
+}
+
+const DECIDED: Record<string, string> = { approve: 'approved', edit: 'edited', reject: 'rejected' };
+
+/** `tool.approval`: "<who> approved/edited/rejected <tool>", with the edited arguments or the rejection message. */
+function approvalChild(base: TraceSpan, d: Record<string, unknown>): TraceSpan {
+  const by = d.by as { name?: unknown; userId?: unknown } | null | undefined;
+  const who = typeof by?.name === 'string' && by.name ? by.name : 'Someone';
+  const decision = String(d.decision ?? '');
+  const tool = String(d.name ?? 'a tool');
+  const message = typeof d.message === 'string' && d.message ? d.message : undefined;
+  return {
+    ...base,
+    name: `${who} ${DECIDED[decision] ?? decision} ${tool}`,
+    status: decision === 'reject' ? 'cancelled' : 'succeeded',
+    input: d.arguments,
+    output:
+      decision === 'reject'
+        ? (message ?? 'rejected without a message')
+        : decision === 'edit'
+          ? d.arguments
+          : 'approved',
+    ts: typeof d.at === 'string' ? d.at : base.ts,
+  };
 }

@@ -13,6 +13,9 @@ import { TRACE_EVENT_TYPES, type TraceEvent } from '@/components/api/types';
 import { isTerminal, RunStore } from './run-store';
 
 const TERMINAL = new Set(['run.succeeded', 'run.failed', 'run.cancelled', 'run.interrupted']);
+/** Named SSE events to listen for; `tool.approval` too, so a server that sends it before the shared list names it
+ * leaves no gap in the sequence (a gap makes the controller re-read, which would then loop). */
+const LISTENED = [...new Set<string>([...TRACE_EVENT_TYPES, 'tool.approval'])];
 
 export class RunController {
   private es: EventSource | null = null;
@@ -97,7 +100,7 @@ export class RunController {
       this.runs.setConnection('closed');
       void this.refreshSnapshot(runId).then(() => this.onFinished?.(runId));
     };
-    for (const t of TRACE_EVENT_TYPES) es.addEventListener(t, onEvent as EventListener);
+    for (const t of LISTENED) es.addEventListener(t, onEvent as EventListener);
     es.onmessage = onEvent;
     es.onopen = () => {
       if (gen === this.generation && !probe) this.runs.setConnection('open');

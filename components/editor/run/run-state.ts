@@ -35,6 +35,26 @@ export interface TraceSpan {
   startedSeq: number;
   ts: string;
   children: TraceSpan[];
+  /** A sub-workflow node's own run (`node.progress` with `childRun`), linked from the trace. */
+  childRun?: ChildRunRef;
+}
+
+export interface ChildRunRef {
+  runId: string;
+  workflowId: string;
+  version?: number | string | null;
+}
+
+/** What an Agent waits for when a tool it may call needs a person's approval (`run.waiting` prompt). */
+export interface ToolApprovalPrompt {
+  kind: 'tool_approval';
+  round?: number;
+  callId: string;
+  name: string;
+  /** The parsed JSON object the model sent, or its text when it was not JSON. */
+  arguments: unknown;
+  /** How many calls of the round still wait for a decision, this one included. */
+  pendingCalls?: unknown;
 }
 
 export interface RunState {
@@ -50,6 +70,8 @@ export interface RunState {
   spans: TraceSpan[];
   waitingNodeId: string | null;
   waitingPrompt: string | null;
+  /** Set instead of a text prompt when the wait is a tool-call approval. */
+  waitingApproval: ToolApprovalPrompt | null;
   connection: 'idle' | 'connecting' | 'open' | 'closed' | 'reconnecting';
   /** Every seq ever applied, for the "no gaps, no duplicates" check the e2e suite makes after a dropped connection. */
   seqs: number[];
@@ -68,6 +90,7 @@ export const EMPTY_RUN: RunState = {
   spans: [],
   waitingNodeId: null,
   waitingPrompt: null,
+  waitingApproval: null,
   connection: 'idle',
   seqs: [],
 };

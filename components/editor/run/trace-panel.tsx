@@ -5,7 +5,9 @@ import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
 import { answerRun, cancelRun, startResume } from './run-actions';
+import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
+import { ToolApprovalBox } from './tool-approval-box';
 
 const selectRun = (s: RunState) => s;
 
@@ -34,6 +36,8 @@ function oneLine(v: unknown): string {
         : JSON.stringify(v);
   return t.length > 160 ? `${t.slice(0, 160)}…` : t;
 }
+
+const versionLabel = (v: number | string) => (typeof v === 'number' ? `v${v}` : v);
 
 const SpanRow = memo(function SpanRow({
   span,
@@ -67,6 +71,7 @@ const SpanRow = memo(function SpanRow({
   return (
     <div
       data-testid={span.kind === 'node' ? 'trace-row' : 'trace-child'}
+      data-type={span.type}
       data-node-id={span.nodeId}
       data-status={span.status}
       data-attempt={span.attempt}
@@ -113,6 +118,19 @@ const SpanRow = memo(function SpanRow({
           {formatDuration(span.durationMs)}
         </span>
       </button>
+      {span.childRun && (
+        <div className="border-b border-zinc-100 px-3 py-1 text-[11px]" style={{ paddingLeft: 30 + depth * 18 }}>
+          <a
+            href={childRunHref(span.childRun)}
+            data-testid="child-run-link"
+            data-run-id={span.childRun.runId}
+            className="font-medium text-indigo-700 hover:underline"
+          >
+            Sub-workflow run {span.childRun.runId.slice(0, 16)}…
+            {span.childRun.version != null ? ` (${versionLabel(span.childRun.version)})` : ''} ↗
+          </a>
+        </div>
+      )}
       {expanded && (
         <div
           className="grid grid-cols-2 gap-3 border-b border-zinc-100 bg-white px-3 py-2"
@@ -256,9 +274,17 @@ export function TracePanel() {
           </Button>
         )}
       </div>
-      {run.status === 'waiting' && (
-        <AnswerBox runId={run.runId} nodeId={run.waitingNodeId} prompt={run.waitingPrompt} />
-      )}
+      {run.status === 'waiting' &&
+        (run.waitingApproval ? (
+          <ToolApprovalBox
+            key={run.waitingApproval.callId}
+            runId={run.runId}
+            nodeId={run.waitingNodeId}
+            prompt={run.waitingApproval}
+          />
+        ) : (
+          <AnswerBox runId={run.runId} nodeId={run.waitingNodeId} prompt={run.waitingPrompt} />
+        ))}
       <div className="min-h-0 flex-1 overflow-y-auto">
         {run.spans.length === 0 && (
           <div className="p-4 text-[12px] text-zinc-500">

@@ -202,7 +202,7 @@ export function isolationSuite(onClose?: () => Promise<void>) {
         { id: 'e4', source: 'call', target: 'end' },
       ],
     };
-    const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'B probe', graph }, headers: b });
+    const wf = await call(createWf, 'POST', '/api/workflows?draft=1', { body: { name: 'B probe', graph }, headers: b });
     expect(wf.status, wf.text).toBe(201);
     const run = await call(startRun, 'POST', `/api/workflows/${wf.body.id}/runs`, {
       params: { id: wf.body.id },

@@ -2,7 +2,7 @@ import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
-import { checkGraphForSave, getWorkflowOr404, workflowPatchSchema } from '@/lib/server/workflows';
+import { checkWorkflowForSave, getWorkflowOr404, workflowPatchSchema } from '@/lib/server/workflows';
 import { validateGraph } from '@/engine/graph/validate';
 
 export const dynamic = 'force-dynamic';
@@ -21,11 +21,13 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
   let problems: unknown[] = [];
   let graph;
   if (body.graph !== undefined || body.engine !== undefined) {
-    const checked = checkGraphForSave(
+    const checked = await checkWorkflowForSave(
+      app,
+      caller,
       body.graph ?? current.graph,
-      app.registry,
       body.engine ?? current.engine,
       allowDraft,
+      { workflowId: id },
     );
     graph = checked.graph;
     problems = checked.problems;

@@ -1,13 +1,13 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { checkGraphForSave, importSchema, newWorkflowId } from '@/lib/server/workflows';
+import { checkWorkflowForSave, importSchema, newWorkflowId } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
   const body = await readJson(req, importSchema);
   const w = body.workflow;
-  const { graph, problems } = checkGraphForSave(w.graph, app.registry, w.engine ?? 'auto', true);
+  const { graph, problems } = await checkWorkflowForSave(app, caller, w.graph, w.engine ?? 'auto', true);
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ENGINES } from '@/engine/graph/schema';
-import { validateGraph } from '@/engine/graph/validate';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404, validateWorkflow } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +12,8 @@ const bodySchema = z.object({ graph: z.unknown().optional(), engine: z.enum(ENGI
 export const POST = guarded('read', async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, bodySchema, { optional: true });
-  const v = validateGraph(body.graph ?? wf.graph, app.registry, body.engine ?? wf.engine);
+  const v = await validateWorkflow(app, caller, body.graph ?? wf.graph, body.engine ?? wf.engine, {
+    workflowId: wf.id,
+  });
   return Response.json({ ok: v.ok, engine: v.engine, errors: v.errors });
 });
