@@ -7,7 +7,7 @@ import type { ErrorJson } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
 import { buildTopology } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
-import type { NodeRunRecord } from '../store/types';
+import type { NodeRunRecord, RunDebug } from '../store/types';
 import { StoreWriteError, type RunJournal } from './run-journal';
 import { nextTurn, turnIsDue } from './event-loop-turns';
 import { persistWithNextIn, runNode, type NodeServices } from './run-node';
@@ -36,6 +36,8 @@ export interface ExecuteArgs {
   concurrency?: number;
   /** State-graph engine: the answer for a run paused on a human-input node. */
   answer?: { nodeId: string; value: unknown; threadId?: string };
+  /** An editor test run's breakpoints and step mode (breakpoints.ts). */
+  debug?: RunDebug | null;
   /** Nodes to (re)start from on a resume; computed by the engine when absent. */
   fromNodeId?: string;
   /**
@@ -55,6 +57,12 @@ export interface ExecuteResult {
    * node paused itself (NodePause) and its snapshot is stored; it runs again when answered (no LangGraph thread).
    */
   waiting?: { nodeId: string; prompt: unknown; threadId: string; paused?: boolean; nodeKey?: string };
+}
+
+/** Whether a debugging run pauses before this node: a breakpoint on it, or step mode (never before Start). */
+export function pausesBefore(a: Pick<ExecuteArgs, 'debug'>, node: GraphNode): boolean {
+  const d = a.debug;
+  return !!d && node.type !== 'start' && (d.step || d.breakpoints.includes(node.id));
 }
 
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
@@ -104,6 +112,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
       journal: a.journal,
       services: a.services,
       persistWithNext: persistWithNext.has(id),
+      pauseBefore: pausesBefore(a, node),
     })
       .then(
         (out) => {

@@ -143,6 +143,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       reuse,
       concurrency: deps.concurrency,
       answer: info.answer,
+      debug: run.debug ?? null,
       fromNodeId: info.fromNodeId,
       finish: (r) => {
         if (!finishing) {

@@ -22,6 +22,7 @@ import {
   type WorkflowStore,
 } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
+import { acceptBreakpointAnswer, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import type { NodeServices } from './run-node';
 
@@ -142,6 +143,8 @@ export class RunManager {
     engine?: EngineChoice;
     idempotencyKey?: string | null;
     apiKeyId?: string | null;
+    /** Breakpoints of an editor test run (node ids); the run pauses before each of them (breakpoints.ts). */
+    breakpoints?: string[];
   }): Promise<{ run: RunRecord; created: boolean }> {
     const graph = args.graph ?? args.workflow.graph;
     if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run', { status: 500 });
@@ -157,6 +160,14 @@ export class RunManager {
         path: problems[0].path,
         details: { errors: problems },
       });
+    const breakpoints = [...new Set(args.breakpoints ?? [])];
+    breakpoints.forEach((id, i) => {
+      if (!graph.nodes.some((n) => n.id === id))
+        throw new PaiError('NODE_NOT_FOUND', `breakpoint on node "${id}", which is not in the workflow`, {
+          status: 400,
+          path: `breakpoints[${i}]`,
+        });
+    });
     // Executed here: the run is created already claimed by this process (one round trip, no queued window).
     const local = !this.o.dispatch;
     const now = new Date().toISOString();
@@ -170,6 +181,7 @@ export class RunManager {
       graph,
       idempotencyKey: args.idempotencyKey ?? null,
       apiKeyId: args.apiKeyId ?? null,
+      ...(breakpoints.length ? { debug: { breakpoints, step: false } } : {}),
       ...(local ? { ownerId: this.ownerId, startedAt: now } : {}),
     };
     if (local && !rec.idempotencyKey) return this.startWhileCreating(rec, now);
@@ -435,9 +447,13 @@ export class RunManager {
       throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { status: 404, path: 'nodeId' });
     const paused = node.type !== 'human_input' && !waiting?.data.threadId;
     const stored = paused ? this.pauseAnswer(node, waiting?.data, value, by) : this.humanAnswer(node, value);
+    const breakpoint = (stored as { kind?: string }).kind === 'breakpoint' ? (stored as BreakpointAnswer) : null;
+    if (breakpoint?.action === 'stop') return this.cancel(runId);
+    // Step: pause before the next node too; Continue: only at the breakpoints.
+    const debug = breakpoint && run.debug ? { ...run.debug, step: breakpoint.action === 'step' } : undefined;
     const ok = await this.o.store.updateRun(
       runId,
-      { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString() },
+      { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), ...(debug ? { debug } : {}) },
       ['waiting'],
     );
     if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
@@ -455,7 +471,7 @@ export class RunManager {
       (await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]),
     );
     const reuse = new Set([...previous.values()].filter((n) => n.status === 'succeeded').map((n) => n.nodeId));
-    const resumed: RunRecord = { ...run, status: 'running' };
+    const resumed: RunRecord = { ...run, status: 'running', ...(debug ? { debug } : {}) };
     this.launch(resumed, run.graph, previous, reuse, {
       resumed: true,
       answer: paused ? undefined : { nodeId, value: stored, threadId: waiting?.data.threadId as string | undefined },
@@ -482,7 +498,12 @@ export class RunManager {
   ) {
     const def = this.o.registry.has(node.type) ? this.o.registry.get(node.type, node.data.version) : undefined;
     const prompt = (waiting?.prompt ?? {}) as Record<string, unknown>;
-    const checked = def?.acceptAnswer ? def.acceptAnswer(prompt, value) : { value };
+    const checked =
+      prompt.kind === 'breakpoint'
+        ? acceptBreakpointAnswer(value)
+        : def?.acceptAnswer
+          ? def.acceptAnswer(prompt, value)
+          : { value };
     if ('problem' in checked) {
       const p = checked.problem;
       throw new PaiError(p.code, p.message, { status: 400, path: p.path ? `answer.${p.path}` : 'answer' });

@@ -16,6 +16,7 @@ import type { NodeRegistry } from '../nodes/registry';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { NodeRunRecord } from '../store/types';
 import { resolveDeep, type TemplateScope } from '../template/resolve';
+import { breakpointGate } from './breakpoints';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
 import { newSpanId, type RunJournal } from './run-journal';
@@ -65,6 +66,8 @@ export interface RunNodeArgs {
    * successor starts; the state-graph engine uses this to overlap the store round trip with LangGraph's own step.
    */
   deferDurable?: boolean;
+  /** A breakpoint (or step mode) is set on this node: pause before it executes (breakpoints.ts). */
+  pauseBefore?: boolean;
   /**
    * Leave the snapshot staged for the run's next commit instead of committing it now (persistWithNextIn decides).
    */
@@ -169,10 +172,31 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       setupError = toErrorJson(e);
     }
   }
-  const input = redact(config ?? node.data.config ?? {});
+  let input = redact(config ?? node.data.config ?? {});
 
   // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
   const operation = a.iteration ? `${node.id}:${a.iteration}` : node.id;
+  if (a.pauseBefore && !setupError) {
+    const gate = await breakpointGate(journal, operation, node.id, config, input);
+    if ('pause' in gate) {
+      journal.stageNode(record({ status: 'waiting', attempt, input }));
+      journal.emit('node.progress', { waiting: gate.pause }, { nodeId: node.id, spanId });
+      await journal.flush();
+      return { status: 'waiting', attempt, pause: gate.pause, nodeKey: operation };
+    }
+    if (gate.answer?.input) {
+      config = gate.config;
+      input = redact(config ?? {});
+    }
+    if (gate.answer) {
+      const { action, by, at } = gate.answer;
+      journal.emit(
+        'node.progress',
+        { breakpoint: { action, edited: !!gate.answer.input, by: by ?? null, at: at ?? null } },
+        { nodeId: node.id, spanId },
+      );
+    }
+  }
   const checkpoint = nodeCheckpoint(journal, operation, config);
 
   attempt += 1;

@@ -67,6 +67,14 @@ export interface RunRecord {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** An editor test run's breakpoints; null: it never pauses for debugging. */
+  debug?: RunDebug | null;
+}
+
+/** Debugging of an editor test run: pause before the listed nodes, and (`step`) before every node. */
+export interface RunDebug {
+  breakpoints: string[];
+  step: boolean;
 }
 
 export interface NodeRunRecord {
@@ -97,6 +105,7 @@ export type RunPatch = Partial<
     | 'startedAt'
     | 'finishedAt'
     | 'engine'
+    | 'debug'
   >
 >;
 
@@ -112,6 +121,7 @@ export interface NewRun {
   apiKeyId?: string | null;
   /** Set when the creating process claims the run at once (saves a separate claim round trip). */
   ownerId?: string | null;
+  debug?: RunDebug | null;
   startedAt?: string | null;
 }
 
@@ -134,6 +144,7 @@ export function newRunRecord(run: NewRun, now: string): RunRecord {
     createdAt: now,
     startedAt: claimed ? new Date(run.startedAt ?? now).toISOString() : null,
     finishedAt: null,
+    debug: run.debug ?? null,
   };
 }
 

@@ -58,6 +58,7 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
       graph: run.graph as unknown as Prisma.InputJsonValue,
       idempotencyKey: run.idempotencyKey ?? null,
       apiKeyId: run.apiKeyId ?? null,
+      ...(run.debug ? { debug: run.debug as unknown as Prisma.InputJsonValue } : {}),
       ...(run.ownerId
         ? {
             ownerId: run.ownerId,
@@ -87,9 +88,9 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
       'paiflow_insert_run',
       `INSERT INTO runs
         (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id,
-         heartbeat_at, started_at, created_at)
+         heartbeat_at, started_at, created_at, debug)
       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10,
-              $11::timestamp(3), $12::timestamp(3), $13::timestamp(3))
+              $11::timestamp(3), $12::timestamp(3), $13::timestamp(3), $14::jsonb)
       ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
       RETURNING 1`,
       [
@@ -106,6 +107,7 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
         rec.heartbeatAt,
         rec.startedAt,
         now,
+        run.debug ? pgJson(run.debug) : null,
       ],
     );
     if (rows.length === 0) {

@@ -4,7 +4,15 @@
 import type { ErrorJson } from '../../errors';
 import type { TraceEvent } from '../../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../../graph/schema';
-import type { NodeRunRecord, RunPatch, RunRecord, RunStatus, WorkflowRecord, WorkflowVersionRecord } from '../types';
+import type {
+  NodeRunRecord,
+  RunDebug,
+  RunPatch,
+  RunRecord,
+  RunStatus,
+  WorkflowRecord,
+  WorkflowVersionRecord,
+} from '../types';
 import { Prisma } from './generated/client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of several tables and raw queries
@@ -116,6 +124,7 @@ export function toRun(r: Row): RunRecord {
     createdAt: iso(r.createdAt)!,
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
+    debug: (r.debug ?? null) as RunDebug | null,
   };
 }
 
@@ -161,5 +170,6 @@ export function runPatchData(p: RunPatch): Prisma.RunUpdateManyMutationInput {
   if (p.heartbeatAt !== undefined) d.heartbeatAt = p.heartbeatAt ? new Date(p.heartbeatAt) : null;
   if (p.startedAt !== undefined) d.startedAt = p.startedAt ? new Date(p.startedAt) : null;
   if (p.finishedAt !== undefined) d.finishedAt = p.finishedAt ? new Date(p.finishedAt) : null;
+  if (p.debug !== undefined) d.debug = json(p.debug);
   return d;
 }
