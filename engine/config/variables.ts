@@ -14,6 +14,8 @@
  *   the settings (lib/server/secrets.ts); they are in SECRET_VARIABLES below for the README check.
  */
 import { availableParallelism } from 'node:os';
+import { parsePriceTableJson } from '../llm/prices';
+import { parseOtlpHeaders } from '../telemetry/otlp-headers';
 import { parsePublicUrl } from './public-url.mjs';
 import { flag, httpUrl, list, numeric, shaped, text, whole } from './kinds';
 
@@ -66,6 +68,11 @@ export const VARIABLES = {
     shown: '`https://api.openai.com/v1`',
     computed: true,
     description: 'endpoint of the OpenAI-compatible provider',
+  }),
+  MODEL_PRICES: shaped({
+    expected: 'a JSON object { "<model or prefix*>": { "input": 0.15, "cachedInput": 0.075, "output": 0.6 } }',
+    description: 'model prices, USD per million tokens, over the built-in list',
+    parse: (v) => (v?.trim() ? parsePriceTableJson(v) : undefined),
   }),
   HTTP_ALLOWLIST: text({ description: 'trusted internal host:port list for HTTP nodes and tools' }),
 
@@ -180,6 +187,26 @@ export const VARIABLES = {
     note: ' (anything else: the default)',
     description: 'worker threads for short CPU tasks',
   }),
+
+  // OpenTelemetry (lib/server/telemetry.ts)
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl({
+    sensitive: true,
+    description: 'OTLP/HTTP collector: every run is exported as a trace to `<url>/v1/traces` (unset: no export)',
+  }),
+  OTEL_EXPORTER_OTLP_TIMEOUT: whole({
+    default: 10_000,
+    min: 1,
+    note: ' (above 10000 counts as 10000)',
+    description: 'ms one export request may take',
+  }),
+  OTEL_EXPORTER_OTLP_HEADERS: shaped({
+    expected: 'key=value pairs, comma-separated, values percent-encoded',
+    sensitive: true,
+    description: 'headers sent to the collector (e.g. its API key), never part of a span',
+    parse: (v) => (v?.trim() ? parseOtlpHeaders(v) : undefined),
+  }),
+  OTEL_SERVICE_NAME: text({ default: 'paiflow', trim: true, description: 'service.name of the exported traces' }),
+  OTEL_EXPORT_CONTENT: flag({ ...off, description: 'exported spans include prompts, inputs, outputs, tool arguments' }),
 
   // Engine
   LOOP_MAX_ITERATIONS: numeric({ default: 25, description: 'default per-node iteration limit in cycles' }),

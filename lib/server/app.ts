@@ -34,6 +34,7 @@ import { Accounts } from './auth/accounts';
 import { CredentialVault } from './credentials/credentials';
 import { loadMasterKey } from './credentials/master-key';
 import { SkillsService } from './skills';
+import { startTelemetry } from './telemetry';
 
 export interface App {
   config: AppConfig;
@@ -119,7 +120,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
       : await createKnowledge(config, db, settings, { vault: credentials, fetch }, { queueMode: !!queue });
   const llm = createLlmResolver(
-    { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl },
+    { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl, MODEL_PRICES: settings.MODEL_PRICES },
     { guardedFetch: fetch },
   );
   const agent = createAgentServices(config, db, store, settings);
@@ -129,6 +130,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     idleSeconds: config.sessionIdleSeconds,
     maxAgeSeconds: config.sessionMaxAgeSeconds,
   });
+  // OTEL_EXPORTER_OTLP_ENDPOINT: the runs this process executes are exported as traces (a worker exports its own).
+  const telemetry = await startTelemetry(settings, bus);
   const runs = new RunManager({
     store: qm && queue ? qm.withoutQueuedRecovery(store) : store,
     workflows: store,
@@ -205,6 +208,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       if (reaper) clearInterval(reaper);
       await queue?.close();
       await runs.close();
+      await telemetry?.close();
       await agent.close();
       await knowledge.close();
       await closeCpuPools();
