@@ -45,9 +45,19 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       'with checkpoints vs a no-op checkpoint, alternating; median ms per round)',
     run: async () => (await import('./agent-checkpoint.bench')).runAgentCheckpointBench(),
   },
+  otel: {
+    title:
+      'OpenTelemetry export per 12-node run (OTLP/HTTP JSON to a local collector; without / with export / with ' +
+      'content, alternating blocks; median ms per run and overhead, wall and CPU; goal < 5 %)',
+    run: async () => (await import('./otel-export.bench')).runOtelExportBench(),
+  },
   'redis-retention': {
     title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
     run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),
+  },
+  'run-stats': {
+    title: 'Run analytics on PostgreSQL over 100,000 runs: GET /api/workflows/:id/stats and GET /api/runs (median ms)',
+    run: async () => (await import('./run-stats.bench')).runRunStatsBench(),
   },
 };
 

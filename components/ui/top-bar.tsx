@@ -19,6 +19,9 @@ export function TopBar({ children, right }: { children?: ReactNode; right?: Reac
       </Link>
       <div className="flex min-w-0 flex-1 items-center gap-3">{children}</div>
       {right && <div className="flex items-center gap-2">{right}</div>}
+      <Link href="/runs" className="text-sm font-medium text-zinc-300 hover:text-white" data-testid="nav-runs">
+        Runs
+      </Link>
       <AccountMenu />
     </header>
   );

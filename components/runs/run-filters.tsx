@@ -1,0 +1,204 @@
+'use client';
+/** The filter bar of the runs view: workflow, status, engine, version, trigger, time range and a search box. */
+import { useEffect, useState } from 'react';
+import type { WorkflowSummary } from '@/components/api/types';
+import { runsApi, type RunFilters } from './runs-api';
+
+const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
+const ENGINES = ['dag', 'langgraph'];
+/** How a run was started; the API names more kinds as they arrive. */
+const TRIGGERS: Array<[string, string]> = [
+  ['editor', 'Editor'],
+  ['api', 'Published API'],
+];
+export const RANGES: Array<[string, string, number | null]> = [
+  ['', 'Any time', null],
+  ['24h', 'Last 24 hours', 1],
+  ['7d', 'Last 7 days', 7],
+  ['30d', 'Last 30 days', 30],
+  ['custom', 'Custom…', null],
+];
+
+export const selectCls =
+  'h-8 rounded-md border border-zinc-300 bg-white px-2 text-[13px] text-zinc-800 ' +
+  'focus:outline-2 focus:outline-indigo-500';
+
+/** `range` is a preset of RANGES; `custom` uses `from` / `to` (dates, `to` inclusive) as typed. */
+export interface FilterState extends RunFilters {
+  range?: string;
+}
+
+/** The API's filters for a state: a preset becomes `from` = now − its days. */
+export function apiFilters(s: FilterState, now = Date.now()): RunFilters {
+  const { range, from, to, ...rest } = s;
+  const preset = RANGES.find(([k]) => k === range);
+  if (preset?.[2]) return { ...rest, from: new Date(now - preset[2] * 86_400_000).toISOString() };
+  if (range === 'custom') {
+    const end = to ? new Date(`${to}T00:00:00`) : null;
+    if (end) end.setDate(end.getDate() + 1); // the whole last day
+    return {
+      ...rest,
+      from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
+      to: end ? end.toISOString() : undefined,
+    };
+  }
+  return rest;
+}
+
+export function RunFiltersBar({
+  value,
+  workflows,
+  onChange,
+}: {
+  value: FilterState;
+  workflows: WorkflowSummary[];
+  onChange: (next: FilterState) => void;
+}) {
+  const [search, setSearch] = useState(value.q ?? '');
+  const [versions, setVersions] = useState<{ workflowId: string; list: number[] } | null>(null);
+  const set = (patch: Partial<FilterState>) => onChange({ ...value, ...patch });
+
+  // Typing pauses 300 ms before the list reloads.
+  useEffect(() => {
+    if ((value.q ?? '') === search) return;
+    const t = setTimeout(() => onChange({ ...value, q: search || undefined }), 300);
+    return () => clearTimeout(t);
+  }, [search, value, onChange]);
+
+  // A workflow's published versions, for the version filter (answer-driven: no synchronous state in the effect).
+  useEffect(() => {
+    if (!value.workflowId) return;
+    const id = value.workflowId;
+    let live = true;
+    runsApi.versions(id).then(
+      (list) => live && setVersions({ workflowId: id, list }),
+      () => live && setVersions({ workflowId: id, list: [] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [value.workflowId]);
+  const versionList = versions && versions.workflowId === value.workflowId ? versions.list : [];
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="run-filters">
+      <input
+        type="search"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        placeholder="Search run id or inputs…"
+        aria-label="Search runs"
+        data-testid="runs-search"
+        className={`${selectCls} w-64`}
+      />
+      <select
+        aria-label="Workflow"
+        data-testid="filter-workflow"
+        className={selectCls}
+        value={value.workflowId ?? ''}
+        onChange={(e) => set({ workflowId: e.target.value || undefined, version: undefined })}
+      >
+        <option value="">All workflows</option>
+        {workflows.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Status"
+        data-testid="filter-status"
+        className={selectCls}
+        value={value.status ?? ''}
+        onChange={(e) => set({ status: e.target.value || undefined })}
+      >
+        <option value="">Any status</option>
+        {STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Engine"
+        data-testid="filter-engine"
+        className={selectCls}
+        value={value.engine ?? ''}
+        onChange={(e) => set({ engine: e.target.value || undefined })}
+      >
+        <option value="">Any engine</option>
+        {ENGINES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Version"
+        data-testid="filter-version"
+        className={selectCls}
+        value={value.version ?? ''}
+        onChange={(e) => set({ version: e.target.value || undefined })}
+      >
+        <option value="">Any version</option>
+        <option value="draft">Draft</option>
+        {versionList.map((v) => (
+          <option key={v} value={String(v)}>
+            v{v}
+          </option>
+        ))}
+        {value.version && value.version !== 'draft' && !versionList.includes(Number(value.version)) && (
+          <option value={value.version}>v{value.version}</option>
+        )}
+      </select>
+      <select
+        aria-label="Trigger"
+        data-testid="filter-trigger"
+        className={selectCls}
+        value={value.trigger ?? ''}
+        onChange={(e) => set({ trigger: e.target.value || undefined })}
+      >
+        <option value="">Any trigger</option>
+        {TRIGGERS.map(([k, label]) => (
+          <option key={k} value={k}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Time range"
+        data-testid="filter-range"
+        className={selectCls}
+        value={value.range ?? ''}
+        onChange={(e) => set({ range: e.target.value || undefined, from: undefined, to: undefined })}
+      >
+        {RANGES.map(([k, label]) => (
+          <option key={k} value={k}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {value.range === 'custom' && (
+        <>
+          <input
+            type="date"
+            aria-label="From"
+            data-testid="filter-from"
+            className={selectCls}
+            value={value.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
+          <span className="text-[12px] text-zinc-500">to</span>
+          <input
+            type="date"
+            aria-label="To"
+            data-testid="filter-to"
+            className={selectCls}
+            value={value.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
+        </>
+      )}
+    </div>
+  );
+}

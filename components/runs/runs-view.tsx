@@ -1,0 +1,185 @@
+'use client';
+/**
+ * The workspace's runs (`/runs`): newest first, filtered and searched through GET /api/runs, more pages by cursor.
+ * The filters live in the URL, so a filtered view can be shared and survives a reload; a row opens the run in its
+ * workflow's editor.
+ */
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, errorMessage } from '@/components/api/client';
+import type { WorkflowSummary } from '@/components/api/types';
+import { Button } from '@/components/ui/button';
+import { formatDuration, StatusBadge } from '@/components/ui/status';
+import { TopBar } from '@/components/ui/top-bar';
+import { apiFilters, RunFiltersBar, type FilterState } from './run-filters';
+import { runHref, runsApi, type RunRow } from './runs-api';
+
+const KEYS = ['workflowId', 'status', 'engine', 'version', 'trigger', 'range', 'from', 'to', 'q'] as const;
+
+function stateOf(params: URLSearchParams): FilterState {
+  const s: FilterState = {};
+  for (const k of KEYS) {
+    const v = params.get(k);
+    if (v) s[k] = v;
+  }
+  return s;
+}
+
+interface Loaded {
+  key: string;
+  runs: RunRow[];
+  nextCursor: string | null;
+  error: string | null;
+}
+
+export function RunsView() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filters = useMemo(() => stateOf(new URLSearchParams(params.toString())), [params]);
+  const key = JSON.stringify(filters);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [workflows, setWorkflows] = useState<WorkflowSummary[]>([]);
+
+  useEffect(() => {
+    api.listWorkflows().then(setWorkflows, () => setWorkflows([]));
+  }, []);
+
+  const setFilters = useCallback(
+    (next: FilterState) => {
+      const qs = new URLSearchParams();
+      for (const k of KEYS) if (next[k]) qs.set(k, next[k]!);
+      const s = qs.toString();
+      router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+
+  // A new filter set loads its first page; an answer for an older set is dropped.
+  useEffect(() => {
+    const ctl = new AbortController();
+    runsApi.list(apiFilters(JSON.parse(key) as FilterState), null, 50, ctl.signal).then(
+      (page) => setLoaded({ key, runs: page.runs, nextCursor: page.nextCursor, error: null }),
+      (e) => {
+        if (!ctl.signal.aborted) setLoaded({ key, runs: [], nextCursor: null, error: errorMessage(e) });
+      },
+    );
+    return () => ctl.abort();
+  }, [key]);
+
+  const current = loaded?.key === key ? loaded : null;
+
+  const loadMore = async () => {
+    if (!current?.nextCursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await runsApi.list(apiFilters(filters), current.nextCursor);
+      setLoaded({ ...current, runs: [...current.runs, ...page.runs], nextCursor: page.nextCursor });
+    } catch (e) {
+      setLoaded({ ...current, error: errorMessage(e) });
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  return (
+    <div className="flex min-h-screen flex-col bg-zinc-50">
+      <TopBar>
+        <span className="text-zinc-600">/</span>
+        <span className="text-sm font-medium">Runs</span>
+      </TopBar>
+      <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 p-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-lg font-semibold text-zinc-900">Runs</h1>
+          {filters.workflowId && (
+            <Link
+              href={`/workflows/${encodeURIComponent(filters.workflowId)}/stats`}
+              className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
+              data-testid="runs-dashboard-link"
+            >
+              Dashboard of this workflow →
+            </Link>
+          )}
+        </div>
+        <RunFiltersBar value={filters} workflows={workflows} onChange={setFilters} />
+        {current?.error && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="runs-error">
+            {current.error}
+          </p>
+        )}
+        <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+          <table className="w-full text-left text-[13px]" data-testid="runs-table">
+            <thead className="border-b border-zinc-200 bg-zinc-50 text-[11px] uppercase tracking-wide text-zinc-500">
+              <tr>
+                {['Status', 'Run', 'Workflow', 'Version', 'Engine', 'Trigger', 'Started', 'Duration', 'Error'].map(
+                  (h) => (
+                    <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
+                      {h}
+                    </th>
+                  ),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {current?.runs.map((r) => (
+                <RunTableRow key={r.id} run={r} />
+              ))}
+            </tbody>
+          </table>
+          {!current && <p className="p-4 text-sm text-zinc-500">Loading…</p>}
+          {current && !current.runs.length && !current.error && (
+            <p className="p-6 text-center text-sm text-zinc-500" data-testid="runs-empty">
+              No runs match these filters.
+            </p>
+          )}
+        </div>
+        <div className="flex items-center gap-3 text-[12px] text-zinc-500">
+          <span data-testid="runs-count">
+            {current ? `${current.runs.length} run${current.runs.length === 1 ? '' : 's'} shown` : ''}
+          </span>
+          {current?.nextCursor && (
+            <Button size="sm" onClick={() => void loadMore()} disabled={loadingMore} data-testid="runs-load-more">
+              {loadingMore ? 'Loading…' : 'Load more'}
+            </Button>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function RunTableRow({ run: r }: { run: RunRow }) {
+  const href = runHref(r);
+  const cell = 'whitespace-nowrap px-3 py-1.5';
+  return (
+    <tr className="border-t border-zinc-100 hover:bg-zinc-50" data-testid="runs-row" data-run-id={r.id}>
+      <td className={cell}>
+        <StatusBadge status={r.status} />
+      </td>
+      <td className={cell}>
+        <Link href={href} className="font-mono text-[12px] text-indigo-700 hover:underline" title={r.id}>
+          {r.id.slice(0, 16)}…
+        </Link>
+      </td>
+      <td className={`${cell} max-w-[14rem] truncate`}>
+        <Link href={href} className="text-zinc-800 hover:underline" title={r.workflowName}>
+          {r.workflowName}
+        </Link>
+      </td>
+      <td className={`${cell} text-zinc-600`}>{r.version === null ? 'draft' : `v${r.version}`}</td>
+      <td className={`${cell} text-zinc-600`}>{r.engine}</td>
+      <td className={`${cell} text-zinc-600`}>{r.trigger === 'api' ? 'API' : r.trigger}</td>
+      <td className={`${cell} text-zinc-600`}>
+        <time dateTime={r.createdAt} title={r.createdAt}>
+          {new Date(r.createdAt).toLocaleString()}
+        </time>
+      </td>
+      <td className={`${cell} text-right tabular-nums text-zinc-600`}>{formatDuration(r.durationMs)}</td>
+      <td className="max-w-[20rem] truncate px-3 py-1.5 text-red-600" title={r.error?.message}>
+        {r.error?.message}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,302 @@
+/**
+ * GET /api/runs over 1,000 runs written straight into the store (three workflows, varied statuses, engines,
+ * versions, triggers and times, many sharing a created_at): paging with the cursor returns every run exactly once,
+ * newest first; each filter and the search narrow to exactly the runs they name; another workspace's runs never
+ * appear; bad parameters are 400 with the parameter's path.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as listRuns } from '@/app/api/runs/route';
+import { POST as createWf } from '@/app/api/workflows/route';
+import { POST as createWorkspace } from '@/app/api/workspaces/route';
+import { getApp, type App } from '@/lib/server/app';
+import { ownerHeaders } from '../support/owner';
+import { call, expectNoServerErrorsOrStacks, simpleGraph } from './api-helpers';
+
+interface SeedRun {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  versionId: string | null;
+  version: number | null;
+  engine: 'dag' | 'langgraph';
+  status: string;
+  apiKeyId: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  inputs: Record<string, unknown>;
+  error: { code: string; message: string } | null;
+}
+
+const STATUSES = ['succeeded', 'failed', 'running', 'cancelled', 'waiting'];
+const BASE = Date.parse('2026-11-20T12:00:00.000Z');
+const MINUTE = 60_000;
+
+const runId = () => `run_${randomBytes(16).toString('hex')}`;
+
+async function insertRuns(app: App, runs: SeedRun[]) {
+  const rows = runs.map((r) => ({
+    id: r.id,
+    workflow_id: r.workflowId,
+    version_id: r.versionId,
+    engine: r.engine,
+    status: r.status,
+    inputs: r.inputs,
+    error: r.error,
+    api_key_id: r.apiKeyId,
+    created_at: r.createdAt.replace('Z', ''),
+    started_at: r.startedAt?.replace('Z', '') ?? null,
+    finished_at: r.finishedAt?.replace('Z', '') ?? null,
+  }));
+  await app.db.sql.query(
+    `INSERT INTO runs (id, workflow_id, version_id, engine, status, inputs, error, graph, api_key_id,
+                       created_at, started_at, finished_at)
+     SELECT x.id, x.workflow_id, x.version_id, x.engine, x.status, x.inputs, x.error, '{"nodes":[],"edges":[]}',
+            x.api_key_id, x.created_at, x.started_at, x.finished_at
+       FROM jsonb_to_recordset($1::jsonb) AS x(id text, workflow_id text, version_id text, engine text, status text,
+            inputs jsonb, error jsonb, api_key_id text, created_at timestamp(3), started_at timestamp(3),
+            finished_at timestamp(3))`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** Newest first, ties by id descending: the order the endpoint promises. */
+const newestFirst = (a: SeedRun, b: SeedRun) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
+export function runsListSuite(kind: string, cleanup?: () => Promise<void>) {
+  describe(`GET /api/runs filters, searches and pages 1,000 runs (${kind})`, () => {
+    let app: App;
+    let headers: Record<string, string>;
+    let headersB: Record<string, string>;
+    const seeded: SeedRun[] = [];
+    const seededB: SeedRun[] = [];
+    const wfIds: string[] = [];
+    let wfB = '';
+
+    const get = (query: string, h = headers) =>
+      call(listRuns, 'GET', `/api/runs${query ? `?${query}` : ''}`, { headers: h });
+
+    /** Every page of `query` with `limit`, each run's id in the order served. */
+    async function pageAll(query: string, limit: number, h = headers): Promise<string[]> {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 100; page++) {
+        const qs = new URLSearchParams(query);
+        qs.set('limit', String(limit));
+        if (cursor) qs.set('cursor', cursor);
+        const res = await get(qs.toString(), h);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.runs.length).toBeLessThanOrEqual(limit);
+        ids.push(...res.body.runs.map((r: { id: string }) => r.id));
+        cursor = res.body.nextCursor;
+        if (!cursor) return ids;
+        expect(res.body.runs.length, 'a page before the last is full').toBe(limit);
+      }
+      throw new Error('more than 100 pages');
+    }
+
+    const expected = (pred: (r: SeedRun) => boolean) =>
+      seeded
+        .filter(pred)
+        .sort(newestFirst)
+        .map((r) => r.id);
+
+    beforeAll(async () => {
+      app = await getApp();
+      headers = await ownerHeaders(app);
+      for (const name of ['Alpha', 'Beta', 'Gamma']) {
+        const wf = await call(createWf, 'POST', '/api/workflows', { body: { name, graph: simpleGraph() }, headers });
+        expect(wf.status, wf.text).toBe(201);
+        wfIds.push(wf.body.id);
+      }
+      const ws = await call(createWorkspace, 'POST', '/api/workspaces', { body: { name: 'Other' }, headers });
+      expect(ws.status, ws.text).toBe(201);
+      headersB = { ...headers, 'x-workspace-id': ws.body.id };
+      const b = await call(createWf, 'POST', '/api/workflows', {
+        body: { name: 'Other flow', graph: simpleGraph() },
+        headers: headersB,
+      });
+      expect(b.status, b.text).toBe(201);
+      wfB = b.body.id;
+      // Versions 1–3 of each workflow of A.
+      const versionIds = new Map<string, string>();
+      for (const wf of wfIds)
+        for (let v = 1; v <= 3; v++) {
+          const id = `ver_${wf}_${v}`;
+          versionIds.set(`${wf}:${v}`, id);
+          await app.db.sql.query(
+            `INSERT INTO workflow_versions (id, workflow_id, version, graph, engine) VALUES ($1, $2, $3, '{}', 'auto')`,
+            [id, wf, v],
+          );
+        }
+      const names = ['Alpha', 'Beta', 'Gamma'];
+      for (let i = 0; i < 1000; i++) {
+        const w = i % 3;
+        const version = i % 4 === 0 ? null : i % 4;
+        const status = STATUSES[(i * 7) % 5];
+        // Three runs share each created_at: the id breaks the tie, so the keyset must too.
+        const created = BASE - Math.floor(i / 3) * 7 * MINUTE;
+        const ended = status !== 'running' && status !== 'waiting';
+        seeded.push({
+          id: runId(),
+          workflowId: wfIds[w],
+          workflowName: names[w],
+          versionId: version ? versionIds.get(`${wfIds[w]}:${version}`)! : null,
+          version,
+          engine: (i >> 1) % 2 ? 'dag' : 'langgraph',
+          status,
+          apiKeyId: i % 3 === 1 ? 'key_seeded' : null,
+          createdAt: new Date(created).toISOString(),
+          startedAt: new Date(created + 1000).toISOString(),
+          finishedAt: ended ? new Date(created + 1000 + (i % 10) * 100).toISOString() : null,
+          inputs: {
+            message: `order ${i}`,
+            note: i === 500 ? '100% Done' : i % 50 === 0 ? 'Needle-In-Haystack' : 'hay',
+          },
+          error: status === 'failed' ? { code: 'NODE_FAILED', message: `boom ${i}` } : null,
+        });
+      }
+      for (let i = 0; i < 50; i++) {
+        seededB.push({
+          ...seeded[i * 20],
+          id: runId(),
+          workflowId: wfB,
+          workflowName: 'Other flow',
+          versionId: null,
+          version: null,
+          inputs: { message: 'Needle-In-Haystack of B' },
+        });
+      }
+      await insertRuns(app, seeded);
+      await insertRuns(app, seededB);
+    });
+
+    afterAll(async () => {
+      expectNoServerErrorsOrStacks();
+      await app?.close();
+      await cleanup?.();
+    });
+
+    it('pages through all 1,000 runs with limit 100: each exactly once, newest first', async () => {
+      const ids = await pageAll('', 100);
+      expect(ids.length).toBe(1000);
+      expect(new Set(ids).size).toBe(1000);
+      expect(ids).toEqual(expected(() => true));
+    });
+
+    it('serves the documented fields of each run', async () => {
+      const res = await get('limit=200');
+      expect(res.status).toBe(200);
+      const byId = new Map(seeded.map((r) => [r.id, r]));
+      for (const row of res.body.runs) {
+        const s = byId.get(row.id)!;
+        expect(row).toMatchObject({
+          workflowId: s.workflowId,
+          workflowName: s.workflowName,
+          versionId: s.versionId,
+          version: s.version,
+          engine: s.engine,
+          status: s.status,
+          trigger: s.apiKeyId ? 'api' : 'editor',
+          createdAt: s.createdAt,
+          startedAt: s.startedAt,
+          finishedAt: s.finishedAt,
+          durationMs: s.finishedAt ? Date.parse(s.finishedAt) - Date.parse(s.startedAt!) : null,
+        });
+        if (s.error) expect(row.error).toEqual(s.error);
+        else expect(row.error).toBeUndefined();
+      }
+    });
+
+    it('defaults to 50 a page', async () => {
+      const res = await get('');
+      expect(res.body.runs).toHaveLength(50);
+      expect(typeof res.body.nextCursor).toBe('string');
+    });
+
+    it('each filter narrows to exactly the runs it names, across pages', { timeout: 180_000 }, async () => {
+      const from = new Date(BASE - 300 * 7 * MINUTE).toISOString();
+      const to = new Date(BASE - 100 * 7 * MINUTE).toISOString();
+      const cases: Array<[string, (r: SeedRun) => boolean]> = [
+        [`workflowId=${wfIds[1]}`, (r) => r.workflowId === wfIds[1]],
+        ['status=failed', (r) => r.status === 'failed'],
+        ['status=running', (r) => r.status === 'running'],
+        ['engine=dag', (r) => r.engine === 'dag'],
+        ['version=draft', (r) => r.versionId === null],
+        ['version=2', (r) => r.version === 2],
+        ['trigger=api', (r) => r.apiKeyId !== null],
+        ['trigger=editor', (r) => r.apiKeyId === null],
+        [`from=${from}`, (r) => r.createdAt >= from],
+        [`to=${to}`, (r) => r.createdAt < to],
+        [`from=${from}&to=${to}`, (r) => r.createdAt >= from && r.createdAt < to],
+        [
+          `workflowId=${wfIds[0]}&status=succeeded&engine=langgraph&trigger=editor`,
+          (r) => r.workflowId === wfIds[0] && r.status === 'succeeded' && r.engine === 'langgraph' && !r.apiKeyId,
+        ],
+        [`version=3&workflowId=${wfIds[2]}`, (r) => r.version === 3 && r.workflowId === wfIds[2]],
+      ];
+      for (const [query, pred] of cases) {
+        const want = expected(pred);
+        expect(want.length, `${query} selects something`).toBeGreaterThan(0);
+        expect(want.length, `${query} leaves something out`).toBeLessThan(1000);
+        expect(await pageAll(query, 37), query).toEqual(want);
+      }
+    });
+
+    it('searches by run id prefix and by input text, case-insensitively and literally', async () => {
+      const target = seeded[123];
+      const prefix = target.id.slice(0, 9);
+      expect(await pageAll(`q=${prefix}`, 100)).toEqual(expected((r) => r.id.startsWith(prefix)));
+      expect(await pageAll(`q=${target.id}`, 100)).toEqual([target.id]);
+      const needles = await pageAll('q=needle-in', 100);
+      expect(needles).toEqual(expected((r) => String(r.inputs.note).includes('Needle-In')));
+      expect(needles).toHaveLength(19); // every 50th run but the 500th
+      // `%` and `_` are matched as themselves, not as LIKE wildcards.
+      expect(await pageAll(`q=${encodeURIComponent('100%')}`, 100)).toEqual([seeded[500].id]);
+      expect(await pageAll('q=order_1', 100)).toEqual([]);
+      expect(await pageAll(`q=${encodeURIComponent('order 7')}&status=failed`, 100)).toEqual(
+        expected((r) => String(r.inputs.message).startsWith('order 7') && r.status === 'failed'),
+      );
+    });
+
+    it("never shows another workspace's runs, and the other workspace sees only its own", async () => {
+      const a = new Set(await pageAll('q=haystack', 200));
+      for (const r of seededB) expect(a.has(r.id)).toBe(false);
+      expect((await get(`workflowId=${wfB}`)).body.runs).toEqual([]);
+      const b = await pageAll('', 200, headersB);
+      expect(b).toEqual([...seededB].sort(newestFirst).map((r) => r.id));
+      expect((await get(`workflowId=${wfIds[0]}`, headersB)).body.runs).toEqual([]);
+    });
+
+    it('answers 400 with the parameter path for bad parameters', async () => {
+      const bad: Array<[string, string, string]> = [
+        ['status=exploded', 'query.status', 'VALIDATION_ERROR'],
+        ['engine=auto', 'query.engine', 'VALIDATION_ERROR'],
+        ['version=v2', 'query.version', 'VALIDATION_ERROR'],
+        ['version=0', 'query.version', 'VALIDATION_ERROR'],
+        ['trigger=webhook', 'query.trigger', 'VALIDATION_ERROR'],
+        ['from=yesterday', 'query.from', 'VALIDATION_ERROR'],
+        ['to=2026-13-45', 'query.to', 'VALIDATION_ERROR'],
+        ['from=2026-11-02&to=2026-11-01', 'query.from', 'VALIDATION_ERROR'],
+        ['limit=0', 'query.limit', 'VALIDATION_ERROR'],
+        ['limit=201', 'query.limit', 'VALIDATION_ERROR'],
+        ['limit=ten', 'query.limit', 'VALIDATION_ERROR'],
+        ['cursor=not-a-cursor', 'query.cursor', 'INVALID_CURSOR'],
+        [`q=${'x'.repeat(201)}`, 'query.q', 'VALIDATION_ERROR'],
+      ];
+      for (const [query, path, code] of bad) {
+        const res = await get(query);
+        expect(res.status, `${query}: ${res.text}`).toBe(400);
+        expect(res.body.error, query).toMatchObject({ code, path });
+      }
+      expect((await get('limit=200')).body.runs).toHaveLength(200);
+    });
+
+    it('is refused without credentials', async () => {
+      const res = await call(listRuns, 'GET', '/api/runs', { anonymous: true });
+      expect(res.status).toBe(401);
+    });
+  });
+}
