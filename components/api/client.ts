@@ -83,11 +83,12 @@ export const api = {
   importWorkflow: (doc: unknown) => call<Workflow & { problems: Problem[] }>('POST', '/api/workflows/import', doc),
   validate: (id: string, graph: Graph, signal?: AbortSignal) =>
     call<ValidationResult>('POST', `/api/workflows/${encodeURIComponent(id)}/validate`, { graph }, signal),
-  startRun: (id: string, inputs: Record<string, unknown>) =>
+  /** `breakpoints`: node ids the run pauses before (Continue / Step / Stop in the run panel). */
+  startRun: (id: string, inputs: Record<string, unknown>, breakpoints: string[] = []) =>
     call<{ runId: string; status: RunStatus; engine: string }>(
       'POST',
       `/api/workflows/${encodeURIComponent(id)}/runs`,
-      { inputs },
+      breakpoints.length ? { inputs, breakpoints } : { inputs },
     ),
   listRuns: (id: string) => call<RunSummary[]>('GET', `/api/workflows/${encodeURIComponent(id)}/runs`),
   getRun: (runId: string) => call<RunView>('GET', `/api/runs/${encodeURIComponent(runId)}`),

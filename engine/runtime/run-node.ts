@@ -72,6 +72,11 @@ export interface RunNodeArgs {
    * Leave the snapshot staged for the run's next commit instead of committing it now (persistWithNextIn decides).
    */
   persistWithNext?: boolean;
+  /**
+   * The config to run with instead of the node's own with its templates resolved: a single-node run's input as the
+   * person edited it (single-node-run.ts). Parsed with the node's configSchema; no template is resolved in it.
+   */
+  configOverride?: unknown;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -153,13 +158,16 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     ...patch,
   });
 
-  const parsed = def.configSchema.safeParse(node.data.config ?? {});
+  const override = a.configOverride !== undefined;
+  const parsed = def.configSchema.safeParse((override ? a.configOverride : node.data.config) ?? {});
   let config: unknown;
   let rawConfig: unknown;
   let setupError: ErrorJson | undefined;
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     setupError = { code: 'INVALID_CONFIG', message: issue.message, path: ['config', ...issue.path].join('.') };
+  } else if (override) {
+    config = rawConfig = parsed.data;
   } else {
     rawConfig = parsed.data;
     const raw = parsed.data as Record<string, unknown>;
@@ -185,7 +193,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       return { status: 'waiting', attempt, pause: gate.pause, nodeKey: operation };
     }
     if (gate.answer?.input) {
-      config = gate.config;
+      // The person's edited input replaces the resolved config, and the stored one for nodes that render their own.
+      config = rawConfig = gate.config;
       input = redact(config ?? {});
     }
     if (gate.answer) {

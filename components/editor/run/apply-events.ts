@@ -9,6 +9,7 @@ import {
   type ChildRunRef,
   type NodeRunState,
   type RunState,
+  type BreakpointPrompt,
   type ToolApprovalPrompt,
   type TraceSpan,
 } from './run-state';
@@ -112,7 +113,10 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       }
       case 'node.started': {
         if (!e.nodeId) break;
-        if (s.waitingNodeId === e.nodeId) s.waitingApproval = null;
+        if (s.waitingNodeId === e.nodeId) {
+          s.waitingApproval = null;
+          s.waitingBreakpoint = null;
+        }
         // A node that was waiting for an answer now runs: its placeholder row gives way to the real span.
         if (s.spans.some((sp) => sp.nodeId === e.nodeId && sp.status === 'waiting')) {
           s.spans = s.spans.filter((sp) => !(sp.nodeId === e.nodeId && sp.status === 'waiting'));
@@ -212,13 +216,17 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         // A human-input node's prompt is its question (text); a paused node's is an object naming what it asks.
         const approval = toolApprovalOf(d.prompt);
         s.waitingApproval = approval;
+        const breakpoint = breakpointOf(d.prompt);
+        s.waitingBreakpoint = breakpoint;
         s.waitingPrompt = approval
           ? `Approve the call of ${approval.name}?`
-          : typeof d.prompt === 'string'
-            ? d.prompt
-            : typeof d.question === 'string'
-              ? d.question
-              : null;
+          : breakpoint
+            ? 'Paused at a breakpoint'
+            : typeof d.prompt === 'string'
+              ? d.prompt
+              : typeof d.question === 'string'
+                ? d.question
+                : null;
         if (nodeId) {
           setNode(nodeId, { status: 'waiting' });
           addTop({
@@ -247,6 +255,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         s.error = (d.error as ErrorJson) ?? null;
         s.waitingNodeId = null;
         s.waitingApproval = null;
+        s.waitingBreakpoint = null;
         for (const [id, n] of s.nodes)
           if (n.status === 'running' || n.status === 'waiting')
             s.nodes.set(id, { ...n, status: e.type === 'run.succeeded' ? n.status : 'cancelled' });
@@ -282,6 +291,13 @@ function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
   const p = prompt as Record<string, unknown>;
   if (p.kind !== 'tool_approval' || typeof p.callId !== 'string') return null;
   return { ...p, kind: 'tool_approval', callId: p.callId, name: String(p.name ?? 'tool'), arguments: p.arguments };
+}
+
+function breakpointOf(prompt: unknown): BreakpointPrompt | null {
+  if (!prompt || typeof prompt !== 'object') return null;
+  const p = prompt as Record<string, unknown>;
+  if (p.kind !== 'breakpoint' || typeof p.nodeId !== 'string') return null;
+  return { kind: 'breakpoint', nodeId: p.nodeId, input: p.input ?? null };
 }
 
 function childRunOf(v: unknown): ChildRunRef | null {

@@ -86,7 +86,9 @@ export function RunDialog({
         setBusy(false);
         return;
       }
-      const res = await api.startRun(editor.state.workflowId, inputs);
+      // Nodes marked with a breakpoint in the inspector (`data.breakpoint`) pause this test run before they run.
+      const breakpoints = editor.state.nodes.filter((n) => n.data.breakpoint === true).map((n) => n.id);
+      const res = await api.startRun(editor.state.workflowId, inputs, breakpoints);
       onStarted(res.runId);
     } catch (err) {
       setBusy(false);

@@ -57,6 +57,13 @@ export interface ToolApprovalPrompt {
   pendingCalls?: unknown;
 }
 
+/** What a run paused at a breakpoint shows (`run.waiting` prompt of kind `breakpoint`): the node's resolved input. */
+export interface BreakpointPrompt {
+  kind: 'breakpoint';
+  nodeId: string;
+  input: unknown;
+}
+
 export interface RunState {
   runId: string | null;
   status: RunStatus | 'idle';
@@ -72,6 +79,8 @@ export interface RunState {
   waitingPrompt: string | null;
   /** Set instead of a text prompt when the wait is a tool-call approval. */
   waitingApproval: ToolApprovalPrompt | null;
+  /** Set when the run paused before a node with a breakpoint (or in step mode). */
+  waitingBreakpoint: BreakpointPrompt | null;
   connection: 'idle' | 'connecting' | 'open' | 'closed' | 'reconnecting';
   /** Every seq ever applied, for the "no gaps, no duplicates" check the e2e suite makes after a dropped connection. */
   seqs: number[];
@@ -91,6 +100,7 @@ export const EMPTY_RUN: RunState = {
   waitingNodeId: null,
   waitingPrompt: null,
   waitingApproval: null,
+  waitingBreakpoint: null,
   connection: 'idle',
   seqs: [],
 };

@@ -7,9 +7,18 @@ import { useEditorContext, useRunState } from '../editor-context';
 import { answerRun, cancelRun, startResume } from './run-actions';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
+import { BreakpointBox } from './breakpoint-box';
 import { ToolApprovalBox } from './tool-approval-box';
 
 const selectRun = (s: RunState) => s;
+
+/** ` · $0.0012` after the tokens; ` · price unknown` for a model without a price (engine/llm/prices.ts). */
+function costText(usage: object): string {
+  const cost = (usage as { costUsd?: number | null }).costUsd;
+  if (cost === undefined) return '';
+  if (cost === null) return ' · price unknown';
+  return ` · $${cost === 0 ? '0' : cost < 0.01 ? cost.toFixed(5) : cost.toFixed(4)}`;
+}
 
 function Json({ value, testId }: { value: unknown; testId?: string }) {
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -66,7 +75,7 @@ const SpanRow = memo(function SpanRow({
   }
   const usage =
     span.usage && (span.usage.inputTokens || span.usage.outputTokens)
-      ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok`
+      ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok${costText(span.usage)}`
       : '';
   return (
     <div
@@ -275,7 +284,13 @@ export function TracePanel() {
         )}
       </div>
       {run.status === 'waiting' &&
-        (run.waitingApproval ? (
+        (run.waitingBreakpoint ? (
+          <BreakpointBox
+            key={`${run.waitingBreakpoint.nodeId}:${run.lastSeq}`}
+            runId={run.runId}
+            prompt={run.waitingBreakpoint}
+          />
+        ) : run.waitingApproval ? (
           <ToolApprovalBox
             key={run.waitingApproval.callId}
             runId={run.runId}
