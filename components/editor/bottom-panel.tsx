@@ -6,9 +6,10 @@ import type { EditorState } from './editor-store';
 import { ProblemsPanel } from './problems-panel';
 import { RunHistory } from './run/run-history';
 import type { RunState } from './run/run-store';
+import { TimelinePanel } from './run/timeline-panel';
 import { TracePanel } from './run/trace-panel';
 
-export type BottomTab = 'problems' | 'trace' | 'runs';
+export type BottomTab = 'problems' | 'trace' | 'timeline' | 'runs';
 
 const selectProblemCount = (s: EditorState) => s.problems.length;
 const selectRunStatus = (s: RunState) => s.status;
@@ -30,6 +31,7 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
       badge: runStatus === 'idle' ? undefined : runStatus,
       tone: 'bg-zinc-100 text-zinc-600',
     },
+    { id: 'timeline', label: 'Timeline' },
     { id: 'runs', label: 'Runs' },
   ];
   return (
@@ -80,6 +82,7 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
         <div className="min-h-0 flex-1">
           {tab === 'problems' && <ProblemsPanel />}
           {tab === 'trace' && <TracePanel />}
+          {tab === 'timeline' && <TimelinePanel />}
           {tab === 'runs' && <RunHistory onOpen={() => onTab('trace')} />}
         </div>
       )}

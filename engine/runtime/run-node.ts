@@ -210,7 +210,13 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
 
   attempt += 1;
   journal.stageNode(record({ input }));
-  journal.emit('node.started', { type: node.type, attempt, input }, { nodeId: node.id, spanId });
+  // `iteration`: the pass of a node on a cycle (0 = the first; omitted then), so a loop's passes read as passes and
+  // not as retries.
+  journal.emit(
+    'node.started',
+    { type: node.type, attempt, input, ...(a.iteration ? { iteration: a.iteration } : {}) },
+    { nodeId: node.id, spanId },
+  );
 
   let outcome: NodeOutcome;
   if (setupError) {

@@ -139,6 +139,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
           name: e.nodeId,
           status: 'running',
           attempt: Number(d.attempt ?? 1),
+          ...(typeof d.iteration === 'number' ? { iteration: d.iteration } : {}),
           input: d.input,
           tokens: '',
           notes: [],

@@ -25,6 +25,8 @@ export interface TraceSpan {
   name: string;
   status: NodeStatus;
   attempt?: number;
+  /** A loop pass (0 = the first) of a node on a cycle: shown as "pass N", not as a retry. */
+  iteration?: number;
   input?: unknown;
   output?: unknown;
   error?: ErrorJson | null;

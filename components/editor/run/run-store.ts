@@ -15,6 +15,7 @@ export class RunStore {
   readonly store: Store<RunState> = createStore<RunState>(EMPTY_RUN);
   private queue: TraceEvent[] = [];
   private flushHandle: number | null = null;
+  private log: TraceEvent[] = [];
 
   get state(): RunState {
     return this.store.get();
@@ -22,6 +23,7 @@ export class RunStore {
 
   reset(runId: string | null) {
     this.queue = [];
+    this.log = [];
     this.store.set({ ...EMPTY_RUN, runId, status: runId ? 'queued' : 'idle', nodes: new Map() });
   }
 
@@ -55,7 +57,14 @@ export class RunStore {
     if (!this.queue.length) return;
     const events = this.queue;
     this.queue = [];
+    for (const e of events) this.log.push(e);
     this.store.set(applyEvents(this.state, events));
+  }
+
+  /** Every event applied to the shown run, in seq order (a new array after `reset`): for views that fold events
+   * themselves, such as the timeline, which reads on from the length it has seen. */
+  get events(): readonly TraceEvent[] {
+    return this.log;
   }
 
   /** Reconciles with the stored snapshot (authoritative for statuses and attempt counts). */

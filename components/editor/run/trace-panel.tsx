@@ -114,7 +114,15 @@ const SpanRow = memo(function SpanRow({
             oneLine(span.output)
           )}
         </span>
-        {(span.attempt ?? 1) > 1 && (
+        {span.iteration !== undefined && (
+          <span
+            className="shrink-0 rounded bg-sky-50 px-1.5 text-[10px] font-medium text-sky-700"
+            data-testid="trace-iteration"
+          >
+            pass {span.iteration + 1}
+          </span>
+        )}
+        {span.iteration === undefined && (span.attempt ?? 1) > 1 && (
           <span
             className="shrink-0 rounded bg-amber-50 px-1.5 text-[10px] font-medium text-amber-700"
             data-testid="trace-attempt"
@@ -168,7 +176,8 @@ const SpanRow = memo(function SpanRow({
               <div className="text-[11px] text-zinc-400">—</div>
             )}
             <div className="mt-1.5 flex flex-wrap gap-x-3 text-[10px] text-zinc-500">
-              {span.attempt !== undefined && <span>attempts: {span.attempt}</span>}
+              {span.iteration !== undefined && <span>pass: {span.iteration + 1}</span>}
+              {span.iteration === undefined && span.attempt !== undefined && <span>attempts: {span.attempt}</span>}
               {span.durationMs != null && <span>duration: {formatDuration(span.durationMs)}</span>}
               {usage && <span>tokens: {usage}</span>}
             </div>
