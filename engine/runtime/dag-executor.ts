@@ -113,6 +113,8 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
       services: a.services,
       persistWithNext: persistWithNext.has(id),
       pauseBefore: pausesBefore(a, node),
+      // A single-node run's edited input, when given, is what its node runs with (single-node-run.ts).
+      configOverride: a.debug?.only === id ? a.debug.input : undefined,
     })
       .then(
         (out) => {

@@ -15,6 +15,7 @@ import {
   newRunRecord,
   type NewRun,
   type NodeRunRecord,
+  type RunDebug,
   type RunRecord,
   type RunStatus,
   type RunStore,
@@ -24,6 +25,7 @@ import {
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { acceptBreakpointAnswer, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
+import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
 import type { NodeServices } from './run-node';
 
 export type Executor = (args: ExecuteArgs) => Promise<ExecuteResult>;
@@ -270,6 +272,9 @@ export class RunManager {
   ): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
     if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    // Its draft's other nodes would run: a single-node run is run again instead (POST …/nodes/:nodeId/run).
+    if (run.debug?.only)
+      throw new PaiError('SINGLE_NODE_RUN', 'a single-node run is not resumed; run the node again', { status: 409 });
     // A run this process owns but no longer executes (its final write failed) is an orphan: resumable here.
     const orphanHere =
       (run.status === 'running' || run.status === 'queued') && run.ownerId === this.ownerId && !this.active.has(runId);
@@ -516,21 +521,62 @@ export class RunManager {
     };
   }
 
+  /**
+   * Starts a run of a graph the caller prepared (single-node-run.ts): not validated (an internal graph, acyclic),
+   * on the DAG engine, executed in this process even in queue mode, with `seeded` nodes recorded as succeeded
+   * instead of executing (pinned-data.ts). Resolves once the run is stored; `outcome(run.id)` settles at its end.
+   */
+  async startSeeded(args: {
+    workflowId: string;
+    graph: Graph;
+    inputs: Record<string, unknown>;
+    debug: RunDebug;
+    seeded: SeededNode[];
+  }): Promise<RunRecord> {
+    const now = new Date().toISOString();
+    const { run } = await this.o.store.createRun({
+      id: newRunId(),
+      workflowId: args.workflowId,
+      versionId: null,
+      engine: 'dag',
+      status: 'running',
+      inputs: args.inputs,
+      graph: args.graph,
+      debug: args.debug,
+      ownerId: this.ownerId,
+      startedAt: now,
+    });
+    this.launch(run, args.graph, new Map(), new Set(), { resumed: false, fresh: true }, args.seeded);
+    return run;
+  }
+
+  /**
+   * `seeded`: nodes recorded as succeeded before any node executes. Default: a new run of the draft (no versionId)
+   * seeds its pinned nodes; a resumed run finds them among its stored snapshots.
+   */
   private launch(
     run: RunRecord,
     graph: Graph,
     previous: Map<string, NodeRunRecord>,
     reuse: Set<string>,
     info: LaunchInfo,
+    seeded: SeededNode[] = !run.versionId && !info.resumed && !run.debug?.only ? pinnedSeeds(graph) : [],
   ) {
     const controller = new AbortController();
+    for (const s of seeded) {
+      previous.set(s.nodeId, seededRecord(run.id, s));
+      reuse.add(s.nodeId);
+    }
     const deps = {
       store: this.o.store,
       bus: this.o.bus,
       registry: this.o.registry,
       services: this.o.services,
       concurrency: this.o.concurrency,
-      executor: (args: ExecuteArgs) => this.executorFor(run.engine)(args), // an unknown engine fails the run
+      executor: (args: ExecuteArgs) => {
+        const execute = this.executorFor(run.engine); // an unknown engine fails the run
+        return seeded.length ? recordSeeded(args.journal, run.id, seeded).then(() => execute(args)) : execute(args);
+      },
     };
     const done = executeRun(deps, { run, graph, previous, reuse, info, controller }).finally(() => {
       this.active.delete(run.id);

@@ -75,6 +75,10 @@ export interface RunRecord {
 export interface RunDebug {
   breakpoints: string[];
   step: boolean;
+  /** A single-node run (engine/runtime/single-node-run.ts): the one node it executes; its ancestors are seeded. */
+  only?: string;
+  /** With `only`: the config that node runs with instead of its own with templates resolved (the edited input). */
+  input?: Record<string, unknown>;
 }
 
 export interface NodeRunRecord {

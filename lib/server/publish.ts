@@ -15,6 +15,7 @@ import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { workflowCallsOf } from '@/engine/nodes/workflow.node';
+import { withoutTestData } from '@/engine/runtime/pinned-data';
 import { Prisma } from '@/engine/store/prisma/generated/client';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
@@ -94,9 +95,12 @@ async function freeSlug(app: App, base: string): Promise<string> {
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
-/** The draft's graph with every call of another workflow pinned to the child's version (see the header). */
+/**
+ * The draft's graph with every call of another workflow pinned to the child's version (see the header), and without
+ * the editor's pinned data and breakpoints (pinned-data.ts: a published run always runs every node).
+ */
 async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
-  const graph = structuredClone(wf.graph);
+  const graph = withoutTestData(wf.graph);
   const calls = workflowCallsOf(graph);
   if (!calls.length) return graph;
   const cycles = await workflowCallCycles(app.store, wf.workspaceId, wf.id, graph);
@@ -229,7 +233,7 @@ export async function listVersions(app: App, wf: WorkflowRecord) {
     createdAt: v.createdAt,
     current: v.id === wf.currentVersionId,
     nodeCount: v.graph.nodes.length,
-    draftChanges: diffGraphs({ ...v, graph: withoutPins(v.graph) }, wf),
+    draftChanges: diffGraphs({ ...v, graph: withoutPins(v.graph) }, { ...wf, graph: withoutTestData(wf.graph) }),
   }));
 }
 

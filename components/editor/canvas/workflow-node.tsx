@@ -140,6 +140,25 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
             {id} · {t?.label ?? type}
           </div>
         </div>
+        {/* Editor-only flags (pinned-data.ts): a pinned output stands in for the node in test runs. */}
+        {data.pinned != null && (
+          <span
+            data-testid="node-pinned"
+            title="Pinned output: test runs reuse it instead of running this node"
+            className={
+              'shrink-0 rounded bg-violet-50 px-1 text-[9px] font-semibold text-violet-700 ring-1 ring-violet-200'
+            }
+          >
+            PIN
+          </span>
+        )}
+        {data.breakpoint === true && (
+          <span
+            data-testid="node-breakpoint"
+            title="Breakpoint: test runs pause before this node"
+            className="h-2.5 w-2.5 shrink-0 rounded-full bg-red-600"
+          />
+        )}
       </div>
       {status && status !== 'pending' && (
         <div className="absolute -top-2.5 right-2 flex items-center gap-1">

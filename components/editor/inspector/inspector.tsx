@@ -10,6 +10,7 @@ import { fieldPath, setIn, upstreamOf, type FlowEdge, type FlowNode } from '../g
 import { categoryStyle } from '../canvas/workflow-node';
 import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
+import { RunNodePanel } from './run-node-panel';
 
 const selectSelected = (s: EditorState) => s.selectedIds;
 const selectRunId = (s: RunState) => s.runId;
@@ -244,6 +245,25 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 {nodeId}
               </div>
             </div>
+            {!editor.readOnly && node.type !== 'start' && (
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-pressed={node.data.breakpoint === true}
+                title="Test runs pause before this node"
+                onClick={() =>
+                  editor.updateNodeData(nodeId, ({ breakpoint, ...d }) => (breakpoint ? d : { ...d, breakpoint: true }))
+                }
+                data-testid="toggle-breakpoint"
+              >
+                <span
+                  className={`mr-1 inline-block h-2 w-2 rounded-full ${
+                    node.data.breakpoint === true ? 'bg-red-600' : 'ring-1 ring-red-400'
+                  }`}
+                />
+                Breakpoint
+              </Button>
+            )}
             {!editor.readOnly && (
               <Button
                 size="sm"
@@ -348,6 +368,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
               />
             </div>
           </section>
+          {node.type && <RunNodePanel nodeId={nodeId} type={node.type} data={node.data} />}
           {runId && runFinished && !editor.readOnly && (
             <section className="rounded-md border border-zinc-200 bg-zinc-50 p-3">
               <div className="mb-2 text-[12px] text-zinc-600">

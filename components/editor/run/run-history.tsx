@@ -8,6 +8,9 @@ import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
 import type { RunState } from './run-store';
 
+/** A single-node run (POST /api/workflows/:id/nodes/:nodeId/run) names its node. */
+type HistoryRun = RunSummary & { singleNode?: { nodeId: string; label: string | null } | null };
+
 const selectRunId = (s: RunState) => s.runId;
 const selectStatus = (s: RunState) => s.status;
 
@@ -15,7 +18,7 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
   const { editor, runController } = useEditorContext();
   const currentId = useRunState(selectRunId);
   const status = useRunState(selectStatus);
-  const [runs, setRuns] = useState<RunSummary[] | null>(null);
+  const [runs, setRuns] = useState<HistoryRun[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   // The state is set when the answer arrives, never synchronously inside the effect below.
@@ -68,6 +71,14 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
             >
               <StatusBadge status={r.id === currentId && status !== 'idle' ? status : r.status} />
               <span className="font-mono text-[11px] text-zinc-600">{r.id.slice(0, 16)}…</span>
+              {r.singleNode && (
+                <span
+                  className="shrink-0 rounded bg-amber-50 px-1.5 text-[11px] text-amber-800"
+                  data-testid="run-single-node"
+                >
+                  single node: {r.singleNode.label || r.singleNode.nodeId}
+                </span>
+              )}
               <span className="text-zinc-500">{new Date(r.createdAt).toLocaleString()}</span>
               <span className="text-zinc-400">{r.engine}</span>
               <span className="min-w-0 flex-1 truncate text-red-600">{r.error?.message}</span>
