@@ -2,9 +2,11 @@
  * The node's model chain: [primary, fallback…] on one provider. Each request goes to the current model (the SDK
  * retries 429/5xx/connection errors `maxRetries` times with backoff first); when it still fails with anything but
  * an auth error or a cancellation, the next model takes over for this and every later request of the node.
- * Usage is summed over every request, whichever model answered.
+ * Usage is summed over every request, whichever model answered: tokens and cost, each response priced by its
+ * provider for the model that answered it (a response without a price counts as unknown, `costUsd: null`).
  */
 import { PaiError } from '../errors';
+import { withStatedCost } from '../llm/prices';
 import type { ChatRequest, ChatResponse, LlmProvider, Usage } from '../llm/types';
 import { addUsage, zeroUsage } from './tokens';
 
@@ -40,11 +42,12 @@ export class ModelChain {
       const model = this.models[this.index];
       try {
         this.requests++;
-        const res = await this.provider.chat({
+        const answer = await this.provider.chat({
           ...req,
           model,
           ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}),
         });
+        const res = { ...answer, usage: withStatedCost(answer.usage) };
         this.usage = addUsage(this.usage, res.usage);
         return res;
       } catch (err) {

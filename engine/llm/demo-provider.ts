@@ -50,6 +50,7 @@ export class DemoProvider implements LlmProvider {
       inputTokens: Math.ceil(inputChars / 4),
       outputTokens: Math.ceil(outChars / 4),
       cachedTokens: 0,
+      costUsd: 0, // the offline demo model is free
     });
     const fingerprint = sha8(JSON.stringify(msgs));
 

@@ -56,7 +56,7 @@ describe('OpenAiCompatibleProvider', () => {
       provider: 'openai-compatible',
       finishReason: 'stop',
     });
-    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedTokens: 0 });
+    expect(res.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedTokens: 0, costUsd: null });
     const body = fake.requests[0];
     expect(body).toMatchObject({ model: 'gpt-test', temperature: 0.2, max_tokens: 50 });
     expect(body.stream).toBeFalsy();

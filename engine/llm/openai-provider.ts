@@ -6,6 +6,9 @@
  * - `max_tokens` (not `max_completion_tokens`) is sent because it is what most compatible servers understand.
  * - When a stream is aborted the SDK ends iteration silently, so we check the signal after the loop ourselves.
  * - Error messages are built by us, never copied wholesale: upstream 401 bodies echo (parts of) the key.
+ * - Every response's usage carries `costUsd` at the configured prices (null when the model has none), so whoever
+ *   sums usage (the agent's model chain, the run) sums cost too. Cached prompt tokens come from
+ *   `prompt_tokens_details.cached_tokens` (OpenAI, DashScope) or `prompt_cache_hit_tokens` (DeepSeek).
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type {
@@ -13,6 +16,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { PaiError } from '../errors';
+import { BUILT_IN_MODEL_PRICES, type ModelPrices } from './prices';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider, Usage } from './types';
 
 type Params = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
@@ -25,6 +29,8 @@ export interface OpenAiProviderOptions {
   maxRetries?: number;
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
+  /** Prices for `usage.costUsd`; default: the built-in list. */
+  prices?: ModelPrices;
 }
 
 /** Host part only (no userinfo, path or query), for labels and health output. */
@@ -47,10 +53,12 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   readonly label: string;
   private readonly client: OpenAI;
   private readonly apiKey: string;
+  private readonly prices: ModelPrices;
 
   constructor(opts: OpenAiProviderOptions) {
     const baseURL = opts.baseURL || DEFAULT_OPENAI_BASE_URL;
     this.apiKey = opts.apiKey;
+    this.prices = opts.prices ?? BUILT_IN_MODEL_PRICES;
     this.label = `OpenAI-compatible (${hostOf(baseURL)})`;
     this.client = new OpenAI({
       apiKey: opts.apiKey,
@@ -99,7 +107,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     return {
       text: choice?.message.content ?? '',
       toolCalls,
-      usage: toUsage(res.usage),
+      usage: this.prices.priced(toUsage(res.usage), req.model, res.model),
       model: res.model || req.model,
       provider: this.id,
       finishReason: choice?.finish_reason ?? undefined,
@@ -139,7 +147,14 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     const toolCalls = [...parts.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, p]) => ({ ...p, id: p.id || `call_${index}` }));
-    return { text, toolCalls, usage, model, provider: this.id, finishReason };
+    return {
+      text,
+      toolCalls,
+      usage: this.prices.priced(usage, req.model, model),
+      model,
+      provider: this.id,
+      finishReason,
+    };
   }
 
   private mapError(err: unknown, signal?: AbortSignal): unknown {
@@ -216,10 +231,13 @@ function toWire(m: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
-function toUsage(u: OpenAI.CompletionUsage | null | undefined): Usage {
+/** DeepSeek reports its cache hits in a field of its own. */
+type WireUsage = OpenAI.CompletionUsage & { prompt_cache_hit_tokens?: number };
+
+function toUsage(u: WireUsage | null | undefined): Usage {
   return {
     inputTokens: u?.prompt_tokens ?? 0,
     outputTokens: u?.completion_tokens ?? 0,
-    cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+    cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? u?.prompt_cache_hit_tokens ?? 0,
   };
 }

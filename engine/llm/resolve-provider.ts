@@ -2,17 +2,20 @@
  * Picks the LLM provider for a node: a real OpenAI-compatible endpoint when an API key is available (from the
  * node's settings, else the environment), otherwise the offline DemoProvider. Providers are cached so the SDK
  * client (and its connection pool) is reused; the cache key uses a sha256 of the API key so the plain key is
- * never held as a map key.
+ * never held as a map key. Its prices: the node's credential's, over MODEL_PRICES, over the built-in list.
  */
 import { createHash } from 'node:crypto';
 import { PaiError } from '../errors';
 import { DemoProvider } from './demo-provider';
 import { DEFAULT_OPENAI_BASE_URL, OpenAiCompatibleProvider, hostOf } from './openai-provider';
+import { modelPrices, type PriceTable } from './prices';
 import type { LlmProvider, LlmResolver, ProviderSettings } from './types';
 
 export interface LlmEnv {
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
+  /** Parsed MODEL_PRICES. */
+  MODEL_PRICES?: PriceTable;
 }
 
 const MAX_CACHED = 64;
@@ -40,7 +43,8 @@ export function createLlmResolver(
     const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
     if (!apiKey) return sharedDemo;
     const baseURL = settings.baseURL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
-    const cacheKey = `${baseURL}\n${createHash('sha256').update(apiKey).digest('hex')}`;
+    const prices = settings.prices ? JSON.stringify(settings.prices) : '';
+    const cacheKey = `${baseURL}\n${createHash('sha256').update(apiKey).digest('hex')}\n${prices}`;
     let provider = cache.get(cacheKey);
     if (!provider) {
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -48,6 +52,7 @@ export function createLlmResolver(
       provider = new OpenAiCompatibleProvider({
         apiKey,
         baseURL,
+        prices: modelPrices({ credential: settings.prices, env: env.MODEL_PRICES }),
         ...(userURL && opts.guardedFetch ? { fetch: opts.guardedFetch as typeof fetch } : {}),
       });
       cache.set(cacheKey, provider);

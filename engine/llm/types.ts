@@ -1,4 +1,6 @@
 /** Provider-neutral chat types. The OpenAI-compatible provider maps these onto the `openai` SDK. */
+import type { PriceTable } from './prices';
+
 export interface ChatToolCall {
   id: string;
   name: string;
@@ -20,7 +22,10 @@ export interface ChatTool {
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens served from the provider's prompt cache (part of `inputTokens`, priced at the cached rate). */
   cachedTokens?: number;
+  /** USD at the model's list price (engine/llm/prices.ts); null: the price is unknown; 0 for the demo model. */
+  costUsd?: number | null;
 }
 
 export interface ChatRequest {
@@ -58,6 +63,8 @@ export interface LlmProvider {
 export interface ProviderSettings {
   baseURL?: string;
   apiKey?: string;
+  /** A credential's own prices (over MODEL_PRICES and the built-in list). */
+  prices?: PriceTable;
 }
 
 export type LlmResolver = (settings?: ProviderSettings) => LlmProvider;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
+import { withStatedCost } from '../llm/prices';
 import type { ChatMessage } from '../llm/types';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
@@ -102,7 +103,8 @@ export const llmNode = defineNode<LlmConfig>({
           providerLabel: provider.label,
           finishReason: res.finishReason,
         },
-        usage: res.usage,
+        // Tokens and `costUsd` (null: the model's price is unknown; 0: the demo model).
+        usage: withStatedCost(res.usage),
       };
     } catch (e) {
       throw scrubbedError(e, [settings.apiKey]);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../credentials/types';
 import { PaiError } from '../errors';
+import { parsePriceTable } from '../llm/prices';
 import type { ProviderSettings } from '../llm/types';
 import { scrub } from '../runtime/scrub';
 import type { NodeContext } from './define';
@@ -58,7 +59,7 @@ export async function providerSettings(
       );
     const baseURL = c.provider?.baseURL || cred.data.baseUrl;
     assertCredentialAllows(cred, new URL(baseURL), 'config.provider.baseURL');
-    return { baseURL, apiKey: cred.data.apiKey };
+    return { baseURL, apiKey: cred.data.apiKey, ...pricesOf(cred) };
   }
   let apiKey: string | undefined;
   const name = c.provider?.apiKeySecret;
@@ -78,6 +79,19 @@ export async function providerSettings(
       );
   }
   return { baseURL: c.provider?.baseURL, apiKey };
+}
+
+/** An OpenAI-compatible credential's own `prices` (checked when it was saved; checked again, it may be older). */
+function pricesOf(cred: ResolvedCredential): Pick<ProviderSettings, 'prices'> {
+  const raw = (cred.data as Record<string, unknown>).prices;
+  if (raw === undefined || raw === null) return {};
+  try {
+    return { prices: parsePriceTable(raw) };
+  } catch (e) {
+    throw new PaiError('CREDENTIAL_INVALID', `credential "${cred.name}" has invalid prices: ${(e as Error).message}`, {
+      path: 'config.credentialId',
+    });
+  }
 }
 
 /** `e` with every given secret replaced by "[redacted]" in its message and details (the same error object). */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { ENGINES, type EngineChoice, type Graph } from '@/engine/graph/schema';
 import { validateGraph, type Problem } from '@/engine/graph/validate';
+import { totalUsage } from '@/engine/llm/prices';
 import type { NodeRegistry } from '@/engine/nodes/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
 import { nameSchema } from '@/engine/text/names';
@@ -182,7 +183,8 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
       usage: s?.usage ?? null,
     };
   });
-  const usage = usageOf(snapshots);
+  // Tokens and cost (null when a node's price is unknown) of every node.
+  const usage = totalUsage(snapshots.map((s) => s.usage));
   return {
     id: run.id,
     workflowId: run.workflowId,
@@ -198,7 +200,15 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
     usage,
     nodes,
     graph: run.graph,
+    singleNode: singleNodeOf(run),
   };
+}
+
+/** A single-node run's node (engine/runtime/single-node-run.ts), for history's "single node: <label>"; else null. */
+export function singleNodeOf(run: RunRecord): { nodeId: string; label: string | null } | null {
+  const only = run.debug?.only;
+  if (!only) return null;
+  return { nodeId: only, label: run.graph.nodes.find((n) => n.id === only)?.data.label ?? null };
 }
 
 export function presentRunSummary(run: RunRecord) {
@@ -211,5 +221,6 @@ export function presentRunSummary(run: RunRecord) {
     error: run.error,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
+    singleNode: singleNodeOf(run),
   };
 }

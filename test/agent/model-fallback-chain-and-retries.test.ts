@@ -55,7 +55,7 @@ describe('agent model chain', () => {
     expect(fake.requests.map((r) => r.model)).toEqual(['primary', 'backup', 'backup']);
     const node = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'a1')!;
     expect((node.output as any).model).toBe('backup');
-    expect(node.usage).toEqual({ inputTokens: 30, outputTokens: 3, cachedTokens: 0 });
+    expect(node.usage).toEqual({ inputTokens: 30, outputTokens: 3, cachedTokens: 0, costUsd: null });
     const switched = (await h.events(run.id)).filter((e) => e.type === 'node.progress' && e.data.fallback);
     expect(switched).toHaveLength(1);
     expect(switched[0].data.fallback).toMatchObject({

@@ -111,7 +111,7 @@ describe('agent ReAct loop', () => {
       [1, 'call_fast', 'ok'],
       [2, 'call_calc', 'ok'],
     ]);
-    expect(node.usage).toEqual({ inputTokens: 600, outputTokens: 60, cachedTokens: 0 });
+    expect(node.usage).toEqual({ inputTokens: 600, outputTokens: 60, cachedTokens: 0, costUsd: null });
 
     // Trace: rounds are children of the node span, tool calls children of their round.
     const events = await h.events(run.id);
@@ -128,7 +128,7 @@ describe('agent ReAct loop', () => {
       { id: 'call_slow', name: 'lookup', args: { label: 'first', delay: 250 } },
       { id: 'call_fast', name: 'lookup', args: { label: 'second', delay: 10 } },
     ]);
-    expect(steps[2].data.usage).toEqual({ inputTokens: 300, outputTokens: 30, cachedTokens: 0 });
+    expect(steps[2].data.usage).toEqual({ inputTokens: 300, outputTokens: 30, cachedTokens: 0, costUsd: null });
     const called = events.filter((e) => e.type === 'tool.called');
     const results = events.filter((e) => e.type === 'tool.result');
     expect(called.map((e) => e.data.toolCallId).sort()).toEqual(['call_calc', 'call_fast', 'call_slow']);

@@ -18,7 +18,8 @@ import type { AddressInfo } from 'node:net';
 export interface ScriptedResponse {
   text?: string;
   toolCalls?: { id?: string; name: string; arguments: string | object }[];
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Sent as is (plus total_tokens); `prompt_tokens_details.cached_tokens`: cached prompt tokens. */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
   status?: number;
   delayMs?: number;
   hang?: boolean;

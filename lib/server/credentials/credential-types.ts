@@ -1,5 +1,6 @@
 /** The credential types, what each holds, where each may be sent, and how it is shown masked. */
 import { z } from 'zod';
+import { priceTableSchema } from '@/engine/llm/prices';
 import { nameSchema } from '@/engine/text/names';
 
 const secretText = z.string().min(1, 'required').max(10_000);
@@ -13,6 +14,8 @@ export const credentialDataSchemas = {
   openai: z.object({
     baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
     apiKey: secretText,
+    /** This provider's prices, USD per million tokens, over MODEL_PRICES and the built-in list (not secret). */
+    prices: priceTableSchema.optional(),
   }),
   http_header: z.object({
     name: z

@@ -1,0 +1,161 @@
+/**
+ * What a model call costs, in USD. A price table maps a model id, or a prefix pattern ending in `*`, to USD per
+ * million tokens (input, cached input, output). Tables are layered, most specific first: an OpenAI-compatible
+ * credential's `prices`, then MODEL_PRICES, then the built-in list (price-table.ts); the first layer that knows the
+ * model decides. Within a layer: the exact id, else the longest matching prefix pattern, else the id without its date
+ * or version suffix (`gpt-4o-mini-2024-07-18` → `gpt-4o-mini`), because providers answer with dated ids.
+ *
+ * A model no layer knows costs `null`, "unknown": never a guessed figure. A sum with an unknown part is unknown.
+ */
+import { z } from 'zod';
+import { BUILT_IN_PRICES } from './price-table';
+import type { Usage } from './types';
+
+export interface ModelPrice {
+  /** USD per million input tokens that were not served from the provider's cache. */
+  input: number;
+  /** USD per million cached input tokens; default: the input price. */
+  cachedInput?: number;
+  output: number;
+}
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+const perMillion = z.number().finite().min(0).max(100_000);
+export const modelPriceSchema = z
+  .object({ input: perMillion, cachedInput: perMillion.optional(), output: perMillion })
+  .strict();
+export const priceTableSchema = z.record(
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^*]+\*?$/, 'a model id, or a prefix ending in one *'),
+  modelPriceSchema,
+);
+
+/** A validated table; throws an Error naming the first bad entry. */
+export function parsePriceTable(value: unknown): PriceTable {
+  const r = priceTableSchema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new Error(`${where}${issue.message}`);
+}
+
+/** MODEL_PRICES's text: a JSON object `{ "<model or prefix*>": { input, cachedInput?, output } }`. */
+export function parsePriceTableJson(text: string): PriceTable {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('is not JSON');
+  }
+  return parsePriceTable(value);
+}
+
+/** `-2024-07-18`, `-20240718`, `-0125`, `-latest`: the suffixes providers add to a model's id. */
+const VERSIONED = /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$/;
+
+interface Layer {
+  exact: Map<string, ModelPrice>;
+  /** Longest prefix first. */
+  prefixes: Array<[string, ModelPrice]>;
+}
+
+function layerOf(table: PriceTable): Layer {
+  const exact = new Map<string, ModelPrice>();
+  const prefixes: Array<[string, ModelPrice]> = [];
+  for (const [key, price] of Object.entries(table)) {
+    const k = key.trim().toLowerCase();
+    if (k.endsWith('*')) prefixes.push([k.slice(0, -1), price]);
+    else exact.set(k, price);
+  }
+  prefixes.sort((a, b) => b[0].length - a[0].length);
+  return { exact, prefixes };
+}
+
+function lookup(layer: Layer, id: string): ModelPrice | undefined {
+  const exact = layer.exact.get(id);
+  if (exact) return exact;
+  const prefix = layer.prefixes.find(([p]) => id.startsWith(p));
+  if (prefix) return prefix[1];
+  const base = VERSIONED.exec(id)?.[1];
+  return base ? layer.exact.get(base) : undefined;
+}
+
+const round = (usd: number) => Math.round(usd * 1e10) / 1e10;
+
+/** USD for `usage` at `price`: cached input tokens (part of the input tokens) at the cached rate. */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  const input = Math.max(0, usage.inputTokens ?? 0);
+  const cached = Math.min(input, Math.max(0, usage.cachedTokens ?? 0));
+  const output = Math.max(0, usage.outputTokens ?? 0);
+  return round(
+    ((input - cached) * price.input + cached * (price.cachedInput ?? price.input) + output * price.output) / 1e6,
+  );
+}
+
+/** The sum of two costs: unknown (null) when either is unknown or missing; missing when both are. */
+export function addCost(a: number | null | undefined, b: number | null | undefined): number | null | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  if (typeof a !== 'number' || typeof b !== 'number') return null;
+  return round(a + b);
+}
+
+/** A run's (or any set of spans') total: the tokens and cost of every usage given; nulls (no LLM work) are skipped. */
+export function totalUsage(usages: Iterable<Partial<Usage> | null | undefined>): {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+} {
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd: number | null | undefined = 0;
+  for (const u of usages) {
+    if (!u) continue;
+    inputTokens += u.inputTokens ?? 0;
+    outputTokens += u.outputTokens ?? 0;
+    costUsd = addCost(costUsd, u.costUsd);
+  }
+  return { inputTokens, outputTokens, costUsd: costUsd ?? null };
+}
+
+/** `usage` that says what it cost: a provider that did not price it gets `costUsd: null` (unknown). */
+export function withStatedCost(usage: Usage): Usage {
+  return usage.costUsd === undefined ? { ...usage, costUsd: null } : usage;
+}
+
+export class ModelPrices {
+  private readonly layers: Layer[];
+
+  /** `tables`: most specific first; undefined ones are skipped. */
+  constructor(...tables: Array<PriceTable | undefined>) {
+    this.layers = tables.filter((t): t is PriceTable => !!t).map(layerOf);
+  }
+
+  /** The price of the first of `models` (e.g. the requested id, then the id the provider answered with) found. */
+  priceOf(...models: Array<string | undefined>): ModelPrice | undefined {
+    const ids = models.filter((m): m is string => !!m?.trim()).map((m) => m.trim().toLowerCase());
+    for (const layer of this.layers)
+      for (const id of ids) {
+        const price = lookup(layer, id);
+        if (price) return price;
+      }
+    return undefined;
+  }
+
+  /** `usage` with its `costUsd`: null when no table prices the model. */
+  priced(usage: Usage, ...models: Array<string | undefined>): Usage {
+    const price = this.priceOf(...models);
+    return { ...usage, costUsd: price ? costOf(usage, price) : null };
+  }
+}
+
+/** The built-in list alone (a provider built without a price configuration). */
+export const BUILT_IN_MODEL_PRICES = new ModelPrices(BUILT_IN_PRICES);
+
+/** A credential's prices over MODEL_PRICES over the built-in list. */
+export function modelPrices(o: { credential?: PriceTable; env?: PriceTable } = {}): ModelPrices {
+  return new ModelPrices(o.credential, o.env, BUILT_IN_PRICES);
+}
