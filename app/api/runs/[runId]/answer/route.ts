@@ -9,8 +9,10 @@ export const dynamic = 'force-dynamic';
 const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
 
 /**
- * Answers a human-input node, or a node that paused itself (an agent's tool call waiting for approval:
- * `{ decision: "approve" | "edit" | "reject", arguments?, message?, callId? }`). Only runs in status `waiting` accept an answer; anything else is 409. */
+ * Answers a human-input node, or a node that paused itself: an agent's tool call waiting for approval
+ * (`{ decision: "approve" | "edit" | "reject", arguments?, message?, callId? }`) or a breakpoint
+ * (`{ action: "continue" | "step" | "stop", input? }`). Only runs in status `waiting` accept an answer; else 409.
+ */
 export const POST = guarded(
   'edit',
   async (req, { params }: { params: Promise<{ runId: string }> }, { app, caller }) => {
