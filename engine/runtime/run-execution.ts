@@ -19,6 +19,8 @@ export interface LaunchInfo {
   answer?: { nodeId: string; value: unknown; threadId?: string };
   /** The node a person answered (a human-input node, or a node that paused itself and reads its answer itself). */
   answeredNodeId?: string;
+  /** Who answered it (the trace says so). */
+  answeredBy?: { userId: string; name: string } | null;
   /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
   created?: Promise<unknown>;
 }
@@ -128,7 +130,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       versionId: run.versionId,
       resumed: info.resumed,
       ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}),
-      ...(info.answeredNodeId ? { answeredNodeId: info.answeredNodeId } : {}),
+      ...(info.answeredNodeId ? { answeredNodeId: info.answeredNodeId, answeredBy: info.answeredBy ?? null } : {}),
       reused: [...reuse],
     });
     const result = await deps.executor({

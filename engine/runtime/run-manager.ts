@@ -481,6 +481,7 @@ export class RunManager {
       resumed: true,
       answer: paused ? undefined : { nodeId, value: stored, threadId: waiting?.data.threadId as string | undefined },
       answeredNodeId: nodeId,
+      answeredBy: by ?? null,
     });
     return resumed;
   }

@@ -134,6 +134,9 @@ export function persistWithNextIn(t: Topology, nodes: Map<string, GraphNode>, re
   return out;
 }
 
+/** The text a cancelled node keeps of what it streamed (characters). */
+const MAX_KEPT_STREAM = 100_000;
+
 export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const { node, def, journal, runId } = a;
   if (!def.pure && journal.runStored) await journal.runStored; // a node with effects runs only for a stored run
@@ -223,7 +226,19 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     outcome = { status: 'failed', error: setupError, attempt };
   } else {
     outcome = { status: 'failed', attempt, error: { code: 'NODE_ERROR', message: 'not executed' } };
+    // What this attempt streamed (node.token): a cancelled node keeps it in its error's details.
+    let streamed = '';
+    const cancelled = (): NodeOutcome => ({
+      status: 'cancelled',
+      attempt,
+      error: {
+        code: 'CANCELLED',
+        message: 'the run was cancelled',
+        ...(streamed ? { details: { streamedText: streamed.slice(0, MAX_KEPT_STREAM) } } : {}),
+      },
+    });
     for (let i = 1; ; i++) {
+      streamed = '';
       const attemptSignal = attemptAbort(a.signal, timeoutMs);
       const { signal, timedOut } = attemptSignal;
       try {
@@ -238,12 +253,15 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           scope: a.scope,
           signal,
           spanId,
-          emit: (type, data, opts) =>
+          emit: (type, data, opts) => {
+            if (type === 'node.token' && typeof data.delta === 'string' && streamed.length < MAX_KEPT_STREAM)
+              streamed += data.delta;
             journal.emit(type, data, {
               nodeId: node.id,
               spanId: opts?.spanId ?? spanId,
               parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
-            }),
+            });
+          },
           fetch: a.services.fetch,
           secrets: a.services.secrets,
           llm: a.services.llm,
@@ -263,7 +281,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           break;
         }
         if (a.signal.aborted) {
-          outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+          outcome = cancelled();
           break;
         }
         const error = timedOut()
@@ -276,7 +294,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
         journal.emit('node.progress', { retry: { attempt, nextInMs: delay, error } }, { nodeId: node.id, spanId });
         await abortableSleep(delay, a.signal);
         if (a.signal.aborted) {
-          outcome = { status: 'cancelled', attempt, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+          outcome = cancelled();
           break;
         }
         attempt += 1;

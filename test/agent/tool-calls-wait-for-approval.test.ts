@@ -80,6 +80,8 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     expect(fake.requests).toHaveLength(2); // the model was not asked again for round 1
     const decided = (await h.events(run.id)).find((e) => e.type === 'tool.approval')!;
     expect(decided.data).toMatchObject({ decision: 'approve', name: 'http_fetch', by: ann });
+    const resumed = (await h.events(run.id)).filter((e) => e.type === 'run.started').at(-1)!;
+    expect(resumed.data).toMatchObject({ resumed: true, answeredNodeId: 'a1', answeredBy: ann });
   });
 
   it('edit runs the call with the edited arguments, and the model sees the call as it ran', async () => {

@@ -198,6 +198,10 @@ describe.each(cases)('cancel on %s, %s engine', (kind, engine) => {
     const { nodes } = await expectCancelled(runId, 'ask');
     expect(nodes.after).toBeUndefined();
     expect(probeCalls.get('after')).toBeUndefined();
+    // The cancelled node keeps what it had streamed.
+    const streamed = tokens.map((t) => String(t.data.delta)).join('');
+    expect(streamed.length).toBeGreaterThan(0);
+    expect((nodes.ask.error as { details?: { streamedText?: string } }).details?.streamedText).toContain(streamed);
     await until(() => conn.closedByClient, 'the client to close its connection to the LLM server');
     expect(fake.requests.at(-1)).toMatchObject({ stream: true, model: 'fake-model' });
   });

@@ -104,9 +104,11 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
             children: [],
             startedSeq: e.seq,
             ts: e.ts,
-            name: d.fromNodeId
-              ? `Resumed from “${String(d.fromNodeId)}”`
-              : `Resumed${reused.size ? ` (reusing ${reused.size} succeeded node${reused.size > 1 ? 's' : ''})` : ''}`,
+            name: d.answeredNodeId
+              ? answeredText(s, d, e.ts)
+              : d.fromNodeId
+                ? `Resumed from “${String(d.fromNodeId)}”`
+                : `Resumed${reused.size ? ` (reusing ${reused.size} succeeded node${reused.size > 1 ? 's' : ''})` : ''}`,
           });
         }
         break;
@@ -212,6 +214,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
       }
       case 'run.waiting': {
         s.status = 'waiting';
+        s.waitingSince = e.ts;
         const nodeId = (d.nodeId as string | undefined) ?? e.nodeId ?? null;
         s.waitingNodeId = nodeId;
         // A human-input node's prompt is its question (text); a paused node's is an object naming what it asks.
@@ -292,6 +295,22 @@ function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
   const p = prompt as Record<string, unknown>;
   if (p.kind !== 'tool_approval' || typeof p.callId !== 'string') return null;
   return { ...p, kind: 'tool_approval', callId: p.callId, name: String(p.name ?? 'tool'), arguments: p.arguments };
+}
+
+/** "Ann answered “Approve?” after 2m 5s": who answered a wait, and how long it lasted (from its run.waiting). */
+function answeredText(s: RunState, d: Record<string, unknown>, ts: string): string {
+  const by = (d.answeredBy as { name?: string } | null | undefined)?.name;
+  const waited = s.waitingSince ? Date.parse(ts) - Date.parse(s.waitingSince) : NaN;
+  const after = Number.isFinite(waited) && waited >= 0 ? ` after ${formatWait(waited)}` : '';
+  return `${by ?? 'Someone'} answered “${String(d.answeredNodeId)}”${after}`;
+}
+
+function formatWait(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const sec = Math.round(ms / 1000);
+  if (sec < 60) return `${sec} s`;
+  const min = Math.floor(sec / 60);
+  return min < 60 ? `${min}m ${sec % 60}s` : `${Math.floor(min / 60)}h ${min % 60}m`;
 }
 
 function breakpointOf(prompt: unknown): BreakpointPrompt | null {

@@ -26,8 +26,12 @@ describe('a breakpoint in the run view', () => {
     expect(s.waitingApproval).toBeNull();
     expect(s.waitingPrompt).toBe('Paused at a breakpoint');
 
-    s = applyEvents(s, [ev('run.started', undefined, { resumed: true }, 'run'), ev('node.started', 't2', {})]);
+    const later = { ...ev('run.started', undefined, {}, 'run'), ts: new Date(125_000).toISOString() };
+    later.data = { resumed: true, answeredNodeId: 't2', answeredBy: { userId: 'u1', name: 'Ann' }, reused: [] };
+    s = applyEvents(s, [later, ev('node.started', 't2', {})]);
     expect(s.waitingBreakpoint).toBeNull();
+    // The wait reads as who answered it and after how long, not as "Resumed".
+    expect(s.spans.some((sp) => sp.kind === 'marker' && sp.name === 'Ann answered “t2” after 2m 5s')).toBe(true);
   });
 
   it('a run cancelled at its breakpoint (Stop) clears it', () => {

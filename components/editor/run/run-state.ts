@@ -83,6 +83,8 @@ export interface RunState {
   waitingApproval: ToolApprovalPrompt | null;
   /** Set when the run paused before a node with a breakpoint (or in step mode). */
   waitingBreakpoint: BreakpointPrompt | null;
+  /** When the last wait began (its run.waiting), for the answer's "after 2m 5s". */
+  waitingSince?: string | null;
   connection: 'idle' | 'connecting' | 'open' | 'closed' | 'reconnecting';
   /** Every seq ever applied, for the "no gaps, no duplicates" check the e2e suite makes after a dropped connection. */
   seqs: number[];
