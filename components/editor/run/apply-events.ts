@@ -108,7 +108,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
               ? answeredText(s, d, e.ts)
               : d.fromNodeId
                 ? `Resumed from “${String(d.fromNodeId)}”`
-                : `Resumed${reused.size ? ` (reusing ${reused.size} succeeded node${reused.size > 1 ? 's' : ''})` : ''}`,
+                : resumedText(reused.size),
           });
         }
         break;
@@ -296,6 +296,9 @@ function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
   if (p.kind !== 'tool_approval' || typeof p.callId !== 'string') return null;
   return { ...p, kind: 'tool_approval', callId: p.callId, name: String(p.name ?? 'tool'), arguments: p.arguments };
 }
+
+const resumedText = (reused: number) =>
+  `Resumed${reused ? ` (reusing ${reused} succeeded node${reused > 1 ? 's' : ''})` : ''}`;
 
 /** "Ann answered “Approve?” after 2m 5s": who answered a wait, and how long it lasted (from its run.waiting). */
 function answeredText(s: RunState, d: Record<string, unknown>, ts: string): string {
