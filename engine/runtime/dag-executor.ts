@@ -65,6 +65,10 @@ export function pausesBefore(a: Pick<ExecuteArgs, 'debug'>, node: GraphNode): bo
   return !!d && node.type !== 'start' && (d.step || d.breakpoints.includes(node.id));
 }
 
+/** The node whose breakpoint was just answered: it takes its answer (an edited input) even if it would not pause. */
+export const breakpointAnswered = (a: Pick<ExecuteArgs, 'debug'>, node: GraphNode): boolean =>
+  a.debug?.answered === node.id;
+
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const t = buildTopology(a.graph);
   const nodes = new Map<string, GraphNode>(a.graph.nodes.map((n) => [n.id, n]));
@@ -113,6 +117,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
       services: a.services,
       persistWithNext: persistWithNext.has(id),
       pauseBefore: pausesBefore(a, node),
+      breakpointAnswered: breakpointAnswered(a, node),
       // A single-node run's edited input, when given, is what its node runs with (single-node-run.ts).
       configOverride: a.debug?.only === id ? a.debug.input : undefined,
     })

@@ -15,7 +15,7 @@ import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { NodeRegistry } from '../nodes/registry';
 import { renderText } from '../template/resolve';
-import { pausesBefore, type ExecuteArgs, type ExecuteResult } from './dag-executor';
+import { breakpointAnswered, pausesBefore, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
 import { planGraph, type Plan } from './langgraph-plan';
 import { runNode } from './run-node';
@@ -162,6 +162,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
         deferDurable: true,
         persistWithNext,
         pauseBefore: pausesBefore(a, node),
+        breakpointAnswered: breakpointAnswered(a, node),
       });
       if (out.durable) {
         R.inFlight = Promise.all([R.inFlight, out.durable]).then(() => undefined);

@@ -455,7 +455,8 @@ export class RunManager {
     const breakpoint = (stored as { kind?: string }).kind === 'breakpoint' ? (stored as BreakpointAnswer) : null;
     if (breakpoint?.action === 'stop') return this.cancel(runId);
     // Step: pause before the next node too; Continue: only at the breakpoints.
-    const debug = breakpoint && run.debug ? { ...run.debug, step: breakpoint.action === 'step' } : undefined;
+    const debug =
+      breakpoint && run.debug ? { ...run.debug, step: breakpoint.action === 'step', answered: nodeId } : undefined;
     const ok = await this.o.store.updateRun(
       runId,
       { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), ...(debug ? { debug } : {}) },

@@ -68,6 +68,8 @@ export interface RunNodeArgs {
   deferDurable?: boolean;
   /** A breakpoint (or step mode) is set on this node: pause before it executes (breakpoints.ts). */
   pauseBefore?: boolean;
+  /** This node's breakpoint was just answered (it may not pause again: step mode ended): apply the answer. */
+  breakpointAnswered?: boolean;
   /**
    * Leave the snapshot staged for the run's next commit instead of committing it now (persistWithNextIn decides).
    */
@@ -187,20 +189,20 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
 
   // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
   const operation = a.iteration ? `${node.id}:${a.iteration}` : node.id;
-  if (a.pauseBefore && !setupError) {
+  if ((a.pauseBefore || a.breakpointAnswered) && !setupError) {
     const gate = await breakpointGate(journal, operation, node.id, config, input);
-    if ('pause' in gate) {
+    if ('pause' in gate && a.pauseBefore) {
       journal.stageNode(record({ status: 'waiting', attempt, input }));
       journal.emit('node.progress', { waiting: gate.pause }, { nodeId: node.id, spanId });
       await journal.flush();
       return { status: 'waiting', attempt, pause: gate.pause, nodeKey: operation };
     }
-    if (gate.answer?.input) {
+    if ('config' in gate && gate.answer?.input) {
       // The person's edited input replaces the resolved config, and the stored one for nodes that render their own.
       config = rawConfig = gate.config;
       input = redact(config ?? {});
     }
-    if (gate.answer) {
+    if ('config' in gate && gate.answer) {
       const { action, by, at } = gate.answer;
       journal.emit(
         'node.progress',

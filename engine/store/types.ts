@@ -75,6 +75,8 @@ export interface RunRecord {
 export interface RunDebug {
   breakpoints: string[];
   step: boolean;
+  /** The node whose breakpoint was answered last: it reads its answer (an edited input) even when not paused again. */
+  answered?: string;
   /** A single-node run (engine/runtime/single-node-run.ts): the one node it executes; its ancestors are seeded. */
   only?: string;
   /** With `only`: the config that node runs with instead of its own with templates resolved (the edited input). */

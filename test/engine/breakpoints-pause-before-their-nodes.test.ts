@@ -61,9 +61,12 @@ describe.each(combos)('breakpoints on %s with the %s engine', (kind, engine) => 
     expect(stepped.status).toBe('waiting');
     expect((await waitingOn(run.id))?.nodeId).toBe('p2');
     expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1 });
-    const done = await answer(run.id, { action: 'continue' });
+    // A node paused by step mode (no breakpoint of its own) still runs with the edited input.
+    const done = await answer(run.id, { action: 'continue', input: { value: 'edited in step' } });
     expect(done.status).toBe('succeeded');
     expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1, p2: 1, p3: 1 });
+    const p2 = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'p2')!;
+    expect(p2.output).toEqual({ value: 'edited in step', calls: 1 });
   });
 
   it('Stop cancels the run; the paused node never runs', async () => {
@@ -83,6 +86,23 @@ describe.each(combos)('breakpoints on %s with the %s engine', (kind, engine) => 
     const done = await answer(run.id, { action: 'continue', input: { value: 'edited by hand' } });
     expect(done.status).toBe('succeeded');
     expect(done.outputs).toEqual({ last: { value: 'edited by hand', calls: 1 } });
+  });
+
+  it('an edited input reaches a node that renders its own template (its stored config is replaced too)', async () => {
+    resetProbes();
+    const graph = chainGraph(1);
+    graph.nodes.splice(1, 1, {
+      id: 'p1',
+      type: 'template',
+      position: { x: 200, y: 0 },
+      data: { config: { format: 'text', template: 'two' } },
+    });
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'template', engine)))!;
+    const { run } = await h.runs.start({ workflow: wf, inputs: {}, breakpoints: ['p1'] });
+    await h.runs.waitFor(run.id);
+    expect((await waitingOn(run.id))?.prompt).toMatchObject({ input: { template: 'two' } });
+    const done = await answer(run.id, { action: 'continue', input: { format: 'text', template: 'edited by hand' } });
+    expect(done.outputs).toEqual({ last: { text: 'edited by hand' } });
   });
 
   it('a paused run survives a restart and continues when answered', async () => {

@@ -295,7 +295,7 @@ export function TracePanel() {
       {run.status === 'waiting' &&
         (run.waitingBreakpoint ? (
           <BreakpointBox
-            key={`${run.waitingBreakpoint.nodeId}:${run.lastSeq}`}
+            key={`${run.waitingBreakpoint.nodeId}:${run.waitingSince ?? ''}`}
             runId={run.runId}
             prompt={run.waitingBreakpoint}
           />
