@@ -6,6 +6,8 @@
  * breakpoint (its checkpoint holds progress, or an answer to another pause such as a tool approval) does not pause
  * again.
  */
+import { PaiError } from '../errors';
+import type { Graph } from '../graph/schema';
 import type { ConfigProblem } from '../nodes/define';
 import type { RunJournal } from './run-journal';
 
@@ -58,4 +60,16 @@ export function acceptBreakpointAnswer(answer: unknown): { value: BreakpointAnsw
       ...(a.input !== undefined ? { input: a.input as Record<string, unknown> } : {}),
     },
   };
+}
+
+/** The run's breakpoints, de-duplicated; one on a node the graph does not have is a 400 with its path. */
+export function checkBreakpoints(graph: Graph, ids: string[]): string[] {
+  ids.forEach((id, i) => {
+    if (!graph.nodes.some((n) => n.id === id))
+      throw new PaiError('NODE_NOT_FOUND', `breakpoint on node "${id}", which is not in the workflow`, {
+        status: 400,
+        path: `breakpoints[${i}]`,
+      });
+  });
+  return [...new Set(ids)];
 }

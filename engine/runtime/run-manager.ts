@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaiError } from '../errors';
 import type { EventBus } from '../events/types';
-import type { EngineChoice, EngineKind, Graph, GraphNode } from '../graph/schema';
+import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
@@ -23,7 +23,8 @@ import {
   type WorkflowStore,
 } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
-import { acceptBreakpointAnswer, type BreakpointAnswer } from './breakpoints';
+import { humanAnswer, pauseAnswer, type AnswerAuthor } from './answers';
+import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
 import type { NodeServices } from './run-node';
@@ -55,11 +56,7 @@ interface Active {
   done: Promise<RunRecord | null>;
 }
 
-/** Who answered a paused run (the trace records it). */
-export interface AnswerAuthor {
-  userId: string;
-  name: string;
-}
+export type { AnswerAuthor } from './answers';
 
 export function newRunId(): string {
   return `run_${randomUUID().replace(/-/g, '')}`;
@@ -162,14 +159,7 @@ export class RunManager {
         path: problems[0].path,
         details: { errors: problems },
       });
-    const breakpoints = [...new Set(args.breakpoints ?? [])];
-    breakpoints.forEach((id, i) => {
-      if (!graph.nodes.some((n) => n.id === id))
-        throw new PaiError('NODE_NOT_FOUND', `breakpoint on node "${id}", which is not in the workflow`, {
-          status: 400,
-          path: `breakpoints[${i}]`,
-        });
-    });
+    const breakpoints = checkBreakpoints(graph, args.breakpoints ?? []);
     // Executed here: the run is created already claimed by this process (one round trip, no queued window).
     const local = !this.o.dispatch;
     const now = new Date().toISOString();
@@ -451,7 +441,7 @@ export class RunManager {
     if (!node)
       throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { status: 404, path: 'nodeId' });
     const paused = node.type !== 'human_input' && !waiting?.data.threadId;
-    const stored = paused ? this.pauseAnswer(node, waiting?.data, value, by) : this.humanAnswer(node, value);
+    const stored = paused ? pauseAnswer(this.o.registry, node, waiting?.data, value, by) : humanAnswer(node, value);
     const breakpoint = (stored as { kind?: string }).kind === 'breakpoint' ? (stored as BreakpointAnswer) : null;
     if (breakpoint?.action === 'stop') return this.cancel(runId);
     // Step: pause before the next node too; Continue: only at the breakpoints.
@@ -485,42 +475,6 @@ export class RunManager {
       answeredBy: by ?? null,
     });
     return resumed;
-  }
-
-  private humanAnswer(node: GraphNode, value: unknown): unknown {
-    const answerType = (node.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
-    if (answerType === 'boolean' && typeof value !== 'boolean')
-      throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
-    if (answerType === 'text' && typeof value !== 'string')
-      throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
-    return value;
-  }
-
-  /** A node that paused itself: its type checks the answer against what it asked; stored with who and when. */
-  private pauseAnswer(
-    node: GraphNode,
-    waiting: Record<string, unknown> | undefined,
-    value: unknown,
-    by?: AnswerAuthor,
-  ) {
-    const def = this.o.registry.has(node.type) ? this.o.registry.get(node.type, node.data.version) : undefined;
-    const prompt = (waiting?.prompt ?? {}) as Record<string, unknown>;
-    const checked =
-      prompt.kind === 'breakpoint'
-        ? acceptBreakpointAnswer(value)
-        : def?.acceptAnswer
-          ? def.acceptAnswer(prompt, value)
-          : { value };
-    if ('problem' in checked) {
-      const p = checked.problem;
-      throw new PaiError(p.code, p.message, { status: 400, path: p.path ? `answer.${p.path}` : 'answer' });
-    }
-    const v = checked.value;
-    return {
-      ...(v && typeof v === 'object' && !Array.isArray(v) ? v : { value: v }),
-      by: by ?? null,
-      at: new Date().toISOString(),
-    };
   }
 
   /**
