@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
+import { JsonTextArea } from './json-textarea';
 import { answerRun } from './run-actions';
 import type { BreakpointPrompt } from './run-state';
 import { parseArguments } from './tool-approval-box';
@@ -71,17 +72,14 @@ export function BreakpointBox({ runId, prompt }: { runId: string; prompt: Breakp
           Stop
         </Button>
       </div>
-      <textarea
+      <JsonTextArea
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        rows={Math.min(12, Math.max(3, text.split('\n').length))}
-        spellCheck={false}
-        aria-label="Resolved input (JSON)"
-        data-testid="breakpoint-input"
-        className={
-          'mt-1.5 w-full rounded-md border bg-white p-2 font-mono text-[11px] outline-none focus:ring-2 ' +
-          (error ? 'border-red-400 focus:ring-red-100' : 'border-red-200 focus:ring-red-100')
-        }
+        onChange={setText}
+        label="Resolved input (JSON)"
+        testId="breakpoint-input"
+        invalid={!!error}
+        tone="red"
+        className="mt-1.5"
       />
       {error && (
         <div className="text-[11px] text-red-700" role="alert" data-testid="breakpoint-error">

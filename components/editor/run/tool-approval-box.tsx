@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
+import { JsonTextArea } from './json-textarea';
 import { answerRun } from './run-actions';
 import type { ToolApprovalPrompt } from './run-state';
 
@@ -127,17 +128,13 @@ export function ToolApprovalBox({
       </div>
       {mode === 'edit' ? (
         <div className="mt-1.5">
-          <textarea
+          <JsonTextArea
             value={text}
-            onChange={(e) => setText(e.target.value)}
-            rows={Math.min(12, Math.max(3, text.split('\n').length))}
-            spellCheck={false}
-            aria-label="Arguments (JSON)"
-            data-testid="approval-arguments-editor"
-            className={
-              'w-full rounded-md border bg-white p-2 font-mono text-[11px] outline-none focus:ring-2 ' +
-              (error ? 'border-red-400 focus:ring-red-100' : 'border-amber-300 focus:ring-amber-200')
-            }
+            onChange={setText}
+            label="Arguments (JSON)"
+            testId="approval-arguments-editor"
+            invalid={!!error}
+            tone="amber"
           />
           {error && (
             <p className="text-[11px] text-red-600" data-testid="approval-error">
