@@ -26,7 +26,9 @@ const paragraph = (i: number) =>
   `and replaces a defective unit free of charge during the first ${i % 5} years.`;
 
 describe('embedding a large upload', () => {
-  it('happens in a worker while the server keeps answering', async () => {
+  // Embedding ~300 chunks on the offline model takes 20–60 s on a loaded 2-core machine (the whole suite runs beside
+  // it): a longer limit than the suite's 60 s, so the test fails on what it checks, not on the machine's load.
+  it('happens in a worker while the server keeps answering', { timeout: 180_000 }, async () => {
     const other = await createKnowledgeBase('Handbook');
     const pets = await uploadText(other, 'Pets at work', 'Dogs are welcome in the office on Fridays.');
     expect((await waitForDocument(other, pets)).status).toBe('indexed');
