@@ -10,6 +10,9 @@ const ENGINES = ['dag', 'langgraph'];
 const TRIGGERS: Array<[string, string]> = [
   ['editor', 'Editor'],
   ['api', 'Published API'],
+  ['webhook', 'Webhook'],
+  ['schedule', 'Schedule'],
+  ['mcp', 'MCP client'],
 ];
 export const RANGES: Array<[string, string, number | null]> = [
   ['', 'Any time', null],

@@ -21,6 +21,7 @@ import {
   type RunStore,
   type WorkflowRecord,
   type WorkflowStore,
+  type RunTriggerKind,
 } from '../store/types';
 import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { humanAnswer, pauseAnswer, type AnswerAuthor } from './answers';
@@ -142,6 +143,8 @@ export class RunManager {
     engine?: EngineChoice;
     idempotencyKey?: string | null;
     apiKeyId?: string | null;
+    /** The trigger that starts the run (a webhook, a schedule, an MCP client); recorded on the run. */
+    trigger?: { kind: RunTriggerKind; id: string | null };
     /** Breakpoints of an editor test run (node ids); the run pauses before each of them (breakpoints.ts). */
     breakpoints?: string[];
   }): Promise<{ run: RunRecord; created: boolean }> {
@@ -173,6 +176,7 @@ export class RunManager {
       graph,
       idempotencyKey: args.idempotencyKey ?? null,
       apiKeyId: args.apiKeyId ?? null,
+      ...(args.trigger ? { triggerKind: args.trigger.kind, triggerId: args.trigger.id } : {}),
       ...(breakpoints.length ? { debug: { breakpoints, step: false } } : {}),
       ...(local ? { ownerId: this.ownerId, startedAt: now } : {}),
     };

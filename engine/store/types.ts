@@ -69,7 +69,15 @@ export interface RunRecord {
   finishedAt: string | null;
   /** An editor test run's breakpoints; null: it never pauses for debugging. */
   debug?: RunDebug | null;
+  /** The trigger that started the run (null: the editor, or the published API with a key). */
+  triggerKind?: RunTriggerKind | null;
+  /** The trigger's id (a webhook's or schedule's; for `mcp` the API key's). */
+  triggerId?: string | null;
 }
+
+/** Triggers that start runs besides the editor and the published API. */
+export const RUN_TRIGGER_KINDS = ['webhook', 'schedule', 'mcp'] as const;
+export type RunTriggerKind = (typeof RUN_TRIGGER_KINDS)[number];
 
 /** Debugging of an editor test run: pause before the listed nodes, and (`step`) before every node. */
 export interface RunDebug {
@@ -129,6 +137,8 @@ export interface NewRun {
   ownerId?: string | null;
   debug?: RunDebug | null;
   startedAt?: string | null;
+  triggerKind?: RunTriggerKind | null;
+  triggerId?: string | null;
 }
 
 /** The record a NewRun is once stored: created `now`, and claimed (owner, heartbeat, start) when it names an owner. */
@@ -151,6 +161,8 @@ export function newRunRecord(run: NewRun, now: string): RunRecord {
     startedAt: claimed ? new Date(run.startedAt ?? now).toISOString() : null,
     finishedAt: null,
     debug: run.debug ?? null,
+    triggerKind: run.triggerKind ?? null,
+    triggerId: run.triggerId ?? null,
   };
 }
 

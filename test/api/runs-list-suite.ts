@@ -276,7 +276,7 @@ export function runsListSuite(kind: string, cleanup?: () => Promise<void>) {
         ['engine=auto', 'query.engine', 'VALIDATION_ERROR'],
         ['version=v2', 'query.version', 'VALIDATION_ERROR'],
         ['version=0', 'query.version', 'VALIDATION_ERROR'],
-        ['trigger=webhook', 'query.trigger', 'VALIDATION_ERROR'],
+        ['trigger=carrier-pigeon', 'query.trigger', 'VALIDATION_ERROR'],
         ['from=yesterday', 'query.from', 'VALIDATION_ERROR'],
         ['to=2026-13-45', 'query.to', 'VALIDATION_ERROR'],
         ['from=2026-11-02&to=2026-11-01', 'query.from', 'VALIDATION_ERROR'],

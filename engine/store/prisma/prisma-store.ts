@@ -58,6 +58,8 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
       graph: run.graph as unknown as Prisma.InputJsonValue,
       idempotencyKey: run.idempotencyKey ?? null,
       apiKeyId: run.apiKeyId ?? null,
+      triggerKind: run.triggerKind ?? null,
+      triggerId: run.triggerId ?? null,
       ...(run.debug ? { debug: run.debug as unknown as Prisma.InputJsonValue } : {}),
       ...(run.ownerId
         ? {
@@ -88,9 +90,9 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
       'paiflow_insert_run',
       `INSERT INTO runs
         (id, workflow_id, version_id, engine, status, inputs, graph, idempotency_key, api_key_id, owner_id,
-         heartbeat_at, started_at, created_at, debug)
+         heartbeat_at, started_at, created_at, debug, trigger_kind, trigger_id)
       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10,
-              $11::timestamp(3), $12::timestamp(3), $13::timestamp(3), $14::jsonb)
+              $11::timestamp(3), $12::timestamp(3), $13::timestamp(3), $14::jsonb, $15, $16)
       ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
       RETURNING 1`,
       [
@@ -108,6 +110,8 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
         rec.startedAt,
         now,
         run.debug ? pgJson(run.debug) : null,
+        run.triggerKind ?? null,
+        run.triggerId ?? null,
       ],
     );
     if (rows.length === 0) {

@@ -10,6 +10,7 @@ import type {
   RunPatch,
   RunRecord,
   RunStatus,
+  RunTriggerKind,
   WorkflowRecord,
   WorkflowVersionRecord,
 } from '../types';
@@ -125,6 +126,8 @@ export function toRun(r: Row): RunRecord {
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
     debug: (r.debug ?? null) as RunDebug | null,
+    triggerKind: (r.triggerKind ?? null) as RunTriggerKind | null,
+    triggerId: r.triggerId ?? null,
   };
 }
 

@@ -11,12 +11,16 @@ import type { RunStatus } from '../types';
 import type { SqlTx } from './migrator';
 
 /**
- * How a run was started, as a SQL predicate over `runs r`. Only these two exist today (a run with an API key came
- * from the published endpoint); a new trigger kind is one more entry here, and `trigger` in the answer follows.
+ * How a run was started, as a SQL predicate over `runs r`: a trigger's kind where one started it (webhook, schedule,
+ * MCP client), else the published endpoint when it bore an API key, else the editor. A new trigger kind is one more
+ * entry here, and `trigger` in the answer follows.
  */
 export const RUN_TRIGGERS = {
-  api: 'r.api_key_id IS NOT NULL',
-  editor: 'r.api_key_id IS NULL',
+  webhook: "r.trigger_kind = 'webhook'",
+  schedule: "r.trigger_kind = 'schedule'",
+  mcp: "r.trigger_kind = 'mcp'",
+  api: 'r.trigger_kind IS NULL AND r.api_key_id IS NOT NULL',
+  editor: 'r.trigger_kind IS NULL AND r.api_key_id IS NULL',
 } as const;
 export type RunTrigger = keyof typeof RUN_TRIGGERS;
 export const RUN_TRIGGER_NAMES = Object.keys(RUN_TRIGGERS) as RunTrigger[];
