@@ -36,6 +36,8 @@ export interface WorkflowRecord {
   corsOrigins: string[] | null;
   /** API-key holders may read the node trace of published runs (statuses, timings, usage; never node data). */
   publicTrace: boolean;
+  /** The published workflow is offered as a tool by the MCP server (/api/mcp) to its API keys. */
+  mcp: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -7,12 +7,13 @@
 import { endConfigSchema } from '@/engine/nodes/end.node';
 import { startConfigSchema, type StartConfig } from '@/engine/nodes/start.node';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
-import { endpointPath } from './publish';
+import { endpointPath, MCP_PATH } from './publish';
 import { RUN_MODES } from './published-runs';
 
 type Schema = Record<string, unknown>;
 
-function inputsSchema(config: StartConfig): Schema {
+/** The JSON Schema of run inputs as a start node declares them (also the MCP server's tool input schema). */
+export function inputsSchema(config: StartConfig): Schema {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const d of config.inputs) {
@@ -31,10 +32,21 @@ function inputsSchema(config: StartConfig): Schema {
   };
 }
 
-function outputsSchema(version: WorkflowVersionRecord): Schema {
-  const names = version.graph.nodes
+/** The start node's inputs of a published version, as JSON Schema. */
+export function versionInputsSchema(version: WorkflowVersionRecord): Schema {
+  const start = version.graph.nodes.find((n) => n.type === 'start');
+  return inputsSchema(startConfigSchema.parse(start?.data.config ?? {}));
+}
+
+/** The names the version's end nodes map: the keys of a run's outputs. */
+export function outputNames(version: WorkflowVersionRecord): string[] {
+  return version.graph.nodes
     .filter((n) => n.type === 'end')
     .flatMap((n) => endConfigSchema.safeParse(n.data.config ?? {}).data?.outputs.map((o) => o.name) ?? []);
+}
+
+function outputsSchema(version: WorkflowVersionRecord): Schema {
+  const names = outputNames(version);
   return {
     type: ['object', 'null'],
     properties: Object.fromEntries(names.map((n) => [n, {}])),
@@ -61,8 +73,6 @@ const SSE = {
 };
 
 export function buildOpenApi(origin: string, wf: WorkflowRecord, version: WorkflowVersionRecord) {
-  const start = version.graph.nodes.find((n) => n.type === 'start');
-  const startConfig = startConfigSchema.parse(start?.data.config ?? {});
   const runId = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
   return {
     openapi: '3.1.0',
@@ -138,6 +148,40 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
           },
         },
       },
+      '/api/v1/models': {
+        get: {
+          operationId: 'listModels',
+          summary: 'The published workflows this key can call, as an OpenAI models list (`id`: the slug)',
+          responses: {
+            200: { description: 'A list of models', content: json('ModelList') },
+            401: AUTH_ERRORS[401],
+            429: AUTH_ERRORS[429],
+          },
+        },
+      },
+      [MCP_PATH]: {
+        post: {
+          operationId: 'mcp',
+          summary: 'MCP server (Streamable HTTP, stateless)',
+          description:
+            'JSON-RPC messages of the Model Context Protocol. The published workflows of this key that are ' +
+            'opted in to MCP are its tools: name = slug, input schema = the start node inputs, result = the ' +
+            'outputs (text JSON and structuredContent). GET and DELETE answer 405 (no sessions, no stream).',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC message' } } },
+          },
+          responses: {
+            200: {
+              description: 'The JSON-RPC response',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            202: { description: 'A notification or response was accepted' },
+            401: AUTH_ERRORS[401],
+            429: AUTH_ERRORS[429],
+          },
+        },
+      },
       '/api/v1/runs/{runId}': {
         get: {
           operationId: 'getRun',
@@ -168,7 +212,7 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key of this workflow (pf_…)' },
       },
       schemas: {
-        Inputs: inputsSchema(startConfig),
+        Inputs: versionInputsSchema(version),
         Outputs: outputsSchema(version),
         RunRequest: {
           type: 'object',
@@ -297,6 +341,26 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
                 prompt_tokens: { type: 'integer' },
                 completion_tokens: { type: 'integer' },
                 total_tokens: { type: 'integer' },
+              },
+            },
+          },
+        },
+        ModelList: {
+          type: 'object',
+          required: ['object', 'data'],
+          properties: {
+            object: { type: 'string', const: 'list' },
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'object', 'created', 'owned_by'],
+                properties: {
+                  id: { type: 'string', description: 'The slug; `model` in chat completions' },
+                  object: { type: 'string', const: 'model' },
+                  created: { type: 'integer', description: 'Unix seconds: when the current version was published' },
+                  owned_by: { type: 'string', const: 'paiflow' },
+                },
               },
             },
           },

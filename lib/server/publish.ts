@@ -46,8 +46,9 @@ function asOrigin(s: string): string | null {
 }
 
 /**
- * PATCH /api/workflows/:id/publish: which browser origins may call the endpoint (null = the server default), and
- * whether API-key holders may read the node trace of published runs. Either or both.
+ * PATCH /api/workflows/:id/publish: which browser origins may call the endpoint (null = the server default), whether
+ * API-key holders may read the node trace of published runs, and whether the MCP server (/api/mcp) offers the
+ * workflow as a tool to its API keys. Any of them.
  */
 export const publishSettingsSchema = z
   .object({
@@ -70,9 +71,10 @@ export const publishSettingsSchema = z
       })
       .optional(),
     publicTrace: z.boolean().optional(),
+    mcp: z.boolean().optional(),
   })
-  .refine((v) => v.corsOrigins !== undefined || v.publicTrace !== undefined, {
-    message: 'give corsOrigins, publicTrace or both',
+  .refine((v) => v.corsOrigins !== undefined || v.publicTrace !== undefined || v.mcp !== undefined, {
+    message: 'give corsOrigins, publicTrace, mcp or several of them',
     path: ['corsOrigins'],
   });
 
@@ -87,6 +89,8 @@ export function slugify(name: string): string {
 }
 
 export const endpointPath = (slug: string) => `/api/v1/workflows/${slug}/run`;
+/** The MCP server's one endpoint (Streamable HTTP): every opted-in workflow a key may run is a tool there. */
+export const MCP_PATH = '/api/mcp';
 
 /** The first of base, base-2, base-3, … that no workflow uses. */
 async function freeSlug(app: App, base: string): Promise<string> {
@@ -220,6 +224,9 @@ export function presentPublished(origin: string, workflow: WorkflowRecord, versi
     corsDefault: ((d) => (d === '*' ? '*' : [...d]))(corsOrigins()),
     /** API-key holders may read published runs' node trace (statuses, timings, usage; no node inputs or outputs). */
     publicTrace: workflow.publicTrace,
+    /** Offered as a tool by the MCP server while published (the key holders' MCP clients call it). */
+    mcp: workflow.mcp,
+    mcpUrl: `${origin}${MCP_PATH}`,
   };
 }
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
-import type { RunRecord, WorkflowVersionRecord } from '@/engine/store/types';
+import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
@@ -95,7 +95,10 @@ export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>)
   }
 }
 
-/** Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here. */
+/**
+ * Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here.
+ * `trigger`: what started it besides the key, recorded on the run (the MCP server's tool calls: `mcp`).
+ */
 export async function startRun(
   app: App,
   wf: PublishedWorkflow,
@@ -103,6 +106,7 @@ export async function startRun(
   key: ApiKeyRecord,
   body: RunBody,
   idempotencyKey: string | null,
+  trigger?: { kind: RunTriggerKind; id: string | null },
 ) {
   const { slots } = v1Settings(app);
   const slot = slots.tryAcquire(wf.id);
@@ -123,6 +127,7 @@ export async function startRun(
       inputs: body.inputs,
       idempotencyKey,
       apiKeyId: key.id,
+      ...(trigger ? { trigger } : {}),
     });
     if (slot && !started.created) slots.release(wf.id);
     else if (slot) {

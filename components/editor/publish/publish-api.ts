@@ -1,4 +1,7 @@
-/** Typed calls for publishing: endpoint status, versions, API keys, per-workflow CORS origins and trace sharing. */
+/**
+ * Typed calls for publishing: endpoint status, versions, API keys, per-workflow CORS origins, trace sharing and the
+ * MCP opt-in.
+ */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
 import type { GraphDiff } from '@/lib/server/graph-diff';
@@ -16,6 +19,9 @@ export interface PublishStatus {
   corsDefault?: '*' | string[];
   /** API-key holders may read published runs' node trace (no node inputs or outputs). */
   publicTrace?: boolean;
+  /** Offered as a tool by the MCP server (`mcpUrl`) to the workflow's API keys while published. */
+  mcp?: boolean;
+  mcpUrl?: string;
 }
 
 /** What the draft changed since a version: the server's own type (a type-only import). */
@@ -61,6 +67,7 @@ export const publishApi = {
     call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),
   setPublicTrace: (id: string, publicTrace: boolean) =>
     call<PublishStatus>('PATCH', `${wf(id)}/publish`, { publicTrace }),
+  setMcp: (id: string, mcp: boolean) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { mcp }),
   /** Newest first. The route answers `{ …status, versions }`; a bare array is accepted too. */
   versions: async (id: string): Promise<VersionInfo[]> => {
     const res = await call<VersionInfo[] | { versions: VersionInfo[] }>('GET', `${wf(id)}/versions`);

@@ -1,7 +1,8 @@
 'use client';
 /**
- * The publish drawer: endpoint status and publishing, versions with rollback, API keys, CORS origins and ready-made
- * calls. Opening it saves the draft first, so versions' "draft changes" compare against what the editor shows.
+ * The publish drawer: endpoint status and publishing, versions with rollback, API keys, CORS origins, trace sharing,
+ * the MCP opt-in and ready-made calls. Opening it saves the draft first, so versions' "draft changes" compare
+ * against what the editor shows.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/api/client';
@@ -13,6 +14,7 @@ import { ApiKeysSection } from './api-keys-section';
 import { CorsSection } from './cors-section';
 import { TraceSharingSection } from './trace-sharing-section';
 import { EndpointSection } from './endpoint-section';
+import { McpSection } from './mcp-section';
 import { publishApi, type ApiKeyInfo, type NewApiKey, type PublishStatus, type VersionInfo } from './publish-api';
 import { sampleInputs } from './snippets';
 import { UsageSection } from './usage-section';
@@ -276,6 +278,12 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
               <TraceSharingSection
                 workflowId={workflowId}
                 status={data.status}
+                onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
+              />
+              <McpSection
+                workflowId={workflowId}
+                status={data.status}
+                apiKey={created?.key ?? null}
                 onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
               />
               <UsageSection

@@ -1,7 +1,10 @@
-/** The publish panel's pure parts: sample inputs, the three snippets, the draft-changes summary and origin parsing. */
+/**
+ * The publish panel's pure parts: sample inputs, the three snippets, the MCP client configurations, the draft-changes
+ * summary and origin parsing.
+ */
 import { describe, expect, it } from 'vitest';
 import { parseOrigins } from './cors-section';
-import { buildSnippet, KEY_PLACEHOLDER, sampleInputs, toPython } from './snippets';
+import { buildMcpConfig, buildSnippet, KEY_PLACEHOLDER, MCP_URL_PLACEHOLDER, sampleInputs, toPython } from './snippets';
 import { summarizeDiff } from './versions-section';
 
 const graph = {
@@ -57,6 +60,49 @@ describe('publish snippets', () => {
     expect(toPython({ x: [1, false], y: {} })).toBe(
       '{\n    "x": [\n        1,\n        False,\n    ],\n    "y": {},\n}',
     );
+  });
+});
+
+describe('MCP client configurations', () => {
+  const opts = { url: 'https://flows.example/api/mcp', apiKey: 'pf_abc', slug: 'support-triage' };
+
+  it('Claude Desktop: the mcp-remote bridge, with the key in env and no space inside args', () => {
+    const cfg = JSON.parse(buildMcpConfig('claude-desktop', opts));
+    expect(cfg).toEqual({
+      mcpServers: {
+        'paiflow-support-triage': {
+          command: 'npx',
+          args: ['-y', 'mcp-remote', 'https://flows.example/api/mcp', '--header', 'Authorization:${PAIFLOW_AUTH}'],
+          env: { PAIFLOW_AUTH: 'Bearer pf_abc' },
+        },
+      },
+    });
+    for (const a of cfg.mcpServers['paiflow-support-triage'].args) expect(a).not.toContain(' ');
+  });
+
+  it('Claude Desktop: plain http to another host adds --allow-http; localhost does not need it', () => {
+    const lan = JSON.parse(buildMcpConfig('claude-desktop', { ...opts, url: 'http://10.0.0.5:3000/api/mcp' }));
+    expect(lan.mcpServers['paiflow-support-triage'].args).toContain('--allow-http');
+    const local = JSON.parse(buildMcpConfig('claude-desktop', { ...opts, url: 'http://localhost:3000/api/mcp' }));
+    expect(local.mcpServers['paiflow-support-triage'].args).not.toContain('--allow-http');
+  });
+
+  it('Cursor: url and headers (Streamable HTTP, no bridge)', () => {
+    expect(JSON.parse(buildMcpConfig('cursor', opts))).toEqual({
+      mcpServers: {
+        'paiflow-support-triage': {
+          url: 'https://flows.example/api/mcp',
+          headers: { Authorization: 'Bearer pf_abc' },
+        },
+      },
+    });
+  });
+
+  it('falls back to placeholders before publishing and without a key', () => {
+    const cfg = JSON.parse(buildMcpConfig('cursor', { url: null, apiKey: null, slug: null }));
+    expect(cfg).toEqual({
+      mcpServers: { paiflow: { url: MCP_URL_PLACEHOLDER, headers: { Authorization: `Bearer ${KEY_PLACEHOLDER}` } } },
+    });
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * Ready-to-paste calls of a published endpoint (curl, JavaScript fetch, Python requests), built from the start node's
- * inputs.
+ * inputs, and MCP client configurations for the MCP server (Claude Desktop, Cursor).
  */
 import type { Graph } from '@/components/api/types';
 
 export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 export const ENDPOINT_PLACEHOLDER = 'https://YOUR_PAIFLOW_HOST/api/v1/workflows/YOUR_SLUG/run';
+export const MCP_URL_PLACEHOLDER = 'https://YOUR_PAIFLOW_HOST/api/mcp';
 
 export type SnippetLang = 'curl' | 'js' | 'python';
 
@@ -113,4 +114,55 @@ export function buildSnippet(
         'print(res.json()["outputs"])',
       ].join('\n');
   }
+}
+
+export type McpClient = 'claude-desktop' | 'cursor';
+
+/** The environment variable the Claude Desktop snippet passes the Authorization value in. */
+export const MCP_AUTH_ENV = 'PAIFLOW_AUTH';
+
+/** The `mcpServers` entry name: `paiflow-<slug>`, so several workflows' servers sit side by side in one file. */
+export const mcpServerName = (slug: string | null | undefined) => (slug ? `paiflow-${slug}` : 'paiflow');
+
+/** mcp-remote refuses plain http except to this machine unless told it is a trusted network. */
+function needsAllowHttp(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The MCP client's configuration file content for the MCP server.
+ *   - Claude Desktop (claude_desktop_config.json) starts local (stdio) servers only, so the remote server is reached
+ *     through the `mcp-remote` bridge (`npx -y mcp-remote <url> --header …`). The header is written
+ *     `Authorization:${PAIFLOW_AUTH}` with the value in `env`: a space inside `args` is mangled by Claude Desktop on
+ *     Windows (and by Cursor), as mcp-remote's README warns, while spaces in env values are safe.
+ *   - Cursor (.cursor/mcp.json) speaks Streamable HTTP itself: `url` and `headers`.
+ */
+export function buildMcpConfig(
+  client: McpClient,
+  opts: { url: string | null; apiKey: string | null; slug: string | null },
+): string {
+  const url = opts.url ?? MCP_URL_PLACEHOLDER;
+  const auth = `Bearer ${opts.apiKey ?? KEY_PLACEHOLDER}`;
+  const name = mcpServerName(opts.slug);
+  const server =
+    client === 'cursor'
+      ? { url, headers: { Authorization: auth } }
+      : {
+          command: 'npx',
+          args: [
+            '-y',
+            'mcp-remote',
+            url,
+            '--header',
+            `Authorization:\${${MCP_AUTH_ENV}}`,
+            ...(needsAllowHttp(url) ? ['--allow-http'] : []),
+          ],
+          env: { [MCP_AUTH_ENV]: auth },
+        };
+  return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }

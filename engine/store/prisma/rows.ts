@@ -63,6 +63,7 @@ export function toWorkflow(r: Row): WorkflowRecord {
     currentVersionId: r.currentVersionId ?? null,
     corsOrigins: (r.corsOrigins ?? null) as string[] | null,
     publicTrace: r.publicTrace === true,
+    mcp: r.mcp === true,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };
@@ -82,7 +83,7 @@ export function toVersion(r: Row): WorkflowVersionRecord {
 /** What the published endpoint needs of a workflow (not its draft graph). */
 export type PublishedWorkflow = Pick<
   WorkflowRecord,
-  'id' | 'name' | 'engine' | 'slug' | 'currentVersionId' | 'corsOrigins'
+  'id' | 'name' | 'engine' | 'slug' | 'currentVersionId' | 'corsOrigins' | 'mcp'
 >;
 
 /** An API key as the API shows it: never the key, never its hash. */

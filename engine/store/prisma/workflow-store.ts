@@ -193,17 +193,18 @@ export class PrismaWorkflowStore implements WorkflowStore {
           slug: wf.slug,
           currentVersionId: wf.currentVersionId,
           corsOrigins: wf.corsOrigins,
+          mcp: wf.mcp,
         },
       };
     }
     const [r] = await this.sql.prepared<Row>(
-      'paiflow_key_and_published',
+      'paiflow_key_and_published_mcp',
       `SELECT
         k.id AS k_id, k.workflow_id AS k_workflow_id, k.name AS k_name, k.prefix AS k_prefix, k.hash AS k_hash,
         k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at,
         w.id AS w_id, w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug,
         w.current_version_id AS w_current_version_id,
-        w.cors_origins AS w_cors_origins
+        w.cors_origins AS w_cors_origins, w.mcp AS w_mcp
       FROM (SELECT $1::text AS hash, $2::text AS slug) q
       LEFT JOIN api_keys k ON k.hash = q.hash
       LEFT JOIN workflows w ON w.slug = q.slug`,
@@ -230,6 +231,7 @@ export class PrismaWorkflowStore implements WorkflowStore {
             slug: r.w_slug,
             currentVersionId: r.w_current_version_id ?? null,
             corsOrigins: (r.w_cors_origins ?? null) as string[] | null,
+            mcp: r.w_mcp === true,
           }
         : null,
     };
@@ -252,17 +254,21 @@ export class PrismaWorkflowStore implements WorkflowStore {
     return r ? ((r.corsOrigins ?? null) as string[] | null) : undefined;
   }
 
-  /** Publishing settings that apply to every version: CORS origins, whether key holders may read the node trace. */
+  /**
+   * Publishing settings that apply to every version: CORS origins, whether key holders may read the node trace, and
+   * whether the MCP server offers the workflow as a tool.
+   */
   async setPublishSettings(
     workflowId: string,
-    settings: { corsOrigins?: string[] | null; publicTrace?: boolean },
+    settings: { corsOrigins?: string[] | null; publicTrace?: boolean; mcp?: boolean },
   ): Promise<WorkflowRecord | null> {
-    const { corsOrigins, publicTrace } = settings;
+    const { corsOrigins, publicTrace, mcp } = settings;
     const res = await this.prisma.workflow.updateMany({
       where: { id: workflowId },
       data: {
         ...(corsOrigins !== undefined ? { corsOrigins: corsOrigins === null ? Prisma.DbNull : corsOrigins } : {}),
         ...(publicTrace !== undefined ? { publicTrace } : {}),
+        ...(mcp !== undefined ? { mcp } : {}),
       },
     });
     return res.count ? this.getWorkflow(workflowId) : null;

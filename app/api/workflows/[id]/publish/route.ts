@@ -29,7 +29,8 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
 
 /**
  * Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS),
- * and whether API-key holders may read the node trace of published runs.
+ * whether API-key holders may read the node trace of published runs, and whether the MCP server lists the workflow
+ * as a tool (`mcp`).
  */
 export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
