@@ -21,6 +21,12 @@ const nextConfig: NextConfig = {
     '@modelcontextprotocol/sdk',
     // CPU worker pools (engine/cpu): piscina starts its threads from its own files, found relative to itself.
     'piscina',
+    // Document parsers used in the documents worker (.docx, .csv), the Code node's WASM engine (loads its .wasm
+    // relative to itself) and the Chinese segmenter (a native addon).
+    'mammoth',
+    'csv-parse',
+    'quickjs-emscripten',
+    '@node-rs/jieba',
   ],
   poweredByHeader: false,
   typedRoutes: false,

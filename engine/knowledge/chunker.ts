@@ -106,3 +106,22 @@ export function chunkText(text: string, opts: ChunkOptions, segments?: TextSegme
   }
   return out;
 }
+
+/**
+ * Groups consecutive records (CSV rows, one per line) into segments of at most `size` characters, for chunkText:
+ * a segment that fits is one chunk, so no row that fits in a chunk is ever cut or spread over two; a row longer
+ * than `size` is a segment of its own and is cut as any text is. Rows are whole, so chunks of rows do not overlap.
+ */
+export function packRecords(records: TextSegment[], size: number): TextSegment[] {
+  const out: TextSegment[] = [];
+  let current: TextSegment | null = null;
+  for (const r of records) {
+    if (current && r.end - current.start <= size) current.end = r.end;
+    else {
+      if (current) out.push(current);
+      current = { start: r.start, end: r.end, page: r.page };
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}

@@ -1,12 +1,16 @@
 /**
- * Turns an uploaded file into text (+ page ranges for PDFs). Supported: .txt, .md, .html/.htm, .pdf; the type comes
- * from the file name's extension, else from the declared MIME type. PDF text is extracted page by page with unpdf
- * (Mozilla's pdf.js, serverless build; offline, pure JS), under limits on inflated size, pages and text (each with
- * its own error code). The service runs this in a worker thread (engine/cpu, prepare-document.ts).
+ * Turns an uploaded file into text (+ page ranges for PDFs, row ranges for CSV). Supported: .txt, .md, .html/.htm,
+ * .pdf, .docx, .csv; the type comes from the file name's extension, else from the declared MIME type. PDF text is
+ * extracted page by page with unpdf (Mozilla's pdf.js, serverless build; offline, pure JS), under limits on inflated
+ * size, pages and text (each with its own error code); .docx goes through mammoth and the HTML path
+ * (docx-to-text.ts, zip bombs refused first), .csv through csv-parse (csv-to-text.ts). The service runs this in a
+ * worker thread (engine/cpu, prepare-document.ts).
  */
 import { cpuLimits } from '../cpu/limits';
 import { PaiError } from '../errors';
 import type { TextSegment } from './chunker';
+import { csvToText } from './csv-to-text';
+import { docxToText } from './docx-to-text';
 import { htmlToText } from './html-to-text';
 import { checkPdfInflatedSize } from './pdf-inflate-guard';
 
@@ -15,6 +19,8 @@ export const DOCUMENT_MIME = {
   md: 'text/markdown',
   html: 'text/html',
   pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  csv: 'text/csv',
 } as const;
 export type DocumentMime = (typeof DOCUMENT_MIME)[keyof typeof DOCUMENT_MIME];
 
@@ -26,6 +32,8 @@ const BY_EXT: Record<string, DocumentMime> = {
   html: 'text/html',
   htm: 'text/html',
   pdf: 'application/pdf',
+  docx: DOCUMENT_MIME.docx,
+  csv: 'text/csv',
 };
 const BY_TYPE: Record<string, DocumentMime> = {
   'text/plain': 'text/plain',
@@ -34,6 +42,9 @@ const BY_TYPE: Record<string, DocumentMime> = {
   'text/html': 'text/html',
   'application/xhtml+xml': 'text/html',
   'application/pdf': 'application/pdf',
+  [DOCUMENT_MIME.docx]: DOCUMENT_MIME.docx,
+  'text/csv': 'text/csv',
+  'application/csv': 'text/csv',
 };
 
 export function detectMime(filename: string | undefined, declared: string | undefined): DocumentMime {
@@ -43,7 +54,7 @@ export function detectMime(filename: string | undefined, declared: string | unde
   if (BY_TYPE[type]) return BY_TYPE[type];
   throw new PaiError(
     'UNSUPPORTED_DOCUMENT_TYPE',
-    `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html or .pdf`,
+    `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html, .pdf, .docx or .csv`,
     { status: 415, path: 'file' },
   );
 }
@@ -52,6 +63,8 @@ export interface ParsedDocument {
   text: string;
   /** Page ranges into `text` for PDFs. */
   segments?: TextSegment[];
+  /** Records (CSV rows, one per line) that chunks keep whole where they fit (chunker.ts packRecords). */
+  records?: TextSegment[];
   pages?: number;
   /** A title found in the document (HTML <title>). */
   title?: string | null;
@@ -66,7 +79,7 @@ function decodeUtf8(bytes: Uint8Array): string {
 export interface ParseLimits {
   /** Characters of extracted text (DOCUMENT_TOO_LARGE; a PDF stops being read past it). */
   maxChars: number;
-  /** Bytes a PDF's compressed streams may inflate to (DOCUMENT_INFLATED_TOO_LARGE). */
+  /** Bytes a PDF's compressed streams or a .docx's zip entries may inflate to (DOCUMENT_INFLATED_TOO_LARGE). */
   maxInflatedBytes: number;
   /** Pages of a PDF (DOCUMENT_TOO_MANY_PAGES). */
   maxPages: number;
@@ -146,6 +159,10 @@ export async function parseDocument(
       const { text, title } = htmlToText(decodeUtf8(bytes));
       return { text, title };
     }
+    case DOCUMENT_MIME.docx:
+      return docxToText(bytes, limits.maxInflatedBytes);
+    case 'text/csv':
+      return csvToText(bytes, limits.maxChars, (chars) => tooLarge(chars, limits.maxChars));
     default:
       return { text: decodeUtf8(bytes) };
   }

@@ -7,31 +7,11 @@
  * Image streams are skipped (text extraction never decodes them). Streams this cannot read — other filters,
  * encrypted files — are left to the worker's other limits (its time limit and the RSS watch in engine/cpu/pool.ts).
  */
-import { constants, createInflate } from 'node:zlib';
 import { PaiError } from '../errors';
+import { inflatedSize } from './inflate-counter';
 
 const STREAM = Buffer.from('stream');
 const END_STREAM = Buffer.from('endstream');
-
-/** Bytes a zlib stream inflates to, counting at most `max + 1` (the limit is then known to be passed). */
-function inflatedSize(data: Uint8Array, max: number): Promise<number> {
-  return new Promise((resolve) => {
-    let n = 0;
-    const inflate = createInflate({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 256 * 1024 });
-    inflate.on('data', (chunk: Buffer) => {
-      n += chunk.length;
-      if (n > max) {
-        inflate.destroy();
-        resolve(n);
-      }
-    });
-    inflate.on('end', () => resolve(n));
-    // Not zlib data (another filter, an encrypted stream) or truncated: count what did inflate.
-    inflate.on('error', () => resolve(n));
-    inflate.on('close', () => resolve(n));
-    inflate.end(data);
-  });
-}
 
 /** Each stream's dictionary text (the bytes since its `obj` keyword) and its data. */
 function* streams(pdf: Buffer): Generator<{ dict: string; data: Buffer }> {

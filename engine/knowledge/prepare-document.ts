@@ -2,11 +2,12 @@
  * Everything CPU-heavy about a new document — parsing, the document limits, chunking — in one function, which the
  * knowledge service runs in a worker thread (engine/cpu/tasks.ts prepareDocumentInWorker). Each limit fails the
  * document with its own code: DOCUMENT_INFLATED_TOO_LARGE, DOCUMENT_TOO_MANY_PAGES, DOCUMENT_TOO_LARGE,
- * DOCUMENT_TOO_MANY_CHUNKS. The answer is compact (the text and three offset arrays) because it is copied back to
- * the main thread: thousands of chunk objects would cost the event loop their deserialisation.
+ * DOCUMENT_TOO_MANY_CHUNKS; a file that cannot be read at all fails with DOCUMENT_PARSE_FAILED. The answer is
+ * compact (the text and three offset arrays) because it is copied back to the main thread: thousands of chunk
+ * objects would cost the event loop their deserialisation.
  */
 import { PaiError } from '../errors';
-import { chunkText } from './chunker';
+import { chunkText, packRecords } from './chunker';
 import { parseDocument, tooLarge, type DocumentMime, type ParsedDocument, type ParseLimits } from './parsers';
 
 export interface DocumentLimits extends ParseLimits {
@@ -37,11 +38,13 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
   const { limits } = input;
   let parsed: ParsedDocument;
   if (input.bytes !== undefined) parsed = await parseDocument(input.bytes, input.mime, limits);
-  else if (input.mime === 'text/html')
+  else if (input.mime === 'text/html' || input.mime === 'text/csv')
     parsed = await parseDocument(new TextEncoder().encode(input.text ?? ''), input.mime, limits);
   else parsed = { text: (input.text ?? '').replace(/\r\n?/g, '\n') };
   if (parsed.text.length > limits.maxChars) throw tooLarge(parsed.text.length, limits.maxChars);
-  const chunks = chunkText(parsed.text, { size: input.chunkSize, overlap: input.chunkOverlap }, parsed.segments);
+  // CSV rows: chunks of whole rows (a row longer than a chunk is cut like any text).
+  const segments = parsed.records ? packRecords(parsed.records, input.chunkSize) : parsed.segments;
+  const chunks = chunkText(parsed.text, { size: input.chunkSize, overlap: input.chunkOverlap }, segments);
   if (!chunks.length)
     throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
   if (chunks.length > limits.maxChunks)

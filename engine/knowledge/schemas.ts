@@ -35,7 +35,7 @@ export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
 export const textDocumentSchema = z.object({
   title: nameSchema(500, 'title is required'),
   text: z.string().min(1, 'text is required'),
-  mime: z.enum(['text/plain', 'text/markdown', 'text/html']).default('text/plain'),
+  mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv']).default('text/plain'),
 });
 
 export const searchSchema = z.object({

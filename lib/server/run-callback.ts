@@ -2,10 +2,15 @@
  * Completion callbacks of published runs: `callbackUrl` gets one POST with the run's outcome when the run ends.
  * The URL is checked by the SSRF guard when the run is requested (400 at once, not a silent drop later) and the POST
  * itself goes through the guarded fetch, which re-checks DNS and every redirect. Best effort: 3 attempts, then logged.
+ * Every attempt is signed afresh (its own timestamp, the workflow's current secret: callback-signature.ts,
+ * callback-secret.ts), so a retry is not refused as stale and a rotation applies to the next attempt. A callback
+ * whose secret cannot be read is not sent unsigned: it is dropped and logged (without the secret).
  */
 import { PaiError } from '@/engine/errors';
 import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from '@/engine/net/ssrf-guard';
 import type { App } from './app';
+import { callbackSecretOf } from './callback-secret';
+import { callbackSignatureHeaders } from './callback-signature';
 import { waitForRunToSettle } from './run-waiter';
 
 const ATTEMPT_DELAYS_MS = [0, 2_000, 8_000];
@@ -54,8 +59,17 @@ export function deliverOnCompletion(
       error: run.error,
       finishedAt: run.finishedAt,
     });
+    const host = new URL(url).host;
     for (const delay of ATTEMPT_DELAYS_MS) {
       if (delay) await sleep(delay);
+      let secret: string;
+      try {
+        secret = (await callbackSecretOf(app, run.workflowId)).secret;
+      } catch (e) {
+        const code = e instanceof PaiError ? e.code : 'INTERNAL';
+        console.warn(`[paiflow] callback for run ${run.id} to ${host} not sent: no signing secret (${code})`);
+        return;
+      }
       try {
         const res = await guardedFetch(app)(url, {
           method: 'POST',
@@ -65,6 +79,7 @@ export function deliverOnCompletion(
             'content-type': 'application/json',
             'user-agent': 'PaiFlow-Callback/1',
             'x-paiflow-run-id': run.id,
+            ...callbackSignatureHeaders(secret, body),
           },
         });
         await res.body?.cancel().catch(() => {});
@@ -74,6 +89,6 @@ export function deliverOnCompletion(
         if (e instanceof PaiError && !e.retryable) break; // blocked by the guard (e.g. DNS now points inward)
       }
     }
-    console.warn(`[paiflow] callback for run ${run.id} could not be delivered to ${new URL(url).host}`);
+    console.warn(`[paiflow] callback for run ${run.id} could not be delivered to ${host}`);
   })().catch(() => {});
 }

@@ -195,7 +195,7 @@ describe('knowledge bases over HTTP', () => {
 
   it('refuses unsupported files, missing files and unknown knowledge bases', async () => {
     expectError(
-      await uploadFile('a.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'xx'),
+      await uploadFile('a.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 'xx'),
       415,
       'UNSUPPORTED_DOCUMENT_TYPE',
     );

@@ -15,6 +15,7 @@ import { CorsSection } from './cors-section';
 import { TraceSharingSection } from './trace-sharing-section';
 import { EndpointSection } from './endpoint-section';
 import { McpSection } from './mcp-section';
+import { CallbackSigningSection } from './callback-signing-section';
 import { publishApi, type ApiKeyInfo, type NewApiKey, type PublishStatus, type VersionInfo } from './publish-api';
 import { sampleInputs } from './snippets';
 import { UsageSection } from './usage-section';
@@ -286,6 +287,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
                 apiKey={created?.key ?? null}
                 onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
               />
+              <CallbackSigningSection workflowId={workflowId} />
               <UsageSection
                 endpoint={data.status.endpoint}
                 published={data.status.published}

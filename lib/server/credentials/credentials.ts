@@ -143,6 +143,19 @@ export class CredentialVault implements CredentialResolver {
     return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts as string[], data };
   }
 
+  /**
+   * Encrypts another record's secret (a workflow's callback signing secret, a trigger's key) under the master key,
+   * bound to `aad` so the ciphertext cannot be moved to another record; `unseal` reverses it (else
+   * CREDENTIAL_UNREADABLE).
+   */
+  seal(plaintext: string, aad: string): string {
+    return encrypt(this.key, plaintext, aad);
+  }
+
+  unseal(stored: string, aad: string): string {
+    return decrypt(this.key, stored, aad);
+  }
+
   private environmentCredentials(): CredentialView[] {
     return Object.entries(this.env)
       .filter(([k, v]) => /^SECRET_[A-Za-z0-9_]+$/.test(k) && !k.endsWith('_HOSTS') && v)

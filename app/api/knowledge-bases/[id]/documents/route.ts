@@ -10,8 +10,8 @@ export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }
 });
 
 /**
- * Multipart `file` (.txt .md .html .pdf, optional `title`) or JSON { title, text } → 202; indexing runs in the
- * background.
+ * Multipart `file` (.txt .md .html .pdf .docx .csv, optional `title`) or JSON { title, text, mime? } → 202;
+ * indexing runs in the background.
  */
 export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const { id } = await params;
