@@ -55,6 +55,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
     run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),
   },
+  'loop-concurrency': {
+    title:
+      'A 20-item list loop whose body is one ~50 ms HTTP call: concurrency 1 vs 5 (alternating; median ms per run, ' +
+      'speed-up; the issue expects ~4x)',
+    run: async () => (await import('./loop-concurrency')).runLoopConcurrencyBench(),
+  },
   'run-stats': {
     title: 'Run analytics on PostgreSQL over 100,000 runs: GET /api/workflows/:id/stats and GET /api/runs (median ms)',
     run: async () => (await import('./run-stats.bench')).runRunStatsBench(),

@@ -4,6 +4,7 @@ import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
+import type { LoopBody } from '../loop/types';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { TemplateScope } from '../template/resolve';
 
@@ -94,6 +95,8 @@ export interface NodeContext<C = unknown> {
   credentials?: CredentialResolver;
   /** Durable state within the run (see NodeCheckpoint). */
   checkpoint: NodeCheckpoint;
+  /** State-graph engine, a loop node running its items in parallel: runs its body for one item (engine/loop/). */
+  loopBody?: LoopBody;
 }
 
 export interface ConfigProblem {

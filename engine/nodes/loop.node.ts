@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
+import { runItemsInParallel } from '../loop/parallel-loop';
 import { compareAsync } from './compare';
 import { conditionSchema, regexProblems } from './condition.node';
 import { defineNode } from './define';
@@ -13,12 +14,35 @@ export const loopConfigSchema = z.object({
     .default('')
     .describe("Re-entry: a {{ref}} to collect from the body each iteration (e.g. the last body node's output)"),
   maxIterations: z.number().int().min(1).max(10_000).default(100),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(1)
+    .describe(
+      'list mode: how many items run at the same time (1–32). Above 1 the loop runs its body itself, keeps the ' +
+        'results in input order and, on a resume, runs only the items that had not finished; the body must start ' +
+        'at the "body" handle and lead only back to the loop, and sees results: [] (earlier items are not known yet)',
+    ),
 });
 export type LoopConfig = z.infer<typeof loopConfigSchema>;
+
+/** The list to iterate over, as config.items resolved to it. */
+function listItems(c: LoopConfig): unknown[] {
+  const items = (c.items as unknown) ?? [];
+  if (!Array.isArray(items))
+    throw new PaiError('INVALID_LOOP_ITEMS', 'list mode needs "items" to resolve to an array', {
+      path: 'config.items',
+    });
+  return items;
+}
 
 /**
  * Loop: `body` is taken while there are items left (list) or the condition holds (while); `done` afterwards.
  * Connect the body's last node back to the loop node. Runs on the state-graph engine (it needs a cycle).
+ * With concurrency > 1 (list mode) the loop runs every item's body itself, N at a time, and takes `done` once
+ * (engine/loop/parallel-loop.ts); with 1, each pass is a trip around the cycle.
  */
 export const loopNode = defineNode<LoopConfig>({
   type: 'loop',
@@ -40,6 +64,7 @@ export const loopNode = defineNode<LoopConfig>({
   checkConfig: (config) => (config.condition ? regexProblems(config.condition, 'condition.right') : []),
   async execute(ctx) {
     const c = ctx.config;
+    if (c.mode === 'list' && c.concurrency > 1) return runItemsInParallel(ctx, listItems(c));
     const index = ctx.iteration; // executions of this node before this one = iterations started so far
     const prev = (ctx.scope.nodes[ctx.nodeId]?.output ?? {}) as { results?: unknown[] };
     const results = index > 0 ? [...(prev.results ?? [])] : [];
@@ -50,11 +75,7 @@ export const loopNode = defineNode<LoopConfig>({
     let more: boolean;
     let item: unknown;
     if (c.mode === 'list') {
-      const items = (c.items as unknown) ?? [];
-      if (!Array.isArray(items))
-        throw new PaiError('INVALID_LOOP_ITEMS', 'list mode needs "items" to resolve to an array', {
-          path: 'config.items',
-        });
+      const items = listItems(c);
       more = index < items.length;
       item = items[index];
     } else {

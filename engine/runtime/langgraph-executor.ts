@@ -14,6 +14,8 @@ import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { PaiError, type ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { NodeRegistry } from '../nodes/registry';
+import { parallelLoopsOf, releaseLoopBodies } from '../loop/body-plan';
+import { loopBodyRunner } from '../loop/body-runner';
 import { renderText } from '../template/resolve';
 import { breakpointAnswered, pausesBefore, type ExecuteArgs, type ExecuteResult } from './dag-executor';
 import { StoreWriteError } from './run-journal';
@@ -112,6 +114,8 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   const branching = !!def.outputsFor;
   const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
   const persistWithNext = plan.persistWithNext.has(id);
+  // A loop that runs its items in parallel runs its body itself (engine/loop/): LangGraph never enters it.
+  const parallelBody = node.type === 'loop' ? parallelLoopsOf(plan, registry).get(id) : undefined;
   return async (R: RunCtx, st: S): Promise<string[]> => {
     const { a, L, state, attempts } = R;
     if (!(await settle(R)) || a.signal.aborted) return [];
@@ -163,6 +167,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
         persistWithNext,
         pauseBefore: pausesBefore(a, node),
         breakpointAnswered: breakpointAnswered(a, node),
+        loopBody: parallelBody && loopBodyRunner({ a, plan, body: parallelBody, state, attempts }),
       });
       if (out.durable) {
         R.inFlight = Promise.all([R.inFlight, out.durable]).then(() => undefined);
@@ -323,6 +328,7 @@ export function createLangGraphExecutor(opts: { checkpointer?: () => Promise<Bas
     const state = new RunState(a.inputs);
     // Seed what earlier executions of this run established, from our snapshots.
     state.seed(a, plan.nodes);
+    releaseLoopBodies(plan, a.registry, state);
     const R: RunCtx = {
       a,
       L: { trig: {}, failure: null },

@@ -11,6 +11,7 @@ import type { AgentServices } from '../agent/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
+import type { LoopBody } from '../loop/types';
 import { NodePause, type NodeDefinition, type SecretsReader } from '../nodes/define';
 import type { NodeRegistry } from '../nodes/registry';
 import type { GuardedFetch } from '../net/ssrf-guard';
@@ -79,6 +80,8 @@ export interface RunNodeArgs {
    * person edited it (single-node-run.ts). Parsed with the node's configSchema; no template is resolved in it.
    */
   configOverride?: unknown;
+  /** A loop node that runs its items in parallel: its body, for NodeContext.loopBody (engine/loop/). */
+  loopBody?: LoopBody;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -273,6 +276,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           knowledge: a.services.knowledge,
           credentials: a.services.credentials,
           checkpoint: checkpoint.handle,
+          loopBody: a.loopBody,
         });
         outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
         break;

@@ -2,6 +2,7 @@
  * Repeated work on one node, told apart for the timeline:
  * - a node that gets `node.started` again after its previous pass succeeded is on a loop: each pass is an ITERATION
  *   (a succeeded node is never executed again for the same run, except by a resume `fromNodeId`, which is a re-run);
+ *   so is one that starts again with an `iteration` while its previous pass runs (a loop with concurrency > 1);
  * - `node.progress { retry }` inside a node span splits it into ATTEMPT bars, the next one starting after the backoff.
  */
 import type { TraceEvent } from '@/components/api/types';
@@ -65,7 +66,9 @@ export class NodePasses {
       seq: e.seq,
     };
     if (prev) {
-      const rerun = prev.status !== 'succeeded' || this.passEpoch.get(e.nodeId) !== this.rerunEpoch;
+      // A loop running items in parallel starts a pass (its `iteration`) while the previous one still runs.
+      const concurrent = prev.status === 'running' && typeof d.iteration === 'number';
+      const rerun = !concurrent && (prev.status !== 'succeeded' || this.passEpoch.get(e.nodeId) !== this.rerunEpoch);
       if (rerun) {
         bar.details.push(['pass', prev.status === 'waiting' ? 'continued after the wait' : 're-run by a resume']);
       } else {
@@ -77,7 +80,7 @@ export class NodePasses {
           iterations.push(prev);
         }
         bar.kind = 'iteration';
-        bar.iteration = (iterations[iterations.length - 1]?.iteration ?? 0) + 1;
+        bar.iteration = concurrent ? Number(d.iteration) + 1 : (iterations[iterations.length - 1]?.iteration ?? 0) + 1;
       }
     }
     passes.push(bar.id);

@@ -1,0 +1,134 @@
+/**
+ * The body of each loop node that runs its items in parallel (list mode, concurrency > 1): the nodes reachable from
+ * the loop's `body` handle without passing through the loop. The loop node executes them itself, once per item
+ * (body-runner.ts), instead of LangGraph running them around the cycle. For that the body must mean the same thing
+ * per item: entered only from the loop's `body` handle, left only back to the loop, free of cycles, and without a
+ * node that waits for a person. A body that is not is reported as the loop's failure, naming the node.
+ *
+ * Computed once per compiled graph (cached by its Plan).
+ */
+import type { ErrorJson } from '../errors';
+import type { GraphEdge } from '../graph/schema';
+import type { NodeRegistry } from '../nodes/registry';
+import type { Plan } from '../runtime/langgraph-plan';
+import type { RunState } from '../runtime/scheduler-core';
+
+export interface LoopBodyPlan {
+  loopId: string;
+  /** The body's node ids in a topological order (of the edges inside the body). */
+  order: string[];
+  /** Each body node's incoming edges: from the loop's `body` handle or from other body nodes. */
+  incoming: Map<string, GraphEdge[]>;
+  /** Why this body cannot run per item; undefined when it can. */
+  problem?: ErrorJson;
+}
+
+/** Node types a parallel body may not hold: a nested loop (its own cycle) and a pause for a person. */
+const NOT_IN_PARALLEL_BODY = new Set(['loop', 'human_input']);
+
+const cache = new WeakMap<Plan, Map<string, LoopBodyPlan>>();
+
+/** Whether this loop node's config asks for parallel items (list mode, concurrency > 1). */
+function runsInParallel(registry: NodeRegistry, config: unknown, version?: number): boolean {
+  const parsed = registry.get('loop', version).configSchema.safeParse(config ?? {});
+  if (!parsed.success) return false;
+  const c = parsed.data as { mode?: string; concurrency?: number };
+  return c.mode === 'list' && (c.concurrency ?? 1) > 1;
+}
+
+function bodyOf(plan: Plan, registry: NodeRegistry, loopId: string): LoopBodyPlan {
+  const { t, nodes } = plan;
+  const fail = (code: string, message: string, nodeId?: string): LoopBodyPlan => ({
+    loopId,
+    order: [],
+    incoming: new Map(),
+    problem: { code, message, details: { loopId, ...(nodeId ? { nodeId } : {}) } },
+  });
+  const members = new Set<string>();
+  const queue = t.outgoing
+    .get(loopId)!
+    .filter((e) => e.sourceHandle === 'body')
+    .map((e) => e.target);
+  while (queue.length) {
+    const id = queue.pop()!;
+    if (id === loopId || members.has(id)) continue;
+    members.add(id);
+    for (const e of t.outgoing.get(id)!) queue.push(e.target);
+  }
+  const incoming = new Map<string, GraphEdge[]>();
+  for (const id of members) {
+    const node = nodes.get(id)!;
+    if (NOT_IN_PARALLEL_BODY.has(node.type) || !registry.has(node.type))
+      return fail(
+        'LOOP_BODY_NOT_PARALLEL',
+        `node "${id}" (${node.type}) cannot run in the body of loop "${loopId}" with concurrency > 1; ` +
+          'set concurrency to 1',
+        id,
+      );
+    for (const e of t.incoming.get(id)!) {
+      const fromLoop = e.source === loopId && e.sourceHandle === 'body';
+      if (!fromLoop && !members.has(e.source))
+        return fail(
+          'LOOP_BODY_NOT_CLOSED',
+          `node "${id}" is in the body of loop "${loopId}" but is also reached from "${e.source}" outside it; ` +
+            'with concurrency > 1 the body must be entered only from the loop\'s "body" handle and lead only back ' +
+            'to the loop',
+          id,
+        );
+    }
+    incoming.set(id, t.incoming.get(id)!);
+  }
+  // Kahn's algorithm over the edges inside the body (edges back to the loop end an item).
+  const indegree = new Map([...members].map((id) => [id, incoming.get(id)!.filter((e) => e.source !== loopId).length]));
+  const ready = [...members].filter((id) => indegree.get(id) === 0);
+  const order: string[] = [];
+  while (ready.length) {
+    const id = ready.shift()!;
+    order.push(id);
+    for (const e of t.outgoing.get(id)!) {
+      if (!members.has(e.target)) continue;
+      const left = indegree.get(e.target)! - 1;
+      indegree.set(e.target, left);
+      if (left === 0) ready.push(e.target);
+    }
+  }
+  if (order.length < members.size) {
+    const inCycle = [...members].find((id) => !order.includes(id))!;
+    return fail(
+      'LOOP_BODY_NOT_PARALLEL',
+      `the body of loop "${loopId}" has a cycle (through "${inCycle}"); with concurrency > 1 it must not`,
+      inCycle,
+    );
+  }
+  return { loopId, order, incoming };
+}
+
+/** The graph's parallel loops (loop node id → its body), computed once per plan. */
+export function parallelLoopsOf(plan: Plan, registry: NodeRegistry): Map<string, LoopBodyPlan> {
+  let loops = cache.get(plan);
+  if (!loops) {
+    loops = new Map();
+    for (const [id, node] of plan.nodes)
+      if (node.type === 'loop' && runsInParallel(registry, node.data.config, node.data.version))
+        loops.set(id, bodyOf(plan, registry, id));
+    cache.set(plan, loops);
+  }
+  return loops;
+}
+
+/**
+ * On a resume: the stored snapshots of a parallel loop's body nodes stand for the last item that ran them, which
+ * means nothing outside the loop until the loop itself has succeeded. Until then they are not reused, so that no body
+ * node is restarted on its own outside its loop, and the loop (its checkpoint) decides which items run again.
+ */
+export function releaseLoopBodies(plan: Plan, registry: NodeRegistry, state: RunState): void {
+  for (const [loopId, body] of parallelLoopsOf(plan, registry)) {
+    if (state.status.get(loopId) === 'succeeded') continue;
+    for (const id of body.order) {
+      state.status.delete(id);
+      state.branch.delete(id);
+      state.passes.delete(id);
+      delete state.scope.nodes[id];
+    }
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Runs a parallel loop's body once per item (types.ts LoopBody), for the state-graph engine: the body's nodes in
+ * dependency order (independent ones at the same time), each through runNode() like any node of the run, against an
+ * item scope of its own — the run's values before the loop, the loop's pass as `{{<loop>.output}}`, and this item's
+ * body outputs. Branches not taken inside the body are skipped within the item only (no `skipped` snapshot, as on a
+ * sequential loop's pass). A body node keeps its loop-pass identity: pass `index` (its idempotency key and
+ * checkpoint are `runId:nodeId:index`, as on the sequential loop), attempt numbers continuing per item.
+ */
+import type { ErrorJson } from '../errors';
+import type { NodeRunRecord } from '../store/types';
+import type { ExecuteArgs } from '../runtime/dag-executor';
+import type { Plan } from '../runtime/langgraph-plan';
+import type { RunJournal } from '../runtime/run-journal';
+import { runNode } from '../runtime/run-node';
+import { chosenBranches, RunState } from '../runtime/scheduler-core';
+import type { LoopBodyPlan } from './body-plan';
+import type { LoopBody, LoopItemOutcome, LoopNodeRun } from './types';
+
+export interface BodyRunnerArgs {
+  a: ExecuteArgs;
+  plan: Plan;
+  body: LoopBodyPlan;
+  /** The run's state: read for the values before the loop, written by complete(). */
+  state: RunState;
+  /** The run's attempts per node (what the next runNode of a node continues from). */
+  attempts: Map<string, number>;
+}
+
+/** The run's journal, telling `onStage` every snapshot staged through it (to know an item's final snapshots). */
+function observed(journal: RunJournal, onStage: (rec: NodeRunRecord) => void): RunJournal {
+  return new Proxy(journal, {
+    get(target, key) {
+      if (key === 'stageNode')
+        return (rec: NodeRunRecord) => {
+          onStage(rec);
+          target.stageNode(rec);
+        };
+      const v: unknown = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArgs): LoopBody {
+  const { loopId } = body;
+  // Passes and attempts before this loop execution: items continue from them (0 on a fresh loop and on a resume,
+  // whose body snapshots are released: body-plan.ts releaseLoopBodies).
+  const basePass = new Map(body.order.map((id) => [id, state.passes.get(id) ?? 0]));
+  const baseAttempt = new Map(body.order.map((id) => [id, attempts.get(id) ?? 0]));
+  const breakpoint = body.order.find((id) => a.debug?.breakpoints.includes(id));
+  const problem: ErrorJson | undefined =
+    body.problem ??
+    (breakpoint
+      ? {
+          code: 'LOOP_BODY_BREAKPOINT',
+          message:
+            `node "${breakpoint}" has a breakpoint but runs in the body of loop "${loopId}" with concurrency > 1; ` +
+            'set concurrency to 1 to stop inside the body',
+          details: { loopId, nodeId: breakpoint },
+        }
+      : undefined);
+
+  async function run(index: number, pass: Record<string, unknown>, signal: AbortSignal): Promise<LoopItemOutcome> {
+    const records = new Map<string, NodeRunRecord>();
+    const journal = observed(a.journal, (rec) => records.set(rec.nodeId, rec));
+    const item = new RunState(state.scope.inputs);
+    Object.assign(item.scope.nodes, state.scope.nodes);
+    for (const id of body.order) delete item.scope.nodes[id];
+    item.succeeded(loopId, pass, ['body']);
+
+    const ran: Record<string, LoopNodeRun> = {};
+    const pending = new Set(body.order);
+    const inflight = new Map<string, Promise<void>>();
+    let failed: Extract<LoopItemOutcome, { status: 'failed' | 'cancelled' }> | undefined;
+    let thrown: unknown;
+
+    const launch = (id: string) => {
+      const node = plan.nodes.get(id)!;
+      const def = a.registry.get(node.type, node.data.version);
+      item.settled(id, 'running');
+      const p = runNode({
+        runId: a.runId,
+        node,
+        def,
+        scope: item.scope,
+        previousAttempts: baseAttempt.get(id)! + index,
+        signal,
+        journal,
+        services: a.services,
+        iteration: basePass.get(id)! + index,
+        persistWithNext: plan.persistWithNext.has(id),
+      })
+        .then(
+          (out) => {
+            if (out.status === 'succeeded') {
+              item.succeeded(id, out.output, def.outputsFor ? chosenBranches(out.output, out.branch) : null);
+              ran[id] = { index, record: records.get(id)! };
+              return;
+            }
+            item.settled(id, out.status === 'waiting' ? 'failed' : out.status);
+            if (out.status === 'waiting') {
+              // A pause for a person has no place among parallel items: the node fails, and its snapshot says so.
+              const error = {
+                code: 'LOOP_BODY_PAUSED',
+                message:
+                  `node "${id}" paused for a person in the body of loop "${loopId}", which runs items in parallel; ` +
+                  'set concurrency to 1',
+              };
+              const rec = {
+                ...records.get(id)!,
+                status: 'failed' as const,
+                error,
+                finishedAt: new Date().toISOString(),
+              };
+              a.journal.stageNode(rec);
+              failed ??= { status: 'failed', nodeId: id, error, record: rec };
+              return;
+            }
+            const error = out.error ?? { code: 'NODE_FAILED', message: `node "${id}" failed` };
+            if (out.status === 'cancelled') failed ??= { status: 'cancelled', nodeId: id, error };
+            else if (failed?.status !== 'failed')
+              failed = { status: 'failed', nodeId: id, error, record: records.get(id) };
+          },
+          (e: unknown) => {
+            item.settled(id, 'failed');
+            thrown ??= e;
+          },
+        )
+        .finally(() => inflight.delete(id));
+      inflight.set(id, p);
+    };
+
+    for (;;) {
+      if (!failed && thrown === undefined && !signal.aborted) {
+        // In topological order, so a skip decided here is seen by the nodes after it in the same sweep.
+        for (const id of body.order) {
+          if (!pending.has(id)) continue;
+          const readiness = item.readiness(body.incoming.get(id)!);
+          if (readiness === 'wait') continue;
+          pending.delete(id);
+          if (readiness === 'skip') item.settled(id, 'skipped');
+          else launch(id);
+        }
+      }
+      if (inflight.size === 0) break;
+      await Promise.race(inflight.values());
+    }
+    if (thrown !== undefined) throw thrown;
+    if (failed) return failed;
+    if (signal.aborted)
+      return { status: 'cancelled', nodeId: loopId, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
+    return { status: 'succeeded', scope: item.scope, ran };
+  }
+
+  return {
+    problem,
+    run,
+    complete(latest, items) {
+      for (const [id, r] of Object.entries(latest)) {
+        const node = plan.nodes.get(id);
+        if (!node) continue;
+        const def = a.registry.get(node.type, node.data.version);
+        state.succeeded(id, r.record.output, def.outputsFor ? chosenBranches(r.record.output) : null);
+        state.passes.set(id, (basePass.get(id) ?? 0) + items);
+        attempts.set(id, r.record.attempt);
+        a.journal.stageNode(r.record);
+      }
+    },
+    restage(records) {
+      for (const rec of records) a.journal.stageNode(rec);
+    },
+  };
+}
