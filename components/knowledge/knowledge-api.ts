@@ -12,6 +12,15 @@ export interface KnowledgeBase {
   createdAt: string;
 }
 
+/** GET /api/knowledge-bases/:id's `embedder`: its language coverage (engine/knowledge/embedders/coverage.ts). */
+export interface EmbedderCoverage {
+  model: string;
+  label: string;
+  covers: string | null;
+  uncoveredChunks: number | null;
+  notice: string | null;
+}
+
 export interface KnowledgeDocument {
   id: string;
   title: string;
@@ -50,6 +59,8 @@ export const knowledgeApi = {
     fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
       (r) => json<KnowledgeBase>(r),
     ),
+  get: (id: string) =>
+    fetch(`${base}/${id}`, { cache: 'no-store' }).then((r) => json<KnowledgeBase & { embedder: EmbedderCoverage }>(r)),
   remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   documents: (id: string) =>
     fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),

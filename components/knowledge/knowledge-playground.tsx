@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
+import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 
 const STATUS_STYLE: Record<KnowledgeDocument['status'], string> = {
@@ -188,13 +189,14 @@ export function KnowledgePlayground() {
                 </Button>
               </div>
 
+              <EmbedderCoverageNotice kbId={kb.id} chunks={docs.reduce((n, d) => n + d.chunkCount, 0)} />
               <div className="rounded-xl border border-zinc-200 bg-white">
                 <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
                   <label className="text-sm">
-                    <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf</span>
+                    <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf .docx .csv</span>
                     <input
                       type="file"
-                      accept=".txt,.md,.markdown,.html,.htm,.pdf"
+                      accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv"
                       data-testid="doc-file"
                       onChange={(e) => {
                         const f = e.target.files?.[0];

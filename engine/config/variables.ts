@@ -132,6 +132,18 @@ export const VARIABLES = {
       return m;
     },
   }),
+  KNOWLEDGE_ES_CJK_ANALYZER: shaped({
+    default: 'cjk',
+    expected: 'cjk, smartcn, ik_smart or icu',
+    description:
+      "how new Elasticsearch indexes tokenize Chinese/Japanese/Korean: `cjk` bigrams (built in), or the cluster's " +
+      'smartcn, IK or ICU plugin',
+    parse: (v): 'cjk' | 'smartcn' | 'ik_smart' | 'icu' => {
+      const m = (v ?? 'cjk').trim().toLowerCase() || 'cjk';
+      if (m !== 'cjk' && m !== 'smartcn' && m !== 'ik_smart' && m !== 'icu') throw new Error('is not a CJK analyzer');
+      return m;
+    },
+  }),
   KNOWLEDGE_EXACT_KNN_LIMIT: numeric({
     default: DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT,
     description: "chunks up to which the embedded index's kNN is an exact scan",
@@ -152,6 +164,25 @@ export const VARIABLES = {
   API_KEY_FAILURE_WINDOW_S: positive(900, 'window of API_KEY_MAX_FAILURES, s'),
   MAX_CONCURRENT_RUNS_PER_WORKFLOW: positive(50, 'concurrent published runs per workflow'),
   SYNC_TIMEOUT_MS: positive(30_000, 'sync-mode wait before 202'),
+
+  // Triggers
+  SCHEDULER: flag({
+    default: true,
+    on: (v) => v !== '0',
+    spelled: '0 (anything else: on)',
+    description: 'this app process fires schedule triggers (every replica may; each tick starts one run)',
+  }),
+  SCHEDULER_POLL_MS: whole({
+    default: 1_000,
+    min: 50,
+    max: 60_000,
+    description: 'how often due schedules are looked up',
+  }),
+  SCHEDULER_MISFIRE_GRACE_MS: whole({
+    default: 60_000,
+    min: 0,
+    description: 'a tick later than this is a misfire: it runs once (misfire run_once) or is skipped (skip)',
+  }),
   CORS_ORIGINS: shaped({
     default: '*',
     expected: '* or a comma-separated list of origins',
@@ -171,7 +202,10 @@ export const VARIABLES = {
   REGEX_TIMEOUT_MS: limit(1000, 'time a regex may run in its worker thread'),
   TEMPLATE_MAX_OUTPUT_CHARS: limit(10_000_000, 'characters a template may render to'),
   DOCUMENT_MAX_CHARS: limit(5_000_000, 'characters of text from one document'),
-  DOCUMENT_MAX_INFLATED_BYTES: limit(128 * 1024 * 1024, "bytes a PDF's streams may inflate to"),
+  DOCUMENT_MAX_INFLATED_BYTES: limit(
+    128 * 1024 * 1024,
+    "bytes a PDF's streams or a .docx's zip entries may inflate to",
+  ),
   DOCUMENT_MAX_PAGES: limit(2000, 'pages of one PDF'),
   DOCUMENT_MAX_CHUNKS: limit(20_000, 'chunks of one document'),
   DOCUMENT_PARSE_TIMEOUT_MS: limit(120_000, 'time parsing one document may take'),

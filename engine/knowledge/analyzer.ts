@@ -2,11 +2,26 @@
  * The text analyzer of the embedded BM25 index, modelled on Elasticsearch's `english` analyzer so both stores
  * match the same terms: Unicode NFKC + lower-case, word tokens split like the standard tokenizer
  * ("ERR-4521" → err, 4521; "v2.1" stays one token), English possessive "'s" removed, English stop words (below)
- * dropped, Porter stemming.
- * CJK text has no spaces, so each run of Han/Kana/Hangul characters is indexed as overlapping bigrams
- * (what Elasticsearch's `cjk` analyzer does). Terms are memoised per raw word: vocabularies are small and text repeats.
+ * dropped, Porter stemming. Terms are memoised per raw word: vocabularies are small and text repeats.
+ *
+ * CJK text has no spaces. Han runs (Chinese) are segmented into words by jieba (chinese-segmenter.ts): a sentence
+ * such as "申请退款后多久能到账" gives 申请, 退款, 多久, 到账 rather than every overlapping character pair, so a query in
+ * a natural sentence matches documents by their words instead of by pairs that straddle two words ("款后", "久能").
+ * Kana and Hangul runs are still indexed as overlapping bigrams (what Elasticsearch's `cjk` analyzer does).
+ * analyzeWithCjkBigrams() keeps the bigram-only analysis: it is what the Elasticsearch mapping's default `cjk`
+ * analyzer does, and the baseline the Chinese retrieval test measures jieba against.
+ *
+ * The embedded index keeps no postings on disk: they are rebuilt from the chunks' text each time an index is opened
+ * (embedded/kb-index.ts), so indexes written under an earlier ANALYZER_VERSION are analysed anew, with no migration.
  */
+import { segmentHan } from './chinese-segmenter';
 import { porterStem } from './porter-stemmer';
+
+/**
+ * 1: CJK bigrams only; 2: Han text segmented by jieba. Informational (postings are rebuilt on open, see above): the
+ * knowledge tests and the README name the analyzer by it.
+ */
+export const ANALYZER_VERSION = 2;
 
 /**
  * English stop words: Lucene's EnglishAnalyzer set plus pronouns, auxiliaries and question words (the NLTK list).
@@ -237,10 +252,25 @@ function analyzeAscii(text: string, out: string[]) {
   }
 }
 
-/** Text → index terms, in order (duplicates kept: BM25 needs term frequencies). */
 const NON_ASCII = /[^\x00-\x7f]/;
+const HAN_RUN_RE = /(\p{Script=Han}+)|([^\p{Script=Han}]+)/gu;
 
-export function analyze(text: string): string[] {
+/** Overlapping bigrams of a CJK run (a single character stays a unigram), as Elasticsearch's cjk_bigram filter. */
+function bigrams(text: string, out: string[]) {
+  const run = [...text];
+  if (run.length === 1) out.push(run[0]);
+  for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+}
+
+/** Han through jieba; kana, Hangul (and Han runs mixed with them are split at the script change) as bigrams. */
+function segmentCjk(run: string, out: string[]) {
+  for (const m of run.matchAll(HAN_RUN_RE)) {
+    if (m[1]) segmentHan(m[1], out);
+    else bigrams(m[2], out);
+  }
+}
+
+function analyzeWith(text: string, cjk: (run: string, out: string[]) => void): string[] {
   const ascii = !NON_ASCII.test(text);
   const norm = (ascii ? text : text.normalize('NFKC')).toLowerCase();
   const out: string[] = [];
@@ -253,11 +283,21 @@ export function analyze(text: string): string[] {
     return out;
   }
   for (const m of norm.matchAll(CJK_RUN_RE)) {
-    if (m[1]) {
-      const run = [...m[1]];
-      if (run.length === 1) out.push(run[0]);
-      for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
-    } else analyzeLatin(m[2], out);
+    if (m[1]) cjk(m[1], out);
+    else analyzeLatin(m[2], out);
   }
   return out;
+}
+
+/** Text → index terms, in order (duplicates kept: BM25 needs term frequencies). Chinese is segmented into words. */
+export function analyze(text: string): string[] {
+  return analyzeWith(text, segmentCjk);
+}
+
+/**
+ * The same analysis with every CJK run as overlapping bigrams (ANALYZER_VERSION 1): what the Elasticsearch mapping's
+ * default `cjk` analyzer does (test/knowledge/support/fake-elasticsearch.ts mirrors it with this).
+ */
+export function analyzeWithCjkBigrams(text: string): string[] {
+  return analyzeWith(text, bigrams);
 }

@@ -2,8 +2,12 @@
  * The requests the Elasticsearch knowledge store sends, as pure functions so that tests can assert them exactly.
  *
  * One index per knowledge base (`<prefix><kbId>`) with a strict mapping: the chunk fields, a `search_text` field
- * (title + text via copy_to) analysed like the embedded store (standard tokenizer, possessive, lower-case, CJK
- * bigrams, the same English stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the KB).
+ * (title + text via copy_to) analysed like the embedded store for English (possessive, lower-case, the same English
+ * stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the KB). Chinese, Japanese and Korean
+ * are tokenized as KNOWLEDGE_ES_CJK_ANALYZER says (see CJK_ANALYZERS): `cjk` bigrams by default (no plugin needed),
+ * or a word segmenter where the cluster has its plugin. The choice is recorded in `_meta.paiflow.cjkAnalyzer`; an
+ * index keeps the analyzer it was created with (Elasticsearch cannot re-analyse a field in place), so changing the
+ * setting applies to knowledge bases created afterwards.
  *
  * Retrieval:
  * - hybrid/rescore (default): a `knn` query (k = num_candidates = topK × 30, KB filter inside it) rescored by a BM25
@@ -20,6 +24,44 @@ import type { ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types'
 
 /** The mapping's `_meta.paiflow.format`; an index with another one was not made by this code. */
 export const FORMAT = 1;
+
+/**
+ * How `search_text` tokenizes CJK text:
+ * - `cjk`: the standard tokenizer + cjk_bigram (overlapping character pairs), built in — what indexes created before
+ *   this setting have (their `_meta` has no cjkAnalyzer);
+ * - `smartcn`: the analysis-smartcn plugin's Chinese word segmenter (smartcn_tokenizer + smartcn_stop);
+ * - `ik_smart`: the IK plugin's (elasticsearch-analysis-ik) coarse-grained segmenter;
+ * - `icu`: the analysis-icu plugin's dictionary-based icu_tokenizer (Chinese, Japanese, Thai, …).
+ */
+export const CJK_ANALYZERS = ['cjk', 'smartcn', 'ik_smart', 'icu'] as const;
+export type CjkAnalyzer = (typeof CJK_ANALYZERS)[number];
+
+/** The plugin a CJK analyzer needs on the cluster (for the error when index creation fails without it). */
+export const CJK_ANALYZER_PLUGIN: Record<CjkAnalyzer, string | null> = {
+  cjk: null,
+  smartcn: 'analysis-smartcn',
+  ik_smart: 'analysis-ik',
+  icu: 'analysis-icu',
+};
+
+/** The `paiflow_text` analyzer for a CJK choice; the English filters are the same in each. */
+function textAnalyzer(cjk: CjkAnalyzer): { type: 'custom'; tokenizer: string; filter: string[] } {
+  const english = ['paiflow_possessive', 'lowercase', 'paiflow_stop', 'porter_stem'];
+  switch (cjk) {
+    case 'cjk':
+      return {
+        type: 'custom',
+        tokenizer: 'standard',
+        filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
+      };
+    case 'smartcn':
+      return { type: 'custom', tokenizer: 'smartcn_tokenizer', filter: ['cjk_width', 'smartcn_stop', ...english] };
+    case 'ik_smart':
+      return { type: 'custom', tokenizer: 'ik_smart', filter: ['cjk_width', ...english] };
+    case 'icu':
+      return { type: 'custom', tokenizer: 'icu_tokenizer', filter: ['cjk_width', ...english] };
+  }
+}
 const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
 const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
 
@@ -45,7 +87,7 @@ export function indexNameFor(prefix: string, kbId: string): string {
 }
 
 /** The index settings + mapping for a KB (exported for the request-shape tests). */
-export function indexDefinition(spec: IndexSpec) {
+export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk') {
   return {
     settings: {
       analysis: {
@@ -53,18 +95,12 @@ export function indexDefinition(spec: IndexSpec) {
           paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
           paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
         },
-        analyzer: {
-          paiflow_text: {
-            type: 'custom',
-            tokenizer: 'standard',
-            filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
-          },
-        },
+        analyzer: { paiflow_text: textAnalyzer(cjkAnalyzer) },
       },
     } satisfies estypes.IndicesIndexSettings,
     mappings: {
       dynamic: 'strict' as const,
-      _meta: { paiflow: { format: FORMAT, kbId: spec.kbId, dimension: spec.dimension } },
+      _meta: { paiflow: { format: FORMAT, kbId: spec.kbId, dimension: spec.dimension, cjkAnalyzer } },
       properties: {
         kb_id: { type: 'keyword' as const },
         document_id: { type: 'keyword' as const },

@@ -3,20 +3,26 @@
  *
  * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping (see
  * elasticsearch-requests.ts for the mapping and every request body). An existing index whose mapping differs
- * (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH. Named queries with
+ * (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH; one created with another CJK analyzer is
+ * used as it is (its analyzer applies to its documents and queries alike). Named queries with
  * `include_named_queries_score` give back the knn and bm25 parts of each hit's score.
+ * A query the embedder cannot read is sent as BM25 by the service; chunks it cannot read (ChunkRecord.covered) are
+ * still indexed with their vector here — the mapping has no field for the mark yet.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { settings } from '../config/settings';
 import { PaiError } from '../errors';
 import { errorType, esError, isResponseError } from './elasticsearch-errors';
 import {
   bulkOperations,
+  CJK_ANALYZER_PLUGIN,
   filterFor,
   FORMAT,
   indexDefinition,
   indexNameFor,
   searchBody,
   type ChunkSource,
+  type CjkAnalyzer,
 } from './elasticsearch-requests';
 import {
   DEFAULT_FUSION,
@@ -28,7 +34,14 @@ import {
   type StoreQuery,
 } from './types';
 
-export { bulkOperations, filterFor, indexDefinition, indexNameFor, searchBody } from './elasticsearch-requests';
+export {
+  bulkOperations,
+  CJK_ANALYZERS,
+  filterFor,
+  indexDefinition,
+  indexNameFor,
+  searchBody,
+} from './elasticsearch-requests';
 
 /** The parts of an index mapping verify() reads; any of them may be missing in an index PaiFlow did not create. */
 interface MappingSeen {
@@ -48,6 +61,8 @@ export interface ElasticsearchStoreOptions {
   bulkSize?: number;
   /** For admins' /api/health details; default the client's first node host. */
   label?: string;
+  /** How new indexes tokenize CJK text; default KNOWLEDGE_ES_CJK_ANALYZER (`cjk`). */
+  cjkAnalyzer?: CjkAnalyzer;
 }
 
 export class ElasticsearchKnowledgeStore implements KnowledgeStore {
@@ -57,6 +72,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   private readonly fusion: FusionOptions;
   private readonly bulkSize: number;
   private readonly label: string;
+  private readonly cjkAnalyzer: CjkAnalyzer;
   /** Indexes verified in this process (skip the mapping check on every write). */
   private verified = new Map<string, number>();
 
@@ -65,6 +81,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     this.prefix = opts.indexPrefix ?? 'paiflow-kb-';
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
     this.bulkSize = opts.bulkSize ?? 500;
+    this.cjkAnalyzer = opts.cjkAnalyzer ?? settings().KNOWLEDGE_ES_CJK_ANALYZER;
     let host = 'elasticsearch';
     try {
       // A test double may have no connection pool: hence the optional chain on every step.
@@ -131,15 +148,30 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
     if (!exists) {
       try {
-        await this.client.indices.create({ index, ...indexDefinition(spec) });
+        await this.client.indices.create({ index, ...indexDefinition(spec, this.cjkAnalyzer) });
         this.verified.set(index, spec.dimension);
         return;
       } catch (e) {
         // Created concurrently by another process: fall through to the mapping check.
-        if (errorType(e) !== 'resource_already_exists_exception') throw esError(e, `creating index ${index}`);
+        if (errorType(e) !== 'resource_already_exists_exception') throw this.creationError(e, index);
       }
     }
     await this.verify(index, spec);
+  }
+
+  /** A tokenizer the cluster does not know means its plugin is missing: say which, and the setting that asks for it. */
+  private creationError(e: unknown, index: string): PaiError {
+    const plugin = CJK_ANALYZER_PLUGIN[this.cjkAnalyzer];
+    const err = esError(e, `creating index ${index}`);
+    if (plugin && /tokenizer|filter|analyzer/i.test(err.message)) {
+      return new PaiError(
+        'KNOWLEDGE_ANALYZER_UNAVAILABLE',
+        `KNOWLEDGE_ES_CJK_ANALYZER=${this.cjkAnalyzer} needs the ${plugin} plugin on the Elasticsearch cluster ` +
+          `(${err.message}); install it, or set KNOWLEDGE_ES_CJK_ANALYZER=cjk`,
+        { status: 502, cause: e },
+      );
+    }
+    return err;
   }
 
   async dropIndex(kbId: string): Promise<void> {

@@ -135,6 +135,10 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
     return (await this.required(q.kbId)).search(q, this.fusion);
   }
 
+  async uncoveredCount(kbId: string): Promise<number> {
+    return (await this.required(kbId)).uncoveredCount;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.chains.values()]);
     this.indexes.clear();

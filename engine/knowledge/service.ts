@@ -9,6 +9,9 @@
  * A document becomes searchable all at once when it is indexed. Uploading a title that already exists replaces the
  * older document(s) when — and only when — the new one is indexed, so a failed re-upload leaves the old one in place.
  * Each KB records its embedding model and dimension; an embedder that produces another dimension is refused.
+ * Text the KB's embedder cannot read (embedders/coverage.ts: Chinese for the offline model) takes no part in kNN —
+ * such a chunk is stored `covered: false`, such a query is answered by BM25 alone with a notice — so that a vector
+ * that says nothing never reorders the hits.
  */
 import { randomBytes } from 'node:crypto';
 import { PaiError, toErrorJson } from '../errors';
@@ -16,6 +19,7 @@ import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
 import { cpuLimits } from '../cpu/limits';
 import { prepareDocumentInWorker } from '../cpu/tasks';
+import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
 import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase } from './schemas';
@@ -106,8 +110,13 @@ export class KnowledgeBaseService implements KnowledgeService {
     });
   }
 
-  private async embedChecked(kb: KnowledgeBaseRecord, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const vecs = await (await this.embedderFor(kb)).embed(texts, { signal });
+  private async embedChecked(
+    kb: KnowledgeBaseRecord,
+    texts: string[],
+    signal?: AbortSignal,
+    embedder?: Embedder,
+  ): Promise<Float32Array[]> {
+    const vecs = await (embedder ?? (await this.embedderFor(kb))).embed(texts, { signal });
     for (const v of vecs) {
       if (v.length !== kb.dimension) {
         throw new PaiError(
@@ -141,6 +150,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
       search: async (id: string, req: KnowledgeSearchRequest, opts: { signal?: AbortSignal } = {}) =>
         this.search((await own(id)).id, req, opts),
+      embedderCoverage: async (id: string) => this.embedderCoverage(await own(id)),
     };
   }
 
@@ -188,6 +198,19 @@ export class KnowledgeBaseService implements KnowledgeService {
     const kb = await this.o.catalog.getKnowledgeBase(id, workspaceId);
     if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`, { status: 404 });
     return kb;
+  }
+
+  /**
+   * Which languages the KB's embedder reads and how many of its chunks it cannot (for the knowledge base page). An
+   * embedder that cannot be reached now (a deleted credential, no API key) is described by its model name alone.
+   */
+  async embedderCoverage(kb: KnowledgeBaseRecord): Promise<EmbedderCoverage> {
+    const embedder = await this.embedderFor(kb).catch(() => null);
+    if (!embedder) return describeCoverage({ model: kb.embeddingModel, label: kb.embeddingModel }, null);
+    let uncovered: number | null = null;
+    if (embedder.coverage && this.o.store.uncoveredCount)
+      uncovered = await this.o.store.uncoveredCount(kb.id).catch(() => null);
+    return describeCoverage(embedder, uncovered);
   }
 
   async deleteKnowledgeBase(id: string): Promise<void> {
@@ -334,6 +357,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       );
 
       const batch = this.o.embedBatch ?? 16;
+      const embedder = await this.embedderFor(kb);
       const vectors: Float32Array[] = [];
       for (let i = 0; i < chunks.length; i += batch) {
         signal.throwIfAborted();
@@ -343,6 +367,7 @@ export class KnowledgeBaseService implements KnowledgeService {
             kb,
             part.map((c) => `${doc.title}\n${c.text}`),
             signal,
+            embedder,
           )),
         );
         await progress({ progress: 0.05 + 0.9 * (vectors.length / chunks.length) });
@@ -358,6 +383,8 @@ export class KnowledgeBaseService implements KnowledgeService {
         page: c.page,
         text: c.text,
         vector: vectors[i],
+        // What the embedder read: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone.
+        ...(embedderCovers(embedder, `${doc.title}\n${c.text}`) ? {} : { covered: false }),
       }));
       await this.o.store.upsertChunks(kbId, records);
       if (signal.aborted || !(await this.o.catalog.getDocument(kbId, doc.id))) {
@@ -397,14 +424,27 @@ export class KnowledgeBaseService implements KnowledgeService {
   ): Promise<KnowledgeSearchResult> {
     const r = searchSchema.parse(req);
     const kb = await this.getKnowledgeBase(knowledgeBaseId, opts.workspaceId);
-    const vector = r.mode === 'bm25' ? undefined : (await this.embedChecked(kb, [r.query], opts.signal))[0];
+    const embedder = r.mode === 'bm25' ? undefined : await this.embedderFor(kb);
+    // A query the embedder cannot read would get a vector that says nothing: no kNN for it at all.
+    const notice =
+      embedder && !embedderCovers(embedder, r.query)
+        ? {
+            code: 'EMBEDDER_DOES_NOT_COVER_QUERY',
+            message:
+              `the embedding model ${embedder.model} cannot read this query's language, so no vector was used ` +
+              `(${r.mode === 'vector' ? 'vector search has nothing to rank' : 'ranked by BM25 alone'}). ` +
+              MULTILINGUAL_ADVICE,
+          }
+        : undefined;
+    if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
+    const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], opts.signal, embedder))[0] : undefined;
     opts.signal?.throwIfAborted();
     const found = await this.o.store.search({
       kbId: kb.id,
       text: r.query,
       vector,
       topK: r.topK,
-      mode: r.mode,
+      mode: notice ? 'bm25' : r.mode,
       documentIds: r.documentIds,
     });
     const kept = r.threshold === undefined ? found : found.filter((h) => h.score >= r.threshold!);
@@ -421,7 +461,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       bm25: h.bm25,
       knn: h.knn,
     }));
-    return { query: r.query, mode: r.mode, hits };
+    return { query: r.query, mode: r.mode, hits, ...(notice ? { notice } : {}) };
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,12 @@ export interface ChunkMeta {
 export interface ChunkRecord extends ChunkMeta {
   /** The chunk's embedding; its length must equal the index's dimension. */
   vector: ArrayLike<number>;
+  /**
+   * false: the embedder does not cover the chunk's language (Embedder.coverage), so its vector says nothing about
+   * it. The embedded store leaves such a chunk out of kNN — it is ranked by BM25 alone and its hits say knn: null.
+   * Absent: covered. (The Elasticsearch store does not keep this yet: there the vector still takes part.)
+   */
+  covered?: boolean;
 }
 
 export interface IndexSpec {
@@ -73,8 +79,9 @@ export interface StoreQuery {
 
 /**
  * A hit. `knn` is the cosine similarity mapped to [0, 1] as (1 + cos) / 2 — Elasticsearch's score for a cosine
- * dense_vector — or null when no query vector was used. `bm25` is the raw BM25 score (0 when no query term matches),
- * or null when it is not known (Elasticsearch RRF does not report it). `score` is what the hits are ranked by:
+ * dense_vector — or null when no query vector was used or the embedder does not cover the chunk (ChunkRecord.covered).
+ * `bm25` is the raw BM25 score (0 when no query term matches), or null when it is not known (Elasticsearch RRF does
+ * not report it). `score` is what the hits are ranked by:
  * bm25 in `bm25` mode, knn in `vector` mode, the fused score in `hybrid` mode.
  */
 export interface StoreHit extends ChunkMeta {
@@ -104,6 +111,8 @@ export interface KnowledgeStore {
   /** How many chunks the KB (or one of its documents) holds. */
   count(kbId: string, documentId?: string): Promise<number>;
   search(q: StoreQuery): Promise<StoreHit[]>;
+  /** How many chunks of the KB were stored with `covered: false`; absent where the store does not keep it. */
+  uncoveredCount?(kbId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -116,6 +125,14 @@ export interface Embedder {
   /** The vector length (may need one call to the model the first time). */
   dimension(): Promise<number>;
   embed(texts: string[], opts?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  /**
+   * The share (0..1) of the text's letters and digits the model can read (for a subword model: those not mapped to
+   * its unknown token). Below MIN_COVERAGE (embedders/coverage.ts) the vector says nothing about the text and kNN
+   * leaves it out. Absent: the model reads every language (a remote multilingual model, as far as we can know).
+   */
+  coverage?(text: string): number;
+  /** What the model covers, in words, for the knowledge base page (with coverage()), e.g. "English …". */
+  readonly covers?: string;
 }
 
 /** One search answer as the API, the knowledge node and the agent tool return it. */
@@ -147,6 +164,12 @@ export interface KnowledgeSearchResult {
   query: string;
   mode: SearchMode;
   hits: KnowledgeHit[];
+  /**
+   * Set when the answer is not what the mode alone suggests: EMBEDDER_DOES_NOT_COVER_QUERY — the knowledge base's
+   * embedder cannot read the query's language, so no vector was used (hybrid ranked by BM25 alone, every knn null;
+   * vector mode answers no hits rather than noise).
+   */
+  notice?: { code: string; message: string };
 }
 
 /**

@@ -56,7 +56,7 @@ describe('index creation', () => {
           },
           mappings: {
             dynamic: 'strict',
-            _meta: { paiflow: { format: 1, kbId: KB, dimension: 4 } },
+            _meta: { paiflow: { format: 1, kbId: KB, dimension: 4, cjkAnalyzer: 'cjk' } },
             properties: {
               kb_id: { type: 'keyword' },
               document_id: { type: 'keyword' },

@@ -50,7 +50,11 @@ export class Bm25Index {
   private tfScratch = new Int32Array(1024);
   private idScratch = new Int32Array(1024);
 
-  constructor(private readonly params: Bm25Params = { k1: 1.2, b: 0.75 }) {}
+  /** `analyzer`: text → terms for documents and queries alike (another one only to compare analyzers in tests). */
+  constructor(
+    private readonly params: Bm25Params = { k1: 1.2, b: 0.75 },
+    private readonly analyzer: (text: string) => string[] = analyze,
+  ) {}
 
   get size(): number {
     return this.live;
@@ -68,7 +72,7 @@ export class Bm25Index {
   }
 
   add(slot: number, text: string): void {
-    this.addTerms(slot, analyze(text));
+    this.addTerms(slot, this.analyzer(text));
   }
 
   addTerms(slot: number, terms: string[]): void {
@@ -116,7 +120,7 @@ export class Bm25Index {
   score(query: string, accept: (slot: number) => boolean): Bm25Result {
     const { k1, b } = this.params;
     const qtf = new Map<string, number>();
-    for (const t of analyze(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    for (const t of this.analyzer(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
     const acc = this.acc;
     const touched = this.touched;
     let nTouched = 0;

@@ -3,18 +3,17 @@
  * (cosine kNN: exact scan, or a binary-code prefilter + exact re-rank past 20k chunks; see vector-search.ts) and a
  * BM25 inverted index, all in memory, persisted under one directory in an append-only format (kb-index-files.ts)
  * whose commit point is the manifest. When removed slots outnumber 30% of all slots, the index is compacted into a
- * new generation.
+ * new generation. Searching is kb-search.ts.
+ *
+ * Only chunks and vectors are on disk: the BM25 postings are rebuilt from the chunks' text whenever an index is
+ * opened, so an index written by an earlier analyzer (analyzer.ts, ANALYZER_VERSION 1: CJK bigrams) is searched with
+ * the current one (jieba words) from its next open, without a migration step. A chunk's `uncovered` mark (the
+ * embedder could not read it) is stored with it; chunks written before marks existed count as covered until their
+ * document is uploaded again.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { PaiError } from '../../errors';
-import {
-  DEFAULT_FUSION,
-  type ChunkMeta,
-  type ChunkRecord,
-  type FusionOptions,
-  type StoreHit,
-  type StoreQuery,
-} from '../types';
+import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
 import { Bm25Index } from './bm25-index';
 import {
   appendDurably,
@@ -28,28 +27,18 @@ import {
   type DataKind,
   type Manifest,
 } from './kb-index-files';
-import { TopK } from './top-k';
-import { BinaryCodes, dot, exactLimit, knnSearch } from './vector-search';
+import { normalise, searchIndex, type IndexView, type StoredChunk } from './kb-search';
+import { BinaryCodes } from './vector-search';
 
-type StoredChunk = ChunkMeta;
-
-export function normalise(v: ArrayLike<number>, dim: number): Float32Array {
-  const out = new Float32Array(dim);
-  let n = 0;
-  for (let i = 0; i < dim; i++) {
-    const x = Number(v[i]);
-    out[i] = x;
-    n += x * x;
-  }
-  n = Math.sqrt(n);
-  if (n > 0) for (let i = 0; i < dim; i++) out[i] /= n;
-  return out;
-}
+export { normalise } from './kb-search';
 
 export class KbIndex {
   private manifest: Manifest;
   private chunks: Array<StoredChunk | undefined> = [];
   private alive = new Uint8Array(1024);
+  /** alive and covered by the embedder: the slots kNN may return. */
+  private knnAlive = new Uint8Array(1024);
+  private uncovered = 0;
   private vectors: Float32Array;
   private idToSlot = new Map<string, number>();
   private docSlots = new Map<string, Set<number>>();
@@ -127,6 +116,9 @@ export class KbIndex {
     const a = new Uint8Array(cap);
     a.set(this.alive);
     this.alive = a;
+    const k = new Uint8Array(cap);
+    k.set(this.knnAlive);
+    this.knnAlive = k;
     const v = new Float32Array(cap * this.manifest.dimension);
     v.set(this.vectors);
     this.vectors = v;
@@ -146,6 +138,8 @@ export class KbIndex {
     c.title = this.intern(c.title);
     this.chunks[slot] = c;
     this.alive[slot] = 1;
+    if (c.uncovered) this.uncovered++;
+    else this.knnAlive[slot] = 1;
     const prev = this.idToSlot.get(c.id);
     if (prev !== undefined && prev !== slot) this.kill(prev);
     this.idToSlot.set(c.id, slot);
@@ -159,6 +153,8 @@ export class KbIndex {
     if (!this.alive[slot]) return;
     const c = this.chunks[slot]!;
     this.alive[slot] = 0;
+    this.knnAlive[slot] = 0;
+    if (c.uncovered) this.uncovered--;
     this.chunks[slot] = undefined;
     this.dead++;
     if (this.idToSlot.get(c.id) === slot) this.idToSlot.delete(c.id);
@@ -200,6 +196,7 @@ export class KbIndex {
         end: c.end,
         page: c.page ?? null,
         text: c.text,
+        ...(c.covered === false ? { uncovered: true as const } : {}),
       };
       stored.push(s);
       lines.push(JSON.stringify(s));
@@ -238,6 +235,11 @@ export class KbIndex {
     return documentId === undefined ? this.liveCount : (this.docSlots.get(documentId)?.size ?? 0);
   }
 
+  /** Live chunks the embedder does not cover (left out of kNN). */
+  get uncoveredCount(): number {
+    return this.uncovered;
+  }
+
   /** Rewrites live slots into a new generation when removed ones dominate (≥ 30% and ≥ 256). */
   private async maybeCompact() {
     if (this.dead < 256 || this.dead < 0.3 * this.manifest.slots) return;
@@ -263,6 +265,8 @@ export class KbIndex {
     // Rebuild memory in the new slot numbering, then commit.
     this.chunks = [];
     this.alive = new Uint8Array(Math.max(1024, live.length));
+    this.knnAlive = new Uint8Array(this.alive.length);
+    this.uncovered = 0;
     this.vectors = new Float32Array(Math.max(1024, live.length) * dim);
     this.vectors.set(vecs);
     this.idToSlot.clear();
@@ -276,120 +280,20 @@ export class KbIndex {
     for (const kind of DATA_KINDS) await rm(this.file(kind, oldGen), { force: true });
   }
 
-  // ── search ──────────────────────────────────────────────────────────────────────────────────────────────────
-
-  private cosine(slot: number, q: Float32Array): number {
-    return dot(q, this.vectors, slot * q.length);
-  }
-
-  /** kNN (exact up to exactLimit() rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
-  private knn(
-    q: Float32Array,
-    k: number,
-    filter: ((slot: number) => boolean) | undefined,
-    only: number[] | undefined,
-  ): Array<{ slot: number; score: number }> {
-    const rows = this.manifest.slots;
-    const limit = exactLimit();
-    return knnSearch({
-      q,
-      vectors: this.vectors,
-      rows,
-      k,
-      alive: this.alive,
-      filter,
-      only,
-      codes: this.codes,
-      exactLimit: this.liveCount > limit ? limit : Infinity,
-    }).map(({ slot, cos }) => ({ slot, score: (1 + cos) / 2 }));
-  }
-
-  private hit(slot: number, score: number, bm25: number | null, knn: number | null): StoreHit {
-    const c = this.chunks[slot]!;
-    return {
-      id: c.id,
-      documentId: c.documentId,
-      title: c.title,
-      chunkIndex: c.chunkIndex,
-      start: c.start,
-      end: c.end,
-      page: c.page,
-      text: c.text,
-      score,
-      bm25,
-      knn,
-    };
-  }
-
   search(q: StoreQuery, fusionDefaults: FusionOptions = DEFAULT_FUSION): StoreHit[] {
-    const topK = Math.max(0, Math.floor(q.topK));
-    if (topK === 0 || this.liveCount === 0) return [];
-    const fusion = { ...fusionDefaults, ...q.fusion };
-    const alive = this.alive;
-    const only = q.documentIds ? new Set(q.documentIds) : null;
-    const filter = only ? (s: number) => only.has(this.chunks[s]!.documentId) : undefined;
-    const accept = filter ? (s: number) => alive[s] === 1 && filter(s) : (s: number) => alive[s] === 1;
-    // A document filter usually leaves few rows: scan exactly those.
-    let onlySlots: number[] | undefined;
-    if (only) {
-      onlySlots = [];
-      for (const d of only) for (const s of this.docSlots.get(d) ?? []) onlySlots.push(s);
-      if (onlySlots.length > exactLimit()) onlySlots = undefined;
-    }
-    let qv: Float32Array | undefined;
-    if (q.mode !== 'bm25') {
-      if (!q.vector)
-        throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
-      if (q.vector.length !== this.dimension) {
-        throw new PaiError(
-          'EMBEDDING_DIMENSION_MISMATCH',
-          `the query vector is ${q.vector.length}-d; this knowledge base's index is ${this.dimension}-d`,
-          { status: 409 },
-        );
-      }
-      qv = normalise(q.vector, this.dimension);
-    }
-
-    if (q.mode === 'vector')
-      return this.knn(qv!, topK, filter, onlySlots).map((h) => this.hit(h.slot, h.score, null, h.score));
-
-    const bm = this.bm25.score(q.text, accept);
-    try {
-      if (q.mode === 'bm25') {
-        const top = new TopK(topK);
-        for (let i = 0; i < bm.count; i++) {
-          const s = bm.slotAt(i);
-          top.push(bm.scoreOf(s), s);
-        }
-        return top.sorted().map((h) => this.hit(h.slot, h.score, h.score, null));
-      }
-      const window = topK * fusion.numCandidatesFactor;
-      const knn = this.knn(qv!, window, filter, onlySlots);
-      if (fusion.method === 'rescore') {
-        const top = new TopK(topK);
-        const byslot = new Map<number, number>();
-        for (const h of knn) {
-          byslot.set(h.slot, h.score);
-          top.push(fusion.knnWeight * h.score + fusion.bm25Weight * bm.scoreOf(h.slot), h.slot);
-        }
-        return top.sorted().map((h) => this.hit(h.slot, h.score, bm.scoreOf(h.slot), byslot.get(h.slot)!));
-      }
-      // RRF over the top `window` of each list.
-      const bmTop = new TopK(window);
-      for (let i = 0; i < bm.count; i++) {
-        const s = bm.slotAt(i);
-        bmTop.push(bm.scoreOf(s), s);
-      }
-      const fused = new Map<number, number>();
-      const add = (list: Array<{ slot: number }>) =>
-        list.forEach((h, rank) => fused.set(h.slot, (fused.get(h.slot) ?? 0) + 1 / (fusion.rankConstant + rank + 1)));
-      add(bmTop.sorted());
-      add(knn);
-      const top = new TopK(topK);
-      for (const [s, score] of fused) top.push(score, s);
-      return top.sorted().map((h) => this.hit(h.slot, h.score, bm.scoreOf(h.slot), (1 + this.cosine(h.slot, qv!)) / 2));
-    } finally {
-      bm.release();
-    }
+    const view: IndexView = {
+      dimension: this.manifest.dimension,
+      rows: this.manifest.slots,
+      liveCount: this.liveCount,
+      uncovered: this.uncovered,
+      chunks: this.chunks,
+      alive: this.alive,
+      knnAlive: this.knnAlive,
+      vectors: this.vectors,
+      docSlots: this.docSlots,
+      bm25: this.bm25,
+      codes: this.codes,
+    };
+    return searchIndex(view, q, fusionDefaults);
   }
 }

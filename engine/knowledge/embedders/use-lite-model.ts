@@ -7,7 +7,8 @@
 import { PaiError } from '../../errors';
 
 /** Longer inputs are cut: cost grows with length and the model's useful context is a few sentences. */
-const MAX_CHARS = 2000;
+export const USE_LITE_MAX_CHARS = 2000;
+const MAX_CHARS = USE_LITE_MAX_CHARS;
 /** Texts per model call. */
 const BATCH = 8;
 

@@ -8,12 +8,12 @@
  *   rescore_query_weight · rescore score, non-matching docs keep query_weight · score) / rrf retriever /
  *   include_named_queries_score / _source filtering; index create with a strict mapping, get mapping, delete,
  *   _bulk (dims checked like a strict dense_vector mapping), _delete_by_query, _count.
- * Text is analysed with the embedded store's analyzer, which mirrors the index's `paiflow_text` analyzer.
+ * Text is analysed like the default (`cjk`) `paiflow_text` analyzer: the embedded store's analysis with CJK bigrams.
  * It is a test double: real Elasticsearch runs the same suite when ELASTICSEARCH_URL is set.
  */
 import { createRequire } from 'node:module';
 import Mock from '@elastic/elasticsearch-mock';
-import { analyze } from '@/engine/knowledge/analyzer';
+import { analyzeWithCjkBigrams as analyze } from '@/engine/knowledge/analyzer';
 
 // The mock recognises error responses with instanceof against the CJS build of the client; use that build's class.
 const cjs = createRequire(import.meta.url)('@elastic/elasticsearch') as typeof import('@elastic/elasticsearch');

@@ -7,7 +7,9 @@ export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }
   const { id } = await params;
   const kb = await app.knowledge.inWorkspace(caller.workspaceId).getKnowledgeBase(id);
   const docs = await app.knowledge.inWorkspace(caller.workspaceId).listDocuments(id);
-  return Response.json({ ...kb, documentCount: docs.length, chunkCount: docs.reduce((n, d) => n + d.chunkCount, 0) });
+  const embedder = await app.knowledge.inWorkspace(caller.workspaceId).embedderCoverage(id);
+  const chunkCount = docs.reduce((n, d) => n + d.chunkCount, 0);
+  return Response.json({ ...kb, documentCount: docs.length, chunkCount, embedder });
 });
 
 /** Deletes the knowledge base, its documents and its index. */
