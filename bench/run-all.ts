@@ -55,6 +55,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
     run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),
   },
+  'code-node': {
+    title:
+      'Code node (QuickJS/WebAssembly sandbox in a worker thread): cold start on a fresh pool, warm start of a ' +
+      'trivial main through the pool and in-thread',
+    run: async () => (await import('./code-node.bench')).runCodeNodeBench(),
+  },
   'loop-concurrency': {
     title:
       'A 20-item list loop whose body is one ~50 ms HTTP call: concurrency 1 vs 5 (alternating; median ms per run, ' +

@@ -1,8 +1,9 @@
 /**
- * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Three
+ * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Four
  * pools, so that a short task never waits behind a long one on a small machine: `quick` (regexes; CPU_WORKER_THREADS,
- * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time) and `embed`
- * (the offline embedding model, which loads once per thread and so keeps its one thread for a while).
+ * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time), `embed`
+ * (the offline embedding model, which loads once per thread and so keeps its one thread for a while) and `code`
+ * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads).
  *
  * Threads start on first use and stop when idle; an idle thread keeps nobody alive (piscina unrefs it), so a script
  * or test that never calls closeCpuPools() still exits. Each task runs under a time limit that starts when the worker
@@ -14,9 +15,10 @@ import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { fromAppRoot } from '../store/app-root';
 import { PaiError } from '../errors';
+import { CODE_THREAD_STACK_MB } from '../code/limits';
 import { cpuLimits } from './limits';
 
-export type PoolName = 'quick' | 'documents' | 'embed';
+export type PoolName = 'quick' | 'documents' | 'embed' | 'code';
 
 /** What a task function in worker.mjs answers: a value, or an error to rethrow as a PaiError. */
 export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string; status?: number } };
@@ -46,6 +48,14 @@ function options(name: PoolName) {
     case 'embed':
       // The model takes about 0.3 s to load in a new thread: keep the thread for five idle minutes.
       return { maxThreads: 1, idleTimeout: 5 * 60_000, resourceLimits: { maxOldGenerationSizeMb: 1024 } };
+    case 'code':
+      // Code nodes' sandboxes (engine/code/sandbox.ts): their memory is WebAssembly's, outside this heap limit (it
+      // holds their results); a large native stack keeps deep guest recursion a guest error (CODE_THREAD_STACK_MB).
+      return {
+        maxThreads: limits.threads,
+        idleTimeout: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: CODE_THREAD_STACK_MB },
+      };
   }
 }
 

@@ -2,6 +2,8 @@
  * The typed tasks of the CPU pools (pool.ts, worker.mjs): each says which pool it runs on, under which time and
  * memory limit, and which error code a task over its limit fails with.
  */
+import { CODE_HARD_TIMEOUT_GRACE_MS } from '../code/limits';
+import type { SandboxOutcome, SandboxTask } from '../code/sandbox';
 import type { Chunk } from '../knowledge/chunker';
 import type { DocumentMime } from '../knowledge/parsers';
 import type { PreparedDocument } from '../knowledge/prepare-document';
@@ -135,4 +137,34 @@ export async function embedInWorker(texts: string[], opts: { signal?: AbortSigna
     );
   }
   return out;
+}
+
+/**
+ * Runs a Code node's JavaScript in a sandbox on the code pool (engine/code/sandbox.ts): the sandbox stops the code
+ * at `timeoutMs` itself and answers its failure (with the console lines so far); the pool ends the thread only when
+ * the sandbox has not answered CODE_HARD_TIMEOUT_GRACE_MS later, or on `signal` (a cancelled run, the node's own
+ * timeout) — the thread's replacement takes the next task.
+ */
+export function codeInWorker(task: SandboxTask, opts: { signal?: AbortSignal } = {}): Promise<SandboxOutcome> {
+  return runInPool<SandboxOutcome>(
+    'code',
+    'code',
+    { ...task },
+    {
+      timeoutMs: task.timeoutMs + CODE_HARD_TIMEOUT_GRACE_MS,
+      signal: opts.signal,
+      onTimeout: () =>
+        new PaiError('CODE_TIMEOUT', `the code did not finish within ${task.timeoutMs} ms of CPU time (timeoutMs)`, {
+          status: 422,
+        }),
+      onOutOfMemory: () =>
+        new PaiError(
+          'CODE_MEMORY_LIMIT',
+          "the code's result or console output needed more memory than its thread has",
+          {
+            status: 422,
+          },
+        ),
+    },
+  );
 }

@@ -80,3 +80,19 @@ export async function embed({ texts, started }) {
     return failure(e);
   }
 }
+
+/**
+ * `{ code, inputJson, timeoutMs, memoryMb, maxOutputChars }` → a Code node's outcome (engine/code/sandbox.ts). The
+ * sandbox module is loaded before the task says it started, so that the first task of a thread does not spend its
+ * time limit on loading; the sandbox keeps its own CPU deadline, the main thread's limit is the backstop.
+ */
+export async function code({ started, ...task }) {
+  try {
+    const { runSandboxed } = await load('../code/sandbox.ts');
+    begin(started);
+    return { value: await runSandboxed(task) };
+  } catch (e) {
+    begin(started);
+    return failure(e);
+  }
+}

@@ -207,7 +207,9 @@ export function validateGraph(
     starts.length ? ((starts[0].n.data.config as Partial<StartConfig>).inputs ?? []).map((d) => d?.name) : [],
   );
   graph.nodes.forEach((n, i) => {
-    const refs = collectRefs(n.data.config ?? {}, `nodes[${i}].data.config`);
+    const literal = registry.has(n.type) ? (registry.get(n.type).literalKeys ?? []) : [];
+    const config = Object.entries(n.data.config ?? {}).filter(([k]) => !literal.includes(k));
+    const refs = collectRefs(Object.fromEntries(config), `nodes[${i}].data.config`);
     if (!refs.length) return;
     const upstream = ancestorsOf(t, n.id);
     for (const { path, ref } of refs) {

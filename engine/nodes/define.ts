@@ -136,6 +136,11 @@ export interface NodeDefinition<C = unknown> {
   /** Config keys whose templates must not be resolved before execute (the node renders them itself). */
   rawKeys?: string[];
   /**
+   * Config keys that hold no templates at all (a Code node's JavaScript, where `{{` is just code): the validator
+   * looks for no refs in them. List them in rawKeys too, so that they are not resolved either.
+   */
+  literalKeys?: string[];
+  /**
    * Save-time checks beyond the schema, on a config the schema accepted (e.g. a written-out regex too complex to
    * run); paths are relative to the config. The validator reports them with their own codes.
    */

@@ -13,6 +13,7 @@ import { agentNode } from './agent.node';
 import { knowledgeNode } from './knowledge.node';
 import { multiAgentNode } from './multi-agent.node';
 import { workflowNode } from './workflow.node';
+import { codeNode } from './code.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -76,5 +77,6 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(agentNode)
     .register(multiAgentNode)
     .register(knowledgeNode)
-    .register(workflowNode);
+    .register(workflowNode)
+    .register(codeNode);
 }

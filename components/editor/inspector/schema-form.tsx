@@ -108,7 +108,7 @@ export function SchemaField({
         onChange={(v) => onChangeAt(path, v === '' && !required && schema.default === undefined ? undefined : v)}
         suggestions={suggestions}
         multiline={multiline}
-        rows={name === 'template' || name === 'userPrompt' ? 4 : 3}
+        rows={name === 'code' ? 12 : name === 'template' || name === 'userPrompt' ? 4 : 3}
         invalid={invalid}
         testId={testId}
         ariaLabel={humanize(name)}
