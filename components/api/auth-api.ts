@@ -100,7 +100,8 @@ export const authApi = {
   invite: (workspaceId: string, email: string, role: Role) =>
     call<Invitation>('POST', `${ws(workspaceId)}/invitations`, { email, role }),
   listCredentials: () => call<CredentialView[]>('GET', '/api/credentials'),
-  createCredential: (body: { name: string; type: CredentialType; data: Record<string, string>; hosts?: string[] }) =>
+  /** `data`: the type's fields (strings), and an OpenAI-compatible one's `prices` table. */
+  createCredential: (body: { name: string; type: CredentialType; data: Record<string, unknown>; hosts?: string[] }) =>
     call<CredentialView>('POST', '/api/credentials', body),
   deleteCredential: (id: string) => call<void>('DELETE', `/api/credentials/${encodeURIComponent(id)}`),
 };

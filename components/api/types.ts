@@ -116,7 +116,9 @@ export interface RunView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-  usage: { inputTokens: number; outputTokens: number };
+  /** USD, the sum of the nodes' costs; null when a node's price is unknown. */
+  costUsd?: number | null;
+  usage: { inputTokens: number; outputTokens: number; costUsd?: number | null };
   nodes: RunNodeView[];
 }
 

@@ -15,6 +15,8 @@ export interface RunRow {
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
+  /** USD, the sum of the run's nodes' costs; null when a node's price is unknown. */
+  costUsd: number | null;
   error?: { code: string; message: string };
 }
 

@@ -1,14 +1,15 @@
 'use client';
 /**
  * The workspace's runs (`/runs`): newest first, filtered and searched through GET /api/runs, more pages by cursor.
- * The filters live in the URL, so a filtered view can be shared and survives a reload; a row opens the run in its
- * workflow's editor.
+ * The filters live in the URL, so a filtered view can be shared and survives a reload (so does `?limit=`, the page
+ * size); a row opens the run in its workflow's editor.
  */
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';
 import type { WorkflowSummary } from '@/components/api/types';
+import { formatUsd } from '@/components/editor/run/run-cost';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { TopBar } from '@/components/ui/top-bar';
@@ -16,6 +17,13 @@ import { apiFilters, RunFiltersBar, type FilterState } from './run-filters';
 import { runHref, runsApi, type RunRow } from './runs-api';
 
 const KEYS = ['workflowId', 'status', 'engine', 'version', 'trigger', 'range', 'from', 'to', 'q'] as const;
+const PAGE = 50;
+
+/** `?limit=` as a page size the API accepts (1…200), else the default. */
+function pageSizeOf(params: URLSearchParams): number {
+  const n = Number(params.get('limit'));
+  return Number.isInteger(n) && n >= 1 && n <= 200 ? n : PAGE;
+}
 
 function stateOf(params: URLSearchParams): FilterState {
   const s: FilterState = {};
@@ -38,6 +46,7 @@ export function RunsView() {
   const pathname = usePathname();
   const params = useSearchParams();
   const filters = useMemo(() => stateOf(new URLSearchParams(params.toString())), [params]);
+  const limit = pageSizeOf(new URLSearchParams(params.toString()));
   const key = JSON.stringify(filters);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -51,23 +60,24 @@ export function RunsView() {
     (next: FilterState) => {
       const qs = new URLSearchParams();
       for (const k of KEYS) if (next[k]) qs.set(k, next[k]!);
+      if (limit !== PAGE) qs.set('limit', String(limit));
       const s = qs.toString();
       router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
     },
-    [router, pathname],
+    [router, pathname, limit],
   );
 
   // A new filter set loads its first page; an answer for an older set is dropped.
   useEffect(() => {
     const ctl = new AbortController();
-    runsApi.list(apiFilters(JSON.parse(key) as FilterState), null, 50, ctl.signal).then(
+    runsApi.list(apiFilters(JSON.parse(key) as FilterState), null, limit, ctl.signal).then(
       (page) => setLoaded({ key, runs: page.runs, nextCursor: page.nextCursor, error: null }),
       (e) => {
         if (!ctl.signal.aborted) setLoaded({ key, runs: [], nextCursor: null, error: errorMessage(e) });
       },
     );
     return () => ctl.abort();
-  }, [key]);
+  }, [key, limit]);
 
   const current = loaded?.key === key ? loaded : null;
 
@@ -75,7 +85,7 @@ export function RunsView() {
     if (!current?.nextCursor) return;
     setLoadingMore(true);
     try {
-      const page = await runsApi.list(apiFilters(filters), current.nextCursor);
+      const page = await runsApi.list(apiFilters(filters), current.nextCursor, limit);
       setLoaded({ ...current, runs: [...current.runs, ...page.runs], nextCursor: page.nextCursor });
     } catch (e) {
       setLoaded({ ...current, error: errorMessage(e) });
@@ -113,13 +123,22 @@ export function RunsView() {
           <table className="w-full text-left text-[13px]" data-testid="runs-table">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-[11px] uppercase tracking-wide text-zinc-500">
               <tr>
-                {['Status', 'Run', 'Workflow', 'Version', 'Engine', 'Trigger', 'Started', 'Duration', 'Error'].map(
-                  (h) => (
-                    <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
-                      {h}
-                    </th>
-                  ),
-                )}
+                {[
+                  'Status',
+                  'Run',
+                  'Workflow',
+                  'Version',
+                  'Engine',
+                  'Trigger',
+                  'Started',
+                  'Duration',
+                  'Cost',
+                  'Error',
+                ].map((h) => (
+                  <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
+                    {h}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -177,6 +196,13 @@ function RunTableRow({ run: r }: { run: RunRow }) {
         </time>
       </td>
       <td className={`${cell} text-right tabular-nums text-zinc-600`}>{formatDuration(r.durationMs)}</td>
+      <td
+        className={`${cell} text-right tabular-nums text-zinc-600`}
+        data-testid="runs-cost"
+        title={r.costUsd === null ? 'A node used a model without a known price' : undefined}
+      >
+        {r.costUsd === undefined ? '' : formatUsd(r.costUsd)}
+      </td>
       <td className="max-w-[20rem] truncate px-3 py-1.5 text-red-600" title={r.error?.message}>
         {r.error?.message}
       </td>

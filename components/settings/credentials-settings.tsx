@@ -1,12 +1,16 @@
 'use client';
 /**
  * The workspace's credentials: the list (masked; environment ones are read-only) and, for admins, a create form
- * whose fields follow the type, with the hosts the credential may be sent to.
+ * whose fields follow the type, with the hosts the credential may be sent to (and, for an OpenAI-compatible one, its
+ * own model prices).
  */
 import { useState } from 'react';
 import { authApi, canAdmin, type CredentialType, type CredentialView } from '@/components/api/auth-api';
+import { ApiError } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
+import { pricesFromRows, type PriceProblem, type PriceRow } from './credential-prices';
+import { CredentialPricesFields } from './credential-prices-fields';
 import { InputField, SelectField, SettingsForm, useSubmit } from './settings-form';
 import { ErrorNote, formatDate, Section, SettingsShell, TableSection, useApiData } from './settings-shell';
 
@@ -85,16 +89,35 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
   const [type, setType] = useState<NewType>('openai');
   const [data, setData] = useState<Record<string, string>>({});
   const [hosts, setHosts] = useState('');
+  const [priceRows, setPriceRows] = useState<PriceRow[]>([]);
+  const [priceProblems, setPriceProblems] = useState<PriceProblem[]>([]);
   const { busy, error, submit } = useSubmit(async () => {
-    const fields = Object.fromEntries(FIELDS[type].map(([k]) => [k, data[k] ?? '']).filter(([, v]) => v !== ''));
+    const fields: Record<string, unknown> = Object.fromEntries(
+      FIELDS[type].map(([k]) => [k, data[k] ?? '']).filter(([, v]) => v !== ''),
+    );
+    if (type === 'openai') {
+      const { prices, problems } = pricesFromRows(priceRows);
+      setPriceProblems(problems);
+      if (problems.length) throw new Error('Some prices need fixing (see below each field).');
+      if (prices) fields.prices = prices;
+    }
     const hostList = hosts
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);
-    await authApi.createCredential({ name, type, data: fields, hosts: hostList.length ? hostList : undefined });
+    try {
+      await authApi.createCredential({ name, type, data: fields, hosts: hostList.length ? hostList : undefined });
+    } catch (e) {
+      // A price the server refused names its entry in the path (data.prices.<model>.<field>): say which one.
+      if (e instanceof ApiError && e.path?.startsWith('data.prices'))
+        throw new Error(`Prices — ${e.path.slice('data.prices.'.length) || 'table'}: ${e.message}`);
+      throw e;
+    }
     setName('');
     setData({});
     setHosts('');
+    setPriceRows([]);
+    setPriceProblems([]);
     onCreated();
   });
 
@@ -110,6 +133,7 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
             onChange={(t) => {
               setType(t as NewType);
               setData({});
+              setPriceProblems([]);
             }}
           >
             {(Object.keys(FIELDS) as NewType[]).map((t) => (
@@ -134,6 +158,18 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
             />
           ))}
         </div>
+        {type === 'openai' && (
+          <CredentialPricesFields
+            rows={priceRows}
+            problems={priceProblems}
+            onChange={(rows, edited) => {
+              setPriceRows(rows);
+              setPriceProblems((ps) =>
+                edited ? ps.filter((p) => p.row !== edited.row || p.field !== edited.field) : [],
+              );
+            }}
+          />
+        )}
         {type !== 'openai' && (
           <InputField
             id="credential-hosts"

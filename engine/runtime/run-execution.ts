@@ -5,6 +5,8 @@
  */
 import type { EventBus } from '../events/types';
 import type { Graph } from '../graph/schema';
+import { totalUsage } from '../llm/prices';
+import type { Usage } from '../llm/types';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
 import type { ExecuteArgs, ExecuteResult } from './dag-executor';
@@ -43,9 +45,38 @@ export interface Launch {
   controller: AbortController;
 }
 
+/**
+ * The journal of one execution that also keeps every node's latest usage (the stored snapshots it resumed from, then
+ * each one staged), so the run's end event carries the run's tokens and cost without reading the snapshots back.
+ */
+class TalliedJournal extends RunJournal {
+  private readonly usages = new Map<string, Partial<Usage> | null>();
+
+  constructor(previous: Map<string, NodeRunRecord>, ...journal: ConstructorParameters<typeof RunJournal>) {
+    super(...journal);
+    for (const [nodeId, n] of previous) this.usages.set(nodeId, n.usage);
+  }
+
+  override stageNode(rec: NodeRunRecord): void {
+    this.usages.set(rec.nodeId, rec.usage);
+    super.stageNode(rec);
+  }
+
+  /** The run's tokens and `costUsd` (null when a node's price is unknown), as GET /api/runs/:id sums them. */
+  usage() {
+    return totalUsage(this.usages.values());
+  }
+}
+
+/** The end event's cost fields: `costUsd` (the run's, the sum of its nodes') and the run's `usage`. */
+function costData(j: TalliedJournal) {
+  const usage = j.usage();
+  return { costUsd: usage.costUsd, usage };
+}
+
 /** Records the outcome: the terminal (or waiting) event and status in one commit. */
 function commitOutcome(
-  j: RunJournal,
+  j: TalliedJournal,
   { run, graph, previous }: Launch,
   result: ExecuteResult,
 ): { patch?: RunPatch; stored: Promise<RunRecord> } {
@@ -86,9 +117,11 @@ function commitOutcome(
     error: result.error,
     finishedAt: new Date().toISOString(),
   };
-  j.emit(type, result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }, {
-    afterFlush: true,
-  });
+  j.emit(
+    type,
+    { ...(result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }), ...costData(j) },
+    { afterFlush: true },
+  );
   j.stopAutoFlush();
   const stored = j.flush(patch).then(
     () =>
@@ -106,17 +139,18 @@ function commitOutcome(
 /** Executes the launch; resolves to the run as stored at its end or pause, or null when that write failed. */
 export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<RunRecord | null> {
   const { run, graph, previous, reuse, info, controller } = launch;
-  let journal: RunJournal | undefined;
+  let journal: TalliedJournal | undefined;
   let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
   let finishing: Promise<RunRecord> | undefined;
   let announced: ExecuteResult | undefined;
-  const finish = (j: RunJournal, result: ExecuteResult) => {
+  const finish = (j: TalliedJournal, result: ExecuteResult) => {
     const { patch, stored } = commitOutcome(j, launch, result);
     final = patch;
     return stored;
   };
   try {
-    const j = (journal = new RunJournal(
+    const j = (journal = new TalliedJournal(
+      previous,
       run.id,
       deps.store,
       deps.bus,
@@ -167,7 +201,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
     // otherwise.
     journal?.stopAutoFlush();
     const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
-    if (journal && !final) journal.emit('run.failed', { error }, { afterFlush: true });
+    if (journal && !final) journal.emit('run.failed', { error, ...costData(journal) }, { afterFlush: true });
     await (
       journal
         ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() })

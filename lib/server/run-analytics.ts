@@ -1,7 +1,7 @@
 /**
- * Run analytics use-cases: GET /api/runs (the workspace's runs, filtered and searched, paged by an opaque cursor)
- * and GET /api/workflows/:id/stats. Query strings are checked here (a bad one is a 400 with `query.<name>`); the SQL
- * lives in engine/store/prisma/run-analytics.ts and always names the caller's workspace.
+ * Run analytics use-cases: GET /api/runs (the workspace's runs, filtered and searched, paged by an opaque cursor,
+ * each with its `costUsd`) and GET /api/workflows/:id/stats. Query strings are checked here (a bad one is a 400 with
+ * `query.<name>`); the SQL lives in engine/store/prisma/run-analytics.ts and always names the caller's workspace.
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
@@ -13,6 +13,7 @@ import {
   type RunListQuery,
   type WorkflowStats,
 } from '@/engine/store/prisma/run-analytics';
+import { runCosts } from '@/engine/store/prisma/workflow-cost';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { getWorkflowOr404 } from './workflows';
@@ -123,7 +124,16 @@ export async function listWorkspaceRuns(app: App, caller: Pick<Caller, 'workspac
     limit: p.limit ?? RUNS_PAGE_DEFAULT,
   };
   const { rows, hasMore } = await analyticsOf(app).listRuns(query);
-  return { runs: rows, nextCursor: hasMore ? encodeCursor(rows[rows.length - 1]) : null };
+  // Each run's cost, read for this page only (as GET /api/runs/:id sums it: null when a node's price is unknown).
+  const costs = await runCosts(
+    app.db.sql,
+    rows.map((r) => r.id),
+  );
+  const runs = rows.map((r) => {
+    const cost = costs.get(r.id);
+    return { ...r, costUsd: cost ? cost.costUsd : 0 }; // no snapshot has usage: no LLM work
+  });
+  return { runs, nextCursor: hasMore ? encodeCursor(rows[rows.length - 1]) : null };
 }
 
 /** GET /api/workflows/:id/stats: `to` defaults to now, `from` to STATS_DEFAULT_DAYS before `to`. */

@@ -197,6 +197,8 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
+    /** The run's cost in USD: its nodes' summed; null when a node's price is unknown (engine/llm/prices.ts). */
+    costUsd: usage.costUsd,
     usage,
     nodes,
     graph: run.graph,

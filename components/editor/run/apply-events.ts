@@ -4,6 +4,7 @@
  */
 import type { ErrorJson, NodeStatus, RunStatus, TraceEvent } from '@/components/api/types';
 import { newChild, updateChild } from './child-spans';
+import { runUsageOf } from './run-cost';
 import {
   EMPTY_NODE,
   type ChildRunRef,
@@ -90,6 +91,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         s.error = null;
         s.outputs = null;
         s.finishedAt = null;
+        s.usage = null;
         s.startedAt ??= e.ts;
         if (d.resumed) {
           const reused = new Set((d.reused as string[] | undefined) ?? []);
@@ -161,6 +163,24 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         break;
       }
       case 'node.progress': {
+        // A seeded node (pinned output, a single-node run's upstream) never starts: its note opens its row.
+        if (e.nodeId && !spanIndex.has(e.spanId) && (d.pinned || d.seeded)) {
+          addTop({
+            spanId: e.spanId,
+            kind: 'node',
+            nodeId: e.nodeId,
+            type: '', // named by its node.succeeded
+            name: e.nodeId,
+            status: 'running',
+            attempt: 0,
+            tokens: '',
+            notes: [seededNote(d)],
+            children: [],
+            startedSeq: e.seq,
+            ts: e.ts,
+          });
+          break;
+        }
         const sp = editable(e.spanId);
         const retry = d.retry as { attempt?: number; nextInMs?: number; error?: ErrorJson } | undefined;
         if (sp && !d.childRun) {
@@ -191,7 +211,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         };
         setNode(e.nodeId, patch);
         const sp = editable(e.spanId);
-        if (sp) Object.assign(sp, patch);
+        if (sp) Object.assign(sp, patch, !sp.type && typeof d.type === 'string' ? { type: d.type } : {});
         break;
       }
       case 'node.skipped': {
@@ -257,6 +277,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         s.finishedAt = e.ts;
         s.outputs = (d.outputs as Record<string, unknown>) ?? s.outputs;
         s.error = (d.error as ErrorJson) ?? null;
+        s.usage = runUsageOf(d.usage);
         s.waitingNodeId = null;
         s.waitingApproval = null;
         s.waitingBreakpoint = null;
@@ -288,6 +309,13 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
     }
   }
   return s;
+}
+
+/** Why a node was recorded without executing (pinned-data.ts's `node.progress` notes). */
+function seededNote(d: Record<string, unknown>): string {
+  if (d.pinned) return 'Pinned output reused: the node was not executed';
+  const from = d.seeded === 'inputs' ? 'the run inputs' : d.seeded === 'run' ? 'an earlier run' : 'the given upstream';
+  return `Value from ${from}: the node was not executed`;
 }
 
 function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {

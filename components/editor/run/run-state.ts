@@ -66,6 +66,13 @@ export interface BreakpointPrompt {
   input: unknown;
 }
 
+/** A run's total tokens and cost in USD (null: a node's price is unknown). */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
 export interface RunState {
   runId: string | null;
   status: RunStatus | 'idle';
@@ -74,6 +81,8 @@ export interface RunState {
   inputs: Record<string, unknown> | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The run's total as its end event (or its stored view) states it; null while it runs (run-cost.ts sums). */
+  usage: RunUsage | null;
   lastSeq: number;
   nodes: Map<string, NodeRunState>;
   spans: TraceSpan[];
@@ -98,6 +107,7 @@ export const EMPTY_RUN: RunState = {
   inputs: null,
   startedAt: null,
   finishedAt: null,
+  usage: null,
   lastSeq: 0,
   nodes: new Map(),
   spans: [],

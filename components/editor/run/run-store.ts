@@ -6,6 +6,7 @@
 import type { RunView, TraceEvent } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
 import { applyEvents } from './apply-events';
+import { runUsageOf } from './run-cost';
 import { EMPTY_NODE, EMPTY_RUN, isTerminal, type NodeRunState, type RunState } from './run-state';
 
 export { applyEvents } from './apply-events';
@@ -100,6 +101,7 @@ export class RunStore {
       inputs: run.inputs,
       startedAt: run.startedAt ?? run.createdAt,
       finishedAt: settled ? run.finishedAt : s.finishedAt,
+      usage: settled && isTerminal(run.status) ? (runUsageOf(run.usage) ?? s.usage) : s.usage,
     });
   }
 }

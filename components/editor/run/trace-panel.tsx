@@ -4,7 +4,9 @@ import { memo, useCallback, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
-import { answerRun, cancelRun, startResume } from './run-actions';
+import { cancelRun, startResume } from './run-actions';
+import { AnswerBox } from './answer-box';
+import { formatUsd, runTotal } from './run-cost';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
 import { BreakpointBox } from './breakpoint-box';
@@ -18,6 +20,11 @@ function costText(usage: object): string {
   if (cost === undefined) return '';
   if (cost === null) return ' · price unknown';
   return ` · $${cost === 0 ? '0' : cost < 0.01 ? cost.toFixed(5) : cost.toFixed(4)}`;
+}
+
+function streamedTextOf(error: TraceSpan['error']): string {
+  const t = (error?.details as { streamedText?: unknown } | undefined)?.streamedText;
+  return typeof t === 'string' ? t : '';
 }
 
 function Json({ value, testId }: { value: unknown; testId?: string }) {
@@ -73,6 +80,8 @@ const SpanRow = memo(function SpanRow({
       </div>
     );
   }
+  // A cancelled node keeps what it had streamed (live tokens, else the error's details.streamedText from the store).
+  const streamed = span.status === 'cancelled' ? span.tokens || streamedTextOf(span.error) : '';
   const usage =
     span.usage && (span.usage.inputTokens || span.usage.outputTokens)
       ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok${costText(span.usage)}`
@@ -108,8 +117,8 @@ const SpanRow = memo(function SpanRow({
         <span className="min-w-0 flex-1 truncate text-zinc-500" data-testid="trace-preview">
           {span.status === 'failed' ? (
             <span className="text-red-600">{span.error?.message}</span>
-          ) : span.status === 'running' ? (
-            span.tokens.slice(-120)
+          ) : span.status === 'running' || streamed ? (
+            (streamed || span.tokens).slice(-120)
           ) : (
             oneLine(span.output)
           )}
@@ -164,12 +173,20 @@ const SpanRow = memo(function SpanRow({
           </div>
           <div className="min-w-0">
             <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">
-              {span.status === 'failed' ? 'Error' : span.status === 'running' ? 'Streaming' : 'Output'}
+              {span.status === 'failed'
+                ? 'Error'
+                : span.status === 'running'
+                  ? 'Streaming'
+                  : streamed
+                    ? 'Streamed before it was cancelled'
+                    : 'Output'}
             </div>
             {span.status === 'failed' && span.error ? (
               <Json value={span.error} testId="trace-error" />
             ) : span.status === 'running' ? (
               <Json value={span.tokens || '…'} testId="trace-tokens" />
+            ) : streamed ? (
+              <Json value={streamed} testId="trace-streamed" />
             ) : span.output !== undefined ? (
               <Json value={span.output} testId="trace-output" />
             ) : (
@@ -228,6 +245,8 @@ export function TracePanel() {
   const active = run.status === 'running' || run.status === 'queued' || run.status === 'waiting';
   const elapsed =
     run.startedAt && run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime() : null;
+  const total = runTotal(run);
+  const showTotal = !!total && (total.inputTokens > 0 || total.outputTokens > 0 || !!total.costUsd);
 
   const resume = async () => {
     if (!(await editor.save({ manual: true }))) return;
@@ -247,6 +266,16 @@ export function TracePanel() {
           {run.runId.slice(0, 16)}…
         </span>
         {elapsed !== null && <span className="text-[11px] text-zinc-500">{formatDuration(elapsed)}</span>}
+        {showTotal && (
+          <span
+            className="text-[11px] tabular-nums text-zinc-500"
+            data-testid="run-cost"
+            data-cost-usd={total.costUsd ?? 'unknown'}
+            title={isTerminal(run.status) ? 'The run’s tokens and cost' : 'Tokens and cost so far'}
+          >
+            {total.inputTokens} in / {total.outputTokens} out tok · {formatUsd(total.costUsd)}
+          </span>
+        )}
         {run.connection === 'reconnecting' && (
           <span className="text-[11px] text-amber-600" data-testid="run-reconnecting">
             reconnecting…
@@ -326,85 +355,5 @@ export function TracePanel() {
         )}
       </div>
     </div>
-  );
-}
-
-/** The answer form for a run waiting on a human-input node, shaped by the node's `answerType`. */
-function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: string | null; prompt: string | null }) {
-  const { editor, runController } = useEditorContext();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const node = nodeId ? editor.state.nodes.find((n) => n.id === nodeId) : undefined;
-  const answerType = (node?.data.config.answerType as string | undefined) ?? 'text';
-  const send = async (answer: unknown) => {
-    if (!nodeId) return;
-    if (await answerRun(runId, nodeId, answer)) {
-      setText('');
-      runController.follow();
-    }
-  };
-  const submitText = () => {
-    if (answerType !== 'json') return void send(text);
-    try {
-      setError(null);
-      void send(JSON.parse(text));
-    } catch {
-      setError('Enter valid JSON');
-    }
-  };
-  return (
-    <form
-      className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-2"
-      data-testid="answer-box"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submitText();
-      }}
-    >
-      <span className="shrink-0 text-[12px] font-medium text-amber-900" data-testid="answer-prompt">
-        {prompt ?? `“${nodeId ?? 'a node'}” is waiting for your answer`}
-      </span>
-      {answerType === 'boolean' ? (
-        <>
-          <span className="flex-1" />
-          <Button size="sm" variant="run" onClick={() => void send(true)} disabled={!nodeId} data-testid="answer-yes">
-            Approve
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => void send(false)}
-            disabled={!nodeId}
-            data-testid="answer-no"
-          >
-            Reject
-          </Button>
-        </>
-      ) : (
-        <>
-          <input
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            data-testid="answer-input"
-            placeholder={answerType === 'json' ? 'JSON answer' : 'Your answer'}
-            className={
-              'h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 ' +
-              `focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ` +
-              (error ? 'border-red-400' : 'border-amber-300')
-            }
-          />
-          {error && <span className="text-[11px] text-red-600">{error}</span>}
-          <Button
-            size="sm"
-            type="submit"
-            variant="primary"
-            disabled={!text.trim() || !nodeId}
-            data-testid="answer-submit"
-          >
-            Send
-          </Button>
-        </>
-      )}
-    </form>
   );
 }

