@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The production server (`npm start`, after `npm run build`). Next.js serves the editor and the management API as
-// usual; the published API's routes (/api/v1/…, the ones outside apps call) are dispatched straight to their route
-// handlers — the same functions, from Next's own build — without Next's router, which costs about a millisecond of
-// CPU per request. Those route modules list themselves in lib/http/direct-routes.ts when loaded; this server loads
+// usual; the published API's routes (/api/v1/…, and the webhooks under /api/hooks/) are dispatched straight to their
+// route handlers — the same functions, from Next's own build — without Next's router, which costs about a millisecond
+// of CPU per request. Those route modules list themselves in lib/http/direct-routes.ts when loaded; this server loads
 // them at start-up, and Next serves anything not listed (or any method a route does not export).
 //
 //   node server.mjs [--port 3000] [--hostname localhost]      (or PORT / HOSTNAME)
@@ -37,7 +37,7 @@ const DIRECT = Symbol.for('paiflow.directRoutes');
 /** The listed handler for this request, if any. */
 function direct(req) {
   const routes = globalThis[DIRECT];
-  if (!routes || !req.url?.startsWith('/api/v1/')) return null;
+  if (!routes || !(req.url?.startsWith('/api/v1/') || req.url?.startsWith('/api/hooks/'))) return null;
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
   for (const [pattern, methods] of routes) {
@@ -57,14 +57,12 @@ const server = createServer((req, res) => {
     res.end(hostRefusal(req.headers.host));
     return;
   }
+  // The connecting address, for sign-in and API-key/webhook failure throttling (lib/server/auth/request-info.ts); a
+  // client's own value is replaced, never trusted.
+  req.headers['x-paiflow-client-ip'] = `${CLIENT_IP_TAG} ${req.socket.remoteAddress ?? ''}`;
   const d = direct(req);
   if (d) void serveWithHandler(d.handler, d.params, req, res);
-  else {
-    // The connecting address, for sign-in throttling (lib/server/auth/request-info.ts); a client's own value is
-    // replaced, never trusted.
-    req.headers['x-paiflow-client-ip'] = `${CLIENT_IP_TAG} ${req.socket.remoteAddress ?? ''}`;
-    void handle(req, res);
-  }
+  else void handle(req, res);
 });
 
 server.listen(port, hostname, async () => {
@@ -77,7 +75,10 @@ server.listen(port, hostname, async () => {
     '/api/v1/workflows/_/openapi.json',
     '/api/v1/runs/_',
     '/api/v1/runs/_/events',
+    '/api/v1/runs/_/artifacts/_',
     '/api/v1/chat/completions',
+    '/api/hooks/_',
+    '/api/v1/models',
   ]) {
     await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
   }

@@ -27,6 +27,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency',
     run: async () => (await import('./api.bench')).runApiBench(),
   },
+  webhook: {
+    title:
+      'Webhook trigger (HMAC-signed, async 202) vs the published endpoint (async) on one 3-node workflow: ' +
+      'accepted and completed runs/s, latency',
+    run: async () => (await import('./webhook-trigger.bench')).runWebhookTriggerBench(),
+  },
   health: {
     title:
       '/api/health over HTTP while CPU-heavy work runs (regex bomb, PDF bombs, a 10,000-chunk upload); ' +

@@ -6,6 +6,7 @@ import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
 import type { EditorState } from './editor-store';
 import { PublishButton } from './publish/publish-button';
+import { TriggersButton } from './triggers/triggers-button';
 import type { RunState } from './run/run-store';
 
 const selectName = (s: EditorState) => s.name;
@@ -113,6 +114,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             >
               Save
             </Button>
+            <TriggersButton disabled={readOnly || status === 'conflict'} />
             <PublishButton disabled={readOnly || status === 'conflict'} />
             <Button
               variant="run"

@@ -35,6 +35,7 @@ import { CredentialVault } from './credentials/credentials';
 import { loadMasterKey } from './credentials/master-key';
 import { SkillsService } from './skills';
 import { startTelemetry } from './telemetry';
+import { Scheduler } from './triggers/scheduler';
 
 export interface App {
   config: AppConfig;
@@ -54,6 +55,8 @@ export interface App {
    * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
    */
   queue: QueueMode | null;
+  /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
+  scheduler: Scheduler | null;
   /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
   health(): AppHealth;
   /** Where each part lives (data folder, hosts): for admins only. */
@@ -172,7 +175,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   // Role app: forks WORKERS worker processes. A worker process starts taking jobs itself (scripts/worker.ts).
   if (queue && role === 'app') await queue.start(runs);
 
-  return {
+  const app: App = {
     config,
     db,
     store,
@@ -185,6 +188,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     skills,
     agent: agent.services,
     queue,
+    scheduler: null,
     health: () => {
       const busStatus = bus.status();
       const down: Record<string, string> = busStatus.ok ? {} : { bus: busStatus.reason ?? 'down' };
@@ -206,6 +210,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     }),
     async close() {
       if (reaper) clearInterval(reaper);
+      await app.scheduler?.close();
       await queue?.close();
       await runs.close();
       await telemetry?.close();
@@ -216,6 +221,15 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       await db.close();
     },
   };
+  // Every app replica may fire schedules: a tick still starts one run (lib/server/triggers/scheduler.ts).
+  if (role === 'app' && settings.SCHEDULER) {
+    app.scheduler = new Scheduler(app, {
+      pollMs: settings.SCHEDULER_POLL_MS,
+      misfireGraceMs: settings.SCHEDULER_MISFIRE_GRACE_MS,
+    });
+    app.scheduler.start();
+  }
+  return app;
 }
 
 /** host:port of a service URL (never its credentials or path). */

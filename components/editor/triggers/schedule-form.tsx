@@ -1,0 +1,287 @@
+'use client';
+/**
+ * Creating or changing a schedule: a cron expression (with presets) in a time zone, the fixed inputs of each run,
+ * what happens to a run missed while no server was up, on/off. Once saved: the next fire times the server computed
+ * and "Run now". API errors are shown beside the field their `path` names.
+ */
+import { useMemo, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { JsonTextArea } from '../run/json-textarea';
+import { InlineError, Section, inputClass } from '../publish/publish-ui';
+import {
+  browserTimeZone,
+  changedFields,
+  CRON_PRESETS,
+  fieldError,
+  isFieldError,
+  parseJsonObject,
+  timeZones,
+  type StartInput,
+} from './trigger-helpers';
+import { Field, FieldError, LastRun, NextRuns, Toggle, labelClass } from './trigger-ui';
+import { triggersApi, type TriggerView } from './triggers-api';
+
+type Misfire = 'run_once' | 'skip';
+
+const MISFIRE_CHOICES: Array<{ id: Misfire; label: string; hint: string }> = [
+  {
+    id: 'run_once',
+    label: 'Run once',
+    hint: 'Runs missed while no server was up are made up by one run when it is back.',
+  },
+  { id: 'skip', label: 'Skip', hint: 'Runs missed while no server was up are dropped; the next tick runs as usual.' },
+];
+
+const FIELDS = ['name', 'cron', 'timezone', 'inputs', 'misfire', 'enabled'];
+const ZONES_LIST_ID = 'trigger-time-zones';
+
+/** `{ input: "" }` per Start input, as a starting point for the fixed inputs. */
+function inputsTemplate(inputs: StartInput[]): string {
+  return JSON.stringify(Object.fromEntries(inputs.map((i) => [i.name, i.type === 'number' ? 0 : ''])), null, 2);
+}
+
+export function ScheduleForm({
+  workflowId,
+  trigger,
+  inputs,
+  readOnly,
+  onSaved,
+  refreshKey,
+}: {
+  workflowId: string;
+  trigger?: TriggerView;
+  inputs: StartInput[];
+  readOnly: boolean;
+  onSaved: (view: TriggerView) => void;
+  refreshKey: number;
+}) {
+  const [name, setName] = useState(trigger?.name ?? '');
+  const [cron, setCron] = useState(trigger?.cron ?? '0 9 * * 1-5');
+  const [timezone, setTimezone] = useState(() => trigger?.timezone ?? browserTimeZone());
+  const [inputsText, setInputsText] = useState(() =>
+    trigger?.inputs ? JSON.stringify(trigger.inputs, null, 2) : inputsTemplate(inputs),
+  );
+  const [misfire, setMisfire] = useState<Misfire>(trigger?.misfire ?? 'run_once');
+  const [enabled, setEnabled] = useState(trigger?.enabled ?? true);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const zones = useMemo(() => timeZones(), []);
+  const parsed = parseJsonObject(inputsText);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!parsed.ok) return;
+    setSaving(true);
+    setError(null);
+    const fields = { name: name.trim(), cron: cron.trim(), timezone: timezone.trim(), inputs: parsed.value, misfire };
+    try {
+      onSaved(
+        trigger
+          ? // Only what changed: a PATCH naming cron, zone or enabled restarts the schedule's clock from now.
+            await triggersApi.update(workflowId, trigger.id, changedFields({ ...fields, enabled }, trigger))
+          : await triggersApi.create(workflowId, { type: 'schedule', ...fields, enabled }),
+      );
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <>
+      <form
+        onSubmit={(e) => void submit(e)}
+        aria-label={trigger ? 'Edit schedule' : 'New schedule'}
+        noValidate
+        className="border-b border-zinc-200 px-5 py-4"
+      >
+        <fieldset disabled={readOnly || saving} className="min-w-0">
+          <Field label="Name" error={fieldError(error, 'name')}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                className={inputClass}
+                value={name}
+                maxLength={100}
+                placeholder="e.g. Morning digest"
+                onChange={(e) => setName(e.target.value)}
+              />
+            )}
+          </Field>
+
+          <Field
+            label="Cron expression"
+            hint="minute hour day-of-month month day-of-week; six fields put seconds first (e.g. */30 * * * * *)."
+            error={fieldError(error, 'cron')}
+          >
+            {({ id, describedBy }) => (
+              <>
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  aria-invalid={!!fieldError(error, 'cron') || undefined}
+                  className={`${inputClass} font-mono`}
+                  value={cron}
+                  maxLength={200}
+                  spellCheck={false}
+                  onChange={(e) => setCron(e.target.value)}
+                />
+                <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Cron presets">
+                  {CRON_PRESETS.map((p) => (
+                    <Button
+                      key={p.cron}
+                      size="sm"
+                      variant={cron.trim() === p.cron ? 'primary' : 'secondary'}
+                      aria-pressed={cron.trim() === p.cron}
+                      title={p.cron}
+                      onClick={() => setCron(p.cron)}
+                    >
+                      {p.label}
+                    </Button>
+                  ))}
+                </div>
+              </>
+            )}
+          </Field>
+
+          <Field
+            label="Time zone"
+            hint="The zone the cron expression is read in (type to search)."
+            error={fieldError(error, 'timezone')}
+          >
+            {({ id, describedBy }) => (
+              <>
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  list={ZONES_LIST_ID}
+                  className={inputClass}
+                  value={timezone}
+                  spellCheck={false}
+                  autoComplete="off"
+                  onChange={(e) => setTimezone(e.target.value)}
+                />
+                <datalist id={ZONES_LIST_ID}>
+                  {zones.map((z) => (
+                    <option key={z} value={z} />
+                  ))}
+                </datalist>
+              </>
+            )}
+          </Field>
+
+          <div className="mb-3">
+            <span className={labelClass} aria-hidden>
+              Fixed inputs (JSON)
+            </span>
+            <JsonTextArea
+              value={inputsText}
+              onChange={setInputsText}
+              label="Fixed inputs (JSON)"
+              testId="schedule-inputs"
+              invalid={!parsed.ok || !!fieldError(error, 'inputs')}
+              tone="amber"
+            />
+            <FieldError message={parsed.ok ? fieldError(error, 'inputs') : parsed.message} />
+            <p className="mt-1 text-[11px] text-zinc-500">Every scheduled run starts with these Start inputs.</p>
+          </div>
+
+          <fieldset className="mb-3">
+            <legend className={labelClass}>Missed runs</legend>
+            <div className="space-y-1">
+              {MISFIRE_CHOICES.map((c) => (
+                <label key={c.id} className="flex cursor-pointer items-start gap-2 text-[12px] text-zinc-800">
+                  <input
+                    type="radio"
+                    name="schedule-misfire"
+                    className="mt-0.5 accent-indigo-600"
+                    checked={misfire === c.id}
+                    onChange={() => setMisfire(c.id)}
+                  />
+                  <span>
+                    {c.label}
+                    <span className="block text-[11px] text-zinc-500">{c.hint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            <FieldError message={fieldError(error, 'misfire')} />
+          </fieldset>
+
+          <div className="mb-3 flex items-center gap-2 text-[12px] text-zinc-800">
+            <Toggle checked={enabled} onChange={setEnabled} label="Enabled" testId="schedule-enabled" />
+            <span aria-hidden>{enabled ? 'Enabled' : 'Disabled: no runs are scheduled'}</span>
+          </div>
+
+          {error != null && !isFieldError(error, FIELDS) && <InlineError error={error} testId="schedule-form-error" />}
+          <div className="mt-3 flex justify-end">
+            <Button type="submit" size="sm" variant="primary" disabled={readOnly || saving || !parsed.ok}>
+              {saving ? 'Saving…' : trigger ? 'Save schedule' : 'Create schedule'}
+            </Button>
+          </div>
+        </fieldset>
+      </form>
+      {trigger && <ScheduleStatus trigger={trigger} readOnly={readOnly} refreshKey={refreshKey} />}
+    </>
+  );
+}
+
+/** A saved schedule: its next fire times (the server's answer) and "Run now". */
+function ScheduleStatus({
+  trigger,
+  readOnly,
+  refreshKey,
+}: {
+  trigger: TriggerView;
+  readOnly: boolean;
+  refreshKey: number;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [runId, setRunId] = useState<string | null>(null);
+  const runNow = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setRunId((await triggersApi.fire(trigger.workflowId, trigger.id)).runId);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Section
+      title="Runs"
+      testId="schedule-status"
+      aside={
+        <Button size="sm" variant="run" disabled={readOnly || busy} onClick={() => void runNow()}>
+          {busy ? 'Starting…' : 'Run now'}
+        </Button>
+      }
+    >
+      <NextRuns trigger={trigger} />
+      <div className="mt-2 space-y-0.5">
+        <LastRun
+          workflowId={trigger.workflowId}
+          runId={trigger.lastRunId}
+          at={trigger.lastRunAt}
+          refreshKey={refreshKey}
+          label="Last scheduled run"
+        />
+        {runId && (
+          <LastRun
+            workflowId={trigger.workflowId}
+            runId={runId}
+            at={null}
+            refreshKey={refreshKey}
+            label="Started now"
+          />
+        )}
+      </div>
+      <InlineError error={error} testId="schedule-run-error" />
+    </Section>
+  );
+}

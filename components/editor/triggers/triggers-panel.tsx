@@ -1,0 +1,310 @@
+'use client';
+/**
+ * The Triggers drawer: the workflow's webhooks and schedules, each with its on/off switch, last run and last error,
+ * and a form to create or change one. Triggers run the published version, so the drawer says when there is none.
+ * A webhook's secret is held here only while its form is open, right after the answer that made it (the API never
+ * shows it again). The list re-reads itself every few seconds while open, so runs started from outside appear.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { canAdmin } from '@/components/api/auth-api';
+import { errorMessage } from '@/components/api/client';
+import { useAuth } from '@/components/auth/auth-gate';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
+import { useEditorContext, useEditorState } from '../editor-context';
+import type { EditorState } from '../editor-store';
+import { toGraph } from '../graph-model';
+import { publishApi } from '../publish/publish-api';
+import { InlineError } from '../publish/publish-ui';
+import { ScheduleForm } from './schedule-form';
+import { startInputs } from './trigger-helpers';
+import { displayName, TriggerRow } from './trigger-row';
+import { triggersApi, type TriggerView } from './triggers-api';
+import { WebhookForm } from './webhook-form';
+import { WebhookUsage } from './webhook-usage';
+
+const REFRESH_MS = 5_000;
+
+type View = { kind: 'list' } | { kind: 'new'; type: TriggerView['type'] } | { kind: 'edit'; id: string };
+
+const selectNodes = (s: EditorState) => s.nodes;
+
+export function TriggersPanel({ onClose }: { onClose: () => void }) {
+  const { editor } = useEditorContext();
+  const workflowId = editor.state.workflowId;
+  const nodes = useEditorState(selectNodes);
+  // The draft's Start node: what the mapping rows and the sample payloads are made from (edges play no part).
+  const graph = useMemo(() => toGraph(nodes, []), [nodes]);
+  const inputs = useMemo(() => startInputs(graph), [graph]);
+  const auth = useAuth();
+  // Webhooks start runs as an API key does: the API lets only admins create or change them.
+  const isAdmin = canAdmin(auth?.role);
+
+  const [triggers, setTriggers] = useState<TriggerView[] | null>(null);
+  const [published, setPublished] = useState<boolean | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [rowError, setRowError] = useState<unknown>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [view, setView] = useState<View>({ kind: 'list' });
+  const [shown, setShown] = useState<{ id: string; secret: string } | null>(null);
+  const [refreshKey, setRefreshKey] = useState(0);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  // Bumped by every change made here: a list read that started before it is stale and dropped.
+  const generation = useRef(0);
+  const load = useCallback(() => {
+    const started = generation.current;
+    return Promise.all([triggersApi.list(workflowId), publishApi.status(workflowId)]).then(
+      ([list, status]) => {
+        if (started !== generation.current) return;
+        setTriggers(list);
+        setPublished(status.published);
+        setLoadError(null);
+        setRefreshKey((k) => k + 1);
+      },
+      (e: unknown) => setLoadError(e),
+    );
+  }, [workflowId]);
+
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  const saved = ({ secret, ...t }: TriggerView) => {
+    generation.current++;
+    setTriggers((list) =>
+      list?.some((x) => x.id === t.id) ? list.map((x) => (x.id === t.id ? t : x)) : [...(list ?? []), t],
+    );
+    if (secret) setShown({ id: t.id, secret });
+    setView({ kind: 'edit', id: t.id });
+    toast('success', view.kind === 'new' ? `${displayName(t)} created` : `${displayName(t)} saved`);
+  };
+
+  const toggle = async (t: TriggerView, enabled: boolean) => {
+    setBusyId(t.id);
+    setRowError(null);
+    try {
+      const next = await triggersApi.update(workflowId, t.id, { enabled });
+      generation.current++;
+      setTriggers((list) => list?.map((x) => (x.id === t.id ? next : x)) ?? list);
+    } catch (e) {
+      setRowError(e);
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const remove = async (t: TriggerView) => {
+    setRowError(null);
+    try {
+      await triggersApi.remove(workflowId, t.id);
+      generation.current++;
+      setTriggers((list) => list?.filter((x) => x.id !== t.id) ?? list);
+      toast('info', `${displayName(t)} deleted`);
+    } catch (e) {
+      setRowError(e);
+    }
+  };
+
+  const backToList = () => {
+    setShown(null);
+    setView({ kind: 'list' });
+  };
+
+  const editing = view.kind === 'edit' ? triggers?.find((t) => t.id === view.id) : undefined;
+  const formType = view.kind === 'new' ? view.type : editing?.type;
+  const formReadOnly = editor.readOnly || (formType === 'webhook' && !isAdmin);
+
+  return (
+    <div
+      className="fixed inset-0 z-50 flex justify-end bg-zinc-950/30"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label="Triggers"
+        data-testid="triggers-panel"
+        data-loaded={triggers !== null}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+            return;
+          }
+          // Keep Delete/Backspace and friends from reaching the canvas behind the drawer.
+          if (!e.ctrlKey && !e.metaKey) e.stopPropagation();
+        }}
+        className="flex h-full w-[36rem] max-w-full flex-col border-l border-zinc-200 bg-white text-zinc-900 shadow-2xl"
+      >
+        <div className="flex items-center justify-between gap-2 border-b border-zinc-200 px-5 py-3">
+          <div className="min-w-0">
+            <h2 className="text-sm font-semibold text-zinc-900">Triggers</h2>
+            <p className="truncate text-[11px] text-zinc-500">{editor.state.name || 'Untitled'}</p>
+          </div>
+          <div className="flex items-center gap-1">
+            <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="triggers-refresh">
+              Refresh
+            </Button>
+            <button
+              type="button"
+              className="px-1 text-zinc-400 hover:text-zinc-700"
+              onClick={onClose}
+              aria-label="Close"
+              data-testid="triggers-close"
+              autoFocus
+            >
+              ✕
+            </button>
+          </div>
+        </div>
+        <div className="min-h-0 flex-1 overflow-y-auto text-sm">
+          <PublishedNote published={published} />
+          {loadError != null && (
+            <div
+              role="alert"
+              data-testid="triggers-load-error"
+              className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
+            >
+              Could not load the triggers: {errorMessage(loadError)}
+            </div>
+          )}
+          {triggers === null && loadError == null && (
+            <div className="px-5 py-8 text-center text-[12px] text-zinc-500">Loading…</div>
+          )}
+          {triggers !== null && view.kind === 'list' && (
+            <div className="px-5 py-4">
+              <div className="mb-3 flex items-center gap-2">
+                <Button
+                  size="sm"
+                  variant="primary"
+                  disabled={editor.readOnly || !isAdmin}
+                  title={isAdmin ? undefined : 'Only workspace admins create webhooks: their URL starts runs'}
+                  onClick={() => setView({ kind: 'new', type: 'webhook' })}
+                >
+                  New webhook
+                </Button>
+                <Button
+                  size="sm"
+                  variant="primary"
+                  disabled={editor.readOnly}
+                  onClick={() => setView({ kind: 'new', type: 'schedule' })}
+                >
+                  New schedule
+                </Button>
+              </div>
+              <InlineError error={rowError} testId="triggers-row-error" />
+              {triggers.length === 0 ? (
+                <p className="text-[12px] text-zinc-500" data-testid="triggers-empty">
+                  No triggers yet. A webhook starts a run when another system calls its URL; a schedule starts one on a
+                  cron expression.
+                </p>
+              ) : (
+                <ul className="mt-2 space-y-1.5" aria-label="Triggers of this workflow" data-testid="triggers-list">
+                  {triggers.map((t) => (
+                    <TriggerRow
+                      key={t.id}
+                      t={t}
+                      refreshKey={refreshKey}
+                      readOnly={editor.readOnly || (t.type === 'webhook' && !isAdmin)}
+                      busy={busyId === t.id}
+                      onToggle={(enabled) => void toggle(t, enabled)}
+                      onEdit={() => setView({ kind: 'edit', id: t.id })}
+                      onDelete={() => remove(t)}
+                    />
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+          {triggers !== null && view.kind !== 'list' && (
+            <>
+              <div className="flex items-center gap-2 border-b border-zinc-200 px-5 py-2">
+                <Button size="sm" variant="ghost" onClick={backToList}>
+                  ← All triggers
+                </Button>
+                <h3 className="min-w-0 flex-1 truncate text-[12px] font-semibold text-zinc-800">
+                  {view.kind === 'new'
+                    ? view.type === 'webhook'
+                      ? 'New webhook'
+                      : 'New schedule'
+                    : editing
+                      ? displayName(editing)
+                      : 'Trigger not found'}
+                </h3>
+              </div>
+              {formReadOnly && formType === 'webhook' && !editor.readOnly && (
+                <p className="mx-5 mt-3 text-[12px] text-amber-800">
+                  Only workspace admins change webhooks: their URL and secret start runs as an API key does.
+                </p>
+              )}
+              {formType === 'webhook' && (
+                <WebhookForm
+                  key={editing ? `${editing.id}:${editing.updatedAt}` : 'new'}
+                  workflowId={workflowId}
+                  trigger={editing}
+                  inputs={inputs}
+                  readOnly={formReadOnly}
+                  onSaved={saved}
+                />
+              )}
+              {formType === 'schedule' && (
+                <ScheduleForm
+                  key={editing ? `${editing.id}:${editing.updatedAt}` : 'new'}
+                  workflowId={workflowId}
+                  trigger={editing}
+                  inputs={inputs}
+                  readOnly={formReadOnly}
+                  onSaved={saved}
+                  refreshKey={refreshKey}
+                />
+              )}
+              {editing?.type === 'webhook' && (
+                <WebhookUsage
+                  key={editing.id}
+                  trigger={editing}
+                  // Not after a switch to no authentication: that secret is gone.
+                  secret={shown?.id === editing.id && editing.auth?.hasSecret ? shown.secret : null}
+                  graph={graph}
+                  refreshKey={refreshKey}
+                />
+              )}
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Triggers run the published version: said always, warned when there is none. */
+function PublishedNote({ published }: { published: boolean | null }) {
+  return (
+    <div className="border-b border-zinc-200 px-5 py-3 text-[12px]" data-testid="triggers-published-note">
+      <p className="text-zinc-600">
+        Triggers run the <b>published version</b> of this workflow; draft edits reach them when you publish.
+      </p>
+      {published === false && (
+        <p
+          role="alert"
+          data-testid="triggers-unpublished"
+          className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-amber-900"
+        >
+          This workflow is not published, so its triggers cannot start runs (they answer 409 NOT_PUBLISHED). Publish it
+          from the top bar first.
+        </p>
+      )}
+    </div>
+  );
+}
