@@ -1,5 +1,8 @@
 'use client';
-/** The home page: every workflow with create, rename, duplicate (export + import), delete, import and export. */
+/**
+ * The home page: every workflow with create (from a template or blank, templates/), rename, duplicate (export +
+ * import), delete, import and export.
+ */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -9,6 +12,7 @@ import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
 import { TopBar } from '@/components/ui/top-bar';
+import { TemplateGallery } from './templates/template-gallery';
 
 const pluralS = (n: number) => (n === 1 ? '' : 's');
 
@@ -27,6 +31,7 @@ export function WorkflowList() {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<WorkflowSummary | null>(null);
   const [busy, setBusy] = useState(false);
+  const [galleryOpen, setGalleryOpen] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
   // The state is set when the answer arrives, never synchronously inside the effect below.
@@ -145,7 +150,7 @@ export function WorkflowList() {
             <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
               Import JSON
             </Button>
-            <Button variant="primary" onClick={create} disabled={busy} data-testid="new-workflow">
+            <Button variant="primary" onClick={() => setGalleryOpen(true)} disabled={busy} data-testid="new-workflow">
               New workflow
             </Button>
           </>
@@ -266,6 +271,7 @@ export function WorkflowList() {
           </ul>
         )}
       </main>
+      {galleryOpen && <TemplateGallery onClose={() => setGalleryOpen(false)} onBlank={create} blankBusy={busy} />}
       {confirmDelete && (
         <Modal
           title="Delete workflow?"

@@ -18,9 +18,10 @@ export class WorkflowListPage {
     return this.page.getByTestId('workflow-row');
   }
 
-  /** Creates an empty workflow and returns its id once the editor shows it. */
+  /** Creates an empty workflow ("New workflow" → the gallery's "Blank workflow") and returns its id. */
   async createNew(): Promise<string> {
     await this.page.getByTestId('new-workflow').click();
+    await this.page.getByTestId('template-gallery').getByTestId('blank-workflow').click();
     await this.page.waitForURL(/\/workflows\/wf_/);
     return new URL(this.page.url()).pathname.split('/').pop()!;
   }

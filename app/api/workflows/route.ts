@@ -1,6 +1,13 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from '@/lib/server/workflows';
+import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
+import {
+  contentLanguage,
+  createWorkflowBodySchema,
+  createWorkflowFromTemplate,
+  isFromTemplate,
+  requestLanguage,
+} from '@/lib/server/workflow-templates';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,8 +16,14 @@ export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) 
   return Response.json(list.map(({ graph, ...w }) => ({ ...w, nodeCount: graph.nodes.length })));
 });
 
+/** `{ name, description?, graph, engine? }`, or `{ templateId, name? }` (lib/server/workflow-templates.ts). */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
-  const body = await readJson(req, workflowBodySchema);
+  const body = await readJson(req, createWorkflowBodySchema);
+  if (isFromTemplate(body)) {
+    const lang = requestLanguage(req);
+    const wf = await createWorkflowFromTemplate(app, caller, body, lang);
+    return Response.json(wf, { status: 201, headers: { 'content-language': contentLanguage(lang) } });
+  }
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
   const { graph, problems } = await checkWorkflowForSave(app, caller, body.graph, body.engine ?? 'auto', allowDraft);
   const wf = await app.store.createWorkflow({

@@ -1,0 +1,155 @@
+/**
+ * The template gallery over HTTP: which language a request reads (GET /api/templates answers in it), how a template
+ * is presented, and POST /api/workflows { templateId, name? } — a new workflow whose graph is the template's, in the
+ * request's language. The templates themselves are data in engine/templates/.
+ *
+ * A workflow made from a template is stored as a draft: the template's graph is valid, and what may still be missing
+ * is only what the user must choose (the knowledge base of the RAG template). Those come back in `problems`, as the
+ * editor's autosave answers, instead of refusing to create the workflow at all.
+ */
+import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { ENGINES, type Graph } from '@/engine/graph/schema';
+import {
+  findTemplate,
+  localizedGraph,
+  pick,
+  TEMPLATE_CATEGORIES,
+  type TemplateLang,
+  type WorkflowTemplate,
+} from '@/engine/templates';
+import { nameSchema } from '@/engine/text/names';
+import type { App } from './app';
+import type { Caller } from './auth/authenticate';
+import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
+
+/** A language tag as the gallery reads it: Simplified Chinese, English, or neither (undefined: look further). */
+function languageOfTag(tag: string): TemplateLang | undefined {
+  const t = tag.trim().toLowerCase();
+  if (t === '*' || t === 'en' || t.startsWith('en-')) return 'en';
+  if (t === 'zh' || t === 'zh-cn' || t === 'zh-sg' || t === 'zh-hans' || t.startsWith('zh-hans-')) return 'zh';
+  return undefined; // e.g. zh-TW (Traditional), fr: the next preference decides
+}
+
+/** The first supported language of an Accept-Language header, by preference (q) and then order; else English. */
+export function acceptedLanguage(header: string | null): TemplateLang {
+  const prefs = (header ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.split(';');
+      const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag, q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((p) => p.tag.trim() && Number.isFinite(p.q) && p.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const p of prefs) {
+    const lang = languageOfTag(p.tag);
+    if (lang) return lang;
+  }
+  return 'en';
+}
+
+/** `?lang=zh-CN|zh|en` when it names a supported language, else the Accept-Language header. */
+export function requestLanguage(req: Request): TemplateLang {
+  const param = new URL(req.url).searchParams.get('lang');
+  return (param && languageOfTag(param)) || acceptedLanguage(req.headers.get('accept-language'));
+}
+
+/** The Content-Language of an answer in `lang`. */
+export const contentLanguage = (lang: TemplateLang) => (lang === 'zh' ? 'zh-CN' : 'en');
+
+/** A template as GET /api/templates lists it, in `lang`. */
+export function presentTemplate(t: WorkflowTemplate, lang: TemplateLang) {
+  const graph = localizedGraph(t, lang);
+  return {
+    id: t.id,
+    name: pick(t.name, lang),
+    description: pick(t.description, lang),
+    category: t.category,
+    categoryName: pick(TEMPLATE_CATEGORIES[t.category], lang),
+    howTo: pick(t.howTo, lang),
+    tags: t.tags ?? [],
+    engine: t.engine ?? 'auto',
+    nodeCount: graph.nodes.length,
+    graph,
+  };
+}
+
+export const fromTemplateBodySchema = z.object({
+  templateId: z.string().trim().min(1, 'templateId is required').max(100),
+  name: nameSchema(200).optional(),
+  description: z.string().max(5000).optional(),
+  engine: z.enum(ENGINES).optional(),
+});
+export type FromTemplateBody = z.infer<typeof fromTemplateBodySchema>;
+type WorkflowBody = z.infer<typeof workflowBodySchema>;
+
+/**
+ * POST /api/workflows' body: `{ templateId, name?, description?, engine? }` when it names a template, else the
+ * workflow itself `{ name, description?, graph, engine? }`. Each shape is checked with its own schema, so an error
+ * points at the field of the shape the caller meant (a union would only say "invalid input").
+ */
+export const createWorkflowBodySchema = z.unknown().transform((v, ctx): FromTemplateBody | WorkflowBody => {
+  const fromTemplate = !!v && typeof v === 'object' && !Array.isArray(v) && 'templateId' in v;
+  if (fromTemplate && 'graph' in v)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['graph'],
+      message: 'a workflow made from a template takes its graph from the template: send templateId or graph',
+    });
+  const r = (fromTemplate ? fromTemplateBodySchema : workflowBodySchema).safeParse(v);
+  if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
+  return r.success ? r.data : z.NEVER;
+});
+
+export const isFromTemplate = (b: FromTemplateBody | WorkflowBody): b is FromTemplateBody => 'templateId' in b;
+
+/** `name`, or "name (2)", "name (3)" … — the first that no workflow in `taken` has, within the 200-character limit. */
+export function uniqueName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate = `${name.slice(0, 200 - suffix.length).trimEnd()}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Knowledge nodes the template leaves open point at the workspace's knowledge base when it has exactly one (there
+ * is nothing to choose); with none or several the field stays empty and the draft's problem asks the user to pick.
+ */
+async function bindKnowledgeBase(app: App, workspaceId: string, graph: Graph): Promise<Graph> {
+  const open = graph.nodes.filter((n) => n.type === 'knowledge' && !n.data.config.knowledgeBaseId);
+  if (!open.length) return graph;
+  const kbs = await app.knowledge.inWorkspace(workspaceId).listKnowledgeBases();
+  if (kbs.length === 1) for (const n of open) n.data.config = { ...n.data.config, knowledgeBaseId: kbs[0].id };
+  return graph;
+}
+
+/** Creates a workflow of the caller's workspace from a template (see the module comment); 404 for an unknown id. */
+export async function createWorkflowFromTemplate(
+  app: App,
+  caller: Pick<Caller, 'workspaceId'>,
+  body: FromTemplateBody,
+  lang: TemplateLang,
+) {
+  const template = findTemplate(body.templateId);
+  if (!template)
+    throw new PaiError('TEMPLATE_NOT_FOUND', `there is no template "${body.templateId}" (GET /api/templates)`, {
+      status: 404,
+      path: 'templateId',
+    });
+  const engine = body.engine ?? template.engine ?? 'auto';
+  const graph = await bindKnowledgeBase(app, caller.workspaceId, localizedGraph(template, lang));
+  const checked = await checkWorkflowForSave(app, caller, graph, engine, true);
+  const taken = new Set((await app.store.listWorkflows(caller.workspaceId)).map((w) => w.name));
+  const wf = await app.store.createWorkflow({
+    workspaceId: caller.workspaceId,
+    id: newWorkflowId(),
+    name: uniqueName(body.name ?? pick(template.name, lang), taken),
+    description: body.description ?? pick(template.description, lang),
+    graph: checked.graph,
+    engine,
+  });
+  return { ...wf, templateId: template.id, problems: checked.problems };
+}
