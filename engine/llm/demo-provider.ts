@@ -12,6 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { teamRoleOf } from '../agent/multi-agent/roles';
+import { demoImages, demoSpeech } from '../media/demo-media';
+import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { demoIntent } from './demo-intents';
 import { demoRoleAnswer, workerIntentText } from './demo-roles';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
@@ -66,6 +68,7 @@ export class DemoProvider implements LlmProvider {
     const echo = clip(lastUser);
     const words = lastUser.trim() ? lastUser.trim().split(/\s+/).length : 0;
     const toolResults = trailingToolResults(msgs);
+    const lastUserImages = [...msgs].reverse().find((m) => m.role === 'user')?.images?.length ?? 0;
 
     let text: string;
     if (role && !(role === 'worker' && toolResults.length)) {
@@ -77,6 +80,7 @@ export class DemoProvider implements LlmProvider {
         echo,
         words,
         fingerprint,
+        ...(lastUserImages ? { imagesSeen: lastUserImages } : {}),
         ...(toolResults.length
           ? { toolResults: toolResults.map((r) => ({ tool: r.name, result: clip(r.content) })) }
           : {}),
@@ -87,6 +91,9 @@ export class DemoProvider implements LlmProvider {
     } else {
       text = `${DEMO_PREFIX} You said: "${echo}" (${words} word${words === 1 ? '' : 's'}, fingerprint ${fingerprint})`;
     }
+    // Vision: the demo cannot see, but says how many images it was given.
+    if (lastUserImages && !role && !req.jsonMode)
+      text += ` I saw ${lastUserImages} image${lastUserImages === 1 ? '' : 's'}.`;
 
     if (req.onToken) {
       // Word-by-word; the pieces join back to exactly `text`.
@@ -97,6 +104,16 @@ export class DemoProvider implements LlmProvider {
       if (req.signal?.aborted) throw abortError();
     }
     return { ...base, text, toolCalls: [], usage: usage(text.length), finishReason: 'stop' };
+  }
+
+  /** Real offline speech (espeak-ng, engine/media/demo-media.ts), always WAV. */
+  speech(req: SpeechRequest): Promise<SpeechResponse> {
+    return demoSpeech(req);
+  }
+
+  /** Deterministic pattern images, not pictures of the prompt. */
+  images(req: ImageRequest): Promise<ImageResponse> {
+    return demoImages(req);
   }
 }
 

@@ -16,6 +16,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { PaiError } from '../errors';
+import { imagesVia, speechVia } from '../media/openai-media';
+import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { BUILT_IN_MODEL_PRICES, type ModelPrices } from './prices';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider, Usage } from './types';
 
@@ -88,6 +90,24 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     };
     try {
       return req.onToken ? await this.streamChat(params, req) : await this.plainChat(params, req);
+    } catch (err) {
+      throw this.mapError(err, req.signal);
+    }
+  }
+
+  async speech(req: SpeechRequest): Promise<SpeechResponse> {
+    if (req.signal?.aborted) throw abortError();
+    try {
+      return await speechVia(this.client, this.id, req);
+    } catch (err) {
+      throw this.mapError(err, req.signal);
+    }
+  }
+
+  async images(req: ImageRequest): Promise<ImageResponse> {
+    if (req.signal?.aborted) throw abortError();
+    try {
+      return await imagesVia(this.client, this.id, req);
     } catch (err) {
       throw this.mapError(err, req.signal);
     }
@@ -210,8 +230,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 function toWire(m: ChatMessage): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
-    case 'user':
       return { role: m.role, content: m.content };
+    case 'user':
+      // Vision: the text, then each image as an image_url part.
+      return m.images?.length
+        ? {
+            role: 'user',
+            content: [
+              { type: 'text', text: m.content },
+              ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+            ],
+          }
+        : { role: 'user', content: m.content };
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
     case 'assistant':

@@ -1,4 +1,5 @@
 /** Provider-neutral chat types. The OpenAI-compatible provider maps these onto the `openai` SDK. */
+import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import type { PriceTable } from './prices';
 
 export interface ChatToolCall {
@@ -9,7 +10,8 @@ export interface ChatToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `images`: data: URLs (or https URLs) sent as image_url content parts after the text (vision). */
+  | { role: 'user'; content: string; images?: string[] }
   | { role: 'assistant'; content: string | null; toolCalls?: ChatToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
@@ -57,6 +59,10 @@ export interface LlmProvider {
   /** Human-readable, e.g. "PaiFlow demo model (offline, deterministic — not a real LLM)". */
   readonly label: string;
   chat(req: ChatRequest): Promise<ChatResponse>;
+  /** Text to speech (/audio/speech); absent: this provider has none. */
+  speech?(req: SpeechRequest): Promise<SpeechResponse>;
+  /** Image generation (/images/generations); absent: this provider has none. */
+  images?(req: ImageRequest): Promise<ImageResponse>;
 }
 
 /** Settings a node may give to pick a provider; `apiKey` is resolved from a named secret, never stored in config. */

@@ -16,6 +16,7 @@ import type { AgentServices, AgentTool, RecalledMemory, SkillSummary } from '../
 import { PaiError } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { ChatMessage } from '../llm/types';
+import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
@@ -138,6 +139,7 @@ export const agentConfigSchema = z.object({
         .describe('Tokens of memories in the system prompt'),
     })
     .prefault({}),
+  images: imagesConfigSchema,
   credentialId: credentialIdSchema,
   provider: providerConfigSchema,
 });
@@ -209,6 +211,19 @@ export const agentNode = defineNode<AgentConfig>({
   configSchema: agentConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'text', description: "The agent's final answer" },
+    { path: 'rounds', description: 'How many model rounds it took' },
+    { path: 'toolCalls', description: 'The tools it called, with arguments and results' },
+    { path: 'model', description: 'The model that answered' },
+    { path: 'provider', description: 'The provider that answered' },
+    { path: 'providerLabel', description: 'The provider as the settings name it' },
+    { path: 'finishReason', description: 'Why the last reply ended' },
+    { path: 'usage', description: 'Tokens and cost of all rounds' },
+    { path: 'memoriesRecalled', description: 'How many long-term memories it recalled' },
+    { path: 'compactions', description: 'How often the conversation was compacted' },
+    { path: 'skillsLoaded', description: 'The skills it loaded' },
+  ],
   sideEffects: true,
   acceptAnswer: acceptApproval,
   async execute(ctx) {
@@ -267,7 +282,9 @@ export const agentNode = defineNode<AgentConfig>({
 
       const messages: ChatMessage[] = [];
       if (system) messages.push({ role: 'system', content: system });
-      messages.push(...historyOf(c.history), { role: 'user', content: task });
+      // Vision: the task's images go with it as image_url parts (engine/media/image-inputs.ts).
+      const images = await imageInputs(ctx, c.images);
+      messages.push(...historyOf(c.history), { role: 'user', content: task, ...(images.length ? { images } : {}) });
 
       const chain = new ModelChain(provider, [c.model, ...c.fallbackModels], {
         maxRetries: c.maxRetries,

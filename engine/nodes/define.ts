@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentServices } from '../agent/types';
+import type { NodeArtifacts } from '../artifacts/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
@@ -12,6 +13,13 @@ import type { TemplateScope } from '../template/resolve';
 export interface PortSpec {
   id: string;
   label: string;
+}
+
+/** A field of a node's output that a template can read: `{{<nodeId>.output.<path>}}`. */
+export interface OutputField {
+  /** Below `output`, as a template writes it: `text`, `hits`, `usage.inputTokens`. */
+  path: string;
+  description: string;
 }
 
 export interface EmitOptions {
@@ -93,6 +101,8 @@ export interface NodeContext<C = unknown> {
   knowledge?: KnowledgeService;
   /** Credentials by id (`config.credentialId`), of the run's own workspace. Absent → CREDENTIALS_UNAVAILABLE. */
   credentials?: CredentialResolver;
+  /** Files of the run (speech, images): stored as artifacts, read within the run's workspace. Absent → unavailable. */
+  artifacts?: NodeArtifacts;
   /** Durable state within the run (see NodeCheckpoint). */
   checkpoint: NodeCheckpoint;
   /** State-graph engine, a loop node running its items in parallel: runs its body for one item (engine/loop/). */
@@ -124,6 +134,12 @@ export interface NodeDefinition<C = unknown> {
   /** Static outputs; `outputsFor(config)` overrides for nodes whose handles depend on config (condition). */
   outputs: PortSpec[];
   outputsFor?(config: C): PortSpec[];
+  /**
+   * The fields of the output execute() returns, so the editor's `{{` autocomplete offers what the engine produces,
+   * from this one definition (GET /api/node-types `outputFields`). Every node type lists them (a registry test checks
+   * it); an output shaped entirely by config or code (start, end, code) lists none, and says why where it is declared.
+   */
+  outputFields?: OutputField[];
   /** Does this node cause effects outside the run (HTTP calls, writes)? Used for idempotency keys and UI hints. */
   sideEffects?: boolean;
   /**

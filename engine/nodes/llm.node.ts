@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PaiError } from '../errors';
 import { withStatedCost } from '../llm/prices';
 import type { ChatMessage } from '../llm/types';
+import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
@@ -24,6 +25,7 @@ export const llmConfigSchema = z.object({
     })
     .default({ enabled: false, context: '', fallback: 'I could not find an answer to that in the knowledge base.' })
     .describe('Hallucination controls for retrieval-augmented answers'),
+  images: imagesConfigSchema,
   credentialId: credentialIdSchema,
   provider: providerConfigSchema,
 });
@@ -38,6 +40,17 @@ export const llmNode = defineNode<LlmConfig>({
   configSchema: llmConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'text', description: 'The reply' },
+    { path: 'json', description: 'The reply parsed, in JSON mode' },
+    { path: 'model', description: 'The model that answered' },
+    { path: 'provider', description: 'The provider that answered' },
+    { path: 'providerLabel', description: 'The provider as the settings name it' },
+    { path: 'finishReason', description: 'Why the reply ended (stop, length …)' },
+    { path: 'grounded', description: 'Whether the answer had to come from a knowledge context' },
+    { path: 'contextFound', description: 'Grounded: whether the context held anything' },
+    { path: 'imagesSent', description: 'How many images went with the prompt' },
+  ],
   async execute(ctx) {
     const c = ctx.config;
     const settings = await providerSettings(ctx, c);
@@ -70,9 +83,12 @@ export const llmNode = defineNode<LlmConfig>({
         .filter(Boolean)
         .join('\n\n');
       if (system) messages.push({ role: 'system', content: system });
+      // Vision: the images go with the user message as image_url parts (engine/media/image-inputs.ts).
+      const images = await imageInputs(ctx, c.images);
       messages.push({
         role: 'user',
         content: typeof c.userPrompt === 'string' ? c.userPrompt : JSON.stringify(c.userPrompt),
+        ...(images.length ? { images } : {}),
       });
       const res = await provider.chat({
         model: c.model,
@@ -102,6 +118,7 @@ export const llmNode = defineNode<LlmConfig>({
           provider: res.provider,
           providerLabel: provider.label,
           finishReason: res.finishReason,
+          ...(images.length ? { imagesSent: images.length } : {}),
         },
         // Tokens and `costUsd` (null: the model's price is unknown; 0: the demo model).
         usage: withStatedCost(res.usage),

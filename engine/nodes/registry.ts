@@ -14,6 +14,8 @@ import { knowledgeNode } from './knowledge.node';
 import { multiAgentNode } from './multi-agent.node';
 import { workflowNode } from './workflow.node';
 import { codeNode } from './code.node';
+import { ttsNode } from './tts.node';
+import { imageNode } from './image.node';
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -60,6 +62,7 @@ export class NodeRegistry {
       inputs: d.inputs,
       outputs: d.outputs,
       dynamicOutputs: !!d.outputsFor,
+      outputFields: d.outputFields ?? [],
     }));
   }
 }
@@ -78,5 +81,7 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(multiAgentNode)
     .register(knowledgeNode)
     .register(workflowNode)
-    .register(codeNode);
+    .register(codeNode)
+    .register(ttsNode)
+    .register(imageNode);
 }

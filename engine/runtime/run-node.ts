@@ -8,6 +8,7 @@ import { PaiError, toErrorJson, type ErrorJson } from '../errors';
 import { retryPolicySchema, type GraphNode } from '../graph/schema';
 import { leadsOnlyTo, type Topology } from '../graph/topology';
 import type { AgentServices } from '../agent/types';
+import type { NodeArtifacts } from '../artifacts/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
@@ -30,6 +31,7 @@ export interface NodeServices {
   agent?: AgentServices;
   knowledge?: KnowledgeService;
   credentials?: CredentialResolver;
+  artifacts?: NodeArtifacts;
 }
 
 export interface NodeOutcome {
@@ -275,6 +277,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           agent: a.services.agent,
           knowledge: a.services.knowledge,
           credentials: a.services.credentials,
+          artifacts: a.services.artifacts,
           checkpoint: checkpoint.handle,
           loopBody: a.loopBody,
         });

@@ -8,7 +8,7 @@ import { DRAFT_REVIEW_LOOP_TEMPLATE } from './draft-review-loop';
 import { RAG_QA_TEMPLATE } from './rag-qa';
 import { RESEARCH_AGENT_TEMPLATE } from './research-agent';
 import { SUPPORT_TRIAGE_TEMPLATE } from './support-triage';
-// import { TEXT_TO_PODCAST_TEMPLATE } from './text-to-podcast';
+import { TEXT_TO_PODCAST_TEMPLATE } from './text-to-podcast';
 import type { WorkflowTemplate } from './types';
 import { WEBHOOK_SUMMARIZE_POST_TEMPLATE } from './webhook-summarize-post';
 
@@ -20,7 +20,7 @@ export const TEMPLATES: readonly WorkflowTemplate[] = [
   RESEARCH_AGENT_TEMPLATE,
   WEBHOOK_SUMMARIZE_POST_TEMPLATE,
   APPROVAL_BEFORE_HTTP_TEMPLATE,
-  // TEXT_TO_PODCAST_TEMPLATE,
+  TEXT_TO_PODCAST_TEMPLATE,
 ];
 
 export function findTemplate(id: string): WorkflowTemplate | undefined {

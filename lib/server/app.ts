@@ -12,6 +12,8 @@ import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { closeCpuPools } from '@/engine/cpu/pool';
+import type { Artifacts } from '@/engine/artifacts/artifacts';
+import { createArtifacts } from '@/engine/artifacts/create-artifacts';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
@@ -47,6 +49,8 @@ export interface App {
   knowledge: KnowledgeBaseService;
   accounts: Accounts;
   credentials: CredentialVault;
+  /** Files runs produced (speech, images): the blob store and their rows (engine/artifacts/). */
+  artifacts: Artifacts;
   /** Agent skills: SKILLS_DIR and the workspaces' uploads. */
   skills: SkillsService;
   /** The Agent node's services (MCP servers, skills, memory), for routes that list what an agent may use. */
@@ -110,6 +114,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
     null;
   const registry = createDefaultRegistry();
+  // ARTIFACTS_S3_* or a folder under DATA_DIR; a partial S3 setting stops start-up here (INVALID_CONFIG).
+  const artifacts = createArtifacts(settings, config.dataDir, db.prisma);
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const credentials = new CredentialVault(
     db.prisma,
@@ -147,6 +153,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       knowledge: knowledgeOfRuns(knowledge, store),
       agent: agent.services,
       credentials,
+      artifacts,
     },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
     ...queue?.runManagerOptions(),
@@ -167,6 +174,11 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       : undefined;
   reaper?.unref?.();
 
+  // Retention and orphaned blobs (deleted runs): swept hourly by the app, never by a worker.
+  if (role === 'app')
+    artifacts.startSweeper(ARTIFACT_SWEEP_MS, (e) =>
+      console.warn('[paiflow] artifact sweep failed:', (e as Error)?.message ?? e),
+    );
   if (config.seedExample && role === 'app') await seedOnce(db);
   if (config.owner && role === 'app' && !(await accounts.hasUsers()))
     await accounts.setup(config.owner).catch((e) => {
@@ -185,6 +197,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     knowledge,
     accounts,
     credentials,
+    artifacts,
     skills,
     agent: agent.services,
     queue,
@@ -213,6 +226,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       await app.scheduler?.close();
       await queue?.close();
       await runs.close();
+      await artifacts.close();
       await telemetry?.close();
       await agent.close();
       await knowledge.close();
@@ -231,6 +245,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   }
   return app;
 }
+
+const ARTIFACT_SWEEP_MS = 60 * 60_000;
 
 /** host:port of a service URL (never its credentials or path). */
 function hostOf(url: string): string {

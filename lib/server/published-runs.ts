@@ -5,6 +5,7 @@
  * answers with the trace as SSE, async answers 202 at once.
  */
 import { z } from 'zod';
+import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import { PaiError } from '@/engine/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
@@ -191,7 +192,7 @@ export async function runPublished(
       runId: done.id,
       status: done.status,
       version: runVersion,
-      outputs: done.outputs,
+      outputs: withPublishedArtifactUrls(done.outputs, done.id),
       ...(done.error ? { error: done.error } : {}),
     },
     { headers },

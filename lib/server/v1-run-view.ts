@@ -2,8 +2,10 @@
  * What an API-key holder sees of a published run: its status, inputs, outputs, error, times and token usage. The
  * node trace (statuses, attempts, timings, usage, error codes) only where the workflow's publisher opted in
  * (`publicTrace`), and never a node's input or output: those hold the workflow's internals (prompts, retrieved
- * documents, upstream answers), which the endpoint's callers never see in the editor either.
+ * documents, upstream answers), which the endpoint's callers never see in the editor either. Artifacts in the
+ * outputs (`{ artifactId, url }`) point at the published API's own URL for them, which the key authorises.
  */
+import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import type { NodeRunRecord, RunRecord } from '@/engine/store/types';
 import { presentRun, usageOf } from './workflows';
 
@@ -14,7 +16,8 @@ export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: {
     versionId: run.versionId,
     status: run.status,
     inputs: run.inputs,
-    outputs: run.outputs,
+    // Files the run made: at URLs the key holder can fetch (GET /api/v1/runs/:runId/artifacts/:id).
+    outputs: withPublishedArtifactUrls(run.outputs, run.id),
     error: run.error,
     createdAt: run.createdAt,
     startedAt: run.startedAt,

@@ -6,6 +6,10 @@
  *   Responses come from the script() queue, else from the default (echo of the last user message).
  * - POST /v1/embeddings: deterministic unit vectors of dimension 8 (sha256 of each input); honours the SDK's
  *   default `encoding_format: 'base64'`.
+ * - POST /v1/audio/speech: audio whose length follows the input (wav: a 24 kHz 16-bit mono WAV with 100 bytes of
+ *   samples per input character; pcm: those bytes raw; anything else: an ID3-tagged stand-in). POST
+ *   /v1/images/generations: `n` 1×1 PNGs as b64_json, or as URLs served by GET /files/<name>.png (no key needed).
+ * - `paths`: the path of each request, beside `requests` (its body).
  * - Error statuses carry an OpenAI-style body and `retry-after-ms: 10` so SDK retries are fast.
  *   401/403 bodies echo the bearer token like OpenAI's "Incorrect API key provided" (to test redaction).
  * - `hang`: non-streaming never answers; streaming sends headers + the first text chunk, then stalls.
@@ -29,6 +33,8 @@ export interface ScriptedResponse {
 export interface FakeOpenAi {
   baseURL: string;
   requests: any[];
+  /** The path of each request in `requests`. */
+  paths: string[];
   /** The bearer token of each request, in order (to check which credential a node sent). */
   tokens: string[];
   script(...responses: ScriptedResponse[]): void;
@@ -45,6 +51,7 @@ const echoDefault = (body: any): ScriptedResponse => {
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const requests: any[] = [];
+  const paths: string[] = [];
   const tokens: string[] = [];
   const queue: ScriptedResponse[] = [];
   let fallback = echoDefault;
@@ -58,6 +65,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === 'GET' && /^\/files\/[\w-]+\.png$/.test(req.url ?? '')) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG_1X1.byteLength });
+      return res.end(PNG_1X1);
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: any;
@@ -67,6 +78,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       return sendError(res, 400, 'Invalid JSON body');
     }
     requests.push(body);
+    paths.push((req.url ?? '').split('?')[0]);
     const auth = req.headers.authorization ?? '';
     const token = /^Bearer (\S+)$/.exec(auth)?.[1];
     if (!token) return sendError(res, 401, 'Missing bearer token');
@@ -74,6 +86,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, token, res);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
+    if (req.method === 'POST' && path === '/v1/audio/speech') return speech(body, res);
+    if (req.method === 'POST' && path === '/v1/images/generations') return images(body, req, res);
     sendError(res, 404, `No route ${req.method} ${path}`);
   }
 
@@ -181,11 +195,53 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     });
   }
 
+  function speech(body: any, res: ServerResponse) {
+    const n = textOf(body.input).length * 100;
+    const samples = Buffer.alloc(n, 0x11);
+    let audio: Buffer;
+    let type: string;
+    if (body.response_format === 'wav') {
+      const h = Buffer.alloc(44);
+      h.write('RIFF', 0);
+      h.writeUInt32LE(36 + n, 4);
+      h.write('WAVEfmt ', 8);
+      h.writeUInt32LE(16, 16);
+      h.writeUInt16LE(1, 20);
+      h.writeUInt16LE(1, 22);
+      h.writeUInt32LE(24_000, 24);
+      h.writeUInt32LE(48_000, 28);
+      h.writeUInt16LE(2, 32);
+      h.writeUInt16LE(16, 34);
+      h.write('data', 36);
+      h.writeUInt32LE(n, 40);
+      [audio, type] = [Buffer.concat([h, samples]), 'audio/wav'];
+    } else if (body.response_format === 'pcm') [audio, type] = [samples, 'audio/pcm'];
+    else
+      [audio, type] = [
+        Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), samples]),
+        'audio/mpeg',
+      ];
+    res.writeHead(200, { 'content-type': type, 'content-length': audio.byteLength });
+    res.end(audio);
+  }
+
+  function images(body: any, req: IncomingMessage, res: ServerResponse) {
+    const n = Number(body.n ?? 1);
+    const origin = `http://${req.headers.host}`;
+    const data = Array.from({ length: n }, (_, i) =>
+      body.response_format === 'url'
+        ? { url: `${origin}/files/img-${i}.png` }
+        : { b64_json: PNG_1X1.toString('base64'), revised_prompt: `revised: ${textOf(body.prompt)}` },
+    );
+    sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    paths,
     tokens,
     script: (...responses) => void queue.push(...responses),
     setDefault: (fn) => void (fallback = fn ?? echoDefault),
@@ -196,6 +252,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       }),
   };
 }
+
+/** A 1×1 red PNG. */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** Resolves true after `ms`, or false as soon as the client disconnects. */
 function wait(res: ServerResponse, ms: number): Promise<boolean> {

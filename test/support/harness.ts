@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { AgentServices } from '@/engine/agent/types';
+import type { NodeArtifacts } from '@/engine/artifacts/types';
 import { PaiError } from '@/engine/errors';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
@@ -90,6 +91,8 @@ export interface HarnessOptions {
   fetch?: GuardedFetch;
   /** The Agent node's services (skills, memory, MCP, workflows as tools); default: none. */
   agent?: AgentServices;
+  /** Run artifacts (tts, image, vision nodes); default: none. */
+  artifacts?: NodeArtifacts;
 }
 
 export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOptions = {}): Promise<Harness> {
@@ -110,6 +113,7 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
       fetch: opts.fetch ?? createGuardedFetch(),
       secrets: { get: () => undefined },
       agent: opts.agent,
+      artifacts: opts.artifacts,
     },
     heartbeatMs: opts.heartbeatMs ?? 500,
     staleMs: opts.staleMs,

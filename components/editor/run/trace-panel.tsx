@@ -6,6 +6,7 @@ import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
 import { cancelRun, startResume } from './run-actions';
 import { AnswerBox } from './answer-box';
+import { ArtifactPreview } from './artifact-preview';
 import { formatUsd, runTotal } from './run-cost';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
@@ -188,7 +189,10 @@ const SpanRow = memo(function SpanRow({
             ) : streamed ? (
               <Json value={streamed} testId="trace-streamed" />
             ) : span.output !== undefined ? (
-              <Json value={span.output} testId="trace-output" />
+              <>
+                <Json value={span.output} testId="trace-output" />
+                <ArtifactPreview value={span.output} />
+              </>
             ) : (
               <div className="text-[11px] text-zinc-400">—</div>
             )}
@@ -351,6 +355,7 @@ export function TracePanel() {
           <div className="border-t border-zinc-200 px-3 py-2">
             <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">Run outputs</div>
             <Json value={run.outputs} testId="run-outputs" />
+            <ArtifactPreview value={run.outputs} />
           </div>
         )}
       </div>
