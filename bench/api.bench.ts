@@ -11,20 +11,12 @@
  * ("pglite,postgres"), BENCH_API_WEB_CONCURRENCY (server processes, default: the server's own default).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Redis from 'ioredis';
-import pg from 'pg';
-import {
-  postgresAvailable,
-  redisAvailable,
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  uniqueSchema,
-} from '../test/support/databases';
+import { onStores, runIfMain, signInAsOwner, storeLabel, withBenchStore, type StoreKind } from './support/bench-server';
+import { publishHelloApi } from './support/hello-api';
 
 export interface ApiBenchRow {
   store: string;
@@ -36,35 +28,7 @@ export interface ApiBenchRow {
   p99Ms: number;
 }
 
-const GRAPH = {
-  nodes: [
-    {
-      id: 'start',
-      type: 'start',
-      position: { x: 0, y: 0 },
-      data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } },
-    },
-    {
-      id: 't1',
-      type: 'template',
-      position: { x: 200, y: 0 },
-      data: { config: { template: 'Hello {{inputs.message}}', format: 'text' } },
-    },
-    {
-      id: 'end',
-      type: 'end',
-      position: { x: 400, y: 0 },
-      data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } },
-    },
-  ],
-  edges: [
-    { id: 'e1', source: 'start', target: 't1' },
-    { id: 'e2', source: 't1', target: 'end' },
-  ],
-};
-
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? TEST_REDIS_URL;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -194,77 +158,26 @@ async function measure(url: string, key: string, connections: number, seconds: n
   };
 }
 
-async function benchStore(
-  kind: 'pglite' | 'postgres',
-  concurrencies: number[],
-  seconds: number,
-): Promise<ApiBenchRow[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-apibench-'));
-  const schema = uniqueSchema('apibench');
-  const env: Record<string, string> = {
-    DATA_DIR: dir,
-    SEED_EXAMPLE: '0',
-    RATE_LIMIT_PER_MIN: '1000000000',
-    MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000',
-    OPENAI_API_KEY: '',
-    QUEUE_MODE: '',
-    WORKERS: '',
-    ELASTICSEARCH_URL: '',
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    ...(process.env.BENCH_API_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_API_WEB_CONCURRENCY } : {}),
-  };
-  if (kind === 'postgres')
-    Object.assign(env, {
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL,
-      REDIS_PREFIX: `${schema}:`,
+async function benchStore(kind: StoreKind, concurrencies: number[], seconds: number): Promise<ApiBenchRow[]> {
+  return withBenchStore(kind, 'apibench', async (env) => {
+    const { baseUrl, child } = await startServer({
+      ...env,
+      ...(process.env.BENCH_API_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_API_WEB_CONCURRENCY } : {}),
     });
-  const { baseUrl, child } = await startServer(env);
-  try {
-    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { db: string; bus: string };
-    // A fresh data dir: set up the owner, then manage the workflow with a personal access token.
-    const owner = await fetch(`${baseUrl}/api/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.test', password: 'bench-password-1', name: 'Bench' }),
-    });
-    const cookie = (owner.headers.get('set-cookie') ?? '').split(';')[0];
-    let authorization = '';
-    const post = async (p: string, body?: unknown) =>
-      (
-        await fetch(`${baseUrl}${p}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : { cookie }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        })
-      ).json() as Promise<any>;
-    authorization = `Bearer ${(await post('/api/auth/tokens', { name: 'bench' })).token}`;
-    const wf = await post('/api/workflows', { name: `api bench ${kind}`, graph: GRAPH });
-    const published = await post(`/api/workflows/${wf.id}/publish`);
-    const { key } = await post(`/api/workflows/${wf.id}/api-keys`, { name: 'bench' });
-    const url: string = published.endpoint;
-    await measure(url, key, 8, 3); // warm-up: JIT, connection pools, prepared statements
-    const label = `${health.db.split(' ')[0]}${kind === 'postgres' ? ` + ${health.bus.split(' ')[0]}` : ''}`;
-    const rows: ApiBenchRow[] = [];
-    for (const c of concurrencies)
-      rows.push({ store: label, concurrency: c, ...(await measure(url, key, c, seconds)) });
-    return rows;
-  } finally {
-    await stopServer(child);
-    rmSync(dir, { recursive: true, force: true });
-    if (kind === 'postgres') {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-      await c.end();
-      const r = new Redis(REDIS_URL);
-      const keys = await r.keys(`${schema}:*`);
-      if (keys.length) await r.del(...keys);
-      r.disconnect();
+    try {
+      const label = await storeLabel(baseUrl, kind);
+      // A fresh data dir: set up the owner, then manage the workflow with a personal access token.
+      const send = await signInAsOwner(baseUrl);
+      const { endpoint: url, key } = await publishHelloApi(send, `api bench ${kind}`);
+      await measure(url, key, 8, 3); // warm-up: JIT, connection pools, prepared statements
+      const rows: ApiBenchRow[] = [];
+      for (const c of concurrencies)
+        rows.push({ store: label, concurrency: c, ...(await measure(url, key, c, seconds)) });
+      return rows;
+    } finally {
+      await stopServer(child);
     }
-  }
+  });
 }
 
 export async function runApiBench(): Promise<ApiBenchRow[]> {
@@ -272,25 +185,7 @@ export async function runApiBench(): Promise<ApiBenchRow[]> {
   const seconds = Number(process.env.BENCH_API_SECONDS ?? 10);
   const stores = (process.env.BENCH_API_STORES ?? 'pglite,postgres').split(',');
   ensureBuild();
-  const rows: ApiBenchRow[] = [];
-  if (stores.includes('pglite')) rows.push(...(await benchStore('pglite', concurrencies, seconds)));
-  if (stores.includes('postgres')) {
-    if ((await postgresAvailable().catch(() => false)) && (await redisAvailable(REDIS_URL).catch(() => false)))
-      rows.push(...(await benchStore('postgres', concurrencies, seconds)));
-    else console.warn('[bench] PostgreSQL or Redis not reachable: embedded store only');
-  }
-  return rows;
+  return onStores(stores, (kind) => benchStore(kind, concurrencies, seconds));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runApiBench().then(
-    (rows) => {
-      console.table(rows);
-      process.exit(0);
-    },
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, runApiBench);

@@ -14,20 +14,10 @@
  * BENCH_WEBHOOK_BLOCKS it is split into (default 5), BENCH_WEBHOOK_STORES ("pglite,postgres").
  */
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import Redis from 'ioredis';
-import pg from 'pg';
-import {
-  postgresAvailable,
-  redisAvailable,
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  uniqueSchema,
-} from '../test/support/databases';
 import { spawnTsx } from '../test/support/spawn-tsx';
+import { onStores, runIfMain, signInAsOwner, storeLabel, withBenchStore, type StoreKind } from './support/bench-server';
+import { publishHelloApi } from './support/hello-api';
 
 export interface WebhookBenchRow {
   store: string;
@@ -41,35 +31,7 @@ export interface WebhookBenchRow {
   p99Ms: number;
 }
 
-const GRAPH = {
-  nodes: [
-    {
-      id: 'start',
-      type: 'start',
-      position: { x: 0, y: 0 },
-      data: { config: { inputs: [{ name: 'message', type: 'string', required: true }] } },
-    },
-    {
-      id: 't1',
-      type: 'template',
-      position: { x: 200, y: 0 },
-      data: { config: { template: 'Hello {{inputs.message}}', format: 'text' } },
-    },
-    {
-      id: 'end',
-      type: 'end',
-      position: { x: 400, y: 0 },
-      data: { config: { outputs: [{ name: 'text', value: '{{t1.output.text}}' }] } },
-    },
-  ],
-  edges: [
-    { id: 'e1', source: 'start', target: 't1' },
-    { id: 'e2', source: 't1', target: 'end' },
-  ],
-};
-
 const SECRET = 'bench-webhook-secret-0123456789abcdef';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? TEST_REDIS_URL;
 
 /** How one endpoint is called: its URL and, per unique message, the request's headers and body. */
 interface Target {
@@ -78,7 +40,8 @@ interface Target {
   request(message: string): { headers: Record<string, string>; body: string };
 }
 
-type Getter = (p: string) => Promise<any>;
+/** GET /api/runs?… as the owner. */
+type Getter = (p: string) => Promise<{ runs: unknown[] }>;
 
 let counter = 0;
 
@@ -110,7 +73,7 @@ async function drain(get: Getter, wfId: string): Promise<number> {
     const busy = await Promise.all(
       ['running', 'queued'].map(async (s) => (await get(`/api/runs?workflowId=${wfId}&status=${s}&limit=1`)).runs),
     );
-    if (busy.every((r: unknown[]) => r.length === 0)) return (Date.now() - t0) / 1000;
+    if (busy.every((r) => r.length === 0)) return (Date.now() - t0) / 1000;
     if (Date.now() - t0 > 300_000) throw new Error('runs still in progress 5 minutes after the load stopped');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -165,55 +128,11 @@ async function measurePair(
   });
 }
 
-function serverEnv(kind: 'pglite' | 'postgres', dir: string, schema: string): Record<string, string> {
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    DATA_DIR: dir,
-    SEED_EXAMPLE: '0',
-    SCHEDULER: '0',
-    RATE_LIMIT_PER_MIN: '1000000000',
-    MAX_CONCURRENT_RUNS_PER_WORKFLOW: '100000',
-    OPENAI_API_KEY: '',
-    QUEUE_MODE: '',
-    WORKERS: '',
-    ELASTICSEARCH_URL: '',
-    DATABASE_URL: '',
-    DATABASE_SCHEMA: '',
-    REDIS_URL: '',
-  };
-  if (kind === 'postgres')
-    Object.assign(env, {
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL,
-      REDIS_PREFIX: `${schema}:`,
-    });
-  return env;
-}
-
 /** Sets up the owner, the workflow, its key and its webhook; the two targets. */
 async function setUp(baseUrl: string, kind: string) {
-  const owner = await fetch(`${baseUrl}/api/auth/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.test', password: 'bench-password-1', name: 'Bench' }),
-  });
-  const cookie = (owner.headers.get('set-cookie') ?? '').split(';')[0];
-  let authorization = '';
-  const send = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}${p}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : { cookie }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.status >= 400) throw new Error(`${method} ${p} → ${res.status} ${await res.text()}`);
-    return res.json() as Promise<any>;
-  };
-  authorization = `Bearer ${(await send('POST', '/api/auth/tokens', { name: 'bench' })).token}`;
-  const wf = await send('POST', '/api/workflows', { name: `webhook bench ${kind}`, graph: GRAPH });
-  const published = await send('POST', `/api/workflows/${wf.id}/publish`);
-  const { key } = await send('POST', `/api/workflows/${wf.id}/api-keys`, { name: 'bench' });
-  const hook = await send('POST', `/api/workflows/${wf.id}/triggers`, {
+  const send = await signInAsOwner(baseUrl);
+  const api = await publishHelloApi(send, `webhook bench ${kind}`);
+  const hook = await send<{ path: string }>('POST', `/api/workflows/${api.workflowId}/triggers`, {
     type: 'webhook',
     auth: { type: 'hmac', secret: SECRET },
     mapping: { message: '{{body.message}}' },
@@ -228,78 +147,41 @@ async function setUp(baseUrl: string, kind: string) {
       return { headers: { 'content-type': 'application/json', 'x-signature': signature }, body };
     },
   };
-  const published1: Target = {
+  const published: Target = {
     name: 'published v1 (async)',
-    url: published.endpoint.replace(/^https?:\/\/[^/]+/, baseUrl),
+    url: api.endpoint.replace(/^https?:\/\/[^/]+/, baseUrl),
     request: (message) => ({
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${api.key}` },
       body: JSON.stringify({ inputs: { message }, mode: 'async' }),
     }),
   };
-  return { wfId: wf.id as string, targets: [webhook, published1], get: (p: string) => send('GET', p) };
+  const get: Getter = (p) => send('GET', p);
+  return { wfId: api.workflowId, targets: [webhook, published], get };
 }
 
 async function benchStore(
-  kind: 'pglite' | 'postgres',
+  kind: StoreKind,
   concurrencies: number[],
   seconds: number,
   blocks: number,
 ): Promise<WebhookBenchRow[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-hookbench-'));
-  const schema = uniqueSchema('hookbench');
-  const server = spawnTsx('bench/webhook-trigger-server.ts', [], serverEnv(kind, dir, schema));
-  try {
-    const baseUrl = (await server.line('LISTENING'))!;
-    const { wfId, targets, get } = await setUp(baseUrl, kind);
-    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { db: string; bus: string };
-    const label = `${health.db.split(' ')[0]}${kind === 'postgres' ? ` + ${health.bus.split(' ')[0]}` : ''}`;
-    for (const t of targets) await block(t, 8, 3, get, wfId); // warm-up: JIT, pools, prepared statements
-    const rows: WebhookBenchRow[] = [];
-    for (const c of concurrencies)
-      for (const r of await measurePair(targets, c, seconds, blocks, get, wfId)) rows.push({ store: label, ...r });
-    const failed = (await get(`/api/runs?workflowId=${wfId}&status=failed&limit=1`)).runs;
-    if (failed.length) throw new Error(`a run failed during the bench: ${JSON.stringify(failed[0])}`);
-    return rows;
-  } finally {
-    await stopGroup(server.child.pid!);
-    rmSync(dir, { recursive: true, force: true });
-    if (kind === 'postgres') await dropPostgres(schema);
-  }
-}
-
-/** SIGTERM to the server's process group (npx, tsx and the server itself), SIGKILL if it is not gone in 10 s. */
-async function stopGroup(pid: number) {
-  const alive = () => {
+  return withBenchStore(kind, 'hookbench', async (env) => {
+    const server = spawnTsx('bench/webhook-trigger-server.ts', [], { ...env, NODE_ENV: 'production', SCHEDULER: '0' });
     try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
+      const baseUrl = (await server.line('LISTENING'))!;
+      const { wfId, targets, get } = await setUp(baseUrl, kind);
+      const label = await storeLabel(baseUrl, kind);
+      for (const t of targets) await block(t, 8, 3, get, wfId); // warm-up: JIT, pools, prepared statements
+      const rows: WebhookBenchRow[] = [];
+      for (const c of concurrencies)
+        for (const r of await measurePair(targets, c, seconds, blocks, get, wfId)) rows.push({ store: label, ...r });
+      const failed = (await get(`/api/runs?workflowId=${wfId}&status=failed&limit=1`)).runs;
+      if (failed.length) throw new Error(`a run failed during the bench: ${JSON.stringify(failed[0])}`);
+      return rows;
+    } finally {
+      await server.stop();
     }
-  };
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  for (const until = Date.now() + 10_000; alive() && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
-  if (alive())
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone meanwhile */
-    }
-}
-
-async function dropPostgres(schema: string) {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-  await c.end();
-  const r = new Redis(REDIS_URL);
-  const keys = await r.keys(`${schema}:*`);
-  if (keys.length) await r.del(...keys);
-  r.disconnect();
+  });
 }
 
 export async function runWebhookTriggerBench(): Promise<WebhookBenchRow[]> {
@@ -307,25 +189,7 @@ export async function runWebhookTriggerBench(): Promise<WebhookBenchRow[]> {
   const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
   const blocks = Number(process.env.BENCH_WEBHOOK_BLOCKS ?? 5);
   const stores = (process.env.BENCH_WEBHOOK_STORES ?? 'pglite,postgres').split(',');
-  const rows: WebhookBenchRow[] = [];
-  if (stores.includes('pglite')) rows.push(...(await benchStore('pglite', concurrencies, seconds, blocks)));
-  if (stores.includes('postgres')) {
-    if ((await postgresAvailable().catch(() => false)) && (await redisAvailable(REDIS_URL).catch(() => false)))
-      rows.push(...(await benchStore('postgres', concurrencies, seconds, blocks)));
-    else console.warn('[bench] PostgreSQL or Redis not reachable: embedded store only');
-  }
-  return rows;
+  return onStores(stores, (kind) => benchStore(kind, concurrencies, seconds, blocks));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runWebhookTriggerBench().then(
-    (rows) => {
-      console.table(rows);
-      process.exit(0);
-    },
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, runWebhookTriggerBench);

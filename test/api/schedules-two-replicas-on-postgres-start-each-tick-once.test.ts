@@ -8,43 +8,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getApp, type App } from '@/lib/server/app';
-import { postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../support/databases';
+import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../support/databases';
 import { spawnTsx } from '../support/spawn-tsx';
 import { until } from '../support/until';
 import { expectNoServerErrorsOrStacks, useFreshDataDir } from './api-helpers';
 import { created, echoWorkflow, triggers } from './webhook-triggers-fixture';
 
 const TICKS_WANTED = 10;
-
-/** SIGTERM to a replica's process group (npx, tsx and the app), SIGKILL if it is not gone in 10 s. */
-async function stopGroup(pid: number) {
-  const alive = () => {
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const stopped = await until(() => !alive(), 'the replica to stop', 10_000, 100).then(
-    () => true,
-    () => false,
-  );
-  if (!stopped)
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone meanwhile */
-    }
-}
 
 if (await postgresAvailable()) {
   useFreshDataDir('paiflow-schedules-pg-');
@@ -69,12 +41,9 @@ if (await postgresAvailable()) {
   });
 
   afterAll(async () => {
-    await Promise.all(replicas.map((r) => stopGroup(r.child.pid!)));
+    await Promise.all(replicas.map((r) => r.stop()));
     await app?.close();
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    await c.end();
+    await dropSchema(schema);
     expectNoServerErrorsOrStacks();
   });
 

@@ -7,15 +7,7 @@
  * Prints `PID <pid>`, `RUN <runId>`, then `FINISHED <i,j,…>` each time the loop's checkpoint (its finished items, as
  * stored) changes. (A PGlite dir cannot be opened by the test while we hold it, so we read our own store.)
  */
-import { InProcessEventBus } from '@/engine/events/in-process-bus';
-import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { RunManager } from '@/engine/runtime/run-manager';
-import { openDatabase } from '@/engine/store/prisma/database';
-import { PrismaStore } from '@/engine/store/prisma/prisma-store';
-import { TEST_DATABASE_URL } from '../support/databases';
+import { startCrashRun } from '../support/crash-child-run';
 import { fetchLoopGraph, range } from './loop-concurrency-support';
 
 async function main() {
@@ -24,37 +16,17 @@ async function main() {
     console.error('usage: tsx test/engine/loop-concurrency-crash-child.ts <pglite|postgres> <dir | schema> <base>');
     process.exit(2);
   }
-  setTimeout(() => process.exit(3), 120_000).unref(); // never outlive a test that died without killing us
-  console.log(`PID ${process.pid}`);
-  const db = await openDatabase(
-    kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location },
-  );
-  const store = new PrismaStore(db.prisma, db.kind, db.sql);
-  const runs = new RunManager({
-    store,
-    workflows: store,
-    bus: new InProcessEventBus(),
-    registry: createDefaultRegistry(),
-    services: {
-      llm: createLlmResolver({}),
-      fetch: createGuardedFetch({ allowlist: [new URL(base).host] }),
-      secrets: { get: () => undefined },
-    },
-    heartbeatMs: 100,
-    executors: { langgraph: createLangGraphExecutor() },
-  });
-  const wf = await store.createWorkflow({
-    id: `wf_loop_crash_${Date.now()}`,
+  const { store, runId } = await startCrashRun({
+    kind,
+    location,
     name: 'loop crash',
-    description: '',
     graph: fetchLoopGraph(base, { concurrency: 3 }),
-    engine: 'auto',
+    inputs: { items: range(9) },
+    fetchHost: new URL(base).host,
   });
-  const { run } = await runs.start({ workflow: wf, inputs: { items: range(9) } });
-  console.log(`RUN ${run.id}`);
   let last = '';
   for (;;) {
-    const cp = await store.getCheckpoint(run.id, 'loop');
+    const cp = await store.getCheckpoint(runId, 'loop');
     const done = Object.keys((cp?.state as { done?: Record<string, unknown> } | null)?.done ?? {})
       .map(Number)
       .sort((a, b) => a - b)

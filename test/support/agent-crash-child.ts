@@ -7,16 +7,8 @@
  *
  * Prints `PID <pid>` and `RUN <runId>`.
  */
-import { InProcessEventBus } from '@/engine/events/in-process-bus';
-import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { RunManager } from '@/engine/runtime/run-manager';
-import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { openDatabase } from '@/engine/store/prisma/database';
-import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { agentGraph } from '../agent/support/durable-agent';
-import { TEST_DATABASE_URL } from './databases';
+import { startCrashRun } from './crash-child-run';
 
 async function main() {
   const [kind, location] = process.argv.slice(2);
@@ -25,36 +17,16 @@ async function main() {
     console.error('usage: FAKE_BASE_URL=… TARGET_URL=… tsx test/support/agent-crash-child.ts <pglite|postgres> <loc>');
     process.exit(2);
   }
-  setTimeout(() => process.exit(3), 120_000).unref(); // never outlive a test that died without killing us
-  console.log(`PID ${process.pid}`);
-  const db = await openDatabase(
-    kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location },
-  );
-  const store = new PrismaStore(db.prisma, db.kind, db.sql);
-  const runs = new RunManager({
-    store,
-    workflows: store,
-    bus: new InProcessEventBus(),
-    registry: createDefaultRegistry(),
-    services: {
-      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: FAKE_BASE_URL }),
-      fetch: createGuardedFetch({ allowlist: [new URL(TARGET_URL).host] }),
-      secrets: { get: () => undefined },
-    },
-    heartbeatMs: 100,
-    executors: { langgraph: createLangGraphExecutor() },
-  });
-  const wf = await store.createWorkflow({
-    id: `wf_agent_crash_${Date.now()}`,
+  const { runs, runId } = await startCrashRun({
+    kind,
+    location,
     name: 'agent crash',
-    description: '',
     graph: agentGraph(),
-    engine: 'auto',
+    engine: process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag',
+    llm: { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: FAKE_BASE_URL },
+    fetchHost: new URL(TARGET_URL).host,
   });
-  const engine = process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag';
-  const { run } = await runs.start({ workflow: wf, inputs: {}, engine });
-  console.log(`RUN ${run.id}`);
-  await runs.waitFor(run.id); // the model hangs in round 3 until the test kills us
+  await runs.waitFor(runId); // the model hangs in round 3 until the test kills us
 }
 
 main().catch((e) => {

@@ -83,12 +83,17 @@ export async function openTestDb(kind: 'pglite' | 'postgres'): Promise<TestDb> {
     },
     async dispose() {
       await db.close().catch(() => {});
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-      await c.end();
+      await dropSchema(schema);
     },
   };
+}
+
+/** Drops a schema a test or bench made on the test PostgreSQL, with everything in it (gone already: no error). */
+export async function dropSchema(schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+  await c.end();
 }
 
 /** The store kinds to run a conformance suite on: always PGlite, plus PostgreSQL when reachable. */

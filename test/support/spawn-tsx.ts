@@ -1,7 +1,8 @@
 /**
  * A test's child process: `npx tsx <script> …args` in its own process group, with its stdout collected by line.
  * `line(prefix)` waits for the first line `<prefix> <value>` and returns the value (failing early when the child
- * exits first, with its stderr); `killGroup()` is the best-effort cleanup of everything it started.
+ * exits first, with its stderr); `stop()` ends everything it started the way a supervisor would (SIGTERM, then
+ * SIGKILL), `killGroup()` is the best-effort cleanup at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { until } from './until';
@@ -51,6 +52,37 @@ export function spawnTsx(script: string, args: string[], env: Record<string, str
     line,
     get stderr() {
       return stderr;
+    },
+    /**
+     * SIGTERM to the whole process group (npx, tsx and the script), so the script can shut down cleanly; SIGKILL
+     * if any of it is still there after `graceMs`.
+     */
+    async stop(graceMs = 10_000) {
+      const pid = child.pid;
+      if (!pid) return;
+      const alive = () => {
+        try {
+          process.kill(-pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const stopped = await until(() => !alive(), `${script} to stop`, graceMs, 100).then(
+        () => true,
+        () => false,
+      );
+      if (!stopped)
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* gone meanwhile */
+        }
     },
     /** Best-effort cleanup of the whole process group we created. */
     killGroup() {

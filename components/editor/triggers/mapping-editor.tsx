@@ -6,7 +6,7 @@
 import { Button } from '@/components/ui/button';
 import { inputClass } from '../publish/publish-ui';
 import { fieldError, type MappingRow } from './trigger-helpers';
-import { FieldError, labelClass } from './trigger-ui';
+import { FieldError, labelClass } from './form-controls';
 
 export function MappingEditor({
   rows,

@@ -4,26 +4,36 @@
  * what happens to a run missed while no server was up, on/off. Once saved: the next fire times the server computed
  * and "Run now". API errors are shown beside the field their `path` names.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { JsonTextArea } from '../run/json-textarea';
 import { InlineError, Section, inputClass } from '../publish/publish-ui';
+import {
+  ChoiceFieldset,
+  Field,
+  FieldError,
+  NameField,
+  Toggle,
+  TriggerForm,
+  labelClass,
+  type Choice,
+} from './form-controls';
 import {
   browserTimeZone,
   changedFields,
   CRON_PRESETS,
   fieldError,
-  isFieldError,
   parseJsonObject,
   timeZones,
   type StartInput,
 } from './trigger-helpers';
-import { Field, FieldError, LastRun, NextRuns, Toggle, labelClass } from './trigger-ui';
+import { LastRun, NextRuns } from './trigger-ui';
 import { triggersApi, type TriggerView } from './triggers-api';
+import { useAction, useFire } from './use-action';
 
 type Misfire = 'run_once' | 'skip';
 
-const MISFIRE_CHOICES: Array<{ id: Misfire; label: string; hint: string }> = [
+const MISFIRE_CHOICES: Array<Choice<Misfire>> = [
   {
     id: 'run_once',
     label: 'Run once',
@@ -63,166 +73,133 @@ export function ScheduleForm({
   );
   const [misfire, setMisfire] = useState<Misfire>(trigger?.misfire ?? 'run_once');
   const [enabled, setEnabled] = useState(trigger?.enabled ?? true);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy: saving, error, run } = useAction();
   const zones = useMemo(() => timeZones(), []);
   const parsed = parseJsonObject(inputsText);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     if (!parsed.ok) return;
-    setSaving(true);
-    setError(null);
     const fields = { name: name.trim(), cron: cron.trim(), timezone: timezone.trim(), inputs: parsed.value, misfire };
-    try {
+    await run(async () =>
       onSaved(
         trigger
           ? // Only what changed: a PATCH naming cron, zone or enabled restarts the schedule's clock from now.
             await triggersApi.update(workflowId, trigger.id, changedFields({ ...fields, enabled }, trigger))
           : await triggersApi.create(workflowId, { type: 'schedule', ...fields, enabled }),
-      );
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
+      ),
+    );
   };
 
   return (
     <>
-      <form
-        onSubmit={(e) => void submit(e)}
-        aria-label={trigger ? 'Edit schedule' : 'New schedule'}
-        noValidate
-        className="border-b border-zinc-200 px-5 py-4"
+      <TriggerForm
+        noun="schedule"
+        editing={!!trigger}
+        readOnly={readOnly}
+        saving={saving}
+        error={error}
+        fields={FIELDS}
+        canSubmit={parsed.ok}
+        onSubmit={submit}
       >
-        <fieldset disabled={readOnly || saving} className="min-w-0">
-          <Field label="Name" error={fieldError(error, 'name')}>
-            {({ id, describedBy }) => (
+        <NameField
+          value={name}
+          onChange={setName}
+          placeholder="e.g. Morning digest"
+          error={fieldError(error, 'name')}
+        />
+
+        <Field
+          label="Cron expression"
+          hint="minute hour day-of-month month day-of-week; six fields put seconds first (e.g. */30 * * * * *)."
+          error={fieldError(error, 'cron')}
+        >
+          {({ id, describedBy }) => (
+            <>
               <input
                 id={id}
                 aria-describedby={describedBy}
-                className={inputClass}
-                value={name}
-                maxLength={100}
-                placeholder="e.g. Morning digest"
-                onChange={(e) => setName(e.target.value)}
+                aria-invalid={!!fieldError(error, 'cron') || undefined}
+                className={`${inputClass} font-mono`}
+                value={cron}
+                maxLength={200}
+                spellCheck={false}
+                onChange={(e) => setCron(e.target.value)}
               />
-            )}
-          </Field>
+              <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Cron presets">
+                {CRON_PRESETS.map((p) => (
+                  <Button
+                    key={p.cron}
+                    size="sm"
+                    variant={cron.trim() === p.cron ? 'primary' : 'secondary'}
+                    aria-pressed={cron.trim() === p.cron}
+                    title={p.cron}
+                    onClick={() => setCron(p.cron)}
+                  >
+                    {p.label}
+                  </Button>
+                ))}
+              </div>
+            </>
+          )}
+        </Field>
 
-          <Field
-            label="Cron expression"
-            hint="minute hour day-of-month month day-of-week; six fields put seconds first (e.g. */30 * * * * *)."
-            error={fieldError(error, 'cron')}
-          >
-            {({ id, describedBy }) => (
-              <>
-                <input
-                  id={id}
-                  aria-describedby={describedBy}
-                  aria-invalid={!!fieldError(error, 'cron') || undefined}
-                  className={`${inputClass} font-mono`}
-                  value={cron}
-                  maxLength={200}
-                  spellCheck={false}
-                  onChange={(e) => setCron(e.target.value)}
-                />
-                <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Cron presets">
-                  {CRON_PRESETS.map((p) => (
-                    <Button
-                      key={p.cron}
-                      size="sm"
-                      variant={cron.trim() === p.cron ? 'primary' : 'secondary'}
-                      aria-pressed={cron.trim() === p.cron}
-                      title={p.cron}
-                      onClick={() => setCron(p.cron)}
-                    >
-                      {p.label}
-                    </Button>
-                  ))}
-                </div>
-              </>
-            )}
-          </Field>
+        <Field
+          label="Time zone"
+          hint="The zone the cron expression is read in (type to search)."
+          error={fieldError(error, 'timezone')}
+        >
+          {({ id, describedBy }) => (
+            <>
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                list={ZONES_LIST_ID}
+                className={inputClass}
+                value={timezone}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setTimezone(e.target.value)}
+              />
+              <datalist id={ZONES_LIST_ID}>
+                {zones.map((z) => (
+                  <option key={z} value={z} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
 
-          <Field
-            label="Time zone"
-            hint="The zone the cron expression is read in (type to search)."
-            error={fieldError(error, 'timezone')}
-          >
-            {({ id, describedBy }) => (
-              <>
-                <input
-                  id={id}
-                  aria-describedby={describedBy}
-                  list={ZONES_LIST_ID}
-                  className={inputClass}
-                  value={timezone}
-                  spellCheck={false}
-                  autoComplete="off"
-                  onChange={(e) => setTimezone(e.target.value)}
-                />
-                <datalist id={ZONES_LIST_ID}>
-                  {zones.map((z) => (
-                    <option key={z} value={z} />
-                  ))}
-                </datalist>
-              </>
-            )}
-          </Field>
+        <div className="mb-3">
+          <span className={labelClass} aria-hidden>
+            Fixed inputs (JSON)
+          </span>
+          <JsonTextArea
+            value={inputsText}
+            onChange={setInputsText}
+            label="Fixed inputs (JSON)"
+            testId="schedule-inputs"
+            invalid={!parsed.ok || !!fieldError(error, 'inputs')}
+            tone="amber"
+          />
+          <FieldError message={parsed.ok ? fieldError(error, 'inputs') : parsed.message} />
+          <p className="mt-1 text-[11px] text-zinc-500">Every scheduled run starts with these Start inputs.</p>
+        </div>
 
-          <div className="mb-3">
-            <span className={labelClass} aria-hidden>
-              Fixed inputs (JSON)
-            </span>
-            <JsonTextArea
-              value={inputsText}
-              onChange={setInputsText}
-              label="Fixed inputs (JSON)"
-              testId="schedule-inputs"
-              invalid={!parsed.ok || !!fieldError(error, 'inputs')}
-              tone="amber"
-            />
-            <FieldError message={parsed.ok ? fieldError(error, 'inputs') : parsed.message} />
-            <p className="mt-1 text-[11px] text-zinc-500">Every scheduled run starts with these Start inputs.</p>
-          </div>
+        <ChoiceFieldset
+          legend="Missed runs"
+          name="schedule-misfire"
+          choices={MISFIRE_CHOICES}
+          value={misfire}
+          onChange={setMisfire}
+          error={fieldError(error, 'misfire')}
+        />
 
-          <fieldset className="mb-3">
-            <legend className={labelClass}>Missed runs</legend>
-            <div className="space-y-1">
-              {MISFIRE_CHOICES.map((c) => (
-                <label key={c.id} className="flex cursor-pointer items-start gap-2 text-[12px] text-zinc-800">
-                  <input
-                    type="radio"
-                    name="schedule-misfire"
-                    className="mt-0.5 accent-indigo-600"
-                    checked={misfire === c.id}
-                    onChange={() => setMisfire(c.id)}
-                  />
-                  <span>
-                    {c.label}
-                    <span className="block text-[11px] text-zinc-500">{c.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            <FieldError message={fieldError(error, 'misfire')} />
-          </fieldset>
-
-          <div className="mb-3 flex items-center gap-2 text-[12px] text-zinc-800">
-            <Toggle checked={enabled} onChange={setEnabled} label="Enabled" testId="schedule-enabled" />
-            <span aria-hidden>{enabled ? 'Enabled' : 'Disabled: no runs are scheduled'}</span>
-          </div>
-
-          {error != null && !isFieldError(error, FIELDS) && <InlineError error={error} testId="schedule-form-error" />}
-          <div className="mt-3 flex justify-end">
-            <Button type="submit" size="sm" variant="primary" disabled={readOnly || saving || !parsed.ok}>
-              {saving ? 'Saving…' : trigger ? 'Save schedule' : 'Create schedule'}
-            </Button>
-          </div>
-        </fieldset>
-      </form>
+        <div className="mb-3 flex items-center gap-2 text-[12px] text-zinc-800">
+          <Toggle checked={enabled} onChange={setEnabled} label="Enabled" testId="schedule-enabled" />
+          <span aria-hidden>{enabled ? 'Enabled' : 'Disabled: no runs are scheduled'}</span>
+        </div>
+      </TriggerForm>
       {trigger && <ScheduleStatus trigger={trigger} readOnly={readOnly} refreshKey={refreshKey} />}
     </>
   );
@@ -238,26 +215,13 @@ function ScheduleStatus({
   readOnly: boolean;
   refreshKey: number;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [runId, setRunId] = useState<string | null>(null);
-  const runNow = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setRunId((await triggersApi.fire(trigger.workflowId, trigger.id)).runId);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, runId, fire } = useFire(trigger);
   return (
     <Section
       title="Runs"
       testId="schedule-status"
       aside={
-        <Button size="sm" variant="run" disabled={readOnly || busy} onClick={() => void runNow()}>
+        <Button size="sm" variant="run" disabled={readOnly || busy} onClick={() => void fire()}>
           {busy ? 'Starting…' : 'Run now'}
         </Button>
       }

@@ -2,7 +2,8 @@
 /** One trigger in the panel's list: kind, name, on/off, how it is called or when it fires, last run and error. */
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '../publish/publish-ui';
-import { LastError, LastRun, NextRuns, Toggle, TypeBadge } from './trigger-ui';
+import { Toggle } from './form-controls';
+import { LastError, LastRun, NextRuns, TypeBadge } from './trigger-ui';
 import type { TriggerView } from './triggers-api';
 
 export const displayName = (t: Pick<TriggerView, 'name' | 'type'>) =>

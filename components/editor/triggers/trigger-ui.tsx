@@ -1,9 +1,9 @@
 'use client';
 /**
- * Small building blocks of the Triggers panel: a labelled field with its API error beside it, an on/off switch, a
- * schedule's next fire times in two zones, a trigger's last run (linked to the run in the editor) and last error.
+ * What the Triggers panel shows about a trigger: its kind, a schedule's next fire times in two zones, its last run
+ * (linked to the run in the editor) and last error. The form controls are in form-controls.tsx.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '@/components/api/client';
 import type { RunStatus } from '@/components/api/types';
 import { runHref } from '@/components/runs/runs-api';
@@ -11,92 +11,6 @@ import { StatusBadge } from '@/components/ui/status';
 import { formatTime } from '../publish/publish-ui';
 import { browserTimeZone, cronHasSeconds, fireTime, lastErrorText } from './trigger-helpers';
 import type { TriggerView } from './triggers-api';
-
-export const labelClass = 'mb-1 block text-[11px] font-medium text-zinc-600';
-
-/** A label over its control, a hint under it, and the API's message for this field in red. */
-export function Field({
-  label,
-  hint,
-  error,
-  children,
-  testId,
-}: {
-  label: string;
-  hint?: ReactNode;
-  error?: string | null;
-  /** Render prop: the control gets the id the label points at and the id of its description. */
-  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
-  testId?: string;
-}) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="mb-3" data-testid={testId}>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      {children({ id, describedBy })}
-      {hint && (
-        <p id={hintId} className="mt-1 text-[11px] text-zinc-500">
-          {hint}
-        </p>
-      )}
-      <FieldError id={errorId} message={error} />
-    </div>
-  );
-}
-
-export function FieldError({ message, id }: { message?: string | null; id?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} role="alert" className="mt-1 text-[11px] text-red-700" data-testid="field-error">
-      {message}
-    </p>
-  );
-}
-
-/** An on/off switch (role `switch`, named by `label`). */
-export function Toggle({
-  checked,
-  onChange,
-  label,
-  disabled,
-  testId,
-}: {
-  checked: boolean;
-  onChange: (next: boolean) => void;
-  label: string;
-  disabled?: boolean;
-  testId?: string;
-}) {
-  return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={checked}
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      data-testid={testId}
-      onClick={() => onChange(!checked)}
-      className={
-        'relative inline-flex h-4 w-7 shrink-0 items-center rounded-full transition-colors disabled:opacity-50 ' +
-        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ' +
-        (checked ? 'bg-emerald-500' : 'bg-zinc-300')
-      }
-    >
-      <span
-        className={
-          'inline-block h-3 w-3 rounded-full bg-white shadow transition-transform ' +
-          (checked ? 'translate-x-3.5' : 'translate-x-0.5')
-        }
-      />
-    </button>
-  );
-}
 
 export function TypeBadge({ type }: { type: TriggerView['type'] }) {
   return (

@@ -10,6 +10,7 @@ import { canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
+import { Drawer } from '@/components/ui/drawer';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
@@ -48,14 +49,6 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
   const [view, setView] = useState<View>({ kind: 'list' });
   const [shown, setShown] = useState<{ id: string; secret: string } | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
 
   // Bumped by every change made here: a list read that started before it is stale and dropped.
   const generation = useRef(0);
@@ -123,168 +116,120 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
   const editing = view.kind === 'edit' ? triggers?.find((t) => t.id === view.id) : undefined;
   const formType = view.kind === 'new' ? view.type : editing?.type;
   const formReadOnly = editor.readOnly || (formType === 'webhook' && !isAdmin);
+  // A new key after every save, so the form starts again from what the server stored.
+  const formKey = editing ? `${editing.id}:${editing.updatedAt}` : 'new';
+  const formProps = { workflowId, trigger: editing, inputs, readOnly: formReadOnly, onSaved: saved };
 
   return (
-    <div
-      className="fixed inset-0 z-50 flex justify-end bg-zinc-950/30"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <Drawer
+      label="Triggers"
+      title="Triggers"
+      subtitle={editor.state.name || 'Untitled'}
+      testId="triggers-panel"
+      closeTestId="triggers-close"
+      loaded={triggers !== null}
+      widthClass="w-[36rem]"
+      actions={
+        <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="triggers-refresh">
+          Refresh
+        </Button>
+      }
+      onClose={onClose}
     >
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-label="Triggers"
-        data-testid="triggers-panel"
-        data-loaded={triggers !== null}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onClose();
-            return;
-          }
-          // Keep Delete/Backspace and friends from reaching the canvas behind the drawer.
-          if (!e.ctrlKey && !e.metaKey) e.stopPropagation();
-        }}
-        className="flex h-full w-[36rem] max-w-full flex-col border-l border-zinc-200 bg-white text-zinc-900 shadow-2xl"
-      >
-        <div className="flex items-center justify-between gap-2 border-b border-zinc-200 px-5 py-3">
-          <div className="min-w-0">
-            <h2 className="text-sm font-semibold text-zinc-900">Triggers</h2>
-            <p className="truncate text-[11px] text-zinc-500">{editor.state.name || 'Untitled'}</p>
-          </div>
-          <div className="flex items-center gap-1">
-            <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="triggers-refresh">
-              Refresh
+      <PublishedNote published={published} />
+      {loadError != null && (
+        <div
+          role="alert"
+          data-testid="triggers-load-error"
+          className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
+        >
+          Could not load the triggers: {errorMessage(loadError)}
+        </div>
+      )}
+      {triggers === null && loadError == null && (
+        <div className="px-5 py-8 text-center text-[12px] text-zinc-500">Loading…</div>
+      )}
+      {triggers !== null && view.kind === 'list' && (
+        <div className="px-5 py-4">
+          <div className="mb-3 flex items-center gap-2">
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={editor.readOnly || !isAdmin}
+              title={isAdmin ? undefined : 'Only workspace admins create webhooks: their URL starts runs'}
+              onClick={() => setView({ kind: 'new', type: 'webhook' })}
+            >
+              New webhook
             </Button>
-            <button
-              type="button"
-              className="px-1 text-zinc-400 hover:text-zinc-700"
-              onClick={onClose}
-              aria-label="Close"
-              data-testid="triggers-close"
-              autoFocus
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={editor.readOnly}
+              onClick={() => setView({ kind: 'new', type: 'schedule' })}
             >
-              ✕
-            </button>
+              New schedule
+            </Button>
           </div>
-        </div>
-        <div className="min-h-0 flex-1 overflow-y-auto text-sm">
-          <PublishedNote published={published} />
-          {loadError != null && (
-            <div
-              role="alert"
-              data-testid="triggers-load-error"
-              className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
-            >
-              Could not load the triggers: {errorMessage(loadError)}
-            </div>
-          )}
-          {triggers === null && loadError == null && (
-            <div className="px-5 py-8 text-center text-[12px] text-zinc-500">Loading…</div>
-          )}
-          {triggers !== null && view.kind === 'list' && (
-            <div className="px-5 py-4">
-              <div className="mb-3 flex items-center gap-2">
-                <Button
-                  size="sm"
-                  variant="primary"
-                  disabled={editor.readOnly || !isAdmin}
-                  title={isAdmin ? undefined : 'Only workspace admins create webhooks: their URL starts runs'}
-                  onClick={() => setView({ kind: 'new', type: 'webhook' })}
-                >
-                  New webhook
-                </Button>
-                <Button
-                  size="sm"
-                  variant="primary"
-                  disabled={editor.readOnly}
-                  onClick={() => setView({ kind: 'new', type: 'schedule' })}
-                >
-                  New schedule
-                </Button>
-              </div>
-              <InlineError error={rowError} testId="triggers-row-error" />
-              {triggers.length === 0 ? (
-                <p className="text-[12px] text-zinc-500" data-testid="triggers-empty">
-                  No triggers yet. A webhook starts a run when another system calls its URL; a schedule starts one on a
-                  cron expression.
-                </p>
-              ) : (
-                <ul className="mt-2 space-y-1.5" aria-label="Triggers of this workflow" data-testid="triggers-list">
-                  {triggers.map((t) => (
-                    <TriggerRow
-                      key={t.id}
-                      t={t}
-                      refreshKey={refreshKey}
-                      readOnly={editor.readOnly || (t.type === 'webhook' && !isAdmin)}
-                      busy={busyId === t.id}
-                      onToggle={(enabled) => void toggle(t, enabled)}
-                      onEdit={() => setView({ kind: 'edit', id: t.id })}
-                      onDelete={() => remove(t)}
-                    />
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
-          {triggers !== null && view.kind !== 'list' && (
-            <>
-              <div className="flex items-center gap-2 border-b border-zinc-200 px-5 py-2">
-                <Button size="sm" variant="ghost" onClick={backToList}>
-                  ← All triggers
-                </Button>
-                <h3 className="min-w-0 flex-1 truncate text-[12px] font-semibold text-zinc-800">
-                  {view.kind === 'new'
-                    ? view.type === 'webhook'
-                      ? 'New webhook'
-                      : 'New schedule'
-                    : editing
-                      ? displayName(editing)
-                      : 'Trigger not found'}
-                </h3>
-              </div>
-              {formReadOnly && formType === 'webhook' && !editor.readOnly && (
-                <p className="mx-5 mt-3 text-[12px] text-amber-800">
-                  Only workspace admins change webhooks: their URL and secret start runs as an API key does.
-                </p>
-              )}
-              {formType === 'webhook' && (
-                <WebhookForm
-                  key={editing ? `${editing.id}:${editing.updatedAt}` : 'new'}
-                  workflowId={workflowId}
-                  trigger={editing}
-                  inputs={inputs}
-                  readOnly={formReadOnly}
-                  onSaved={saved}
-                />
-              )}
-              {formType === 'schedule' && (
-                <ScheduleForm
-                  key={editing ? `${editing.id}:${editing.updatedAt}` : 'new'}
-                  workflowId={workflowId}
-                  trigger={editing}
-                  inputs={inputs}
-                  readOnly={formReadOnly}
-                  onSaved={saved}
+          <InlineError error={rowError} testId="triggers-row-error" />
+          {triggers.length === 0 ? (
+            <p className="text-[12px] text-zinc-500" data-testid="triggers-empty">
+              No triggers yet. A webhook starts a run when another system calls its URL; a schedule starts one on a cron
+              expression.
+            </p>
+          ) : (
+            <ul className="mt-2 space-y-1.5" aria-label="Triggers of this workflow" data-testid="triggers-list">
+              {triggers.map((t) => (
+                <TriggerRow
+                  key={t.id}
+                  t={t}
                   refreshKey={refreshKey}
+                  readOnly={editor.readOnly || (t.type === 'webhook' && !isAdmin)}
+                  busy={busyId === t.id}
+                  onToggle={(enabled) => void toggle(t, enabled)}
+                  onEdit={() => setView({ kind: 'edit', id: t.id })}
+                  onDelete={() => remove(t)}
                 />
-              )}
-              {editing?.type === 'webhook' && (
-                <WebhookUsage
-                  key={editing.id}
-                  trigger={editing}
-                  // Not after a switch to no authentication: that secret is gone.
-                  secret={shown?.id === editing.id && editing.auth?.hasSecret ? shown.secret : null}
-                  graph={graph}
-                  refreshKey={refreshKey}
-                />
-              )}
-            </>
+              ))}
+            </ul>
           )}
         </div>
-      </div>
-    </div>
+      )}
+      {triggers !== null && view.kind !== 'list' && (
+        <>
+          <div className="flex items-center gap-2 border-b border-zinc-200 px-5 py-2">
+            <Button size="sm" variant="ghost" onClick={backToList}>
+              ← All triggers
+            </Button>
+            <h3 className="min-w-0 flex-1 truncate text-[12px] font-semibold text-zinc-800">
+              {view.kind === 'new'
+                ? view.type === 'webhook'
+                  ? 'New webhook'
+                  : 'New schedule'
+                : editing
+                  ? displayName(editing)
+                  : 'Trigger not found'}
+            </h3>
+          </div>
+          {formReadOnly && formType === 'webhook' && !editor.readOnly && (
+            <p className="mx-5 mt-3 text-[12px] text-amber-800">
+              Only workspace admins change webhooks: their URL and secret start runs as an API key does.
+            </p>
+          )}
+          {formType === 'webhook' && <WebhookForm key={formKey} {...formProps} />}
+          {formType === 'schedule' && <ScheduleForm key={formKey} {...formProps} refreshKey={refreshKey} />}
+          {editing?.type === 'webhook' && (
+            <WebhookUsage
+              key={editing.id}
+              trigger={editing}
+              // Not after a switch to no authentication: that secret is gone.
+              secret={shown?.id === editing.id && editing.auth?.hasSecret ? shown.secret : null}
+              graph={graph}
+              refreshKey={refreshKey}
+            />
+          )}
+        </>
+      )}
+    </Drawer>
   );
 }
 

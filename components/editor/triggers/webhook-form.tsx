@@ -4,14 +4,13 @@
  * its secret (generated, or the user's own), how the request fills each Start input, and whether the call waits for
  * the run's outputs. API errors are shown beside the field their `path` names.
  */
-import { useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
-import { InlineError, inputClass } from '../publish/publish-ui';
+import { useState } from 'react';
+import { inputClass } from '../publish/publish-ui';
+import { ChoiceFieldset, Field, NameField, TriggerForm, type Choice } from './form-controls';
 import {
   changedFields,
   DEFAULT_SECRET_HEADER,
   fieldError,
-  isFieldError,
   mappingFromRows,
   mappingRows,
   newWebhookSecret,
@@ -19,13 +18,14 @@ import {
   type StartInput,
 } from './trigger-helpers';
 import { MappingEditor } from './mapping-editor';
-import { Field, FieldError, labelClass } from './trigger-ui';
 import { triggersApi, type TriggerPatch, type TriggerView } from './triggers-api';
+import { useAction } from './use-action';
 
 type AuthType = 'hmac' | 'header' | 'none';
 type SecretMode = 'keep' | 'generate' | 'own';
+type Response = 'async' | 'wait';
 
-const AUTH_CHOICES: Array<{ id: AuthType; label: string; hint: string }> = [
+const AUTH_CHOICES: Array<Choice<AuthType>> = [
   {
     id: 'hmac',
     label: 'HMAC signature (recommended)',
@@ -35,7 +35,24 @@ const AUTH_CHOICES: Array<{ id: AuthType; label: string; hint: string }> = [
   { id: 'none', label: 'None', hint: 'No check at all.' },
 ];
 
+const RESPONSE_CHOICES: Array<Choice<Response>> = [
+  { id: 'async', label: 'Answer 202 at once with the run id' },
+  { id: 'wait', label: 'Wait for the run and answer its outputs' },
+];
+
+const NO_AUTH_WARNING_CLASS =
+  'mt-2 rounded-md border border-red-300 bg-red-50 px-2.5 py-1.5 text-[12px] font-medium text-red-800';
+
 const FIELDS = ['name', 'auth', 'mapping', 'response', 'timeoutMs'];
+
+/** Keeping the stored secret is offered only while there is one for this kind of check. */
+function secretChoices(canKeep: boolean, hasSecret: boolean): Array<Choice<SecretMode>> {
+  return [
+    ...(canKeep ? [{ id: 'keep' as const, label: 'Keep the current secret' }] : []),
+    { id: 'generate', label: hasSecret ? 'Generate a new secret' : 'Generate a secret' },
+    { id: 'own', label: 'Use my own secret' },
+  ];
+}
 
 /** A new kind of check, another header, or a new secret (given or made here). */
 function authChanged(stored: TriggerView, auth: { type: AuthType; header?: string; secret?: string }): boolean {
@@ -69,19 +86,15 @@ export function WebhookForm({
   const [secretMode, setSecretMode] = useState<SecretMode>(trigger?.auth?.hasSecret ? 'keep' : 'generate');
   const [ownSecret, setOwnSecret] = useState('');
   const [rows, setRows] = useState<MappingRow[]>(() => mappingRows(inputs, trigger?.mapping));
-  const [response, setResponse] = useState<'async' | 'wait'>(trigger?.response ?? 'async');
+  const [response, setResponse] = useState<Response>(trigger?.response ?? 'async');
   const [timeoutSec, setTimeoutSec] = useState(trigger?.timeoutMs ? String(trigger.timeoutMs / 1000) : '');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy: saving, error, run } = useAction();
 
   // The stored secret can only be kept while the kind of check stays the same.
   const canKeep = !!trigger?.auth?.hasSecret && authType === storedAuth;
   const mode: SecretMode = secretMode === 'keep' && !canKeep ? 'generate' : secretMode;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setSaving(true);
-    setError(null);
+  const submit = async () => {
     const auth: { type: AuthType; header?: string; secret?: string } = { type: authType };
     if (authType === 'header') auth.header = header.trim() || DEFAULT_SECRET_HEADER;
     if (authType !== 'none' && mode === 'own') auth.secret = ownSecret;
@@ -92,7 +105,7 @@ export function WebhookForm({
     const timeoutMs =
       response === 'wait' && timeoutSec.trim() && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null;
     const mapping = mappingFromRows(rows);
-    try {
+    await run(async () => {
       const view = trigger
         ? await triggersApi.update(workflowId, trigger.id, {
             // Only what changed, so the audit log names what the user changed.
@@ -111,127 +124,66 @@ export function WebhookForm({
       onSaved(view);
       setOwnSecret('');
       if (view.auth?.hasSecret) setSecretMode('keep');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <form
-      onSubmit={(e) => void submit(e)}
-      aria-label={trigger ? 'Edit webhook' : 'New webhook'}
-      noValidate
-      className="border-b border-zinc-200 px-5 py-4"
+    <TriggerForm
+      noun="webhook"
+      editing={!!trigger}
+      readOnly={readOnly}
+      saving={saving}
+      error={error}
+      fields={FIELDS}
+      onSubmit={submit}
     >
-      <fieldset disabled={readOnly || saving} className="min-w-0">
-        <Field label="Name" error={fieldError(error, 'name')}>
+      <NameField value={name} onChange={setName} placeholder="e.g. GitHub issues" error={fieldError(error, 'name')} />
+
+      <ChoiceFieldset
+        legend="Authentication"
+        name="webhook-auth"
+        choices={AUTH_CHOICES}
+        value={authType}
+        onChange={setAuthType}
+        error={fieldError(error, 'auth.type')}
+      >
+        {authType === 'none' && (
+          <p role="alert" data-testid="webhook-no-auth-warning" className={NO_AUTH_WARNING_CLASS}>
+            Anyone with the URL can start runs of this workflow. Use a signature or a secret header unless the URL
+            itself is the only thing you need to keep private.
+          </p>
+        )}
+      </ChoiceFieldset>
+
+      {authType === 'header' && (
+        <Field
+          label="Secret header name"
+          hint="The caller sends the secret as the value of this header."
+          error={fieldError(error, 'auth.header')}
+        >
           {({ id, describedBy }) => (
             <input
               id={id}
               aria-describedby={describedBy}
-              className={inputClass}
-              value={name}
+              className={`${inputClass} font-mono`}
+              value={header}
               maxLength={100}
-              placeholder="e.g. GitHub issues"
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => setHeader(e.target.value)}
             />
           )}
         </Field>
+      )}
 
-        <fieldset className="mb-3">
-          <legend className={labelClass}>Authentication</legend>
-          <div className="space-y-1">
-            {AUTH_CHOICES.map((c) => (
-              <label key={c.id} className="flex cursor-pointer items-start gap-2 text-[12px] text-zinc-800">
-                <input
-                  type="radio"
-                  name="webhook-auth"
-                  className="mt-0.5 accent-indigo-600"
-                  checked={authType === c.id}
-                  onChange={() => setAuthType(c.id)}
-                />
-                <span>
-                  {c.label}
-                  <span className="block text-[11px] text-zinc-500">{c.hint}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-          <FieldError message={fieldError(error, 'auth.type')} />
-          {authType === 'none' && (
-            <p
-              role="alert"
-              data-testid="webhook-no-auth-warning"
-              className={
-                'mt-2 rounded-md border border-red-300 bg-red-50 px-2.5 py-1.5 ' +
-                'text-[12px] font-medium text-red-800'
-              }
-            >
-              Anyone with the URL can start runs of this workflow. Use a signature or a secret header unless the URL
-              itself is the only thing you need to keep private.
-            </p>
-          )}
-        </fieldset>
-
-        {authType === 'header' && (
-          <Field
-            label="Secret header name"
-            hint="The caller sends the secret as the value of this header."
-            error={fieldError(error, 'auth.header')}
-          >
-            {({ id, describedBy }) => (
-              <input
-                id={id}
-                aria-describedby={describedBy}
-                className={`${inputClass} font-mono`}
-                value={header}
-                maxLength={100}
-                onChange={(e) => setHeader(e.target.value)}
-              />
-            )}
-          </Field>
-        )}
-
-        {authType !== 'none' && (
-          <fieldset className="mb-3">
-            <legend className={labelClass}>Secret</legend>
-            <div className="space-y-1 text-[12px] text-zinc-800">
-              {canKeep && (
-                <label className="flex cursor-pointer items-center gap-2">
-                  <input
-                    type="radio"
-                    name="webhook-secret"
-                    className="accent-indigo-600"
-                    checked={mode === 'keep'}
-                    onChange={() => setSecretMode('keep')}
-                  />
-                  Keep the current secret
-                </label>
-              )}
-              <label className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="webhook-secret"
-                  className="accent-indigo-600"
-                  checked={mode === 'generate'}
-                  onChange={() => setSecretMode('generate')}
-                />
-                {trigger?.auth?.hasSecret ? 'Generate a new secret' : 'Generate a secret'}
-              </label>
-              <label className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="webhook-secret"
-                  className="accent-indigo-600"
-                  checked={mode === 'own'}
-                  onChange={() => setSecretMode('own')}
-                />
-                Use my own secret
-              </label>
-            </div>
-            {mode === 'own' && (
+      {authType !== 'none' && (
+        <ChoiceFieldset
+          legend="Secret"
+          name="webhook-secret"
+          choices={secretChoices(canKeep, !!trigger?.auth?.hasSecret)}
+          value={mode}
+          onChange={setSecretMode}
+          error={fieldError(error, 'auth.secret')}
+          control={
+            mode === 'own' && (
               <input
                 type="password"
                 aria-label="Own secret"
@@ -241,74 +193,50 @@ export function WebhookForm({
                 placeholder="at least 16 characters"
                 onChange={(e) => setOwnSecret(e.target.value)}
               />
-            )}
-            <FieldError message={fieldError(error, 'auth.secret')} />
-            {mode !== 'keep' && (
-              <p className="mt-1 text-[11px] text-zinc-500">
-                The secret is shown once, after saving. A new secret makes the old one stop working at once.
-              </p>
-            )}
-          </fieldset>
-        )}
-
-        <MappingEditor rows={rows} onRows={setRows} error={error} />
-
-        <fieldset className="mb-3">
-          <legend className={labelClass}>Response</legend>
-          <div className="space-y-1 text-[12px] text-zinc-800">
-            <label className="flex cursor-pointer items-center gap-2">
-              <input
-                type="radio"
-                name="webhook-response"
-                className="accent-indigo-600"
-                checked={response === 'async'}
-                onChange={() => setResponse('async')}
-              />
-              Answer 202 at once with the run id
-            </label>
-            <label className="flex cursor-pointer items-center gap-2">
-              <input
-                type="radio"
-                name="webhook-response"
-                className="accent-indigo-600"
-                checked={response === 'wait'}
-                onChange={() => setResponse('wait')}
-              />
-              Wait for the run and answer its outputs
-            </label>
-          </div>
-          <FieldError message={fieldError(error, 'response')} />
-          {response === 'wait' && (
-            <div className="mt-2 pl-5">
-              <Field
-                label="Timeout (seconds)"
-                hint="1–300. A run still going then is answered 202 with its id. Blank: the server's default."
-                error={fieldError(error, 'timeoutMs')}
-              >
-                {({ id, describedBy }) => (
-                  <input
-                    id={id}
-                    aria-describedby={describedBy}
-                    type="number"
-                    min={1}
-                    max={300}
-                    className={`${inputClass} w-28`}
-                    value={timeoutSec}
-                    onChange={(e) => setTimeoutSec(e.target.value)}
-                  />
-                )}
-              </Field>
-            </div>
+            )
+          }
+        >
+          {mode !== 'keep' && (
+            <p className="mt-1 text-[11px] text-zinc-500">
+              The secret is shown once, after saving. A new secret makes the old one stop working at once.
+            </p>
           )}
-        </fieldset>
+        </ChoiceFieldset>
+      )}
 
-        {error != null && !isFieldError(error, FIELDS) && <InlineError error={error} testId="webhook-form-error" />}
-        <div className="mt-3 flex justify-end">
-          <Button type="submit" size="sm" variant="primary" disabled={readOnly || saving}>
-            {saving ? 'Saving…' : trigger ? 'Save webhook' : 'Create webhook'}
-          </Button>
-        </div>
-      </fieldset>
-    </form>
+      <MappingEditor rows={rows} onRows={setRows} error={error} />
+
+      <ChoiceFieldset
+        legend="Response"
+        name="webhook-response"
+        choices={RESPONSE_CHOICES}
+        value={response}
+        onChange={setResponse}
+        error={fieldError(error, 'response')}
+      >
+        {response === 'wait' && (
+          <div className="mt-2 pl-5">
+            <Field
+              label="Timeout (seconds)"
+              hint="1–300. A run still going then is answered 202 with its id. Blank: the server's default."
+              error={fieldError(error, 'timeoutMs')}
+            >
+              {({ id, describedBy }) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  type="number"
+                  min={1}
+                  max={300}
+                  className={`${inputClass} w-28`}
+                  value={timeoutSec}
+                  onChange={(e) => setTimeoutSec(e.target.value)}
+                />
+              )}
+            </Field>
+          </div>
+        )}
+      </ChoiceFieldset>
+    </TriggerForm>
   );
 }

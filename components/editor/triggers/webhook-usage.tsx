@@ -9,8 +9,10 @@ import { Button } from '@/components/ui/button';
 import { JsonTextArea } from '../run/json-textarea';
 import { CopyButton, InlineError, Section } from '../publish/publish-ui';
 import { buildWebhookCurl, fieldError, parseJsonObject, sampleBodyFor } from './trigger-helpers';
-import { FieldError, LastRun, labelClass } from './trigger-ui';
-import { triggersApi, type TriggerView } from './triggers-api';
+import { FieldError, labelClass } from './form-controls';
+import { LastRun } from './trigger-ui';
+import type { TriggerView } from './triggers-api';
+import { useFire } from './use-action';
 
 const URL_CLASS =
   'h-7 min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-100 px-2 font-mono text-[11px] text-zinc-800';
@@ -110,22 +112,11 @@ export function WebhookUsage({
 
 function SendTest({ trigger, body, refreshKey }: { trigger: TriggerView; body: unknown; refreshKey: number }) {
   const [text, setText] = useState(() => JSON.stringify({ body, query: {}, headers: {} }, null, 2));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [runId, setRunId] = useState<string | null>(null);
+  const { busy, error, runId, fire } = useFire(trigger);
   const parsed = parseJsonObject(text);
 
   const send = async () => {
-    if (!parsed.ok) return;
-    setBusy(true);
-    setError(null);
-    try {
-      setRunId((await triggersApi.fire(trigger.workflowId, trigger.id, parsed.value)).runId);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    if (parsed.ok) await fire(parsed.value);
   };
 
   return (
