@@ -96,22 +96,30 @@ export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>)
   }
 }
 
+/** What a run of a published version is started with, whoever starts it (an API key, a trigger, an MCP client). */
+export interface PublishedRunStart {
+  inputs: Record<string, unknown>;
+  idempotencyKey: string | null;
+  apiKeyId?: string | null;
+  /** What started it besides a key, recorded on the run (webhook, schedule, the MCP server's tool calls). */
+  trigger?: { kind: RunTriggerKind; id: string | null };
+}
+
 /**
- * Starts (or, for a repeated Idempotency-Key, finds) the run, holding a concurrency slot while it executes here.
- * `trigger`: what started it besides the key, recorded on the run (the MCP server's tool calls: `mcp`).
+ * Starts (or, for a repeated idempotency key, finds) a run of `version`, holding one of the workflow's concurrency
+ * slots while it executes (429 CONCURRENCY_LIMIT when none is free; a repeat still finds its run then).
  */
-export async function startRun(
+export async function startPublishedRun(
   app: App,
   wf: PublishedWorkflow,
   version: WorkflowVersionRecord,
-  key: ApiKeyRecord,
-  body: RunBody,
-  idempotencyKey: string | null,
-  trigger?: { kind: RunTriggerKind; id: string | null },
-) {
+  start: PublishedRunStart,
+): Promise<{ run: RunRecord; created: boolean }> {
   const { slots } = v1Settings(app);
   const slot = slots.tryAcquire(wf.id);
-  if (!slot && !(idempotencyKey && (await app.store.findRunByIdempotencyKey(wf.id, idempotencyKey)))) {
+  if (!slot) {
+    const existing = start.idempotencyKey ? await app.store.findRunByIdempotencyKey(wf.id, start.idempotencyKey) : null;
+    if (existing) return { run: existing, created: false };
     throw httpError(
       'CONCURRENCY_LIMIT',
       `this workflow already has ${slots.max} runs in progress; retry shortly`,
@@ -125,13 +133,13 @@ export async function startRun(
       versionId: version.id,
       graph: version.graph,
       engine: version.engine,
-      inputs: body.inputs,
-      idempotencyKey,
-      apiKeyId: key.id,
-      ...(trigger ? { trigger } : {}),
+      inputs: start.inputs,
+      idempotencyKey: start.idempotencyKey,
+      apiKeyId: start.apiKeyId ?? null,
+      ...(start.trigger ? { trigger: start.trigger } : {}),
     });
-    if (slot && !started.created) slots.release(wf.id);
-    else if (slot) {
+    if (!started.created) slots.release(wf.id);
+    else {
       // Held until the run settles, wherever it executes (in queue mode: a worker). Bounded, so a lost event cannot
       // leak it.
       const id = started.run.id;
@@ -142,9 +150,22 @@ export async function startRun(
     }
     return started;
   } catch (e) {
-    if (slot) slots.release(wf.id);
+    slots.release(wf.id);
     throw e;
   }
+}
+
+/** startPublishedRun for a caller with an API key (the v1 run endpoint, chat completions, MCP tool calls). */
+export function startRun(
+  app: App,
+  wf: PublishedWorkflow,
+  version: WorkflowVersionRecord,
+  key: ApiKeyRecord,
+  body: RunBody,
+  idempotencyKey: string | null,
+  trigger?: { kind: RunTriggerKind; id: string | null },
+) {
+  return startPublishedRun(app, wf, version, { inputs: body.inputs, idempotencyKey, apiKeyId: key.id, trigger });
 }
 
 export async function runPublished(

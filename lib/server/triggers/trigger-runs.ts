@@ -7,12 +7,7 @@ import { PaiError } from '@/engine/errors';
 import type { PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord, RunTriggerKind } from '@/engine/store/types';
 import type { App } from '../app';
-import { versionToRun } from '../published-runs';
-import { waitForRunToSettle } from '../run-waiter';
-import { httpError } from '../v1-http';
-import { v1Settings } from '../v1-settings';
-
-const SLOT_MAX_HOLD_MS = 6 * 3600_000;
+import { startPublishedRun, versionToRun } from '../published-runs';
 
 export interface TriggerRunArgs {
   workflowId: string;
@@ -34,40 +29,10 @@ export async function startTriggeredRun(
       status: 409,
     });
   const version = await versionToRun(app, wf);
-  const { slots } = v1Settings(app);
-  const slot = slots.tryAcquire(wf.id);
-  // A repeat (a webhook's redelivery, another replica's claim of the same tick) finds its run even when full.
-  const existing =
-    !slot && args.idempotencyKey ? await app.store.findRunByIdempotencyKey(wf.id, args.idempotencyKey) : null;
-  if (existing) return { run: existing, created: false, version: version.version };
-  if (!slot)
-    throw httpError(
-      'CONCURRENCY_LIMIT',
-      `this workflow already has ${slots.max} runs in progress; retry shortly`,
-      429,
-      { 'retry-after': '1' },
-    );
-  try {
-    const started = await app.runs.start({
-      workflow: wf,
-      versionId: version.id,
-      graph: version.graph,
-      engine: version.engine,
-      inputs: args.inputs,
-      idempotencyKey: args.idempotencyKey ?? null,
-      trigger: args.trigger,
-    });
-    if (!started.created) slots.release(wf.id);
-    else {
-      const id = started.run.id;
-      const settled = app.runs.isActive(id)
-        ? app.runs.waitFor(id)
-        : waitForRunToSettle(app, id, { timeoutMs: SLOT_MAX_HOLD_MS, pollMs: 2_000 });
-      void settled.catch(() => {}).finally(() => slots.release(wf.id));
-    }
-    return { ...started, version: version.version };
-  } catch (e) {
-    slots.release(wf.id);
-    throw e;
-  }
+  const started = await startPublishedRun(app, wf, version, {
+    inputs: args.inputs,
+    idempotencyKey: args.idempotencyKey ?? null,
+    trigger: args.trigger,
+  });
+  return { ...started, version: version.version };
 }
