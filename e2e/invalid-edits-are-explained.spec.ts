@@ -79,7 +79,7 @@ test('invalid connections and configs are explained, and nothing is lost on relo
   await expect(editor.inspector.getByTestId('field-error')).toHaveText('the user prompt is required');
 });
 
-test('a save over a newer revision says "changed elsewhere — reload"', async ({ page, request }) => {
+test('a save over a newer revision says "changed elsewhere" and offers to merge', async ({ page, request }) => {
   const id = await createWorkflow(request, 'Conflict', chain([], {}));
   const editor = new EditorPage(page);
   await editor.goto(id);
@@ -90,9 +90,10 @@ test('a save over a newer revision says "changed elsewhere — reload"', async (
   expect(res.ok()).toBeTruthy();
   await editor.select('start');
   await editor.field('label').fill('Edited here');
-  await expect(page.getByTestId('conflict-banner')).toContainText('changed elsewhere — reload', { timeout: 10_000 });
+  await expect(page.getByTestId('conflict-banner')).toContainText('changed elsewhere', { timeout: 10_000 });
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'conflict');
-  await page.getByTestId('reload').click();
-  await editor.waitReady();
+  // The full conflict flow is e2e/edits-never-lost.spec.ts; here: their rename and my label merge.
+  await page.getByTestId('conflict-dialog').getByTestId('merge').click();
+  await editor.waitSaved();
   await expect(page.getByTestId('editor-workflow-name')).toHaveText('Renamed elsewhere');
 });

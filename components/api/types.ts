@@ -57,6 +57,8 @@ export interface NodeTypeInfo {
   outputs: PortSpec[];
   /** Outputs depend on config: the condition node's handles are its branch ids plus "else". */
   dynamicOutputs: boolean;
+  /** The fields of the node's output (`{{<id>.output.<path>}}`), for the `{{` autocomplete. */
+  outputFields?: Array<{ path: string; description: string }>;
 }
 
 export interface Problem {

@@ -1,93 +1,238 @@
 /**
- * Layered auto-layout without a layout library: each node's layer is its longest-path distance from the roots
- * (the start node first), back edges of cycles are ignored, and nodes inside a layer are ordered by the mean
- * position of their predecessors (one barycenter sweep), which removes most crossings in workflow-shaped graphs.
+ * Auto-layout with ELK's layered algorithm (elkjs, loaded on first use so the editor does not ship it up front).
+ *
+ * - **Direction.** Ranks always run left to right: every card has its input on the left and its outputs on the
+ *   right, so a top-down layout would make every edge leave sideways and curl back. The graph's shape decides
+ *   instead whether the ranks are **wrapped into rows**: a flow whose single row would need a zoom below 0.5 on a
+ *   16:10 screen (a long chain) is cut into rows stacked top to bottom, aiming at the screen's aspect ratio
+ *   (ELK's `wrapping.strategy: MULTI_EDGE`, which also cuts where several parallel edges cross).
+ * - **Branches in handle order.** Each card's handles are ELK ports at the card's real handle positions
+ *   (`portConstraints: FIXED_POS`), in the order the node lists its outputs, so a condition's targets are
+ *   placed in the order of its branches and their edges do not cross.
+ * - **Loops as back edges.** Nodes are given in depth-first order from the start node and cycles are broken
+ *   depth-first, so the edge that closes a loop is the one reversed: the loop's body is laid out after the loop
+ *   node and the closing edge runs back. Edges that end up running backwards (loop closers, the edges that join
+ *   wrapped rows) are drawn as step edges along the channel ELK routed them through, instead of a long diagonal.
  */
-import type { FlowEdge, FlowNode } from './graph-model';
+import type { NodeTypeInfo } from '@/components/api/types';
+import type { ElkExtendedEdge, ElkNode, ElkPoint, ElkPort, LayoutOptions } from 'elkjs/lib/elk-api';
+import { outputsOf, type FlowEdge, type FlowNode } from './graph-model';
+import { depthFirstOrder, estimateRow } from './layout-shape';
 
-const LAYER_GAP = 90;
-const ROW_GAP = 40;
-const DEFAULT_W = 240;
-const DEFAULT_H = 96;
+/** A card before React Flow has measured it (w-60, header plus two summary lines). */
+export const DEFAULT_CARD = { width: 240, height: 96 };
+/** The screen a layout is meant to be read on: 16:10, the smallest laptop size the editor is built for. */
+export const REFERENCE_VIEWPORT = { width: 1440, height: 900 };
+/** Below this zoom card text is not readable; a single row that needs less is wrapped. */
+export const READABLE_ZOOM = 0.5;
+/** A wrapped flow gets the fewest rows that fit the reference screen at this zoom (or as many as fit it best). */
+const COMFORTABLE_ZOOM = 0.8;
 
-export function layeredLayout(nodes: FlowNode[], edges: FlowEdge[]): Map<string, { x: number; y: number }> {
-  const ids = nodes.map((n) => n.id);
-  const known = new Set(ids);
-  const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-  const inc = new Map<string, string[]>(ids.map((id) => [id, []]));
-  for (const e of edges) {
-    if (!known.has(e.source) || !known.has(e.target) || e.source === e.target) continue;
-    out.get(e.source)!.push(e.target);
-    inc.get(e.target)!.push(e.source);
-  }
+const LAYER_GAP = 48;
+const NODE_GAP = 28;
+/** Between wrapped rows: room for the edges that join one row to the next (ELK's edge spacing plus 4). */
+const ROW_GAP = 28;
+/** Where React Flow draws the handles of a card (workflow-node.tsx): input and single output near the top. */
+const TOP_HANDLE_Y = 23;
+/** Branch handles sit in 24 px rows at the bottom of the card, above 4 px padding and the 2 px border. */
+const BRANCH_ROW_H = 24;
+const BRANCH_BOTTOM = 6;
 
-  // Order roots so the start node comes first, then DFS to drop back edges (iterative: 5,000-node chains are fine).
-  const roots = [
-    ...nodes.filter((n) => n.type === 'start'),
-    ...nodes.filter((n) => n.type !== 'start' && inc.get(n.id)!.length === 0),
-    ...nodes,
+export interface LayoutResult {
+  /** Top-left corner of every laid-out node (React Flow's `position`). */
+  positions: Map<string, { x: number; y: number }>;
+  /** The edges, with the step style set on those that run backwards and removed from those that no longer do. */
+  edges: FlowEdge[];
+  direction: 'RIGHT';
+  /** Whether the ranks were wrapped into rows. */
+  wrapped: boolean;
+  /** ELK's route of every edge (absolute points, source to target), for checks. */
+  routes: Map<string, ElkPoint[]>;
+}
+
+interface ElkLike {
+  layout(graph: ElkNode): Promise<ElkNode>;
+}
+let elkPromise: Promise<ElkLike> | undefined;
+function elk(): Promise<ElkLike> {
+  elkPromise ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default());
+  return elkPromise;
+}
+
+const sizeOf = (n: FlowNode) => ({
+  width: n.measured?.width ?? n.width ?? DEFAULT_CARD.width,
+  height: n.measured?.height ?? n.height ?? DEFAULT_CARD.height,
+});
+
+/** The ELK node of a card: an input port on the left, one port per output on the right where the handle is. */
+function elkNode(n: FlowNode, t: NodeTypeInfo | undefined): { node: ElkNode; outPorts: Map<string, string> } {
+  const { width, height } = sizeOf(n);
+  const outputs = n.type === 'end' ? [] : outputsOf(t, n.data.config);
+  const branching = outputs.length > 1;
+  const outPorts = new Map<string, string>();
+  const ports: ElkPort[] = [
+    { id: `${n.id}\u0000in`, x: 0, y: TOP_HANDLE_Y, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'WEST' } },
   ];
-  const state = new Map<string, 1 | 2>();
-  const dagOut = new Map<string, string[]>(ids.map((id) => [id, []]));
-  const topo: string[] = [];
-  for (const r of roots) {
-    if (state.has(r.id)) continue;
-    const stack: Array<{ id: string; i: number }> = [{ id: r.id, i: 0 }];
-    state.set(r.id, 1);
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const next = out.get(top.id)!;
-      if (top.i < next.length) {
-        const t = next[top.i++];
-        const s = state.get(t);
-        if (s === 1) continue; // back edge
-        dagOut.get(top.id)!.push(t);
-        if (!s) {
-          state.set(t, 1);
-          stack.push({ id: t, i: 0 });
-        }
-      } else {
-        state.set(top.id, 2);
-        topo.push(top.id);
-        stack.pop();
-      }
-    }
+  outputs.forEach((o, i) => {
+    const id = `${n.id}\u0000out\u0000${o.id}`;
+    outPorts.set(o.id, id);
+    const y = branching
+      ? Math.max(TOP_HANDLE_Y, height - BRANCH_BOTTOM - (outputs.length - i) * BRANCH_ROW_H + BRANCH_ROW_H / 2)
+      : TOP_HANDLE_Y;
+    ports.push({ id, x: width, y, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'EAST' } });
+  });
+  const layoutOptions: LayoutOptions = { 'elk.portConstraints': 'FIXED_POS' };
+  if (n.type === 'start') layoutOptions['elk.layered.layering.layerConstraint'] = 'FIRST';
+  if (n.type === 'end') layoutOptions['elk.layered.layering.layerConstraint'] = 'LAST';
+  return { node: { id: n.id, width, height, ports, layoutOptions }, outPorts };
+}
+
+/**
+ * How to wrap: undefined when one row fits the screen at a readable zoom, else the aspect ratio (width / height) to
+ * ask ELK for — that of the fewest rows that fit at a comfortable zoom, or the screen's own when none do (a very
+ * long flow: then the rows fill the screen's shape, which gives the largest zoom).
+ */
+export function wrapAspect(row: { width: number; height: number }, viewport: { width: number; height: number }) {
+  const zoomFor = (rows: number) =>
+    Math.min(viewport.width / (row.width / rows), viewport.height / (rows * (row.height + ROW_GAP) - ROW_GAP));
+  if (zoomFor(1) >= READABLE_ZOOM) return undefined;
+  for (let rows = 2; zoomFor(rows) > zoomFor(rows - 1); rows++) {
+    if (zoomFor(rows) >= COMFORTABLE_ZOOM) return row.width / rows / (rows * (row.height + ROW_GAP) - ROW_GAP);
   }
-  topo.reverse();
+  return viewport.width / viewport.height;
+}
 
-  const layer = new Map<string, number>(ids.map((id) => [id, 0]));
-  for (const id of topo) for (const t of dagOut.get(id)!) layer.set(t, Math.max(layer.get(t)!, layer.get(id)! + 1));
-  // End nodes sit in the last layer of their component, so results line up on the right.
-  const maxLayer = Math.max(0, ...layer.values());
-  for (const n of nodes) if (n.type === 'end' && inc.get(n.id)!.length > 0) layer.set(n.id, maxLayer);
+function layoutOptions(aspect: number | undefined): LayoutOptions {
+  const options: LayoutOptions = {
+    'elk.algorithm': 'layered',
+    'elk.direction': 'RIGHT',
+    'elk.edgeRouting': 'ORTHOGONAL',
+    'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
+    'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+    'elk.layered.spacing.nodeNodeBetweenLayers': String(LAYER_GAP),
+    'elk.spacing.nodeNode': String(NODE_GAP),
+    'elk.spacing.componentComponent': String(NODE_GAP * 2),
+  };
+  if (aspect !== undefined) {
+    options['elk.layered.wrapping.strategy'] = 'MULTI_EDGE';
+    options['elk.layered.wrapping.additionalEdgeSpacing'] = '4';
+    options['elk.aspectRatio'] = aspect.toFixed(2);
+  }
+  return options;
+}
 
-  const byLayer: string[][] = Array.from({ length: maxLayer + 1 }, () => []);
-  for (const id of topo) byLayer[layer.get(id)!].push(id);
+/**
+ * Lays the graph out (see the module comment). Nodes keep their ids; only positions and the style of
+ * backward-running edges change. Never rejects for a graph the editor can hold (unknown types get one output).
+ */
+export async function autoLayout(
+  nodes: FlowNode[],
+  edges: FlowEdge[],
+  types: Map<string, NodeTypeInfo>,
+  viewport = REFERENCE_VIEWPORT,
+): Promise<LayoutResult> {
+  const ordered = depthFirstOrder(nodes, edges, types);
+  const outPorts = new Map<string, Map<string, string>>();
+  const children = ordered.map((n) => {
+    const built = elkNode(n, types.get(n.type ?? ''));
+    outPorts.set(n.id, built.outPorts);
+    return built.node;
+  });
+  const known = new Set(nodes.map((n) => n.id));
+  const elkEdges: ElkExtendedEdge[] = [];
+  edges.forEach((e, i) => {
+    if (!known.has(e.source) || !known.has(e.target) || e.source === e.target) return;
+    const ports = outPorts.get(e.source)!;
+    const port = (e.sourceHandle != null && ports.get(e.sourceHandle)) || ports.values().next().value;
+    if (!port) return; // an edge out of a node without outputs (an invalid graph): nothing to route it from
+    elkEdges.push({ id: `e${i}`, sources: [port], targets: [`${e.target}\u0000in`] });
+  });
 
-  const size = new Map(
-    nodes.map((n) => [n.id, { w: n.measured?.width ?? DEFAULT_W, h: n.measured?.height ?? DEFAULT_H }]),
-  );
-  const order = new Map<string, number>();
+  const aspect = wrapAspect(estimateRow(nodes, edges, sizeOf, { layer: LAYER_GAP, node: NODE_GAP }), viewport);
+  const engine = await elk();
+  const laid = await engine.layout({ id: 'root', layoutOptions: layoutOptions(aspect), children, edges: elkEdges });
+
   const positions = new Map<string, { x: number; y: number }>();
-  let x = 0;
-  for (const ids of byLayer) {
-    if (layer.size && ids.length) {
-      const bary = (id: string) => {
-        const ps = inc.get(id)!.filter((p) => order.has(p));
-        return ps.length ? ps.reduce((s, p) => s + order.get(p)!, 0) / ps.length : Number.MAX_SAFE_INTEGER;
-      };
-      ids.sort((a, b) => bary(a) - bary(b));
-    }
-    const heights = ids.map((id) => size.get(id)!.h);
-    const total = heights.reduce((s, h) => s + h, 0) + ROW_GAP * Math.max(0, ids.length - 1);
-    let y = -total / 2;
-    const width = Math.max(DEFAULT_W, ...ids.map((id) => size.get(id)!.w));
-    ids.forEach((id, i) => {
-      order.set(id, y + heights[i] / 2);
-      positions.set(id, { x, y: Math.round(y) });
-      y += heights[i] + ROW_GAP;
-    });
-    x += width + LAYER_GAP;
+  for (const c of laid.children ?? []) positions.set(c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) });
+  const routes = new Map<string, ElkPoint[]>();
+  for (const e of (laid.edges ?? []) as ElkExtendedEdge[]) {
+    const points = (e.sections ?? []).flatMap((s) => [s.startPoint, ...(s.bendPoints ?? []), s.endPoint]);
+    routes.set(edges[Number(e.id.slice(1))].id, points);
   }
-  return positions;
+  const sizes = new Map(nodes.map((n) => [n.id, sizeOf(n)]));
+  return {
+    positions,
+    edges: edges.map((e) => styleEdge(e, positions, sizes, routes.get(e.id))),
+    direction: 'RIGHT',
+    wrapped: aspect !== undefined,
+    routes,
+  };
+}
+
+/**
+ * An edge whose target now lies left of its source is drawn as a step edge through the channel ELK chose (the gap
+ * between rows for a wrapped flow, below the body for a loop), so it does not cut across the cards between. The
+ * step edge's bend sits at `stepPosition` of the way from source to target vertically, hence the ratio.
+ */
+function styleEdge(
+  e: FlowEdge,
+  positions: Map<string, { x: number; y: number }>,
+  sizes: Map<string, { width: number; height: number }>,
+  route: ElkPoint[] | undefined,
+): FlowEdge {
+  const s = positions.get(e.source);
+  const t = positions.get(e.target);
+  if (!s || !t || !route?.length) return e;
+  const backwards = t.x < s.x + sizes.get(e.source)!.width;
+  if (!backwards) {
+    if (e.type !== 'smoothstep') return e;
+    const plain: FlowEdge = { ...e };
+    delete plain.type;
+    delete (plain as { pathOptions?: unknown }).pathOptions;
+    return plain;
+  }
+  const sy = route[0].y;
+  const ty = route[route.length - 1].y;
+  // The channel: the longest horizontal stretch of the route that runs backwards.
+  let channel: number | undefined;
+  let longest = 0;
+  for (let i = 1; i < route.length; i++) {
+    const a = route[i - 1];
+    const b = route[i];
+    if (a.y === b.y && a.x - b.x > longest) {
+      longest = a.x - b.x;
+      channel = a.y;
+    }
+  }
+  const pathOptions: { offset: number; stepPosition?: number } = { offset: 16 };
+  if (channel !== undefined && Math.abs(ty - sy) >= 1) pathOptions.stepPosition = (channel - sy) / (ty - sy);
+  return { ...e, type: 'smoothstep', pathOptions } as FlowEdge;
+}
+
+/**
+ * The graph with a layout applied: positions and edge styles only, onto the nodes and edges as they are now (the
+ * layout is async; a node added or an edge selected meanwhile keeps its state, a node added keeps its position).
+ */
+export function applyLayout(
+  nodes: FlowNode[],
+  edges: FlowEdge[],
+  layout: LayoutResult,
+): { nodes: FlowNode[]; edges: FlowEdge[] } {
+  const styled = new Map(layout.edges.map((e) => [e.id, e]));
+  return {
+    nodes: nodes.map((n) => {
+      const p = layout.positions.get(n.id);
+      return p ? { ...n, position: p } : n;
+    }),
+    edges: edges.map((e) => {
+      const s = styled.get(e.id);
+      if (!s || (s.type === e.type && !('pathOptions' in s) && !('pathOptions' in e))) return e;
+      const next: FlowEdge & { pathOptions?: unknown } = { ...e };
+      delete next.type;
+      delete next.pathOptions;
+      if (s.type) next.type = s.type;
+      if ('pathOptions' in s) next.pathOptions = (s as { pathOptions?: unknown }).pathOptions;
+      return next;
+    }),
+  };
 }

@@ -8,10 +8,11 @@ import { api, ApiError, errorMessage } from '@/components/api/client';
 import type { EngineChoice, Graph, NodeTypeInfo, Problem, Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
 import { toast } from '@/components/ui/toast';
-import { layeredLayout } from './auto-layout';
+import { applyLayout, autoLayout } from './auto-layout';
 import { followHandles } from './branch-handles';
 import { clipboardCopy, copySelection } from './clipboard';
 import { initialEditorState, type EditorState } from './editor-state';
+import type { WorkflowDoc } from './graph-merge';
 import {
   connectionProblem,
   newEdgeId,
@@ -25,6 +26,7 @@ import {
   type NodeData,
 } from './graph-model';
 import { problemsByNode, toProblemViews } from './problem-views';
+import { CONFLICT_MESSAGE, documentOf, editorDocument, SaveConflict } from './save-conflict';
 import { UndoHistory } from './undo-history';
 
 export type { EditorState, ProblemView, SaveStatus } from './editor-state';
@@ -42,6 +44,11 @@ export class EditorStore {
   private saving: Promise<boolean> | null = null;
   private pasteCount = 0;
   private disposed = false;
+  /** A restored draft waits for the user's next edit or Save before autosave stores it (so Discard still can). */
+  private autosaveHeld = false;
+  /** The document as stored at `state.revision`: the base of a three-way merge when a save conflicts. */
+  baseDoc: WorkflowDoc;
+  readonly conflict = new SaveConflict(this);
   /**
    * A viewer's editor: the graph may be looked at and selected, never changed — no edit is committed, nothing
    * enters the undo history and nothing is ever saved (the server would refuse it with 403 anyway).
@@ -53,6 +60,7 @@ export class EditorStore {
     this.types = new Map(types.map((t) => [t.type, t]));
     const { nodes, edges } = toFlow(wf.graph);
     this.store = createStore<EditorState>(initialEditorState(wf, nodes, edges));
+    this.baseDoc = documentOf(wf);
     if (wf.problems)
       this.applyProblems(
         wf.problems,
@@ -107,6 +115,7 @@ export class EditorStore {
     };
     if (patch.nodes) next.selectedIds = patch.nodes.filter((n) => n.selected).map((n) => n.id);
     this.store.set(next);
+    this.autosaveHeld = false;
     this.scheduleAutosave();
     if (opts.content !== false) this.scheduleValidate();
   }
@@ -284,25 +293,67 @@ export class EditorStore {
     return pasted.nodes.length;
   }
 
-  autoLayout() {
-    if (!this.state.nodes.length) return;
-    const pos = layeredLayout(this.state.nodes, this.state.edges);
+  /** Lays the graph out (auto-layout.ts, async: ELK) as one undo step; edits made meanwhile are kept. */
+  async autoLayout() {
+    if (this.readOnly || !this.state.nodes.length) return;
+    const layout = await autoLayout(this.state.nodes, this.state.edges, this.types);
+    if (this.readOnly || this.disposed) return;
     this.pushHistory();
-    this.commit(
-      { nodes: this.state.nodes.map((n) => (pos.has(n.id) ? { ...n, position: pos.get(n.id)! } : n)) },
-      { content: false },
-    );
+    this.commit(applyLayout(this.state.nodes, this.state.edges, layout), { content: false });
   }
 
   setMeta(patch: { name?: string; description?: string; engine?: EngineChoice }) {
     this.commit(patch, { content: patch.engine !== undefined });
   }
 
+  /**
+   * Replaces the whole document as one undo step (take theirs, a merge, a restored or discarded draft). `revision` and
+   * `base` say which stored revision it now sits on; `saved` whether it is that revision's content.
+   */
+  loadDocument(
+    doc: WorkflowDoc,
+    at: { revision: number; base: WorkflowDoc; saved: boolean; conflict?: boolean; holdAutosave?: boolean },
+  ) {
+    if (this.readOnly) return;
+    const { nodes, edges } = toFlow(doc.graph);
+    this.pushHistory();
+    this.baseDoc = at.base;
+    this.autosaveHeld = at.holdAutosave ?? false;
+    const s = this.state;
+    const version = s.version + 1;
+    this.store.set({
+      ...s,
+      name: doc.name,
+      description: doc.description,
+      engine: doc.engine,
+      nodes,
+      edges,
+      selectedIds: [],
+      revision: at.revision,
+      version,
+      savedVersion: at.saved ? version : s.savedVersion,
+      contentVersion: s.contentVersion + 1,
+      saveStatus: at.conflict ? 'conflict' : at.saved ? 'saved' : 'dirty',
+      saveMessage: at.conflict ? CONFLICT_MESSAGE : null,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
+    });
+    if (at.saved) clearTimeout(this.autosaveTimer);
+    else this.scheduleAutosave();
+    this.scheduleValidate();
+  }
+
+  /** Keep mine: the same document, now on top of `revision` (the server's), so that the next save overwrites it. */
+  rebaseOnto(revision: number, base: WorkflowDoc) {
+    this.baseDoc = base;
+    this.store.set({ ...this.state, revision, saveStatus: 'dirty', saveMessage: null });
+  }
+
   // ---- saving ---------------------------------------------------------------------------------------------
 
   private scheduleAutosave() {
     clearTimeout(this.autosaveTimer);
-    if (this.readOnly || this.state.saveStatus === 'conflict') return;
+    if (this.readOnly || this.autosaveHeld || this.state.saveStatus === 'conflict') return;
     this.autosaveTimer = setTimeout(() => {
       void this.save();
     }, AUTOSAVE_MS);
@@ -321,23 +372,18 @@ export class EditorStore {
     }
     const s = this.state;
     if (s.saveStatus === 'conflict') {
-      if (opts.manual)
-        toast('error', 'Not saved: this workflow was changed elsewhere', 'Reload to get the latest version.');
+      if (opts.manual) void this.conflict.open();
       return false;
     }
     if (s.version === s.savedVersion && s.saveStatus !== 'error') return true;
     const version = s.version;
     this.store.set({ ...this.state, saveStatus: 'saving', saveMessage: null });
+    const sent = editorDocument(this);
     const run = (async () => {
       try {
-        const wf = await api.saveWorkflow(s.workflowId, {
-          name: s.name,
-          description: s.description,
-          engine: s.engine,
-          graph: this.graph(),
-          revision: s.revision,
-        });
+        const wf = await api.saveWorkflow(s.workflowId, { ...sent, revision: s.revision });
         if (this.disposed) return true;
+        this.baseDoc = sent;
         const now = this.state;
         this.store.set({
           ...now,
@@ -351,11 +397,8 @@ export class EditorStore {
       } catch (e) {
         if (this.disposed) return false;
         if (e instanceof ApiError && e.status === 409) {
-          this.store.set({
-            ...this.state,
-            saveStatus: 'conflict',
-            saveMessage: 'Changed elsewhere — reload to get the latest version',
-          });
+          this.store.set({ ...this.state, saveStatus: 'conflict', saveMessage: CONFLICT_MESSAGE });
+          void this.conflict.open();
         } else {
           this.store.set({ ...this.state, saveStatus: 'error', saveMessage: errorMessage(e) });
           if (opts.manual) toast('error', 'Save failed', errorMessage(e));

@@ -22,7 +22,7 @@ const SAVE_LABEL = {
   dirty: 'Unsaved changes',
   saving: 'Saving…',
   error: 'Save failed',
-  conflict: 'Changed elsewhere — reload',
+  conflict: 'Changed elsewhere',
 } as const;
 const SAVE_DOT = {
   saved: 'bg-emerald-400',
@@ -74,12 +74,13 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             <Button
               variant="dark"
               size="sm"
-              onClick={() => {
-                editor.autoLayout();
-                requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 }));
-              }}
+              onClick={() =>
+                void editor
+                  .autoLayout()
+                  .then(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 })))
+              }
               disabled={readOnly}
-              title="Arrange nodes in layers from the start node"
+              title="Arrange nodes in layers from the start node (long flows wrap into rows)"
               data-testid="auto-layout"
             >
               Auto-layout
@@ -161,8 +162,8 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
           <span className="flex-1">
             {status === 'conflict' ? (
               <>
-                <b>This workflow was changed elsewhere — reload.</b> Your edits since the last save are not stored;
-                autosave is paused.
+                <b>This workflow was changed elsewhere.</b> Your edits are kept here and in this browser; autosave is
+                paused until you choose: keep yours, take theirs or merge.
               </>
             ) : (
               <>
@@ -171,8 +172,13 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             )}
           </span>
           {status === 'conflict' ? (
-            <Button size="sm" variant="danger" onClick={() => window.location.reload()} data-testid="reload">
-              Reload
+            <Button
+              size="sm"
+              variant="danger"
+              onClick={() => void editor.conflict.open()}
+              data-testid="resolve-conflict"
+            >
+              Resolve…
             </Button>
           ) : (
             <Button size="sm" onClick={() => void editor.save({ manual: true })}>

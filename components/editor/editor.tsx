@@ -12,10 +12,13 @@ import { TopBar } from '@/components/ui/top-bar';
 import { BottomPanel, type BottomTab } from './bottom-panel';
 import { Canvas } from './canvas/canvas';
 import { Palette } from './canvas/palette';
+import { ConflictDialog } from './conflict-dialog';
+import { DraftBanner } from './draft-banner';
 import { EditorContext, type EditorContextValue } from './editor-context';
 import { EditorStore } from './editor-store';
 import { EditorToolbar } from './editor-toolbar';
 import { Inspector } from './inspector/inspector';
+import { draftKey, LocalDraft } from './local-draft';
 import { RunController } from './run/run-controller';
 import { openRunFromUrl, runIdInUrl } from './run/run-url';
 import { RunDialog } from './run/run-dialog';
@@ -88,6 +91,14 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
     const runController = new RunController(runs);
     return { editor, runs, runController, nodeTypes: types };
   }, [types, wf, readOnly]);
+  // Unsaved edits an earlier page left in local storage come back before the first paint (local-draft.ts).
+  const userId = auth?.user?.id;
+  const draft = useMemo(() => {
+    const d = new LocalDraft(ctx.editor, draftKey(userId, wf.id));
+    d.restore(wf);
+    return d;
+  }, [ctx, wf, userId]);
+  useEffect(() => draft.start(), [draft]);
   // Mounted only in the browser (after the workflow loaded), so the URL can be read here.
   const [tab, setTab] = useState<BottomTab>(() => (runIdInUrl() ? 'trace' : 'problems'));
   const [runOpen, setRunOpen] = useState(false);
@@ -117,6 +128,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
       <ReactFlowProvider>
         <div className="flex h-screen flex-col overflow-hidden" data-testid="editor">
           <EditorToolbar onRun={() => setRunOpen(true)} />
+          <DraftBanner draft={draft} />
           <div className="flex min-h-0 flex-1">
             {!ctx.editor.readOnly && <Palette />}
             <div className="flex min-w-0 flex-1 flex-col">
@@ -128,6 +140,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
             <Inspector />
           </div>
         </div>
+        <ConflictDialog />
         {runOpen && (
           <RunDialog
             onClose={() => setRunOpen(false)}

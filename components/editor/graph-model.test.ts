@@ -1,7 +1,6 @@
 /** The editor's graph rules: stored shape round-trips, connections are refused with a reason, pasted refs follow. */
 import { describe, expect, it } from 'vitest';
 import type { NodeTypeInfo } from '@/components/api/types';
-import { layeredLayout } from './auto-layout';
 import { connectionProblem, newNodeId, remapRefs, toFlow, toGraph, type FlowNode } from './graph-model';
 
 const type = (
@@ -85,21 +84,5 @@ describe('graph model', () => {
     expect(remapRefs({ t: 'x {{a.output.text}} {{ b.output || a.output.json }} a.output' }, ids)).toEqual({
       t: 'x {{a_copy.output.text}} {{ b.output || a_copy.output.json }} a.output',
     });
-  });
-
-  it('lays nodes out in layers by longest path from start, ignoring back edges', () => {
-    const nodes = [node('end', 'end'), node('b', 'template'), node('a', 'template'), node('start', 'start')];
-    const edges = [
-      { id: '1', source: 'start', target: 'a' },
-      { id: '2', source: 'a', target: 'b' },
-      { id: '3', source: 'start', target: 'b' },
-      { id: '4', source: 'b', target: 'end' },
-      { id: '5', source: 'b', target: 'a' },
-    ];
-    const pos = layeredLayout(nodes, edges);
-    const x = (id: string) => pos.get(id)!.x;
-    expect(x('start')).toBeLessThan(x('a'));
-    expect(x('a')).toBeLessThan(x('b'));
-    expect(x('b')).toBeLessThan(x('end'));
   });
 });

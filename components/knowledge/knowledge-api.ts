@@ -45,10 +45,36 @@ export interface Hit {
   knn: number | null;
 }
 
+/** A refused request, with the server's `{ error: { code, message, path } }` (see upload-errors.ts for its wording). */
+export class KnowledgeApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly path?: string,
+  ) {
+    super(message);
+    this.name = 'KnowledgeApiError';
+  }
+}
+
 async function json<T>(res: Response): Promise<T> {
   const text = await res.text();
-  const body = text ? JSON.parse(text) : undefined;
-  if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+  let body: { error?: { code?: string; message?: string; path?: string } } | undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined; // a proxy's HTML error page
+  }
+  if (!res.ok) {
+    const e = body?.error;
+    throw new KnowledgeApiError(
+      e?.code ?? `HTTP_${res.status}`,
+      e?.message ?? `HTTP ${res.status}`,
+      res.status,
+      e?.path,
+    );
+  }
   return body as T;
 }
 

@@ -4,20 +4,15 @@
  * and progress while indexing, delete) and a search playground showing each hit's citation, scores and text, plus
  * the context block a knowledge node would hand to an LLM.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
-
-const STATUS_STYLE: Record<KnowledgeDocument['status'], string> = {
-  queued: 'bg-zinc-100 text-zinc-700',
-  parsing: 'bg-amber-100 text-amber-800',
-  embedding: 'bg-indigo-100 text-indigo-800',
-  indexed: 'bg-emerald-100 text-emerald-800',
-  failed: 'bg-red-100 text-red-800',
-};
+import { countsLabel, countsOf, indexing } from './knowledge-counts';
+import { ErrorBox, KnowledgeDocuments } from './knowledge-documents';
+import { explainThrown, type ExplainedError } from './upload-errors';
 
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(3));
 
@@ -25,12 +20,10 @@ export function KnowledgePlayground() {
   const [kbs, setKbs] = useState<KnowledgeBase[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [docs, setDocs] = useState<KnowledgeDocument[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ExplainedError | null>(null);
   const [name, setName] = useState('');
   const [chunkSize, setChunkSize] = useState(512);
   const [chunkOverlap, setChunkOverlap] = useState(100);
-  const [pasteTitle, setPasteTitle] = useState('');
-  const [pasteText, setPasteText] = useState('');
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('hybrid');
   const [topK, setTopK] = useState(5);
@@ -43,7 +36,7 @@ export function KnowledgePlayground() {
     try {
       await fn();
     } catch (e) {
-      setError((e as Error).message);
+      setError(explainThrown(e));
     }
   };
 
@@ -54,10 +47,19 @@ export function KnowledgePlayground() {
   }, []);
   const refreshKbs = () => run(() => knowledgeApi.list().then(showKbs));
   useEffect(() => {
-    knowledgeApi.list().then(showKbs, (e) => setError((e as Error).message));
+    knowledgeApi.list().then(showKbs, (e) => setError(explainThrown(e)));
   }, [showKbs]);
 
-  const refreshDocs = useCallback((id: string) => knowledgeApi.documents(id).then(setDocs), []);
+  // `loadedFor` names the knowledge base `docs` belong to, so counts are never taken from another one's documents.
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const refreshDocs = useCallback(
+    (id: string) =>
+      knowledgeApi.documents(id).then((list) => {
+        setDocs(list);
+        setLoadedFor(id);
+      }),
+    [],
+  );
   // Another knowledge base selected: its documents are loaded (none without a selection), its search hits and the
   // last error cleared. Adjusted while rendering, as React recommends for state that follows another state.
   const [docsOf, setDocsOf] = useState<string | null>(null);
@@ -70,16 +72,25 @@ export function KnowledgePlayground() {
     }
   }
   useEffect(() => {
-    if (selected) refreshDocs(selected).catch((e) => setError((e as Error).message));
+    if (selected) refreshDocs(selected).catch((e) => setError(explainThrown(e)));
   }, [selected, refreshDocs]);
 
-  // Poll while something is being indexed.
-  const pending = docs.some((d) => d.status !== 'indexed' && d.status !== 'failed');
+  // Poll while something is being indexed; when indexing ends, the list's counts are read again as well.
+  const pending = indexing(docs);
+  const wasPending = useRef(false);
   useEffect(() => {
+    if (wasPending.current && !pending) knowledgeApi.list().then(showKbs, () => {});
+    wasPending.current = pending;
     if (!selected || !pending) return;
     const t = setInterval(() => void refreshDocs(selected).catch(() => {}), 700);
     return () => clearInterval(t);
-  }, [selected, pending, refreshDocs]);
+  }, [selected, pending, refreshDocs, showKbs]);
+
+  /** After an upload or a delete: the documents, and every knowledge base's counts. */
+  const afterChange = useCallback(async () => {
+    if (!selected) return;
+    await Promise.all([refreshDocs(selected), knowledgeApi.list().then(showKbs)]);
+  }, [selected, refreshDocs, showKbs]);
 
   const kb = kbs?.find((k) => k.id === selected) ?? null;
 
@@ -103,8 +114,8 @@ export function KnowledgePlayground() {
                   }
                 >
                   {k.name}
-                  <span className="block text-xs text-zinc-500">
-                    {k.documentCount ?? 0} docs · {k.chunkCount ?? 0} chunks · {k.embeddingModel}
+                  <span className="block text-xs text-zinc-500" data-testid="kb-item-counts">
+                    {countsLabel(countsOf(k, loadedFor, docs))} · {k.embeddingModel}
                   </span>
                 </button>
               </li>
@@ -158,11 +169,7 @@ export function KnowledgePlayground() {
         </aside>
 
         <section className="min-w-0 space-y-6">
-          {error && (
-            <div className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" role="alert">
-              {error}
-            </div>
-          )}
+          {error && <ErrorBox error={error} />}
           {!kb && kbs !== null && <div className="text-sm text-zinc-500">Create a knowledge base to start.</div>}
           {kb && (
             <>
@@ -170,8 +177,8 @@ export function KnowledgePlayground() {
                 <div>
                   <h1 className="text-xl font-semibold tracking-tight">{kb.name}</h1>
                   <p className="text-xs text-zinc-500">
-                    {kb.id} · chunks of {kb.chunkSize} chars, {kb.chunkOverlap} overlap · {kb.embeddingModel} (
-                    {kb.dimension}-d)
+                    <span data-testid="kb-counts">{countsLabel(countsOf(kb, loadedFor, docs))}</span> · {kb.id} · chunks
+                    of {kb.chunkSize} chars, {kb.chunkOverlap} overlap · {kb.embeddingModel} ({kb.dimension}-d)
                   </p>
                 </div>
                 <Button
@@ -190,106 +197,7 @@ export function KnowledgePlayground() {
               </div>
 
               <EmbedderCoverageNotice kbId={kb.id} chunks={docs.reduce((n, d) => n + d.chunkCount, 0)} />
-              <div className="rounded-xl border border-zinc-200 bg-white">
-                <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
-                  <label className="text-sm">
-                    <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf .docx .csv</span>
-                    <input
-                      type="file"
-                      accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv"
-                      data-testid="doc-file"
-                      onChange={(e) => {
-                        const f = e.target.files?.[0];
-                        e.target.value = '';
-                        if (f)
-                          void run(async () => {
-                            await knowledgeApi.uploadFile(kb.id, f);
-                            await refreshDocs(kb.id);
-                          });
-                      }}
-                    />
-                  </label>
-                </div>
-                <form
-                  className="flex flex-col gap-2 border-b border-zinc-200 p-3"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void run(async () => {
-                      await knowledgeApi.uploadText(kb.id, pasteTitle.trim(), pasteText);
-                      setPasteTitle('');
-                      setPasteText('');
-                      await refreshDocs(kb.id);
-                    });
-                  }}
-                >
-                  <input
-                    className="rounded border border-zinc-300 px-2 py-1 text-sm"
-                    placeholder="Title (same title replaces)"
-                    value={pasteTitle}
-                    onChange={(e) => setPasteTitle(e.target.value)}
-                    data-testid="doc-title"
-                  />
-                  <textarea
-                    className="h-20 rounded border border-zinc-300 px-2 py-1 text-sm"
-                    placeholder="…or paste text"
-                    value={pasteText}
-                    onChange={(e) => setPasteText(e.target.value)}
-                    data-testid="doc-text"
-                  />
-                  <div>
-                    <Button
-                      type="submit"
-                      size="sm"
-                      disabled={!pasteTitle.trim() || !pasteText.trim()}
-                      data-testid="doc-add"
-                    >
-                      Add text
-                    </Button>
-                  </div>
-                </form>
-                <ul className="divide-y divide-zinc-100" data-testid="doc-list">
-                  {docs.map((d) => (
-                    <li key={d.id} className="flex items-center gap-3 px-3 py-2 text-sm" data-testid="doc-row">
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>
-                        {d.status}
-                      </span>
-                      <span className="min-w-0 flex-1 truncate">
-                        {d.title}
-                        <span className="ml-2 text-xs text-zinc-400">
-                          {d.mime}
-                          {d.pages ? ` · ${d.pages} pages` : ''} · {d.chunkCount} chunks
-                        </span>
-                      </span>
-                      {d.status !== 'indexed' && d.status !== 'failed' && (
-                        <span className="h-1.5 w-24 overflow-hidden rounded bg-zinc-100">
-                          <span
-                            className="block h-full bg-indigo-500"
-                            style={{ width: `${Math.round(d.progress * 100)}%` }}
-                          />
-                        </span>
-                      )}
-                      {d.error && (
-                        <span className="truncate text-xs text-red-700" title={d.error.message}>
-                          {d.error.code}
-                        </span>
-                      )}
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() =>
-                          void run(async () => {
-                            await knowledgeApi.removeDocument(kb.id, d.id);
-                            await refreshDocs(kb.id);
-                          })
-                        }
-                      >
-                        Delete
-                      </Button>
-                    </li>
-                  ))}
-                  {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">No documents yet.</li>}
-                </ul>
-              </div>
+              <KnowledgeDocuments kb={kb} docs={loadedFor === kb.id ? docs : []} run={run} onChanged={afterChange} />
 
               <form
                 className="flex flex-wrap items-end gap-2"

@@ -1,6 +1,6 @@
 import type { NodeRegistry } from '../nodes/registry';
 import type { StartConfig } from '../nodes/start.node';
-import { collectRefs } from '../template/resolve';
+import { collectRefs, collectUnclosedRefs } from '../template/resolve';
 import { graphSchema, RESERVED_NODE_IDS, toJsonPath, type EngineChoice, type EngineKind, type Graph } from './schema';
 import { ancestorsOf, buildTopology, findCycle, reachableFrom, type Topology } from './topology';
 
@@ -208,8 +208,16 @@ export function validateGraph(
   );
   graph.nodes.forEach((n, i) => {
     const literal = registry.has(n.type) ? (registry.get(n.type).literalKeys ?? []) : [];
-    const config = Object.entries(n.data.config ?? {}).filter(([k]) => !literal.includes(k));
-    const refs = collectRefs(Object.fromEntries(config), `nodes[${i}].data.config`);
+    const config = Object.fromEntries(Object.entries(n.data.config ?? {}).filter(([k]) => !literal.includes(k)));
+    // A `{{` that is never closed would be sent on as literal text: almost always a typo, so it is an error.
+    for (const { path, text } of collectUnclosedRefs(config, `nodes[${i}].data.config`))
+      errors.push({
+        code: 'UNCLOSED_REF',
+        message: `"${text}" opens a reference that is never closed: add "}}" after it, or remove the "{{"`,
+        path,
+        nodeIds: [n.id],
+      });
+    const refs = collectRefs(config, `nodes[${i}].data.config`);
     if (!refs.length) return;
     const upstream = ancestorsOf(t, n.id);
     for (const { path, ref } of refs) {

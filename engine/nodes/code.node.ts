@@ -83,6 +83,8 @@ export const codeNode = defineNode<CodeConfig>({
   configSchema: codeConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  // Its output is whatever main(input) returns: no fixed fields.
+  outputFields: [],
   rawKeys: ['code'],
   literalKeys: ['code'],
   async execute(ctx) {

@@ -56,6 +56,10 @@ export const conditionNode = defineNode<ConditionConfig>({
     { id: 'if', label: 'if' },
     { id: 'else', label: 'else' },
   ],
+  outputFields: [
+    { path: 'branch', description: 'The id of the branch taken ("else" when none matched)' },
+    { path: 'results', description: 'Each condition of the taken branch: true or false' },
+  ],
   pure: true,
   outputsFor: (config) => [
     ...(config.branches ?? []).map((b) => ({ id: b.id, label: b.label ?? b.id })),

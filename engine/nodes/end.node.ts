@@ -30,6 +30,8 @@ export const endNode = defineNode<EndConfig>({
   configSchema: endConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [],
+  // Its output is the outputs named in its config, and no node runs after it to read them.
+  outputFields: [],
   async execute(ctx) {
     const output: Record<string, unknown> = {};
     for (const o of ctx.config.outputs) output[o.name] = o.value ?? null;

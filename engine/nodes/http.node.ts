@@ -111,6 +111,12 @@ export const httpNode = defineNode<HttpConfig>({
   configSchema: httpConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'status', description: 'The HTTP status code' },
+    { path: 'ok', description: 'Whether the status is 2xx' },
+    { path: 'headers', description: 'The response headers' },
+    { path: 'body', description: 'The body, parsed when it is JSON' },
+  ],
   sideEffects: true,
   // The body is rendered by the node itself (JSON-aware), not by generic text interpolation.
   rawKeys: ['body'],

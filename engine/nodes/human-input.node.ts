@@ -23,6 +23,10 @@ export const humanInputNode = defineNode<HumanInputConfig>({
   configSchema: humanInputConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'answer', description: "The person's answer" },
+    { path: 'prompt', description: 'What the person was asked' },
+  ],
   async execute(ctx) {
     return { output: { answer: ctx.resume ?? null, prompt: ctx.config.prompt } };
   },

@@ -73,6 +73,15 @@ export const imageNode = defineNode<ImageConfig>({
   configSchema: imageConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'artifactId', description: 'The stored file (an artifact id)' },
+    { path: 'url', description: 'Where the file is served: /api/artifacts/<id>' },
+    { path: 'contentType', description: 'Its media type' },
+    { path: 'bytes', description: 'Its size in bytes' },
+    { path: 'name', description: 'Its file name' },
+    { path: 'images', description: 'Every image generated: artifactId, url, contentType …' },
+    { path: 'count', description: 'How many images' },
+  ],
   async execute(ctx) {
     const c = ctx.config;
     if (!ctx.artifacts)

@@ -36,6 +36,11 @@ export const knowledgeNode = defineNode<KnowledgeConfig>({
   configSchema: knowledgeConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'context', description: 'The hits as one cited context block, for a prompt' },
+    { path: 'hits', description: 'The passages found: citation, title, text, score …' },
+    { path: 'query', description: 'The query as searched' },
+  ],
   async execute(ctx) {
     if (!ctx.knowledge)
       throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not configured in this runtime');

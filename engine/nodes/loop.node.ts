@@ -57,6 +57,13 @@ export const loopNode = defineNode<LoopConfig>({
     { id: 'body', label: 'body' },
     { id: 'done', label: 'done' },
   ],
+  outputFields: [
+    { path: 'item', description: 'The current item (list mode)' },
+    { path: 'index', description: 'The current pass, from 0' },
+    { path: 'results', description: 'What the passes so far collected' },
+    { path: 'count', description: 'How many results there are' },
+    { path: 'done', description: 'Whether the loop has finished' },
+  ],
   outputsFor: () => [
     { id: 'body', label: 'body' },
     { id: 'done', label: 'done' },

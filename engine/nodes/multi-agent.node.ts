@@ -147,6 +147,14 @@ export const multiAgentNode = defineNode<MultiAgentConfig>({
   configSchema: multiAgentConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'answer', description: 'The final answer' },
+    { path: 'plan', description: "The planner's steps" },
+    { path: 'steps', description: 'Each step with its worker result and review' },
+    { path: 'usage', description: 'Tokens and cost of all agents' },
+    { path: 'resumed', description: 'Whether the plan continued after a restart' },
+    { path: 'providerLabel', description: "The planner's provider" },
+  ],
   sideEffects: true,
   async execute(ctx) {
     const c = ctx.config;

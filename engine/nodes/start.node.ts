@@ -82,6 +82,8 @@ export const startNode = defineNode<StartConfig>({
   configSchema: startConfigSchema,
   inputs: [],
   outputs: [{ id: 'out', label: 'inputs' }],
+  // Its output is the run's inputs, which templates read as {{inputs.<name>}}: no fields of its own.
+  outputFields: [],
   pure: true,
   async execute(ctx) {
     const { value, problems } = checkRunInputs(ctx.rawConfig, ctx.scope.inputs);

@@ -21,6 +21,10 @@ export const templateNode = defineNode<TemplateConfig>({
   configSchema: templateConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'text', description: 'The rendered text (JSON format: the JSON as text)' },
+    { path: 'json', description: 'JSON format: the rendered document' },
+  ],
   rawKeys: ['template'],
   pure: true,
   async execute(ctx) {

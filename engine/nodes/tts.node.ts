@@ -86,6 +86,16 @@ export const ttsNode = defineNode<TtsConfig>({
   configSchema: ttsConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [
+    { path: 'artifactId', description: 'The stored file (an artifact id)' },
+    { path: 'url', description: 'Where the file is served: /api/artifacts/<id>' },
+    { path: 'contentType', description: 'Its media type' },
+    { path: 'bytes', description: 'Its size in bytes' },
+    { path: 'name', description: 'Its file name' },
+    { path: 'durationMs', description: 'The audio length in ms (WAV, PCM)' },
+    { path: 'format', description: 'mp3, wav, pcm …' },
+    { path: 'pieces', description: 'How many requests the text was split into' },
+  ],
   async execute(ctx) {
     const c = ctx.config;
     if (!ctx.artifacts)

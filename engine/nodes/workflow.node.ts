@@ -43,6 +43,7 @@ export const workflowNode = defineNode<WorkflowNodeConfig>({
   configSchema: workflowConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
+  outputFields: [{ path: 'runId', description: "The child run's id (its end outputs are fields too, by name)" }],
   sideEffects: true,
   checkConfig(config) {
     return Object.keys(config.inputs)

@@ -120,6 +120,23 @@ export function findRefs(text: string): TemplateRef[] {
   return refs;
 }
 
+/**
+ * Where a `{{` opens no ref: a `{{ref` never closed by `}}`, or one with a brace before its `}}`. Such text would
+ * be passed on literally, so the validator reports it (UNCLOSED_REF) instead. A run of braces (`{{{`) counts once,
+ * and not at all when its last two braces open a ref (`{{{a}}`). Linear, like findRefs.
+ */
+export function findUnclosedRefs(text: string, refs: TemplateRef[] = findRefs(text)): number[] {
+  const starts = new Set(refs.map((r) => r.start));
+  const out: number[] = [];
+  for (let i = text.indexOf('{{'); i >= 0;) {
+    let end = i + 2;
+    while (text[end] === '{') end++;
+    if (!starts.has(end - 2)) out.push(i);
+    i = text.indexOf('{{', end);
+  }
+  return out;
+}
+
 function own(obj: unknown, key: PathSegment): unknown {
   if (obj === null || obj === undefined) return undefined;
   if (typeof key === 'number') return Array.isArray(obj) ? obj[key] : undefined;
@@ -198,15 +215,37 @@ export function resolveDeep<T>(value: T, scope: TemplateScope): T {
   return value;
 }
 
-/** Every template ref in a config value, with the JSON path of the string that holds it. */
-export function collectRefs(value: unknown, basePath: string): Array<{ path: string; ref: TemplateRef }> {
-  const found: Array<{ path: string; ref: TemplateRef }> = [];
+/** Calls `fn` with every string inside a config value and the JSON path that holds it. */
+function eachString(value: unknown, basePath: string, fn: (text: string, path: string) => void) {
   const walk = (v: unknown, p: string) => {
-    if (typeof v === 'string') for (const ref of findRefs(v)) found.push({ path: p, ref });
+    if (typeof v === 'string') fn(v, p);
     else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
     else if (v && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) walk(x, IDENT.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`);
   };
   walk(value, basePath);
+}
+
+/** Every template ref in a config value, with the JSON path of the string that holds it. */
+export function collectRefs(value: unknown, basePath: string): Array<{ path: string; ref: TemplateRef }> {
+  const found: Array<{ path: string; ref: TemplateRef }> = [];
+  eachString(value, basePath, (text, path) => {
+    for (const ref of findRefs(text)) found.push({ path, ref });
+  });
+  return found;
+}
+
+/**
+ * Every `{{` in a config value that opens no ref (findUnclosedRefs), with the JSON path of its string and the text
+ * it starts (to the end of its line, at most 40 characters, for the message).
+ */
+export function collectUnclosedRefs(value: unknown, basePath: string): Array<{ path: string; text: string }> {
+  const found: Array<{ path: string; text: string }> = [];
+  eachString(value, basePath, (text, path) => {
+    for (const at of findUnclosedRefs(text)) {
+      const line = text.slice(at).split('\n')[0];
+      found.push({ path, text: line.length > 40 ? `${line.slice(0, 40)}…` : line });
+    }
+  });
   return found;
 }

@@ -258,15 +258,16 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       expect(JSON.stringify(copy.body.graph.nodes.map((n: any) => n.id))).toBe(
         JSON.stringify(original.body.graph.nodes.map((n: any) => n.id)),
       );
+      // The workspace already has that name: the copy is numbered (imports-of-an-existing-name-are-numbered.test.ts).
       expect(copy.body).toMatchObject({
-        name: original.body.name,
+        name: `${original.body.name} (2)`,
         description: original.body.description,
         engine: original.body.engine,
       });
 
-      // A second round trip of the copy is identical too (the export is a fixed point).
+      // A second round trip of the copy is identical too (the export is a fixed point), but for that name.
       const ex2 = await call(exportWf, 'GET', `/api/workflows/${im.body.id}/export`, { params: { id: im.body.id } });
-      expect(ex2.body.workflow).toEqual(ex.body.workflow);
+      expect(ex2.body.workflow).toEqual({ ...ex.body.workflow, name: `${ex.body.workflow.name} (2)` });
 
       const wrongFormat = await call(importWf, 'POST', '/api/workflows/import', {
         body: { ...ex.body, format: 'something.else' },

@@ -6,40 +6,16 @@ import { Button } from '@/components/ui/button';
 import { useEditorContext, useEditorState, useNodeProblems, useRunState } from '../editor-context';
 import { isTerminal, type RunState } from '../run/run-store';
 import type { EditorState } from '../editor-store';
-import { fieldPath, setIn, upstreamOf, type FlowEdge, type FlowNode } from '../graph-model';
+import { fieldPath, setIn } from '../graph-model';
 import { categoryStyle } from '../canvas/workflow-node';
 import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
 import { RunNodePanel } from './run-node-panel';
+import { templateSuggestions } from './template-suggestions';
 
 const selectSelected = (s: EditorState) => s.selectedIds;
 const selectRunId = (s: RunState) => s.runId;
 const selectRunFinished = (s: RunState) => isTerminal(s.status);
-
-/** Known output fields per node type, offered after `{{nodeId.`. */
-const OUTPUT_FIELDS: Record<string, string[]> = {
-  llm: ['text', 'json', 'model', 'providerLabel'],
-  template: ['text', 'json'],
-  http: ['status', 'ok', 'body', 'headers'],
-  condition: ['branch'],
-};
-
-export function templateSuggestions(nodeId: string, nodes: FlowNode[], edges: FlowEdge[]): string[] {
-  const out: string[] = [];
-  const start = nodes.find((n) => n.type === 'start');
-  const inputs = Array.isArray(start?.data.config.inputs)
-    ? (start!.data.config.inputs as Array<{ name?: string }>)
-    : [];
-  for (const i of inputs) if (i?.name) out.push(`inputs.${i.name}`);
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  for (const id of upstreamOf(nodeId, edges)) {
-    const n = byId.get(id);
-    if (!n || n.type === 'start') continue;
-    out.push(`${id}.output`);
-    for (const f of OUTPUT_FIELDS[n.type ?? ''] ?? []) out.push(`${id}.output.${f}`);
-  }
-  return out;
-}
 
 export function Inspector() {
   const selected = useEditorState(selectSelected);
@@ -193,7 +169,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const t = type ? editor.types.get(type) : undefined;
   // Read at the moment `{{` is typed, so the inspector does not re-render while other nodes are dragged.
   const suggestions = useCallback(
-    () => templateSuggestions(nodeId, editor.state.nodes, editor.state.edges),
+    () => templateSuggestions(nodeId, editor.state.nodes, editor.state.edges, editor.types),
     [editor, nodeId],
   );
 

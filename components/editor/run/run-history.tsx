@@ -1,15 +1,48 @@
 'use client';
-/** Past runs of this workflow; opening one replays its trace onto the canvas. */
+/**
+ * Past runs of this workflow; opening one replays its trace onto the canvas. Each row says how the run was started
+ * (editor, API, webhook, schedule, MCP), which published version ran (or the draft), with which inputs and at what
+ * cost; status and trigger filter the list on the server (GET /api/workflows/:id/runs).
+ */
 import { useCallback, useEffect, useState } from 'react';
-import { api, errorMessage } from '@/components/api/client';
-import type { RunSummary } from '@/components/api/types';
+import { call, errorMessage } from '@/components/api/client';
+import type { RunStatus, RunSummary } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
+import { formatUsd } from './run-cost';
 import type { RunState } from './run-store';
 
-/** A single-node run (POST /api/workflows/:id/nodes/:nodeId/run) names its node. */
-type HistoryRun = RunSummary & { singleNode?: { nodeId: string; label: string | null } | null };
+/** A row of the run history: the run, how it started, what it ran and what it cost. */
+export type HistoryRun = RunSummary & {
+  trigger: string;
+  /** The published version's number; null: the editor's draft. */
+  version: number | null;
+  /** USD; null when a node's price is unknown. */
+  costUsd: number | null;
+  /** The inputs' JSON text, cut short by the server. */
+  inputsPreview: string;
+  durationMs: number | null;
+  /** A single-node run (POST /api/workflows/:id/nodes/:nodeId/run) names its node. */
+  singleNode?: { nodeId: string; label: string | null } | null;
+};
+
+export const TRIGGER_LABEL: Record<string, string> = {
+  editor: 'Editor',
+  api: 'API',
+  webhook: 'Webhook',
+  schedule: 'Schedule',
+  mcp: 'MCP',
+};
+const STATUSES: RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
+
+/** The inputs on one line: `{}` as "no inputs", the JSON's outer braces dropped, an ellipsis where it was cut. */
+export function inputsLine(preview: string, cut = 200): string {
+  const t = preview.trim();
+  if (t === '{}' || t === '') return 'no inputs';
+  const inner = t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1).trim() : t.replace(/^\{/, '');
+  return preview.length >= cut ? `${inner}…` : inner;
+}
 
 const selectRunId = (s: RunState) => s.runId;
 const selectStatus = (s: RunState) => s.status;
@@ -20,73 +53,158 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
   const status = useRunState(selectStatus);
   const [runs, setRuns] = useState<HistoryRun[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<{ status: string; trigger: string }>({ status: '', trigger: '' });
 
   // The state is set when the answer arrives, never synchronously inside the effect below.
-  const load = useCallback(
-    () =>
-      api.listRuns(editor.state.workflowId).then(
-        (list) => {
-          setRuns(list);
-          setError(null);
-        },
-        (e) => setError(errorMessage(e)),
-      ),
-    [editor],
-  );
+  const load = useCallback(() => {
+    const qs = new URLSearchParams();
+    if (filter.status) qs.set('status', filter.status);
+    if (filter.trigger) qs.set('trigger', filter.trigger);
+    const q = qs.toString();
+    return call<HistoryRun[]>(
+      'GET',
+      `/api/workflows/${encodeURIComponent(editor.state.workflowId)}/runs${q ? `?${q}` : ''}`,
+    ).then(
+      (list) => {
+        setRuns(list);
+        setError(null);
+      },
+      (e) => setError(errorMessage(e)),
+    );
+  }, [editor, filter]);
 
-  // Reload when a run starts or changes state, so the list shows the current one.
+  // Reload when a run starts or changes state, so the list shows the current one, and when a filter changes.
   useEffect(() => {
     void load();
   }, [load, currentId, status]);
 
+  const select = 'rounded border border-zinc-300 bg-white px-1 py-0.5 text-[11px] text-zinc-700';
   return (
     <div className="flex h-full flex-col" data-testid="run-history">
-      <div className="flex items-center justify-between border-b border-zinc-200 bg-zinc-50 px-3 py-1.5">
-        <span className="text-[11px] text-zinc-500">
+      <div className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5">
+        <span className="text-[11px] text-zinc-500" data-testid="run-history-count">
           {runs ? `${runs.length} run${runs.length === 1 ? '' : 's'}` : 'Loading…'}
         </span>
-        <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="refresh-runs">
+        <select
+          aria-label="Status"
+          data-testid="run-history-status"
+          className={select}
+          value={filter.status}
+          onChange={(e) => setFilter((f) => ({ ...f, status: e.target.value }))}
+        >
+          <option value="">Any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Trigger"
+          data-testid="run-history-trigger"
+          className={select}
+          value={filter.trigger}
+          onChange={(e) => setFilter((f) => ({ ...f, trigger: e.target.value }))}
+        >
+          <option value="">Any trigger</option>
+          {Object.entries(TRIGGER_LABEL).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <Button size="sm" variant="ghost" className="ml-auto" onClick={() => void load()} data-testid="refresh-runs">
           Refresh
         </Button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {error && <div className="p-3 text-[12px] text-red-600">{error}</div>}
-        {runs?.length === 0 && <div className="p-4 text-center text-[12px] text-zinc-500">No runs yet.</div>}
-        {runs?.map((r) => {
-          const ms = r.finishedAt ? new Date(r.finishedAt).getTime() - new Date(r.createdAt).getTime() : null;
-          return (
-            <button
-              key={r.id}
-              type="button"
-              data-testid="run-history-row"
-              data-run-id={r.id}
-              onClick={() => {
-                runController.open(r.id);
-                onOpen();
-              }}
-              className={
-                'flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] ' +
-                `hover:bg-zinc-50 ${r.id === currentId ? 'bg-indigo-50/60' : ''}`
-              }
-            >
-              <StatusBadge status={r.id === currentId && status !== 'idle' ? status : r.status} />
-              <span className="font-mono text-[11px] text-zinc-600">{r.id.slice(0, 16)}…</span>
-              {r.singleNode && (
-                <span
-                  className="shrink-0 rounded bg-amber-50 px-1.5 text-[11px] text-amber-800"
-                  data-testid="run-single-node"
-                >
-                  single node: {r.singleNode.label || r.singleNode.nodeId}
-                </span>
-              )}
-              <span className="text-zinc-500">{new Date(r.createdAt).toLocaleString()}</span>
-              <span className="text-zinc-400">{r.engine}</span>
-              <span className="min-w-0 flex-1 truncate text-red-600">{r.error?.message}</span>
-              <span className="w-16 shrink-0 text-right tabular-nums text-zinc-500">{formatDuration(ms)}</span>
-            </button>
-          );
-        })}
+        {runs?.length === 0 && (
+          <div className="p-4 text-center text-[12px] text-zinc-500">
+            {filter.status || filter.trigger ? 'No runs match these filters.' : 'No runs yet.'}
+          </div>
+        )}
+        {runs?.map((r) => (
+          <HistoryRow
+            key={r.id}
+            run={r}
+            current={r.id === currentId}
+            liveStatus={r.id === currentId && status !== 'idle' ? status : r.status}
+            onOpen={() => {
+              runController.open(r.id);
+              onOpen();
+            }}
+          />
+        ))}
       </div>
     </div>
+  );
+}
+
+function HistoryRow({
+  run: r,
+  current,
+  liveStatus,
+  onOpen,
+}: {
+  run: HistoryRun;
+  current: boolean;
+  liveStatus: RunSummary['status'];
+  onOpen: () => void;
+}) {
+  const ms = r.durationMs ?? (r.finishedAt ? new Date(r.finishedAt).getTime() - new Date(r.createdAt).getTime() : null);
+  const inputs = inputsLine(r.inputsPreview ?? '{}');
+  return (
+    <button
+      type="button"
+      data-testid="run-history-row"
+      data-run-id={r.id}
+      data-trigger={r.trigger}
+      onClick={onOpen}
+      className={
+        'flex w-full items-center gap-3 border-b border-zinc-100 px-3 py-1.5 text-left text-[12px] ' +
+        `hover:bg-zinc-50 ${current ? 'bg-indigo-50/60' : ''}`
+      }
+    >
+      <StatusBadge status={liveStatus} />
+      <span
+        className="w-16 shrink-0 rounded bg-zinc-100 px-1.5 text-center text-[11px] text-zinc-700"
+        data-testid="run-trigger"
+      >
+        {TRIGGER_LABEL[r.trigger] ?? r.trigger}
+      </span>
+      <span
+        className="w-12 shrink-0 text-[11px] text-zinc-600"
+        data-testid="run-version"
+        title={r.versionId ?? 'the draft'}
+      >
+        {r.version != null ? `v${r.version}` : 'draft'}
+      </span>
+      <span className="shrink-0 font-mono text-[11px] text-zinc-500" title={r.id}>
+        {r.id.slice(4, 12)}
+      </span>
+      {r.singleNode && (
+        <span className="shrink-0 rounded bg-amber-50 px-1.5 text-[11px] text-amber-800" data-testid="run-single-node">
+          single node: {r.singleNode.label || r.singleNode.nodeId}
+        </span>
+      )}
+      <span className="shrink-0 text-zinc-500">{new Date(r.createdAt).toLocaleString()}</span>
+      <span
+        className="min-w-0 flex-1 truncate font-mono text-[11px] text-zinc-500"
+        data-testid="run-inputs"
+        title={r.inputsPreview}
+      >
+        {inputs}
+      </span>
+      {r.error && (
+        <span className="min-w-0 max-w-[30%] truncate text-red-600" title={r.error.message}>
+          {r.error.message}
+        </span>
+      )}
+      <span className="w-20 shrink-0 text-right tabular-nums text-zinc-500" data-testid="run-cost">
+        {formatUsd(r.costUsd ?? null)}
+      </span>
+      <span className="w-16 shrink-0 text-right tabular-nums text-zinc-500">{formatDuration(ms)}</span>
+    </button>
   );
 }

@@ -59,7 +59,13 @@ export interface RunListRow {
   finishedAt: string | null;
   durationMs: number | null;
   error?: { code: string; message: string };
+  /** The inputs' JSON text, cut at INPUTS_PREVIEW_CHARS (the editor's run history shows it on one line). */
+  inputsPreview: string;
+  /** A single-node run's node (the editor's "run this node"); null for a run of the whole workflow. */
+  singleNodeId: string | null;
 }
+
+export const INPUTS_PREVIEW_CHARS = 200;
 
 const ISO = (col: string) => `to_char(${col}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** A run's wall time: from its start (or its creation, if it never recorded one) to its end; null while it runs. */
@@ -107,7 +113,8 @@ export class RunAnalytics {
               ${TRIGGER_SQL} AS trigger,
               ${ISO('r.created_at')} AS created_at, ${ISO('r.started_at')} AS started_at,
               ${ISO('r.finished_at')} AS finished_at, round(${RUN_MS})::float8 AS duration_ms,
-              r.error->>'code' AS error_code, r.error->>'message' AS error_message
+              r.error->>'code' AS error_code, r.error->>'message' AS error_message,
+              left(r.inputs::text, ${INPUTS_PREVIEW_CHARS}) AS inputs_preview, r.debug->>'only' AS single_node_id
          FROM runs r
          JOIN workflows w ON w.id = r.workflow_id
          LEFT JOIN workflow_versions v ON v.id = r.version_id
@@ -129,6 +136,8 @@ export class RunAnalytics {
       startedAt: (r.started_at as string | null) ?? null,
       finishedAt: (r.finished_at as string | null) ?? null,
       durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
+      inputsPreview: String(r.inputs_preview ?? '{}'),
+      singleNodeId: (r.single_node_id as string | null) ?? null,
       ...(r.error_code != null || r.error_message != null
         ? { error: { code: String(r.error_code ?? 'ERROR'), message: String(r.error_message ?? '') } }
         : {}),

@@ -23,7 +23,7 @@ const PUBLIC: Record<string, string> = {
   '/api/auth/logout': 'signing out a cookie (no-op without one)',
   '/api/auth/accept-invite': 'the invitation token is the credential',
   '/api/[...path]': 'the JSON 404 of every path no route serves (reveals nothing)',
-  '/api/hooks/[hookId]': "a webhook trigger: its unguessable id plus its own secret or HMAC signature authorise it",
+  '/api/hooks/[hookId]': 'a webhook trigger: its unguessable id plus its own secret or HMAC signature authorise it',
   '/api/mcp': "the MCP server: authorised by a published workflow's API key (Bearer), never by a session",
 };
 /** Published endpoints: authorised by the workflow's API keys, never by a session (own suites). */

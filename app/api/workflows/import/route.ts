@@ -1,9 +1,11 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
+import { uniqueWorkflowName } from '@/lib/server/unique-name';
 import { checkWorkflowForSave, importSchema, newWorkflowId } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
+/** An exported workflow as a new one; a name the workspace already has becomes "name (2)", "name (3)" … */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
   const body = await readJson(req, importSchema);
   const w = body.workflow;
@@ -11,7 +13,7 @@ export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) 
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),
-    name: w.name,
+    name: await uniqueWorkflowName(app, caller.workspaceId, w.name),
     description: w.description ?? '',
     graph,
     engine: w.engine ?? 'auto',

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ENGINES } from '@/engine/graph/schema';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { getWorkflowOr404, presentRunSummary } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { workflowRunHistory } from '@/lib/server/workflow-run-history';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -30,8 +31,11 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
   );
 });
 
+/**
+ * The run history: newest first, each with `trigger` (editor | api | webhook | schedule | mcp), `version`, `costUsd`
+ * and `inputsPreview`; `?status=` and `?trigger=` filter, `?limit=` (default 50, at most 200) bounds.
+ */
 export const GET = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
-  const limit = Number(new URL(req.url).searchParams.get('limit') ?? 50) || 50;
-  return Response.json((await app.store.listRuns(wf.id, { limit })).map(presentRunSummary));
+  return Response.json(await workflowRunHistory(app, caller, wf, req));
 });

@@ -1,0 +1,156 @@
+'use client';
+/**
+ * The documents of one knowledge base: upload a file or paste text, each document's status and progress while it is
+ * indexed, why one failed (in plain words, the code as detail), delete. The page owns the list and polls it.
+ */
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { knowledgeApi, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
+import { explainKnowledgeError, type ExplainedError } from './upload-errors';
+
+const STATUS_STYLE: Record<KnowledgeDocument['status'], string> = {
+  queued: 'bg-zinc-100 text-zinc-700',
+  parsing: 'bg-amber-100 text-amber-800',
+  embedding: 'bg-indigo-100 text-indigo-800',
+  indexed: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-red-100 text-red-800',
+};
+
+/** An error as the page shows it: the plain words first, the code and server message underneath. */
+export function ErrorBox({ error, testId = 'kb-error' }: { error: ExplainedError; testId?: string }) {
+  return (
+    <div
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+      role="alert"
+      data-testid={testId}
+      data-code={error.code || undefined}
+    >
+      <div>{error.title}</div>
+      {error.detail && (
+        <div className="mt-1 break-words font-mono text-[11px] text-red-700/80" data-testid={`${testId}-detail`}>
+          {error.detail}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function KnowledgeDocuments({
+  kb,
+  docs,
+  run,
+  onChanged,
+}: {
+  kb: KnowledgeBase;
+  docs: KnowledgeDocument[];
+  /** Runs a request, showing what it threw. */
+  run: (fn: () => Promise<unknown>) => Promise<void>;
+  /** Re-reads the documents and the knowledge bases' counts after an upload or a delete. */
+  onChanged: () => Promise<void>;
+}) {
+  const [pasteTitle, setPasteTitle] = useState('');
+  const [pasteText, setPasteText] = useState('');
+
+  return (
+    <div className="rounded-xl border border-zinc-200 bg-white">
+      <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
+        <label className="text-sm">
+          <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf .docx .csv</span>
+          <input
+            type="file"
+            accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv"
+            data-testid="doc-file"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f)
+                void run(async () => {
+                  try {
+                    await knowledgeApi.uploadFile(kb.id, f);
+                  } finally {
+                    await onChanged().catch(() => {}); // a refused upload's own error is the one to show
+                  }
+                });
+            }}
+          />
+        </label>
+      </div>
+      <form
+        className="flex flex-col gap-2 border-b border-zinc-200 p-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            await knowledgeApi.uploadText(kb.id, pasteTitle.trim(), pasteText);
+            setPasteTitle('');
+            setPasteText('');
+            await onChanged();
+          });
+        }}
+      >
+        <input
+          className="rounded border border-zinc-300 px-2 py-1 text-sm"
+          placeholder="Title (same title replaces)"
+          value={pasteTitle}
+          onChange={(e) => setPasteTitle(e.target.value)}
+          data-testid="doc-title"
+        />
+        <textarea
+          className="h-20 rounded border border-zinc-300 px-2 py-1 text-sm"
+          placeholder="…or paste text"
+          value={pasteText}
+          onChange={(e) => setPasteText(e.target.value)}
+          data-testid="doc-text"
+        />
+        <div>
+          <Button type="submit" size="sm" disabled={!pasteTitle.trim() || !pasteText.trim()} data-testid="doc-add">
+            Add text
+          </Button>
+        </div>
+      </form>
+      <ul className="divide-y divide-zinc-100" data-testid="doc-list">
+        {docs.map((d) => (
+          <DocumentRow
+            key={d.id}
+            doc={d}
+            onDelete={() => void run(() => knowledgeApi.removeDocument(kb.id, d.id).then(onChanged))}
+          />
+        ))}
+        {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">No documents yet.</li>}
+      </ul>
+    </div>
+  );
+}
+
+function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: () => void }) {
+  const failure = d.error ? explainKnowledgeError(d.error) : null;
+  return (
+    <li className="px-3 py-2 text-sm" data-testid="doc-row" data-status={d.status}>
+      <div className="flex items-center gap-3">
+        <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+        <span className="min-w-0 flex-1 truncate">
+          {d.title}
+          <span className="ml-2 text-xs text-zinc-400">
+            {d.mime}
+            {d.pages ? ` · ${d.pages} pages` : ''} · {d.chunkCount} chunks
+          </span>
+        </span>
+        {d.status !== 'indexed' && d.status !== 'failed' && (
+          <span className="h-1.5 w-24 overflow-hidden rounded bg-zinc-100">
+            <span className="block h-full bg-indigo-500" style={{ width: `${Math.round(d.progress * 100)}%` }} />
+          </span>
+        )}
+        <Button variant="ghost" size="sm" onClick={onDelete}>
+          Delete
+        </Button>
+      </div>
+      {failure && (
+        <div className="mt-1 text-xs text-red-700" data-testid="doc-error" data-code={failure.code}>
+          {failure.title}
+          <span className="ml-2 font-mono text-[10px] text-red-700/70" title={failure.detail}>
+            {failure.code}
+          </span>
+        </div>
+      )}
+    </li>
+  );
+}
