@@ -11,6 +11,7 @@ import { fetchBytes, sniffImageType } from '../media/fetch-bytes';
 import type { GeneratedImage } from '../media/types';
 import { defineNode, type NodeContext } from './define';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
+import { ARTIFACT_OUTPUT_FIELDS } from './artifact-output-fields';
 
 /** A generated image, decoded; larger ones fail (ARTIFACTS_MAX_BYTES still applies when it is stored). */
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
@@ -74,11 +75,7 @@ export const imageNode = defineNode<ImageConfig>({
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
   outputFields: [
-    { path: 'artifactId', description: 'The stored file (an artifact id)' },
-    { path: 'url', description: 'Where the file is served: /api/artifacts/<id>' },
-    { path: 'contentType', description: 'Its media type' },
-    { path: 'bytes', description: 'Its size in bytes' },
-    { path: 'name', description: 'Its file name' },
+    ...ARTIFACT_OUTPUT_FIELDS,
     { path: 'images', description: 'Every image generated: artifactId, url, contentType …' },
     { path: 'count', description: 'How many images' },
   ],

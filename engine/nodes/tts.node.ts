@@ -12,6 +12,7 @@ import { splitForSpeech } from '../media/split-text';
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from '../media/types';
 import { defineNode } from './define';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
+import { ARTIFACT_OUTPUT_FIELDS } from './artifact-output-fields';
 
 /** Requests one node may make (200 000 characters at the default piece size is 50). */
 const MAX_PIECES = 100;
@@ -87,11 +88,7 @@ export const ttsNode = defineNode<TtsConfig>({
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
   outputFields: [
-    { path: 'artifactId', description: 'The stored file (an artifact id)' },
-    { path: 'url', description: 'Where the file is served: /api/artifacts/<id>' },
-    { path: 'contentType', description: 'Its media type' },
-    { path: 'bytes', description: 'Its size in bytes' },
-    { path: 'name', description: 'Its file name' },
+    ...ARTIFACT_OUTPUT_FIELDS,
     { path: 'durationMs', description: 'The audio length in ms (WAV, PCM)' },
     { path: 'format', description: 'mp3, wav, pcm …' },
     { path: 'pieces', description: 'How many requests the text was split into' },
