@@ -18,12 +18,13 @@ import { EditorContext, type EditorContextValue } from './editor-context';
 import { EditorStore } from './editor-store';
 import { EditorToolbar } from './editor-toolbar';
 import { Inspector } from './inspector/inspector';
+import { setLayout, useLayoutPrefs } from './layout-prefs';
 import { draftKey, LocalDraft } from './local-draft';
 import { RunController } from './run/run-controller';
 import { openRunFromUrl, runIdInUrl } from './run/run-url';
 import { RunDialog } from './run/run-dialog';
 import { RunStore } from './run/run-store';
-import { useEditorShortcuts } from './use-editor-shortcuts';
+import { inTextField, useEditorShortcuts } from './use-editor-shortcuts';
 
 declare global {
   interface Window {
@@ -122,6 +123,17 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
   }, [ctx]);
 
   useEditorShortcuts(ctx.editor);
+  const layout = useLayoutPrefs();
+  const showPalette = !ctx.editor.readOnly && layout.paletteOpen && !layout.focus;
+  const showInspector = layout.inspectorOpen && !layout.focus;
+  /** F on the canvas (not in a field, no modifier) toggles focus mode; Escape leaves it. */
+  const onCanvasKey = (e: React.KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || inTextField(e.target)) return;
+    if (e.key === 'f' || e.key === 'F' || (e.key === 'Escape' && layout.focus)) {
+      if (e.key === 'Escape') setLayout({ focus: false });
+      else setLayout((p) => ({ focus: !p.focus }));
+    }
+  };
 
   return (
     <EditorContext.Provider value={ctx}>
@@ -130,14 +142,33 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
           <EditorToolbar onRun={() => setRunOpen(true)} />
           <DraftBanner draft={draft} />
           <div className="flex min-h-0 flex-1">
-            {!ctx.editor.readOnly && <Palette />}
+            {showPalette && <Palette />}
             <div className="flex min-w-0 flex-1 flex-col">
-              <div className="min-h-0 flex-1 bg-zinc-100">
+              <div className="relative min-h-0 flex-1 bg-zinc-100" onKeyDown={onCanvasKey}>
                 <Canvas />
+                {!ctx.editor.readOnly && !layout.focus && (
+                  <EdgeToggle side="left" open={layout.paletteOpen} what="palette" />
+                )}
+                {!layout.focus && <EdgeToggle side="right" open={layout.inspectorOpen} what="inspector" />}
+                <button
+                  type="button"
+                  onClick={() => setLayout((p) => ({ focus: !p.focus }))}
+                  aria-pressed={layout.focus}
+                  aria-label={layout.focus ? 'Leave focus mode (F)' : 'Focus mode: hide the panels (F)'}
+                  title={layout.focus ? 'Leave focus mode (F or Esc)' : 'Focus mode: hide the panels (F)'}
+                  data-testid="focus-mode"
+                  className={
+                    'absolute left-7 top-2 z-10 h-7 rounded-md border border-zinc-300 bg-white px-2 text-[12px] ' +
+                    'font-medium text-zinc-700 shadow-xs hover:bg-zinc-50 focus:outline-none ' +
+                    'focus-visible:ring-2 focus-visible:ring-indigo-400'
+                  }
+                >
+                  {layout.focus ? 'Exit focus' : 'Focus'}
+                </button>
               </div>
-              <BottomPanel tab={tab} onTab={setTab} />
+              {!layout.focus && <BottomPanel tab={tab} onTab={setTab} />}
             </div>
-            <Inspector />
+            {showInspector && <Inspector />}
           </div>
         </div>
         <ConflictDialog />
@@ -154,5 +185,33 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
         )}
       </ReactFlowProvider>
     </EditorContext.Provider>
+  );
+}
+
+/**
+ * The collapse / expand tab of the palette or the inspector, floating on the canvas edge next to it so it takes no
+ * width from the canvas.
+ */
+function EdgeToggle({ side, open, what }: { side: 'left' | 'right'; open: boolean; what: 'palette' | 'inspector' }) {
+  const key = what === 'palette' ? 'paletteOpen' : 'inspectorOpen';
+  // The arrow points the way the panel will move: a left palette closes leftwards, a right inspector rightwards.
+  const arrow = (side === 'left') === open ? '‹' : '›';
+  return (
+    <button
+      type="button"
+      onClick={() => setLayout((p) => ({ [key]: !p[key] }))}
+      aria-expanded={open}
+      aria-label={`${open ? 'Collapse' : 'Expand'} the ${what}`}
+      title={`${open ? 'Collapse' : 'Expand'} the ${what}`}
+      data-testid={`toggle-${what}`}
+      className={
+        'absolute z-10 grid h-7 w-5 place-items-center border border-zinc-300 bg-white text-sm leading-none ' +
+        'text-zinc-500 shadow-xs hover:bg-zinc-50 hover:text-zinc-800 focus:outline-none ' +
+        'focus-visible:ring-2 focus-visible:ring-indigo-400 ' +
+        (side === 'left' ? 'left-0 top-2 rounded-r-md border-l-0' : 'right-0 top-8 rounded-l-md border-r-0')
+      }
+    >
+      {arrow}
+    </button>
   );
 }

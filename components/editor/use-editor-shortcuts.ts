@@ -7,7 +7,8 @@ import { useEffect } from 'react';
 import { toast } from '@/components/ui/toast';
 import type { EditorStore } from './editor-store';
 
-function inTextField(target: EventTarget | null): boolean {
+/** True when the key goes to a text control, which keeps its own editing keys. */
+export function inTextField(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
   return (

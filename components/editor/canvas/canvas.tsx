@@ -6,6 +6,7 @@ import '@xyflow/react/dist/style.css';
 import {
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
@@ -21,6 +22,7 @@ import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
 import type { FlowNode } from '../graph-model';
+import { setLayout, useLayoutPrefs } from '../layout-prefs';
 import { WorkflowNode } from './workflow-node';
 import { PALETTE_MIME } from './palette';
 
@@ -46,7 +48,8 @@ const MINIMAP_COLOR: Record<string, string> = {
 const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
 
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
-const minimapStyle = { width: 168, height: 112 };
+// Small, so it covers little of the graph; it can be hidden from the controls (remembered) and clicked to jump.
+const minimapStyle = { width: 128, height: 84 };
 const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MULTI_KEYS = ['Control', 'Meta'];
@@ -62,6 +65,11 @@ export function Canvas() {
   // jump) as soon as the first dropped node is measured.
   const [fitOnOpen] = useState(() => editor.state.nodes.length > 0);
   const wrapper = useRef<HTMLDivElement>(null);
+  const { minimap } = useLayoutPrefs();
+  const jumpTo = useCallback(
+    (_e: unknown, p: { x: number; y: number }) => void rf.setCenter(p.x, p.y, { zoom: rf.getZoom(), duration: 200 }),
+    [rf],
+  );
 
   useEffect(() => {
     if (!focus) return;
@@ -187,16 +195,30 @@ export function Canvas() {
         connectionRadius={28}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
-        <Controls position="bottom-left" showInteractive={false} />
-        <MiniMap
-          position="bottom-right"
-          style={minimapStyle}
-          pannable
-          zoomable
-          nodeColor={minimapColor}
-          nodeStrokeWidth={0}
-          maskColor="rgba(244,244,245,0.7)"
-        />
+        <Controls position="bottom-left" showInteractive={false}>
+          <ControlButton
+            onClick={() => setLayout((p) => ({ minimap: !p.minimap }))}
+            aria-pressed={minimap}
+            aria-label={minimap ? 'Hide the minimap' : 'Show the minimap'}
+            title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+            data-testid="toggle-minimap"
+          >
+            ▦
+          </ControlButton>
+        </Controls>
+        {minimap && (
+          <MiniMap
+            position="bottom-right"
+            style={minimapStyle}
+            pannable
+            zoomable
+            onClick={jumpTo}
+            nodeColor={minimapColor}
+            nodeStrokeWidth={0}
+            maskColor="rgba(244,244,245,0.7)"
+            data-testid="minimap"
+          />
+        )}
       </ReactFlow>
       {empty && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center" data-testid="empty-canvas">
