@@ -3,24 +3,33 @@
  *
  * One index per knowledge base (`<prefix><kbId>`) with a strict mapping: the chunk fields, a `search_text` field
  * (title + text via copy_to) analysed like the embedded store for English (possessive, lower-case, the same English
- * stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the KB). Chinese, Japanese and Korean
- * are tokenized as KNOWLEDGE_ES_CJK_ANALYZER says (see CJK_ANALYZERS): `cjk` bigrams by default (no plugin needed),
- * or a word segmenter where the cluster has its plugin. The choice is recorded in `_meta.paiflow.cjkAnalyzer`; an
- * index keeps the analyzer it was created with (Elasticsearch cannot re-analyse a field in place), so changing the
- * setting applies to knowledge bases created afterwards.
+ * stop words, Porter stemming) and a `dense_vector` (indexed, cosine, dims of the KB, index_options pinned).
+ * Chinese, Japanese and Korean are tokenized as KNOWLEDGE_ES_CJK_ANALYZER says (see CJK_ANALYZERS): `cjk` bigrams by
+ * default (no plugin needed), or a word segmenter where the cluster has its plugin. The choice is recorded in
+ * `_meta.paiflow.cjkAnalyzer`; an index keeps the analyzer it was created with (Elasticsearch cannot re-analyse a field
+ * in place), so changing the setting applies to knowledge bases created afterwards.
  *
  * Retrieval:
- * - hybrid/rescore (default): a `knn` query (k = num_candidates = topK × 30, KB filter inside it) rescored by a BM25
- *   `match` on search_text: score = 0.2 × knn + 1.0 × bm25 over the kNN window;
- * - hybrid/rrf: an `rrf` retriever over a BM25 standard retriever and a kNN retriever (same window);
- * - bm25: `match` with the filter in a bool; vector: top-level `knn` (k = topK, num_candidates = topK × 30).
+ * - hybrid/rescore (default): a `knn` query (k = topK × 30, num_candidates = 4 × k, KB filter inside it) rescored
+ *   by a BM25 `match` on search_text: score = 0.2 × knn + 1.0 × bm25 over the kNN window;
+ * - hybrid/rrf: an `rrf` retriever over a BM25 standard retriever and a kNN retriever (same window) where the
+ *   licence has RRF, else client-side fusion (elasticsearch-rrf.ts);
+ * - bm25: `match` with the filter in a bool; vector: top-level `knn` (k = topK, num_candidates = max(topK × 30, 50)).
+ * Every window (size, k, num_candidates, rank_window_size) is clamped to Elasticsearch's 10,000 limit.
  * The KB (and optional document) filter sits inside every query, so ranking only ever sees that KB's chunks.
- * Named queries (`_name`) let the store give back the knn and bm25 parts of each hit's score.
+ * Only the BM25 clause is named (`_name: bm25`); the store derives the kNN part of each hit's score from it.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
 import { ENGLISH_STOP_LIST } from './analyzer';
 import type { ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types';
+
+/**
+ * The pinned vector index: int8-quantized HNSW with Lucene's defaults (m 16, ef_construction 100). Both 8.15+ and
+ * 9.x accept it, and it is what 8.14–9.0 pick by default, so scores match existing indexes; left to the server, 9.1+
+ * would pick bbq_hnsw (1-bit) for ≥ 384 dims and kNN scores would change with the server version.
+ */
+export const VECTOR_INDEX_OPTIONS = { type: 'int8_hnsw', m: 16, ef_construction: 100 } as const;
 
 /** The mapping's `_meta.paiflow.format`; an index with another one was not made by this code. */
 export const FORMAT = 1;
@@ -63,6 +72,8 @@ function textAnalyzer(cjk: CjkAnalyzer): { type: 'custom'; tokenizer: string; fi
   }
 }
 const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
+/** Elasticsearch's ceiling for `size` (index.max_result_window), kNN `k` and `num_candidates`: 10,000 each. */
+export const MAX_WINDOW = 10_000;
 const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
 
 /** The `_source` of a chunk document, as bulkOperations() writes it (without kb_id and the embedding). */
@@ -74,6 +85,20 @@ export interface ChunkSource {
   end: number;
   page?: number | null;
   text: string;
+}
+
+/**
+ * Why a prefix cannot start Elasticsearch index names (lower-case; none of \ / * ? " < > | , # : or space; not
+ * starting with - _ + or . (hidden/system); ≤ 255 bytes with the longest KB id), or null when it can.
+ */
+export function indexPrefixProblem(prefix: string): string | null {
+  if (!prefix) return 'is empty';
+  if (prefix !== prefix.toLowerCase()) return 'has upper-case letters';
+  const bad = /[\\/*?"<>|,#: ]/.exec(prefix);
+  if (bad) return `contains "${bad[0]}"`;
+  if (/^[-_+.]/.test(prefix)) return `starts with "${prefix[0]}"`;
+  if (Buffer.byteLength(prefix) > 255 - 128) return 'is longer than 127 bytes (index names end with a KB id of ≤ 128)';
+  return null;
 }
 
 export function indexNameFor(prefix: string, kbId: string): string {
@@ -116,7 +141,13 @@ export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk
         start: { type: 'integer' as const },
         end: { type: 'integer' as const },
         page: { type: 'integer' as const },
-        embedding: { type: 'dense_vector' as const, dims: spec.dimension, index: true, similarity: 'cosine' as const },
+        embedding: {
+          type: 'dense_vector' as const,
+          dims: spec.dimension,
+          index: true,
+          similarity: 'cosine' as const,
+          index_options: { ...VECTOR_INDEX_OPTIONS },
+        },
       },
     },
   };
@@ -129,18 +160,29 @@ export function filterFor(kbId: string, documentIds?: string[]): estypes.QueryDs
   return f;
 }
 
+/**
+ * kNN candidates per shard: above k for search headroom (4 × k, at least the window and 50), never past 10,000
+ * (ES refuses more, and num_candidates may equal but not be below k, so k ≤ 10,000 always fits).
+ */
+export function numCandidates(k: number, window: number): number {
+  return Math.min(MAX_WINDOW, Math.max(window, k * 4, 50));
+}
+
 /** The body of POST /<index>/_search for a query (exported for the request-shape tests). */
 export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string, unknown> {
-  const topK = Math.max(1, Math.floor(q.topK));
+  const topK = Math.min(MAX_WINDOW, Math.max(1, Math.floor(q.topK)));
   const filter = filterFor(q.kbId, q.documentIds);
-  const window = topK * fusion.numCandidatesFactor;
+  const window = Math.min(MAX_WINDOW, topK * fusion.numCandidatesFactor);
   const vector = q.vector ? Array.from(q.vector, Number) : undefined;
   const match = { match: { search_text: { query: q.text, _name: 'bm25' } } };
   const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
   if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
   if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
   if (q.mode === 'vector')
-    return { ...base, knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: window, filter } };
+    return {
+      ...base,
+      knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: numCandidates(topK, window), filter },
+    };
   if (fusion.method === 'rrf') {
     return {
       ...base,
@@ -148,7 +190,15 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
         rrf: {
           retrievers: [
             { standard: { query: { bool: { must: [match], filter } } } },
-            { knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter } },
+            {
+              knn: {
+                field: 'embedding',
+                query_vector: vector,
+                k: window,
+                num_candidates: numCandidates(window, window),
+                filter,
+              },
+            },
           ],
           rank_window_size: window,
           rank_constant: fusion.rankConstant,
@@ -156,8 +206,10 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
       },
     };
   }
+  // Unnamed: a named kNN query would run the approximate search again in the fetch phase; the store derives the
+  // kNN part from the score and the named (cheap) BM25 clause of the rescore.
   const knnQuery = {
-    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: window, filter, _name: 'knn' },
+    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: numCandidates(window, window), filter },
   };
   if (!q.text.trim()) return { ...base, query: knnQuery };
   return {

@@ -1,18 +1,21 @@
 /**
- * KnowledgeStore on Elasticsearch (client 9.4, works with ES 8.15+ and 9.x servers).
+ * KnowledgeStore on Elasticsearch (servers 8.15+; the 9.4 client speaks to 9.x, 8.x servers need the 8.19 client line).
  *
  * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping (see
  * elasticsearch-requests.ts for the mapping and every request body). An existing index whose mapping differs
  * (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH; one created with another CJK analyzer is
- * used as it is (its analyzer applies to its documents and queries alike). Named queries with
- * `include_named_queries_score` give back the knn and bm25 parts of each hit's score.
+ * used as it is (its analyzer applies to its documents and queries alike). Only the BM25 clause is
+ * named (`include_named_queries_score` gives back its score); the kNN part is derived from the total.
+ * The server's version is read once (`GET /`) before the first index check or search: below 8.15 is refused.
+ * RRF runs on the server only where `GET /_license` (read once, on first RRF search) allows it, else client-side
+ * (elasticsearch-rrf.ts); describe() names the path in use.
  * A query the embedder cannot read is sent as BM25 by the service; chunks it cannot read (ChunkRecord.covered) are
  * still indexed with their vector here — the mapping has no field for the mark yet.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { settings } from '../config/settings';
 import { PaiError } from '../errors';
-import { errorType, esError, isResponseError } from './elasticsearch-errors';
+import { errorType, esError, isLicenceError, isResponseError } from './elasticsearch-errors';
 import {
   bulkOperations,
   CJK_ANALYZER_PLUGIN,
@@ -20,10 +23,14 @@ import {
   FORMAT,
   indexDefinition,
   indexNameFor,
+  indexPrefixProblem,
   searchBody,
   type ChunkSource,
   type CjkAnalyzer,
+  VECTOR_INDEX_OPTIONS,
 } from './elasticsearch-requests';
+import { ElasticsearchServer } from './elasticsearch-server';
+import { clientRrfSearches, fuseRrf, msearchItemError, type FusedHit, type FusionPath } from './elasticsearch-rrf';
 import {
   DEFAULT_FUSION,
   type ChunkRecord,
@@ -47,7 +54,13 @@ export {
 interface MappingSeen {
   _meta?: { paiflow?: { format?: unknown } };
   properties?: {
-    embedding?: { type?: string; dims?: number; similarity?: string; index?: boolean };
+    embedding?: {
+      type?: string;
+      dims?: number;
+      similarity?: string;
+      index?: boolean;
+      index_options?: { type?: string };
+    };
     search_text?: { type?: string };
   };
 }
@@ -75,10 +88,21 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   private readonly cjkAnalyzer: CjkAnalyzer;
   /** Indexes verified in this process (skip the mapping check on every write). */
   private verified = new Map<string, number>();
+  /** The version and licence, read once. */
+  private readonly server: ElasticsearchServer;
 
   constructor(opts: ElasticsearchStoreOptions) {
     this.client = opts.client;
     this.prefix = opts.indexPrefix ?? 'paiflow-kb-';
+    const problem = indexPrefixProblem(this.prefix);
+    if (problem) {
+      throw new PaiError(
+        'INVALID_CONFIG',
+        `ELASTICSEARCH_INDEX_PREFIX=${JSON.stringify(this.prefix)} ${problem}; ` +
+          'expected lower-case letters, digits, - and _ (Elasticsearch index-name rules)',
+        { status: 500, details: { problems: [{ variable: 'ELASTICSEARCH_INDEX_PREFIX', problem }] } },
+      );
+    }
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
     this.bulkSize = opts.bulkSize ?? 500;
     this.cjkAnalyzer = opts.cjkAnalyzer ?? settings().KNOWLEDGE_ES_CJK_ANALYZER;
@@ -90,10 +114,19 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       /* keep default */
     }
     this.label = opts.label ?? host;
+    this.server = new ElasticsearchServer(this.client, this.label);
   }
 
   describe(): string {
-    return `elasticsearch (kNN + BM25 ${this.fusion.method})`;
+    const path = this.fusionPath();
+    return `elasticsearch (kNN + BM25 ${path === 'rescore' ? 'rescore' : (path ?? 'rrf, licence not read yet')})`;
+  }
+
+  /** The hybrid path in use for the configured fusion (undefined: RRF configured, licence not read yet). */
+  fusionPath(method: FusionOptions['method'] = this.fusion.method): FusionPath | undefined {
+    if (method === 'rescore') return 'rescore';
+    if (this.server.rrfOnServer === undefined) return undefined;
+    return this.server.rrfOnServer ? 'rrf-server' : 'rrf-client';
   }
 
   location(): string {
@@ -124,6 +157,12 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       if (emb.similarity && emb.similarity !== 'cosine')
         problems.push(`its similarity is ${emb.similarity}, not cosine`);
       if (emb.index === false) problems.push('its embedding is not indexed for kNN');
+      const quant = emb.index_options?.type;
+      // Absent in indexes made before the pin: they got the 8.14–9.0 default, which is the pinned one.
+      if (quant && quant !== VECTOR_INDEX_OPTIONS.type)
+        problems.push(
+          `its vectors are indexed as ${quant}, not ${VECTOR_INDEX_OPTIONS.type} (kNN scores would differ)`,
+        );
     }
     if (mapping?.properties?.search_text?.type !== 'text') problems.push('it has no search_text field');
     if (problems.length) {
@@ -140,6 +179,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async ensureIndex(spec: IndexSpec): Promise<void> {
     const index = this.index(spec.kbId);
     if (this.verified.get(index) === spec.dimension) return;
+    await this.server.checkVersion();
     let exists: boolean;
     try {
       exists = await this.client.indices.exists({ index });
@@ -249,12 +289,21 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
 
   async search(q: StoreQuery): Promise<StoreHit[]> {
     const index = this.index(q.kbId);
+    await this.server.checkVersion();
     const fusion = { ...this.fusion, ...q.fusion };
+    if (q.mode === 'hybrid' && q.vector && fusion.method === 'rrf' && !(await this.server.serverRrf())) {
+      return this.searchClientRrf(index, q, fusion);
+    }
     const body = searchBody(q, fusion);
     let res: estypes.SearchResponse<ChunkSource>;
     try {
       res = await this.client.search<ChunkSource>({ index, ...body, include_named_queries_score: true });
     } catch (e) {
+      if (body.retriever && isLicenceError(e)) {
+        // The licence lapsed or was downgraded since it was read: fuse here from now on.
+        this.server.licenceLapsed();
+        return this.searchClientRrf(index, q, fusion);
+      }
       if (isResponseError(e) && e.statusCode === 404) {
         throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`, {
           status: 404,
@@ -263,8 +312,6 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       throw esError(e, `searching ${index}`);
     }
     return res.hits.hits.map((h) => {
-      // Our queries always ask for _source; a hit without one maps to empty fields.
-      const s: ChunkSource = h._source ?? ({} as ChunkSource);
       const score = h._score ?? 0;
       const named = (h.matched_queries && !Array.isArray(h.matched_queries) ? h.matched_queries : {}) as Record<
         string,
@@ -275,28 +322,55 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       if (q.mode === 'bm25') bm25 = score;
       else if (q.mode === 'vector') knn = score;
       else if (fusion.method === 'rescore') {
-        knn = typeof named.knn === 'number' ? named.knn : null;
-        if (knn !== null) bm25 = q.text.trim() ? Math.max(0, (score - fusion.knnWeight * knn) / fusion.bm25Weight) : 0;
+        // score = knnWeight × knn + bm25Weight × bm25 (bm25 0 where the rescore did not match); no text: score = knn.
+        if (!q.text.trim()) [knn, bm25] = [score, 0];
+        else {
+          bm25 = typeof named.bm25 === 'number' ? named.bm25 : 0;
+          knn = fusion.knnWeight > 0 ? Math.max(0, (score - fusion.bm25Weight * bm25) / fusion.knnWeight) : null;
+        }
       } else {
         bm25 = typeof named.bm25 === 'number' ? named.bm25 : null;
       }
-      return {
-        id: String(h._id),
-        documentId: s.document_id,
-        title: s.title,
-        chunkIndex: s.chunk_index,
-        start: s.start,
-        end: s.end,
-        page: s.page ?? null,
-        text: s.text,
-        score,
-        bm25,
-        knn,
-      };
+      return toHit({ id: String(h._id), source: h._source as ChunkSource, score, bm25, knn });
     });
+  }
+
+  /** RRF without the licence: one _msearch (BM25, kNN), fused in the app with the retriever's formula. */
+  private async searchClientRrf(index: string, q: StoreQuery, fusion: FusionOptions): Promise<StoreHit[]> {
+    let res: estypes.MsearchResponse<ChunkSource>;
+    try {
+      res = await this.client.msearch<ChunkSource>({ searches: clientRrfSearches(index, q, fusion) });
+    } catch (e) {
+      throw esError(e, `searching ${index}`);
+    }
+    const lists = res.responses.map((r) => {
+      const err = msearchItemError(r, `searching ${index}`);
+      if (err) throw err;
+      return (r as estypes.MsearchMultiSearchItem<ChunkSource>).hits.hits;
+    });
+    const topK = Math.min(10_000, Math.max(1, Math.floor(q.topK)));
+    return fuseRrf(lists[0] ?? [], lists[1] ?? [], fusion.rankConstant, topK).map(toHit);
   }
 
   async close(): Promise<void> {
     /* the client is owned by whoever created it */
   }
+}
+
+/** A hit as the KnowledgeStore returns it; our queries always ask for _source, a hit without one has empty fields. */
+function toHit(h: FusedHit<ChunkSource>): StoreHit {
+  const s: ChunkSource = h.source ?? ({} as ChunkSource);
+  return {
+    id: h.id,
+    documentId: s.document_id,
+    title: s.title,
+    chunkIndex: s.chunk_index,
+    start: s.start,
+    end: s.end,
+    page: s.page ?? null,
+    text: s.text,
+    score: h.score,
+    bm25: h.bm25,
+    knn: h.knn,
+  };
 }

@@ -79,7 +79,11 @@ describe('the CJK analyzer of new indexes', () => {
     fake.requests.length = 0;
     const store = new ElasticsearchKnowledgeStore({ client, cjkAnalyzer: 'smartcn' });
     await store.ensureIndex({ kbId: KB, dimension: 4 });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`HEAD /${INDEX}`, `GET /${INDEX}/_mapping`]);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /',
+      `HEAD /${INDEX}`,
+      `GET /${INDEX}/_mapping`,
+    ]);
   });
 
   it('names the missing plugin and the setting when the cluster does not know the tokenizer', async () => {

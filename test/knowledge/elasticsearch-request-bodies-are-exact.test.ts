@@ -1,9 +1,10 @@
 /**
  * Guarantee: the Elasticsearch store sends exactly the documented requests — the index mapping (strict, analyzer,
  * cosine dense_vector with the KB's dims), idempotent creation, a clear KNOWLEDGE_INDEX_MISMATCH for a foreign or
- * differently-sized index, bulk indexing, kNN (num_candidates = topK × 30) + BM25 rescore (0.2 / 1.0), RRF, BM25 and
- * vector queries with the KB filter inside the query, and delete-by-query — asserted body by body through
- * @elastic/elasticsearch-mock with the real client.
+ * differently-sized index, the pinned int8_hnsw vector index, bulk indexing, kNN (k = topK × 30, num_candidates
+ * 4 × k, unnamed) + named BM25 rescore (0.2 / 1.0), RRF, BM25 and vector queries with the KB filter inside the query,
+ * every window clamped to 10,000, and delete-by-query — asserted body by body through @elastic/elasticsearch-mock with
+ * the real client.
  */
 import { Client } from '@elastic/elasticsearch';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -30,9 +31,10 @@ beforeEach(() => {
 });
 
 describe('index creation', () => {
-  it('checks, then creates the index with the exact settings and mapping', async () => {
+  it('reads the server version, checks, then creates the index with the exact settings and mapping', async () => {
     await newStore().ensureIndex({ kbId: KB, dimension: 4 });
     expect(req()).toEqual([
+      { method: 'GET', path: '/', querystring: {}, body: null },
       { method: 'HEAD', path: `/${INDEX}`, querystring: {}, body: null },
       {
         method: 'PUT',
@@ -72,7 +74,13 @@ describe('index creation', () => {
               start: { type: 'integer' },
               end: { type: 'integer' },
               page: { type: 'integer' },
-              embedding: { type: 'dense_vector', dims: 4, index: true, similarity: 'cosine' },
+              embedding: {
+                type: 'dense_vector',
+                dims: 4,
+                index: true,
+                similarity: 'cosine',
+                index_options: { type: 'int8_hnsw', m: 16, ef_construction: 100 },
+              },
             },
           },
         },
@@ -86,7 +94,7 @@ describe('index creation', () => {
     const again = newStore(); // a new process: nothing cached
     await again.ensureIndex({ kbId: KB, dimension: 4 });
     await again.ensureIndex({ kbId: KB, dimension: 4 });
-    expect(req().map((r) => `${r.method} ${r.path}`)).toEqual([`HEAD /${INDEX}`, `GET /${INDEX}/_mapping`]);
+    expect(req().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', `HEAD /${INDEX}`, `GET /${INDEX}/_mapping`]);
   });
 
   it('treats "already exists" from a concurrent creator as success after verifying the mapping', async () => {
@@ -105,6 +113,21 @@ describe('index creation', () => {
     expect(err.message).toMatch(/8 dimensions, the knowledge base 4/);
   });
 
+  it('refuses an index whose vectors another quantization indexes (9.1+ default bbq_hnsw), naming it', async () => {
+    const def = indexDefinition({ kbId: KB, dimension: 4 });
+    const embedding = { ...def.mappings.properties.embedding, index_options: { type: 'bbq_hnsw' } };
+    await client.indices.create({
+      index: INDEX,
+      ...def,
+      mappings: { ...def.mappings, properties: { ...def.mappings.properties, embedding } },
+    } as never);
+    const err = await newStore()
+      .ensureIndex({ kbId: KB, dimension: 4 })
+      .catch((e) => e);
+    expect(err).toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH', status: 409 });
+    expect(err.message).toMatch(/indexed as bbq_hnsw, not int8_hnsw/);
+  });
+
   it('refuses an index PaiFlow did not create', async () => {
     await client.indices.create({ index: INDEX, mappings: { properties: { body: { type: 'text' } } } });
     const err = await newStore()
@@ -112,6 +135,46 @@ describe('index creation', () => {
       .catch((e) => e);
     expect(err).toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH' });
     expect(err.message).toMatch(/not created by PaiFlow/);
+  });
+
+  it('refuses a server older than 8.15, naming its version; accepts 8.15 and 9.x', async () => {
+    for (const [version, ok] of [
+      ['8.14.3', false],
+      ['7.17.0', false],
+      ['8.15.0', true],
+      ['8.19.2', true],
+      ['9.2.0', true],
+    ] as const) {
+      fake = new FakeElasticsearch({ version });
+      client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
+      const res = newStore()
+        .ensureIndex({ kbId: KB, dimension: 4 })
+        .then(
+          () => 'ok',
+          (e) => e,
+        );
+      if (ok) await expect(res).resolves.toBe('ok');
+      else {
+        const err = await res;
+        expect(err).toMatchObject({ code: 'KNOWLEDGE_VERSION_UNSUPPORTED' });
+        expect(err.message).toContain(`Elasticsearch ${version} at fake-es.test:9200 is not supported`);
+        expect(fake.indices.size).toBe(0);
+      }
+    }
+  });
+
+  it('refuses an index prefix Elasticsearch cannot name indexes with, naming the variable', () => {
+    for (const [prefix, why] of [
+      ['PaiFlow-', /upper-case/],
+      ['kb/', /contains "\/"/],
+      ['kb:', /contains ":"/],
+      ['_kb-', /starts with "_"/],
+      ['', /is empty/],
+    ] as const) {
+      expect(() => newStore({ indexPrefix: prefix })).toThrow(why);
+      expect(() => newStore({ indexPrefix: prefix })).toThrow(/ELASTICSEARCH_INDEX_PREFIX/);
+    }
+    expect(() => newStore({ indexPrefix: 'team-a.kb-' })).not.toThrow();
   });
 
   it('drops with ignore_unavailable', async () => {
@@ -210,13 +273,13 @@ describe('search requests', () => {
   };
   const filter = [{ term: { kb_id: KB } }];
 
-  it('hybrid default: knn query (k = num_candidates = topK × 30, filter inside) + BM25 rescore 0.2 / 1.0', async () => {
+  it('hybrid default: unnamed knn (k = topK × 30, num_candidates 4k, filter inside) + named BM25 rescore', async () => {
     const hits = await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 5, mode: 'hybrid' });
     expect(lastSearch()).toEqual({
       size: 5,
       _source: SOURCE,
       track_total_hits: false,
-      query: { knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 150, filter, _name: 'knn' } },
+      query: { knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 600, filter } },
       rescore: {
         window_size: 150,
         query: {
@@ -244,7 +307,7 @@ describe('search requests', () => {
     const s = newStore({ fusion: { knnWeight: 0.5, bm25Weight: 2, numCandidatesFactor: 10 } });
     await s.search({ kbId: KB, text: 'invoice', vector: V, topK: 3, mode: 'hybrid' });
     const body = lastSearch();
-    expect(body.query.knn).toMatchObject({ k: 30, num_candidates: 30 });
+    expect(body.query.knn).toMatchObject({ k: 30, num_candidates: 120 });
     expect(body.rescore).toEqual({
       window_size: 30,
       query: {
@@ -256,8 +319,10 @@ describe('search requests', () => {
     });
   });
 
-  it('hybrid rrf: an rrf retriever over a BM25 standard retriever and a kNN retriever', async () => {
+  it('hybrid rrf (enterprise licence): reads the licence, then an rrf retriever over BM25 and kNN', async () => {
+    fake.licence.licence = 'enterprise';
     await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 4, mode: 'hybrid', fusion: { method: 'rrf' } });
+    expect(fake.requests[0]).toMatchObject({ method: 'GET', path: '/_license' });
     expect(lastSearch()).toEqual({
       size: 4,
       _source: SOURCE,
@@ -270,7 +335,7 @@ describe('search requests', () => {
                 query: { bool: { must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }], filter } },
               },
             },
-            { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 120, filter } },
+            { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 480, filter } },
           ],
           rank_window_size: 120,
           rank_constant: 60,
@@ -280,7 +345,7 @@ describe('search requests', () => {
   });
 
   it(
-    'bm25: match in a bool with the filter; vector: ' + 'top-level knn (k = topK, num_candidates = topK × 30)',
+    'bm25: match in a bool with the filter; vector: ' + 'top-level knn (k = topK, num_candidates = max(topK × 30, 50))',
     async () => {
       await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
       expect(lastSearch()).toEqual({
@@ -321,12 +386,24 @@ describe('search requests', () => {
     },
   );
 
+  it('clamps size, k and num_candidates to the 10,000 limits (a larger window is refused by ES)', async () => {
+    await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 500, mode: 'hybrid' });
+    expect(lastSearch()).toMatchObject({
+      size: 500,
+      query: { knn: { k: 10_000, num_candidates: 10_000 } },
+      rescore: { window_size: 10_000 },
+    });
+    await store.search({ kbId: KB, text: 'invoice', topK: 20_000, mode: 'bm25' });
+    expect(lastSearch()).toMatchObject({ size: 10_000 });
+  });
+
   it('the index definition puts the dims of the KB into the mapping', () => {
     expect(indexDefinition({ kbId: 'kb_x', dimension: 1536 }).mappings.properties.embedding).toEqual({
       type: 'dense_vector',
       dims: 1536,
       index: true,
       similarity: 'cosine',
+      index_options: { type: 'int8_hnsw', m: 16, ef_construction: 100 },
     });
   });
 });

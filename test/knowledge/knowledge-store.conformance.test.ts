@@ -2,7 +2,8 @@
  * Guarantee: every KnowledgeStore behaves the same — BM25, cosine kNN, both fusions, filters inside the query, KB
  * isolation, idempotent index creation, mismatch refusal, replace-by-id and deletes. Run on:
  *  - the embedded store, for real (files in a temp dir);
- *  - the Elasticsearch store with the real client against a fake ES behind @elastic/elasticsearch-mock;
+ *  - the Elasticsearch store with the real client against a fake ES behind @elastic/elasticsearch-mock, with a
+ *    Basic licence (client-side RRF) and an Enterprise one (the rrf retriever);
  *  - the Elasticsearch store against a real server when ELASTICSEARCH_URL is set (skipped otherwise, said below).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,13 +28,16 @@ knowledgeStoreConformance('embedded', {
   },
 });
 
-knowledgeStoreConformance('elasticsearch (real client, fake server over @elastic/elasticsearch-mock)', {
-  async open() {
-    const fake = new FakeElasticsearch();
-    const client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
-    return new ElasticsearchKnowledgeStore({ client, indexPrefix: 'conf-' });
-  },
-});
+// Basic licence (client-side RRF) and Enterprise (the rrf retriever): both must behave the same.
+for (const licence of ['basic', 'enterprise'] as const) {
+  knowledgeStoreConformance(`elasticsearch (real client, fake ${licence}-licence server over elasticsearch-mock)`, {
+    async open() {
+      const fake = new FakeElasticsearch({ licence });
+      const client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
+      return new ElasticsearchKnowledgeStore({ client, indexPrefix: 'conf-' });
+    },
+  });
+}
 
 const ES_URL = process.env.ELASTICSEARCH_URL;
 if (ES_URL) {

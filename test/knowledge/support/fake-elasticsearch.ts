@@ -8,6 +8,10 @@
  *   rescore_query_weight · rescore score, non-matching docs keep query_weight · score) / rrf retriever /
  *   include_named_queries_score / _source filtering; index create with a strict mapping, get mapping, delete,
  *   _bulk (dims checked like a strict dense_vector mapping), _delete_by_query, _count.
+ * `GET /` reports a version (9.1.0 by default). Like a real cluster it knows a licence (`basic` by default, as a
+ * self-managed cluster starts): `GET /_license` answers it, and the `rrf` retriever is refused with ES's 403
+ * security_exception unless the licence is an active enterprise or trial one. `_msearch` runs each search; size, k and
+ * num_candidates past 10,000 (or k > num_candidates) are refused with a 400 as ES does.
  * Text is analysed like the default (`cjk`) `paiflow_text` analyzer: the embedded store's analysis with CJK bigrams.
  * It is a test double: real Elasticsearch runs the same suite when ELASTICSEARCH_URL is set.
  */
@@ -38,9 +42,9 @@ interface Index {
   docs: Map<string, Doc>;
 }
 
-function error(status: number, type: string, reason: string) {
+function error(status: number, type: string, reason: string, extra: Record<string, string> = {}) {
   return new cjs.errors.ResponseError({
-    body: { error: { type, reason, root_cause: [{ type, reason }] }, status },
+    body: { error: { type, reason, ...extra, root_cause: [{ type, reason, ...extra }] }, status },
     statusCode: status,
     headers: {},
     warnings: null,
@@ -49,13 +53,41 @@ function error(status: number, type: string, reason: string) {
 }
 
 const TEXT_FIELDS = ['title', 'text', 'search_text'];
+const MAX = 10_000;
+
+export interface FakeElasticsearchOptions {
+  /** The licence type `GET /_license` reports; default `basic` (a fresh self-managed cluster). */
+  licence?: 'basic' | 'gold' | 'platinum' | 'enterprise' | 'trial';
+  /** The licence status; default `active`. */
+  licenceStatus?: 'active' | 'expired';
+  /** The version `GET /` reports; default 9.1.0. */
+  version?: string;
+  /** As an API key without the `monitor` cluster privilege: `GET /` and `GET /_license` answer 403. */
+  noMonitor?: boolean;
+}
+
+/** ES's 403 when a licence lacks a feature (LicenseUtils.newComplianceException). */
+const RRF_FEATURE = 'Reciprocal Rank Fusion (RRF)';
+const licenceError = () =>
+  error(403, 'security_exception', `current license is non-compliant for [${RRF_FEATURE}]`, {
+    'license.expired.feature': RRF_FEATURE,
+  });
 
 export class FakeElasticsearch {
   readonly mock = new Mock();
   readonly requests: RecordedRequest[] = [];
   readonly indices = new Map<string, Index>();
+  /** Mutable, so a test can downgrade or expire the licence between requests. */
+  licence: Required<Pick<FakeElasticsearchOptions, 'licence' | 'licenceStatus'>>;
+  readonly version: string;
+  private readonly noMonitor: boolean;
 
-  constructor() {
+  constructor(opts: FakeElasticsearchOptions = {}) {
+    this.licence = { licence: opts.licence ?? 'basic', licenceStatus: opts.licenceStatus ?? 'active' };
+    this.version = opts.version ?? '9.1.0';
+    this.noMonitor = opts.noMonitor ?? false;
+    const unauthorized = (action: string) =>
+      error(403, 'security_exception', `action [${action}] is unauthorized for API key id [fake] of user [fake]`);
     const rec = (p: any) =>
       this.requests.push({ method: p.method, path: p.path, querystring: { ...p.querystring }, body: p.body });
     const handle = (fn: (p: any) => any) => (p: any) => {
@@ -63,6 +95,50 @@ export class FakeElasticsearch {
       return fn(p);
     };
     const m = this.mock;
+    m.add(
+      { method: 'GET', path: '/' },
+      handle(() =>
+        this.noMonitor
+          ? unauthorized('cluster:monitor/main')
+          : {
+              name: 'fake',
+              cluster_name: 'fake',
+              version: { number: this.version, build_flavor: 'default', lucene_version: '10.0.0' },
+              tagline: 'You Know, for Search',
+            },
+      ),
+    );
+    m.add(
+      { method: 'GET', path: '/_license' },
+      handle(() =>
+        this.noMonitor
+          ? unauthorized('cluster:monitor/xpack/license/get')
+          : {
+              license: {
+                status: this.licence.licenceStatus,
+                uid: 'fake',
+                type: this.licence.licence,
+                issued_to: 'fake',
+              },
+            },
+      ),
+    );
+    m.add(
+      { method: ['GET', 'POST'], path: '/_msearch' },
+      handle((p) => {
+        const lines: any[] = p.body;
+        const responses: any[] = [];
+        for (let i = 0; i < lines.length; i += 2) {
+          const name = lines[i].index;
+          const idx = this.indices.get(name);
+          const r = idx ? this.search(idx, lines[i + 1], {}) : error(404, 'index_not_found_exception', 'no such index');
+          responses.push(
+            r instanceof Error ? { ...(r as any).body, status: (r as any).statusCode } : { ...r, status: 200 },
+          );
+        }
+        return { took: 1, responses };
+      }),
+    );
     m.add(
       { method: 'HEAD', path: '/:index' },
       handle((p) => (this.indices.has(this.name(p)) ? '' : error(404, 'index_not_found_exception', 'no such index'))),
@@ -289,10 +365,31 @@ export class FakeElasticsearch {
     throw new Error(`fake ES: unsupported top-level query ${JSON.stringify(q).slice(0, 100)}`);
   }
 
+  /** The 10,000 limits ES enforces on the windows we send (index.max_result_window and the kNN ceilings). */
+  private limitError(body: any) {
+    const size = body.size ?? 10;
+    if (size > MAX)
+      return error(400, 'illegal_argument_exception', `Result window is too large, from + size must be <= ${MAX}`);
+    const knns = [body.knn, body.query?.knn, ...(body.retriever?.rrf?.retrievers ?? []).map((r: any) => r.knn)];
+    for (const k of knns.filter(Boolean)) {
+      if (k.num_candidates > MAX)
+        return error(400, 'illegal_argument_exception', `[num_candidates] cannot exceed [${MAX}]`);
+      if (k.k > k.num_candidates)
+        return error(400, 'illegal_argument_exception', '[num_candidates] cannot be less than [k]');
+    }
+    if ((body.retriever?.rrf?.rank_window_size ?? 0) > MAX)
+      return error(400, 'illegal_argument_exception', `[rank_window_size] cannot exceed [${MAX}]`);
+    return null;
+  }
+
   private search(idx: Index, body: any, qs: Record<string, string>) {
     const size = body.size ?? 10;
+    const limit = this.limitError(body);
+    if (limit) return limit;
     let results: Array<{ d: Doc; score: number; named: Record<string, number> }>;
     if (body.retriever?.rrf) {
+      const { licence, licenceStatus } = this.licence;
+      if (!['enterprise', 'trial'].includes(licence) || licenceStatus !== 'active') return licenceError();
       const r = body.retriever.rrf;
       const window = r.rank_window_size ?? size;
       const k = r.rank_constant ?? 60;
@@ -322,7 +419,10 @@ export class FakeElasticsearch {
       const head = results.slice(0, window).map((h) => {
         const match = rs.query.rescore_query.match;
         const s = this.bm25(idx, h.d, match);
-        return { ...h, score: s > 0 ? qw * h.score + rw * s : qw * h.score };
+        const name = (Object.values(match)[0] as any)?._name;
+        // Named rescore queries are reported like the main query's (ES ≥ 8.8, elastic/elasticsearch#94562).
+        const named = s > 0 && name ? { ...h.named, [name]: s } : h.named;
+        return { ...h, named, score: s > 0 ? qw * h.score + rw * s : qw * h.score };
       });
       head.sort((a, b) => b.score - a.score);
       results = [...head, ...results.slice(window)];
