@@ -22,6 +22,7 @@ import { nameSchema } from '@/engine/text/names';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
+import { uniqueWorkflowName } from './unique-name';
 
 /** A language tag as the gallery reads it: Simplified Chinese, English, or neither (undefined: look further). */
 function languageOfTag(tag: string): TemplateLang | undefined {
@@ -104,16 +105,6 @@ export const createWorkflowBodySchema = z.unknown().transform((v, ctx): FromTemp
 
 export const isFromTemplate = (b: FromTemplateBody | WorkflowBody): b is FromTemplateBody => 'templateId' in b;
 
-/** `name`, or "name (2)", "name (3)" … — the first that no workflow in `taken` has, within the 200-character limit. */
-export function uniqueName(name: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(name)) return name;
-  for (let n = 2; ; n++) {
-    const suffix = ` (${n})`;
-    const candidate = `${name.slice(0, 200 - suffix.length).trimEnd()}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
 /**
  * Knowledge nodes the template leaves open point at the workspace's knowledge base when it has exactly one (there
  * is nothing to choose); with none or several the field stays empty and the draft's problem asks the user to pick.
@@ -142,11 +133,11 @@ export async function createWorkflowFromTemplate(
   const engine = body.engine ?? template.engine ?? 'auto';
   const graph = await bindKnowledgeBase(app, caller.workspaceId, localizedGraph(template, lang));
   const checked = await checkWorkflowForSave(app, caller, graph, engine, true);
-  const taken = new Set((await app.store.listWorkflows(caller.workspaceId)).map((w) => w.name));
+  const name = await uniqueWorkflowName(app, caller.workspaceId, body.name ?? pick(template.name, lang));
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),
-    name: uniqueName(body.name ?? pick(template.name, lang), taken),
+    name,
     description: body.description ?? pick(template.description, lang),
     graph: checked.graph,
     engine,

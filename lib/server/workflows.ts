@@ -212,17 +212,3 @@ export function singleNodeOf(run: RunRecord): { nodeId: string; label: string | 
   if (!only) return null;
   return { nodeId: only, label: run.graph.nodes.find((n) => n.id === only)?.data.label ?? null };
 }
-
-export function presentRunSummary(run: RunRecord) {
-  return {
-    id: run.id,
-    workflowId: run.workflowId,
-    versionId: run.versionId,
-    engine: run.engine,
-    status: run.status,
-    error: run.error,
-    createdAt: run.createdAt,
-    finishedAt: run.finishedAt,
-    singleNode: singleNodeOf(run),
-  };
-}
