@@ -1,4 +1,8 @@
 import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
+
+// Pages read their language and messages per request from i18n/request.ts (no locale in the URL).
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
 
 const nextConfig: NextConfig = {
   // Native/WASM database drivers and the generated Prisma runtime stay as plain Node requires.
@@ -35,4 +39,4 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

@@ -1,20 +1,29 @@
 import type { Metadata } from 'next';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { AuthGate } from '@/components/auth/auth-gate';
+import { I18nBridge } from '@/components/lib/i18n';
 import { Toaster } from '@/components/ui/toast';
+import type { Locale } from '@/lib/i18n/locales';
+import { clientMessages } from '@/messages';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: 'PaiFlow',
-  description: 'Open-source visual AI-workflow platform',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('common');
+  return { title: 'PaiFlow', description: t('appDescription') };
+}
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = (await getLocale()) as Locale;
   return (
-    <html lang="en">
+    <html lang={locale}>
       <body className="font-sans">
-        <AuthGate>{children}</AuthGate>
-        <Toaster />
+        <NextIntlClientProvider messages={clientMessages(locale)}>
+          <I18nBridge />
+          <AuthGate>{children}</AuthGate>
+          <Toaster />
+        </NextIntlClientProvider>
       </body>
     </html>
   );

@@ -1,24 +1,30 @@
 'use client';
 /** The account button in the top bar: who is signed in, the workspace switcher, settings links and Sign out. */
 import Link from 'next/link';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { authApi, canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
+import { switchLocale } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
+import { LOCALES, type Locale } from '@/lib/i18n/locales';
 import { useAuth } from './auth-gate';
 import { WorkspaceOptions } from './workspace-options';
 
-const LINKS = [
-  { href: '/settings/account', label: 'Account & password', testId: 'menu-account' },
-  { href: '/settings/members', label: 'Members & invitations', testId: 'menu-members' },
-  { href: '/settings/credentials', label: 'Credentials', testId: 'menu-credentials' },
-  { href: '/settings/tokens', label: 'API tokens', testId: 'menu-tokens' },
+const LINKS: { href: string; labelKey: string; testId: string; admin?: boolean }[] = [
+  { href: '/settings/account', labelKey: 'account', testId: 'menu-account' },
+  { href: '/settings/members', labelKey: 'members', testId: 'menu-members' },
+  { href: '/settings/credentials', labelKey: 'credentials', testId: 'menu-credentials' },
+  { href: '/settings/tokens', labelKey: 'tokens', testId: 'menu-tokens' },
   // The audit log is for owners and admins only (the API answers 403 to the others).
-  { href: '/settings/audit', label: 'Audit log', testId: 'menu-audit', admin: true },
+  { href: '/settings/audit', labelKey: 'audit', testId: 'menu-audit', admin: true },
 ];
 
 export function AccountMenu() {
   const auth = useAuth();
+  const t = useTranslations('common.accountMenu');
+  const tc = useTranslations('common');
+  const locale = useLocale();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
@@ -47,7 +53,7 @@ export function AccountMenu() {
       if (window.location.pathname.startsWith('/workflows/')) window.location.replace('/');
       else window.location.reload();
     } catch (e) {
-      toast('error', 'Could not switch workspace', errorMessage(e));
+      toast('error', t('switchFailed'), errorMessage(e));
     }
   };
   const signOut = async () => {
@@ -96,7 +102,7 @@ export function AccountMenu() {
           </div>
           <div className="border-b border-zinc-100 px-3 py-2">
             <label htmlFor="workspace-switcher" className="mb-1 block text-[11px] font-medium text-zinc-500">
-              Workspace
+              {t('workspace')}
             </label>
             <select
               id="workspace-switcher"
@@ -116,9 +122,27 @@ export function AccountMenu() {
               data-testid={l.testId}
               className="block px-3 py-1.5 hover:bg-zinc-50"
             >
-              {l.label}
+              {t(l.labelKey)}
             </Link>
           ))}
+          <div className="border-t border-zinc-100 px-3 py-2">
+            <label htmlFor="language-switcher" className="mb-1 block text-[11px] font-medium text-zinc-500">
+              {tc('language')}
+            </label>
+            <select
+              id="language-switcher"
+              data-testid="language-switcher"
+              value={locale}
+              onChange={(e) => switchLocale(e.target.value as Locale)}
+              className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
+            >
+              {LOCALES.map((l) => (
+                <option key={l} value={l}>
+                  {tc(`languageNames.${l}`)}
+                </option>
+              ))}
+            </select>
+          </div>
           <button
             type="button"
             role="menuitem"
@@ -126,7 +150,7 @@ export function AccountMenu() {
             onClick={() => void signOut()}
             className="mt-1 block w-full border-t border-zinc-100 px-3 pt-2 text-left text-red-600 hover:bg-zinc-50"
           >
-            Sign out
+            {t('signOut')}
           </button>
         </div>
       )}
