@@ -24,6 +24,8 @@ export default defineConfig({
     // Every page and `request` starts signed in as the owner; a spec about signing in opens a context without it.
     storageState: env.authFile,
     viewport: { width: 1440, height: 900 },
+    // The UI follows Accept-Language: specs read English unless they ask for Chinese (test.use({ locale: 'zh-CN' })).
+    locale: 'en-US',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

@@ -21,6 +21,7 @@ export default defineConfig({
     baseURL: env.baseURL,
     storageState: env.authFile,
     viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
   webServer: webServers(env),
