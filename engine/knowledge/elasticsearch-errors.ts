@@ -1,9 +1,14 @@
 /**
- * Elasticsearch failures as PaiErrors: a response error keeps its status and reason (502, retryable for 5xx and
- * 429), a connection problem is KNOWLEDGE_STORE_UNAVAILABLE (503, retryable).
- *
- * Licence (403 non-compliant) and version (unknown media type / request syntax) errors get their own codes,
- * KNOWLEDGE_LICENSE_REQUIRED and KNOWLEDGE_VERSION_UNSUPPORTED, with the fix in the message.
+ * Elasticsearch failures as PaiErrors, each kind with its own code and the fix in the message:
+ * - licence (403 non-compliant): KNOWLEDGE_LICENSE_REQUIRED;
+ * - version (unknown media type, retriever or query syntax; the 9.x client's compatible-with=9 on an 8.x server):
+ *   KNOWLEDGE_VERSION_UNSUPPORTED;
+ * - permission (403 security_exception, not a licence one): KNOWLEDGE_STORE_FORBIDDEN, naming the privileges;
+ *   bad credentials (401): KNOWLEDGE_STORE_UNAUTHORIZED;
+ * - mapping (strict mapping, mapper/document parsing): KNOWLEDGE_INDEX_MISMATCH (409);
+ * - a missing index: KNOWLEDGE_INDEX_NOT_FOUND (404);
+ * - anything else keeps its status and reason as KNOWLEDGE_STORE_ERROR (502, retryable for 5xx and 429); a connection
+ *   problem is KNOWLEDGE_STORE_UNAVAILABLE (503, retryable).
  *
  * Errors are recognised by name, not instanceof: @elastic/elasticsearch ships CJS and ESM builds, and a client from
  * one build (or a test double) throws error classes the other build's `errors` does not know.
@@ -39,12 +44,113 @@ export function isLicenceError(e: unknown): boolean {
 /** Answers of a server too old (or too new) for our requests: unknown media type, retriever or query syntax. */
 const VERSION_ERROR_TYPES = new Set(['media_type_header_exception', 'x_content_parse_exception', 'parsing_exception']);
 const VERSION_REASON = /compatible-with|unknown (retriever|key|query)|\[retriever\]|\[rrf\]|unrecognized parameter/i;
+/** A document or mapping the index's mapping refuses. */
+const MAPPING_ERROR_TYPES = new Set([
+  'strict_dynamic_mapping_exception',
+  'mapper_parsing_exception',
+  'document_parsing_exception',
+  'mapper_exception',
+]);
+
+/** The privileges the knowledge store needs (the README has the role). */
+export const PRIVILEGES_HINT =
+  'the API key (ELASTICSEARCH_API_KEY) needs the cluster privilege monitor and the index privileges ' +
+  'create_index, manage, read, write (or all) on ELASTICSEARCH_INDEX_PREFIX* (default paiflow-kb-*)';
+
+/** A PaiError for an Elasticsearch error of a known kind (type, reason), or null. Also used for bulk items. */
+export function classifiedError(
+  type: string,
+  reason: string,
+  status: number | undefined,
+  what: string,
+  cause?: unknown,
+): PaiError | null {
+  if (MAPPING_ERROR_TYPES.has(type) || (type === 'illegal_argument_exception' && /mapp(er|ing)/i.test(reason))) {
+    return new PaiError(
+      'KNOWLEDGE_INDEX_MISMATCH',
+      `Elasticsearch ${what}: the index mapping refuses it (${type}: ${reason}); the index was not made by this ` +
+        'PaiFlow version: delete it and upload the documents again, or use another ELASTICSEARCH_INDEX_PREFIX',
+      { status: 409, cause },
+    );
+  }
+  if (type === 'index_not_found_exception' || (status === 404 && !type)) {
+    return new PaiError(
+      'KNOWLEDGE_INDEX_NOT_FOUND',
+      `Elasticsearch ${what}: the index does not exist (${reason}); it was deleted, or the knowledge base was ` +
+        'never indexed: create the knowledge base again',
+      { status: 404, cause },
+    );
+  }
+  if (status === 401) {
+    return new PaiError(
+      'KNOWLEDGE_STORE_UNAUTHORIZED',
+      `Elasticsearch refused the credentials (${what}: ${reason}); check ELASTICSEARCH_API_KEY (or the user and ` +
+        'password in ELASTICSEARCH_URL)',
+      { status: 502, cause },
+    );
+  }
+  if (status === 403 && type === 'security_exception') {
+    return new PaiError(
+      'KNOWLEDGE_STORE_FORBIDDEN',
+      `Elasticsearch ${what} is not allowed (${reason}); ${PRIVILEGES_HINT}`,
+      {
+        status: 502,
+        cause,
+      },
+    );
+  }
+  if (type === 'media_type_header_exception' && /found 9|compatible-with=9/.test(reason)) {
+    return new PaiError(
+      'KNOWLEDGE_VERSION_UNSUPPORTED',
+      `Elasticsearch ${what}: the server is 8.x and refuses the 9.x client's compatible-with=9 headers (${reason}); ` +
+        'the client must be made with createElasticsearchClient (engine/knowledge/elasticsearch-client.ts)',
+      { status: 502, cause },
+    );
+  }
+  if (VERSION_ERROR_TYPES.has(type) && VERSION_REASON.test(reason)) {
+    return new PaiError(
+      'KNOWLEDGE_VERSION_UNSUPPORTED',
+      `Elasticsearch ${what} failed: the server does not understand this request (${reason}); ` +
+        'PaiFlow needs Elasticsearch 8.15 or later, 8.x or 9.x',
+      { status: 502, cause },
+    );
+  }
+  return null;
+}
+
+/** The error for a bulk response with `errors: true`, from its first failed item (a mapping one, a dropped index…). */
+export function bulkError(
+  items: Array<Partial<Record<string, { status?: number; error?: { type?: string; reason?: string | null } }>>>,
+  batchSize: number,
+  index: string,
+): PaiError {
+  const failed = items.map((it) => Object.values(it)[0]).filter((r) => r?.error);
+  const first = failed[0];
+  const type = first?.error?.type ?? 'error';
+  const reason = first?.error?.reason ?? '';
+  const what = `indexing ${failed.length} of ${batchSize} chunks into ${index}`;
+  return (
+    classifiedError(type, reason, first?.status, what) ??
+    new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch rejected ${what}: ${type}: ${reason}`, {
+      status: 502,
+      retryable: (first?.status ?? 500) >= 500 || first?.status === 429,
+    })
+  );
+}
+
+/** ES's reason for a response error: the root cause's, then what caused it (media-type refusals say why there). */
+export function reasonOf(e: unknown): string {
+  if (!isResponseError(e)) return (e as Error)?.message ?? String(e);
+  const err = errorBodyOf(e)?.error;
+  const causedBy = (err as { caused_by?: { reason?: string } } | undefined)?.caused_by?.reason;
+  return [err?.root_cause?.[0]?.reason ?? err?.reason ?? e.message, causedBy].filter(Boolean).join(': ');
+}
 
 export function esError(e: unknown, what: string): PaiError {
   if (e instanceof PaiError) return e;
   if (isResponseError(e)) {
-    const body = errorBodyOf(e);
-    const reason = body?.error?.root_cause?.[0]?.reason ?? body?.error?.reason ?? e.message;
+    const err = errorBodyOf(e)?.error;
+    const reason = reasonOf(e);
     if (isLicenceError(e)) {
       return new PaiError(
         'KNOWLEDGE_LICENSE_REQUIRED',
@@ -53,15 +159,8 @@ export function esError(e: unknown, what: string): PaiError {
         { status: 502, cause: e },
       );
     }
-    const type = body?.error?.type ?? '';
-    if (VERSION_ERROR_TYPES.has(type) && VERSION_REASON.test(reason)) {
-      return new PaiError(
-        'KNOWLEDGE_VERSION_UNSUPPORTED',
-        `Elasticsearch ${what} failed: the server does not understand this request (${reason}); ` +
-          'PaiFlow needs Elasticsearch 8.15 or later',
-        { status: 502, cause: e },
-      );
-    }
+    const known = classifiedError(err?.type ?? '', reason, e.statusCode, what, e);
+    if (known) return known;
     return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${e.statusCode}): ${reason}`, {
       status: 502,
       retryable: (e.statusCode ?? 500) >= 500 || e.statusCode === 429,

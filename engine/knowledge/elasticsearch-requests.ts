@@ -8,13 +8,22 @@
  * default (no plugin needed), or a word segmenter where the cluster has its plugin. The choice is recorded in
  * `_meta.paiflow.cjkAnalyzer`; an index keeps the analyzer it was created with (Elasticsearch cannot re-analyse a field
  * in place), so changing the setting applies to knowledge bases created afterwards.
+ * Whatever the choice, `search_text.unigram` also indexes each Chinese/Japanese character (and each kana or Hangul
+ * word) on its own (standard tokenizer, keep_types on the CJK token types; built in): the BM25 clause queries both
+ * fields (multi_match most_fields, the unigram field at UNIGRAM_BOOST), so a one-character query such as 猫 matches
+ * text whose bigrams are 小猫 / 猫很. Indexes made before the sub-field simply do not match on it.
+ *
+ * Writes go through the KB's write alias (`<index>.write`, created with the index) with `require_alias=true`, so a
+ * bulk that races a dropped index fails (index_not_found) instead of auto-creating an index with a dynamic mapping.
  *
  * Retrieval:
  * - hybrid/rescore (default): a `knn` query (k = topK × 30, num_candidates = 4 × k, KB filter inside it) rescored
- *   by a BM25 `match` on search_text: score = 0.2 × knn + 1.0 × bm25 over the kNN window;
+ *   by the BM25 clause (bm25Clause: search_text + its unigram sub-field): score = 0.2 × knn + 1.0 × bm25 over the
+ *   kNN window;
  * - hybrid/rrf: an `rrf` retriever over a BM25 standard retriever and a kNN retriever (same window) where the
  *   licence has RRF, else client-side fusion (elasticsearch-rrf.ts);
- * - bm25: `match` with the filter in a bool; vector: top-level `knn` (k = topK, num_candidates = max(topK × 30, 50)).
+ * - bm25: the BM25 clause with the filter in a bool;
+ * - vector: top-level `knn` (k = topK, num_candidates = max(topK × 30, 50)).
  * Every window (size, k, num_candidates, rank_window_size) is clamped to Elasticsearch's 10,000 limit.
  * The KB (and optional document) filter sits inside every query, so ranking only ever sees that KB's chunks.
  * Only the BM25 clause is named (`_name: bm25`); the store derives the kNN part of each hit's score from it.
@@ -72,6 +81,13 @@ function textAnalyzer(cjk: CjkAnalyzer): { type: 'custom'; tokenizer: string; fi
   }
 }
 const KB_ID_RE = /^[a-z0-9_-]{1,128}$/;
+/** The write alias's suffix after the index name (a KB id has no `.`, so no alias can be another KB's index). */
+const WRITE_ALIAS_SUFFIX = '.write';
+/** The CJK unigram sub-field of search_text, and its weight in the BM25 clause (the bigram field has 1). */
+export const UNIGRAM_FIELD = 'search_text.unigram';
+export const UNIGRAM_BOOST = 0.5;
+/** The fields the BM25 clause queries, as multi_match `fields`. */
+export const BM25_FIELDS = ['search_text', `${UNIGRAM_FIELD}^${UNIGRAM_BOOST}`];
 /** Elasticsearch's ceiling for `size` (index.max_result_window), kNN `k` and `num_candidates`: 10,000 each. */
 export const MAX_WINDOW = 10_000;
 const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
@@ -97,7 +113,8 @@ export function indexPrefixProblem(prefix: string): string | null {
   const bad = /[\\/*?"<>|,#: ]/.exec(prefix);
   if (bad) return `contains "${bad[0]}"`;
   if (/^[-_+.]/.test(prefix)) return `starts with "${prefix[0]}"`;
-  if (Buffer.byteLength(prefix) > 255 - 128) return 'is longer than 127 bytes (index names end with a KB id of ≤ 128)';
+  if (Buffer.byteLength(prefix) > 255 - 128 - WRITE_ALIAS_SUFFIX.length)
+    return 'is longer than 121 bytes (names end with a KB id of ≤ 128 and the write alias adds ".write")';
   return null;
 }
 
@@ -111,6 +128,18 @@ export function indexNameFor(prefix: string, kbId: string): string {
   return `${prefix}${kbId}`;
 }
 
+/** The alias every write to a KB's index goes through (bulk with require_alias). */
+export function writeAliasFor(index: string): string {
+  return `${index}${WRITE_ALIAS_SUFFIX}`;
+}
+
+/** The BM25 clause: the analysed field and its CJK unigram sub-field, scores summed (most_fields). */
+export function bm25Clause(text: string, name?: string): estypes.QueryDslQueryContainer {
+  return {
+    multi_match: { query: text, fields: [...BM25_FIELDS], type: 'most_fields', ...(name ? { _name: name } : {}) },
+  };
+}
+
 /** The index settings + mapping for a KB (exported for the request-shape tests). */
 export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk') {
   return {
@@ -119,8 +148,16 @@ export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk
         filter: {
           paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
           paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
+          paiflow_cjk_only: { type: 'keep_types', types: ['<IDEOGRAPHIC>', '<HIRAGANA>', '<KATAKANA>', '<HANGUL>'] },
         },
-        analyzer: { paiflow_text: textAnalyzer(cjkAnalyzer) },
+        analyzer: {
+          paiflow_text: textAnalyzer(cjkAnalyzer),
+          paiflow_cjk_unigram: {
+            type: 'custom' as const,
+            tokenizer: 'standard',
+            filter: ['cjk_width', 'lowercase', 'paiflow_cjk_only'],
+          },
+        },
       },
     } satisfies estypes.IndicesIndexSettings,
     mappings: {
@@ -136,7 +173,11 @@ export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk
           fields: { keyword: { type: 'keyword' as const, ignore_above: 1024 } },
         },
         text: { type: 'text' as const, analyzer: 'paiflow_text', copy_to: ['search_text'] },
-        search_text: { type: 'text' as const, analyzer: 'paiflow_text' },
+        search_text: {
+          type: 'text' as const,
+          analyzer: 'paiflow_text',
+          fields: { unigram: { type: 'text' as const, analyzer: 'paiflow_cjk_unigram' } },
+        },
         chunk_index: { type: 'integer' as const },
         start: { type: 'integer' as const },
         end: { type: 'integer' as const },
@@ -174,7 +215,7 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
   const filter = filterFor(q.kbId, q.documentIds);
   const window = Math.min(MAX_WINDOW, topK * fusion.numCandidatesFactor);
   const vector = q.vector ? Array.from(q.vector, Number) : undefined;
-  const match = { match: { search_text: { query: q.text, _name: 'bm25' } } };
+  const match = bm25Clause(q.text, 'bm25');
   const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
   if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
   if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });

@@ -14,7 +14,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
-import { filterFor, MAX_WINDOW, numCandidates } from './elasticsearch-requests';
+import { bm25Clause, filterFor, MAX_WINDOW, numCandidates } from './elasticsearch-requests';
 import type { FusionOptions, StoreQuery } from './types';
 
 /** Which path hybrid retrieval takes; reported in /api/health and with each knowledge base answer. */
@@ -41,7 +41,7 @@ export function clientRrfSearches(index: string, q: StoreQuery, fusion: FusionOp
       size: window,
       _source: source,
       track_total_hits: false,
-      query: { bool: { must: [{ match: { search_text: { query: q.text } } }], filter } },
+      query: { bool: { must: [bm25Clause(q.text)], filter } },
     },
     { index },
     {

@@ -1,12 +1,16 @@
 /**
- * KnowledgeStore on Elasticsearch (servers 8.15+; the 9.4 client speaks to 9.x, 8.x servers need the 8.19 client line).
+ * KnowledgeStore on Elasticsearch (servers 8.15+ and 9.x; build the client with createElasticsearchClient, whose
+ * transport sends the compatibility headers the server's major accepts — elasticsearch-client.ts).
  *
- * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping (see
+ * One index per knowledge base (`<prefix><kbId>`), created idempotently with a strict mapping and a write alias
+ * (`<index>.write`, added to an existing index on first use) that every bulk goes through with `require_alias`, so
+ * a write racing a dropped index fails instead of auto-creating an index with a dynamic mapping (see
  * elasticsearch-requests.ts for the mapping and every request body). An existing index whose mapping differs
  * (another dimension, not ours) is refused with KNOWLEDGE_INDEX_MISMATCH; one created with another CJK analyzer is
  * used as it is (its analyzer applies to its documents and queries alike). Only the BM25 clause is
  * named (`include_named_queries_score` gives back its score); the kNN part is derived from the total.
- * The server's version is read once (`GET /`) before the first index check or search: below 8.15 is refused.
+ * The server's version is read once (`GET /`, or check() at start-up) before the first index check or search: below
+ * 8.15 and 10+ are refused; a plugin CJK analyzer (KNOWLEDGE_ES_CJK_ANALYZER) is refused when a node lacks its plugin.
  * RRF runs on the server only where `GET /_license` (read once, on first RRF search) allows it, else client-side
  * (elasticsearch-rrf.ts); describe() names the path in use.
  * A query the embedder cannot read is sent as BM25 by the service; chunks it cannot read (ChunkRecord.covered) are
@@ -15,7 +19,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { settings } from '../config/settings';
 import { PaiError } from '../errors';
-import { errorType, esError, isLicenceError, isResponseError } from './elasticsearch-errors';
+import { bulkError, errorType, esError, isLicenceError, isResponseError, reasonOf } from './elasticsearch-errors';
 import {
   bulkOperations,
   CJK_ANALYZER_PLUGIN,
@@ -28,6 +32,7 @@ import {
   type ChunkSource,
   type CjkAnalyzer,
   VECTOR_INDEX_OPTIONS,
+  writeAliasFor,
 } from './elasticsearch-requests';
 import { ElasticsearchServer } from './elasticsearch-server';
 import { clientRrfSearches, fuseRrf, msearchItemError, type FusedHit, type FusionPath } from './elasticsearch-rrf';
@@ -114,7 +119,12 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       /* keep default */
     }
     this.label = opts.label ?? host;
-    this.server = new ElasticsearchServer(this.client, this.label);
+    this.server = new ElasticsearchServer(this.client, this.label, this.cjkAnalyzer);
+  }
+
+  /** The start-up check: the server's version (8.15 ≤ v < 10) and the CJK analyzer's plugin on every node. */
+  check(): Promise<void> {
+    return this.server.checkVersion();
   }
 
   describe(): string {
@@ -173,6 +183,12 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         { status: 409 },
       );
     }
+    // Indexes made before the write alias get it now (idempotent: ES answers the same for an alias already there).
+    try {
+      await this.client.indices.putAlias({ index, name: writeAliasFor(index), is_write_index: true });
+    } catch (e) {
+      throw esError(e, `adding the write alias ${writeAliasFor(index)} to ${index}`);
+    }
     this.verified.set(index, spec.dimension);
   }
 
@@ -188,7 +204,11 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
     if (!exists) {
       try {
-        await this.client.indices.create({ index, ...indexDefinition(spec, this.cjkAnalyzer) });
+        await this.client.indices.create({
+          index,
+          aliases: { [writeAliasFor(index)]: { is_write_index: true } },
+          ...indexDefinition(spec, this.cjkAnalyzer),
+        });
         this.verified.set(index, spec.dimension);
         return;
       } catch (e) {
@@ -211,6 +231,16 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         { status: 502, cause: e },
       );
     }
+    if (err.code === 'KNOWLEDGE_INDEX_MISMATCH') {
+      // Our own mapping refused: this server lacks something PaiFlow's indexes use.
+      const server = [this.server.versionNumber, this.label].filter(Boolean).join(' at ');
+      return new PaiError(
+        'KNOWLEDGE_VERSION_UNSUPPORTED',
+        `Elasticsearch ${server} refuses PaiFlow's index mapping (${reasonOf(e)}); ` +
+          'PaiFlow needs Elasticsearch 8.15 or later, 8.x or 9.x',
+        { status: 502, cause: e },
+      );
+    }
     return err;
   }
 
@@ -227,6 +257,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async upsertChunks(kbId: string, chunks: ChunkRecord[]): Promise<void> {
     if (!chunks.length) return;
     const index = this.index(kbId);
+    const alias = writeAliasFor(index);
     const dim = this.verified.get(index);
     for (const c of chunks) {
       if (dim !== undefined && c.vector.length !== dim) {
@@ -241,19 +272,18 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
       const batch = chunks.slice(i, i + this.bulkSize);
       let res: estypes.BulkResponse;
       try {
-        res = await this.client.bulk({ operations: bulkOperations(index, kbId, batch), refresh: 'wait_for' });
+        res = await this.client.bulk({
+          operations: bulkOperations(alias, kbId, batch),
+          refresh: 'wait_for',
+          require_alias: true,
+        });
       } catch (e) {
         throw esError(e, `indexing into ${index}`);
       }
       if (res.errors) {
-        const failed = res.items.map((it) => Object.values(it)[0]).filter((r) => r?.error);
-        const first = failed[0]?.error;
-        throw new PaiError(
-          'KNOWLEDGE_STORE_ERROR',
-          `Elasticsearch rejected ${failed.length} of ${batch.length} chunks: ` +
-            `${first?.type ?? 'error'}: ${first?.reason ?? ''}`,
-          { status: 502 },
-        );
+        const err = bulkError(res.items, batch.length, index);
+        if (err.code === 'KNOWLEDGE_INDEX_NOT_FOUND') this.verified.delete(index);
+        throw err;
       }
     }
   }

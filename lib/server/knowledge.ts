@@ -31,19 +31,26 @@ export async function createKnowledgeStore(
 ): Promise<KnowledgeStore> {
   const fusion: Partial<FusionOptions> = { method: s.KNOWLEDGE_FUSION };
   if (config.elasticsearchUrl) {
-    const [{ Client }, { ElasticsearchKnowledgeStore }] = await Promise.all([
-      import('@elastic/elasticsearch'),
+    const [{ createElasticsearchClient }, { ElasticsearchKnowledgeStore }] = await Promise.all([
+      import('@/engine/knowledge/elasticsearch-client'),
       import('@/engine/knowledge/elasticsearch-store'),
     ]);
-    const client = new Client({
+    // The client speaks the server's major version (compatible-with=8 or 9, learnt from GET /).
+    const client = createElasticsearchClient({
       node: config.elasticsearchUrl,
       ...(s.ELASTICSEARCH_API_KEY ? { auth: { apiKey: s.ELASTICSEARCH_API_KEY } } : {}),
     });
-    return new ElasticsearchKnowledgeStore({
+    const store = new ElasticsearchKnowledgeStore({
       client,
       indexPrefix: s.ELASTICSEARCH_INDEX_PREFIX,
       fusion,
     });
+    // Start-up check: an unsupported version or a missing analyzer plugin refuses to start, naming it; a server
+    // that is down now is checked again before the first index check or search.
+    await store.check().catch((e: { code?: string }) => {
+      if (e?.code !== 'KNOWLEDGE_STORE_UNAVAILABLE') throw e;
+    });
+    return store;
   }
   return new EmbeddedKnowledgeStore({ dir: path.join(config.dataDir, 'knowledge'), fusion });
 }

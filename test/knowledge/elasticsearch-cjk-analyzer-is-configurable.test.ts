@@ -20,7 +20,8 @@ const ENGLISH = ['paiflow_possessive', 'lowercase', 'paiflow_stop', 'porter_stem
 let fake: FakeElasticsearch;
 let client: Client;
 beforeEach(() => {
-  fake = new FakeElasticsearch();
+  // A cluster with the three plugins (the start-up check without them has its own test).
+  fake = new FakeElasticsearch({ plugins: ['analysis-smartcn', 'analysis-ik', 'analysis-icu'] });
   client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
 });
 afterEach(() => {
@@ -52,12 +53,25 @@ describe('the CJK analyzer of new indexes', () => {
       filter: {
         paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
         paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
+        paiflow_cjk_only: { type: 'keep_types', types: ['<IDEOGRAPHIC>', '<HIRAGANA>', '<KATAKANA>', '<HANGUL>'] },
       },
-      analyzer: { paiflow_text: { type: 'custom', tokenizer, filter } },
+      analyzer: {
+        paiflow_text: { type: 'custom', tokenizer, filter },
+        // Single characters stay searchable whatever the segmenter (built in, no plugin).
+        paiflow_cjk_unigram: {
+          type: 'custom',
+          tokenizer: 'standard',
+          filter: ['cjk_width', 'lowercase', 'paiflow_cjk_only'],
+        },
+      },
     });
     expect(body.mappings._meta.paiflow).toEqual({ format: 1, kbId: KB, dimension: 4, cjkAnalyzer: choice });
     // Every text field still uses paiflow_text: only its tokenizer changed.
-    expect(body.mappings.properties.search_text).toEqual({ type: 'text', analyzer: 'paiflow_text' });
+    expect(body.mappings.properties.search_text).toEqual({
+      type: 'text',
+      analyzer: 'paiflow_text',
+      fields: { unigram: { type: 'text', analyzer: 'paiflow_cjk_unigram' } },
+    });
   });
 
   it('only the CJK tokenization differs between the choices', () => {
@@ -81,8 +95,10 @@ describe('the CJK analyzer of new indexes', () => {
     await store.ensureIndex({ kbId: KB, dimension: 4 });
     expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /',
+      'GET /_nodes/plugins',
       `HEAD /${INDEX}`,
       `GET /${INDEX}/_mapping`,
+      `PUT /${INDEX}/_alias/${INDEX}.write`,
     ]);
   });
 

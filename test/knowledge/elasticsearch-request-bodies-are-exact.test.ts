@@ -1,20 +1,26 @@
 /**
  * Guarantee: the Elasticsearch store sends exactly the documented requests — the index mapping (strict, analyzer,
  * cosine dense_vector with the KB's dims), idempotent creation, a clear KNOWLEDGE_INDEX_MISMATCH for a foreign or
- * differently-sized index, the pinned int8_hnsw vector index, bulk indexing, kNN (k = topK × 30, num_candidates
- * 4 × k, unnamed) + named BM25 rescore (0.2 / 1.0), RRF, BM25 and vector queries with the KB filter inside the query,
+ * differently-sized index, the pinned int8_hnsw vector index, the write alias, bulk indexing through it with
+ * require_alias, kNN (k = topK × 30, num_candidates 4 × k, unnamed) + named BM25 rescore (0.2 / 1.0; BM25 over
+ * search_text and its CJK unigram sub-field), RRF, BM25 and vector queries with the KB filter inside the query,
  * every window clamped to 10,000, and delete-by-query — asserted body by body through @elastic/elasticsearch-mock with
  * the real client.
  */
 import { Client } from '@elastic/elasticsearch';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENGLISH_STOP_LIST } from '@/engine/knowledge/analyzer';
+import { createElasticsearchClient } from '@/engine/knowledge/elasticsearch-client';
 import { ElasticsearchKnowledgeStore, indexDefinition } from '@/engine/knowledge/elasticsearch-store';
 import { FakeElasticsearch } from './support/fake-elasticsearch';
 import { chunk } from './support/knowledge-store-conformance';
 
 const KB = 'kb_0123abcd';
 const INDEX = `paiflow-kb-${KB}`;
+const ALIAS = `${INDEX}.write`;
+const BM25 = (query: string) => ({
+  multi_match: { query, fields: ['search_text', 'search_text.unigram^0.5'], type: 'most_fields', _name: 'bm25' },
+});
 const V = [0.1, 0.2, 0.3, 0.4];
 const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
 
@@ -41,17 +47,27 @@ describe('index creation', () => {
         path: `/${INDEX}`,
         querystring: {},
         body: {
+          aliases: { [ALIAS]: { is_write_index: true } },
           settings: {
             analysis: {
               filter: {
                 paiflow_possessive: { type: 'stemmer', language: 'possessive_english' },
                 paiflow_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_LIST] },
+                paiflow_cjk_only: {
+                  type: 'keep_types',
+                  types: ['<IDEOGRAPHIC>', '<HIRAGANA>', '<KATAKANA>', '<HANGUL>'],
+                },
               },
               analyzer: {
                 paiflow_text: {
                   type: 'custom',
                   tokenizer: 'standard',
                   filter: ['cjk_width', 'paiflow_possessive', 'lowercase', 'cjk_bigram', 'paiflow_stop', 'porter_stem'],
+                },
+                paiflow_cjk_unigram: {
+                  type: 'custom',
+                  tokenizer: 'standard',
+                  filter: ['cjk_width', 'lowercase', 'paiflow_cjk_only'],
                 },
               },
             },
@@ -69,7 +85,11 @@ describe('index creation', () => {
                 fields: { keyword: { type: 'keyword', ignore_above: 1024 } },
               },
               text: { type: 'text', analyzer: 'paiflow_text', copy_to: ['search_text'] },
-              search_text: { type: 'text', analyzer: 'paiflow_text' },
+              search_text: {
+                type: 'text',
+                analyzer: 'paiflow_text',
+                fields: { unigram: { type: 'text', analyzer: 'paiflow_cjk_unigram' } },
+              },
               chunk_index: { type: 'integer' },
               start: { type: 'integer' },
               end: { type: 'integer' },
@@ -94,7 +114,13 @@ describe('index creation', () => {
     const again = newStore(); // a new process: nothing cached
     await again.ensureIndex({ kbId: KB, dimension: 4 });
     await again.ensureIndex({ kbId: KB, dimension: 4 });
-    expect(req().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', `HEAD /${INDEX}`, `GET /${INDEX}/_mapping`]);
+    expect(req().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /',
+      `HEAD /${INDEX}`,
+      `GET /${INDEX}/_mapping`,
+      `PUT /${INDEX}/_alias/${ALIAS}`,
+    ]);
+    expect(fake.requests.at(-1)!.body).toEqual({ is_write_index: true });
   });
 
   it('treats "already exists" from a concurrent creator as success after verifying the mapping', async () => {
@@ -137,16 +163,18 @@ describe('index creation', () => {
     expect(err.message).toMatch(/not created by PaiFlow/);
   });
 
-  it('refuses a server older than 8.15, naming its version; accepts 8.15 and 9.x', async () => {
+  it('refuses a server older than 8.15 or of major 10+, naming its version; accepts 8.15 to 9.x', async () => {
     for (const [version, ok] of [
       ['8.14.3', false],
       ['7.17.0', false],
+      ['10.0.0', false],
       ['8.15.0', true],
       ['8.19.2', true],
       ['9.2.0', true],
     ] as const) {
       fake = new FakeElasticsearch({ version });
-      client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
+      // The client built for both majors (8.x refuses the 9.x client's own headers: see the media-type tests).
+      client = createElasticsearchClient({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
       const res = newStore()
         .ensureIndex({ kbId: KB, dimension: 4 })
         .then(
@@ -196,7 +224,7 @@ describe('writes', () => {
       chunk('doc_b', 0, 'B', 'gamma', V),
     ]);
     const doc = (id: string, documentId: string, title: string, i: number, text: string, page: number | null) => [
-      { index: { _index: INDEX, _id: id } },
+      { index: { _index: ALIAS, _id: id } },
       {
         kb_id: KB,
         document_id: documentId,
@@ -213,7 +241,7 @@ describe('writes', () => {
       {
         method: 'POST',
         path: '/_bulk',
-        querystring: { refresh: 'wait_for' },
+        querystring: { refresh: 'wait_for', require_alias: 'true' },
         body: [
           ...doc('doc_a:0', 'doc_a', 'A', 0, 'alpha text', 3),
           ...doc('doc_a:1', 'doc_a', 'A', 1, 'beta text', null),
@@ -222,19 +250,20 @@ describe('writes', () => {
       {
         method: 'POST',
         path: '/_bulk',
-        querystring: { refresh: 'wait_for' },
+        querystring: { refresh: 'wait_for', require_alias: 'true' },
         body: doc('doc_b:0', 'doc_b', 'B', 0, 'gamma', null),
       },
     ]);
   });
 
-  it('turns per-item bulk failures into KNOWLEDGE_STORE_ERROR with the reason', async () => {
+  it('turns a per-item mapping refusal into KNOWLEDGE_INDEX_MISMATCH with the reason and the fix', async () => {
     const store = newStore();
     await store.ensureIndex({ kbId: KB, dimension: 4 });
     const other = newStore(); // no cached dimension: the server's mapping rejects the vector
     const err = await other.upsertChunks(KB, [chunk('d', 0, 'T', 'x', [1, 2])]).catch((e) => e);
-    expect(err).toMatchObject({ code: 'KNOWLEDGE_STORE_ERROR' });
-    expect(err.message).toMatch(/rejected 1 of 1 chunks: document_parsing_exception/);
+    expect(err).toMatchObject({ code: 'KNOWLEDGE_INDEX_MISMATCH', status: 409 });
+    expect(err.message).toMatch(/indexing 1 of 1 chunks into .*document_parsing_exception.*different number/);
+    expect(err.message).toMatch(/delete it and upload the documents again/);
   });
 
   it('deletes a document by query with the KB filter, refreshing', async () => {
@@ -283,7 +312,7 @@ describe('search requests', () => {
       rescore: {
         window_size: 150,
         query: {
-          rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } },
+          rescore_query: BM25('invoice'),
           query_weight: 0.2,
           rescore_query_weight: 1.0,
           score_mode: 'total',
@@ -311,7 +340,7 @@ describe('search requests', () => {
     expect(body.rescore).toEqual({
       window_size: 30,
       query: {
-        rescore_query: { match: { search_text: { query: 'invoice', _name: 'bm25' } } },
+        rescore_query: BM25('invoice'),
         query_weight: 0.5,
         rescore_query_weight: 2,
         score_mode: 'total',
@@ -332,7 +361,7 @@ describe('search requests', () => {
           retrievers: [
             {
               standard: {
-                query: { bool: { must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }], filter } },
+                query: { bool: { must: [BM25('invoice')], filter } },
               },
             },
             { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 480, filter } },
@@ -345,7 +374,8 @@ describe('search requests', () => {
   });
 
   it(
-    'bm25: match in a bool with the filter; vector: ' + 'top-level knn (k = topK, num_candidates = max(topK × 30, 50))',
+    'bm25: multi_match in a bool with the filter; vector: ' +
+      'top-level knn (k = topK, num_candidates = max(topK × 30, 50))',
     async () => {
       await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
       expect(lastSearch()).toEqual({
@@ -354,7 +384,7 @@ describe('search requests', () => {
         track_total_hits: false,
         query: {
           bool: {
-            must: [{ match: { search_text: { query: 'invoice', _name: 'bm25' } } }],
+            must: [BM25('invoice')],
             filter: [...filter, { terms: { document_id: ['doc_a', 'doc_b'] } }],
           },
         },

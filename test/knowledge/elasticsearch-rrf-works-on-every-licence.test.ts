@@ -53,7 +53,20 @@ describe('Basic licence: client-side RRF', () => {
         size: 90,
         _source: SOURCE,
         track_total_hits: false,
-        query: { bool: { must: [{ match: { search_text: { query: 'invoice' } } }], filter } },
+        query: {
+          bool: {
+            must: [
+              {
+                multi_match: {
+                  query: 'invoice',
+                  fields: ['search_text', 'search_text.unigram^0.5'],
+                  type: 'most_fields',
+                },
+              },
+            ],
+            filter,
+          },
+        },
       },
       { index: INDEX },
       {
@@ -176,8 +189,8 @@ describe('licence and version errors have their own codes', () => {
   it('a media-type rejection from an older server → KNOWLEDGE_VERSION_UNSUPPORTED', () => {
     const e = esError(
       responseError(400, {
-        type: 'media_type_header_exception',
-        reason: 'Invalid media-type value on headers [Content-Type, Accept]: compatible-with=9',
+        type: 'x_content_parse_exception',
+        reason: '[1:12] [rrf] unknown field [retrievers]',
       }),
       'searching x',
     );
@@ -185,12 +198,30 @@ describe('licence and version errors have their own codes', () => {
     expect(e.message).toMatch(/8\.15/);
   });
 
-  it('any other 403 (a key without privileges) stays KNOWLEDGE_STORE_ERROR with ES’s reason', () => {
+  it('an 8.x refusal of compatible-with=9 → KNOWLEDGE_VERSION_UNSUPPORTED naming the client factory', () => {
+    const e = esError(
+      responseError(400, {
+        type: 'media_type_header_exception',
+        reason: 'Invalid media-type value on headers [Accept, Content-Type]',
+        caused_by: {
+          type: 'status_exception',
+          reason:
+            'Accept version must be either version 8 or 7, but found 9. ' +
+            'Accept=application/vnd.elasticsearch+json; compatible-with=9',
+        },
+      } as never),
+      'searching x',
+    );
+    expect(e.code).toBe('KNOWLEDGE_VERSION_UNSUPPORTED');
+    expect(e.message).toMatch(/found 9.*createElasticsearchClient/);
+  });
+
+  it('any other 403 (a key without privileges) is KNOWLEDGE_STORE_FORBIDDEN naming the privileges', () => {
     const e = esError(
       responseError(403, { type: 'security_exception', reason: 'action [indices:data/read/search] is unauthorized' }),
       'searching x',
     );
-    expect(e.code).toBe('KNOWLEDGE_STORE_ERROR');
-    expect(e.message).toMatch(/unauthorized/);
+    expect(e.code).toBe('KNOWLEDGE_STORE_FORBIDDEN');
+    expect(e.message).toMatch(/unauthorized.*monitor.*create_index, manage, read, write/);
   });
 });

@@ -14,6 +14,7 @@ import { Client } from '@elastic/elasticsearch';
 import { describe, it } from 'vitest';
 import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
 import { ElasticsearchKnowledgeStore } from '@/engine/knowledge/elasticsearch-store';
+import { createElasticsearchClient } from '@/engine/knowledge/elasticsearch-client';
 import { FakeElasticsearch } from './support/fake-elasticsearch';
 import { knowledgeStoreConformance } from './support/knowledge-store-conformance';
 
@@ -43,7 +44,7 @@ const ES_URL = process.env.ELASTICSEARCH_URL;
 if (ES_URL) {
   knowledgeStoreConformance(`elasticsearch (real server ${new URL(ES_URL).host})`, {
     async open() {
-      const client = new Client({
+      const client = createElasticsearchClient({
         node: ES_URL,
         ...(process.env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: process.env.ELASTICSEARCH_API_KEY } } : {}),
       });
