@@ -2,55 +2,72 @@
  * The one place that maps errors to HTTP. Every handler is wrapped with `route()`: PaiError → its status and
  * `{ error: { code, message, path? } }`; anything unexpected → 500 INTERNAL with a generic message (the detail
  * goes to the server log only, never to the client).
+ *
+ * Messages follow the request's language (lib/i18n/api-errors.ts; the code never changes): `route()` reads it with
+ * requestLocale() and every errorResponse() made while the handler runs — also by wrappers inside it such as
+ * v1Route, the webhook and the chat-completions facade — answers in it, with `content-language` set.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { toJsonPath } from '@/engine/graph/schema';
+import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
+import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
 
-/** `extra`: more fields for the error object (e.g. OpenAI's `type` / `param` on the chat-completions facade). */
-export function errorResponse(err: PaiError, headers?: HeadersInit, extra?: Record<string, unknown>): Response {
-  const details = err.details as { errors?: unknown } | undefined;
-  const body = {
-    error: {
-      code: err.code,
-      message: err.message,
-      ...(err.path !== undefined ? { path: err.path } : {}),
-      ...extra,
-      ...(details?.errors ? { errors: details.errors } : {}),
-    },
-  };
-  return Response.json(body, { status: err.status, headers });
+const requestLanguage = new AsyncLocalStorage<Locale>();
+
+/** The language of the request being handled (inside route()), else English. */
+export function currentErrorLocale(): Locale {
+  return requestLanguage.getStore() ?? DEFAULT_LOCALE;
+}
+
+/**
+ * `extra`: more fields for the error object (e.g. OpenAI's `type` / `param` on the chat-completions facade).
+ * `locale`: the language of the message; by default the request's (see route()).
+ */
+export function errorResponse(
+  err: PaiError,
+  headers?: HeadersInit,
+  extra?: Record<string, unknown>,
+  locale: Locale = currentErrorLocale(),
+): Response {
+  const { errors, ...error } = localizeError(err, locale);
+  const body = { error: { ...error, ...extra, ...(errors ? { errors } : {}) } };
+  const res = Response.json(body, { status: err.status, headers });
+  res.headers.set('content-language', locale);
+  return res;
 }
 
 export function toPaiError(e: unknown): PaiError | null {
   if (e instanceof PaiError) return e;
   if (e instanceof ZodError) {
     const i = e.issues[0];
-    return new PaiError('VALIDATION_ERROR', i.message, {
+    const pe = new PaiError('VALIDATION_ERROR', i.message, {
       status: 400,
       path: toJsonPath(i.path),
       details: {
         errors: e.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })),
       },
     });
+    return rememberZodIssues(pe, e.issues);
   }
   return null;
 }
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 
+const INTERNAL_MESSAGE = 'internal error; see the server log';
+
 export function route<C>(fn: Handler<C>): Handler<C> {
   return async (req, ctx) => {
+    const locale = requestLocale(req);
     try {
-      return await fn(req, ctx);
+      return await requestLanguage.run(locale, () => fn(req, ctx));
     } catch (e) {
       const pe = toPaiError(e);
-      if (pe) return errorResponse(pe);
+      if (pe) return errorResponse(pe, undefined, undefined, locale);
       console.error('[paiflow] unhandled error in', req.method, new URL(req.url).pathname, (e as Error)?.message);
-      return Response.json(
-        { error: { code: 'INTERNAL', message: 'internal error; see the server log' } },
-        { status: 500 },
-      );
+      return errorResponse(new PaiError('INTERNAL', INTERNAL_MESSAGE, { status: 500 }), undefined, undefined, locale);
     }
   };
 }
