@@ -1,6 +1,10 @@
 import { SetupForm } from '@/components/auth/setup-form';
+import { getTranslations } from 'next-intl/server';
 
-export const metadata = { title: 'Set up · PaiFlow' };
+export async function generateMetadata() {
+  const t = await getTranslations('common.pageTitle');
+  return { title: t('setup') };
+}
 
 export default function SetupPage() {
   return <SetupForm />;

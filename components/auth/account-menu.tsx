@@ -81,7 +81,7 @@ export function AccountMenu() {
           {(user.name || user.email).charAt(0)}
         </span>
         <span className="max-w-[10rem] truncate">{user.name}</span>
-        {auth.role && <span className="text-zinc-400">· {auth.role}</span>}
+        {auth.role && <span className="text-zinc-400">· {tc(`roles.${auth.role}`)}</span>}
       </button>
       {open && (
         <div

@@ -1,6 +1,7 @@
 'use client';
 /** The centred card, labelled fields and posting form shared by the sign-in, setup and invitation pages. */
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
@@ -39,6 +40,7 @@ export function AuthCard({
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
+  const t = useTranslations('auth');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -52,6 +54,7 @@ export function AuthCard({
       >
         <div className="flex items-center gap-2">
           <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-500 text-[11px] font-bold text-white">
+            {/* i18n-exempt: the logo mark */}
             Pf
           </span>
           <h1 className="text-base font-semibold text-zinc-900">{title}</h1>
@@ -70,7 +73,7 @@ export function AuthCard({
           disabled={busy || !hydrated}
           data-testid="auth-submit"
         >
-          {busy ? 'Please wait…' : submitLabel}
+          {busy ? t('pleaseWait') : submitLabel}
         </Button>
       </form>
     </main>
@@ -114,19 +117,19 @@ export function TextField({
   );
 }
 
-/** A text field of an auth form, without its value. */
+/** A text field of an auth form, without its value; `field` names its label (auth.fields.<field>). */
 export interface FieldSpec {
   id: string;
-  label: string;
+  field: 'name' | 'email' | 'password';
   type?: string;
   autoComplete: string;
 }
 
-export const nameField = (id: string): FieldSpec => ({ id, label: 'Name', autoComplete: 'name' });
-export const emailField = (id: string): FieldSpec => ({ id, label: 'Email', type: 'email', autoComplete: 'username' });
+export const nameField = (id: string): FieldSpec => ({ id, field: 'name', autoComplete: 'name' });
+export const emailField = (id: string): FieldSpec => ({ id, field: 'email', type: 'email', autoComplete: 'username' });
 export const passwordField = (id: string, autoComplete: 'current-password' | 'new-password'): FieldSpec => ({
   id,
-  label: 'Password',
+  field: 'password',
   type: 'password',
   autoComplete,
 });
@@ -155,6 +158,7 @@ export function AuthForm<K extends string>({
   footer?: (error: string | null) => ReactNode;
 }) {
   const router = useRouter();
+  const t = useTranslations('auth');
   const keys = Object.keys(fields) as K[];
   const [values, setValues] = useState(() => Object.fromEntries(keys.map((k) => [k, ''])) as Record<K, string>);
   const [error, setError] = useState<string | null>(null);
@@ -174,9 +178,18 @@ export function AuthForm<K extends string>({
 
   return (
     <AuthCard {...card} error={error} busy={busy} onSubmit={submit}>
-      {keys.map((k) => (
-        <TextField key={k} {...fields[k]} value={values[k]} onChange={(v) => setValues((s) => ({ ...s, [k]: v }))} />
-      ))}
+      {keys.map((k) => {
+        const { field, ...spec } = fields[k];
+        return (
+          <TextField
+            key={k}
+            {...spec}
+            label={t(`fields.${field}`)}
+            value={values[k]}
+            onChange={(v) => setValues((s) => ({ ...s, [k]: v }))}
+          />
+        );
+      })}
       {footer?.(error)}
     </AuthCard>
   );

@@ -5,6 +5,7 @@
  * The server checks every call anyway; this only keeps people from landing on pages that cannot load.
  */
 import { usePathname } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { authApi, type AuthState } from '@/components/api/auth-api';
 import { errorMessage, PUBLIC_PATHS } from '@/components/api/client';
@@ -19,6 +20,8 @@ export function useAuth(): AuthState | null {
 export function AuthGate({ children }: { children: ReactNode }) {
   const pathname = usePathname() ?? '/';
   const isPublic = PUBLIC_PATHS.test(pathname);
+  const t = useTranslations('auth.gate');
+  const tc = useTranslations('common');
   const [state, setState] = useState<AuthState | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -48,13 +51,13 @@ export function AuthGate({ children }: { children: ReactNode }) {
   if (error)
     return (
       <div role="alert" data-testid="auth-error" className="m-8 rounded-md border border-red-200 bg-red-50 p-4 text-sm">
-        Could not check who is signed in: {error}
+        {t('checkFailed', { error })}
       </div>
     );
   if (!state)
     return (
       <div className="grid h-screen place-items-center text-sm text-zinc-500" data-testid="auth-loading">
-        Loading…
+        {tc('loading')}
       </div>
     );
   return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;

@@ -1,5 +1,6 @@
 'use client';
 /** The signed-in user's account: who they are, and the password change (which signs out every other session). */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authApi } from '@/components/api/auth-api';
 import { ApiError, errorMessage } from '@/components/api/client';
@@ -14,16 +15,20 @@ const MIN_PASSWORD = 8;
 type Failure = { message: string; path?: string };
 type Path = 'currentPassword' | 'newPassword' | 'confirmPassword';
 
-/** The three password fields, by the path the server (or the confirmation check) names in an error. */
-const FIELDS: Array<{ path: Path; id: string; label: string; autoComplete: string }> = [
-  { path: 'currentPassword', id: 'current-password', label: 'Current password', autoComplete: 'current-password' },
-  { path: 'newPassword', id: 'new-password', label: 'New password', autoComplete: 'new-password' },
-  { path: 'confirmPassword', id: 'confirm-password', label: 'Confirm new password', autoComplete: 'new-password' },
+/**
+ * The three password fields, by the path the server (or the confirmation check) names in an error; each is labelled
+ * by settings.account.fields.<path>.
+ */
+const FIELDS: Array<{ path: Path; id: string; autoComplete: string }> = [
+  { path: 'currentPassword', id: 'current-password', autoComplete: 'current-password' },
+  { path: 'newPassword', id: 'new-password', autoComplete: 'new-password' },
+  { path: 'confirmPassword', id: 'confirm-password', autoComplete: 'new-password' },
 ];
 const EMPTY: Record<Path, string> = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function AccountSettings() {
   const auth = useAuth();
+  const t = useTranslations('settings.account');
   const [values, setValues] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -33,7 +38,7 @@ export function AccountSettings() {
     setDone(false);
     const { currentPassword, newPassword, confirmPassword } = values;
     if (newPassword !== confirmPassword) {
-      setFailure({ message: 'The new password and its confirmation differ.', path: 'confirmPassword' });
+      setFailure({ message: t('mismatch'), path: 'confirmPassword' });
       return;
     }
     setFailure(null);
@@ -53,28 +58,26 @@ export function AccountSettings() {
   const fieldCls = (path: string) => `${inputCls} ${failure?.path === path ? 'border-red-400' : ''}`;
 
   return (
-    <SettingsShell title="Account">
+    <SettingsShell title={t('title')}>
       {auth?.user && (
-        <Section title="Signed in as" testId="account-profile">
+        <Section title={t('signedInAs')} testId="account-profile">
           <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
-            <dt className="text-zinc-500">Name</dt>
+            <dt className="text-zinc-500">{t('name')}</dt>
             <dd>{auth.user.name}</dd>
-            <dt className="text-zinc-500">Email</dt>
+            <dt className="text-zinc-500">{t('email')}</dt>
             <dd data-testid="account-profile-email">{auth.user.email}</dd>
           </dl>
         </Section>
       )}
-      <Section title="Change password" testId="change-password">
-        <p className="mb-3 text-[13px] text-zinc-500">
-          Changing your password signs you out everywhere else (other browsers and devices); this session stays signed
-          in. Personal access tokens keep working until you revoke them.
-        </p>
+      <Section title={t('changePassword')} testId="change-password">
+        <p className="mb-3 text-[13px] text-zinc-500">{t('intro')}</p>
         <SettingsForm className="max-w-sm space-y-3" onSubmit={submit}>
           {FIELDS.map(({ path, ...field }) => (
             <InputField
               key={path}
               type="password"
               {...field}
+              label={t(`fields.${path}`)}
               required
               minLength={path === 'newPassword' ? MIN_PASSWORD : undefined}
               value={values[path]}
@@ -83,7 +86,7 @@ export function AccountSettings() {
               className={fieldCls(path)}
             />
           ))}
-          <p className="text-[11px] text-zinc-500">At least {MIN_PASSWORD} characters.</p>
+          <p className="text-[11px] text-zinc-500">{t('minLength', { min: MIN_PASSWORD })}</p>
           {failure && (
             <p
               role="alert"
@@ -100,11 +103,11 @@ export function AccountSettings() {
               data-testid="password-changed"
               className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
             >
-              Password changed. Your other sessions were signed out.
+              {t('changed')}
             </p>
           )}
           <Button type="submit" variant="primary" disabled={busy} data-testid="password-submit">
-            {busy ? 'Changing…' : 'Change password'}
+            {busy ? t('changing') : t('submit')}
           </Button>
         </SettingsForm>
       </Section>

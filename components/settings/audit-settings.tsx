@@ -3,18 +3,20 @@
  * The workspace's audit log (owners and admins): sign-ins, tokens, API keys, credentials, invitations, role
  * changes, publishing and deletions, newest first, with the time in the viewer's locale and time zone.
  */
+import { useTranslations } from 'next-intl';
 import { useCallback } from 'react';
 import { authApi, canAdmin, type AuditEntry } from '@/components/api/auth-api';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
-import { ErrorNote, formatDate, Section, SettingsShell, SettingsTable, useApiData } from './settings-shell';
+import { ErrorNote, Section, SettingsShell, SettingsTable, useApiData, useFormatDate } from './settings-shell';
 
 const LIMIT = 200;
 
 export function AuditSettings() {
   const auth = useAuth();
+  const t = useTranslations('settings.audit');
   return (
-    <SettingsShell title="Audit log">
+    <SettingsShell title={t('title')}>
       {canAdmin(auth?.role) ? (
         <AuditTable />
       ) : (
@@ -23,7 +25,7 @@ export function AuditSettings() {
           data-testid="audit-forbidden"
           className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
         >
-          Only owners and admins of this workspace can see its audit log.
+          {t('forbidden')}
         </p>
       )}
     </SettingsShell>
@@ -33,25 +35,26 @@ export function AuditSettings() {
 function AuditTable() {
   const fetchAudit = useCallback(() => authApi.listAudit(LIMIT), []);
   const { data: entries, error, reload } = useApiData(fetchAudit);
+  const t = useTranslations('settings.audit');
+  const tc = useTranslations('common');
+  const columns = (['time', 'action', 'who', 'target', 'ip', 'details'] as const).map((c) => t(`columns.${c}`));
   return (
     <>
       <ErrorNote error={error} />
-      <Section title="Recent activity" testId="audit">
+      <Section title={t('recent')} testId="audit">
         <div className="mb-3 flex items-center gap-3 text-[13px] text-zinc-500">
-          <span className="flex-1">
-            The latest {LIMIT} entries of this workspace, newest first. Times are in your time zone.
-          </span>
+          <span className="flex-1">{t('intro', { limit: LIMIT })}</span>
           <Button size="sm" onClick={reload} data-testid="audit-refresh">
-            Refresh
+            {t('refresh')}
           </Button>
         </div>
         {!entries ? (
-          !error && <p className="text-sm text-zinc-500">Loading…</p>
+          !error && <p className="text-sm text-zinc-500">{tc('loading')}</p>
         ) : !entries.length ? (
-          <p className="text-sm text-zinc-500">Nothing recorded yet.</p>
+          <p className="text-sm text-zinc-500">{t('empty')}</p>
         ) : (
           <div className="overflow-x-auto">
-            <SettingsTable columns={['Time', 'Action', 'Who', 'Target', 'IP', 'Details']} spaced testId="audit-table">
+            <SettingsTable columns={columns} spaced testId="audit-table">
               {entries.map((e) => (
                 <AuditRow key={e.id} entry={e} />
               ))}
@@ -64,13 +67,14 @@ function AuditTable() {
 }
 
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
+  const formatDate = useFormatDate();
   const details = detailsText(e.data);
   const actor = e.actor?.email ?? e.actor?.id ?? '—';
   return (
     <tr className="border-t border-zinc-100 align-top" data-testid="audit-row" data-action={e.action}>
       <td className="whitespace-nowrap py-2 pr-3 text-[12px] text-zinc-600">
         <time dateTime={e.at} title={e.at}>
-          {formatDate(e.at)}
+          {formatDate(e.at, true)}
         </time>
       </td>
       <td className="py-2 pr-3 font-mono text-[12px] text-zinc-800">{e.action}</td>

@@ -1,12 +1,37 @@
 // Guarantees: the credential form's price rows become exactly the `prices` table the API accepts (USD per million
 // tokens, cached input optional, blank rows ignored, no rows: no table), and every bad entry is named by its row and
 // field with a message a user can act on — a missing or non-numeric amount, a duplicate model, an id the server's
-// schema refuses, an amount above its maximum — so nothing the server would reject is sent.
+// schema refuses, an amount above its maximum — so nothing the server would reject is sent; the form shows each in
+// the reader's language.
+import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
 import { parsePriceTable } from '@/engine/llm/prices';
-import { EMPTY_PRICE_ROW, pricesFromRows, problemOf, type PriceRow } from './credential-prices';
+import { MESSAGES } from '@/messages';
+import {
+  EMPTY_PRICE_ROW,
+  pricesFromRows,
+  problemOf as problemAt,
+  type PriceField,
+  type PriceProblem,
+  type PriceRow,
+} from './credential-prices';
 
 const row = (r: Partial<PriceRow>): PriceRow => ({ ...EMPTY_PRICE_ROW, ...r });
+
+function translator(locale: 'en' | 'zh-CN') {
+  // The messages' own key types are a union of both languages here: look keys up as plain strings.
+  const t = createTranslator({
+    locale,
+    messages: MESSAGES[locale],
+    namespace: 'settings.prices.problems',
+  }) as unknown as (key: string, values?: Record<string, string | number>) => string;
+  return (problems: PriceProblem[], r: number, field: PriceField) => {
+    const p = problemAt(problems, r, field);
+    return p && t(p.code, p.values);
+  };
+}
+/** The problem shown under a field, as the English form words it. */
+const problemOf = translator('en');
 
 describe('credential price rows', () => {
   it('build the table the API accepts', () => {
@@ -43,6 +68,7 @@ describe('credential price rows', () => {
     expect(problemOf(problems, 2, 'cachedInput')).toMatch(/number/);
     expect(problemOf(problems, 2, 'output')).toMatch(/number/);
     expect(problemOf(problems, 3, 'model')).toBe('priced already in row 1');
+    expect(translator('zh-CN')(problems, 3, 'model')).toBe('已在第 1 行定价');
   });
 
   it('the server schema’s limits: a * only at the end, ids up to 200 characters, amounts up to 100000', () => {

@@ -2,7 +2,8 @@
  * The price rows of an OpenAI-compatible credential's form, to and from the `prices` table its data accepts
  * (engine/llm/prices.ts: `{ "<model or prefix*>": { input, cachedInput?, output } }`, USD per million tokens). Every
  * problem is named by its row and field, so the form can show it beside the input; the limits are the server's own
- * schema's, so what passes here is what the API accepts.
+ * schema's, so what passes here is what the API accepts. A problem is a message key (settings.prices.problems.<code>)
+ * with its values: the form shows it in the reader's language.
  */
 import { priceTableSchema, type ModelPrice } from '@/engine/llm/prices';
 
@@ -15,11 +16,20 @@ export interface PriceRow {
 
 export type PriceField = keyof PriceRow;
 
+/** What is wrong with a field: the keys of settings.prices.problems. */
+export type PriceProblemCode =
+  'modelMissing' | 'duplicate' | 'required' | 'notANumber' | 'tooLong' | 'tooMuch' | 'badId' | 'invalid';
+
 export interface PriceProblem {
   row: number;
   field: PriceField;
-  message: string;
+  code: PriceProblemCode;
+  /** The message's placeholders (`row`, `max`, `message`). */
+  values?: Record<string, string | number>;
 }
+
+/** A problem's code and values, without where it is. */
+type Problem = Pick<PriceProblem, 'code' | 'values'>;
 
 export const EMPTY_PRICE_ROW: PriceRow = { model: '', input: '', cachedInput: '', output: '' };
 
@@ -46,18 +56,18 @@ export function pricesFromRows(rows: PriceRow[]): {
   rows.forEach((r, row) => {
     if (blank(r)) return;
     const model = r.model.trim();
-    if (!model) problems.push({ row, field: 'model', message: 'name the model (or a prefix ending in *)' });
+    if (!model) problems.push({ row, field: 'model', code: 'modelMissing' });
     else if (seen.has(model.toLowerCase()))
-      problems.push({ row, field: 'model', message: `priced already in row ${seen.get(model.toLowerCase())! + 1}` });
+      problems.push({ row, field: 'model', code: 'duplicate', values: { row: seen.get(model.toLowerCase())! + 1 } });
     const price: Partial<ModelPrice> = {};
     for (const field of ['input', 'cachedInput', 'output'] as const) {
       const text = r[field].trim();
       if (!text) {
-        if (field !== 'cachedInput') problems.push({ row, field, message: 'required' });
+        if (field !== 'cachedInput') problems.push({ row, field, code: 'required' });
         continue;
       }
       const n = amountOf(text);
-      if (n === null) problems.push({ row, field, message: 'a number of USD, e.g. 0.15' });
+      if (n === null) problems.push({ row, field, code: 'notANumber' });
       else price[field] = n;
     }
     if (model && !seen.has(model.toLowerCase())) {
@@ -75,8 +85,8 @@ export function pricesFromRows(rows: PriceRow[]): {
     const [model, field] = issue.path as [string | undefined, string | undefined];
     const row = model !== undefined ? (rowOf.get(model) ?? 0) : 0;
     if (field === 'input' || field === 'cachedInput' || field === 'output')
-      problems.push({ row, field, message: amountMessage(issue) });
-    else problems.push({ row, field: 'model', message: keyMessage(issue) });
+      problems.push({ row, field, ...amountProblem(issue) });
+    else problems.push({ row, field: 'model', ...keyProblem(issue) });
   }
   return { prices: undefined, problems };
 }
@@ -84,16 +94,19 @@ export function pricesFromRows(rows: PriceRow[]): {
 type Issue = { code: string; message: string; maximum?: unknown; issues?: Issue[] };
 
 /** A model id the schema refused: what its key check said (too long, or a `*` not at the end). */
-function keyMessage(issue: Issue): string {
+function keyProblem(issue: Issue): Problem {
   const inner = issue.issues?.[0] ?? issue;
-  return inner.code === 'too_big' ? `at most ${String(inner.maximum)} characters` : inner.message;
+  if (inner.code === 'too_big') return { code: 'tooLong', values: { max: String(inner.maximum) } };
+  if (inner.code === 'invalid_format') return { code: 'badId' };
+  return { code: 'invalid', values: { message: inner.message } };
 }
 
-function amountMessage(issue: Issue): string {
-  return issue.code === 'too_big' ? `at most ${String(issue.maximum)} USD per million tokens` : issue.message;
+function amountProblem(issue: Issue): Problem {
+  if (issue.code === 'too_big') return { code: 'tooMuch', values: { max: String(issue.maximum) } };
+  return { code: 'invalid', values: { message: issue.message } };
 }
 
 /** The problem of one field, for the input it belongs to. */
-export function problemOf(problems: PriceProblem[], row: number, field: PriceField): string | undefined {
-  return problems.find((p) => p.row === row && p.field === field)?.message;
+export function problemOf(problems: PriceProblem[], row: number, field: PriceField): PriceProblem | undefined {
+  return problems.find((p) => p.row === row && p.field === field);
 }

@@ -4,6 +4,7 @@
  * whose fields follow the type, with the hosts the credential may be sent to (and, for an OpenAI-compatible one, its
  * own model prices).
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authApi, canAdmin, type CredentialType, type CredentialView } from '@/components/api/auth-api';
 import { ApiError } from '@/components/api/client';
@@ -12,68 +13,72 @@ import { Button } from '@/components/ui/button';
 import { pricesFromRows, type PriceProblem, type PriceRow } from './credential-prices';
 import { CredentialPricesFields } from './credential-prices-fields';
 import { InputField, SelectField, SettingsForm, useSubmit } from './settings-form';
-import { ErrorNote, formatDate, Section, SettingsShell, TableSection, useApiData } from './settings-shell';
+import { ErrorNote, Section, SettingsShell, TableSection, useApiData, useFormatDate } from './settings-shell';
 
 type NewType = Exclude<CredentialType, 'env'>;
 
-/** The data fields of each type: [key, label, is secret]. */
-const FIELDS: Record<NewType, Array<[string, string, boolean]>> = {
+/** The data fields of each type: [key, is secret]; each is labelled by settings.credentials.fields.<key>. */
+const FIELDS: Record<NewType, Array<[string, boolean]>> = {
   openai: [
-    ['baseUrl', 'Base URL', false],
-    ['apiKey', 'API key', true],
+    ['baseUrl', false],
+    ['apiKey', true],
   ],
   http_header: [
-    ['name', 'Header name', false],
-    ['value', 'Header value', true],
+    ['name', false],
+    ['value', true],
   ],
-  bearer: [['token', 'Bearer token', true]],
+  bearer: [['token', true]],
   basic: [
-    ['username', 'Username', false],
-    ['password', 'Password', true],
+    ['username', false],
+    ['password', true],
   ],
 };
-const TYPE_LABEL: Record<CredentialType, string> = {
-  openai: 'OpenAI-compatible',
-  http_header: 'HTTP header',
-  bearer: 'Bearer token',
-  basic: 'Basic auth',
-  env: 'Environment',
-};
+/** The types with a label (settings.credentials.types.<type>); an unknown one shows as it is. */
+const TYPES: readonly string[] = ['openai', 'http_header', 'bearer', 'basic', 'env'] satisfies CredentialType[];
 
 export function CredentialsSettings() {
   const auth = useAuth();
   const admin = canAdmin(auth?.role);
   const { data: list, error, reload, act } = useApiData(authApi.listCredentials);
+  const t = useTranslations('settings.credentials');
+  const tc = useTranslations('common');
+  const formatDate = useFormatDate();
+  const columns = (['name', 'type', 'value', 'hosts', 'created'] as const).map((c) => t(`columns.${c}`));
 
   const remove = async (c: CredentialView) => {
-    if (!window.confirm(`Delete the credential “${c.name}”? Nodes that use it will fail.`)) return;
+    if (!window.confirm(t('confirmDelete', { name: c.name }))) return;
     await act(() => authApi.deleteCredential(c.id));
   };
 
   return (
-    <SettingsShell title="Credentials">
+    <SettingsShell title={t('title')}>
       <ErrorNote error={error} />
       {admin && <CreateCredential onCreated={reload} />}
       <TableSection
-        title="Credentials of this workspace"
+        title={t('listTitle')}
         testId="credentials"
         rows={list}
-        loading={<p className="text-sm text-zinc-500">{error ? '' : 'Loading…'}</p>}
-        empty="No credentials yet."
-        columns={['Name', 'Type', 'Value', 'Hosts', 'Created']}
+        loading={<p className="text-sm text-zinc-500">{error ? '' : tc('loading')}</p>}
+        empty={t('empty')}
+        columns={columns}
         actions
       >
         {(c) => (
           <tr key={c.id} className="border-t border-zinc-100" data-testid="credential-row" data-name={c.name}>
             <td className="py-2 font-medium">{c.name}</td>
-            <td className="py-2 text-zinc-600">{TYPE_LABEL[c.type] ?? c.type}</td>
+            <td className="py-2 text-zinc-600">{TYPES.includes(c.type) ? t(`types.${c.type}`) : c.type}</td>
             <td className="py-2 font-mono text-[12px] text-zinc-600">{c.masked}</td>
             <td className="py-2 text-zinc-600">{c.hosts?.join(', ') || '—'}</td>
             <td className="py-2 text-zinc-500">{formatDate(c.createdAt)}</td>
             <td className="py-2 text-right">
               {admin && !c.readOnly && (
-                <Button size="sm" variant="danger" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
-                  Delete
+                <Button
+                  size="sm"
+                  variant="danger"
+                  onClick={() => void remove(c)}
+                  aria-label={t('deleteLabel', { name: c.name })}
+                >
+                  {t('delete')}
                 </Button>
               )}
             </td>
@@ -91,6 +96,7 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
   const [hosts, setHosts] = useState('');
   const [priceRows, setPriceRows] = useState<PriceRow[]>([]);
   const [priceProblems, setPriceProblems] = useState<PriceProblem[]>([]);
+  const t = useTranslations('settings.credentials');
   const { busy, error, submit } = useSubmit(async () => {
     const fields: Record<string, unknown> = Object.fromEntries(
       FIELDS[type].map(([k]) => [k, data[k] ?? '']).filter(([, v]) => v !== ''),
@@ -98,7 +104,7 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
     if (type === 'openai') {
       const { prices, problems } = pricesFromRows(priceRows);
       setPriceProblems(problems);
-      if (problems.length) throw new Error('Some prices need fixing (see below each field).');
+      if (problems.length) throw new Error(t('create.pricesNeedFixing'));
       if (prices) fields.prices = prices;
     }
     const hostList = hosts
@@ -110,7 +116,12 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
     } catch (e) {
       // A price the server refused names its entry in the path (data.prices.<model>.<field>): say which one.
       if (e instanceof ApiError && e.path?.startsWith('data.prices'))
-        throw new Error(`Prices — ${e.path.slice('data.prices.'.length) || 'table'}: ${e.message}`);
+        throw new Error(
+          t('create.priceRefused', {
+            entry: e.path.slice('data.prices.'.length) || t('create.priceTable'),
+            message: e.message,
+          }),
+        );
       throw e;
     }
     setName('');
@@ -122,36 +133,37 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
   });
 
   return (
-    <Section title="Add a credential" testId="credential-create">
+    <Section title={t('create.title')} testId="credential-create">
       <SettingsForm className="space-y-3" onSubmit={submit}>
         <div className="flex gap-3">
-          <InputField id="credential-name" label="Name" required value={name} onChange={setName} />
+          <InputField id="credential-name" label={t('create.name')} required value={name} onChange={setName} />
           <SelectField
             id="credential-type"
-            label="Type"
+            label={t('create.type')}
             value={type}
-            onChange={(t) => {
-              setType(t as NewType);
+            onChange={(value) => {
+              setType(value as NewType);
               setData({});
               setPriceProblems([]);
             }}
           >
-            {(Object.keys(FIELDS) as NewType[]).map((t) => (
-              <option key={t} value={t}>
-                {TYPE_LABEL[t]}
+            {(Object.keys(FIELDS) as NewType[]).map((type) => (
+              <option key={type} value={type}>
+                {t(`types.${type}`)}
               </option>
             ))}
           </SelectField>
         </div>
         <div className="flex gap-3">
-          {FIELDS[type].map(([key, label, secret]) => (
+          {FIELDS[type].map(([key, secret]) => (
             <InputField
               key={`${type}-${key}`}
               id={`credential-data-${key}`}
-              label={label}
+              label={t(`fields.${key}`)}
               type={secret ? 'password' : 'text'}
               autoComplete="off"
               required={!(type === 'openai' && key === 'baseUrl')}
+              // i18n-exempt: an example URL
               placeholder={type === 'openai' && key === 'baseUrl' ? 'https://api.openai.com/v1' : undefined}
               value={data[key] ?? ''}
               onChange={(v) => setData((d) => ({ ...d, [key]: v }))}
@@ -171,23 +183,14 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
           />
         )}
         {type !== 'openai' && (
-          <InputField
-            id="credential-hosts"
-            label="Allowed hosts (comma-separated, e.g. api.example.com, *.example.org)"
-            required
-            value={hosts}
-            onChange={setHosts}
-          />
+          <InputField id="credential-hosts" label={t('create.hosts')} required value={hosts} onChange={setHosts} />
         )}
         <p className="text-[11px] text-zinc-500">
-          {type === 'openai'
-            ? 'Sent only to the base URL’s origin.'
-            : 'Sent only to these hosts; a node calling any other host fails.'}{' '}
-          The secret is stored encrypted and never shown again.
+          {type === 'openai' ? t('create.noteOpenai') : t('create.noteHosts')}
         </p>
         <ErrorNote error={error} />
         <Button type="submit" variant="primary" disabled={busy} data-testid="credential-submit">
-          Add credential
+          {t('create.submit')}
         </Button>
       </SettingsForm>
     </Section>

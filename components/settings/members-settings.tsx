@@ -1,18 +1,20 @@
 'use client';
 /** Members of the current workspace with their roles (admins change them) and the invitation form. */
+import { useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import { authApi, canAdmin, ROLES, type Invitation, type Member, type Role } from '@/components/api/auth-api';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { InputField, SelectField, SettingsForm, useSubmit } from './settings-form';
-import { ErrorNote, formatDate, Section, SettingsShell, ShowOnce, TableSection, useApiData } from './settings-shell';
+import { ErrorNote, Section, SettingsShell, ShowOnce, TableSection, useApiData, useFormatDate } from './settings-shell';
 
 function RoleOptions() {
+  const tc = useTranslations('common');
   return (
     <>
       {ROLES.map((r) => (
         <option key={r} value={r}>
-          {r}
+          {tc(`roles.${r}`)}
         </option>
       ))}
     </>
@@ -25,14 +27,18 @@ export function MembersSettings() {
   const admin = canAdmin(auth?.role);
   const fetchMembers = useCallback(() => authApi.listMembers(workspaceId), [workspaceId]);
   const { data: members, error, act } = useApiData(fetchMembers);
+  const t = useTranslations('settings.members');
+  const tc = useTranslations('common');
+  const formatDate = useFormatDate();
+  const columns = (['name', 'email', 'role', 'joined'] as const).map((c) => t(`columns.${c}`));
 
   const changeRole = (m: Member, role: Role) => act(() => authApi.setMemberRole(workspaceId, m.userId, role));
 
   return (
-    <SettingsShell title="Members & invitations">
+    <SettingsShell title={t('title')}>
       <ErrorNote error={error} />
       {admin && <InviteSection workspaceId={workspaceId} />}
-      <TableSection title="Members" testId="members" rows={members} columns={['Name', 'Email', 'Role', 'Joined']}>
+      <TableSection title={t('members')} testId="members" rows={members} columns={columns}>
         {(m) => (
           <tr key={m.userId} className="border-t border-zinc-100" data-testid="member-row" data-email={m.email}>
             <td className="py-2">{m.name}</td>
@@ -40,7 +46,7 @@ export function MembersSettings() {
             <td className="py-2">
               {admin && m.userId !== auth?.user?.id ? (
                 <select
-                  aria-label={`Role of ${m.email}`}
+                  aria-label={t('roleOf', { email: m.email })}
                   value={m.role}
                   onChange={(e) => void changeRole(m, e.target.value as Role)}
                   className="h-7 rounded-md border border-zinc-300 px-1.5 text-[13px]"
@@ -48,7 +54,7 @@ export function MembersSettings() {
                   <RoleOptions />
                 </select>
               ) : (
-                m.role
+                tc(`roles.${m.role}`)
               )}
             </td>
             <td className="py-2 text-zinc-500">{formatDate(m.joinedAt)}</td>
@@ -63,6 +69,11 @@ function InviteSection({ workspaceId }: { workspaceId: string }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('editor');
   const [invitation, setInvitation] = useState<Invitation | null>(null);
+  const t = useTranslations('settings.members.invite');
+  const tc = useTranslations('common');
+  const formatDate = useFormatDate();
+  const invitationLabel = (inv: Invitation) =>
+    t('link', { email: inv.email, role: tc(`roles.${inv.role}`), until: formatDate(inv.expiresAt) });
 
   const { busy, error, submit } = useSubmit(async () => {
     const inv = await authApi.invite(workspaceId, email, role);
@@ -73,16 +84,16 @@ function InviteSection({ workspaceId }: { workspaceId: string }) {
   });
 
   return (
-    <Section title="Invite someone" testId="invite-section">
+    <Section title={t('title')} testId="invite-section">
       <SettingsForm className="flex items-end gap-2" onSubmit={submit}>
-        <InputField id="invite-email" label="Email" type="email" required value={email} onChange={setEmail} />
+        <InputField id="invite-email" label={t('email')} type="email" required value={email} onChange={setEmail} />
         <div className="w-36">
-          <SelectField id="invite-role" label="Role" value={role} onChange={(r) => setRole(r as Role)}>
+          <SelectField id="invite-role" label={t('role')} value={role} onChange={(r) => setRole(r as Role)}>
             <RoleOptions />
           </SelectField>
         </div>
         <Button type="submit" variant="primary" disabled={busy} data-testid="invite-submit">
-          Create invitation
+          {t('submit')}
         </Button>
       </SettingsForm>
       <div className="mt-2">
@@ -91,8 +102,4 @@ function InviteSection({ workspaceId }: { workspaceId: string }) {
       {invitation && <ShowOnce label={invitationLabel(invitation)} value={invitation.url} testId="invite-link" />}
     </Section>
   );
-}
-
-function invitationLabel(inv: Invitation): string {
-  return `Invitation link for ${inv.email} (${inv.role}, valid until ${formatDate(inv.expiresAt)})`;
 }

@@ -2,6 +2,7 @@
 /** The frame of the settings pages: the top bar, a tab per page, sections, tables, and loading their data. */
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
@@ -9,40 +10,42 @@ import { useAuth } from '@/components/auth/auth-gate';
 import { TopBar } from '@/components/ui/top-bar';
 import { inputCls } from './settings-form';
 
+/** The tabs, each labelled by settings.shell.tabs.<key>. */
 const TABS = [
-  { href: '/settings/account', label: 'Account' },
-  { href: '/settings/members', label: 'Members' },
-  { href: '/settings/credentials', label: 'Credentials' },
-  { href: '/settings/skills', label: 'Skills' },
-  { href: '/settings/tokens', label: 'API tokens' },
-  { href: '/settings/audit', label: 'Audit log', admin: true },
+  { href: '/settings/account', key: 'account' },
+  { href: '/settings/members', key: 'members' },
+  { href: '/settings/credentials', key: 'credentials' },
+  { href: '/settings/skills', key: 'skills' },
+  { href: '/settings/tokens', key: 'tokens' },
+  { href: '/settings/audit', key: 'audit', admin: true },
 ];
 
 export function SettingsShell({ title, children }: { title: string; children: ReactNode }) {
   const pathname = usePathname();
+  const t = useTranslations('settings.shell');
   const admin = canAdmin(useAuth()?.role);
-  const tabs = TABS.filter((t) => !t.admin || admin);
+  const tabs = TABS.filter((tab) => !tab.admin || admin);
   return (
     <div className="flex min-h-screen flex-col bg-zinc-50">
       <TopBar>
         <span className="text-zinc-600">/</span>
-        <span className="text-sm font-medium">Settings</span>
+        <span className="text-sm font-medium">{t('settings')}</span>
       </TopBar>
       <div className="mx-auto w-full max-w-4xl flex-1 p-6">
-        <nav className="mb-5 flex gap-1 border-b border-zinc-200" aria-label="Settings">
-          {tabs.map((t) => (
+        <nav className="mb-5 flex gap-1 border-b border-zinc-200" aria-label={t('settings')}>
+          {tabs.map((tab) => (
             <Link
-              key={t.href}
-              href={t.href}
-              aria-current={pathname === t.href ? 'page' : undefined}
+              key={tab.href}
+              href={tab.href}
+              aria-current={pathname === tab.href ? 'page' : undefined}
               className={
                 '-mb-px border-b-2 px-3 py-2 text-sm font-medium ' +
-                (pathname === t.href
+                (pathname === tab.href
                   ? 'border-indigo-500 text-indigo-700'
                   : 'border-transparent text-zinc-500 hover:text-zinc-800')
               }
             >
-              {t.label}
+              {t(`tabs.${tab.key}`)}
             </Link>
           ))}
         </nav>
@@ -104,7 +107,7 @@ export function TableSection<T>({
   title,
   testId,
   rows,
-  loading = <p className="text-sm text-zinc-500">Loading…</p>,
+  loading,
   empty,
   columns,
   actions,
@@ -119,10 +122,11 @@ export function TableSection<T>({
   actions?: boolean;
   children: (item: T) => ReactNode;
 }) {
+  const tc = useTranslations('common');
   return (
     <Section title={title} testId={testId}>
       {!rows ? (
-        loading
+        (loading ?? <p className="text-sm text-zinc-500">{tc('loading')}</p>)
       ) : empty !== undefined && !rows.length ? (
         <p className="text-sm text-zinc-500">{empty}</p>
       ) : (
@@ -145,6 +149,7 @@ export function ErrorNote({ error }: { error: string | null }) {
 
 /** A secret shown once (invitation link, token), with a copy button. */
 export function ShowOnce({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const t = useTranslations('settings.shell');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -172,16 +177,24 @@ export function ShowOnce({ label, value, testId }: { label: string; value: strin
           data-testid={`${testId}-copy`}
           className="h-8 shrink-0 rounded-md border border-zinc-300 bg-white px-3 text-xs font-medium hover:bg-zinc-50"
         >
-          Copy
+          {t('copy')}
         </button>
       </div>
-      <p className="mt-1 text-[11px] text-amber-800">Shown only now — copy it before leaving this page.</p>
+      <p className="mt-1 text-[11px] text-amber-800">{t('shownOnce')}</p>
     </div>
   );
 }
 
-export function formatDate(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+/**
+ * Formats a date in the reader's language and time zone (— when there is none); `seconds` adds them (the audit log).
+ */
+export function useFormatDate() {
+  const format = useFormatter();
+  return useCallback(
+    (iso: string | null | undefined, seconds = false): string =>
+      iso ? format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' }) : '—',
+    [format],
+  );
 }
 
 /**

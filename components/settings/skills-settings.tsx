@@ -4,13 +4,14 @@
  * instructions on demand, and for editors an upload form: SKILL.md in a text area (or from a chosen skill folder)
  * plus extra files, each under a path inside the skill. Files are read in the browser and sent as JSON.
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import { canEdit } from '@/components/api/auth-api';
 import { call } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { inputCls, SettingsForm, useSubmit } from './settings-form';
-import { ErrorNote, formatDate, Section, SettingsShell, TableSection, useApiData } from './settings-shell';
+import { ErrorNote, Section, SettingsShell, TableSection, useApiData, useFormatDate } from './settings-shell';
 
 interface SkillView {
   name: string;
@@ -45,10 +46,14 @@ export function SkillsSettings() {
   const editor = canEdit(useAuth()?.role);
   const { data: list, error, reload, act } = useApiData(skillsApi.list);
   const [open, setOpen] = useState<SkillDetail | null>(null);
+  const t = useTranslations('settings.skills');
+  const tc = useTranslations('common');
+  const formatDate = useFormatDate();
+  const columns = (['name', 'description', 'source', 'files', 'updated'] as const).map((c) => t(`columns.${c}`));
 
   const remove = async (s: SkillView) => {
-    const back = s.shadows ? ' The SKILLS_DIR skill of that name will be used again.' : '';
-    if (!window.confirm(`Delete the skill “${s.name}”? Agents that use it lose it.${back}`)) return;
+    // Deleting an upload that replaced a SKILLS_DIR skill brings that one back.
+    if (!window.confirm(t(s.shadows ? 'confirmDeleteShadowing' : 'confirmDelete', { name: s.name }))) return;
     await act(() => skillsApi.remove(s.name));
     if (open?.name === s.name) setOpen(null);
   };
@@ -56,21 +61,17 @@ export function SkillsSettings() {
     act(async () => setOpen(open?.name === s.name && open.source === s.source ? null : await skillsApi.get(s.name)));
 
   return (
-    <SettingsShell title="Skills">
-      <p className="text-sm text-zinc-600">
-        Skills are folders of instructions an Agent node can load when a task calls for them: the agent sees each
-        skill’s name and description, and reads the instructions only when it needs them. Uploads to this workspace
-        replace a skill of the same name from the server’s <code>SKILLS_DIR</code>.
-      </p>
+    <SettingsShell title={t('title')}>
+      <p className="text-sm text-zinc-600">{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
       <ErrorNote error={error} />
       {editor && <UploadSkill onUploaded={reload} />}
       <TableSection
-        title="Skills of this workspace"
+        title={t('listTitle')}
         testId="skills"
         rows={list}
-        loading={<p className="text-sm text-zinc-500">{error ? '' : 'Loading…'}</p>}
-        empty="No skills yet."
-        columns={['Name', 'Description', 'Source', 'Files', 'Updated']}
+        loading={<p className="text-sm text-zinc-500">{error ? '' : tc('loading')}</p>}
+        empty={t('empty')}
+        columns={columns}
         actions
       >
         {(s) => (
@@ -78,20 +79,26 @@ export function SkillsSettings() {
             <td className="py-2 pr-3 font-mono text-[12px] font-medium">{s.name}</td>
             <td className="py-2 pr-3 text-zinc-600">{s.description}</td>
             <td className="py-2 pr-3 text-zinc-600">
-              {s.source === 'dir' ? 'SKILLS_DIR' : 'Upload'}
-              {s.shadows && <span className="block text-[11px] text-amber-700">replaces the SKILLS_DIR skill</span>}
+              {/* i18n-exempt: SKILLS_DIR is the server setting's name */}
+              {s.source === 'dir' ? 'SKILLS_DIR' : t('uploaded')}
+              {s.shadows && <span className="block text-[11px] text-amber-700">{t('replaces')}</span>}
             </td>
             <td className="py-2 pr-3 text-zinc-600" title={s.files.map((f) => f.path).join('\n')}>
               {s.files.length}
             </td>
             <td className="py-2 pr-3 text-zinc-500">{formatDate(s.updatedAt)}</td>
             <td className="space-x-1 whitespace-nowrap py-2 text-right">
-              <Button size="sm" onClick={() => void view(s)} aria-label={`Show ${s.name}`}>
-                {open?.name === s.name ? 'Hide' : 'Show'}
+              <Button size="sm" onClick={() => void view(s)} aria-label={t('showLabel', { name: s.name })}>
+                {open?.name === s.name ? t('hide') : t('show')}
               </Button>
               {editor && s.source === 'workspace' && (
-                <Button size="sm" variant="danger" onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>
-                  Delete
+                <Button
+                  size="sm"
+                  variant="danger"
+                  onClick={() => void remove(s)}
+                  aria-label={t('deleteLabel', { name: s.name })}
+                >
+                  {t('delete')}
                 </Button>
               )}
             </td>
@@ -104,16 +111,17 @@ export function SkillsSettings() {
 }
 
 function SkillBody({ skill }: { skill: SkillDetail }) {
+  const t = useTranslations('settings.skills');
   return (
-    <Section title={`${skill.name} — instructions`} testId="skill-body">
+    <Section title={t('instructions', { name: skill.name })} testId="skill-body">
       <pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded-md bg-zinc-50 p-3 font-mono text-[12px]">
-        {skill.body || '(no instructions beyond the description)'}
+        {skill.body || t('noInstructions')}
       </pre>
       {skill.files.length > 0 && (
         <ul className="mt-2 list-inside list-disc text-[12px] text-zinc-600">
           {skill.files.map((f) => (
             <li key={f.path}>
-              <span className="font-mono">{f.path}</span> ({f.bytes} bytes)
+              <span className="font-mono">{f.path}</span> {t('fileBytes', { bytes: f.bytes })}
             </li>
           ))}
         </ul>
@@ -135,6 +143,7 @@ function UploadSkill({ onUploaded }: { onUploaded: () => void }) {
   const [skillMd, setSkillMd] = useState(TEMPLATE);
   const [extra, setExtra] = useState<ExtraFile[]>([]);
   const [seq, setSeq] = useState(0);
+  const t = useTranslations('settings.skills.upload');
 
   const addFiles = useCallback(
     async (list: FileList | null, fromFolder: boolean) => {
@@ -167,11 +176,11 @@ function UploadSkill({ onUploaded }: { onUploaded: () => void }) {
   });
 
   return (
-    <Section title="Upload a skill" testId="skill-upload">
+    <Section title={t('title')} testId="skill-upload">
       <SettingsForm className="space-y-3" onSubmit={submit}>
         <div className="flex flex-wrap gap-4 text-[12px] text-zinc-700">
           <label className="flex items-center gap-2">
-            Skill folder
+            {t('folder')}
             <input
               type="file"
               data-testid="skill-folder"
@@ -180,7 +189,7 @@ function UploadSkill({ onUploaded }: { onUploaded: () => void }) {
             />
           </label>
           <label className="flex items-center gap-2">
-            Extra files
+            {t('extraFiles')}
             <input
               type="file"
               multiple
@@ -191,8 +200,7 @@ function UploadSkill({ onUploaded }: { onUploaded: () => void }) {
         </div>
         <div>
           <label htmlFor="skill-md" className="mb-1 block text-[12px] font-medium text-zinc-700">
-            SKILL.md (front matter: <code>name</code> — lower-case letters, digits, hyphens — and{' '}
-            <code>description</code>)
+            {t.rich('skillMd', { code: (chunks) => <code>{chunks}</code> })}
           </label>
           <textarea
             id="skill-md"
@@ -209,31 +217,29 @@ function UploadSkill({ onUploaded }: { onUploaded: () => void }) {
             {extra.map((f) => (
               <li key={f.key} className="flex items-center gap-2">
                 <input
-                  aria-label="Path inside the skill"
+                  aria-label={t('pathLabel')}
                   value={f.path}
                   onChange={(e) =>
                     setExtra((cur) => cur.map((c) => (c.key === f.key ? { ...c, path: e.target.value } : c)))
                   }
                   className={`${inputCls} font-mono text-[12px]`}
                 />
-                <span className="shrink-0 text-[11px] text-zinc-500">{f.text.length} chars</span>
+                <span className="shrink-0 text-[11px] text-zinc-500">{t('chars', { count: f.text.length })}</span>
                 <Button
                   size="sm"
                   onClick={() => setExtra((cur) => cur.filter((c) => c.key !== f.key))}
-                  aria-label={`Remove ${f.path}`}
+                  aria-label={t('removeLabel', { path: f.path })}
                 >
-                  Remove
+                  {t('remove')}
                 </Button>
               </li>
             ))}
           </ul>
         )}
-        <p className="text-[11px] text-zinc-500">
-          Uploading a skill whose name exists in this workspace replaces it and all its files. Text files only.
-        </p>
+        <p className="text-[11px] text-zinc-500">{t('note')}</p>
         <ErrorNote error={error} />
         <Button type="submit" variant="primary" disabled={busy} data-testid="skill-submit">
-          Upload skill
+          {t('submit')}
         </Button>
       </SettingsForm>
     </Section>

@@ -5,6 +5,7 @@
  * canvas behind it does not act on Delete/Backspace. The button portals the drawer to <body>, so the drawer
  * inherits neither the dark top bar's colours nor its stacking.
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './button';
@@ -70,6 +71,7 @@ export function Drawer({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const tc = useTranslations('common');
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
@@ -116,7 +118,7 @@ export function Drawer({
               type="button"
               className="px-1 text-zinc-400 hover:text-zinc-700"
               onClick={onClose}
-              aria-label="Close"
+              aria-label={tc('close')}
               data-testid={closeTestId}
               autoFocus
             >

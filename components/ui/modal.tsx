@@ -1,4 +1,5 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, type ReactNode } from 'react';
 
 export function Modal({
@@ -16,6 +17,7 @@ export function Modal({
   testId?: string;
   wide?: boolean;
 }) {
+  const tc = useTranslations('common');
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
@@ -42,7 +44,12 @@ export function Modal({
       >
         <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
           <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
-          <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label="Close">
+          <button
+            type="button"
+            className="text-zinc-400 hover:text-zinc-700"
+            onClick={onClose}
+            aria-label={tc('close')}
+          >
             ✕
           </button>
         </div>

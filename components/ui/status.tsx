@@ -1,43 +1,42 @@
 /** One palette of status colours for nodes, runs and trace rows. */
+import { useTranslations } from 'next-intl';
 import type { NodeStatus, RunStatus } from '@/components/api/types';
 
 type AnyStatus = NodeStatus | RunStatus | 'idle';
 
-export const STATUS_STYLE: Record<AnyStatus, { badge: string; border: string; dot: string; label: string }> = {
-  idle: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300', label: 'idle' },
-  pending: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300', label: 'pending' },
-  queued: { badge: 'bg-zinc-100 text-zinc-700', border: 'border-zinc-300', dot: 'bg-zinc-400', label: 'queued' },
-  running: { badge: 'bg-blue-100 text-blue-800', border: 'border-blue-500', dot: 'bg-blue-500', label: 'running' },
+export const STATUS_STYLE: Record<AnyStatus, { badge: string; border: string; dot: string }> = {
+  idle: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300' },
+  pending: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300' },
+  queued: { badge: 'bg-zinc-100 text-zinc-700', border: 'border-zinc-300', dot: 'bg-zinc-400' },
+  running: { badge: 'bg-blue-100 text-blue-800', border: 'border-blue-500', dot: 'bg-blue-500' },
   succeeded: {
     badge: 'bg-emerald-100 text-emerald-800',
     border: 'border-emerald-500',
     dot: 'bg-emerald-500',
-    label: 'succeeded',
   },
-  failed: { badge: 'bg-red-100 text-red-800', border: 'border-red-500', dot: 'bg-red-500', label: 'failed' },
+  failed: { badge: 'bg-red-100 text-red-800', border: 'border-red-500', dot: 'bg-red-500' },
   skipped: {
     badge: 'bg-zinc-100 text-zinc-500',
     border: 'border-zinc-300 border-dashed',
     dot: 'bg-zinc-300',
-    label: 'skipped',
   },
-  waiting: { badge: 'bg-amber-100 text-amber-800', border: 'border-amber-500', dot: 'bg-amber-500', label: 'waiting' },
+  waiting: { badge: 'bg-amber-100 text-amber-800', border: 'border-amber-500', dot: 'bg-amber-500' },
   cancelled: {
     badge: 'bg-orange-100 text-orange-800',
     border: 'border-orange-400',
     dot: 'bg-orange-400',
-    label: 'cancelled',
   },
   interrupted: {
     badge: 'bg-orange-100 text-orange-800',
     border: 'border-orange-400',
     dot: 'bg-orange-400',
-    label: 'interrupted',
   },
 };
 
 export function StatusBadge({ status, testId }: { status: AnyStatus; testId?: string }) {
-  const s = STATUS_STYLE[status] ?? STATUS_STYLE.idle;
+  const t = useTranslations('common.status');
+  const known = status in STATUS_STYLE ? status : 'idle';
+  const s = STATUS_STYLE[known];
   return (
     <span
       data-testid={testId}
@@ -45,7 +44,7 @@ export function StatusBadge({ status, testId }: { status: AnyStatus; testId?: st
       className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[11px] font-medium ${s.badge}`}
     >
       <span className={`h-1.5 w-1.5 rounded-full ${s.dot} ${status === 'running' ? 'animate-pulse' : ''}`} />
-      {s.label}
+      {t(known)}
     </span>
   );
 }

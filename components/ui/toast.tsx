@@ -1,5 +1,6 @@
 'use client';
 /** App-wide toasts. `toast()` can be called from anywhere (stores, event handlers); <Toaster/> renders them. */
+import { useTranslations } from 'next-intl';
 import { createStore, useStoreSelector } from '@/components/lib/external-store';
 
 export type ToastKind = 'info' | 'success' | 'error' | 'warning';
@@ -35,6 +36,7 @@ const selectAll = (l: ToastItem[]) => l;
 
 export function Toaster() {
   const list = useStoreSelector(toasts, selectAll);
+  const tc = useTranslations('common');
   return (
     <div
       className={
@@ -61,7 +63,7 @@ export function Toaster() {
             type="button"
             className="text-xs opacity-60 hover:opacity-100"
             onClick={() => dismiss(t.id)}
-            aria-label="Dismiss"
+            aria-label={tc('dismiss')}
           >
             ✕
           </button>

@@ -1,9 +1,11 @@
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { AccountMenu } from '@/components/auth/account-menu';
 
 /** The dark application bar shared by the list and the editor. */
 export function TopBar({ children, right }: { children?: ReactNode; right?: ReactNode }) {
+  const tc = useTranslations('common');
   return (
     <header
       data-testid="top-bar"
@@ -14,13 +16,16 @@ export function TopBar({ children, right }: { children?: ReactNode; right?: Reac
         className="flex items-center gap-2 font-semibold tracking-tight text-white hover:text-indigo-200"
         data-testid="home-link"
       >
-        <span className="grid h-6 w-6 place-items-center rounded-md bg-indigo-500 text-[11px] font-bold">Pf</span>
+        <span className="grid h-6 w-6 place-items-center rounded-md bg-indigo-500 text-[11px] font-bold">
+          {/* i18n-exempt: the logo mark */}
+          Pf
+        </span>
         PaiFlow
       </Link>
       <div className="flex min-w-0 flex-1 items-center gap-3">{children}</div>
       {right && <div className="flex items-center gap-2">{right}</div>}
       <Link href="/runs" className="text-sm font-medium text-zinc-300 hover:text-white" data-testid="nav-runs">
-        Runs
+        {tc('nav.runs')}
       </Link>
       <AccountMenu />
     </header>

@@ -1,6 +1,10 @@
 import { AuditSettings } from '@/components/settings/audit-settings';
+import { getTranslations } from 'next-intl/server';
 
-export const metadata = { title: 'Audit log · PaiFlow' };
+export async function generateMetadata() {
+  const t = await getTranslations('common.pageTitle');
+  return { title: t('audit') };
+}
 
 export default function AuditPage() {
   return <AuditSettings />;

@@ -1,6 +1,10 @@
 import { SkillsSettings } from '@/components/settings/skills-settings';
+import { getTranslations } from 'next-intl/server';
 
-export const metadata = { title: 'Skills · PaiFlow' };
+export async function generateMetadata() {
+  const t = await getTranslations('common.pageTitle');
+  return { title: t('skills') };
+}
 
 export default function SkillsPage() {
   return <SkillsSettings />;
