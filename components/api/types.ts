@@ -26,6 +26,8 @@ export interface JsonSchema {
   items?: JsonSchema;
   enum?: unknown[];
   default?: unknown;
+  /** The field's label in the request's language (GET /api/node-types, lib/i18n/node-catalogue.ts). */
+  title?: string;
   description?: string;
   minimum?: number;
   maximum?: number;

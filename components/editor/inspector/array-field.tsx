@@ -4,9 +4,10 @@
  * the row), a remove button per row and an add button that fills in unique branch ids. Its rows render SchemaField,
  * which renders this component for nested arrays: the two modules import each other, as recursive components do.
  */
+import { useTranslations } from 'next-intl';
 import type { JsonSchema } from '@/components/api/types';
 import { defaultForSchema, fieldPath } from '../graph-model';
-import { FieldErrors, humanize, Label, singular } from './field-chrome';
+import { fieldLabel, FieldErrors, itemLabel, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
 import { SchemaField } from './schema-form';
 import { isWide, typeOf } from './schema-kinds';
@@ -25,6 +26,7 @@ export function ArrayField({
   required?: boolean;
 }) {
   const { onChangeAt } = useForm();
+  const t = useTranslations('inspector.form');
   const item = schema.items!;
   const req = new Set(item.required ?? []);
   const max = schema.maxItems ?? Infinity;
@@ -40,23 +42,23 @@ export function ArrayField({
     }
     onChangeAt(path, [...value, fresh]);
   };
-  const itemName = singular(humanize(name)).toLowerCase();
+  const itemName = itemLabel(name, schema);
   return (
     <div data-testid={`array-${fieldPath(path).replace(/^data\.config\./, '')}`}>
       <div className="mb-1.5 flex items-center justify-between">
-        <Label name={name} required={required} description={schema.description} />
+        <Label text={fieldLabel(name, schema)} required={required} description={schema.description} />
       </div>
       <div className="space-y-2">
         {value.length === 0 && (
           <div className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-[12px] text-zinc-400">
-            None yet.
+            {t('noItems')}
           </div>
         )}
         {value.map((v, i) => (
           <div key={i} className="rounded-md border border-zinc-200 bg-zinc-50/60 p-2.5" data-testid="array-row">
             <div className="mb-2 flex items-center justify-between">
               <span className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
-                {itemName} {i + 1}
+                {t('row', { item: itemName, n: i + 1 })}
               </span>
               <button
                 type="button"
@@ -68,9 +70,9 @@ export function ArrayField({
                     value.filter((_, j) => j !== i),
                   )
                 }
-                aria-label={`Remove ${itemName} ${i + 1}`}
+                aria-label={t('removeRow', { item: itemName, n: i + 1 })}
               >
-                Remove
+                {t('remove')}
               </button>
             </div>
             <div className="grid grid-cols-2 gap-x-2 gap-y-2.5">
@@ -104,7 +106,7 @@ export function ArrayField({
           'text-[12px] font-medium text-zinc-600 hover:border-indigo-400 hover:text-indigo-700 disabled:opacity-40'
         }
       >
-        + Add {itemName}
+        {t('addRow', { item: itemName })}
       </button>
       <FieldErrors path={path} />
     </div>

@@ -3,6 +3,7 @@
  * The inspector's control for a node's `credentialId`: a dropdown of the workspace's credentials of the kinds the
  * node can use (OpenAI-compatible for LLM and Agent nodes, header / bearer / basic for HTTP), with "None".
  */
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { authApi, type CredentialView } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
@@ -27,6 +28,7 @@ export function CredentialSelect({
   label: string;
   className: string;
 }) {
+  const t = useTranslations('inspector.credential');
   const nodeType = useEditorState(selectNodeType);
   // A viewer may not list the workspace's credentials (403): their read-only form shows the stored id only.
   const readOnly = useEditorContext().editor.readOnly;
@@ -61,9 +63,9 @@ export function CredentialSelect({
         className={className}
         onChange={(e) => onChange(e.target.value || undefined)}
       >
-        <option value="">None</option>
+        <option value="">{t('none')}</option>
         {current && !options.some((c) => c.id === current) && (
-          <option value={current}>{list ? `Unknown credential (${current})` : `Credential ${current}`}</option>
+          <option value={current}>{list ? t('unknown', { id: current }) : t('stored', { id: current })}</option>
         )}
         {options.map((c) => (
           <option key={c.id} value={c.id}>
@@ -71,7 +73,7 @@ export function CredentialSelect({
           </option>
         ))}
       </select>
-      {error && <p className="mt-1 text-[11px] text-amber-700">Credentials could not be listed: {error}</p>}
+      {error && <p className="mt-1 text-[11px] text-amber-700">{t('listFailed', { error })}</p>}
     </>
   );
 }

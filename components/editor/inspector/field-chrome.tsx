@@ -1,8 +1,11 @@
 'use client';
 /**
- * What surrounds every generated field: its label (a humanized key, a required mark, a clipped description) and the
- * problems whose path is exactly the field's, listed under it.
+ * What surrounds every generated field: its label (the schema's `title`, which GET /api/node-types fills in the
+ * reader's language, else a humanized key; a required mark, a clipped description) and the problems whose path is
+ * exactly the field's, listed under it.
  */
+import { useTranslations } from 'next-intl';
+import type { JsonSchema } from '@/components/api/types';
 import { fieldPath } from '../graph-model';
 import { useForm, type Path } from './form-context';
 
@@ -23,6 +26,22 @@ export function singular(word: string): string {
   return word.replace(/s$/i, '');
 }
 
+/** The catalogue's schemas carry a localized `title` (lib/i18n/node-catalogue.ts). */
+const titleOf = (schema: JsonSchema | undefined): string | undefined => {
+  const title = schema?.title;
+  return typeof title === 'string' && title ? title : undefined;
+};
+
+/** A field's label: its schema's title, else its key humanized (`maxTokens` → "Max tokens"). */
+export function fieldLabel(name: string, schema: JsonSchema): string {
+  return titleOf(schema) ?? humanize(name);
+}
+
+/** What one row of an array of objects is called: its items' title, else the singular key (`branches` → "branch"). */
+export function itemLabel(name: string, schema: JsonSchema): string {
+  return titleOf(schema.items) ?? singular(humanize(name)).toLowerCase();
+}
+
 export function FieldErrors({ path }: { path: Path }) {
   const problems = useForm().problemsAt(fieldPath(path));
   if (!problems.length) return null;
@@ -38,20 +57,25 @@ export function FieldErrors({ path }: { path: Path }) {
 }
 
 export function Label({
-  name,
+  text,
   required,
   description,
   htmlFor,
 }: {
-  name: string;
+  text: string;
   required?: boolean;
   description?: string;
   htmlFor?: string;
 }) {
+  const t = useTranslations('inspector.form');
   return (
     <label htmlFor={htmlFor} className="mb-1 block text-[12px] font-medium text-zinc-700" title={description}>
-      {humanize(name)}
-      {required && <span className="ml-0.5 text-red-500">*</span>}
+      {text}
+      {required && (
+        <span className="ml-0.5 text-red-500" title={t('required')}>
+          *
+        </span>
+      )}
       {description && (
         <span className="ml-1.5 font-normal text-zinc-400">
           {description.length > 70 ? `${description.slice(0, 70)}…` : description}

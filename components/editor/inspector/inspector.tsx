@@ -1,7 +1,7 @@
 'use client';
 /** The right-hand panel: the selected node's generated form, or the workflow's settings when nothing is selected. */
+import { useTranslations } from 'next-intl';
 import { useCallback, useMemo } from 'react';
-import type { EngineChoice } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { useEditorContext, useEditorState, useNodeProblems, useRunState } from '../editor-context';
 import { isTerminal, type RunState } from '../run/run-store';
@@ -12,6 +12,7 @@ import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
 import { RunNodePanel } from './run-node-panel';
 import { templateSuggestions } from './template-suggestions';
+import { LOCKED_FIELDS, MultiInspector, Panel, ReadOnlyNote, WorkflowInspector } from './workflow-inspector';
 
 const selectSelected = (s: EditorState) => s.selectedIds;
 const selectRunId = (s: RunState) => s.runId;
@@ -24,141 +25,9 @@ export function Inspector() {
   return <WorkflowInspector />;
 }
 
-function Panel({ children, testId }: { children: React.ReactNode; testId: string }) {
-  return (
-    <aside
-      className="flex h-full w-[23rem] shrink-0 flex-col overflow-hidden border-l border-zinc-200 bg-white"
-      data-testid={testId}
-    >
-      {children}
-    </aside>
-  );
-}
-
-/** Controls inside a disabled fieldset look locked: a grey fill, readable text. */
-const LOCKED_FIELDS =
-  '[&_:is(input,textarea,select):disabled]:cursor-not-allowed [&_:is(input,textarea,select):disabled]:bg-zinc-50 ' +
-  '[&_:is(input,textarea,select):disabled]:text-zinc-700';
-
-/** Shown on top of the inspector of a viewer's (read-only) editor. */
-function ReadOnlyNote() {
-  return (
-    <p
-      data-testid="inspector-read-only"
-      className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-[12px] leading-snug text-amber-900"
-    >
-      Read-only: your role in this workspace is viewer. You can inspect the configuration, not change it.
-    </p>
-  );
-}
-
-function MultiInspector({ count }: { count: number }) {
-  const { editor } = useEditorContext();
-  return (
-    <Panel testId="inspector">
-      {editor.readOnly && <ReadOnlyNote />}
-      <div className="p-4 text-sm text-zinc-600">
-        <div className="mb-3 font-medium text-zinc-900">{count} nodes selected</div>
-        {editor.readOnly ? (
-          <p className="text-[13px]">Copy them with Ctrl+C.</p>
-        ) : (
-          <>
-            <p className="mb-4 text-[13px]">Copy with Ctrl+C, paste with Ctrl+V, or delete them together.</p>
-            <Button variant="danger" size="sm" onClick={() => editor.deleteSelection()} data-testid="delete-selection">
-              Delete {count} nodes
-            </Button>
-          </>
-        )}
-      </div>
-    </Panel>
-  );
-}
-
-const selectMeta = (s: EditorState) => s.name;
-const selectDescription = (s: EditorState) => s.description;
-const selectEngine = (s: EditorState) => s.engine;
-const selectCount = (s: EditorState) => s.nodes.length;
-
-function WorkflowInspector() {
-  const { editor } = useEditorContext();
-  const name = useEditorState(selectMeta);
-  const description = useEditorState(selectDescription);
-  const engine = useEditorState(selectEngine);
-  const count = useEditorState(selectCount);
-  return (
-    <Panel testId="inspector">
-      {editor.readOnly && <ReadOnlyNote />}
-      <div className="border-b border-zinc-200 px-4 py-3">
-        <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Workflow</div>
-        <div className="mt-0.5 text-sm text-zinc-500">
-          Select a node to configure it. {count} node{count === 1 ? '' : 's'} on the canvas.
-        </div>
-      </div>
-      {/* A disabled fieldset disables every control inside: a viewer sees the settings but cannot change them. */}
-      <fieldset
-        disabled={editor.readOnly}
-        className={`min-w-0 space-y-3 overflow-y-auto p-4 ${LOCKED_FIELDS}`}
-        data-testid="workflow-settings"
-      >
-        <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-name">
-            Name
-          </label>
-          <input
-            id="wf-name"
-            value={name}
-            onChange={(e) => editor.setMeta({ name: e.target.value })}
-            data-testid="workflow-name-input"
-            className={
-              'h-8 w-full rounded-md border border-zinc-300 px-2.5 text-[13px] ' +
-              'outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
-            }
-          />
-        </div>
-        <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-desc">
-            Description
-          </label>
-          <textarea
-            id="wf-desc"
-            rows={3}
-            value={description}
-            onChange={(e) => editor.setMeta({ description: e.target.value })}
-            className={
-              'w-full rounded-md border border-zinc-300 px-2.5 py-1.5 text-[13px] ' +
-              'outline-none focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
-            }
-          />
-        </div>
-        <div>
-          <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="wf-engine">
-            Engine
-          </label>
-          <select
-            id="wf-engine"
-            value={engine}
-            onChange={(e) => editor.setMeta({ engine: e.target.value as EngineChoice })}
-            data-testid="workflow-engine"
-            className="h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-[13px]"
-          >
-            <option value="auto">auto — DAG, or state graph for cycles / loops / human input</option>
-            <option value="dag">dag</option>
-            <option value="langgraph">langgraph</option>
-          </select>
-        </div>
-        <div className="rounded-md bg-zinc-50 p-3 text-[12px] leading-relaxed text-zinc-500">
-          <b className="text-zinc-700">Shortcuts</b>
-          <br />
-          Ctrl+S save · Ctrl+Z / Ctrl+Shift+Z undo / redo · Ctrl+C / Ctrl+V copy / paste · Del delete · Shift+drag
-          select · Ctrl+click multi-select
-        </div>
-      </fieldset>
-    </Panel>
-  );
-}
-
 function NodeInspector({ nodeId }: { nodeId: string }) {
   const { editor, runs, runController } = useEditorContext();
+  const tn = useTranslations('inspector.node');
   // Data and type only: moving the node does not re-render its form.
   const selectData = useCallback((s: EditorState) => s.nodes.find((n) => n.id === nodeId)?.data, [nodeId]);
   const selectType = useCallback((s: EditorState) => s.nodes.find((n) => n.id === nodeId)?.type, [nodeId]);
@@ -215,7 +84,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
             </span>
             <div className="min-w-0 flex-1">
               <div className="text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
-                {t?.label ?? node.type} node
+                {tn('kind', { type: t?.label ?? node.type ?? '' })}
               </div>
               <div className="truncate font-mono text-[12px] text-zinc-600" data-testid="inspector-node-id">
                 {nodeId}
@@ -226,7 +95,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 size="sm"
                 variant="ghost"
                 aria-pressed={node.data.breakpoint === true}
-                title="Test runs pause before this node"
+                title={tn('breakpointTitle')}
                 onClick={() =>
                   editor.updateNodeData(nodeId, ({ breakpoint, ...d }) => (breakpoint ? d : { ...d, breakpoint: true }))
                 }
@@ -237,7 +106,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                     node.data.breakpoint === true ? 'bg-red-600' : 'ring-1 ring-red-400'
                   }`}
                 />
-                Breakpoint
+                {tn('breakpoint')}
               </Button>
             )}
             {!editor.readOnly && (
@@ -248,7 +117,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 onClick={() => editor.deleteSelection()}
                 data-testid="delete-node"
               >
-                Delete
+                {tn('delete')}
               </Button>
             )}
           </div>
@@ -276,7 +145,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
           )}
           <div>
             <label className="mb-1 block text-[12px] font-medium text-zinc-700" htmlFor="node-label">
-              Label
+              {tn('label')}
             </label>
             <input
               id="node-label"
@@ -293,15 +162,19 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
           </div>
           {t && (
             <section>
-              <h3 className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Configuration</h3>
+              <h3 className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
+                {tn('configuration')}
+              </h3>
               <ObjectFields schema={t.configSchema} value={config ?? {}} path={['data', 'config']} />
             </section>
           )}
           <section>
-            <h3 className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">Run settings</h3>
+            <h3 className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
+              {tn('runSettings')}
+            </h3>
             <div className="grid grid-cols-3 gap-2">
               <NumberSetting
-                label="Max attempts"
+                label={tn('maxAttempts')}
                 testId="field-retry.maxAttempts"
                 value={node.data.retry?.maxAttempts}
                 min={1}
@@ -317,7 +190,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 }
               />
               <NumberSetting
-                label="Backoff (ms)"
+                label={tn('backoff')}
                 testId="field-retry.backoffMs"
                 value={node.data.retry?.backoffMs}
                 min={0}
@@ -333,7 +206,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                 }
               />
               <NumberSetting
-                label="Timeout (ms)"
+                label={tn('timeout')}
                 testId="field-timeoutMs"
                 value={node.data.timeoutMs}
                 min={1}
@@ -347,11 +220,9 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
           {node.type && <RunNodePanel nodeId={nodeId} type={node.type} data={node.data} />}
           {runId && runFinished && !editor.readOnly && (
             <section className="rounded-md border border-zinc-200 bg-zinc-50 p-3">
-              <div className="mb-2 text-[12px] text-zinc-600">
-                Re-run this node and everything after it in the shown run, reusing earlier results.
-              </div>
+              <div className="mb-2 text-[12px] text-zinc-600">{tn('resumeHint')}</div>
               <Button size="sm" onClick={() => void resumeFromHere()} data-testid="resume-from-here">
-                Resume from here
+                {tn('resume')}
               </Button>
             </section>
           )}

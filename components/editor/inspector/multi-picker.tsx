@@ -4,6 +4,7 @@
  * problem at its path, in red with the problem under it), a "Choose…" panel with a filter and a checkbox per
  * option, and — where patterns are allowed — a free-text entry (e.g. `mcp__github__*`).
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { ProblemView } from '../editor-store';
 
@@ -44,6 +45,7 @@ export function MultiPicker({
   label: string;
   problemsAtItem: (i: number) => ProblemView[];
 }) {
+  const t = useTranslations('inspector.picker');
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const [text, setText] = useState('');
@@ -66,7 +68,7 @@ export function MultiPicker({
   return (
     <div data-testid={testId} aria-label={label}>
       <div className="flex flex-wrap gap-1" data-testid={`${testId}-chosen`}>
-        {value.length === 0 && <span className="text-[12px] text-zinc-400">None chosen.</span>}
+        {value.length === 0 && <span className="text-[12px] text-zinc-400">{t('noneChosen')}</span>}
         {value.map((v, i) => {
           const problems = problemsAtItem(i);
           const unknown = !loading && !error && !known.has(v) && !v.endsWith('*');
@@ -86,7 +88,7 @@ export function MultiPicker({
               <span className="truncate">{known.get(v)?.label ?? v}</span>
               <button
                 type="button"
-                aria-label={`Remove ${v}`}
+                aria-label={t('unpick', { value: v })}
                 data-testid="unpick"
                 className="text-zinc-400 hover:text-red-600"
                 onClick={() => onChange(value.filter((_, j) => j !== i))}
@@ -115,19 +117,19 @@ export function MultiPicker({
             'font-medium text-zinc-700 hover:border-indigo-400 hover:text-indigo-700'
           }
         >
-          {open ? 'Done' : 'Choose…'}
+          {open ? t('done') : t('choose')}
         </button>
-        {loading && <span className="text-[11px] text-zinc-400">Loading…</span>}
+        {loading && <span className="text-[11px] text-zinc-400">{t('loading')}</span>}
       </div>
-      {error && <p className="mt-1 text-[11px] text-amber-700">Could not be listed: {error}</p>}
+      {error && <p className="mt-1 text-[11px] text-amber-700">{t('listFailed', { error })}</p>}
       {hint && <p className="mt-1 text-[11px] text-zinc-500">{hint}</p>}
       {open && (
         <div className="mt-1.5 rounded-md border border-zinc-200 bg-white p-2" data-testid={`${testId}-options`}>
           <input
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
-            placeholder="Filter"
-            aria-label={`Filter ${label}`}
+            placeholder={t('filter')}
+            aria-label={t('filterLabel', { label })}
             className={
               'mb-1.5 h-7 w-full rounded border border-zinc-200 px-2 text-[12px] outline-none ' +
               'focus:border-indigo-400'
@@ -167,7 +169,7 @@ export function MultiPicker({
               );
             })}
             {!loading && groups.every((g) => !g.options.length && !g.error) && (
-              <p className="text-[12px] text-zinc-400">Nothing to choose from yet.</p>
+              <p className="text-[12px] text-zinc-400">{t('nothing')}</p>
             )}
           </div>
           {custom && (
@@ -183,7 +185,7 @@ export function MultiPicker({
                 }}
                 placeholder={custom.placeholder}
                 data-testid={`${testId}-custom`}
-                aria-label={`Add ${label} by name`}
+                aria-label={t('addByName', { label })}
                 className={
                   'h-7 min-w-0 flex-1 rounded border px-2 font-mono text-[11px] outline-none focus:border-indigo-400 ' +
                   (textError ? 'border-red-400' : 'border-zinc-200')
@@ -195,7 +197,7 @@ export function MultiPicker({
                 onClick={addText}
                 className="h-7 rounded border border-zinc-300 px-2 text-[12px] text-zinc-700 hover:bg-zinc-50"
               >
-                Add
+                {t('add')}
               </button>
             </div>
           )}

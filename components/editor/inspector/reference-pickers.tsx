@@ -5,6 +5,7 @@
  * bases and workflows. Lists come from the API (catalogue-api.ts); a name the list does not have stays visible, in
  * red, so nothing is dropped silently — the server reports the same names as problems on save.
  */
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { catalogueApi } from '@/components/api/catalogue-api';
 import { errorMessage } from '@/components/api/client';
@@ -59,14 +60,14 @@ function useSiblings(path: Path): { own: Record<string, unknown>; config: Record
 const asStrings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
-function workflowToolOptions(own: Record<string, unknown>, config: Record<string, unknown>) {
+function workflowToolOptions(own: Record<string, unknown>, config: Record<string, unknown>, fallback: string) {
   const list = Array.isArray(own.workflowTools) ? own.workflowTools : config.workflowTools;
   return (Array.isArray(list) ? list : [])
     .map((w) => w as { name?: unknown; description?: unknown })
     .filter((w) => typeof w?.name === 'string' && w.name)
     .map((w) => ({
       value: `workflow__${String(w.name)}`,
-      description: typeof w.description === 'string' ? w.description : 'Runs a workflow of this workspace',
+      description: typeof w.description === 'string' ? w.description : fallback,
     }));
 }
 
@@ -102,18 +103,26 @@ function useItemProblems(path: Path) {
 }
 
 function ToolsPicker({ value, path, onChange, testId, label }: PickerProps) {
+  const t = useTranslations('inspector.picker');
   const itemProblems = useItemProblems(path);
   const { data, error } = useList(() => catalogueApi.agentTools(), []);
   const { own, config } = useSiblings(path);
   const groups: PickGroup[] = [
-    { label: 'Built-in', options: data?.builtin.map((t) => ({ value: t.name, description: t.description })) ?? [] },
-    { label: 'Workflows of this node', options: workflowToolOptions(own, config) },
+    {
+      label: t('builtIn'),
+      options: data?.builtin.map((tool) => ({ value: tool.name, description: tool.description })) ?? [],
+    },
+    { label: t('nodeWorkflows'), options: workflowToolOptions(own, config, t('workflowToolDefault')) },
     ...(data?.mcp ?? []).map((s) => ({
-      label: `MCP · ${s.server}`,
+      label: t('mcpGroup', { server: s.server }),
       error: s.error,
       options: [
-        { value: `mcp__${s.server}__*`, label: `mcp__${s.server}__*`, description: `Every tool of ${s.server}` },
-        ...s.tools.map((t) => ({ value: t.name, description: t.description })),
+        {
+          value: `mcp__${s.server}__*`,
+          label: `mcp__${s.server}__*`, // i18n-exempt: a tool name pattern
+          description: t('everyTool', { server: s.server }),
+        },
+        ...s.tools.map((tool) => ({ value: tool.name, description: tool.description })),
       ],
     })),
   ];
@@ -125,8 +134,8 @@ function ToolsPicker({ value, path, onChange, testId, label }: PickerProps) {
       loading={!data && !error}
       error={error}
       custom={{
-        placeholder: 'name or prefix* (mcp__github__*)',
-        check: (v) => (TOOL_NAME.test(v) ? null : 'letters, digits, _ or -, optionally ending in *'),
+        placeholder: t('toolPlaceholder'),
+        check: (v) => (TOOL_NAME.test(v) ? null : t('toolNameRule')),
       }}
       testId={testId}
       label={label}
@@ -137,17 +146,20 @@ function ToolsPicker({ value, path, onChange, testId, label }: PickerProps) {
 
 /** Tools that wait for a person's approval: chosen among the node's selected tools (or a pattern). */
 function ApprovalPicker({ value, path, onChange, testId, label }: PickerProps) {
+  const t = useTranslations('inspector.picker');
   const itemProblems = useItemProblems(path);
   const { own } = useSiblings(path);
-  const groups: PickGroup[] = [{ label: 'Selected tools', options: asStrings(own.tools).map((t) => ({ value: t })) }];
+  const groups: PickGroup[] = [
+    { label: t('selectedTools'), options: asStrings(own.tools).map((tool) => ({ value: tool })) },
+  ];
   return (
     <MultiPicker
       value={asStrings(value)}
       onChange={onChange}
       groups={groups}
       custom={{
-        placeholder: 'name or prefix*',
-        check: (v) => (TOOL_NAME.test(v) ? null : 'letters, digits, _ or -, optionally ending in *'),
+        placeholder: t('approvalPlaceholder'),
+        check: (v) => (TOOL_NAME.test(v) ? null : t('toolNameRule')),
       }}
       testId={testId}
       label={label}
@@ -157,6 +169,7 @@ function ApprovalPicker({ value, path, onChange, testId, label }: PickerProps) {
 }
 
 function SkillsPicker({ value, path, onChange, testId, label }: PickerProps) {
+  const t = useTranslations('inspector.picker');
   const itemProblems = useItemProblems(path);
   const { data, error } = useList(() => catalogueApi.skills(), []);
   const skills = Array.isArray(data) ? data : [];
@@ -166,7 +179,7 @@ function SkillsPicker({ value, path, onChange, testId, label }: PickerProps) {
       onChange={onChange}
       groups={[
         {
-          label: 'Skills',
+          label: t('skills'),
           options: skills.map((s) => ({
             value: s.name,
             description: `${s.description}${s.source ? ` (${s.source})` : ''}`,
@@ -175,13 +188,7 @@ function SkillsPicker({ value, path, onChange, testId, label }: PickerProps) {
       ]}
       loading={data === undefined && !error}
       error={error}
-      hint={
-        data === null
-          ? 'This server does not list skills (no /api/skills).'
-          : Array.isArray(data) && !data.length
-            ? 'No skills yet: add a folder with SKILL.md to SKILLS_DIR, or upload one.'
-            : undefined
-      }
+      hint={data === null ? t('noSkillsEndpoint') : Array.isArray(data) && !data.length ? t('noSkills') : undefined}
       testId={testId}
       label={label}
       problemsAtItem={itemProblems}
@@ -190,16 +197,17 @@ function SkillsPicker({ value, path, onChange, testId, label }: PickerProps) {
 }
 
 function KnowledgeBasesPicker({ value, path, onChange, testId, label }: PickerProps) {
+  const t = useTranslations('inspector.picker');
   const itemProblems = useItemProblems(path);
   const { data, error } = useList(() => catalogueApi.knowledgeBases(), []);
   return (
     <MultiPicker
       value={asStrings(value)}
       onChange={onChange}
-      groups={[{ label: 'Knowledge bases', options: (data ?? []).map((k) => ({ value: k.id, label: k.name })) }]}
+      groups={[{ label: t('knowledgeBases'), options: (data ?? []).map((k) => ({ value: k.id, label: k.name })) }]}
       loading={!data && !error}
       error={error}
-      hint={data && !data.length ? 'No knowledge bases yet: create one under Knowledge.' : undefined}
+      hint={data && !data.length ? t('noKnowledgeBases') : undefined}
       testId={testId}
       label={label}
       problemsAtItem={itemProblems}
@@ -209,6 +217,7 @@ function KnowledgeBasesPicker({ value, path, onChange, testId, label }: PickerPr
 
 /** One workflow (a workflow tool, a sub-workflow node) or one knowledge base, as a select. */
 function SinglePicker({ kind, value, onChange, testId, label, className }: PickerProps) {
+  const t = useTranslations('inspector.picker');
   const self = useEditorState(selectWorkflowId);
   const { data, error } = useList<{ id: string; name: string }[]>(
     () => (kind === 'workflow' ? catalogueApi.workflows() : catalogueApi.knowledgeBases()),
@@ -216,7 +225,6 @@ function SinglePicker({ kind, value, onChange, testId, label, className }: Picke
   );
   const options = (data ?? []).filter((o) => kind !== 'workflow' || o.id !== self);
   const current = typeof value === 'string' ? value : '';
-  const noun = kind === 'workflow' ? 'workflow' : 'knowledge base';
   return (
     <>
       <select
@@ -226,9 +234,11 @@ function SinglePicker({ kind, value, onChange, testId, label, className }: Picke
         className={className}
         onChange={(e) => onChange(e.target.value || undefined)}
       >
-        <option value="">{`Choose a ${noun}…`}</option>
+        <option value="">{kind === 'workflow' ? t('chooseWorkflow') : t('chooseKnowledgeBase')}</option>
         {current && !options.some((o) => o.id === current) && (
-          <option value={current}>{data ? `Unknown ${noun} (${current})` : current}</option>
+          <option value={current}>
+            {!data ? current : t(kind === 'workflow' ? 'unknownWorkflow' : 'unknownKnowledgeBase', { id: current })}
+          </option>
         )}
         {options.map((o) => (
           <option key={o.id} value={o.id}>
@@ -236,7 +246,7 @@ function SinglePicker({ kind, value, onChange, testId, label, className }: Picke
           </option>
         ))}
       </select>
-      {error && <p className="mt-1 text-[11px] text-amber-700">Could not be listed: {error}</p>}
+      {error && <p className="mt-1 text-[11px] text-amber-700">{t('listFailed', { error })}</p>}
     </>
   );
 }

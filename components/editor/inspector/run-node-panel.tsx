@@ -4,6 +4,7 @@
  * prefilled from the shown (else the last) run's snapshot of the node; sent only when edited, since an edited input
  * runs as it is, with no template resolved. Pinning stores `data.pinned = { output, at }` in the draft, like any edit.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { api, call, errorMessage } from '@/components/api/client';
 import type { ErrorJson, NodeStatus, RunStatus } from '@/components/api/types';
@@ -31,6 +32,8 @@ const json = (v: unknown) => JSON.stringify(v ?? {}, null, 2);
 
 export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: string; data: NodeData }) {
   const { editor, runController } = useEditorContext();
+  const t = useTranslations('inspector.runNode');
+  const format = useFormatter();
   const shownRunId = useRunState(selectRunId);
   const [prefill, setPrefill] = useState<{ input: string; output?: unknown } | null>(null);
   const [text, setText] = useState('');
@@ -38,6 +41,8 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const pinned = data.pinned as { output: unknown; at?: string } | undefined;
+  const pinnedDate = pinned?.at ? new Date(pinned.at) : undefined;
+  const pinnedAt = pinnedDate && !Number.isNaN(pinnedDate.getTime()) ? pinnedDate : undefined;
 
   // The node's last resolved input and output: from the run on the canvas, else the workflow's latest run.
   useEffect(() => {
@@ -64,7 +69,7 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
       try {
         input = JSON.parse(text);
       } catch {
-        return setProblem('The input is not valid JSON.');
+        return setProblem(t('invalidJson'));
       }
     }
     setBusy(true);
@@ -100,24 +105,24 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
       {!NOT_RUNNABLE_ALONE.has(type) && (
         <>
           <label className="block text-[12px] font-medium text-zinc-700" htmlFor="run-node-input">
-            Resolved input {edited && <span className="text-amber-700">(edited: runs exactly as written)</span>}
+            {t('resolvedInput')} {edited && <span className="text-amber-700">{t('edited')}</span>}
           </label>
           <textarea
             id="run-node-input"
             rows={5}
             value={text}
-            placeholder="Run the workflow once to see this node's resolved input, or leave empty to resolve it again."
+            placeholder={t('inputPlaceholder')}
             onChange={(e) => setText(e.target.value)}
             data-testid="run-node-input"
             className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-[11px]"
           />
           <div className="flex items-center gap-2">
             <Button size="sm" variant="run" disabled={busy} onClick={() => void run()} data-testid="run-node">
-              {busy ? 'Running…' : 'Run this node'}
+              {busy ? t('running') : t('run')}
             </Button>
             {edited && (
               <Button size="sm" variant="ghost" onClick={() => setText(prefill!.input)}>
-                Reset input
+                {t('resetInput')}
               </Button>
             )}
           </div>
@@ -131,7 +136,7 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
             <span className="tabular-nums text-zinc-500">{formatDuration(outcome.durationMs)}</span>
             {outcome.usage && (
               <span className="text-zinc-500">
-                {outcome.usage.inputTokens ?? 0} in / {outcome.usage.outputTokens ?? 0} out tokens
+                {t('tokens', { input: outcome.usage.inputTokens ?? 0, output: outcome.usage.outputTokens ?? 0 })}
               </span>
             )}
           </div>
@@ -148,10 +153,12 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
           {pinned ? (
             <>
               <span className="flex-1 text-[12px] text-violet-700" data-testid="pinned-note">
-                Output pinned{pinned.at ? ` ${new Date(pinned.at).toLocaleString()}` : ''}: test runs reuse it.
+                {pinnedAt
+                  ? t('pinnedAt', { at: format.dateTime(pinnedAt, { dateStyle: 'medium', timeStyle: 'short' }) })
+                  : t('pinned')}
               </span>
               <Button size="sm" variant="ghost" onClick={unpin} data-testid="unpin-output">
-                Unpin
+                {t('unpin')}
               </Button>
             </>
           ) : (
@@ -160,9 +167,9 @@ export function RunNodePanel({ nodeId, type, data }: { nodeId: string; type: str
               disabled={pinnable === undefined}
               onClick={() => pin(pinnable)}
               data-testid="pin-output"
-              title="Test runs of the draft reuse this output instead of running the node (never published runs)"
+              title={t('pinTitle')}
             >
-              Pin output
+              {t('pin')}
             </Button>
           )}
         </div>

@@ -5,12 +5,13 @@
  * fieldsets, arrays of objects → rows with add / remove; workspace references (tools, skills, knowledge bases,
  * workflows) → pickers. Problems whose JSON path matches a field show under it.
  */
+import { useLocale, useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import type { JsonSchema } from '@/components/api/types';
 import { defaultForSchema, fieldPath } from '../graph-model';
 import { ArrayField } from './array-field';
 import { CredentialSelect } from './credential-field';
-import { FieldErrors, humanize, Label } from './field-chrome';
+import { fieldLabel, FieldErrors, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
 import { useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
@@ -42,6 +43,9 @@ export function SchemaField({
   compact?: boolean;
 }) {
   const { onChangeAt, problemsAt, suggestions } = useForm();
+  const tf = useTranslations('inspector.form');
+  const locale = useLocale();
+  const text = fieldLabel(name, schema);
   const picker = pickerFor(useEditorState(selectNodeType), path);
   const p = fieldPath(path);
   const testId = `field-${p.replace(/^data\.config\./, '').replace(/^data\./, '')}`;
@@ -52,7 +56,7 @@ export function SchemaField({
     (invalid ? 'border-red-400 focus:ring-red-100' : 'border-zinc-300 focus:border-indigo-400 focus:ring-indigo-100');
   const label =
     !compact || t !== 'boolean' ? (
-      <Label name={name} required={required} description={compact ? undefined : schema.description} />
+      <Label text={text} required={required} description={compact ? undefined : schema.description} />
     ) : null;
 
   let control: ReactNode;
@@ -65,7 +69,7 @@ export function SchemaField({
         path={path}
         onChange={(v) => onChangeAt(path, v)}
         testId={testId}
-        label={humanize(name)}
+        label={text}
         className={inputCls}
       />
     );
@@ -75,7 +79,7 @@ export function SchemaField({
         value={value}
         onChange={(v) => onChangeAt(path, v)}
         testId={testId}
-        label={humanize(name)}
+        label={text}
         className={inputCls}
       />
     );
@@ -84,7 +88,7 @@ export function SchemaField({
       <select
         value={value === undefined ? (schema.default === undefined ? '' : String(schema.default)) : String(value)}
         data-testid={testId}
-        aria-label={humanize(name)}
+        aria-label={text}
         className={inputCls}
         onChange={(e) =>
           onChangeAt(path, e.target.value === '' ? undefined : schema.enum!.find((v) => String(v) === e.target.value))
@@ -111,7 +115,7 @@ export function SchemaField({
         rows={name === 'code' ? 12 : name === 'template' || name === 'userPrompt' ? 4 : 3}
         invalid={invalid}
         testId={testId}
-        ariaLabel={humanize(name)}
+        ariaLabel={text}
         mono={multiline}
         placeholder={schema.description && !compact ? undefined : schema.description}
       />
@@ -125,7 +129,7 @@ export function SchemaField({
         max={schema.maximum}
         step={t === 'integer' ? 1 : 'any'}
         data-testid={testId}
-        aria-label={humanize(name)}
+        aria-label={text}
         className={inputCls}
         placeholder={schema.default !== undefined ? String(schema.default) : undefined}
         onChange={(e) => onChangeAt(path, e.target.value === '' ? undefined : e.target.valueAsNumber)}
@@ -143,7 +147,7 @@ export function SchemaField({
             className="mt-0.5 h-3.5 w-3.5 shrink-0 rounded border-zinc-300 accent-indigo-600"
           />
           <span>
-            <span className="font-medium">{humanize(name)}</span>
+            <span className="font-medium">{text}</span>
             {!compact && schema.description && (
               <span className="block text-[11px] text-zinc-400">{schema.description}</span>
             )}
@@ -157,7 +161,7 @@ export function SchemaField({
     if (value === undefined && !required) {
       return (
         <div>
-          <Label name={name} description={schema.description} />
+          <Label text={text} description={schema.description} />
           <button
             type="button"
             data-testid={`add-${testId.slice('field-'.length)}`}
@@ -167,7 +171,7 @@ export function SchemaField({
               'font-medium text-zinc-600 hover:border-indigo-400 hover:text-indigo-700'
             }
           >
-            + Add {humanize(name).toLowerCase()}
+            {tf('addObject', { label: locale.startsWith('en') ? text.toLowerCase() : text })}
           </button>
         </div>
       );
@@ -175,14 +179,14 @@ export function SchemaField({
     return (
       <fieldset className="rounded-md border border-zinc-200 p-2.5">
         <legend className="px-1 text-[12px] font-medium text-zinc-700">
-          {humanize(name)}
+          {text}
           {!required && schema.default === undefined && (
             <button
               type="button"
               className="ml-2 text-[11px] font-normal text-zinc-400 hover:text-red-600"
               onClick={() => onChangeAt(path, undefined)}
             >
-              Remove
+              {tf('remove')}
             </button>
           )}
         </legend>
@@ -206,9 +210,9 @@ export function SchemaField({
         type="text"
         value={Array.isArray(value) ? value.join(', ') : ''}
         data-testid={testId}
-        aria-label={humanize(name)}
+        aria-label={text}
         className={inputCls}
-        placeholder="comma, separated"
+        placeholder={tf('commaSeparated')}
         onChange={(e) =>
           onChangeAt(
             path,
@@ -228,9 +232,9 @@ export function SchemaField({
         type="text"
         defaultValue={text}
         data-testid={testId}
-        aria-label={humanize(name)}
+        aria-label={text}
         className={`${inputCls} font-mono text-[12px]`}
-        placeholder="text or JSON"
+        placeholder={tf('textOrJson')}
         onBlur={(e) => {
           const raw = e.target.value;
           if (raw === '') return onChangeAt(path, undefined);
