@@ -3,6 +3,7 @@
  * Problems, the live trace and run history, in one panel under the canvas: collapsible, and resizable by the
  * separator on its top edge (drag it, or arrow keys when it has focus); both are remembered (layout-prefs.ts).
  */
+import { useTranslations } from 'next-intl';
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useEditorState, useRunState } from './editor-context';
 import type { EditorState } from './editor-store';
@@ -19,6 +20,8 @@ const selectProblemCount = (s: EditorState) => s.problems.length;
 const selectRunStatus = (s: RunState) => s.status;
 
 export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomTab) => void }) {
+  const t = useTranslations('editor.bottom');
+  const tStatus = useTranslations('common.status');
   const layout = useLayoutPrefs();
   const collapsed = !layout.bottomOpen;
   const setCollapsed = (f: (c: boolean) => boolean) => setLayout((p) => ({ bottomOpen: !f(!p.bottomOpen) }));
@@ -49,18 +52,18 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
   const tabs: Array<{ id: BottomTab; label: string; badge?: string; tone?: string }> = [
     {
       id: 'problems',
-      label: 'Problems',
+      label: t('problems'),
       badge: String(problems),
       tone: problems ? 'bg-red-100 text-red-700' : 'bg-zinc-100 text-zinc-500',
     },
     {
       id: 'trace',
-      label: 'Trace',
-      badge: runStatus === 'idle' ? undefined : runStatus,
+      label: t('trace'),
+      badge: runStatus === 'idle' ? undefined : tStatus(runStatus),
       tone: 'bg-zinc-100 text-zinc-600',
     },
-    { id: 'timeline', label: 'Timeline' },
-    { id: 'runs', label: 'Runs' },
+    { id: 'timeline', label: t('timeline') },
+    { id: 'runs', label: t('runs') },
   ];
   return (
     <section
@@ -72,7 +75,7 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
         <div
           role="separator"
           aria-orientation="horizontal"
-          aria-label="Resize the run panel"
+          aria-label={t('resize')}
           aria-valuenow={layout.bottomHeight}
           aria-valuemin={BOTTOM_MIN}
           aria-valuemax={bottomMax()}
@@ -90,30 +93,31 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
         />
       )}
       <div className="flex h-9 shrink-0 items-center gap-1 border-b border-zinc-200 px-2" role="tablist">
-        {tabs.map((t) => (
+        {tabs.map((item) => (
           <button
-            key={t.id}
+            key={item.id}
             type="button"
             role="tab"
-            aria-selected={tab === t.id}
-            data-testid={`tab-${t.id}`}
+            aria-selected={tab === item.id}
+            data-testid={`tab-${item.id}`}
             onClick={() => {
-              onTab(t.id);
+              onTab(item.id);
               setLayout({ bottomOpen: true });
             }}
             className={
               'flex h-7 items-center gap-1.5 rounded-md px-2.5 text-[12px] font-medium ' +
-              (tab === t.id && !collapsed ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')
+              (tab === item.id && !collapsed ? 'bg-zinc-900 text-white' : 'text-zinc-600 hover:bg-zinc-100')
             }
           >
-            {t.label}
-            {t.badge && (
+            {item.label}
+            {item.badge && (
               <span
                 className={
-                  'rounded-full px-1.5 text-[10px] ' + (tab === t.id && !collapsed ? 'bg-white/20 text-white' : t.tone)
+                  'rounded-full px-1.5 text-[10px] ' +
+                  (tab === item.id && !collapsed ? 'bg-white/20 text-white' : item.tone)
                 }
               >
-                {t.badge}
+                {item.badge}
               </span>
             )}
           </button>
@@ -124,10 +128,10 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
           className="h-7 rounded-md px-2 text-[12px] text-zinc-500 hover:bg-zinc-100"
           onClick={() => setCollapsed((c) => !c)}
           aria-expanded={!collapsed}
-          aria-label={collapsed ? 'Show the run panel' : 'Hide the run panel'}
+          aria-label={collapsed ? t('showLabel') : t('hideLabel')}
           data-testid="toggle-bottom-panel"
         >
-          {collapsed ? 'Show ▴' : 'Hide ▾'}
+          {collapsed ? t('show') : t('hide')}
         </button>
       </div>
       {!collapsed && (

@@ -5,12 +5,13 @@
  * Keep mine (only after a second click that says what of theirs it overwrites) and Merge (only when no clash is left
  * open). Closing it keeps the conflict: the banner under the toolbar reopens it.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useStoreSelector } from '@/components/lib/external-store';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { useEditorContext } from './editor-context';
-import type { Action, MergeClash, MergeResult, SideChanges } from './graph-merge';
+import type { MergeClash, MergeResult, SideChanges } from './graph-merge';
 import type { ConflictState, SaveConflict, Theirs } from './save-conflict';
 
 const selectState = (s: ConflictState) => s;
@@ -25,61 +26,56 @@ export function ConflictDialog() {
 }
 
 function ConflictDialogBody({ conflict, state }: { conflict: SaveConflict; state: ConflictState }) {
+  const t = useTranslations('editor.conflict');
   const [confirming, setConfirming] = useState(false);
   const { theirs, result, phase } = state;
   const busy = phase === 'applying';
   const ready = !!theirs && !!result && (phase === 'ready' || busy);
 
   const footer = !ready ? (
-    <Button onClick={conflict.close}>Close</Button>
+    <Button onClick={conflict.close}>{t('close')}</Button>
   ) : confirming ? (
     <>
       <Button onClick={() => setConfirming(false)} disabled={busy}>
-        Back
+        {t('back')}
       </Button>
       <Button variant="danger" onClick={() => void conflict.keepMine()} disabled={busy} data-testid="keep-mine-confirm">
-        Overwrite with mine
+        {t('overwrite')}
       </Button>
     </>
   ) : (
     <>
       {result.unresolved.length > 0 && (
         <span className="mr-auto self-center text-xs text-amber-700" data-testid="merge-blocked">
-          Pick Mine or Theirs for {plural(result.unresolved.length, 'clashing item')} to merge.
+          {t('mergeBlocked', { count: result.unresolved.length })}
         </span>
       )}
-      <Button onClick={conflict.takeTheirs} disabled={busy} data-testid="take-theirs" title="Drop your changes">
-        Take theirs
+      <Button onClick={conflict.takeTheirs} disabled={busy} data-testid="take-theirs" title={t('takeTheirsTitle')}>
+        {t('takeTheirs')}
       </Button>
       <Button onClick={() => setConfirming(true)} disabled={busy} data-testid="keep-mine">
-        Keep mine…
+        {t('keepMine')}
       </Button>
       <Button
         variant="primary"
         onClick={() => void conflict.applyMerge()}
         disabled={busy || result.unresolved.length > 0}
         data-testid="merge"
-        title={result.unresolved.length ? 'Both sides changed the same items: pick a side for each first' : undefined}
+        title={result.unresolved.length ? t('mergeTitle') : undefined}
       >
-        Merge
+        {t('merge')}
       </Button>
     </>
   );
 
   return (
-    <Modal
-      title="This workflow was changed elsewhere"
-      onClose={conflict.close}
-      testId="conflict-dialog"
-      wide
-      footer={footer}
-    >
-      {phase === 'loading' && <p className="text-zinc-500">Loading the version stored now…</p>}
+    <Modal title={t('title')} onClose={conflict.close} testId="conflict-dialog" wide footer={footer}>
+      {phase === 'loading' && <p className="text-zinc-500">{t('loading')}</p>}
       {phase === 'error' && (
         <div role="alert" className="space-y-2 text-red-800">
-          <p>Could not load the stored version: {state.error}</p>
+          <p>{t('loadError', { error: state.error ?? '' })}</p>
           <Button size="sm" onClick={() => void conflict.open()}>
-            Try again
+            {t('tryAgain')}
           </Button>
         </div>
       )}
@@ -87,8 +83,8 @@ function ConflictDialogBody({ conflict, state }: { conflict: SaveConflict; state
         <div className="space-y-4" data-phase={phase}>
           <Intro theirs={theirs} />
           <div className="grid grid-cols-2 gap-4">
-            <ChangeList title="Your changes" changes={result.mine} testId="changes-mine" />
-            <ChangeList title="Their changes" changes={result.theirs} testId="changes-theirs" />
+            <ChangeList title={t('yourChanges')} changes={result.mine} testId="changes-mine" />
+            <ChangeList title={t('theirChanges')} changes={result.theirs} testId="changes-theirs" />
           </div>
           <Notes result={result} />
           {result.clashes.length > 0 && <Clashes result={result} picks={state.picks} conflict={conflict} />}
@@ -97,8 +93,7 @@ function ConflictDialogBody({ conflict, state }: { conflict: SaveConflict; state
               className="rounded-md border border-red-200 bg-red-50 p-3 text-[13px] text-red-900"
               data-testid="keep-mine-warning"
             >
-              Saving yours replaces the stored version: the {plural(result.theirs.count, 'change')} listed under “Their
-              changes” will be overwritten.
+              {t('overwriteWarning', { count: result.theirs.count })}
             </p>
           )}
         </div>
@@ -108,14 +103,15 @@ function ConflictDialogBody({ conflict, state }: { conflict: SaveConflict; state
 }
 
 function Intro({ theirs }: { theirs: Theirs }) {
+  const t = useTranslations('editor.conflict');
+  const format = useFormatter();
   const at = new Date(theirs.updatedAt);
-  const when = Number.isNaN(at.getTime())
-    ? ''
-    : ` at ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+  const revision = theirs.revision;
   return (
     <p className="text-[13px] text-zinc-700" data-testid="conflict-intro">
-      Revision {theirs.revision} was saved{when} — in another tab or by someone else — after this editor loaded. Your
-      edits are still here and kept in this browser. Choose how to go on.
+      {Number.isNaN(at.getTime())
+        ? t('intro', { revision })
+        : t('introAt', { revision, time: format.dateTime(at, { hour: '2-digit', minute: '2-digit' }) })}
     </p>
   );
 }
@@ -135,39 +131,46 @@ interface Item {
   text: string;
 }
 
-function itemsOf(c: SideChanges): Item[] {
-  const node = (kind: 'added' | 'removed' | 'changed' | 'moved', verb: string) => (r: { id: string; label: string }) =>
-    ({ kind, id: r.id, text: `${verb} “${r.label}”${r.label === r.id ? '' : ` (${r.id})`}` }) as Item;
-  const edge = (verb: string) => (e: { id: string; from: string; to: string }) =>
-    ({ kind: 'edge', id: e.id, text: `${verb} ${e.from} → ${e.to}` }) as Item;
+type Translate = ReturnType<typeof useTranslations>;
+
+function itemsOf(c: SideChanges, t: Translate): Item[] {
+  const node = (kind: 'added' | 'removed' | 'changed' | 'moved') => (r: { id: string; label: string }) =>
+    ({
+      kind,
+      id: r.id,
+      text: t(`item.${kind}`, { label: r.label }) + (r.label === r.id ? '' : t('idSuffix', { id: r.id })),
+    }) as Item;
+  const edge = (verb: 'connected' | 'disconnected' | 'rewired') => (e: { id: string; from: string; to: string }) =>
+    ({ kind: 'edge', id: e.id, text: t(`item.${verb}`, { from: e.from, to: e.to }) }) as Item;
   return [
     ...c.fields.map((f): Item => ({
       kind: 'field',
       id: f.field,
       text:
         f.field === 'description'
-          ? 'Changed the description'
+          ? t('item.description')
           : f.field === 'name'
-            ? `Renamed the workflow “${f.from}” → “${f.to}”`
-            : `Engine ${f.from} → ${f.to}`,
+            ? t('item.renamed', { from: String(f.from), to: String(f.to) })
+            : t('item.engine', { from: String(f.from), to: String(f.to) }),
     })),
-    ...c.added.map(node('added', 'Added')),
-    ...c.removed.map(node('removed', 'Removed')),
-    ...c.changed.map(node('changed', 'Changed')),
-    ...c.moved.map(node('moved', 'Moved')),
-    ...c.edgesAdded.map(edge('Connected')),
-    ...c.edgesRemoved.map(edge('Disconnected')),
-    ...c.edgesChanged.map(edge('Rewired')),
+    ...c.added.map(node('added')),
+    ...c.removed.map(node('removed')),
+    ...c.changed.map(node('changed')),
+    ...c.moved.map(node('moved')),
+    ...c.edgesAdded.map(edge('connected')),
+    ...c.edgesRemoved.map(edge('disconnected')),
+    ...c.edgesChanged.map(edge('rewired')),
   ];
 }
 
 function ChangeList({ title, changes, testId }: { title: string; changes: SideChanges; testId: string }) {
-  const items = itemsOf(changes);
+  const t = useTranslations('editor.conflict');
+  const items = itemsOf(changes, t);
   return (
     <section data-testid={testId} data-count={changes.count}>
       <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{title}</h3>
       {items.length === 0 ? (
-        <p className="text-[13px] text-zinc-400">No changes</p>
+        <p className="text-[13px] text-zinc-400">{t('noChanges')}</p>
       ) : (
         <ul className="space-y-0.5 text-[13px]">
           {items.slice(0, MAX_ITEMS).map((it) => (
@@ -181,7 +184,9 @@ function ChangeList({ title, changes, testId }: { title: string; changes: SideCh
               {it.text}
             </li>
           ))}
-          {items.length > MAX_ITEMS && <li className="text-zinc-400">and {items.length - MAX_ITEMS} more</li>}
+          {items.length > MAX_ITEMS && (
+            <li className="text-zinc-400">{t('more', { count: items.length - MAX_ITEMS })}</li>
+          )}
         </ul>
       )}
     </section>
@@ -189,30 +194,19 @@ function ChangeList({ title, changes, testId }: { title: string; changes: SideCh
 }
 
 function Notes({ result }: { result: MergeResult }) {
+  const t = useTranslations('editor.conflict');
   if (!result.renamed.length && !result.droppedEdges.length) return null;
   return (
     <ul className="space-y-1 text-[12px] text-zinc-500" data-testid="merge-notes">
       {result.renamed.map((r) => (
-        <li key={r.from}>
-          Both sides added a node “{r.from}”: yours (“{r.label}”) becomes “{r.to}” in the merge, with its connections.
-        </li>
+        <li key={r.from}>{t('renamedNote', { from: r.from, label: r.label, to: r.to })}</li>
       ))}
       {result.droppedEdges.length > 0 && (
-        <li>
-          {plural(result.droppedEdges.length, 'connection')} to removed nodes will be dropped (
-          {result.droppedEdges.join(', ')}).
-        </li>
+        <li>{t('droppedNote', { count: result.droppedEdges.length, list: result.droppedEdges.join(', ') })}</li>
       )}
     </ul>
   );
 }
-
-const ACTION: Record<Action, string> = {
-  added: 'added',
-  removed: 'removed',
-  changed: 'changed',
-  connected: 'connected new edges to',
-};
 
 function Clashes({
   result,
@@ -223,12 +217,13 @@ function Clashes({
   picks: ConflictState['picks'];
   conflict: SaveConflict;
 }) {
+  const t = useTranslations('editor.conflict');
   return (
     <section data-testid="conflict-clashes" className="rounded-md border border-amber-200 bg-amber-50 p-3">
       <h3 className="mb-1 text-[13px] font-semibold text-amber-900">
-        Both sides changed {plural(result.clashes.length, 'item')}
+        {t('clashesTitle', { count: result.clashes.length })}
       </h3>
-      <p className="mb-2 text-[12px] text-amber-800">Pick which version of each to keep, then Merge.</p>
+      <p className="mb-2 text-[12px] text-amber-800">{t('clashesHint')}</p>
       <ul className="space-y-1.5">
         {result.clashes.map((c) => (
           <ClashRow key={c.key} clash={c} picked={picks[c.key]} conflict={conflict} />
@@ -239,15 +234,16 @@ function Clashes({
 }
 
 function ClashRow({ clash, picked, conflict }: { clash: MergeClash; picked?: string; conflict: SaveConflict }) {
-  const what = clash.kind === 'field' ? `the ${clash.id}` : clash.kind === 'edge' ? 'the connection' : 'it';
+  const t = useTranslations('editor.conflict');
+  const field = clash.kind === 'field' ? fieldName(t, clash.id) : '';
+  const what = clash.kind === 'field' ? t('theField', { field }) : clash.kind === 'edge' ? t('theConnection') : t('it');
   return (
     <li className="flex items-center gap-2 text-[13px]" data-testid="clash" data-key={clash.key} data-id={clash.id}>
       <span className="min-w-0 flex-1 truncate">
-        <b>{clash.kind === 'field' ? `Workflow ${clash.id}` : clash.label}</b>
+        <b>{clash.kind === 'field' ? t('workflowField', { field }) : clash.label}</b>
         {clash.kind === 'node' && clash.label !== clash.id && <span className="text-zinc-500"> ({clash.id})</span>}
         <span className="text-zinc-600">
-          {' '}
-          — you {ACTION[clash.mine]} {what}, they {ACTION[clash.theirs]} {what}
+          {t('clash', { mine: t(`action.${clash.mine}`), theirs: t(`action.${clash.theirs}`), what })}
         </span>
       </span>
       {(['mine', 'theirs'] as const).map((side) => (
@@ -264,13 +260,14 @@ function ClashRow({ clash, picked, conflict }: { clash: MergeClash; picked?: str
               : 'border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50')
           }
         >
-          {side === 'mine' ? 'Mine' : 'Theirs'}
+          {side === 'mine' ? t('mine') : t('theirs')}
         </button>
       ))}
     </li>
   );
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A workflow field's name (name, description, engine); an unknown one as it is. */
+function fieldName(t: Translate, id: string): string {
+  return t.has(`field.${id}`) ? t(`field.${id}`) : id;
 }

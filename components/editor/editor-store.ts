@@ -7,10 +7,10 @@ import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, t
 import { api, ApiError, errorMessage } from '@/components/api/client';
 import type { EngineChoice, Graph, NodeTypeInfo, Problem, Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
-import { toast } from '@/components/ui/toast';
 import { applyLayout, autoLayout } from './auto-layout';
 import { followHandles } from './branch-handles';
 import { clipboardCopy, copySelection } from './clipboard';
+import { conflictMessage, notify } from './editor-notices';
 import { initialEditorState, type EditorState } from './editor-state';
 import type { WorkflowDoc } from './graph-merge';
 import {
@@ -26,7 +26,7 @@ import {
   type NodeData,
 } from './graph-model';
 import { problemsByNode, toProblemViews } from './problem-views';
-import { CONFLICT_MESSAGE, documentOf, editorDocument, SaveConflict } from './save-conflict';
+import { documentOf, editorDocument, SaveConflict } from './save-conflict';
 import { UndoHistory } from './undo-history';
 
 export type { EditorState, ProblemView, SaveStatus } from './editor-state';
@@ -192,7 +192,7 @@ export class EditorStore {
     if (this.readOnly) return false;
     const problem = this.connectionProblem(c);
     if (problem) {
-      toast('warning', 'Connection not allowed', problem);
+      notify.connectionRefused(problem);
       return false;
     }
     const src = this.state.nodes.find((n) => n.id === c.source)!;
@@ -215,7 +215,7 @@ export class EditorStore {
     const t = this.types.get(type);
     if (!t || this.readOnly) return null;
     if (type === 'start' && this.state.nodes.some((n) => n.type === 'start')) {
-      toast('warning', 'Only one start node', 'A workflow has exactly one start node; it already has one.');
+      notify.onlyOneStart();
       return null;
     }
     const id = newNodeId(type, new Set(this.state.nodes.map((n) => n.id)));
@@ -281,7 +281,7 @@ export class EditorStore {
     const pasted = clipboardCopy({ nodes: this.state.nodes, edges: this.state.edges }, this.pasteCount + 1);
     if (!pasted) return 0;
     if (!pasted.nodes.length) {
-      toast('warning', 'Nothing pasted', 'A workflow has exactly one start node.');
+      notify.nothingPasted();
       return 0;
     }
     this.pasteCount += 1;
@@ -334,7 +334,7 @@ export class EditorStore {
       savedVersion: at.saved ? version : s.savedVersion,
       contentVersion: s.contentVersion + 1,
       saveStatus: at.conflict ? 'conflict' : at.saved ? 'saved' : 'dirty',
-      saveMessage: at.conflict ? CONFLICT_MESSAGE : null,
+      saveMessage: at.conflict ? conflictMessage() : null,
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
     });
@@ -363,7 +363,7 @@ export class EditorStore {
   save = async (opts: { manual?: boolean } = {}): Promise<boolean> => {
     clearTimeout(this.autosaveTimer);
     if (this.readOnly) {
-      if (opts.manual) toast('info', 'Read-only', 'Your role in this workspace is viewer: changes cannot be saved.');
+      if (opts.manual) notify.readOnly();
       return false;
     }
     if (this.saving) {
@@ -397,11 +397,11 @@ export class EditorStore {
       } catch (e) {
         if (this.disposed) return false;
         if (e instanceof ApiError && e.status === 409) {
-          this.store.set({ ...this.state, saveStatus: 'conflict', saveMessage: CONFLICT_MESSAGE });
+          this.store.set({ ...this.state, saveStatus: 'conflict', saveMessage: conflictMessage() });
           void this.conflict.open();
         } else {
           this.store.set({ ...this.state, saveStatus: 'error', saveMessage: errorMessage(e) });
-          if (opts.manual) toast('error', 'Save failed', errorMessage(e));
+          if (opts.manual) notify.saveFailed(e);
         }
         return false;
       }

@@ -1,6 +1,7 @@
 'use client';
 /** The dark top bar of the editor: name, save state, history and layout commands, Save and Run. */
 import { useReactFlow } from '@xyflow/react';
+import { useTranslations } from 'next-intl';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
@@ -17,13 +18,6 @@ const selectRedo = (s: EditorState) => s.canRedo;
 const selectProblemCount = (s: EditorState) => s.problems.length;
 const selectRunActive = (s: RunState) => s.status === 'running' || s.status === 'queued';
 
-const SAVE_LABEL = {
-  saved: 'All changes saved',
-  dirty: 'Unsaved changes',
-  saving: 'Saving…',
-  error: 'Save failed',
-  conflict: 'Changed elsewhere',
-} as const;
 const SAVE_DOT = {
   saved: 'bg-emerald-400',
   dirty: 'bg-amber-400',
@@ -34,6 +28,8 @@ const SAVE_DOT = {
 
 export function EditorToolbar({ onRun }: { onRun: () => void }) {
   const { editor } = useEditorContext();
+  const t = useTranslations('editor.toolbar');
+  const tSave = useTranslations('editor.saveStatus');
   const rf = useReactFlow();
   const name = useEditorState(selectName);
   const status = useEditorState(selectStatus);
@@ -55,20 +51,20 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               size="sm"
               onClick={editor.undo}
               disabled={readOnly || !canUndo}
-              title="Undo (Ctrl+Z)"
+              title={t('undoTitle')}
               data-testid="undo"
             >
-              Undo
+              {t('undo')}
             </Button>
             <Button
               variant="dark"
               size="sm"
               onClick={editor.redo}
               disabled={readOnly || !canRedo}
-              title="Redo (Ctrl+Shift+Z)"
+              title={t('redoTitle')}
               data-testid="redo"
             >
-              Redo
+              {t('redo')}
             </Button>
             <span className="mx-1 h-5 w-px bg-zinc-700" />
             <Button
@@ -80,19 +76,19 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
                   .then(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.2, duration: 300 })))
               }
               disabled={readOnly}
-              title="Arrange nodes in layers from the start node (long flows wrap into rows)"
+              title={t('autoLayoutTitle')}
               data-testid="auto-layout"
             >
-              Auto-layout
+              {t('autoLayout')}
             </Button>
             <Button
               variant="dark"
               size="sm"
               onClick={() => void rf.fitView({ padding: 0.2, duration: 300 })}
-              title="Zoom to fit"
+              title={t('fitTitle')}
               data-testid="fit-view"
             >
-              Fit
+              {t('fit')}
             </Button>
             <span className="mx-1 h-5 w-px bg-zinc-700" />
             <span
@@ -103,17 +99,17 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
                 (problemCount ? 'bg-red-500/20 text-red-300' : 'bg-emerald-500/15 text-emerald-300')
               }
             >
-              {problemCount ? `${problemCount} problem${problemCount > 1 ? 's' : ''}` : 'Valid'}
+              {problemCount ? t('problems', { count: problemCount }) : t('valid')}
             </span>
             <Button
               variant="dark"
               size="sm"
               onClick={() => void editor.save({ manual: true })}
               disabled={readOnly || status === 'saving' || status === 'conflict'}
-              title="Save (Ctrl+S)"
+              title={t('saveTitle')}
               data-testid="save"
             >
-              Save
+              {t('save')}
             </Button>
             <TriggersButton disabled={readOnly || status === 'conflict'} />
             <PublishButton disabled={readOnly || status === 'conflict'} />
@@ -123,16 +119,16 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               onClick={onRun}
               disabled={readOnly || runActive || status === 'conflict'}
               data-testid="run"
-              title="Run the workflow"
+              title={t('runTitle')}
             >
-              ▶ Run
+              {t('run')}
             </Button>
           </>
         }
       >
         <span className="text-zinc-600">/</span>
         <span className="truncate text-sm font-medium text-zinc-100" data-testid="editor-workflow-name">
-          {name || 'Untitled'}
+          {name || t('untitled')}
         </span>
         <span
           className="flex items-center gap-1.5 text-[11px] text-zinc-400"
@@ -141,15 +137,15 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
           title={message ?? undefined}
         >
           <span className={`h-1.5 w-1.5 rounded-full ${SAVE_DOT[status]}`} />
-          {SAVE_LABEL[status]}
+          {tSave(status)}
         </span>
         {readOnly && (
           <span
             data-testid="read-only-badge"
             className="rounded-full bg-amber-500/20 px-2 py-0.5 text-[11px] font-medium text-amber-200"
-            title="Your role in this workspace is viewer: you can look at workflows and runs, not change them"
+            title={t('readOnlyTitle')}
           >
-            Read-only (viewer)
+            {t('readOnly')}
           </span>
         )}
       </TopBar>
@@ -160,16 +156,9 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
           className="flex items-center gap-3 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
         >
           <span className="flex-1">
-            {status === 'conflict' ? (
-              <>
-                <b>This workflow was changed elsewhere.</b> Your edits are kept here and in this browser; autosave is
-                paused until you choose: keep yours, take theirs or merge.
-              </>
-            ) : (
-              <>
-                <b>Save failed:</b> {message}
-              </>
-            )}
+            {status === 'conflict'
+              ? t.rich('conflictBanner', { b: (c) => <b>{c}</b> })
+              : t.rich('saveFailed', { b: (c) => <b>{c}</b>, message: message ?? '' })}
           </span>
           {status === 'conflict' ? (
             <Button
@@ -178,11 +167,11 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               onClick={() => void editor.conflict.open()}
               data-testid="resolve-conflict"
             >
-              Resolve…
+              {t('resolve')}
             </Button>
           ) : (
             <Button size="sm" onClick={() => void editor.save({ manual: true })}>
-              Retry
+              {t('retry')}
             </Button>
           )}
         </div>

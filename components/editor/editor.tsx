@@ -3,6 +3,7 @@
  * The editor page: loads the node types and the workflow, then lays out palette, canvas, inspector and bottom panel.
  */
 import { ReactFlowProvider } from '@xyflow/react';
+import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useState } from 'react';
 import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
@@ -42,6 +43,7 @@ declare global {
 export function Editor({ workflowId }: { workflowId: string }) {
   const [loaded, setLoaded] = useState<{ types: NodeTypeInfo[]; wf: Workflow } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const t = useTranslations('editor');
 
   useEffect(() => {
     let cancelled = false;
@@ -66,7 +68,7 @@ export function Editor({ workflowId }: { workflowId: string }) {
           role="alert"
           data-testid="editor-error"
         >
-          Could not open the workflow: {error}
+          {t('loadError', { error })}
         </div>
       </div>
     );
@@ -75,7 +77,7 @@ export function Editor({ workflowId }: { workflowId: string }) {
     return (
       <div className="flex h-screen flex-col">
         <TopBar />
-        <div className="grid flex-1 place-items-center text-sm text-zinc-500">Loading workflow…</div>
+        <div className="grid flex-1 place-items-center text-sm text-zinc-500">{t('loading')}</div>
       </div>
     );
   }
@@ -123,6 +125,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
   }, [ctx]);
 
   useEditorShortcuts(ctx.editor);
+  const t = useTranslations('editor.focus');
   const layout = useLayoutPrefs();
   const showPalette = !ctx.editor.readOnly && layout.paletteOpen && !layout.focus;
   const showInspector = layout.inspectorOpen && !layout.focus;
@@ -154,8 +157,8 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
                   type="button"
                   onClick={() => setLayout((p) => ({ focus: !p.focus }))}
                   aria-pressed={layout.focus}
-                  aria-label={layout.focus ? 'Leave focus mode (F)' : 'Focus mode: hide the panels (F)'}
-                  title={layout.focus ? 'Leave focus mode (F or Esc)' : 'Focus mode: hide the panels (F)'}
+                  aria-label={layout.focus ? t('exitLabel') : t('enterLabel')}
+                  title={layout.focus ? t('exitTitle') : t('enterLabel')}
                   data-testid="focus-mode"
                   className={
                     'absolute left-7 top-2 z-10 h-7 rounded-md border border-zinc-300 bg-white px-2 text-[12px] ' +
@@ -163,7 +166,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
                     'focus-visible:ring-2 focus-visible:ring-indigo-400'
                   }
                 >
-                  {layout.focus ? 'Exit focus' : 'Focus'}
+                  {layout.focus ? t('exit') : t('enter')}
                 </button>
               </div>
               {!layout.focus && <BottomPanel tab={tab} onTab={setTab} />}
@@ -193,7 +196,9 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
  * width from the canvas.
  */
 function EdgeToggle({ side, open, what }: { side: 'left' | 'right'; open: boolean; what: 'palette' | 'inspector' }) {
+  const t = useTranslations('editor.edgeToggle');
   const key = what === 'palette' ? 'paletteOpen' : 'inspectorOpen';
+  const text = open ? t(`collapse.${what}`) : t(`expand.${what}`);
   // The arrow points the way the panel will move: a left palette closes leftwards, a right inspector rightwards.
   const arrow = (side === 'left') === open ? '‹' : '›';
   return (
@@ -201,8 +206,8 @@ function EdgeToggle({ side, open, what }: { side: 'left' | 'right'; open: boolea
       type="button"
       onClick={() => setLayout((p) => ({ [key]: !p[key] }))}
       aria-expanded={open}
-      aria-label={`${open ? 'Collapse' : 'Expand'} the ${what}`}
-      title={`${open ? 'Collapse' : 'Expand'} the ${what}`}
+      aria-label={text}
+      title={text}
       data-testid={`toggle-${what}`}
       className={
         'absolute z-10 grid h-7 w-5 place-items-center border border-zinc-300 bg-white text-sm leading-none ' +

@@ -1,7 +1,9 @@
 /** The editor's graph rules: stored shape round-trips, connections are refused with a reason, pasted refs follow. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { connectionProblem, newNodeId, remapRefs, toFlow, toGraph, type FlowNode } from './graph-model';
+
+vi.mock('@/components/lib/i18n', () => import('./i18n-test-double'));
 
 const type = (
   t: string,

@@ -5,6 +5,7 @@
  */
 import type { Edge, Node } from '@xyflow/react';
 import type { Graph, GraphEdge, GraphNode, JsonSchema, NodeTypeInfo, PortSpec } from '@/components/api/types';
+import { tr } from '@/components/lib/i18n';
 
 export interface NodeData extends Record<string, unknown> {
   label?: string;
@@ -122,6 +123,7 @@ export function defaultForSchema(schema: JsonSchema | undefined): unknown {
 const STARTER_CONFIG: Record<string, () => Record<string, unknown>> = {
   condition: () => ({
     branches: [
+      // i18n-exempt: the first branch's id and default label, data the condition node routes by
       { id: 'if', label: 'if', logic: 'and', conditions: [{ left: '', op: 'eq', right: '', valueType: 'auto' }] },
     ],
   }),
@@ -137,7 +139,7 @@ export function newNodeData(t: NodeTypeInfo): NodeData {
 
 /** Source handles of a node: the condition node's are its branch ids plus "else". */
 export function outputsOf(t: NodeTypeInfo | undefined, config: Record<string, unknown> | undefined): PortSpec[] {
-  if (!t) return [{ id: 'out', label: 'out' }];
+  if (!t) return [{ id: 'out', label: 'out' }]; // i18n-exempt: handle id
   if (t.dynamicOutputs && t.type === 'condition') {
     const branches = Array.isArray(config?.branches)
       ? (config!.branches as Array<{ id?: unknown; label?: unknown }>)
@@ -146,7 +148,8 @@ export function outputsOf(t: NodeTypeInfo | undefined, config: Record<string, un
       ...branches
         .filter((b) => typeof b?.id === 'string' && b.id)
         .map((b) => ({ id: String(b.id), label: String(b.label || b.id) })),
-      { id: 'else', label: 'else' },
+      // The catalogue's "else" handle carries its label in the UI's language; the id is what the engine routes by.
+      { id: 'else', label: t.outputs.find((o) => o.id === 'else')?.label ?? 'else' }, // i18n-exempt: handle id
     ];
   }
   return t.outputs;
@@ -168,20 +171,20 @@ export function connectionProblem(
   edges: FlowEdge[],
   types: Map<string, NodeTypeInfo>,
 ): string | null {
-  if (!c.source || !c.target) return 'Connect an output handle (right side) to an input handle (left side).';
+  if (!c.source || !c.target) return tr('editor.connection.handles');
   const src = nodes.find((n) => n.id === c.source);
   const tgt = nodes.find((n) => n.id === c.target);
-  if (!src || !tgt) return 'That node no longer exists.';
-  if (c.source === c.target) return 'A node cannot connect to itself.';
-  if (tgt.type === 'start') return 'The start node cannot have incoming edges: it is where every run begins.';
+  if (!src || !tgt) return tr('editor.connection.nodeGone');
+  if (c.source === c.target) return tr('editor.connection.self');
+  if (tgt.type === 'start') return tr('editor.connection.intoStart');
   const srcType = types.get(src.type ?? '');
   if (src.type === 'end' || (srcType && outputsOf(srcType, src.data.config).length === 0))
-    return `The ${srcType?.label ?? src.type} node has no outputs.`;
+    return tr('editor.connection.noOutputs', { type: srcType?.label ?? src.type ?? '' });
   const tgtType = types.get(tgt.type ?? '');
-  if (tgtType && tgtType.inputs.length === 0) return `The ${tgtType.label} node has no inputs.`;
+  if (tgtType && tgtType.inputs.length === 0) return tr('editor.connection.noInputs', { type: tgtType.label });
   const handle = normaliseSourceHandle(srcType, c.sourceHandle ?? null);
   if (edges.some((e) => e.source === c.source && e.target === c.target && (e.sourceHandle ?? null) === handle)) {
-    return `“${src.data.label || src.id}” is already connected to “${tgt.data.label || tgt.id}” from this handle.`;
+    return tr('editor.connection.duplicate', { from: src.data.label || src.id, to: tgt.data.label || tgt.id });
   }
   return null;
 }

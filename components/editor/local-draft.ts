@@ -9,10 +9,12 @@
  * Two tabs of one workflow share the key (last writer wins, every tab writes again when it closes); each tab only
  * removes the draft it wrote or restored, so saving in one tab never deletes another tab's unsaved work.
  */
+import type { useFormatter } from 'next-intl';
 import { z } from 'zod';
 import { api, errorMessage } from '@/components/api/client';
 import type { Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
+import { tr } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
 import { ENGINES, graphSchema } from '@/engine/graph/schema';
 import type { EditorStore } from './editor-store';
@@ -151,7 +153,7 @@ export class LocalDraft {
       this.editor.conflict.close();
       this.editor.loadDocument(doc, { revision: wf.revision, base: doc, saved: true });
     } catch (e) {
-      toast('error', 'Could not discard the draft', errorMessage(e));
+      toast('error', tr('editor.draft.discardFailed'), errorMessage(e));
     }
   };
 
@@ -196,11 +198,11 @@ export class LocalDraft {
   }
 }
 
-/** "14:03" today, else the date and time: when the restored draft was written. */
-export function draftTime(at: number, now = Date.now()): string {
+/** "14:03" today, else the date and time: when the restored draft was written, in the UI's language. */
+export function draftTime(at: number, format: Pick<ReturnType<typeof useFormatter>, 'dateTime'>, now = Date.now()) {
   const d = new Date(at);
   const sameDay = new Date(now).toDateString() === d.toDateString();
   return sameDay
-    ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+    ? format.dateTime(d, { hour: '2-digit', minute: '2-digit' })
+    : format.dateTime(d, { dateStyle: 'medium', timeStyle: 'short' });
 }

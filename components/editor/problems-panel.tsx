@@ -1,5 +1,6 @@
 'use client';
 /** Every validation problem of the unsaved graph; clicking one selects (and centres) its node. */
+import { useTranslations } from 'next-intl';
 import { useEditorContext, useEditorState } from './editor-context';
 import type { EditorState } from './editor-store';
 
@@ -7,11 +8,12 @@ const selectProblems = (s: EditorState) => s.problems;
 
 export function ProblemsPanel() {
   const { editor } = useEditorContext();
+  const t = useTranslations('editor.problems');
   const problems = useEditorState(selectProblems);
   if (!problems.length) {
     return (
       <div className="p-6 text-center text-sm text-emerald-700" data-testid="problems-empty">
-        No problems — the workflow is ready to run.
+        {t('empty')}
       </div>
     );
   }
@@ -35,7 +37,7 @@ export function ProblemsPanel() {
             >
               <span className="mt-0.5 h-2 w-2 shrink-0 rounded-full bg-red-500" />
               <span className="w-44 shrink-0 truncate font-medium text-zinc-800">
-                {node ? node.data.label || node.id : (p.nodeId ?? 'Workflow')}
+                {node ? node.data.label || node.id : (p.nodeId ?? t('workflow'))}
               </span>
               <span className="min-w-0 flex-1 text-zinc-700">{p.message}</span>
               <span className="shrink-0 font-mono text-[10px] text-zinc-400">{p.code}</span>

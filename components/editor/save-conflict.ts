@@ -8,12 +8,11 @@
 import { api, errorMessage } from '@/components/api/client';
 import type { Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
+import { tr } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
 import type { EditorStore } from './editor-store';
 import { mergeWorkflows, sameDoc, type MergeResult, type Side, type WorkflowDoc } from './graph-merge';
 import { toFlow, toGraph } from './graph-model';
-
-export const CONFLICT_MESSAGE = 'Changed elsewhere — choose how to resolve it';
 
 /** A stored workflow as a document, in the editor's own normal form, so that a round trip is no change. */
 export function documentOf(wf: Pick<Workflow, 'name' | 'description' | 'engine' | 'graph'>): WorkflowDoc {
@@ -72,7 +71,7 @@ export class SaveConflict {
       // Both sides ended up the same: nothing to choose.
       this.editor.loadDocument(theirs.doc, { revision: theirs.revision, base: theirs.doc, saved: true });
       this.store.set(CLOSED);
-      toast('info', 'Already up to date', 'The stored version is the same as yours.');
+      toast('info', tr('editor.notice.upToDate'), tr('editor.notice.upToDateDetail'));
       return;
     }
     this.store.set({ ...this.state, phase: 'ready', theirs, result: this.merge(theirs, {}) });
@@ -106,7 +105,7 @@ export class SaveConflict {
     if (!theirs) return;
     this.editor.loadDocument(theirs.doc, { revision: theirs.revision, base: theirs.doc, saved: true });
     this.close();
-    toast('info', 'Loaded their version', 'Your changes were dropped; Undo brings them back.');
+    toast('info', tr('editor.notice.loadedTheirs'), tr('editor.notice.loadedTheirsDetail'));
   };
 
   /** Shows the merge on the canvas and saves it on top of theirs. */

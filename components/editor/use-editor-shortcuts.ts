@@ -4,6 +4,7 @@
  * clipboard. A read-only (viewer's) editor keeps only copy and select-all; Ctrl+S explains that nothing is saved.
  */
 import { useEffect } from 'react';
+import { tr } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
 import type { EditorStore } from './editor-store';
 
@@ -28,7 +29,7 @@ export function useEditorShortcuts(editor: EditorStore) {
       if (key === 's') {
         e.preventDefault();
         void editor.save({ manual: true }).then((ok) => {
-          if (ok) toast('success', 'Saved');
+          if (ok) toast('success', tr('editor.notice.saved'));
         });
         return;
       }
@@ -45,7 +46,7 @@ export function useEditorShortcuts(editor: EditorStore) {
         editor.redo();
       } else if (key === 'c') {
         const n = editor.copy();
-        if (n) toast('info', `Copied ${n} node${n > 1 ? 's' : ''}`);
+        if (n) toast('info', tr('editor.notice.copied', { count: n }));
       } else if (key === 'v') {
         e.preventDefault();
         editor.paste();

@@ -1,5 +1,6 @@
 'use client';
 /** The answer box of a run waiting on a human-input node (the run panel shows it above the trace). */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
@@ -8,6 +9,7 @@ import { answerRun } from './run-actions';
 /** The answer form for a run waiting on a human-input node, shaped by the node's `answerType`. */
 export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: string | null; prompt: string | null }) {
   const { editor, runController } = useEditorContext();
+  const t = useTranslations('run.answer');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const node = nodeId ? editor.state.nodes.find((n) => n.id === nodeId) : undefined;
@@ -25,7 +27,7 @@ export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: st
       setError(null);
       void send(JSON.parse(text));
     } catch {
-      setError('Enter valid JSON');
+      setError(t('invalidJson'));
     }
   };
   return (
@@ -38,13 +40,13 @@ export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: st
       }}
     >
       <span className="shrink-0 text-[12px] font-medium text-amber-900" data-testid="answer-prompt">
-        {prompt ?? `“${nodeId ?? 'a node'}” is waiting for your answer`}
+        {prompt ?? t('waiting', { node: nodeId ?? t('aNode') })}
       </span>
       {answerType === 'boolean' ? (
         <>
           <span className="flex-1" />
           <Button size="sm" variant="run" onClick={() => void send(true)} disabled={!nodeId} data-testid="answer-yes">
-            Approve
+            {t('approve')}
           </Button>
           <Button
             size="sm"
@@ -53,7 +55,7 @@ export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: st
             disabled={!nodeId}
             data-testid="answer-no"
           >
-            Reject
+            {t('reject')}
           </Button>
         </>
       ) : (
@@ -62,7 +64,7 @@ export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: st
             value={text}
             onChange={(e) => setText(e.target.value)}
             data-testid="answer-input"
-            placeholder={answerType === 'json' ? 'JSON answer' : 'Your answer'}
+            placeholder={answerType === 'json' ? t('jsonPlaceholder') : t('textPlaceholder')}
             className={
               'h-7 min-w-0 flex-1 rounded-md border bg-white px-2 text-[12px] outline-none focus:ring-2 ' +
               `focus:ring-amber-200 ${answerType === 'json' ? 'font-mono' : ''} ` +
@@ -77,7 +79,7 @@ export function AnswerBox({ runId, nodeId, prompt }: { runId: string; nodeId: st
             disabled={!text.trim() || !nodeId}
             data-testid="answer-submit"
           >
-            Send
+            {t('send')}
           </Button>
         </>
       )}

@@ -2,6 +2,7 @@
  * The fold of trace events into a RunState, apart from the store (run-store.ts) so that it stays pure: no timers,
  * no DOM, testable on its own. Child spans (agent steps, tool calls …) are built in child-spans.ts.
  */
+import { tr } from '@/components/lib/i18n';
 import type { ErrorJson, NodeStatus, RunStatus, TraceEvent } from '@/components/api/types';
 import { newChild, updateChild } from './child-spans';
 import { runUsageOf } from './run-cost';
@@ -109,7 +110,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
             name: d.answeredNodeId
               ? answeredText(s, d, e.ts)
               : d.fromNodeId
-                ? `Resumed from “${String(d.fromNodeId)}”`
+                ? tr('run.model.resumedFrom', { node: String(d.fromNodeId) })
                 : resumedText(reused.size),
           });
         }
@@ -186,7 +187,11 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         if (sp && !d.childRun) {
           sp.notes.push(
             retry
-              ? `Attempt ${retry.attempt} failed (${retry.error?.message ?? 'error'}); retrying in ${retry.nextInMs} ms`
+              ? tr('run.model.retrying', {
+                  attempt: retry.attempt ?? '',
+                  error: retry.error?.message ?? tr('run.model.error'),
+                  ms: retry.nextInMs ?? '',
+                })
               : JSON.stringify(d),
           );
           if (retry?.attempt) sp.attempt = retry.attempt + 1;
@@ -243,9 +248,9 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         const breakpoint = breakpointOf(d.prompt);
         s.waitingBreakpoint = breakpoint;
         s.waitingPrompt = approval
-          ? `Approve the call of ${approval.name}?`
+          ? tr('run.model.approvePrompt', { tool: approval.name })
           : breakpoint
-            ? 'Paused at a breakpoint'
+            ? tr('run.model.pausedAtBreakpoint')
             : typeof d.prompt === 'string'
               ? d.prompt
               : typeof d.question === 'string'
@@ -261,7 +266,7 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
             name: nodeId,
             status: 'waiting',
             tokens: '',
-            notes: s.waitingPrompt ? [`Waiting for an answer: ${s.waitingPrompt}`] : [],
+            notes: s.waitingPrompt ? [tr('run.model.waitingForAnswer', { prompt: s.waitingPrompt })] : [],
             children: [],
             startedSeq: e.seq,
             ts: e.ts,
@@ -313,9 +318,8 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
 
 /** Why a node was recorded without executing (pinned-data.ts's `node.progress` notes). */
 function seededNote(d: Record<string, unknown>): string {
-  if (d.pinned) return 'Pinned output reused: the node was not executed';
-  const from = d.seeded === 'inputs' ? 'the run inputs' : d.seeded === 'run' ? 'an earlier run' : 'the given upstream';
-  return `Value from ${from}: the node was not executed`;
+  if (d.pinned) return tr('run.model.pinned');
+  return tr('run.model.seeded', { from: d.seeded === 'inputs' || d.seeded === 'run' ? d.seeded : 'upstream' });
 }
 
 function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
@@ -325,15 +329,16 @@ function toolApprovalOf(prompt: unknown): ToolApprovalPrompt | null {
   return { ...p, kind: 'tool_approval', callId: p.callId, name: String(p.name ?? 'tool'), arguments: p.arguments };
 }
 
-const resumedText = (reused: number) =>
-  `Resumed${reused ? ` (reusing ${reused} succeeded node${reused > 1 ? 's' : ''})` : ''}`;
+const resumedText = (reused: number) => tr('run.model.resumed', { count: reused });
 
 /** "Ann answered “Approve?” after 2m 5s": who answered a wait, and how long it lasted (from its run.waiting). */
 function answeredText(s: RunState, d: Record<string, unknown>, ts: string): string {
   const by = (d.answeredBy as { name?: string } | null | undefined)?.name;
   const waited = s.waitingSince ? Date.parse(ts) - Date.parse(s.waitingSince) : NaN;
-  const after = Number.isFinite(waited) && waited >= 0 ? ` after ${formatWait(waited)}` : '';
-  return `${by ?? 'Someone'} answered “${String(d.answeredNodeId)}”${after}`;
+  const values = { who: by ?? tr('run.model.someone'), node: String(d.answeredNodeId) };
+  return Number.isFinite(waited) && waited >= 0
+    ? tr('run.model.answeredAfter', { ...values, wait: formatWait(waited) })
+    : tr('run.model.answered', values);
 }
 
 function formatWait(ms: number): string {

@@ -5,6 +5,7 @@
  * An edited input is what the node runs with. The answer goes to POST /api/runs/:id/answer; the run then continues on
  * the same stream.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
@@ -17,6 +18,7 @@ type Action = 'continue' | 'step' | 'stop';
 
 export function BreakpointBox({ runId, prompt }: { runId: string; prompt: BreakpointPrompt }) {
   const { editor, runController } = useEditorContext();
+  const t = useTranslations('run.breakpoint');
   const original = JSON.stringify(prompt.input ?? {}, null, 2);
   const [text, setText] = useState(original);
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +31,9 @@ export function BreakpointBox({ runId, prompt }: { runId: string; prompt: Breakp
     let input: Record<string, unknown> | undefined;
     if (action !== 'stop' && text !== original) {
       const parsed = parseArguments(text);
-      if ('error' in parsed) return setError(parsed.error.replace('arguments', 'input'));
+      if ('error' in parsed) {
+        return setError(parsed.error === 'object' ? t('notObject') : t('notJson', { error: parsed.error.json }));
+      }
       input = parsed.value;
     }
     setError(null);
@@ -46,9 +50,9 @@ export function BreakpointBox({ runId, prompt }: { runId: string; prompt: Breakp
       <div className="flex flex-wrap items-center gap-2">
         <span className="h-2 w-2 rounded-full bg-red-500" aria-hidden />
         <span className="text-[12px] font-medium text-red-900" data-testid="breakpoint-title">
-          Paused before “{label}”
+          {t('title', { label })}
         </span>
-        <span className="text-[11px] text-red-700">its resolved input — edit it to run the node with other values</span>
+        <span className="text-[11px] text-red-700">{t('hint')}</span>
         <span className="flex-1" />
         <Button
           size="sm"
@@ -57,7 +61,7 @@ export function BreakpointBox({ runId, prompt }: { runId: string; prompt: Breakp
           onClick={() => void send('continue')}
           data-testid="bp-continue"
         >
-          Continue
+          {t('continue')}
         </Button>
         <Button
           size="sm"
@@ -66,16 +70,16 @@ export function BreakpointBox({ runId, prompt }: { runId: string; prompt: Breakp
           onClick={() => void send('step')}
           data-testid="bp-step"
         >
-          Step
+          {t('step')}
         </Button>
         <Button size="sm" variant="danger" disabled={sending} onClick={() => void send('stop')} data-testid="bp-stop">
-          Stop
+          {t('stop')}
         </Button>
       </div>
       <JsonTextArea
         value={text}
         onChange={setText}
-        label="Resolved input (JSON)"
+        label={t('inputLabel')}
         testId="breakpoint-input"
         invalid={!!error}
         tone="red"

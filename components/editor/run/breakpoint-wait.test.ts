@@ -2,9 +2,11 @@
  * The run view of a breakpoint: a `breakpoint` wait shows the node's resolved input (never as a text prompt or a tool
  * approval), and the node starting (Continue / Step) or the run ending clears it.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '@/components/api/types';
 import { applyEvents, EMPTY_RUN, type RunState } from './run-store';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 let seq = 0;
 const ev = (type: string, nodeId: string | undefined, data: Record<string, unknown> = {}, span = `s-${nodeId}`) =>

@@ -3,6 +3,7 @@
  * retrieval hits becomes a leaf under its node's span, and how a later event (a tool's result) updates the span its
  * call opened.
  */
+import { tr } from '@/components/lib/i18n';
 import type { TraceEvent } from '@/components/api/types';
 import type { TraceSpan } from './run-state';
 
@@ -29,7 +30,7 @@ export function newChild(e: TraceEvent, spanId: string): TraceSpan {
     case 'agent.step':
       return {
         ...base,
-        name: String(d.title ?? `round ${d.round ?? ''}`),
+        name: String(d.title ?? tr('run.model.round', { round: String(d.round ?? '') })),
         input: d.toolCalls && (d.toolCalls as unknown[]).length ? { toolCalls: d.toolCalls } : undefined,
         output: d.text,
         durationMs: (d.durationMs as number) ?? null,
@@ -54,7 +55,7 @@ export function newChild(e: TraceEvent, spanId: string): TraceSpan {
         error: { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? 'denied') },
       };
     case 'retrieval.hits':
-      return { ...base, name: 'retrieval', output: d };
+      return { ...base, name: tr('run.model.retrieval'), output: d };
     default:
       return { ...base, output: d };
   }
@@ -67,35 +68,33 @@ export function updateChild(sp: TraceSpan, e: TraceEvent) {
     sp.status = d.ok === false ? 'failed' : 'succeeded';
     sp.durationMs = (d.durationMs as number) ?? sp.durationMs;
     if (d.ok === false)
-      sp.error = { code: String(d.status ?? 'TOOL_FAILED'), message: String(d.result ?? 'the tool failed') };
+      sp.error = { code: String(d.status ?? 'TOOL_FAILED'), message: String(d.result ?? tr('run.model.toolFailed')) };
   } else if (e.type === 'tool.denied') {
     sp.status = 'failed';
-    sp.error = { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? 'denied') };
+    sp.error = { code: 'TOOL_DENIED', message: String(d.message ?? d.reason ?? tr('run.model.denied')) };
   } else {
     sp.notes.push(e.type);
   }
 }
 
-const DECIDED: Record<string, string> = { approve: 'approved', edit: 'edited', reject: 'rejected' };
-
 /** `tool.approval`: "<who> approved/edited/rejected <tool>", with the edited arguments or the rejection message. */
 function approvalChild(base: TraceSpan, d: Record<string, unknown>): TraceSpan {
   const by = d.by as { name?: unknown; userId?: unknown } | null | undefined;
-  const who = typeof by?.name === 'string' && by.name ? by.name : 'Someone';
+  const who = typeof by?.name === 'string' && by.name ? by.name : tr('run.model.someone');
   const decision = String(d.decision ?? '');
-  const tool = String(d.name ?? 'a tool');
+  const tool = String(d.name ?? tr('run.model.aTool'));
   const message = typeof d.message === 'string' && d.message ? d.message : undefined;
   return {
     ...base,
-    name: `${who} ${DECIDED[decision] ?? decision} ${tool}`,
+    name: tr('run.model.decided', { who, decision, tool }),
     status: decision === 'reject' ? 'cancelled' : 'succeeded',
     input: d.arguments,
     output:
       decision === 'reject'
-        ? (message ?? 'rejected without a message')
+        ? (message ?? tr('run.model.rejectedSilently'))
         : decision === 'edit'
           ? d.arguments
-          : 'approved',
+          : tr('run.model.approved'),
     ts: typeof d.at === 'string' ? d.at : base.ts,
   };
 }

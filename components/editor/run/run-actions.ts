@@ -1,5 +1,6 @@
 /** Run commands shared by the toolbar, the trace panel and the inspector. */
 import { api, ApiError, errorMessage } from '@/components/api/client';
+import { tr } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
 import type { RunController } from './run-controller';
 import type { RunStore } from './run-store';
@@ -16,12 +17,12 @@ export async function startResume(
     else controller.follow();
     toast(
       'info',
-      fromNodeId ? `Resuming from “${fromNodeId}”` : 'Resuming the run',
-      'Succeeded nodes are reused; the rest runs again.',
+      fromNodeId ? tr('run.actions.resumingFrom', { node: fromNodeId }) : tr('run.actions.resuming'),
+      tr('run.actions.resumingDetail'),
     );
     return true;
   } catch (e) {
-    toast('error', 'Resume failed', errorMessage(e));
+    toast('error', tr('run.actions.resumeFailed'), errorMessage(e));
     return false;
   }
 }
@@ -29,19 +30,23 @@ export async function startResume(
 export async function cancelRun(runId: string) {
   try {
     await api.cancelRun(runId);
-    toast('info', 'Cancelling the run…');
+    toast('info', tr('run.actions.cancelling'));
   } catch (e) {
-    toast('error', 'Cancel failed', errorMessage(e));
+    toast('error', tr('run.actions.cancelFailed'), errorMessage(e));
   }
 }
 
 export async function answerRun(runId: string, nodeId: string, answer: unknown): Promise<boolean> {
   try {
     await api.answerRun(runId, nodeId, answer);
-    toast('success', 'Answer sent');
+    toast('success', tr('run.actions.answerSent'));
     return true;
   } catch (e) {
-    toast('error', 'Answer not accepted', e instanceof ApiError ? `${e.message} (${e.code})` : errorMessage(e));
+    toast(
+      'error',
+      tr('run.actions.answerRefused'),
+      e instanceof ApiError ? `${e.message} (${e.code})` : errorMessage(e),
+    );
     return false;
   }
 }

@@ -1,9 +1,11 @@
 // Guarantees: the run panel's header total is the run's own stated total once it has one, else the sum of its nodes'
 // usage so far, unknown (null) as soon as one node's price is, and nothing at all for a run without LLM work.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyEvents, EMPTY_RUN } from './run-store';
 import { formatUsd, runTotal, runUsageOf, sumUsage } from './run-cost';
 import type { TraceEvent } from '@/components/api/types';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 const ev = (seq: number, type: string, data: Record<string, unknown>, nodeId?: string): TraceEvent =>
   ({

@@ -3,6 +3,7 @@
  * event's `usage`, or GET /api/runs/:id's); until then it is the sum of the nodes' usage seen so far, by the rule of
  * engine/llm/prices.ts: a node without a known price makes the total unknown (null), never a partial figure.
  */
+import { tr } from '@/components/lib/i18n';
 import type { RunState, RunUsage } from './run-state';
 
 type NodeUsage = { inputTokens?: number; outputTokens?: number; costUsd?: number | null } | null | undefined;
@@ -32,7 +33,7 @@ export function runTotal(run: Pick<RunState, 'usage' | 'nodes'>): RunUsage | nul
 
 /** `$0.0012`, `$0.00034` below a cent, `$0`, and `price unknown` for null. */
 export function formatUsd(costUsd: number | null): string {
-  if (costUsd === null) return 'price unknown';
+  if (costUsd === null) return tr('run.cost.priceUnknown');
   if (costUsd === 0) return '$0';
   return costUsd < 0.01 ? `$${costUsd.toFixed(5)}` : `$${costUsd.toFixed(4)}`;
 }

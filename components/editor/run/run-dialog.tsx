@@ -1,5 +1,6 @@
 'use client';
 /** The run form, generated from the inputs the start node declares. */
+import { useTranslations } from 'next-intl';
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
@@ -31,6 +32,7 @@ export function RunDialog({
   onInvalid: () => void;
 }) {
   const { editor } = useEditorContext();
+  const t = useTranslations('run.dialog');
   const start = editor.state.nodes.find((n) => n.type === 'start');
   const decls = (Array.isArray(start?.data.config.inputs) ? (start!.data.config.inputs as InputDecl[]) : []).filter(
     (d) => d?.name,
@@ -54,13 +56,13 @@ export function RunDialog({
       }
       const text = String(v ?? '');
       if (text === '') {
-        if (d.required !== false && d.default === undefined) errs[d.name] = 'Required';
+        if (d.required !== false && d.default === undefined) errs[d.name] = t('required');
         continue;
       }
       if (type === 'string') inputs[d.name] = text;
       else if (type === 'number') {
         const n = Number(text);
-        if (!Number.isFinite(n)) errs[d.name] = 'Enter a number';
+        if (!Number.isFinite(n)) errs[d.name] = t('enterNumber');
         else inputs[d.name] = n;
       } else {
         try {
@@ -70,10 +72,10 @@ export function RunDialog({
               ? !Array.isArray(parsed)
               : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
           )
-            errs[d.name] = `Enter a JSON ${type}`;
+            errs[d.name] = t('enterJsonType', { type });
           else inputs[d.name] = parsed;
         } catch {
-          errs[d.name] = `Enter valid JSON (${type})`;
+          errs[d.name] = t('enterValidJson', { type });
         }
       }
     }
@@ -96,7 +98,7 @@ export function RunDialog({
         setErrors({ [err.path.slice('inputs.'.length)]: err.message });
         return;
       }
-      toast('error', 'The run could not start', errorMessage(err));
+      toast('error', t('startFailed'), errorMessage(err));
       if (err instanceof ApiError && err.status === 422) {
         onInvalid();
         onClose();
@@ -106,21 +108,21 @@ export function RunDialog({
 
   return (
     <Modal
-      title="Run workflow"
+      title={t('title')}
       onClose={onClose}
       testId="run-dialog"
       wide
       footer={
         <>
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{t('cancel')}</Button>
           <Button variant="run" type="submit" form="run-form" disabled={busy} data-testid="run-submit">
-            {busy ? 'Starting…' : 'Run'}
+            {busy ? t('starting') : t('run')}
           </Button>
         </>
       }
     >
       <form id="run-form" onSubmit={submit} className="space-y-3">
-        {decls.length === 0 && <p className="text-zinc-500">The start node declares no inputs.</p>}
+        {decls.length === 0 && <p className="text-zinc-500">{t('noInputs')}</p>}
         {decls.map((d) => {
           const type = d.type ?? 'string';
           const id = `run-input-${d.name}`;

@@ -1,7 +1,9 @@
 // Guarantees: the run history shows a run's inputs on one line — "no inputs" for none, the JSON without its outer
 // braces, and an ellipsis where the server cut a long preview.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inputsLine } from './run-history';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 describe('inputs in the run history', () => {
   it('reads as one line', () => {

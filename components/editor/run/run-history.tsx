@@ -4,9 +4,11 @@
  * (editor, API, webhook, schedule, MCP), which published version ran (or the draft), with which inputs and at what
  * cost; status and trigger filter the list on the server (GET /api/workflows/:id/runs).
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { call, errorMessage } from '@/components/api/client';
 import type { RunStatus, RunSummary } from '@/components/api/types';
+import { tr } from '@/components/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
@@ -27,19 +29,14 @@ export type HistoryRun = RunSummary & {
   singleNode?: { nodeId: string; label: string | null } | null;
 };
 
-export const TRIGGER_LABEL: Record<string, string> = {
-  editor: 'Editor',
-  api: 'API',
-  webhook: 'Webhook',
-  schedule: 'Schedule',
-  mcp: 'MCP',
-};
+/** How a run can be started (run.history.triggers names them). */
+export const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp'] as const;
 const STATUSES: RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 
 /** The inputs on one line: `{}` as "no inputs", the JSON's outer braces dropped, an ellipsis where it was cut. */
 export function inputsLine(preview: string, cut = 200): string {
   const t = preview.trim();
-  if (t === '{}' || t === '') return 'no inputs';
+  if (t === '{}' || t === '') return tr('run.history.noInputs');
   const inner = t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1).trim() : t.replace(/^\{/, '');
   return preview.length >= cut ? `${inner}…` : inner;
 }
@@ -49,6 +46,8 @@ const selectStatus = (s: RunState) => s.status;
 
 export function RunHistory({ onOpen }: { onOpen: () => void }) {
   const { editor, runController } = useEditorContext();
+  const t = useTranslations('run.history');
+  const tc = useTranslations('common');
   const currentId = useRunState(selectRunId);
   const status = useRunState(selectStatus);
   const [runs, setRuns] = useState<HistoryRun[] | null>(null);
@@ -83,45 +82,45 @@ export function RunHistory({ onOpen }: { onOpen: () => void }) {
     <div className="flex h-full flex-col" data-testid="run-history">
       <div className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5">
         <span className="text-[11px] text-zinc-500" data-testid="run-history-count">
-          {runs ? `${runs.length} run${runs.length === 1 ? '' : 's'}` : 'Loading…'}
+          {runs ? t('count', { count: runs.length }) : tc('loading')}
         </span>
         <select
-          aria-label="Status"
+          aria-label={t('status')}
           data-testid="run-history-status"
           className={select}
           value={filter.status}
           onChange={(e) => setFilter((f) => ({ ...f, status: e.target.value }))}
         >
-          <option value="">Any status</option>
+          <option value="">{t('anyStatus')}</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {tc(`status.${s}`)}
             </option>
           ))}
         </select>
         <select
-          aria-label="Trigger"
+          aria-label={t('trigger')}
           data-testid="run-history-trigger"
           className={select}
           value={filter.trigger}
           onChange={(e) => setFilter((f) => ({ ...f, trigger: e.target.value }))}
         >
-          <option value="">Any trigger</option>
-          {Object.entries(TRIGGER_LABEL).map(([value, label]) => (
+          <option value="">{t('anyTrigger')}</option>
+          {TRIGGERS.map((value) => (
             <option key={value} value={value}>
-              {label}
+              {t(`triggers.${value}`)}
             </option>
           ))}
         </select>
         <Button size="sm" variant="ghost" className="ml-auto" onClick={() => void load()} data-testid="refresh-runs">
-          Refresh
+          {t('refresh')}
         </Button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {error && <div className="p-3 text-[12px] text-red-600">{error}</div>}
         {runs?.length === 0 && (
           <div className="p-4 text-center text-[12px] text-zinc-500">
-            {filter.status || filter.trigger ? 'No runs match these filters.' : 'No runs yet.'}
+            {filter.status || filter.trigger ? t('noMatch') : t('noRuns')}
           </div>
         )}
         {runs?.map((r) => (
@@ -152,6 +151,8 @@ function HistoryRow({
   liveStatus: RunSummary['status'];
   onOpen: () => void;
 }) {
+  const t = useTranslations('run.history');
+  const format = useFormatter();
   const ms = r.durationMs ?? (r.finishedAt ? new Date(r.finishedAt).getTime() - new Date(r.createdAt).getTime() : null);
   const inputs = inputsLine(r.inputsPreview ?? '{}');
   return (
@@ -171,24 +172,26 @@ function HistoryRow({
         className="w-16 shrink-0 rounded bg-zinc-100 px-1.5 text-center text-[11px] text-zinc-700"
         data-testid="run-trigger"
       >
-        {TRIGGER_LABEL[r.trigger] ?? r.trigger}
+        {t.has(`triggers.${r.trigger}`) ? t(`triggers.${r.trigger}`) : r.trigger}
       </span>
       <span
         className="w-12 shrink-0 text-[11px] text-zinc-600"
         data-testid="run-version"
-        title={r.versionId ?? 'the draft'}
+        title={r.versionId ?? t('theDraft')}
       >
-        {r.version != null ? `v${r.version}` : 'draft'}
+        {r.version != null ? t('version', { version: r.version }) : t('draft')}
       </span>
       <span className="shrink-0 font-mono text-[11px] text-zinc-500" title={r.id}>
         {r.id.slice(4, 12)}
       </span>
       {r.singleNode && (
         <span className="shrink-0 rounded bg-amber-50 px-1.5 text-[11px] text-amber-800" data-testid="run-single-node">
-          single node: {r.singleNode.label || r.singleNode.nodeId}
+          {t('singleNode', { label: r.singleNode.label || r.singleNode.nodeId })}
         </span>
       )}
-      <span className="shrink-0 text-zinc-500">{new Date(r.createdAt).toLocaleString()}</span>
+      <span className="shrink-0 text-zinc-500">
+        {format.dateTime(new Date(r.createdAt), { dateStyle: 'medium', timeStyle: 'medium' })}
+      </span>
       <span
         className="min-w-0 flex-1 truncate font-mono text-[11px] text-zinc-500"
         data-testid="run-inputs"

@@ -1,7 +1,9 @@
 /** Folding trace events: per-node views change only for their own events, and replays after a reconnect are no-ops. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '@/components/api/types';
 import { applyEvents, EMPTY_RUN, type RunState } from './run-store';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 let seq = 0;
 const ev = (

@@ -1,9 +1,11 @@
 // Guarantees: a node recorded without executing — a pinned output, or a single-node run's upstream value — gets its
 // own row in the run panel's trace, succeeded with its value, saying why it did not run; an executed node's progress
 // notes still land on its own row.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '@/components/api/types';
 import { applyEvents, EMPTY_RUN } from './run-store';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 const ev = (seq: number, type: string, data: Record<string, unknown>, nodeId?: string, spanId = `s-${nodeId}`) =>
   ({ seq, runId: 'r1', ts: new Date(1_000 + seq).toISOString(), type, nodeId, spanId, data }) as TraceEvent;

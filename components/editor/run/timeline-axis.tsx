@@ -1,4 +1,5 @@
 /** The Timeline chart's time axis: the header row of tick labels (offsets from the run's start) and the grid lines. */
+import { useTranslations } from 'next-intl';
 import { formatOffset, ticks, type TimeView } from './timeline-scale';
 import { LABEL_W } from './timeline-view';
 
@@ -15,12 +16,13 @@ export function TimelineAxis({
   /** The tick strip, for the zoom-on-wheel listener. */
   axisRef: React.RefObject<HTMLDivElement | null>;
 }) {
+  const t = useTranslations('run.timeline');
   const axis = ticks(view, chartW, origin);
   return (
     <>
       <div className="flex h-5 shrink-0 border-b border-zinc-200 text-[10px] text-zinc-400">
         <div className="shrink-0 px-3 leading-5" style={{ width: LABEL_W }}>
-          Span
+          {t('span')}
         </div>
         <div ref={axisRef} className="relative min-w-0 flex-1 overflow-hidden" data-testid="timeline-axis">
           {axis.map((t) => (

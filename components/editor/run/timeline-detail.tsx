@@ -1,14 +1,21 @@
 /** A timeline span's facts (status, timing, usage, node, details): the hover tooltip and the detail side panel. */
+import { useTranslations } from 'next-intl';
+import { tr } from '@/components/lib/i18n';
 import { formatDuration } from '@/components/ui/status';
-import { barTitle, formatCost, formatTokens, KIND_LABEL, kindChip } from './timeline-labels';
+import { barTitle, formatCost, formatTokens, kindChip } from './timeline-labels';
 import type { TimelineBar, TimelineModel } from './timeline-model';
 import { formatOffset } from './timeline-scale';
 
 function facts(bar: TimelineBar, model: TimelineModel, now: number, origin: number): Array<[string, string]> {
   const out: Array<[string, string]> = [
-    ['status', bar.status],
+    ['status', tr(`common.status.${bar.status}`)],
     ['starts', formatOffset(bar.start - origin)],
-    ['duration', formatDuration(model.durationOf(bar, now)) + (bar.end === null ? ' (so far)' : '')],
+    [
+      'duration',
+      bar.end === null
+        ? tr('run.timeline.soFar', { duration: formatDuration(model.durationOf(bar, now)) })
+        : formatDuration(model.durationOf(bar, now)),
+    ],
   ];
   const tokens = formatTokens(bar.usage);
   if (tokens) out.push(['tokens', tokens]);
@@ -36,6 +43,7 @@ export function Tooltip({
   y: number;
   label: (id?: string) => string;
 }) {
+  const t = useTranslations('run.timeline');
   return (
     <div
       className={
@@ -47,7 +55,7 @@ export function Tooltip({
     >
       <div className="mb-1 flex items-center gap-1.5">
         <span className={`rounded px-1 text-[9px] font-semibold uppercase ${kindChip(bar.kind)}`}>
-          {KIND_LABEL[bar.kind]}
+          {t(`kind.${bar.kind}`)}
         </span>
         <span className="truncate font-medium text-zinc-800">{barTitle(bar, label)}</span>
       </div>
@@ -57,12 +65,15 @@ export function Tooltip({
   );
 }
 
+/** The facts as name: value; a name is translated where the messages know it (else it is the model's own word). */
 function FactList({ facts: list }: { facts: Array<[string, string]> }) {
+  const t = useTranslations('run.timeline.fact');
+  const name = (k: string) => (t.has(k.replace(/\s+/g, '-')) ? t(k.replace(/\s+/g, '-')) : k);
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5">
       {list.map(([k, v], i) => (
         <div key={i} className="contents">
-          <dt className="text-zinc-400">{k}</dt>
+          <dt className="text-zinc-400">{name(k)}</dt>
           <dd className="min-w-0 break-words text-zinc-700" data-testid={`timeline-fact-${k.replace(/\s+/g, '-')}`}>
             {v}
           </dd>
@@ -87,6 +98,7 @@ export function Detail({
   title: string;
   onClose: () => void;
 }) {
+  const t = useTranslations('run.timeline');
   return (
     <aside
       className="w-72 shrink-0 overflow-y-auto border-l border-zinc-200 bg-white px-3 py-2 text-[11px]"
@@ -95,10 +107,10 @@ export function Detail({
     >
       <div className="mb-1.5 flex items-center gap-1.5">
         <span className={`rounded px-1 text-[9px] font-semibold uppercase ${kindChip(bar.kind)}`}>
-          {KIND_LABEL[bar.kind]}
+          {t(`kind.${bar.kind}`)}
         </span>
         <span className="min-w-0 flex-1 truncate font-medium text-zinc-800">{title}</span>
-        <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label="Close">
+        <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label={t('close')}>
           ×
         </button>
       </div>

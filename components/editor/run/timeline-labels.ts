@@ -1,16 +1,6 @@
 /** What each timeline bar is called and how it is drawn, by kind and status (one place for the view and tooltips). */
+import { tr } from '@/components/lib/i18n';
 import type { BarKind, BarStatus, TimelineBar } from './timeline-model';
-
-export const KIND_LABEL: Record<BarKind, string> = {
-  node: 'Node',
-  iteration: 'Loop iteration',
-  attempt: 'Attempt',
-  round: 'Agent round',
-  agent: 'Agent step',
-  tool: 'Tool call',
-  retrieval: 'Retrieval',
-  wait: 'Wait',
-};
 
 const KIND_CHIP: Record<BarKind, string> = {
   node: 'bg-zinc-100 text-zinc-600',
@@ -54,15 +44,15 @@ export function barTitle(bar: TimelineBar, nodeLabel: (id?: string) => string): 
     case 'node':
       return nodeLabel(bar.nodeId);
     case 'iteration':
-      return `${nodeLabel(bar.nodeId)} · pass ${bar.iteration ?? '?'}`;
+      return tr('run.timeline.title.iteration', { node: nodeLabel(bar.nodeId), n: bar.iteration ?? '?' });
     case 'attempt':
       return (bar.attempt ?? 1) > 1 && bar.details.some(([k]) => k === 'backoff')
-        ? `retry · attempt ${bar.attempt}`
-        : `attempt ${bar.attempt ?? 1}`;
+        ? tr('run.timeline.title.retry', { n: bar.attempt ?? 1 })
+        : tr('run.timeline.title.attempt', { n: bar.attempt ?? 1 });
     case 'tool':
       return bar.name;
     case 'wait':
-      return `waiting for ${bar.name}`;
+      return tr('run.timeline.title.wait', { name: bar.name });
     default:
       return bar.name;
   }
@@ -70,12 +60,12 @@ export function barTitle(bar: TimelineBar, nodeLabel: (id?: string) => string): 
 
 export function formatTokens(u: TimelineBar['usage']): string {
   if (!u || (u.inputTokens == null && u.outputTokens == null)) return '';
-  return `${u.inputTokens ?? 0} in / ${u.outputTokens ?? 0} out`;
+  return tr('run.cost.tokens', { input: u.inputTokens ?? 0, output: u.outputTokens ?? 0 });
 }
 
 export function formatCost(u: TimelineBar['usage']): string {
   if (!u || u.costUsd === undefined) return '';
-  if (u.costUsd === null) return 'unknown price';
+  if (u.costUsd === null) return tr('run.cost.unknownPrice');
   if (u.costUsd === 0) return '$0';
   return u.costUsd < 0.01 ? `$${u.costUsd.toFixed(5)}` : `$${u.costUsd.toFixed(4)}`;
 }

@@ -3,9 +3,11 @@
  * from plain node runs, measures open spans up to "now", and folds a live stream incrementally (touching only the
  * bars an event names).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '@/components/api/types';
 import { buildTimeline, TimelineModel } from './timeline-model';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');
 

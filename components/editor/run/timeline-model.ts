@@ -9,6 +9,7 @@
  * - timeline-waits.ts: `run.waiting` … `run.started { resumed }` as WAIT bars, and who answered them;
  * - timeline-spans.ts: agent rounds and steps, tool calls and retrievals inside a node.
  */
+import { tr } from '@/components/lib/i18n';
 import type { TraceEvent } from '@/components/api/types';
 import { type Data, errorText, num, str, usageOf } from './timeline-event-data';
 import { NodePasses, type RetryData } from './timeline-passes';
@@ -160,7 +161,8 @@ export class TimelineModel extends SpanTree implements SpanHost {
       bar.end = t;
       if (d.status === 'failed') bar.error = errorText(d.error);
       if (num(d.attempts)) bar.details.push(['attempts', String(d.attempts)]);
-      if (typeof d.approved === 'boolean') bar.details.push(['reviewer', d.approved ? 'approved' : 'not approved']);
+      if (typeof d.approved === 'boolean')
+        bar.details.push(['reviewer', d.approved ? tr('run.model.approved') : tr('run.model.notApproved')]);
       this.closeOpen(bar, t, d.status);
       return;
     }

@@ -9,6 +9,7 @@
  * This file wires the state together; the parts are timeline-toolbar.tsx, timeline-axis.tsx, timeline-rows.tsx,
  * timeline-detail.tsx (tooltip and detail panel) and timeline-view.ts (clock, size, zoom and pan).
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useEditorContext, useEditorState, useRunState } from '../editor-context';
 import type { EditorState } from '../editor-store';
@@ -28,10 +29,11 @@ const selectSelected = (s: EditorState) => s.selectedIds;
 
 export function TimelinePanel() {
   const runId = useRunState(selectRunId);
+  const t = useTranslations('run.timeline');
   if (!runId) {
     return (
       <div className="p-6 text-center text-sm text-zinc-500" data-testid="timeline-empty">
-        No run yet. Press <b>Run</b>, or open a past run from <b>Runs</b>, to see its timeline.
+        {t.rich('empty', { b: (c) => <b>{c}</b> })}
       </div>
     );
   }

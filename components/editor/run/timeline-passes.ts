@@ -5,6 +5,7 @@
  *   so is one that starts again with an `iteration` while its previous pass runs (a loop with concurrency > 1);
  * - `node.progress { retry }` inside a node span splits it into ATTEMPT bars, the next one starting after the backoff.
  */
+import { tr } from '@/components/lib/i18n';
 import type { TraceEvent } from '@/components/api/types';
 import { type Data, errorText, num, str } from './timeline-event-data';
 import type { SpanTree } from './timeline-tree';
@@ -70,7 +71,10 @@ export class NodePasses {
       const concurrent = prev.status === 'running' && typeof d.iteration === 'number';
       const rerun = !concurrent && (prev.status !== 'succeeded' || this.passEpoch.get(e.nodeId) !== this.rerunEpoch);
       if (rerun) {
-        bar.details.push(['pass', prev.status === 'waiting' ? 'continued after the wait' : 're-run by a resume']);
+        bar.details.push([
+          'pass',
+          tr(prev.status === 'waiting' ? 'run.model.continuedAfterWait' : 'run.model.rerunByResume'),
+        ]);
       } else {
         // A loop pass: the first pass becomes iteration 1, retroactively.
         const iterations = passes.map((id) => this.tree.bars.get(id)!).filter((b) => b.kind === 'iteration');
@@ -110,7 +114,7 @@ export class NodePasses {
           id: `${bar.id}#attempt-${failed}`,
           parentId: null,
           kind: 'attempt',
-          name: `attempt ${failed}`,
+          name: tr('run.model.attempt', { n: failed }),
           nodeId,
           status: 'failed',
           start: bar.start,
@@ -129,13 +133,13 @@ export class NodePasses {
         id: `${bar.id}#attempt-${failed + 1}`,
         parentId: null,
         kind: 'attempt',
-        name: `attempt ${failed + 1}`,
+        name: tr('run.model.attempt', { n: failed + 1 }),
         nodeId,
         status: 'running',
         start: t + nextIn,
         end: null,
         attempt: failed + 1,
-        details: [['backoff', `${nextIn} ms after attempt ${failed} failed`]],
+        details: [['backoff', tr('run.model.backoff', { ms: nextIn, n: failed })]],
         children: [],
         seq: e.seq,
       },

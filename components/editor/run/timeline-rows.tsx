@@ -2,9 +2,10 @@
  * The Timeline chart's rows: the scroll area and its virtualised list (only the rows in view, plus a margin, are in
  * the DOM), and one row — the span's tree toggle, kind chip and title, then its bar and duration on the time scale.
  */
+import { useTranslations } from 'next-intl';
 import { memo, useMemo, useState } from 'react';
 import { formatDuration } from '@/components/ui/status';
-import { barFill, barTitle, KIND_LABEL, kindChip } from './timeline-labels';
+import { barFill, barTitle, kindChip } from './timeline-labels';
 import type { TimelineBar, TimelineModel, TimelineRow } from './timeline-model';
 import type { TimeView } from './timeline-scale';
 import { LABEL_W } from './timeline-view';
@@ -58,6 +59,7 @@ export function TimelineRows({
   onChoose: (bar: TimelineBar) => void;
   onHover: (h: Hover | null) => void;
 }) {
+  const t = useTranslations('run.timeline');
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN);
@@ -71,9 +73,7 @@ export function TimelineRows({
       data-testid="timeline-rows"
     >
       {rows.length === 0 && (
-        <div className="p-4 text-[12px] text-zinc-500">
-          {live ? 'Waiting for the first spans…' : 'This run has no spans.'}
-        </div>
+        <div className="p-4 text-[12px] text-zinc-500">{live ? t('waitingSpans') : t('noSpans')}</div>
       )}
       <div className="relative" style={{ height: rows.length * ROW_H }}>
         {rows.slice(first, last).map((row, i) => (
@@ -128,6 +128,7 @@ const Row = memo(function Row({
   onChoose: (bar: TimelineBar) => void;
   onHover: (h: Hover | null) => void;
 }) {
+  const t = useTranslations('run.timeline');
   const { bar, depth, hasChildren } = row;
   const x0 = (bar.start - view.start) * view.pxPerMs;
   const x1 = (model.endOf(bar, now) - view.start) * view.pxPerMs;
@@ -161,13 +162,13 @@ const Row = memo(function Row({
           className={`w-3 shrink-0 text-zinc-400 ${hasChildren ? '' : 'invisible'}`}
           onClick={() => onToggle(bar.id)}
           data-testid="timeline-toggle"
-          aria-label={collapsed ? 'Expand' : 'Collapse'}
+          aria-label={collapsed ? t('expand') : t('collapse')}
           aria-expanded={!collapsed}
         >
           <span className={`inline-block transition-transform ${collapsed ? '' : 'rotate-90'}`}>›</span>
         </button>
         <span className={`shrink-0 rounded px-1 text-[9px] font-semibold uppercase ${kindChip(bar.kind)}`}>
-          {KIND_LABEL[bar.kind]}
+          {t(`kind.${bar.kind}`)}
         </span>
         <button
           type="button"

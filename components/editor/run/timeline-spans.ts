@@ -3,6 +3,7 @@
  * (`tool.*`) and retrievals (`retrieval.hits`). Agent rounds are emitted when they end, so they start at
  * `ts - durationMs`; a multi-agent step or worker attempt opens with its event and ends with its step.
  */
+import { tr } from '@/components/lib/i18n';
 import type { TraceEvent } from '@/components/api/types';
 import { type Data, num, str, usageOf } from './timeline-event-data';
 import type { BarStatus, TimelineBar } from './timeline-types';
@@ -22,7 +23,7 @@ export interface SpanHost {
 export function agentStep(host: SpanHost, e: TraceEvent, t: number, d: Data): void {
   const ms = num(d.durationMs);
   const round = num(d.round);
-  const title = str(d.title) ?? (round !== undefined ? `round ${round}` : 'agent step');
+  const title = str(d.title) ?? (round !== undefined ? tr('run.model.round', { round }) : tr('run.model.agentStep'));
   const existing = host.bars.get(e.spanId);
   if (existing) {
     existing.usage = usageOf(d.usage) ?? existing.usage;
@@ -47,7 +48,8 @@ export function agentStep(host: SpanHost, e: TraceEvent, t: number, d: Data): vo
   if (str(d.finishReason)) details.push(['finish', String(d.finishReason)]);
   const calls = Array.isArray(d.toolCalls) ? d.toolCalls.length : 0;
   if (calls) details.push(['tool calls', String(calls)]);
-  if (typeof d.approved === 'boolean') details.push(['verdict', d.approved ? 'approved' : 'rejected']);
+  if (typeof d.approved === 'boolean')
+    details.push(['verdict', d.approved ? tr('run.model.approved') : tr('run.model.rejected')]);
   host.add(
     {
       id: e.spanId,
@@ -78,7 +80,7 @@ export function toolEvent(host: SpanHost, e: TraceEvent, t: number, d: Data): vo
         id: e.spanId,
         parentId: null,
         kind: 'tool',
-        name: str(d.name) ?? 'tool',
+        name: str(d.name) ?? tr('run.model.tool'),
         nodeId: e.nodeId,
         status: 'running',
         start: t - ms,
@@ -97,18 +99,20 @@ export function toolEvent(host: SpanHost, e: TraceEvent, t: number, d: Data): vo
     bar.end = Math.max(t, bar.start);
     bar.status = d.ok === false ? 'failed' : 'succeeded';
     bar.reportedMs = num(d.durationMs) ?? null;
-    if (d.ok === false) bar.error = typeof d.result === 'string' ? d.result : 'the tool failed';
+    if (d.ok === false) bar.error = typeof d.result === 'string' ? d.result : tr('run.model.toolFailed');
   } else if (e.type === 'tool.denied') {
     bar.end = Math.max(t, bar.start);
     bar.status = 'failed';
-    bar.error = `denied (${str(d.reason) ?? 'policy'}): ${str(d.message) ?? ''}`.trim();
+    bar.error = tr('run.model.deniedBecause', {
+      reason: str(d.reason) ?? tr('run.model.policy'),
+      message: str(d.message) ?? '',
+    }).trim();
   } else {
     const by = d.by as { name?: unknown } | null | undefined;
-    const who = str(by?.name) ?? 'someone';
+    const who = str(by?.name) ?? tr('run.model.someoneLower');
     const decision = str(d.decision) ?? 'decided';
-    const verb = { approve: 'approved', edit: 'edited', reject: 'rejected' }[decision] ?? decision;
-    bar.details.push(['decision', `${verb} by ${who}`]);
-    host.waits.answered(str(d.toolCallId), `${who} (${verb} ${bar.name})`);
+    bar.details.push(['decision', tr('run.model.decidedBy', { decision, who })]);
+    host.waits.answered(str(d.toolCallId), tr('run.model.answeredBy', { who, decision, tool: bar.name }));
   }
 }
 
@@ -127,7 +131,7 @@ export function retrieval(host: SpanHost, e: TraceEvent, t: number, d: Data): vo
       id: onNode ? `${e.spanId}:${e.seq}` : e.spanId,
       parentId: null,
       kind: 'retrieval',
-      name: str(d.title) ?? (hits !== undefined ? `${hits} hit${hits === 1 ? '' : 's'}` : 'retrieval'),
+      name: str(d.title) ?? (hits !== undefined ? tr('run.model.hits', { count: hits }) : tr('run.model.retrieval')),
       nodeId: e.nodeId,
       status: 'succeeded',
       start: t - ms,

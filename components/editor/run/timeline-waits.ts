@@ -2,6 +2,7 @@
  * The run's waits for the timeline: `run.waiting` … `run.started { resumed }` is a WAIT bar (a root), told who
  * answered by the resume's `answeredNodeId` or by the `tool.approval` of the tool call it waited on.
  */
+import { tr } from '@/components/lib/i18n';
 import type { TraceEvent } from '@/components/api/types';
 import { type Data, str } from './timeline-event-data';
 import type { SpanTree } from './timeline-tree';
@@ -18,7 +19,9 @@ export class RunWaits {
     const nodeId = str(d.nodeId) ?? e.nodeId;
     const prompt = d.prompt as Data | string | undefined;
     const approval = prompt && typeof prompt === 'object' && prompt.kind === 'tool_approval' ? prompt : undefined;
-    const name = approval ? `approval of ${str(approval.name) ?? 'a tool call'}` : `answer for ${nodeId ?? 'the run'}`;
+    const name = approval
+      ? tr('run.model.approvalOf', { tool: str(approval.name) ?? tr('run.model.aToolCall') })
+      : tr('run.model.answerFor', { node: nodeId ?? tr('run.model.theRun') });
     const details: Array<[string, string]> = [];
     if (typeof prompt === 'string' && prompt) details.push(['prompt', prompt]);
     const bar = this.tree.add({

@@ -3,11 +3,13 @@
  * text prompt), each decision a readable leaf ("Ada approved calculator"), a sub-workflow's `childRun` a link to it,
  * and edited arguments are sent only when they are a JSON object.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '@/components/api/types';
 import { applyEvents, EMPTY_RUN, type RunState } from './run-store';
 import { childRunHref, runIdInUrl } from './run-url';
 import { parseArguments } from './tool-approval-box';
+
+vi.mock('@/components/lib/i18n', () => import('../i18n-test-double'));
 
 let seq = 0;
 const ev = (type: string, nodeId: string | undefined, data: Record<string, unknown> = {}, span = `s-${nodeId}`) =>

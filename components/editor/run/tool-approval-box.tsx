@@ -4,6 +4,7 @@
  * call's tool and arguments, and Approve / Edit (a JSON editor of the arguments) / Reject (an optional message).
  * The decision goes to POST /api/runs/:id/answer like a human-input answer; the run then continues on the same stream.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
@@ -18,15 +19,17 @@ type Decision =
 
 const pretty = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? {}, null, 2));
 
-/** The edited text as a call's arguments: a JSON object, or why not. */
-export function parseArguments(text: string): { value: Record<string, unknown> } | { error: string } {
+/** The edited text as a call's arguments: a JSON object, or why not (the parser's message, or 'object'). */
+export function parseArguments(
+  text: string,
+): { value: Record<string, unknown> } | { error: { json: string } | 'object' } {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { error: `Not valid JSON: ${(e as Error).message}` };
+    return { error: { json: (e as Error).message } };
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'The arguments must be a JSON object { … }' };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'object' };
   return { value: v as Record<string, unknown> };
 }
 
@@ -40,13 +43,14 @@ export function ToolApprovalBox({
   prompt: ToolApprovalPrompt;
 }) {
   const { editor, runController } = useEditorContext();
+  const t = useTranslations('run.approval');
   const [mode, setMode] = useState<'view' | 'edit' | 'reject'>('view');
   const [text, setText] = useState(() => pretty(prompt.arguments));
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const node = nodeId ? editor.state.nodes.find((n) => n.id === nodeId) : undefined;
-  const label = node?.data.label || nodeId || 'An agent';
+  const label = node?.data.label || nodeId || t('anAgent');
   // `pendingCalls`: how many calls of the round still wait for a decision, this one included.
   const undecided =
     typeof prompt.pendingCalls === 'number'
@@ -67,7 +71,9 @@ export function ToolApprovalBox({
   };
   const sendEdit = () => {
     const parsed = parseArguments(text);
-    if ('error' in parsed) return setError(parsed.error);
+    if ('error' in parsed) {
+      return setError(parsed.error === 'object' ? t('notObject') : t('notJson', { error: parsed.error.json }));
+    }
     setError(null);
     void send({ decision: 'edit', callId: prompt.callId, arguments: parsed.value });
   };
@@ -81,12 +87,14 @@ export function ToolApprovalBox({
     >
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-[12px] font-medium text-amber-900" data-testid="approval-title">
-          “{label}” wants to call <span className="font-mono">{prompt.name}</span>
+          {t.rich('title', { label, tool: prompt.name, code: (c) => <span className="font-mono">{c}</span> })}
         </span>
-        {prompt.round !== undefined && <span className="text-[11px] text-amber-700">round {prompt.round}</span>}
+        {prompt.round !== undefined && (
+          <span className="text-[11px] text-amber-700">{t('round', { round: prompt.round })}</span>
+        )}
         {pending > 0 && (
           <span className="text-[11px] text-amber-700" data-testid="approval-pending">
-            {pending} more call{pending > 1 ? 's' : ''} of this round waiting
+            {t('pending', { count: pending })}
           </span>
         )}
         <span className="flex-1" />
@@ -99,7 +107,7 @@ export function ToolApprovalBox({
               onClick={() => void send({ decision: 'approve', callId: prompt.callId })}
               data-testid="approval-approve"
             >
-              Approve
+              {t('approve')}
             </Button>
             <Button
               size="sm"
@@ -112,7 +120,7 @@ export function ToolApprovalBox({
               }}
               data-testid="approval-edit"
             >
-              Edit
+              {t('edit')}
             </Button>
             <Button
               size="sm"
@@ -121,7 +129,7 @@ export function ToolApprovalBox({
               onClick={() => setMode('reject')}
               data-testid="approval-reject"
             >
-              Reject
+              {t('reject')}
             </Button>
           </>
         )}
@@ -131,7 +139,7 @@ export function ToolApprovalBox({
           <JsonTextArea
             value={text}
             onChange={setText}
-            label="Arguments (JSON)"
+            label={t('argumentsLabel')}
             testId="approval-arguments-editor"
             invalid={!!error}
             tone="amber"
@@ -143,10 +151,10 @@ export function ToolApprovalBox({
           )}
           <div className="mt-1 flex gap-2">
             <Button size="sm" variant="primary" disabled={sending} onClick={sendEdit} data-testid="approval-edit-send">
-              Run with these arguments
+              {t('runEdited')}
             </Button>
             <Button size="sm" variant="ghost" onClick={() => setMode('view')} data-testid="approval-cancel">
-              Cancel
+              {t('cancel')}
             </Button>
           </div>
         </div>
@@ -172,8 +180,8 @@ export function ToolApprovalBox({
           <input
             value={message}
             onChange={(e) => setMessage(e.target.value)}
-            placeholder="Why (optional, the agent sees it)"
-            aria-label="Rejection message"
+            placeholder={t('rejectPlaceholder')}
+            aria-label={t('rejectLabel')}
             data-testid="approval-reject-message"
             className={
               'h-7 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-2 text-[12px] outline-none ' +
@@ -181,10 +189,10 @@ export function ToolApprovalBox({
             }
           />
           <Button size="sm" type="submit" variant="danger" disabled={sending} data-testid="approval-reject-send">
-            Reject call
+            {t('rejectCall')}
           </Button>
           <Button size="sm" variant="ghost" onClick={() => setMode('view')}>
-            Cancel
+            {t('cancel')}
           </Button>
         </form>
       )}

@@ -1,6 +1,8 @@
 'use client';
 /** The shown run: status and controls, then every node span in execution order with its child spans nested. */
+import { useTranslations } from 'next-intl';
 import { memo, useCallback, useState } from 'react';
+import { tr } from '@/components/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
@@ -15,12 +17,12 @@ import { ToolApprovalBox } from './tool-approval-box';
 
 const selectRun = (s: RunState) => s;
 
-/** ` · $0.0012` after the tokens; ` · price unknown` for a model without a price (engine/llm/prices.ts). */
-function costText(usage: object): string {
-  const cost = (usage as { costUsd?: number | null }).costUsd;
-  if (cost === undefined) return '';
-  if (cost === null) return ' · price unknown';
-  return ` · $${cost === 0 ? '0' : cost < 0.01 ? cost.toFixed(5) : cost.toFixed(4)}`;
+/**
+ * "12 in / 3 out tok", then ` · $0.0012`, or ` · price unknown` for a model without a price (engine/llm/prices.ts).
+ */
+function usageText(usage: { inputTokens?: number; outputTokens?: number; costUsd?: number | null }): string {
+  const tokens = tr('run.cost.tokensShort', { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0 });
+  return usage.costUsd === undefined ? tokens : tr('run.cost.withCost', { tokens, cost: formatUsd(usage.costUsd) });
 }
 
 function streamedTextOf(error: TraceSpan['error']): string {
@@ -67,6 +69,7 @@ const SpanRow = memo(function SpanRow({
   label: (id?: string) => string;
   onSelect: (id?: string) => void;
 }) {
+  const t = useTranslations('run.trace');
   const [open, setOpen] = useState<boolean | null>(null);
   const expanded = open ?? span.status === 'failed';
   if (span.kind === 'marker') {
@@ -83,10 +86,7 @@ const SpanRow = memo(function SpanRow({
   }
   // A cancelled node keeps what it had streamed (live tokens, else the error's details.streamedText from the store).
   const streamed = span.status === 'cancelled' ? span.tokens || streamedTextOf(span.error) : '';
-  const usage =
-    span.usage && (span.usage.inputTokens || span.usage.outputTokens)
-      ? `${span.usage.inputTokens ?? 0} in / ${span.usage.outputTokens ?? 0} out tok${costText(span.usage)}`
-      : '';
+  const usage = span.usage && (span.usage.inputTokens || span.usage.outputTokens) ? usageText(span.usage) : '';
   return (
     <div
       data-testid={span.kind === 'node' ? 'trace-row' : 'trace-child'}
@@ -129,7 +129,7 @@ const SpanRow = memo(function SpanRow({
             className="shrink-0 rounded bg-sky-50 px-1.5 text-[10px] font-medium text-sky-700"
             data-testid="trace-iteration"
           >
-            pass {span.iteration + 1}
+            {t('pass', { n: span.iteration + 1 })}
           </span>
         )}
         {span.iteration === undefined && (span.attempt ?? 1) > 1 && (
@@ -137,7 +137,7 @@ const SpanRow = memo(function SpanRow({
             className="shrink-0 rounded bg-amber-50 px-1.5 text-[10px] font-medium text-amber-700"
             data-testid="trace-attempt"
           >
-            attempt {span.attempt}
+            {t('attempt', { n: span.attempt ?? 1 })}
           </span>
         )}
         {usage && <span className="shrink-0 text-[10px] text-zinc-400">{usage}</span>}
@@ -153,7 +153,7 @@ const SpanRow = memo(function SpanRow({
             data-run-id={span.childRun.runId}
             className="font-medium text-indigo-700 hover:underline"
           >
-            Sub-workflow run {span.childRun.runId.slice(0, 16)}…
+            {t('childRun', { id: span.childRun.runId.slice(0, 16) })}
             {span.childRun.version != null ? ` (${versionLabel(span.childRun.version)})` : ''} ↗
           </a>
         </div>
@@ -165,7 +165,7 @@ const SpanRow = memo(function SpanRow({
           data-testid="trace-details"
         >
           <div className="min-w-0">
-            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">Input</div>
+            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">{t('input')}</div>
             {span.input !== undefined ? (
               <Json value={span.input} />
             ) : (
@@ -175,12 +175,12 @@ const SpanRow = memo(function SpanRow({
           <div className="min-w-0">
             <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">
               {span.status === 'failed'
-                ? 'Error'
+                ? t('error')
                 : span.status === 'running'
-                  ? 'Streaming'
+                  ? t('streaming')
                   : streamed
-                    ? 'Streamed before it was cancelled'
-                    : 'Output'}
+                    ? t('streamedBeforeCancel')
+                    : t('output')}
             </div>
             {span.status === 'failed' && span.error ? (
               <Json value={span.error} testId="trace-error" />
@@ -197,10 +197,14 @@ const SpanRow = memo(function SpanRow({
               <div className="text-[11px] text-zinc-400">—</div>
             )}
             <div className="mt-1.5 flex flex-wrap gap-x-3 text-[10px] text-zinc-500">
-              {span.iteration !== undefined && <span>pass: {span.iteration + 1}</span>}
-              {span.iteration === undefined && span.attempt !== undefined && <span>attempts: {span.attempt}</span>}
-              {span.durationMs != null && <span>duration: {formatDuration(span.durationMs)}</span>}
-              {usage && <span>tokens: {usage}</span>}
+              {span.iteration !== undefined && <span>{t('passFact', { n: span.iteration + 1 })}</span>}
+              {span.iteration === undefined && span.attempt !== undefined && (
+                <span>{t('attemptsFact', { n: span.attempt })}</span>
+              )}
+              {span.durationMs != null && (
+                <span>{t('durationFact', { duration: formatDuration(span.durationMs) })}</span>
+              )}
+              {usage && <span>{t('tokensFact', { usage })}</span>}
             </div>
             {span.notes.length > 0 && (
               <ul className="mt-1 list-disc pl-4 text-[10px] text-amber-700">
@@ -222,6 +226,7 @@ const SpanRow = memo(function SpanRow({
 export function TracePanel() {
   const { editor, runs, runController } = useEditorContext();
   const run = useRunState(selectRun);
+  const t = useTranslations('run.trace');
   // Stable callbacks keep the memoised rows from re-rendering when only other spans changed.
   const label = useCallback(
     (id?: string) => {
@@ -240,7 +245,7 @@ export function TracePanel() {
   if (!run.runId) {
     return (
       <div className="p-6 text-center text-sm text-zinc-500" data-testid="trace-empty">
-        No run yet. Press <b>Run</b> to execute the workflow, or open a past run from <b>Runs</b>.
+        {t.rich('empty', { b: (c) => <b>{c}</b> })}
       </div>
     );
   }
@@ -275,14 +280,14 @@ export function TracePanel() {
             className="text-[11px] tabular-nums text-zinc-500"
             data-testid="run-cost"
             data-cost-usd={total.costUsd ?? 'unknown'}
-            title={isTerminal(run.status) ? 'The run’s tokens and cost' : 'Tokens and cost so far'}
+            title={isTerminal(run.status) ? t('totalTitle') : t('soFarTitle')}
           >
-            {total.inputTokens} in / {total.outputTokens} out tok · {formatUsd(total.costUsd)}
+            {usageText(total)}
           </span>
         )}
         {run.connection === 'reconnecting' && (
           <span className="text-[11px] text-amber-600" data-testid="run-reconnecting">
-            reconnecting…
+            {t('reconnecting')}
           </span>
         )}
         {run.error && (
@@ -301,14 +306,14 @@ export function TracePanel() {
             variant="primary"
             onClick={() => void resume()}
             data-testid="resume-run"
-            title={failedNode ? `Re-runs “${failedNode}” and what depends on it` : undefined}
+            title={failedNode ? t('resumeTitle', { node: failedNode }) : undefined}
           >
-            Resume{failedNode ? ` from ${failedNode}` : ''}
+            {failedNode ? t('resumeFrom', { node: failedNode }) : t('resume')}
           </Button>
         )}
         {active && (
           <Button size="sm" variant="secondary" onClick={() => void cancelRun(run.runId!)} data-testid="cancel-run">
-            Cancel
+            {t('cancel')}
           </Button>
         )}
         {!active && (
@@ -321,7 +326,7 @@ export function TracePanel() {
             }}
             data-testid="clear-run"
           >
-            Clear
+            {t('clear')}
           </Button>
         )}
       </div>
@@ -345,7 +350,7 @@ export function TracePanel() {
       <div className="min-h-0 flex-1 overflow-y-auto">
         {run.spans.length === 0 && (
           <div className="p-4 text-[12px] text-zinc-500">
-            {isTerminal(run.status) ? 'This run has no trace events.' : 'Waiting for the first events…'}
+            {isTerminal(run.status) ? t('noEvents') : t('waitingEvents')}
           </div>
         )}
         {run.spans.map((s) => (
@@ -353,7 +358,7 @@ export function TracePanel() {
         ))}
         {run.status === 'succeeded' && run.outputs && (
           <div className="border-t border-zinc-200 px-3 py-2">
-            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">Run outputs</div>
+            <div className="mb-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">{t('outputs')}</div>
             <Json value={run.outputs} testId="run-outputs" />
             <ArtifactPreview value={run.outputs} />
           </div>
