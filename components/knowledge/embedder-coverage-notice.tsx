@@ -2,12 +2,18 @@
 /**
  * Says on the knowledge base page when its embedder cannot read some of its text (the offline model and Chinese):
  * those chunks and queries are ranked by BM25 alone, and a multilingual embedder is recommended. Reloaded when the
- * knowledge base or its number of indexed chunks changes.
+ * knowledge base or its number of indexed chunks changes. The server decides whether to warn (`notice`); the text is
+ * composed here from its fields, in the UI's language (the same English words as the server's notice).
  */
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { knowledgeApi, type EmbedderCoverage } from './knowledge-api';
 
+/** What the offline model (use-lite) says it reads; other models' words are shown as the server gives them. */
+const LATIN_ONLY = /^English and other Latin-script text\b/;
+
 export function EmbedderCoverageNotice({ kbId, chunks }: { kbId: string; chunks: number }) {
+  const t = useTranslations('knowledge.coverage');
   const [coverage, setCoverage] = useState<{ kbId: string; value: EmbedderCoverage } | null>(null);
   useEffect(() => {
     let live = true;
@@ -19,8 +25,12 @@ export function EmbedderCoverageNotice({ kbId, chunks }: { kbId: string; chunks:
       live = false;
     };
   }, [kbId, chunks]);
-  const notice = coverage?.kbId === kbId ? coverage.value.notice : null;
-  if (!notice) return null;
+  const value = coverage?.kbId === kbId ? coverage.value : null;
+  // The server says whether there is something to warn about (`notice`); the words are the page's own.
+  if (!value?.notice) return null;
+  const covers = !value.covers ? t('someLanguages') : LATIN_ONLY.test(value.covers) ? t('latinOnly') : value.covers;
+  const reach = value.uncoveredChunks === null ? t('reachUnknown') : t('reachCount', { count: value.uncoveredChunks });
+  const notice = t('notice', { model: value.model, covers, reach, advice: t('advice') });
   return (
     <div
       className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"

@@ -4,6 +4,7 @@
  * indexed), so its counts are taken from them and follow uploads and indexing as they happen.
  */
 import type { KnowledgeBase, KnowledgeDocument } from './knowledge-api';
+import { englishKnowledge, type KnowledgeT } from './knowledge-text';
 
 export interface Counts {
   documents: number;
@@ -16,8 +17,9 @@ export function countsOf(kb: KnowledgeBase, docsOf: string | null, docs: Knowled
   return { documents: kb.documentCount ?? 0, chunks: kb.chunkCount ?? 0 };
 }
 
-export function countsLabel(c: Counts): string {
-  return `${c.documents} ${c.documents === 1 ? 'doc' : 'docs'} · ${c.chunks} ${c.chunks === 1 ? 'chunk' : 'chunks'}`;
+/** "2 docs · 3 chunks", by the page's translator of `knowledge` (English without one). */
+export function countsLabel(c: Counts, t: KnowledgeT = englishKnowledge): string {
+  return t('counts', { documents: c.documents, chunks: c.chunks });
 }
 
 /** Whether any document is still on its way to `indexed` or `failed` (the page polls while so). */

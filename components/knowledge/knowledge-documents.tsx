@@ -3,9 +3,11 @@
  * The documents of one knowledge base: upload a file or paste text, each document's status and progress while it is
  * indexed, why one failed (in plain words, the code as detail), delete. The page owns the list and polls it.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { knowledgeApi, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
+import type { KnowledgeT } from './knowledge-text';
 import { explainKnowledgeError, type ExplainedError } from './upload-errors';
 
 const STATUS_STYLE: Record<KnowledgeDocument['status'], string> = {
@@ -48,6 +50,7 @@ export function KnowledgeDocuments({
   /** Re-reads the documents and the knowledge bases' counts after an upload or a delete. */
   onChanged: () => Promise<void>;
 }) {
+  const t = useTranslations('knowledge.documents');
   const [pasteTitle, setPasteTitle] = useState('');
   const [pasteText, setPasteText] = useState('');
 
@@ -55,7 +58,7 @@ export function KnowledgeDocuments({
     <div className="rounded-xl border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
         <label className="text-sm">
-          <span className="mr-2 text-zinc-600">Upload .txt .md .html .pdf .docx .csv</span>
+          <span className="mr-2 text-zinc-600">{t('upload')}</span>
           <input
             type="file"
             accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv"
@@ -89,21 +92,21 @@ export function KnowledgeDocuments({
       >
         <input
           className="rounded border border-zinc-300 px-2 py-1 text-sm"
-          placeholder="Title (same title replaces)"
+          placeholder={t('titlePlaceholder')}
           value={pasteTitle}
           onChange={(e) => setPasteTitle(e.target.value)}
           data-testid="doc-title"
         />
         <textarea
           className="h-20 rounded border border-zinc-300 px-2 py-1 text-sm"
-          placeholder="…or paste text"
+          placeholder={t('textPlaceholder')}
           value={pasteText}
           onChange={(e) => setPasteText(e.target.value)}
           data-testid="doc-text"
         />
         <div>
           <Button type="submit" size="sm" disabled={!pasteTitle.trim() || !pasteText.trim()} data-testid="doc-add">
-            Add text
+            {t('addText')}
           </Button>
         </div>
       </form>
@@ -115,23 +118,27 @@ export function KnowledgeDocuments({
             onDelete={() => void run(() => knowledgeApi.removeDocument(kb.id, d.id).then(onChanged))}
           />
         ))}
-        {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">No documents yet.</li>}
+        {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">{t('empty')}</li>}
       </ul>
     </div>
   );
 }
 
 function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: () => void }) {
-  const failure = d.error ? explainKnowledgeError(d.error) : null;
+  const t = useTranslations('knowledge.documents');
+  const tk = useTranslations('knowledge');
+  const failure = d.error ? explainKnowledgeError(d.error, tk as unknown as KnowledgeT) : null;
   return (
     <li className="px-3 py-2 text-sm" data-testid="doc-row" data-status={d.status}>
       <div className="flex items-center gap-3">
-        <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+        <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>
+          {t.has(`status.${d.status}`) ? t(`status.${d.status}`) : d.status}
+        </span>
         <span className="min-w-0 flex-1 truncate">
           {d.title}
           <span className="ml-2 text-xs text-zinc-400">
             {d.mime}
-            {d.pages ? ` · ${d.pages} pages` : ''} · {d.chunkCount} chunks
+            {d.pages ? t('pages', { count: d.pages }) : ''} · {t('chunks', { count: d.chunkCount })}
           </span>
         </span>
         {d.status !== 'indexed' && d.status !== 'failed' && (
@@ -140,7 +147,7 @@ function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: (
           </span>
         )}
         <Button variant="ghost" size="sm" onClick={onDelete}>
-          Delete
+          {t('delete')}
         </Button>
       </div>
       {failure && (

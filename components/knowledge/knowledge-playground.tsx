@@ -4,6 +4,7 @@
  * and progress while indexing, delete) and a search playground showing each hit's citation, scores and text, plus
  * the context block a knowledge node would hand to an LLM.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
@@ -12,11 +13,17 @@ import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 import { countsLabel, countsOf, indexing } from './knowledge-counts';
 import { ErrorBox, KnowledgeDocuments } from './knowledge-documents';
+import type { KnowledgeT } from './knowledge-text';
 import { explainThrown, type ExplainedError } from './upload-errors';
 
-const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(3));
+const MODES = ['hybrid', 'bm25', 'vector'] as const;
 
 export function KnowledgePlayground() {
+  const t = useTranslations('knowledge');
+  const kt = t as unknown as KnowledgeT;
+  const format = useFormatter();
+  const fmt = (n: number | null) =>
+    n === null ? '—' : format.number(n, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   const [kbs, setKbs] = useState<KnowledgeBase[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [docs, setDocs] = useState<KnowledgeDocument[]>([]);
@@ -36,7 +43,7 @@ export function KnowledgePlayground() {
     try {
       await fn();
     } catch (e) {
-      setError(explainThrown(e));
+      setError(explainThrown(e, kt));
     }
   };
 
@@ -47,8 +54,8 @@ export function KnowledgePlayground() {
   }, []);
   const refreshKbs = () => run(() => knowledgeApi.list().then(showKbs));
   useEffect(() => {
-    knowledgeApi.list().then(showKbs, (e) => setError(explainThrown(e)));
-  }, [showKbs]);
+    knowledgeApi.list().then(showKbs, (e) => setError(explainThrown(e, kt)));
+  }, [showKbs, kt]);
 
   // `loadedFor` names the knowledge base `docs` belong to, so counts are never taken from another one's documents.
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
@@ -72,8 +79,8 @@ export function KnowledgePlayground() {
     }
   }
   useEffect(() => {
-    if (selected) refreshDocs(selected).catch((e) => setError(explainThrown(e)));
-  }, [selected, refreshDocs]);
+    if (selected) refreshDocs(selected).catch((e) => setError(explainThrown(e, kt)));
+  }, [selected, refreshDocs, kt]);
 
   // Poll while something is being indexed; when indexing ends, the list's counts are read again as well.
   const pending = indexing(docs);
@@ -97,7 +104,7 @@ export function KnowledgePlayground() {
   return (
     <div className="flex min-h-full flex-col">
       <TopBar>
-        <span className="text-sm text-zinc-400">Knowledge bases</span>
+        <span className="text-sm text-zinc-400">{t('title')}</span>
       </TopBar>
       <main className="mx-auto grid w-full max-w-6xl flex-1 grid-cols-[260px_1fr] gap-6 px-6 py-8">
         <aside className="space-y-4">
@@ -115,12 +122,12 @@ export function KnowledgePlayground() {
                 >
                   {k.name}
                   <span className="block text-xs text-zinc-500" data-testid="kb-item-counts">
-                    {countsLabel(countsOf(k, loadedFor, docs))} · {k.embeddingModel}
+                    {countsLabel(countsOf(k, loadedFor, docs), kt)} · {k.embeddingModel}
                   </span>
                 </button>
               </li>
             ))}
-            {kbs?.length === 0 && <li className="text-sm text-zinc-500">No knowledge bases yet.</li>}
+            {kbs?.length === 0 && <li className="text-sm text-zinc-500">{t('empty')}</li>}
           </ul>
           <form
             className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3"
@@ -134,17 +141,17 @@ export function KnowledgePlayground() {
               });
             }}
           >
-            <div className="text-xs font-semibold uppercase text-zinc-500">New knowledge base</div>
+            <div className="text-xs font-semibold uppercase text-zinc-500">{t('create.heading')}</div>
             <input
               className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
-              placeholder="Name"
+              placeholder={t('create.name')}
               value={name}
               onChange={(e) => setName(e.target.value)}
               data-testid="kb-name"
             />
             <div className="flex gap-2 text-xs text-zinc-600">
               <label className="flex-1">
-                Chunk size
+                {t('create.chunkSize')}
                 <input
                   type="number"
                   className="w-full rounded border border-zinc-300 px-1 py-0.5"
@@ -153,7 +160,7 @@ export function KnowledgePlayground() {
                 />
               </label>
               <label className="flex-1">
-                Overlap
+                {t('create.overlap')}
                 <input
                   type="number"
                   className="w-full rounded border border-zinc-300 px-1 py-0.5"
@@ -163,36 +170,42 @@ export function KnowledgePlayground() {
               </label>
             </div>
             <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">
-              Create
+              {t('create.submit')}
             </Button>
           </form>
         </aside>
 
         <section className="min-w-0 space-y-6">
           {error && <ErrorBox error={error} />}
-          {!kb && kbs !== null && <div className="text-sm text-zinc-500">Create a knowledge base to start.</div>}
+          {!kb && kbs !== null && <div className="text-sm text-zinc-500">{t('startHint')}</div>}
           {kb && (
             <>
               <div className="flex items-start justify-between">
                 <div>
                   <h1 className="text-xl font-semibold tracking-tight">{kb.name}</h1>
                   <p className="text-xs text-zinc-500">
-                    <span data-testid="kb-counts">{countsLabel(countsOf(kb, loadedFor, docs))}</span> · {kb.id} · chunks
-                    of {kb.chunkSize} chars, {kb.chunkOverlap} overlap · {kb.embeddingModel} ({kb.dimension}-d)
+                    <span data-testid="kb-counts">{countsLabel(countsOf(kb, loadedFor, docs), kt)}</span> ·{' '}
+                    {t('meta', {
+                      id: kb.id,
+                      size: kb.chunkSize,
+                      overlap: kb.chunkOverlap,
+                      model: kb.embeddingModel,
+                      dimension: kb.dimension,
+                    })}
                   </p>
                 </div>
                 <Button
                   variant="danger"
                   size="sm"
                   onClick={() => {
-                    if (confirm(`Delete “${kb.name}” and all its documents?`))
+                    if (confirm(t('confirmDelete', { name: kb.name })))
                       void run(async () => {
                         await knowledgeApi.remove(kb.id);
                         await refreshKbs();
                       });
                   }}
                 >
-                  Delete
+                  {t('delete')}
                 </Button>
               </div>
 
@@ -212,7 +225,7 @@ export function KnowledgePlayground() {
               >
                 <input
                   className="min-w-64 flex-1 rounded border border-zinc-300 px-2 py-1.5 text-sm"
-                  placeholder="Search this knowledge base"
+                  placeholder={t('search.placeholder')}
                   value={query}
                   onChange={(e) => setQuery(e.target.value)}
                   data-testid="search-query"
@@ -223,12 +236,14 @@ export function KnowledgePlayground() {
                   onChange={(e) => setMode(e.target.value)}
                   data-testid="search-mode"
                 >
-                  <option value="hybrid">hybrid</option>
-                  <option value="bm25">bm25</option>
-                  <option value="vector">vector</option>
+                  {MODES.map((m) => (
+                    <option key={m} value={m}>
+                      {t(`search.modes.${m}`)}
+                    </option>
+                  ))}
                 </select>
                 <label className="text-xs text-zinc-600">
-                  top K
+                  {t('search.topK')}
                   <input
                     type="number"
                     min={1}
@@ -239,7 +254,7 @@ export function KnowledgePlayground() {
                   />
                 </label>
                 <label className="text-xs text-zinc-600">
-                  threshold
+                  {t('search.threshold')}
                   <input
                     className="ml-1 w-16 rounded border border-zinc-300 px-1 py-1"
                     value={threshold}
@@ -247,7 +262,7 @@ export function KnowledgePlayground() {
                   />
                 </label>
                 <Button type="submit" variant="primary" disabled={!query.trim() || busy} data-testid="search-run">
-                  Search
+                  {t('search.submit')}
                 </Button>
               </form>
 
@@ -263,22 +278,20 @@ export function KnowledgePlayground() {
                           <span className="font-mono text-indigo-700">{h.citation}</span>
                           <span className="font-medium">{h.title}</span>
                           <span className="text-xs text-zinc-400">
-                            chunk {h.chunkIndex}
-                            {h.page ? ` · p. ${h.page}` : ''}
+                            {t('search.chunk', { index: h.chunkIndex })}
+                            {h.page ? t('search.page', { page: h.page }) : ''}
                           </span>
                           <span className="ml-auto font-mono text-xs text-zinc-500">
-                            score {fmt(h.score)} · bm25 {fmt(h.bm25)} · knn {fmt(h.knn)}
+                            {t('search.scores', { score: fmt(h.score), bm25: fmt(h.bm25), knn: fmt(h.knn) })}
                           </span>
                         </div>
                         <p className="whitespace-pre-wrap text-zinc-700">{h.text}</p>
                       </li>
                     ))}
-                    {hits.length === 0 && <li className="text-sm text-zinc-500">No hits.</li>}
+                    {hits.length === 0 && <li className="text-sm text-zinc-500">{t('search.noHits')}</li>}
                   </ol>
                   <div>
-                    <div className="mb-1 text-xs font-semibold uppercase text-zinc-500">
-                      Context for an LLM (output.context)
-                    </div>
+                    <div className="mb-1 text-xs font-semibold uppercase text-zinc-500">{t('search.context')}</div>
                     <pre
                       className={
                         'max-h-[480px] overflow-auto whitespace-pre-wrap ' +

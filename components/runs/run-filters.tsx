@@ -1,25 +1,21 @@
 'use client';
 /** The filter bar of the runs view: workflow, status, engine, version, trigger, time range and a search box. */
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { WorkflowSummary } from '@/components/api/types';
 import { runsApi, type RunFilters } from './runs-api';
 
-const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
+const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
 const ENGINES = ['dag', 'langgraph'];
-/** How a run was started; the API names more kinds as they arrive. */
-const TRIGGERS: Array<[string, string]> = [
-  ['editor', 'Editor'],
-  ['api', 'Published API'],
-  ['webhook', 'Webhook'],
-  ['schedule', 'Schedule'],
-  ['mcp', 'MCP client'],
-];
-export const RANGES: Array<[string, string, number | null]> = [
-  ['', 'Any time', null],
-  ['24h', 'Last 24 hours', 1],
-  ['7d', 'Last 7 days', 7],
-  ['30d', 'Last 30 days', 30],
-  ['custom', 'Custom…', null],
+/** How a run was started (labels in runs.filters.triggers); the API names more kinds as they arrive. */
+const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp'] as const;
+/** A preset's value, its label (runs.filters.ranges) and its days. */
+export const RANGES: Array<[string, 'any' | '24h' | '7d' | '30d' | 'custom', number | null]> = [
+  ['', 'any', null],
+  ['24h', '24h', 1],
+  ['7d', '7d', 7],
+  ['30d', '30d', 30],
+  ['custom', 'custom', null],
 ];
 
 export const selectCls =
@@ -57,6 +53,8 @@ export function RunFiltersBar({
   workflows: WorkflowSummary[];
   onChange: (next: FilterState) => void;
 }) {
+  const t = useTranslations('runs.filters');
+  const tStatus = useTranslations('runs.status');
   const [search, setSearch] = useState(value.q ?? '');
   const [versions, setVersions] = useState<{ workflowId: string; list: number[] } | null>(null);
   const set = (patch: Partial<FilterState>) => onChange({ ...value, ...patch });
@@ -64,8 +62,8 @@ export function RunFiltersBar({
   // Typing pauses 300 ms before the list reloads.
   useEffect(() => {
     if ((value.q ?? '') === search) return;
-    const t = setTimeout(() => onChange({ ...value, q: search || undefined }), 300);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => onChange({ ...value, q: search || undefined }), 300);
+    return () => clearTimeout(timer);
   }, [search, value, onChange]);
 
   // A workflow's published versions, for the version filter (answer-driven: no synchronous state in the effect).
@@ -89,19 +87,19 @@ export function RunFiltersBar({
         type="search"
         value={search}
         onChange={(e) => setSearch(e.target.value)}
-        placeholder="Search run id or inputs…"
-        aria-label="Search runs"
+        placeholder={t('searchPlaceholder')}
+        aria-label={t('searchLabel')}
         data-testid="runs-search"
         className={`${selectCls} w-64`}
       />
       <select
-        aria-label="Workflow"
+        aria-label={t('workflow')}
         data-testid="filter-workflow"
         className={selectCls}
         value={value.workflowId ?? ''}
         onChange={(e) => set({ workflowId: e.target.value || undefined, version: undefined })}
       >
-        <option value="">All workflows</option>
+        <option value="">{t('allWorkflows')}</option>
         {workflows.map((w) => (
           <option key={w.id} value={w.id}>
             {w.name}
@@ -109,27 +107,27 @@ export function RunFiltersBar({
         ))}
       </select>
       <select
-        aria-label="Status"
+        aria-label={t('status')}
         data-testid="filter-status"
         className={selectCls}
         value={value.status ?? ''}
         onChange={(e) => set({ status: e.target.value || undefined })}
       >
-        <option value="">Any status</option>
+        <option value="">{t('anyStatus')}</option>
         {STATUSES.map((s) => (
           <option key={s} value={s}>
-            {s}
+            {tStatus(s)}
           </option>
         ))}
       </select>
       <select
-        aria-label="Engine"
+        aria-label={t('engine')}
         data-testid="filter-engine"
         className={selectCls}
         value={value.engine ?? ''}
         onChange={(e) => set({ engine: e.target.value || undefined })}
       >
-        <option value="">Any engine</option>
+        <option value="">{t('anyEngine')}</option>
         {ENGINES.map((s) => (
           <option key={s} value={s}>
             {s}
@@ -137,39 +135,43 @@ export function RunFiltersBar({
         ))}
       </select>
       <select
-        aria-label="Version"
+        aria-label={t('version')}
         data-testid="filter-version"
         className={selectCls}
         value={value.version ?? ''}
         onChange={(e) => set({ version: e.target.value || undefined })}
       >
-        <option value="">Any version</option>
-        <option value="draft">Draft</option>
+        <option value="">{t('anyVersion')}</option>
+        <option value="draft">{t('draft')}</option>
         {versionList.map((v) => (
           <option key={v} value={String(v)}>
-            v{v}
+            {/* i18n-exempt: a version tag, "v3" in every language */}
+            {`v${v}`}
           </option>
         ))}
         {value.version && value.version !== 'draft' && !versionList.includes(Number(value.version)) && (
-          <option value={value.version}>v{value.version}</option>
+          <option value={value.version}>
+            {/* i18n-exempt: a version tag, "v3" in every language */}
+            {`v${value.version}`}
+          </option>
         )}
       </select>
       <select
-        aria-label="Trigger"
+        aria-label={t('trigger')}
         data-testid="filter-trigger"
         className={selectCls}
         value={value.trigger ?? ''}
         onChange={(e) => set({ trigger: e.target.value || undefined })}
       >
-        <option value="">Any trigger</option>
-        {TRIGGERS.map(([k, label]) => (
+        <option value="">{t('anyTrigger')}</option>
+        {TRIGGERS.map((k) => (
           <option key={k} value={k}>
-            {label}
+            {t(`triggers.${k}`)}
           </option>
         ))}
       </select>
       <select
-        aria-label="Time range"
+        aria-label={t('timeRange')}
         data-testid="filter-range"
         className={selectCls}
         value={value.range ?? ''}
@@ -177,7 +179,7 @@ export function RunFiltersBar({
       >
         {RANGES.map(([k, label]) => (
           <option key={k} value={k}>
-            {label}
+            {t(`ranges.${label}`)}
           </option>
         ))}
       </select>
@@ -185,16 +187,16 @@ export function RunFiltersBar({
         <>
           <input
             type="date"
-            aria-label="From"
+            aria-label={t('from')}
             data-testid="filter-from"
             className={selectCls}
             value={value.from ?? ''}
             onChange={(e) => set({ from: e.target.value || undefined })}
           />
-          <span className="text-[12px] text-zinc-500">to</span>
+          <span className="text-[12px] text-zinc-500">{t('between')}</span>
           <input
             type="date"
-            aria-label="To"
+            aria-label={t('to')}
             data-testid="filter-to"
             className={selectCls}
             value={value.to ?? ''}

@@ -5,19 +5,32 @@
  * size); a row opens the run in its workflow's editor.
  */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';
 import type { WorkflowSummary } from '@/components/api/types';
-import { formatUsd } from '@/components/editor/run/run-cost';
 import { Button } from '@/components/ui/button';
-import { formatDuration, StatusBadge } from '@/components/ui/status';
+import { StatusBadge } from '@/components/ui/status';
 import { TopBar } from '@/components/ui/top-bar';
 import { apiFilters, RunFiltersBar, type FilterState } from './run-filters';
+import { useRunFormat } from './run-format';
 import { runHref, runsApi, type RunRow } from './runs-api';
 
 const KEYS = ['workflowId', 'status', 'engine', 'version', 'trigger', 'range', 'from', 'to', 'q'] as const;
 const PAGE = 50;
+const COLUMNS = [
+  'status',
+  'run',
+  'workflow',
+  'version',
+  'engine',
+  'trigger',
+  'started',
+  'duration',
+  'cost',
+  'error',
+] as const;
 
 /** `?limit=` as a page size the API accepts (1…200), else the default. */
 function pageSizeOf(params: URLSearchParams): number {
@@ -42,6 +55,7 @@ interface Loaded {
 }
 
 export function RunsView() {
+  const t = useTranslations('runs');
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -98,18 +112,18 @@ export function RunsView() {
     <div className="flex min-h-screen flex-col bg-zinc-50">
       <TopBar>
         <span className="text-zinc-600">/</span>
-        <span className="text-sm font-medium">Runs</span>
+        <span className="text-sm font-medium">{t('title')}</span>
       </TopBar>
       <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 p-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h1 className="text-lg font-semibold text-zinc-900">Runs</h1>
+          <h1 className="text-lg font-semibold text-zinc-900">{t('title')}</h1>
           {filters.workflowId && (
             <Link
               href={`/workflows/${encodeURIComponent(filters.workflowId)}/stats`}
               className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
               data-testid="runs-dashboard-link"
             >
-              Dashboard of this workflow →
+              {t('dashboardLink')}
             </Link>
           )}
         </div>
@@ -123,20 +137,9 @@ export function RunsView() {
           <table className="w-full text-left text-[13px]" data-testid="runs-table">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-[11px] uppercase tracking-wide text-zinc-500">
               <tr>
-                {[
-                  'Status',
-                  'Run',
-                  'Workflow',
-                  'Version',
-                  'Engine',
-                  'Trigger',
-                  'Started',
-                  'Duration',
-                  'Cost',
-                  'Error',
-                ].map((h) => (
+                {COLUMNS.map((h) => (
                   <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
-                    {h}
+                    {t(`columns.${h}`)}
                   </th>
                 ))}
               </tr>
@@ -147,20 +150,18 @@ export function RunsView() {
               ))}
             </tbody>
           </table>
-          {!current && <p className="p-4 text-sm text-zinc-500">Loading…</p>}
+          {!current && <p className="p-4 text-sm text-zinc-500">{t('loading')}</p>}
           {current && !current.runs.length && !current.error && (
             <p className="p-6 text-center text-sm text-zinc-500" data-testid="runs-empty">
-              No runs match these filters.
+              {t('empty')}
             </p>
           )}
         </div>
         <div className="flex items-center gap-3 text-[12px] text-zinc-500">
-          <span data-testid="runs-count">
-            {current ? `${current.runs.length} run${current.runs.length === 1 ? '' : 's'} shown` : ''}
-          </span>
+          <span data-testid="runs-count">{current ? t('shown', { count: current.runs.length }) : ''}</span>
           {current?.nextCursor && (
             <Button size="sm" onClick={() => void loadMore()} disabled={loadingMore} data-testid="runs-load-more">
-              {loadingMore ? 'Loading…' : 'Load more'}
+              {loadingMore ? t('loading') : t('loadMore')}
             </Button>
           )}
         </div>
@@ -170,6 +171,8 @@ export function RunsView() {
 }
 
 function RunTableRow({ run: r }: { run: RunRow }) {
+  const t = useTranslations('runs.row');
+  const f = useRunFormat();
   const href = runHref(r);
   const cell = 'whitespace-nowrap px-3 py-1.5';
   return (
@@ -187,21 +190,26 @@ function RunTableRow({ run: r }: { run: RunRow }) {
           {r.workflowName}
         </Link>
       </td>
-      <td className={`${cell} text-zinc-600`}>{r.version === null ? 'draft' : `v${r.version}`}</td>
+      <td className={`${cell} text-zinc-600`}>
+        {/* i18n-exempt: a version tag, "v3" in every language */}
+        {r.version === null ? t('draft') : `v${r.version}`}
+      </td>
       <td className={`${cell} text-zinc-600`}>{r.engine}</td>
-      <td className={`${cell} text-zinc-600`}>{r.trigger === 'api' ? 'API' : r.trigger}</td>
+      <td className={`${cell} text-zinc-600`}>
+        {t.has(`trigger.${r.trigger}`) ? t(`trigger.${r.trigger}`) : r.trigger}
+      </td>
       <td className={`${cell} text-zinc-600`}>
         <time dateTime={r.createdAt} title={r.createdAt}>
-          {new Date(r.createdAt).toLocaleString()}
+          {f.dateTime(r.createdAt)}
         </time>
       </td>
-      <td className={`${cell} text-right tabular-nums text-zinc-600`}>{formatDuration(r.durationMs)}</td>
+      <td className={`${cell} text-right tabular-nums text-zinc-600`}>{f.duration(r.durationMs)}</td>
       <td
         className={`${cell} text-right tabular-nums text-zinc-600`}
         data-testid="runs-cost"
-        title={r.costUsd === null ? 'A node used a model without a known price' : undefined}
+        title={r.costUsd === null ? t('priceUnknownTitle') : undefined}
       >
-        {r.costUsd === undefined ? '' : formatUsd(r.costUsd)}
+        {r.costUsd === undefined ? '' : f.runCost(r.costUsd)}
       </td>
       <td className="max-w-[20rem] truncate px-3 py-1.5 text-red-600" title={r.error?.message}>
         {r.error?.message}

@@ -3,6 +3,7 @@
  * The dashboard's charts (recharts). Children of a chart are listed directly, never inside a Fragment: recharts
  * finds its parts by walking the children.
  */
+import { useTranslations } from 'next-intl';
 import {
   Bar,
   BarChart,
@@ -16,43 +17,53 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatDuration } from '@/components/ui/status';
+import { useRunFormat } from './run-format';
 import type { StatsBucket, WorkflowStats } from './runs-api';
 
 export type DayPoint = { day: string; other: number; successRate: number | null } & StatsBucket;
 
 const HEIGHT = 220;
 const axis = { fontSize: 11, fill: '#71717a' };
-const shortDay = (d: string) => d.slice(5);
 /** Days with one point between gaps still show: a line alone draws nothing. */
 const DOT = { r: 2 };
 const grid = <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" vertical={false} />;
 
+/** Numbers and words of the charts in the UI's language: day ticks, tooltip titles and counts. */
+function useChartText() {
+  const t = useTranslations('runs.charts');
+  const f = useRunFormat();
+  const dayLabel = (d: unknown) => (typeof d === 'string' ? f.longDay(d) : String(d));
+  const countOf = (v: unknown) => (typeof v === 'number' ? f.count(v) : String(v));
+  return { t, f, dayLabel, countOf };
+}
+
 export function RunsPerDayChart({ data }: { data: DayPoint[] }) {
+  const { t, f, dayLabel, countOf } = useChartText();
   return (
     <ResponsiveContainer width="100%" height={HEIGHT}>
       <BarChart data={data}>
         {grid}
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} />
-        <YAxis allowDecimals={false} tick={axis} width={36} />
-        <Tooltip />
+        <XAxis dataKey="day" tickFormatter={f.shortDay} tick={axis} />
+        <YAxis allowDecimals={false} tick={axis} width={36} tickFormatter={f.count} />
+        <Tooltip labelFormatter={dayLabel} formatter={countOf} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar dataKey="succeeded" stackId="runs" fill="#10b981" name="succeeded" isAnimationActive={false} />
-        <Bar dataKey="failed" stackId="runs" fill="#ef4444" name="failed" isAnimationActive={false} />
-        <Bar dataKey="other" stackId="runs" fill="#a1a1aa" name="other" isAnimationActive={false} />
+        <Bar dataKey="succeeded" stackId="runs" fill="#10b981" name={t('succeeded')} isAnimationActive={false} />
+        <Bar dataKey="failed" stackId="runs" fill="#ef4444" name={t('failed')} isAnimationActive={false} />
+        <Bar dataKey="other" stackId="runs" fill="#a1a1aa" name={t('other')} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );
 }
 
 export function SuccessRateChart({ data }: { data: DayPoint[] }) {
+  const { t, f, dayLabel } = useChartText();
   return (
     <ResponsiveContainer width="100%" height={HEIGHT}>
       <LineChart data={data}>
         {grid}
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} />
-        <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} tick={axis} width={40} />
-        <Tooltip formatter={(v) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : String(v))} />
+        <XAxis dataKey="day" tickFormatter={f.shortDay} tick={axis} />
+        <YAxis domain={[0, 1]} tickFormatter={f.axisPercent} tick={axis} width={40} />
+        <Tooltip labelFormatter={dayLabel} formatter={(v) => (typeof v === 'number' ? f.percent(v) : String(v))} />
         <Line
           type="monotone"
           dataKey="successRate"
@@ -60,7 +71,7 @@ export function SuccessRateChart({ data }: { data: DayPoint[] }) {
           strokeWidth={2}
           dot={DOT}
           connectNulls
-          name="success rate"
+          name={t('successRate')}
           isAnimationActive={false}
         />
       </LineChart>
@@ -69,13 +80,14 @@ export function SuccessRateChart({ data }: { data: DayPoint[] }) {
 }
 
 export function DurationChart({ data }: { data: DayPoint[] }) {
+  const { t, f, dayLabel } = useChartText();
   return (
     <ResponsiveContainer width="100%" height={HEIGHT}>
       <LineChart data={data}>
         {grid}
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} />
-        <YAxis tickFormatter={(v: number) => formatDuration(v)} tick={axis} width={64} />
-        <Tooltip formatter={(v) => (typeof v === 'number' ? formatDuration(v) : String(v))} />
+        <XAxis dataKey="day" tickFormatter={f.shortDay} tick={axis} />
+        <YAxis tickFormatter={(v: number) => f.duration(v)} tick={axis} width={64} />
+        <Tooltip labelFormatter={dayLabel} formatter={(v) => (typeof v === 'number' ? f.duration(v) : String(v))} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         <Line
           type="monotone"
@@ -84,7 +96,7 @@ export function DurationChart({ data }: { data: DayPoint[] }) {
           strokeWidth={2}
           dot={DOT}
           connectNulls
-          name="p50"
+          name={t('p50')}
           isAnimationActive={false}
         />
         <Line
@@ -94,7 +106,7 @@ export function DurationChart({ data }: { data: DayPoint[] }) {
           strokeWidth={2}
           dot={DOT}
           connectNulls
-          name="p95"
+          name={t('p95')}
           isAnimationActive={false}
         />
       </LineChart>
@@ -103,28 +115,34 @@ export function DurationChart({ data }: { data: DayPoint[] }) {
 }
 
 export function TokensChart({ data, withCost }: { data: DayPoint[]; withCost: boolean }) {
+  const { t, f, dayLabel } = useChartText();
   return (
     <ResponsiveContainer width="100%" height={HEIGHT}>
       <ComposedChart data={data}>
         {grid}
-        <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} />
-        <YAxis yAxisId="tokens" tick={axis} width={48} />
+        <XAxis dataKey="day" tickFormatter={f.shortDay} tick={axis} />
+        <YAxis yAxisId="tokens" tick={axis} width={48} tickFormatter={f.count} />
         <YAxis
           yAxisId="cost"
           orientation="right"
           tick={axis}
           width={withCost ? 56 : 0}
           hide={!withCost}
-          tickFormatter={(v: number) => `$${v.toFixed(2)}`}
+          tickFormatter={f.axisCost}
         />
-        <Tooltip />
+        <Tooltip
+          labelFormatter={dayLabel}
+          formatter={(v, _n, item) =>
+            typeof v !== 'number' ? String(v) : item.dataKey === 'costUsd' ? f.totalCost(v) : f.count(v)
+          }
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         <Bar
           yAxisId="tokens"
           dataKey="inputTokens"
           stackId="t"
           fill="#6366f1"
-          name="input tokens"
+          name={t('inputTokens')}
           isAnimationActive={false}
         />
         <Bar
@@ -132,7 +150,7 @@ export function TokensChart({ data, withCost }: { data: DayPoint[]; withCost: bo
           dataKey="outputTokens"
           stackId="t"
           fill="#a5b4fc"
-          name="output tokens"
+          name={t('outputTokens')}
           isAnimationActive={false}
         />
         {withCost && (
@@ -144,7 +162,7 @@ export function TokensChart({ data, withCost }: { data: DayPoint[]; withCost: bo
             strokeWidth={2}
             dot={DOT}
             connectNulls
-            name="cost (USD)"
+            name={t('cost')}
             isAnimationActive={false}
           />
         )}
@@ -154,19 +172,20 @@ export function TokensChart({ data, withCost }: { data: DayPoint[]; withCost: bo
 }
 
 export function NodeP95Chart({ nodes }: { nodes: WorkflowStats['slowestNodes'] }) {
-  const data = nodes.map((n) => ({ ...n, label: `${n.nodeId} (${n.type})` }));
+  const { t, f } = useChartText();
+  const data = nodes.map((n) => ({ ...n, label: t('nodeLabel', { node: n.nodeId, type: n.type }) }));
   return (
     <ResponsiveContainer width="100%" height={Math.max(120, 28 * data.length + 40)}>
       <BarChart data={data} layout="vertical" margin={{ left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" horizontal={false} />
-        <XAxis type="number" tickFormatter={(v: number) => formatDuration(v)} tick={axis} />
+        <XAxis type="number" tickFormatter={(v: number) => f.duration(v)} tick={axis} />
         <YAxis type="category" dataKey="label" tick={axis} width={140} />
         <Tooltip
           formatter={(v, _n, item) =>
-            typeof v === 'number' ? `${formatDuration(v)} over ${item.payload.runs} runs` : String(v)
+            typeof v === 'number' ? t('overRuns', { duration: f.duration(v), count: item.payload.runs }) : String(v)
           }
         />
-        <Bar dataKey="p95Ms" fill="#f59e0b" name="p95" isAnimationActive={false} />
+        <Bar dataKey="p95Ms" fill="#f59e0b" name={t('p95')} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );

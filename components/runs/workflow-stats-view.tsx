@@ -5,11 +5,12 @@
  * GET /api/workflows/:id/stats; the charts are recharts.
  */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';
-import { formatDuration } from '@/components/ui/status';
 import { TopBar } from '@/components/ui/top-bar';
 import { selectCls } from './run-filters';
+import { useRunFormat } from './run-format';
 import { runsApi, type WorkflowStats } from './runs-api';
 import {
   DurationChart,
@@ -40,11 +41,10 @@ function Panel({ title, children, testId }: { title: string; children: React.Rea
   );
 }
 
-const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
-const int = (n: number) => Math.round(n).toLocaleString();
-const usd = (n: number | null) => (n === null ? '—' : `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`);
-
 export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
+  const t = useTranslations('runs.stats');
+  const tf = useTranslations('runs.format');
+  const f = useRunFormat();
   const [days, setDays] = useState(30);
   const [name, setName] = useState<string | null>(null);
   const [loaded, setLoaded] = useState<{ days: number; stats: WorkflowStats | null; error: string | null } | null>(
@@ -88,20 +88,22 @@ export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
           {name ?? workflowId}
         </Link>
         <span className="text-zinc-600">/</span>
-        <span className="text-sm font-medium">Dashboard</span>
+        <span className="text-sm font-medium">{t('dashboard')}</span>
       </TopBar>
       <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 p-6" data-testid="workflow-stats">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="flex-1 text-lg font-semibold text-zinc-900">{name ?? 'Workflow'} — runs dashboard</h1>
+          <h1 className="flex-1 text-lg font-semibold text-zinc-900">
+            {t('heading', { name: name ?? t('workflowFallback') })}
+          </h1>
           <Link
             href={`/runs?workflowId=${encodeURIComponent(workflowId)}`}
             className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
             data-testid="stats-runs-link"
           >
-            All runs of this workflow →
+            {t('allRunsLink')}
           </Link>
           <select
-            aria-label="Days"
+            aria-label={t('days')}
             className={selectCls}
             value={days}
             onChange={(e) => setDays(Number(e.target.value))}
@@ -109,7 +111,7 @@ export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
           >
             {DAY_OPTIONS.map((d) => (
               <option key={d} value={d}>
-                Last {d} days
+                {t('lastDays', { count: d })}
               </option>
             ))}
           </select>
@@ -119,52 +121,55 @@ export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
             {current.error}
           </p>
         )}
-        {!current && <p className="text-sm text-zinc-500">Loading…</p>}
+        {!current && <p className="text-sm text-zinc-500">{t('loading')}</p>}
         {stats && (
           <>
             <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6">
-              <Card label="Runs" value={int(stats.totals.runs)} testId="stat-runs" />
-              <Card label="Success rate" value={pct(stats.totals.successRate)} testId="stat-success" />
-              <Card label="p50 duration" value={formatDuration(stats.totals.p50Ms) || '—'} testId="stat-p50" />
-              <Card label="p95 duration" value={formatDuration(stats.totals.p95Ms) || '—'} testId="stat-p95" />
+              <Card label={t('cards.runs')} value={f.count(stats.totals.runs)} testId="stat-runs" />
+              <Card label={t('cards.successRate')} value={f.percent(stats.totals.successRate)} testId="stat-success" />
+              <Card label={t('cards.p50')} value={f.duration(stats.totals.p50Ms) || tf('none')} testId="stat-p50" />
+              <Card label={t('cards.p95')} value={f.duration(stats.totals.p95Ms) || tf('none')} testId="stat-p95" />
               <Card
-                label="Tokens in / out"
-                value={`${int(stats.totals.inputTokens)} / ${int(stats.totals.outputTokens)}`}
+                label={t('cards.tokens')}
+                value={t('cards.tokensValue', {
+                  input: f.count(stats.totals.inputTokens),
+                  output: f.count(stats.totals.outputTokens),
+                })}
                 testId="stat-tokens"
               />
-              <Card label="Cost" value={usd(stats.totals.costUsd)} testId="stat-cost" />
+              <Card label={t('cards.cost')} value={f.totalCost(stats.totals.costUsd)} testId="stat-cost" />
             </div>
             <div className="grid gap-4 lg:grid-cols-2">
-              <Panel title="Runs per day" testId="chart-runs">
+              <Panel title={t('panels.runsPerDay')} testId="chart-runs">
                 <RunsPerDayChart data={points} />
               </Panel>
-              <Panel title="Success rate (succeeded of succeeded + failed)" testId="chart-success">
+              <Panel title={t('panels.successRate')} testId="chart-success">
                 <SuccessRateChart data={points} />
               </Panel>
-              <Panel title="Duration p50 / p95" testId="chart-duration">
+              <Panel title={t('panels.duration')} testId="chart-duration">
                 <DurationChart data={points} />
               </Panel>
-              <Panel title={hasCost ? 'Tokens and cost' : 'Tokens'} testId="chart-tokens">
+              <Panel title={hasCost ? t('panels.tokensAndCost') : t('panels.tokens')} testId="chart-tokens">
                 <TokensChart data={points} withCost={hasCost} />
               </Panel>
             </div>
             <div className="grid gap-4 lg:grid-cols-2">
-              <Panel title="Slowest nodes (p95)" testId="slowest-nodes">
+              <Panel title={t('panels.slowest')} testId="slowest-nodes">
                 {stats.slowestNodes.length ? (
                   <NodeP95Chart nodes={stats.slowestNodes} />
                 ) : (
-                  <p className="text-sm text-zinc-500">No node has finished in this range.</p>
+                  <p className="text-sm text-zinc-500">{t('noSlowest')}</p>
                 )}
               </Panel>
-              <Panel title="Most failing nodes" testId="failing-nodes">
+              <Panel title={t('panels.failing')} testId="failing-nodes">
                 {stats.failingNodes.length ? (
                   <table className="w-full text-left text-[13px]">
                     <thead className="text-[11px] uppercase tracking-wide text-zinc-500">
                       <tr>
-                        <th className="py-1 pr-3 font-medium">Node</th>
-                        <th className="py-1 pr-3 font-medium">Type</th>
-                        <th className="py-1 pr-3 text-right font-medium">Failures</th>
-                        <th className="py-1 font-medium">Last error</th>
+                        <th className="py-1 pr-3 font-medium">{t('columns.node')}</th>
+                        <th className="py-1 pr-3 font-medium">{t('columns.type')}</th>
+                        <th className="py-1 pr-3 text-right font-medium">{t('columns.failures')}</th>
+                        <th className="py-1 font-medium">{t('columns.lastError')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -172,7 +177,7 @@ export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
                         <tr key={`${n.nodeId}:${n.type}`} className="border-t border-zinc-100 align-top">
                           <td className="py-1.5 pr-3 font-mono text-[12px]">{n.nodeId}</td>
                           <td className="py-1.5 pr-3 text-zinc-600">{n.type}</td>
-                          <td className="py-1.5 pr-3 text-right tabular-nums">{n.failures}</td>
+                          <td className="py-1.5 pr-3 text-right tabular-nums">{f.count(n.failures)}</td>
                           <td className="max-w-[18rem] truncate py-1.5 text-red-600" title={n.lastError?.message}>
                             {n.lastError?.message}
                           </td>
@@ -181,7 +186,7 @@ export function WorkflowStatsView({ workflowId }: { workflowId: string }) {
                     </tbody>
                   </table>
                 ) : (
-                  <p className="text-sm text-zinc-500">No node failed in this range.</p>
+                  <p className="text-sm text-zinc-500">{t('noFailing')}</p>
                 )}
               </Panel>
             </div>

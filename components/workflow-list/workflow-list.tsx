@@ -4,6 +4,7 @@
  * import), delete, import and export.
  */
 import Link from 'next/link';
+import { useFormatter, useNow, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';
@@ -14,17 +15,25 @@ import { toast } from '@/components/ui/toast';
 import { TopBar } from '@/components/ui/top-bar';
 import { TemplateGallery } from './templates/template-gallery';
 
-const pluralS = (n: number) => (n === 1 ? '' : 's');
-
-function relativeTime(iso: string): string {
-  const s = Math.round((Date.now() - new Date(iso).getTime()) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString();
+/** "just now", "5 minutes ago", "3 hours ago", else the date — in the UI's language. */
+function useUpdatedAt(): (iso: string) => string {
+  const t = useTranslations('workflowList.row');
+  const format = useFormatter();
+  // Re-rendered each minute, so "5 minutes ago" does not stay on screen for an hour.
+  const now = useNow({ updateInterval: 60_000 });
+  return (iso) => {
+    const date = new Date(iso);
+    const s = Math.round((now.getTime() - date.getTime()) / 1000);
+    if (s < 60) return t('justNow');
+    if (s < 3600) return format.relativeTime(date, { now, unit: 'minute' });
+    if (s < 86400) return format.relativeTime(date, { now, unit: 'hour' });
+    return format.dateTime(date, { dateStyle: 'medium' });
+  };
 }
 
 export function WorkflowList() {
+  const t = useTranslations('workflowList');
+  const updatedAt = useUpdatedAt();
   const router = useRouter();
   const [list, setList] = useState<WorkflowSummary[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -53,10 +62,10 @@ export function WorkflowList() {
   const create = async () => {
     setBusy(true);
     try {
-      const wf = await api.createWorkflow({ name: 'Untitled workflow', graph: { nodes: [], edges: [] } });
+      const wf = await api.createWorkflow({ name: t('untitled'), graph: { nodes: [], edges: [] } });
       router.push(`/workflows/${wf.id}`);
     } catch (e) {
-      toast('error', 'Could not create the workflow', errorMessage(e));
+      toast('error', t('toast.createFailed'), errorMessage(e));
       setBusy(false);
     }
   };
@@ -69,7 +78,7 @@ export function WorkflowList() {
       await api.saveWorkflow(wf.id, { name: trimmed, revision: wf.revision });
       await refresh();
     } catch (e) {
-      toast('error', 'Rename failed', errorMessage(e));
+      toast('error', t('toast.renameFailed'), errorMessage(e));
     }
   };
 
@@ -78,12 +87,12 @@ export function WorkflowList() {
       const doc = await api.exportWorkflow(wf.id);
       const copy = await api.importWorkflow({
         ...doc,
-        workflow: { ...doc.workflow, name: `${doc.workflow.name} (copy)`.slice(0, 200) },
+        workflow: { ...doc.workflow, name: t('copyName', { name: doc.workflow.name }).slice(0, 200) },
       });
-      toast('success', `Duplicated as “${copy.name}”`);
+      toast('success', t('toast.duplicated', { name: copy.name }));
       await refresh();
     } catch (e) {
-      toast('error', 'Duplicate failed', errorMessage(e));
+      toast('error', t('toast.duplicateFailed'), errorMessage(e));
     }
   };
 
@@ -91,10 +100,10 @@ export function WorkflowList() {
     setConfirmDelete(null);
     try {
       await api.deleteWorkflow(wf.id);
-      toast('success', `Deleted “${wf.name}”`);
+      toast('success', t('toast.deleted', { name: wf.name }));
       await refresh();
     } catch (e) {
-      toast('error', 'Delete failed', errorMessage(e));
+      toast('error', t('toast.deleteFailed'), errorMessage(e));
     }
   };
 
@@ -103,7 +112,7 @@ export function WorkflowList() {
     try {
       doc = JSON.parse(await file.text());
     } catch {
-      toast('error', 'Import failed', `${file.name} is not a JSON file`);
+      toast('error', t('toast.importFailed'), t('toast.notJson', { file: file.name }));
       return;
     }
     try {
@@ -111,12 +120,12 @@ export function WorkflowList() {
       const n = wf.problems?.length ?? 0;
       toast(
         n ? 'warning' : 'success',
-        `Imported “${wf.name}”`,
-        n ? `${n} problem${n > 1 ? 's' : ''} to fix before it can run` : undefined,
+        t('toast.imported', { name: wf.name }),
+        n ? t('toast.problems', { count: n }) : undefined,
       );
       await refresh();
     } catch (e) {
-      toast('error', 'Import failed', errorMessage(e));
+      toast('error', t('toast.importFailed'), errorMessage(e));
     }
   };
 
@@ -145,13 +154,13 @@ export function WorkflowList() {
               }
               data-testid="nav-knowledge"
             >
-              Knowledge bases
+              {t('nav.knowledge')}
             </Link>
             <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
-              Import JSON
+              {t('nav.importJson')}
             </Button>
             <Button variant="primary" onClick={() => setGalleryOpen(true)} disabled={busy} data-testid="new-workflow">
-              New workflow
+              {t('nav.newWorkflow')}
             </Button>
           </>
         }
@@ -159,22 +168,22 @@ export function WorkflowList() {
       <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">
         <div className="mb-6 flex items-end justify-between">
           <div>
-            <h1 className="text-xl font-semibold tracking-tight">Workflows</h1>
-            <p className="mt-1 text-sm text-zinc-500">Build, run and trace AI workflows.</p>
+            <h1 className="text-xl font-semibold tracking-tight">{t('title')}</h1>
+            <p className="mt-1 text-sm text-zinc-500">{t('subtitle')}</p>
           </div>
         </div>
         {loadError && (
           <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
-            Could not load workflows: {loadError}
+            {t('loadFailed', { error: loadError })}
           </div>
         )}
-        {list === null && !loadError && <div className="text-sm text-zinc-500">Loading…</div>}
+        {list === null && !loadError && <div className="text-sm text-zinc-500">{t('loading')}</div>}
         {list?.length === 0 && (
           <div
             className="rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500"
             data-testid="empty-list"
           >
-            No workflows yet. Create one or import a JSON export.
+            {t('empty')}
           </div>
         )}
         {list && list.length > 0 && (
@@ -203,7 +212,7 @@ export function WorkflowList() {
                       autoFocus
                       defaultValue={wf.name}
                       data-testid="rename-input"
-                      aria-label="Workflow name"
+                      aria-label={t('row.nameLabel')}
                       className={
                         'w-full rounded border border-indigo-400 px-2 ' +
                         'py-1 text-sm outline-none ring-2 ring-indigo-100'
@@ -224,16 +233,16 @@ export function WorkflowList() {
                     </Link>
                   )}
                   <div className="mt-0.5 truncate text-xs text-zinc-500">
-                    {wf.description || 'No description'} · {wf.nodeCount} node{pluralS(wf.nodeCount)} · updated{' '}
-                    {relativeTime(wf.updatedAt)}
+                    {wf.description || t('row.noDescription')} · {t('row.nodes', { count: wf.nodeCount })} ·{' '}
+                    {t('row.updated', { when: updatedAt(wf.updatedAt) })}
                   </div>
                 </div>
                 <div className="flex shrink-0 items-center gap-1 opacity-70 group-hover:opacity-100">
                   <Button size="sm" variant="ghost" onClick={() => setRenaming(wf.id)} data-testid="rename-workflow">
-                    Rename
+                    {t('row.rename')}
                   </Button>
                   <Button size="sm" variant="ghost" onClick={() => void duplicate(wf)} data-testid="duplicate-workflow">
-                    Duplicate
+                    {t('row.duplicate')}
                   </Button>
                   <a
                     href={`/api/workflows/${wf.id}/export`}
@@ -244,7 +253,7 @@ export function WorkflowList() {
                     }
                     data-testid="export-workflow"
                   >
-                    Export
+                    {t('row.export')}
                   </a>
                   <Button
                     size="sm"
@@ -253,7 +262,7 @@ export function WorkflowList() {
                     onClick={() => setConfirmDelete(wf)}
                     data-testid="delete-workflow"
                   >
-                    Delete
+                    {t('row.delete')}
                   </Button>
                   <Link
                     href={`/workflows/${wf.id}`}
@@ -263,7 +272,7 @@ export function WorkflowList() {
                     }
                     data-testid="open-workflow"
                   >
-                    Open
+                    {t('row.open')}
                   </Link>
                 </div>
               </li>
@@ -274,19 +283,19 @@ export function WorkflowList() {
       {galleryOpen && <TemplateGallery onClose={() => setGalleryOpen(false)} onBlank={create} blankBusy={busy} />}
       {confirmDelete && (
         <Modal
-          title="Delete workflow?"
+          title={t('confirmDelete.title')}
           onClose={() => setConfirmDelete(null)}
           testId="confirm-delete"
           footer={
             <>
-              <Button onClick={() => setConfirmDelete(null)}>Cancel</Button>
+              <Button onClick={() => setConfirmDelete(null)}>{t('confirmDelete.cancel')}</Button>
               <Button variant="danger" onClick={() => void remove(confirmDelete)} data-testid="confirm-delete-button">
-                Delete
+                {t('confirmDelete.delete')}
               </Button>
             </>
           }
         >
-          <p>“{confirmDelete.name}” and its run history will be deleted. This cannot be undone.</p>
+          <p>{t('confirmDelete.body', { name: confirmDelete.name })}</p>
         </Modal>
       )}
     </div>

@@ -19,41 +19,26 @@ import {
   type WorkflowTemplate,
 } from '@/engine/templates';
 import { nameSchema } from '@/engine/text/names';
+import { negotiateLocale, requestLocale, type Locale } from '@/lib/i18n/locales';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
 import { uniqueWorkflowName } from './unique-name';
 
-/** A language tag as the gallery reads it: Simplified Chinese, English, or neither (undefined: look further). */
-function languageOfTag(tag: string): TemplateLang | undefined {
-  const t = tag.trim().toLowerCase();
-  if (t === '*' || t === 'en' || t.startsWith('en-')) return 'en';
-  if (t === 'zh' || t === 'zh-cn' || t === 'zh-sg' || t === 'zh-hans' || t.startsWith('zh-hans-')) return 'zh';
-  return undefined; // e.g. zh-TW (Traditional), fr: the next preference decides
-}
+/** A UI locale as the templates name their languages. */
+const templateLang = (locale: Locale): TemplateLang => (locale === 'zh-CN' ? 'zh' : 'en');
 
 /** The first supported language of an Accept-Language header, by preference (q) and then order; else English. */
 export function acceptedLanguage(header: string | null): TemplateLang {
-  const prefs = (header ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag, q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((p) => p.tag.trim() && Number.isFinite(p.q) && p.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const p of prefs) {
-    const lang = languageOfTag(p.tag);
-    if (lang) return lang;
-  }
-  return 'en';
+  return templateLang(negotiateLocale(header));
 }
 
-/** `?lang=zh-CN|zh|en` when it names a supported language, else the Accept-Language header. */
+/**
+ * The request's language: `?lang=zh-CN|zh|en` when it names a supported one, else the `paiflow-locale` cookie (the
+ * UI's language switch), else Accept-Language — the same choice the pages make (lib/i18n/locales.ts).
+ */
 export function requestLanguage(req: Request): TemplateLang {
-  const param = new URL(req.url).searchParams.get('lang');
-  return (param && languageOfTag(param)) || acceptedLanguage(req.headers.get('accept-language'));
+  return templateLang(requestLocale(req));
 }
 
 /** The Content-Language of an answer in `lang`. */

@@ -5,13 +5,13 @@
  * the gallery's language (templates-api.ts); the created workflow opens in the editor.
  */
 import { useRouter } from 'next/navigation';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
-import { galleryText } from './gallery-text';
 import { GraphPreview } from './graph-preview';
-import { browserLanguage, templatesApi, type GalleryLang, type TemplateInfo } from './templates-api';
+import { galleryLang, templatesApi, type TemplateInfo } from './templates-api';
 
 /** Whether every word of the query is in the template's name, description, tags or category. */
 function matches(t: TemplateInfo, query: string): boolean {
@@ -34,9 +34,10 @@ export function TemplateGallery({
   blankBusy: boolean;
 }) {
   const router = useRouter();
-  // The gallery only mounts after a click, so the browser's languages are known on the first render.
-  const [lang] = useState<GalleryLang>(browserLanguage);
-  const text = galleryText(lang);
+  const t = useTranslations('templates');
+  // The UI's language: the cards, the created workflow's name and its node labels come from the server in it.
+  const locale = useLocale();
+  const lang = galleryLang(locale);
   const [templates, setTemplates] = useState<TemplateInfo[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
@@ -64,30 +65,30 @@ export function TemplateGallery({
 
   const categories = useMemo(() => {
     const seen = new Map<string, { id: string; name: string; count: number }>();
-    for (const t of templates ?? []) {
-      const c = seen.get(t.category) ?? { id: t.category, name: t.categoryName, count: 0 };
+    for (const x of templates ?? []) {
+      const c = seen.get(x.category) ?? { id: x.category, name: x.categoryName, count: 0 };
       c.count++;
-      seen.set(t.category, c);
+      seen.set(x.category, c);
     }
     return [...seen.values()];
   }, [templates]);
 
   const visible = useMemo(
-    () => (templates ?? []).filter((t) => (!category || t.category === category) && matches(t, query)),
+    () => (templates ?? []).filter((x) => (!category || x.category === category) && matches(x, query)),
     [templates, category, query],
   );
   // The selection follows the filter: a hidden template is never the one "Use template" creates.
-  const selected = visible.find((t) => t.id === selectedId) ?? visible[0] ?? null;
+  const selected = visible.find((x) => x.id === selectedId) ?? visible[0] ?? null;
 
-  const use = async (t: TemplateInfo) => {
+  const use = async (template: TemplateInfo) => {
     setCreating(true);
     try {
-      const wf = await templatesApi.create(t.id, lang);
+      const wf = await templatesApi.create(template.id, lang);
       const n = wf.problems?.length ?? 0;
-      toast(n ? 'warning' : 'success', text.created(wf.name), n ? text.toSet(n) : undefined);
+      toast(n ? 'warning' : 'success', t('created', { name: wf.name }), n ? t('toSet', { count: n }) : undefined);
       router.push(`/workflows/${wf.id}`);
     } catch (e) {
-      toast('error', text.createFailed, errorMessage(e));
+      toast('error', t('createFailed'), errorMessage(e));
       setCreating(false);
     }
   };
@@ -106,8 +107,8 @@ export function TemplateGallery({
       <div
         role="dialog"
         aria-modal="true"
-        aria-label={text.title}
-        lang={lang === 'zh' ? 'zh-CN' : 'en'}
+        aria-label={t('title')}
+        lang={locale}
         data-testid="template-gallery"
         data-loaded={templates ? 'true' : 'false'}
         className={
@@ -117,23 +118,23 @@ export function TemplateGallery({
       >
         <div className="flex items-center gap-4 border-b border-zinc-200 px-5 py-3">
           <div className="min-w-0 flex-1">
-            <h2 className="text-sm font-semibold text-zinc-900">{text.title}</h2>
-            <p className="text-xs text-zinc-500">{text.subtitle}</p>
+            <h2 className="text-sm font-semibold text-zinc-900">{t('title')}</h2>
+            <p className="text-xs text-zinc-500">{t('subtitle')}</p>
           </div>
           <input
             ref={searchRef}
             type="search"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
-            placeholder={text.search}
-            aria-label={text.search}
+            placeholder={t('search')}
+            aria-label={t('search')}
             data-testid="template-search"
             className={
               'h-8 w-72 rounded-md border border-zinc-300 px-3 text-sm outline-none ' +
               'focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
             }
           />
-          <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label={text.close}>
+          <button type="button" className="text-zinc-400 hover:text-zinc-700" onClick={onClose} aria-label={t('close')}>
             ✕
           </button>
         </div>
@@ -146,7 +147,7 @@ export function TemplateGallery({
             onClick={() => setCategory(null)}
             data-testid="template-category-all"
           >
-            {text.all} · {templates?.length ?? 0}
+            {t('all')} · {templates?.length ?? 0}
           </button>
           {categories.map((c) => (
             <button
@@ -166,27 +167,27 @@ export function TemplateGallery({
           <div className="min-h-0 flex-1 overflow-y-auto p-5">
             {loadError && (
               <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
-                {text.loadFailed}: {loadError}
+                {t('loadFailed', { error: loadError })}
               </div>
             )}
-            {!templates && !loadError && <div className="text-sm text-zinc-500">{text.loading}</div>}
+            {!templates && !loadError && <div className="text-sm text-zinc-500">{t('loading')}</div>}
             {templates && visible.length === 0 && (
               <div className="text-sm text-zinc-500" data-testid="template-none">
-                {text.none}
+                {t('none')}
               </div>
             )}
             <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
-              {visible.map((t) => {
-                const active = t.id === selected?.id;
+              {visible.map((template) => {
+                const active = template.id === selected?.id;
                 return (
-                  <li key={t.id}>
+                  <li key={template.id}>
                     <button
                       type="button"
-                      onClick={() => setSelectedId(t.id)}
-                      onDoubleClick={() => void use(t)}
+                      onClick={() => setSelectedId(template.id)}
+                      onDoubleClick={() => void use(template)}
                       aria-pressed={active}
                       data-testid="template-card"
-                      data-template-id={t.id}
+                      data-template-id={template.id}
                       className={
                         'flex h-full w-full flex-col gap-2 rounded-lg border p-3 text-left transition-colors ' +
                         (active
@@ -194,14 +195,14 @@ export function TemplateGallery({
                           : 'border-zinc-200 hover:border-zinc-300 hover:bg-zinc-50')
                       }
                     >
-                      <GraphPreview graph={t.graph} title={t.name} className="h-20 w-full" />
+                      <GraphPreview graph={template.graph} title={template.name} className="h-20 w-full" />
                       <div className="text-sm font-medium text-zinc-900" data-testid="template-name">
-                        {t.name}
+                        {template.name}
                       </div>
-                      <div className="line-clamp-2 text-xs text-zinc-600">{t.description}</div>
+                      <div className="line-clamp-2 text-xs text-zinc-600">{template.description}</div>
                       <div className="mt-auto flex items-center gap-2 text-[11px] text-zinc-500">
-                        <span className="rounded bg-zinc-100 px-1.5 py-0.5">{t.categoryName}</span>
-                        <span>{text.nodes(t.nodeCount)}</span>
+                        <span className="rounded bg-zinc-100 px-1.5 py-0.5">{template.categoryName}</span>
+                        <span>{t('nodes', { count: template.nodeCount })}</span>
                       </div>
                     </button>
                   </li>
@@ -220,12 +221,12 @@ export function TemplateGallery({
                 <h3 className="text-base font-semibold text-zinc-900">{selected.name}</h3>
                 <p className="mt-1 text-sm text-zinc-600">{selected.description}</p>
                 <div className="mt-4 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">
-                  {text.preview}
+                  {t('preview')}
                 </div>
                 <div className="mt-1 rounded-lg border border-zinc-200 bg-white p-2">
                   <GraphPreview graph={selected.graph} title={selected.name} className="h-44 w-full" />
                 </div>
-                <div className="mt-4 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{text.howTo}</div>
+                <div className="mt-4 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{t('howTo')}</div>
                 <p
                   className="mt-1 whitespace-pre-line text-sm leading-relaxed text-zinc-700"
                   data-testid="template-howto"
@@ -239,7 +240,7 @@ export function TemplateGallery({
 
         <div className="flex items-center gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
           <Button onClick={onBlank} disabled={blankBusy || creating} data-testid="blank-workflow">
-            {text.blank}
+            {t('blank')}
           </Button>
           <span className="flex-1" />
           <Button
@@ -248,7 +249,7 @@ export function TemplateGallery({
             disabled={!selected || creating || blankBusy}
             data-testid="use-template"
           >
-            {creating ? text.creating : text.use}
+            {creating ? t('creating') : t('use')}
           </Button>
         </div>
       </div>

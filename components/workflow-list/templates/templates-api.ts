@@ -1,8 +1,7 @@
 /**
  * The template gallery's calls (GET /api/templates, POST /api/workflows { templateId }) and the language it asks
- * them in. Until the UI has its i18n layer, the gallery follows the browser's languages, read the way the server
- * reads Accept-Language (lib/server/workflow-templates.ts): Simplified Chinese or English, and says so with `?lang=`
- * so the cards, the created workflow's name and its node labels are all in the same language.
+ * them in: the UI's language, said with `?lang=` so the cards, the created workflow's name and its node labels are
+ * all in the language the rest of the page is in (the server reads `?lang=` first, lib/server/workflow-templates.ts).
  */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph, Workflow } from '@/components/api/types';
@@ -22,22 +21,9 @@ export interface TemplateInfo {
   graph: Graph;
 }
 
-function langOfTag(tag: string): GalleryLang | undefined {
-  const t = tag.toLowerCase();
-  if (t === 'en' || t.startsWith('en-')) return 'en';
-  if (['zh', 'zh-cn', 'zh-sg', 'zh-hans'].includes(t) || t.startsWith('zh-hans-')) return 'zh';
-  return undefined;
-}
-
-/** The first of the browser's languages the gallery has (English when none is). */
-export function browserLanguage(): GalleryLang {
-  if (typeof navigator === 'undefined') return 'en';
-  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
-  for (const tag of tags) {
-    const lang = tag && langOfTag(tag);
-    if (lang) return lang;
-  }
-  return 'en';
+/** The gallery's language for a UI locale (next-intl's useLocale(): 'en' | 'zh-CN'). */
+export function galleryLang(locale: string): GalleryLang {
+  return locale === 'zh-CN' ? 'zh' : 'en';
 }
 
 export const templatesApi = {
