@@ -176,8 +176,11 @@ export function scanFile(file: string): { findings: Finding[]; keys: KeyUse[] } 
           if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) {
             keys.push({ file: rel, line: lineOf(arg), key: join(arg.text), dynamic: false });
           } else if (ts.isTemplateExpression(arg)) {
-            const prefix = arg.head.text.replace(/\.$/, '');
-            keys.push({ file: rel, line: lineOf(arg), key: join(prefix), dynamic: true });
+            // The group the key is in: the head up to its last dot (`status.${s}` → status; `${noun}.edit` → ns).
+            const head = arg.head.text;
+            const prefix = head.includes('.') ? head.slice(0, head.lastIndexOf('.')) : '';
+            const key = prefix ? join(prefix) : ns;
+            if (key) keys.push({ file: rel, line: lineOf(arg), key, dynamic: true });
           }
         }
       }
