@@ -1,11 +1,13 @@
 'use client';
 /** API keys of the endpoint: create (the full key is shown once), list with prefix and last use, revoke. */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { ApiKeyInfo, NewApiKey } from './publish-api';
-import { ConfirmButton, CopyButton, InlineError, Section, formatTime, inputClass } from './publish-ui';
+import { ConfirmButton, CopyButton, InlineError, Section, inputClass, useFormatTime } from './publish-ui';
 
 function NewKeyNotice({ created, onDismiss }: { created: NewApiKey; onDismiss: () => void }) {
+  const t = useTranslations('publish.keys');
   return (
     <div
       role="status"
@@ -14,17 +16,15 @@ function NewKeyNotice({ created, onDismiss }: { created: NewApiKey; onDismiss: (
       className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3"
     >
       <p className="text-[12px] font-medium text-amber-900">
-        Copy your new key{created.name ? ` “${created.name}”` : ''} now. It will not be shown again.
+        {created.name ? t('newKeyTitleNamed', { name: created.name }) : t('newKeyTitle')}
       </p>
-      <p className="mt-0.5 text-[11px] text-amber-800">
-        PaiFlow stores only a hash of it; if it is lost, create a new key and revoke this one.
-      </p>
+      <p className="mt-0.5 text-[11px] text-amber-800">{t('newKeyHint')}</p>
       <div className="mt-2 flex items-center gap-1.5">
         <input
           readOnly
           value={created.key}
           data-testid="new-key-value"
-          aria-label="New API key"
+          aria-label={t('newKeyAria')}
           onFocus={(e) => e.currentTarget.select()}
           className={
             'h-7 min-w-0 flex-1 rounded-md border border-amber-300 ' +
@@ -33,7 +33,7 @@ function NewKeyNotice({ created, onDismiss }: { created: NewApiKey; onDismiss: (
         />
         <CopyButton text={created.key} testId="copy-new-key" />
         <Button size="sm" variant="ghost" data-testid="dismiss-new-key" onClick={onDismiss}>
-          Done
+          {t('done')}
         </Button>
       </div>
     </div>
@@ -41,6 +41,8 @@ function NewKeyNotice({ created, onDismiss }: { created: NewApiKey; onDismiss: (
 }
 
 function KeyRow({ k, onRevoke }: { k: ApiKeyInfo; onRevoke: () => Promise<void> }) {
+  const t = useTranslations('publish.keys');
+  const formatTime = useFormatTime();
   const revoked = !!k.revokedAt;
   return (
     <li
@@ -58,7 +60,7 @@ function KeyRow({ k, onRevoke }: { k: ApiKeyInfo; onRevoke: () => Promise<void> 
             className={`truncate font-medium ${revoked ? 'text-zinc-400 line-through' : 'text-zinc-900'}`}
             data-testid="api-key-name"
           >
-            {k.name || 'Unnamed key'}
+            {k.name || t('unnamed')}
           </span>
           <code className="font-mono text-[11px] text-zinc-500" data-testid="api-key-prefix">
             {k.prefix}…
@@ -68,21 +70,23 @@ function KeyRow({ k, onRevoke }: { k: ApiKeyInfo; onRevoke: () => Promise<void> 
               data-testid="api-key-revoked"
               className="rounded-full bg-zinc-200 px-1.5 py-px text-[10px] font-medium text-zinc-600"
             >
-              revoked
+              {t('revoked')}
             </span>
           )}
         </div>
         <div className="mt-0.5 text-[11px] text-zinc-500">
-          Created {formatTime(k.createdAt)} ·{' '}
-          <span data-testid="api-key-last-used">last used {k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</span>
-          {revoked && <> · revoked {formatTime(k.revokedAt)}</>}
+          {t('created', { time: formatTime(k.createdAt) })} ·{' '}
+          <span data-testid="api-key-last-used">
+            {k.lastUsedAt ? t('lastUsed', { time: formatTime(k.lastUsedAt) }) : t('lastUsedNever')}
+          </span>
+          {revoked && <> · {t('revokedAt', { time: formatTime(k.revokedAt) })}</>}
         </div>
       </div>
       {!revoked && (
         <ConfirmButton
-          label="Revoke"
-          question="Revoke? Callers using it get 401."
-          confirmLabel="Revoke"
+          label={t('revoke')}
+          question={t('revokeQuestion')}
+          confirmLabel={t('revoke')}
           testId="api-key-revoke"
           onConfirm={onRevoke}
         />
@@ -108,6 +112,7 @@ export function ApiKeysSection({
   onRevoke: (id: string) => Promise<void>;
   onDismissCreated: () => void;
 }) {
+  const t = useTranslations('publish.keys');
   const [name, setName] = useState('');
   const create = async () => {
     if (await onCreate(name.trim())) setName('');
@@ -115,19 +120,19 @@ export function ApiKeysSection({
   const live = keys.filter((k) => !k.revokedAt).length;
   return (
     <Section
-      title="API keys"
+      title={t('title')}
       testId="publish-keys-section"
-      aside={<span className="text-[11px] text-zinc-400">{keys.length ? `${live} active` : ''}</span>}
+      aside={<span className="text-[11px] text-zinc-400">{keys.length ? t('active', { count: live }) : ''}</span>}
     >
       {created && <NewKeyNotice created={created} onDismiss={onDismissCreated} />}
       <div className="flex gap-2">
         <input
           data-testid="api-key-name-input"
-          aria-label="Key name"
+          aria-label={t('nameAria')}
           className={inputClass}
           value={name}
           maxLength={100}
-          placeholder="Name (optional), e.g. production app"
+          placeholder={t('namePlaceholder')}
           onChange={(e) => setName(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !creating) void create();
@@ -140,14 +145,17 @@ export function ApiKeysSection({
           disabled={creating}
           onClick={() => void create()}
         >
-          {creating ? 'Creating…' : 'Create key'}
+          {creating ? t('creating') : t('create')}
         </Button>
       </div>
       <InlineError error={error} testId="api-keys-error" />
       {keys.length === 0 ? (
         <p className="mt-2 text-[12px] text-zinc-500" data-testid="api-keys-empty">
-          No keys yet. Callers send a key as{' '}
-          <code className="font-mono text-[11px]">Authorization: Bearer &lt;key&gt;</code>.
+          {t.rich('empty', {
+            // i18n-exempt: the HTTP header callers send, the same in every language
+            header: 'Authorization: Bearer <key>',
+            code: (c) => <code className="font-mono text-[11px]">{c}</code>,
+          })}
         </p>
       ) : (
         <ul className="mt-2 space-y-1.5" data-testid="api-keys-list">

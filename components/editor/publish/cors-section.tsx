@@ -2,16 +2,17 @@
 /**
  * Which browser origins may call the endpoint: the server default (CORS_ORIGINS) or a custom list for this workflow.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ApiError } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 import { publishApi, type PublishStatus } from './publish-api';
 import { InlineError, Section } from './publish-ui';
 
-function describeOrigins(origins: '*' | string[] | undefined): string {
-  if (origins === undefined) return 'as configured';
-  if (origins === '*' || origins.includes('*')) return 'any origin, *';
-  if (!origins.length) return 'no browser origin';
+function describeOrigins(origins: '*' | string[] | undefined, t: (key: string) => string): string {
+  if (origins === undefined) return t('originsConfigured');
+  if (origins === '*' || origins.includes('*')) return t('originsAny');
+  if (!origins.length) return t('originsNone');
   return origins.join(', ');
 }
 
@@ -40,6 +41,7 @@ export function CorsSection({
   status: PublishStatus;
   onSaved: (s: PublishStatus) => void;
 }) {
+  const t = useTranslations('publish.cors');
   const saved = status.corsOrigins ?? null;
   const [mode, setMode] = useState<'default' | 'custom'>(saved === null ? 'default' : 'custom');
   const [text, setText] = useState((saved ?? []).join('\n'));
@@ -81,7 +83,7 @@ export function CorsSection({
 
   return (
     <Section
-      title="CORS"
+      title={t('title')}
       testId="publish-cors-section"
       aside={
         <span
@@ -89,25 +91,24 @@ export function CorsSection({
           data-testid="cors-saved"
           data-mode={saved === null ? 'default' : 'custom'}
         >
-          {saved === null ? 'server default' : 'custom'}
+          {saved === null ? t('savedDefault') : t('savedCustom')}
         </span>
       }
     >
-      <p className="mb-2 text-[12px] text-zinc-600">
-        Which web pages may call the endpoint from a browser. Servers and scripts are not affected.
-      </p>
+      <p className="mb-2 text-[12px] text-zinc-600">{t('intro')}</p>
       <div className="space-y-1.5">
-        {radio('default', `Server default (${describeOrigins(status.corsDefault)})`, 'cors-mode-default')}
-        {radio('custom', 'Custom for this workflow', 'cors-mode-custom')}
+        {radio('default', t('modeDefault', { origins: describeOrigins(status.corsDefault, t) }), 'cors-mode-default')}
+        {radio('custom', t('modeCustom'), 'cors-mode-custom')}
       </div>
       {mode === 'custom' && (
         <div className="mt-2 pl-5">
           <textarea
             data-testid="cors-origins"
-            aria-label="Allowed origins, one per line"
+            aria-label={t('originsAria')}
             rows={4}
             value={text}
             spellCheck={false}
+            // i18n-exempt: example origins (URLs), the same in every language
             placeholder={'https://app.example.com\nhttp://localhost:5173'}
             onChange={(e) => {
               setText(e.target.value);
@@ -121,8 +122,7 @@ export function CorsSection({
             }
           />
           <p className="text-[11px] text-zinc-500">
-            One origin per line (scheme://host[:port]); <code className="font-mono">*</code> allows any origin; an empty
-            list allows no browser origin.
+            {t.rich('help', { code: (c) => <code className="font-mono">{c}</code> })}
           </p>
         </div>
       )}
@@ -135,9 +135,9 @@ export function CorsSection({
           disabled={busy || !dirty}
           onClick={() => void save()}
         >
-          {busy ? 'Saving…' : 'Save'}
+          {busy ? t('saving') : t('save')}
         </Button>
-        {dirty && <span className="text-[11px] text-amber-700">Unsaved changes</span>}
+        {dirty && <span className="text-[11px] text-amber-700">{t('unsaved')}</span>}
       </div>
     </Section>
   );

@@ -3,6 +3,7 @@
  * Whether and where the workflow is published; publish (first time with an optional slug), publish a new version,
  * unpublish.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { PublishStatus } from './publish-api';
@@ -26,12 +27,13 @@ export function EndpointSection({
   onPublish: (slug?: string) => void;
   onUnpublish: () => Promise<void>;
 }) {
+  const t = useTranslations('publish.endpoint');
   const [slug, setSlug] = useState('');
   const neverPublished = !status.slug;
 
   return (
     <Section
-      title="Endpoint"
+      title={t('title')}
       testId="publish-endpoint-section"
       aside={
         <span
@@ -42,27 +44,31 @@ export function EndpointSection({
             (status.published ? 'bg-emerald-100 text-emerald-800' : 'bg-zinc-100 text-zinc-600')
           }
         >
-          {status.published ? `Published · v${status.version}` : neverPublished ? 'Not published' : 'Unpublished'}
+          {status.published
+            ? t('statePublished', { version: String(status.version ?? '') })
+            : neverPublished
+              ? t('stateNotPublished')
+              : t('stateUnpublished')}
         </span>
       }
     >
       {status.slug && (
         <dl className="mb-3 grid grid-cols-[5.5rem_1fr] items-center gap-x-2 gap-y-1.5 text-[12px]">
-          <dt className="text-zinc-500">Slug</dt>
+          <dt className="text-zinc-500">{t('slug')}</dt>
           <dd className="font-mono text-zinc-900" data-testid="publish-slug">
             {status.slug}
           </dd>
-          <dt className="text-zinc-500">Version</dt>
+          <dt className="text-zinc-500">{t('version')}</dt>
           <dd className="text-zinc-900" data-testid="publish-version" data-version={status.version ?? ''}>
             {status.version ? (
-              `v${status.version} (current)`
+              t('versionCurrent', { version: String(status.version) })
             ) : (
-              <span className="text-zinc-500">none — the endpoint answers 404</span>
+              <span className="text-zinc-500">{t('versionNone')}</span>
             )}
           </dd>
           {status.endpoint && (
             <>
-              <dt className="text-zinc-500">Endpoint</dt>
+              <dt className="text-zinc-500">{t('endpoint')}</dt>
               <dd className="flex min-w-0 items-center gap-1.5">
                 <code className={ENDPOINT_CLASS} title={status.endpoint} data-testid="publish-endpoint">
                   <span className="text-emerald-700">POST</span> {status.endpoint}
@@ -73,6 +79,7 @@ export function EndpointSection({
           )}
           {status.openapiUrl && (
             <>
+              {/* i18n-exempt: the specification's name, the same in every language */}
               <dt className="text-zinc-500">OpenAPI</dt>
               <dd className="min-w-0 truncate">
                 <a
@@ -93,15 +100,13 @@ export function EndpointSection({
       {neverPublished ? (
         <div className="space-y-2">
           <p className="text-[12px] text-zinc-600">
-            Publishing validates the draft and snapshots it as version 1, served at{' '}
-            <code className="font-mono text-[11px]">/api/v1/workflows/&lt;slug&gt;/run</code> to callers with an API
-            key.
+            {t.rich('firstPublish', {
+              path: '/api/v1/workflows/<slug>/run',
+              code: (c) => <code className="font-mono text-[11px]">{c}</code>,
+            })}
           </p>
           <label className="block text-[12px] font-medium text-zinc-700" htmlFor="publish-slug-input">
-            Slug{' '}
-            <span className="font-normal text-zinc-400">
-              (optional; derived from the name if empty; cannot change later)
-            </span>
+            {t('slug')} <span className="font-normal text-zinc-400">{t('slugHint')}</span>
           </label>
           <div className="flex gap-2">
             <input
@@ -109,6 +114,7 @@ export function EndpointSection({
               data-testid="publish-slug-input"
               className={`${inputClass} font-mono`}
               value={slug}
+              // i18n-exempt: an example slug (lower-case Latin letters only), not prose
               placeholder="my-workflow"
               onChange={(e) => setSlug(e.target.value.trim())}
               onKeyDown={(e) => {
@@ -122,7 +128,7 @@ export function EndpointSection({
               disabled={busy}
               onClick={() => onPublish(slug || undefined)}
             >
-              {busy ? 'Publishing…' : 'Publish'}
+              {busy ? t('publishing') : t('publish')}
             </Button>
           </div>
         </div>
@@ -134,15 +140,15 @@ export function EndpointSection({
             data-testid="publish-submit"
             disabled={busy}
             onClick={() => onPublish()}
-            title="Validate the saved draft and make it the next, current version"
+            title={t('publishTitle')}
           >
-            {busy ? 'Publishing…' : status.published ? 'Publish new version' : 'Publish the draft'}
+            {busy ? t('publishing') : status.published ? t('publishNewVersion') : t('publishDraft')}
           </Button>
           {status.published && (
             <ConfirmButton
-              label="Unpublish"
-              question="Endpoint will answer 404. Unpublish?"
-              confirmLabel="Unpublish"
+              label={t('unpublish')}
+              question={t('unpublishQuestion')}
+              confirmLabel={t('unpublish')}
               testId="unpublish"
               disabled={busy}
               onConfirm={onUnpublish}
@@ -150,14 +156,10 @@ export function EndpointSection({
           )}
           {draftUnchanged && status.published && (
             <span className="text-[11px] text-zinc-500" data-testid="publish-draft-unchanged">
-              The draft has no changes since v{status.version}.
+              {t('draftUnchanged', { version: String(status.version ?? '') })}
             </span>
           )}
-          {!status.published && (
-            <span className="w-full text-[11px] text-zinc-500">
-              The slug, versions and keys are kept: publish the draft, or make a version below current again.
-            </span>
-          )}
+          {!status.published && <span className="w-full text-[11px] text-zinc-500">{t('keptNote')}</span>}
         </div>
       )}
       <InlineError error={error} testId="publish-error" />

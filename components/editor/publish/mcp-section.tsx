@@ -4,20 +4,18 @@
  * MCP clients holding one of its API keys (name = slug, inputs = the start node's). With ready-to-paste client
  * configurations for Claude Desktop and Cursor.
  */
-import { useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useState, type ReactNode } from 'react';
 import { publishApi, type PublishStatus } from './publish-api';
 import { CopyButton, InlineError, Section } from './publish-ui';
 import { buildMcpConfig, KEY_PLACEHOLDER, type McpClient } from './snippets';
 
-const CLIENTS: Array<{ id: McpClient; label: string; file: string }> = [
-  {
-    id: 'claude-desktop',
-    label: 'Claude Desktop',
-    file:
-      'claude_desktop_config.json (Settings → Developer → Edit Config); ' +
-      'it starts the mcp-remote bridge with npx, so Node.js must be installed',
-  },
-  { id: 'cursor', label: 'Cursor', file: '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for all projects' },
+/** The clients by their product names (the same in every language); `fileKey` says where their configuration goes. */
+const CLIENTS: Array<{ id: McpClient; label: string; fileKey: 'fileClaudeDesktop' | 'fileCursor' }> = [
+  // i18n-exempt: a product name
+  { id: 'claude-desktop', label: 'Claude Desktop', fileKey: 'fileClaudeDesktop' },
+  // i18n-exempt: a product name
+  { id: 'cursor', label: 'Cursor', fileKey: 'fileCursor' },
 ];
 
 export function McpSection({
@@ -32,12 +30,15 @@ export function McpSection({
   apiKey: string | null;
   onSaved: (s: PublishStatus) => void;
 }) {
+  const t = useTranslations('publish.mcp');
+  const tu = useTranslations('publish.ui');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [client, setClient] = useState<McpClient>('claude-desktop');
   const enabled = status.mcp === true;
   const config = buildMcpConfig(client, { url: status.mcpUrl ?? null, apiKey, slug: status.slug });
-  const file = CLIENTS.find((c) => c.id === client)!.file;
+  const file = t(CLIENTS.find((c) => c.id === client)!.fileKey);
+  const code = (c: ReactNode) => <code className="font-mono">{c}</code>;
 
   const toggle = async (next: boolean) => {
     setBusy(true);
@@ -54,14 +55,7 @@ export function McpSection({
   return (
     <Section title="MCP" testId="publish-mcp-section">
       <p className="mb-2 text-[12px] text-zinc-600">
-        MCP clients (Claude Desktop, Cursor, agents) can call this workflow as a tool
-        {status.slug ? (
-          <>
-            {' '}
-            named <code className="font-mono">{status.slug}</code>
-          </>
-        ) : null}
-        , with one of its API keys. Each call is a published run, listed with trigger “mcp”.
+        {status.slug ? t.rich('introNamed', { slug: status.slug, code }) : t('intro')}
       </p>
       <label className="flex cursor-pointer items-center gap-2 text-[12px] text-zinc-800">
         <input
@@ -72,26 +66,27 @@ export function McpSection({
           disabled={busy}
           onChange={(e) => void toggle(e.target.checked)}
         />
-        Offer this workflow on the MCP server
+        {t('offer')}
       </label>
       <InlineError error={error} testId="mcp-error" />
       {enabled && !status.published && (
         <p className="mt-2 text-[12px] text-amber-800" data-testid="mcp-unpublished">
-          The workflow is not published: MCP clients do not see it until a version is current.
+          {t('unpublished')}
         </p>
       )}
       {enabled && (
         <div className="mt-3" data-testid="mcp-config">
           <p className="mb-1.5 text-[12px] text-zinc-600">
-            Server URL:{' '}
+            {t('serverUrl')}{' '}
             <code className="font-mono" data-testid="mcp-url">
+              {/* i18n-exempt: the MCP server's path */}
               {status.mcpUrl ?? '/api/mcp'}
             </code>
           </p>
           <div
             className="flex items-end justify-between border-b border-zinc-200"
             role="tablist"
-            aria-label="MCP client"
+            aria-label={t('clientAria')}
           >
             <div className="flex">
               {CLIENTS.map((c) => (
@@ -129,14 +124,8 @@ export function McpSection({
             {config}
           </pre>
           <p className="mt-1.5 text-[11px] text-zinc-500">
-            Put it in {file}.{' '}
-            {apiKey ? (
-              'Uses the key you just created.'
-            ) : (
-              <>
-                Replace <code className="font-mono">{KEY_PLACEHOLDER}</code> with a key from above.
-              </>
-            )}
+            {t('putIn', { file })}{' '}
+            {apiKey ? tu('keyCreated') : tu.rich('keyReplace', { placeholder: KEY_PLACEHOLDER, code })}
           </p>
         </div>
       )}

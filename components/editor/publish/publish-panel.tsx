@@ -4,6 +4,7 @@
  * the MCP opt-in and ready-made calls. Opening it saves the draft first, so versions' "draft changes" compare
  * against what the editor shows.
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/api/client';
 import type { Graph } from '@/components/api/types';
@@ -28,6 +29,7 @@ interface Loaded {
 }
 
 export function PublishPanel({ onClose }: { onClose: () => void }) {
+  const t = useTranslations('publish.panel');
   const { editor } = useEditorContext();
   const workflowId = editor.state.workflowId;
   const [data, setData] = useState<Loaded | null>(null);
@@ -105,11 +107,9 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
     setPublishError(null);
     try {
       if (!(await editor.save({ manual: true })))
-        throw new Error(
-          `The draft could not be saved, so it was not published: ${editor.state.saveMessage ?? 'see the top bar'}`,
-        );
+        throw new Error(t('saveFailed', { reason: editor.state.saveMessage ?? t('seeTopBar') }));
       const status = await publishApi.publish(workflowId, slug);
-      toast('success', `Published version ${status.version}`);
+      toast('success', t('published', { version: String(status.version ?? '') }));
       await load();
     } catch (e) {
       setPublishError(e);
@@ -122,7 +122,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
     setPublishError(null);
     try {
       await publishApi.unpublish(workflowId);
-      toast('info', 'Unpublished', 'The endpoint answers 404 until you publish or make a version current again.');
+      toast('info', t('unpublished'), t('unpublishedDetail'));
       await load();
     } catch (e) {
       setPublishError(e);
@@ -134,7 +134,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
     setVersionsError(null);
     try {
       await publishApi.rollback(workflowId, version);
-      toast('success', `Version ${version} is current`);
+      toast('success', t('versionCurrent', { version: String(version) }));
       await load();
     } catch (e) {
       setVersionsError(e);
@@ -169,7 +169,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
         setCreated(null);
         setCreatedShown(false);
       }
-      toast('info', 'Key revoked');
+      toast('info', t('keyRevoked'));
     } catch (e) {
       setKeysError(e);
     }
@@ -196,7 +196,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
       <div
         role="dialog"
         aria-modal="true"
-        aria-label="Publish"
+        aria-label={t('ariaLabel')}
         data-testid="publish-panel"
         data-loaded={!!data}
         onKeyDown={(e) => {
@@ -212,14 +212,14 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
       >
         <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
           <div className="min-w-0">
-            <h2 className="text-sm font-semibold text-zinc-900">Publish as an API</h2>
-            <p className="truncate text-[11px] text-zinc-500">{editor.state.name || 'Untitled'}</p>
+            <h2 className="text-sm font-semibold text-zinc-900">{t('heading')}</h2>
+            <p className="truncate text-[11px] text-zinc-500">{editor.state.name || t('untitled')}</p>
           </div>
           <button
             type="button"
             className="text-zinc-400 hover:text-zinc-700"
             onClick={onClose}
-            aria-label="Close"
+            aria-label={t('close')}
             data-testid="publish-close"
             autoFocus
           >
@@ -229,7 +229,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
         <div className="min-h-0 flex-1 overflow-y-auto text-sm">
           {!data && !loadError && (
             <div className="px-5 py-8 text-center text-[12px] text-zinc-500" data-testid="publish-loading">
-              Loading…
+              {t('loading')}
             </div>
           )}
           {loadError != null && (
@@ -238,9 +238,9 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
               data-testid="publish-load-error"
               className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
             >
-              Could not load the publishing state: {errorMessage(loadError)}
+              {t('loadError', { message: errorMessage(loadError) })}
               <Button size="sm" className="ml-2" onClick={() => void reload()}>
-                Retry
+                {t('retry')}
               </Button>
             </div>
           )}

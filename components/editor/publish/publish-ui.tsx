@@ -1,7 +1,9 @@
 'use client';
 /** Small building blocks of the publish panel: sections, inline errors, copy and two-step confirm buttons. */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '@/components/api/client';
+import { tr } from '@/components/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
 
@@ -68,10 +70,11 @@ async function writeClipboard(text: string): Promise<void> {
   ta.select();
   const ok = document.execCommand('copy');
   ta.remove();
-  if (!ok) throw new Error('the browser refused to copy');
+  if (!ok) throw new Error(tr('publish.ui.copyRefused'));
 }
 
-export function CopyButton({ text, testId, label = 'Copy' }: { text: string; testId: string; label?: string }) {
+export function CopyButton({ text, testId, label }: { text: string; testId: string; label?: string }) {
+  const t = useTranslations('publish.ui');
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -80,7 +83,7 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
       size="sm"
       data-testid={testId}
       data-copied={copied || undefined}
-      title="Copy to the clipboard"
+      title={t('copyTitle')}
       onClick={() => {
         writeClipboard(text).then(
           () => {
@@ -88,11 +91,11 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
             clearTimeout(timer.current);
             timer.current = setTimeout(() => setCopied(false), 1500);
           },
-          (e) => toast('error', 'Could not copy', errorMessage(e)),
+          (e) => toast('error', t('copyFailed'), errorMessage(e)),
         );
       }}
     >
-      {copied ? 'Copied' : label}
+      {copied ? t('copied') : (label ?? t('copy'))}
     </Button>
   );
 }
@@ -113,6 +116,7 @@ export function ConfirmButton({
   testId: string;
   disabled?: boolean;
 }) {
+  const t = useTranslations('publish.ui');
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   if (!asking) {
@@ -156,16 +160,23 @@ export function ConfirmButton({
         disabled={busy}
         onClick={() => setAsking(false)}
       >
-        Cancel
+        {t('cancel')}
       </Button>
     </span>
   );
 }
 
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A moment (ISO text) as a medium date and short time in the UI's language; the text itself if it is not a date. */
+export function useFormatTime(): (iso: string | null | undefined) => string {
+  const format = useFormatter();
+  return useCallback(
+    (iso) => {
+      if (!iso) return '';
+      const d = new Date(iso);
+      return Number.isNaN(d.getTime()) ? iso : format.dateTime(d, { dateStyle: 'medium', timeStyle: 'short' });
+    },
+    [format],
+  );
 }
 
 export const inputClass =

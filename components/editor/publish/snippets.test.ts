@@ -2,7 +2,9 @@
  * The publish panel's pure parts: sample inputs, the three snippets, the MCP client configurations, the draft-changes
  * summary and origin parsing.
  */
+import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '@/messages';
 import { parseOrigins } from './cors-section';
 import { buildMcpConfig, buildSnippet, KEY_PLACEHOLDER, MCP_URL_PLACEHOLDER, sampleInputs, toPython } from './snippets';
 import { summarizeDiff } from './versions-section';
@@ -107,7 +109,13 @@ describe('MCP client configurations', () => {
 });
 
 describe('publish panel helpers', () => {
-  it('summarises what the draft changed since a version', () => {
+  it('summarises what the draft changed since a version, in English and in Chinese', () => {
+    const translator = (locale: 'en' | 'zh-CN') =>
+      createTranslator({ locale, messages: MESSAGES[locale], namespace: 'publish.diff' }) as unknown as (
+        key: string,
+        values?: { count: number },
+      ) => string;
+    const en = translator('en');
     const none = {
       added: [],
       removed: [],
@@ -117,10 +125,10 @@ describe('publish panel helpers', () => {
       engineChanged: false,
       same: true,
     };
-    expect(summarizeDiff(none)).toBe('no changes');
-    expect(
-      summarizeDiff({ ...none, same: false, added: ['a', 'b'], changed: ['c'], edgesRemoved: 1, engineChanged: true }),
-    ).toBe('2 nodes added, 1 node changed, 1 edge removed, engine changed');
+    const changes = { ...none, same: false, added: ['a', 'b'], changed: ['c'], edgesRemoved: 1, engineChanged: true };
+    expect(summarizeDiff(none, en)).toBe('no changes');
+    expect(summarizeDiff(changes, en)).toBe('2 nodes added, 1 node changed, 1 edge removed, engine changed');
+    expect(summarizeDiff(changes, translator('zh-CN'))).toBe('新增 2 个节点，修改 1 个节点，删除 1 条连线，引擎已更改');
   });
 
   it('reads one origin per line, ignoring blanks and spaces', () => {

@@ -3,6 +3,7 @@
  * Whether API-key holders may read the node trace of published runs (GET /api/v1/runs/:id): node statuses, timings,
  * token usage and error codes. Node inputs and outputs are never shared, whatever this says.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { publishApi, type PublishStatus } from './publish-api';
 import { InlineError, Section } from './publish-ui';
@@ -16,6 +17,7 @@ export function TraceSharingSection({
   status: PublishStatus;
   onSaved: (s: PublishStatus) => void;
 }) {
+  const t = useTranslations('publish.trace');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const shared = status.publicTrace === true;
@@ -33,11 +35,8 @@ export function TraceSharingSection({
   };
 
   return (
-    <Section title="Run details for API callers" testId="publish-trace-section">
-      <p className="mb-2 text-[12px] text-zinc-600">
-        API callers always see a published run&apos;s status, inputs, outputs and token usage. Editor test runs are
-        never shown to them.
-      </p>
+    <Section title={t('title')} testId="publish-trace-section">
+      <p className="mb-2 text-[12px] text-zinc-600">{t('intro')}</p>
       <label className="flex cursor-pointer items-center gap-2 text-[12px] text-zinc-800">
         <input
           type="checkbox"
@@ -47,7 +46,7 @@ export function TraceSharingSection({
           disabled={busy}
           onChange={(e) => void toggle(e.target.checked)}
         />
-        Also share each node&apos;s status, timing and error code (never node inputs or outputs)
+        {t('share')}
       </label>
       <InlineError error={error} testId="public-trace-error" />
     </Section>

@@ -1,14 +1,21 @@
 'use client';
 /** Ready-to-paste calls of the endpoint in curl, JavaScript and Python, and what each mode answers. */
-import { useState } from 'react';
-import { buildSnippet, type SnippetLang } from './snippets';
+import { useTranslations } from 'next-intl';
+import { useState, type ReactNode } from 'react';
+import { buildSnippet, KEY_PLACEHOLDER, type SnippetLang } from './snippets';
 import { CopyButton, Section } from './publish-ui';
 
+/** Programming languages and their HTTP libraries, by name: the same in every language. */
 const TABS: Array<{ id: SnippetLang; label: string }> = [
   { id: 'curl', label: 'curl' },
+  // i18n-exempt: a programming language and library name
   { id: 'js', label: 'JavaScript (fetch)' },
+  // i18n-exempt: a programming language and library name
   { id: 'python', label: 'Python (requests)' },
 ];
+
+const code = (c: ReactNode) => <code className="font-mono">{c}</code>;
+const b = (c: ReactNode) => <b className="text-zinc-800">{c}</b>;
 
 export function UsageSection({
   endpoint,
@@ -21,39 +28,39 @@ export function UsageSection({
   apiKey: string | null;
   inputs: Record<string, unknown>;
 }) {
+  const t = useTranslations('publish.usage');
+  const tu = useTranslations('publish.ui');
   const [lang, setLang] = useState<SnippetLang>('curl');
   const snippet = buildSnippet(lang, { endpoint, apiKey, inputs });
   return (
-    <Section title="Use the API" testId="publish-usage-section">
+    <Section title={t('title')} testId="publish-usage-section">
       {!published && (
         <p className="mb-2 text-[12px] text-amber-800" data-testid="usage-unpublished">
-          {endpoint
-            ? 'The workflow is unpublished: this endpoint answers 404 until a version is current.'
-            : 'Publish the workflow to get its endpoint; the snippets show placeholders until then.'}
+          {endpoint ? t('unpublished') : t('noEndpoint')}
         </p>
       )}
       <div
         className="flex items-end justify-between border-b border-zinc-200"
         role="tablist"
-        aria-label="Snippet language"
+        aria-label={t('languageAria')}
       >
         <div className="flex">
-          {TABS.map((t) => (
+          {TABS.map((tab) => (
             <button
-              key={t.id}
+              key={tab.id}
               type="button"
               role="tab"
-              aria-selected={lang === t.id}
-              data-testid={`usage-tab-${t.id}`}
-              onClick={() => setLang(t.id)}
+              aria-selected={lang === tab.id}
+              data-testid={`usage-tab-${tab.id}`}
+              onClick={() => setLang(tab.id)}
               className={
                 '-mb-px border-b-2 px-2.5 py-1.5 text-[12px] font-medium ' +
-                (lang === t.id
+                (lang === tab.id
                   ? 'border-indigo-500 text-indigo-700'
                   : 'border-transparent text-zinc-500 hover:text-zinc-800')
               }
             >
-              {t.label}
+              {tab.label}
             </button>
           ))}
         </div>
@@ -73,30 +80,12 @@ export function UsageSection({
         {snippet}
       </pre>
       <p className="mt-1.5 text-[11px] text-zinc-500" data-testid="usage-key-note">
-        {apiKey ? (
-          'Uses the key you just created.'
-        ) : (
-          <>
-            Replace <code className="font-mono">YOUR_API_KEY</code> with a key from above.
-          </>
-        )}
+        {apiKey ? tu('keyCreated') : tu.rich('keyReplace', { placeholder: KEY_PLACEHOLDER, code })}
       </p>
       <ul className="mt-2 space-y-1 text-[11px] text-zinc-600" data-testid="usage-modes">
-        <li>
-          <b className="text-zinc-800">Sync</b> (default): waits for the run and answers{' '}
-          <code className="font-mono">{'{ runId, status, version, outputs }'}</code>; a run that takes too long answers
-          202 with a <code className="font-mono">statusUrl</code>.
-        </li>
-        <li>
-          <b className="text-zinc-800">Stream</b>: add{' '}
-          <code className="font-mono">&quot;mode&quot;: &quot;stream&quot;</code> to the body to get the trace as
-          server-sent events (<code className="font-mono">text/event-stream</code>).
-        </li>
-        <li>
-          <b className="text-zinc-800">Async</b>: add{' '}
-          <code className="font-mono">&quot;mode&quot;: &quot;async&quot;</code> to get 202 at once with a{' '}
-          <code className="font-mono">statusUrl</code> to poll (same key).
-        </li>
+        <li>{t.rich('sync', { shape: '{ runId, status, version, outputs }', b, code })}</li>
+        <li>{t.rich('stream', { field: '"mode": "stream"', b, code })}</li>
+        <li>{t.rich('async', { field: '"mode": "async"', b, code })}</li>
       </ul>
     </Section>
   );

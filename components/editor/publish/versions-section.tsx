@@ -1,30 +1,33 @@
 'use client';
 /** The published versions, newest first: when, how big, what the draft changed since, and rollback ("Make current"). */
-import { useState } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import type { GraphDiff, VersionInfo } from './publish-api';
-import { InlineError, Section, formatTime } from './publish-ui';
+import { InlineError, Section, useFormatTime } from './publish-ui';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The `publish.diff` messages: `useTranslations('publish.diff')` in a component. */
+export type DiffMessages = (key: string, values?: { count: number }) => string;
 
-/** "2 nodes added, 1 changed, 1 edge removed" — or "no changes". */
-export function summarizeDiff(d: GraphDiff): string {
-  if (d.same) return 'no changes';
+/** "2 nodes added, 1 node changed, 1 edge removed" — or "no changes" — in the UI's language. */
+export function summarizeDiff(d: GraphDiff, t: DiffMessages): string {
+  if (d.same) return t('same');
   const parts: string[] = [];
-  if (d.added.length) parts.push(`${plural(d.added.length, 'node')} added`);
-  if (d.removed.length) parts.push(`${plural(d.removed.length, 'node')} removed`);
-  if (d.changed.length) parts.push(`${plural(d.changed.length, 'node')} changed`);
-  if (d.edgesAdded) parts.push(`${plural(d.edgesAdded, 'edge')} added`);
-  if (d.edgesRemoved) parts.push(`${plural(d.edgesRemoved, 'edge')} removed`);
-  if (d.engineChanged) parts.push('engine changed');
-  return parts.join(', ');
+  if (d.added.length) parts.push(t('nodesAdded', { count: d.added.length }));
+  if (d.removed.length) parts.push(t('nodesRemoved', { count: d.removed.length }));
+  if (d.changed.length) parts.push(t('nodesChanged', { count: d.changed.length }));
+  if (d.edgesAdded) parts.push(t('edgesAdded', { count: d.edgesAdded }));
+  if (d.edgesRemoved) parts.push(t('edgesRemoved', { count: d.edgesRemoved }));
+  if (d.engineChanged) parts.push(t('engineChanged'));
+  return parts.join(t('separator'));
 }
 
 function DiffDetails({ diff, nodeLabel }: { diff: GraphDiff; nodeLabel: (id: string) => string }) {
+  const t = useTranslations('publish.versions');
   const rows: Array<[string, string[], string]> = [
-    ['Added', diff.added, 'text-emerald-700'],
-    ['Removed', diff.removed, 'text-red-700'],
-    ['Changed', diff.changed, 'text-amber-700'],
+    [t('added'), diff.added, 'text-emerald-700'],
+    [t('removed'), diff.removed, 'text-red-700'],
+    [t('changed'), diff.changed, 'text-amber-700'],
   ];
   return (
     <ul
@@ -35,21 +38,19 @@ function DiffDetails({ diff, nodeLabel }: { diff: GraphDiff; nodeLabel: (id: str
         .filter(([, ids]) => ids.length)
         .map(([label, ids, cls]) => (
           <li key={label}>
-            <span className={`font-medium ${cls}`}>{label}:</span> {ids.map(nodeLabel).join(', ')}
+            <span className={`font-medium ${cls}`}>{label}</span> {ids.map(nodeLabel).join(', ')}
           </li>
         ))}
       {(diff.edgesAdded > 0 || diff.edgesRemoved > 0) && (
         <li>
-          <span className="font-medium">Connections:</span>{' '}
+          <span className="font-medium">{t('connections')}</span>{' '}
           {[diff.edgesAdded && `+${diff.edgesAdded}`, diff.edgesRemoved && `−${diff.edgesRemoved}`]
             .filter(Boolean)
             .join(' ')}
         </li>
       )}
       {diff.engineChanged && (
-        <li>
-          <span className="font-medium">Engine</span> differs from this version&apos;s
-        </li>
+        <li>{t.rich('engineDiffers', { b: (c: ReactNode) => <span className="font-medium">{c}</span> })}</li>
       )}
     </ul>
   );
@@ -68,6 +69,9 @@ function VersionRow({
   onRollback: () => void;
   nodeLabel: (id: string) => string;
 }) {
+  const t = useTranslations('publish.versions');
+  const td = useTranslations('publish.diff');
+  const formatTime = useFormatTime();
   const [open, setOpen] = useState(false);
   const d = v.draftChanges;
   return (
@@ -79,14 +83,14 @@ function VersionRow({
     >
       <div className="flex items-center gap-2 text-[12px]">
         <span className="font-semibold text-zinc-900" data-testid="version-number">
-          v{v.version}
+          {/* i18n-exempt: the version notation v<n>, the same in every language */}v{v.version}
         </span>
         {v.current && (
           <span
             data-testid="version-current-badge"
             className="rounded-full bg-emerald-600 px-1.5 py-px text-[10px] font-medium text-white"
           >
-            current
+            {t('current')}
           </span>
         )}
         <span className="text-zinc-500" data-testid="version-created">
@@ -94,7 +98,7 @@ function VersionRow({
         </span>
         <span className="text-zinc-400">·</span>
         <span className="text-zinc-500" data-testid="version-node-count">
-          {plural(v.nodeCount, 'node')}
+          {t('nodeCount', { count: v.nodeCount })}
         </span>
         <span className="flex-1" />
         {!v.current && (
@@ -103,16 +107,16 @@ function VersionRow({
             data-testid="version-make-current"
             disabled={disabled}
             onClick={onRollback}
-            title="Serve this version at the endpoint again"
+            title={t('makeCurrentTitle')}
           >
-            {busy ? '…' : 'Make current'}
+            {busy ? '…' : t('makeCurrent')}
           </Button>
         )}
       </div>
       <div className="mt-1 text-[11px]">
         {d.same ? (
           <span className="text-zinc-500" data-testid="version-changes" data-same="true">
-            Draft: no changes since this version
+            {t('draftSame')}
           </span>
         ) : (
           <button
@@ -123,7 +127,8 @@ function VersionRow({
             onClick={() => setOpen((o) => !o)}
             className="text-left text-amber-800 hover:underline"
           >
-            <span className="mr-1 inline-block w-2">{open ? '▾' : '▸'}</span>Draft since: {summarizeDiff(d)}
+            <span className="mr-1 inline-block w-2">{open ? '▾' : '▸'}</span>
+            {t('draftSince', { summary: summarizeDiff(d, td) })}
           </button>
         )}
         {open && !d.same && <DiffDetails diff={d} nodeLabel={nodeLabel} />}
@@ -145,15 +150,17 @@ export function VersionsSection({
   onRollback: (version: number) => void;
   nodeLabel: (id: string) => string;
 }) {
+  const t = useTranslations('publish.versions');
+  const format = useFormatter();
   return (
     <Section
-      title="Versions"
+      title={t('title')}
       testId="publish-versions-section"
-      aside={<span className="text-[11px] text-zinc-400">{versions.length || ''}</span>}
+      aside={<span className="text-[11px] text-zinc-400">{versions.length ? format.number(versions.length) : ''}</span>}
     >
       {versions.length === 0 ? (
         <p className="text-[12px] text-zinc-500" data-testid="versions-empty">
-          No versions yet: publishing snapshots the draft as version 1.
+          {t('empty')}
         </p>
       ) : (
         <ul className="space-y-1.5" data-testid="versions-list">

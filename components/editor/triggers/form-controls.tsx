@@ -4,6 +4,7 @@
  * field with its API error beside it, radio choices under a legend, an on/off switch, and the form shell whose
  * footer shows the errors no field claims and the submit button.
  */
+import { useTranslations } from 'next-intl';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { InlineError, inputClass } from '../publish/publish-ui';
@@ -67,8 +68,9 @@ export function NameField({
   placeholder: string;
   error: string | null;
 }) {
+  const t = useTranslations('triggers.form');
   return (
-    <Field label="Name" error={error}>
+    <Field label={t('name')} error={error}>
       {({ id, describedBy }) => (
         <input
           id={id}
@@ -215,13 +217,14 @@ export function TriggerForm({
   onSubmit: () => Promise<void>;
   children: ReactNode;
 }) {
+  const t = useTranslations('triggers.form');
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
         void onSubmit();
       }}
-      aria-label={editing ? `Edit ${noun}` : `New ${noun}`}
+      aria-label={editing ? t(`${noun}.edit`) : t(`${noun}.new`)}
       noValidate
       className="border-b border-zinc-200 px-5 py-4"
     >
@@ -230,7 +233,7 @@ export function TriggerForm({
         {error != null && !isFieldError(error, fields) && <InlineError error={error} testId={`${noun}-form-error`} />}
         <div className="mt-3 flex justify-end">
           <Button type="submit" size="sm" variant="primary" disabled={readOnly || saving || !canSubmit}>
-            {saving ? 'Saving…' : editing ? `Save ${noun}` : `Create ${noun}`}
+            {saving ? t('saving') : editing ? t(`${noun}.save`) : t(`${noun}.create`)}
           </Button>
         </div>
       </fieldset>

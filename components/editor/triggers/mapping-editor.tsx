@@ -3,6 +3,8 @@
  * A webhook's mapping: one template per Start input over the request (`{{body.x}}`, `{{query.y}}`,
  * `{{headers.z}}`), each with the API's error for that input beside it.
  */
+import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '../publish/publish-ui';
 import { fieldError, type MappingRow } from './trigger-helpers';
@@ -17,21 +19,20 @@ export function MappingEditor({
   onRows: (rows: MappingRow[]) => void;
   error: unknown;
 }) {
+  const msg = useTranslations('triggers.mapping');
+  const code = (c: ReactNode) => <code className="font-mono">{c}</code>;
   const set = (input: string, template: string) =>
     onRows(rows.map((r) => (r.input === input ? { ...r, template } : r)));
   const rowsHaveError = rows.some((r) => fieldError(error, `mapping.${r.input}`) !== null);
   return (
     <fieldset className="mb-3" data-testid="webhook-mapping">
-      <legend className={labelClass}>Start inputs from the request</legend>
+      <legend className={labelClass}>{msg('legend')}</legend>
       <p className="mb-1.5 text-[11px] text-zinc-500">
-        Templates over the request: <code className="font-mono">{'{{body.x}}'}</code>,{' '}
-        <code className="font-mono">{'{{query.y}}'}</code>, <code className="font-mono">{'{{headers.z}}'}</code> (header
-        names in lower case). A blank row is not mapped; with no row mapped, a JSON object body is taken as the inputs
-        as it is.
+        {msg.rich('help', { body: '{{body.x}}', query: '{{query.y}}', headers: '{{headers.z}}', code })}
       </p>
       {rows.length === 0 ? (
         <p className="text-[12px] text-zinc-500" data-testid="webhook-mapping-empty">
-          The Start node declares no inputs.
+          {msg('empty')}
         </p>
       ) : (
         <div className="space-y-1.5">
@@ -45,26 +46,26 @@ export function MappingEditor({
                       'w-32 shrink-0 truncate font-mono text-[11px] ' +
                       (r.declared ? 'text-zinc-800' : 'text-zinc-400 line-through')
                     }
-                    title={r.declared ? r.input : `${r.input}: not an input of the Start node any more`}
+                    title={r.declared ? r.input : msg('undeclared', { input: r.input })}
                   >
                     {r.input}
                   </span>
                   <input
-                    aria-label={`Template for input ${r.input}`}
+                    aria-label={msg('templateAria', { input: r.input })}
                     aria-invalid={!!message || undefined}
                     className={`${inputClass} font-mono ${message ? 'border-red-400' : ''}`}
                     value={r.template}
-                    placeholder="not mapped"
+                    placeholder={msg('notMapped')}
                     onChange={(e) => set(r.input, e.target.value)}
                   />
                   {!r.declared && (
                     <Button
                       size="sm"
                       variant="ghost"
-                      aria-label={`Remove mapping of ${r.input}`}
+                      aria-label={msg('removeAria', { input: r.input })}
                       onClick={() => onRows(rows.filter((x) => x.input !== r.input))}
                     >
-                      Remove
+                      {msg('remove')}
                     </Button>
                   )}
                 </div>

@@ -4,6 +4,7 @@
  * what happens to a run missed while no server was up, on/off. Once saved: the next fire times the server computed
  * and "Run now". API errors are shown beside the field their `path` names.
  */
+import { useTranslations } from 'next-intl';
 import { useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { JsonTextArea } from '../run/json-textarea';
@@ -33,13 +34,10 @@ import { useAction, useFire } from './use-action';
 
 type Misfire = 'run_once' | 'skip';
 
-const MISFIRE_CHOICES: Array<Choice<Misfire>> = [
-  {
-    id: 'run_once',
-    label: 'Run once',
-    hint: 'Runs missed while no server was up are made up by one run when it is back.',
-  },
-  { id: 'skip', label: 'Skip', hint: 'Runs missed while no server was up are dropped; the next tick runs as usual.' },
+/** What happens to runs missed while no server was up; `msg` is the `triggers.schedule` messages. */
+const misfireChoices = (msg: (key: string) => string): Array<Choice<Misfire>> => [
+  { id: 'run_once', label: msg('misfireRunOnce'), hint: msg('misfireRunOnceHint') },
+  { id: 'skip', label: msg('misfireSkip'), hint: msg('misfireSkipHint') },
 ];
 
 const FIELDS = ['name', 'cron', 'timezone', 'inputs', 'misfire', 'enabled'];
@@ -65,6 +63,8 @@ export function ScheduleForm({
   onSaved: (view: TriggerView) => void;
   refreshKey: number;
 }) {
+  const msg = useTranslations('triggers.schedule');
+  const jsonMsg = useTranslations('triggers.json');
   const [name, setName] = useState(trigger?.name ?? '');
   const [cron, setCron] = useState(trigger?.cron ?? '0 9 * * 1-5');
   const [timezone, setTimezone] = useState(() => trigger?.timezone ?? browserTimeZone());
@@ -75,7 +75,7 @@ export function ScheduleForm({
   const [enabled, setEnabled] = useState(trigger?.enabled ?? true);
   const { busy: saving, error, run } = useAction();
   const zones = useMemo(() => timeZones(), []);
-  const parsed = parseJsonObject(inputsText);
+  const parsed = parseJsonObject(inputsText, jsonMsg);
 
   const submit = async () => {
     if (!parsed.ok) return;
@@ -105,13 +105,13 @@ export function ScheduleForm({
         <NameField
           value={name}
           onChange={setName}
-          placeholder="e.g. Morning digest"
+          placeholder={msg('namePlaceholder')}
           error={fieldError(error, 'name')}
         />
 
         <Field
-          label="Cron expression"
-          hint="minute hour day-of-month month day-of-week; six fields put seconds first (e.g. */30 * * * * *)."
+          label={msg('cron')}
+          hint={msg('cronHint', { example: '*/30 * * * * *' })}
           error={fieldError(error, 'cron')}
         >
           {({ id, describedBy }) => (
@@ -126,7 +126,7 @@ export function ScheduleForm({
                 spellCheck={false}
                 onChange={(e) => setCron(e.target.value)}
               />
-              <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Cron presets">
+              <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label={msg('presetsAria')}>
                 {CRON_PRESETS.map((p) => (
                   <Button
                     key={p.cron}
@@ -136,7 +136,7 @@ export function ScheduleForm({
                     title={p.cron}
                     onClick={() => setCron(p.cron)}
                   >
-                    {p.label}
+                    {msg(`presets.${p.key}`)}
                   </Button>
                 ))}
               </div>
@@ -144,11 +144,7 @@ export function ScheduleForm({
           )}
         </Field>
 
-        <Field
-          label="Time zone"
-          hint="The zone the cron expression is read in (type to search)."
-          error={fieldError(error, 'timezone')}
-        >
+        <Field label={msg('timezone')} hint={msg('timezoneHint')} error={fieldError(error, 'timezone')}>
           {({ id, describedBy }) => (
             <>
               <input
@@ -172,32 +168,32 @@ export function ScheduleForm({
 
         <div className="mb-3">
           <span className={labelClass} aria-hidden>
-            Fixed inputs (JSON)
+            {msg('inputs')}
           </span>
           <JsonTextArea
             value={inputsText}
             onChange={setInputsText}
-            label="Fixed inputs (JSON)"
+            label={msg('inputs')}
             testId="schedule-inputs"
             invalid={!parsed.ok || !!fieldError(error, 'inputs')}
             tone="amber"
           />
           <FieldError message={parsed.ok ? fieldError(error, 'inputs') : parsed.message} />
-          <p className="mt-1 text-[11px] text-zinc-500">Every scheduled run starts with these Start inputs.</p>
+          <p className="mt-1 text-[11px] text-zinc-500">{msg('inputsHint')}</p>
         </div>
 
         <ChoiceFieldset
-          legend="Missed runs"
+          legend={msg('misfire')}
           name="schedule-misfire"
-          choices={MISFIRE_CHOICES}
+          choices={misfireChoices(msg)}
           value={misfire}
           onChange={setMisfire}
           error={fieldError(error, 'misfire')}
         />
 
         <div className="mb-3 flex items-center gap-2 text-[12px] text-zinc-800">
-          <Toggle checked={enabled} onChange={setEnabled} label="Enabled" testId="schedule-enabled" />
-          <span aria-hidden>{enabled ? 'Enabled' : 'Disabled: no runs are scheduled'}</span>
+          <Toggle checked={enabled} onChange={setEnabled} label={msg('enabled')} testId="schedule-enabled" />
+          <span aria-hidden>{enabled ? msg('enabled') : msg('disabled')}</span>
         </div>
       </TriggerForm>
       {trigger && <ScheduleStatus trigger={trigger} readOnly={readOnly} refreshKey={refreshKey} />}
@@ -215,14 +211,15 @@ function ScheduleStatus({
   readOnly: boolean;
   refreshKey: number;
 }) {
+  const msg = useTranslations('triggers.schedule');
   const { busy, error, runId, fire } = useFire(trigger);
   return (
     <Section
-      title="Runs"
+      title={msg('runs')}
       testId="schedule-status"
       aside={
         <Button size="sm" variant="run" disabled={readOnly || busy} onClick={() => void fire()}>
-          {busy ? 'Starting…' : 'Run now'}
+          {busy ? msg('starting') : msg('runNow')}
         </Button>
       }
     >
@@ -233,7 +230,7 @@ function ScheduleStatus({
           runId={trigger.lastRunId}
           at={trigger.lastRunAt}
           refreshKey={refreshKey}
-          label="Last scheduled run"
+          label={msg('lastScheduledRun')}
         />
         {runId && (
           <LastRun
@@ -241,7 +238,7 @@ function ScheduleStatus({
             runId={runId}
             at={null}
             refreshKey={refreshKey}
-            label="Started now"
+            label={msg('startedNow')}
           />
         )}
       </div>

@@ -9,10 +9,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTranslator } from 'next-intl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, call } from '@/components/api/client';
 import { PaiError } from '@/engine/errors';
 import { readJson } from '@/lib/http/body';
+import { MESSAGES } from '@/messages';
 import { errorResponse } from '@/lib/http/errors';
 import { checkTimezone, createTriggerSchema, nextRunTimes } from '@/lib/server/triggers/trigger-schema';
 import {
@@ -32,7 +34,12 @@ import {
   SECRET_PLACEHOLDER,
   startInputs,
   timeZones,
+  type Messages,
 } from './trigger-helpers';
+
+/** The `triggers.<group>` messages in a language, as the panel's components pass them to the helpers. */
+const messages = (group: string, locale: 'en' | 'zh-CN' = 'en') =>
+  createTranslator({ locale, messages: MESSAGES[locale], namespace: `triggers.${group}` }) as unknown as Messages;
 
 const graph = {
   nodes: [
@@ -169,8 +176,9 @@ describe('schedules', () => {
     const zone = 'Asia/Shanghai';
     // Saturday 2026-12-05 10:30 in Shanghai.
     const from = new Date('2026-12-05T02:30:00Z');
+    const label = messages('schedule.presets');
     const next = Object.fromEntries(
-      CRON_PRESETS.map((p) => [p.label, nextRunTimes({ cron: p.cron, timezone: zone }, 2, from)]),
+      CRON_PRESETS.map((p) => [label(p.key), nextRunTimes({ cron: p.cron, timezone: zone }, 2, from)]),
     );
     expect(next['Every minute']).toEqual(['2026-12-05T02:31:00.000Z', '2026-12-05T02:32:00.000Z']);
     expect(next['Hourly']).toEqual(['2026-12-05T03:00:00.000Z', '2026-12-05T04:00:00.000Z']);
@@ -205,11 +213,18 @@ describe('schedules', () => {
 
 describe('errors in plain words and at their field', () => {
   it("turns a trigger's stored last error into words, keeping the server's text as detail", () => {
-    const e = lastErrorText({ code: 'NOT_PUBLISHED', message: 'the workflow is not published: …' });
+    const t = messages('lastError');
+    const e = lastErrorText({ code: 'NOT_PUBLISHED', message: 'the workflow is not published: …' }, t);
     expect(e?.text).toMatch(/not published.*Publish it/);
     expect(e?.detail).toBe('the workflow is not published: …');
-    expect(lastErrorText({ code: 'SOMETHING_NEW', message: 'disk full' })?.text).toBe('Disk full');
-    expect(lastErrorText(null)).toBeNull();
+    expect(lastErrorText({ code: 'NOT_PUBLISHED' }, messages('lastError', 'zh-CN'))?.text).toMatch(/尚未发布/);
+    expect(lastErrorText({ code: 'SOMETHING_NEW', message: 'disk full' }, t)?.text).toBe('Disk full');
+    expect(lastErrorText({}, t)).toEqual({
+      text: 'The last run could not be started.',
+      code: null,
+      detail: 'unknown error',
+    });
+    expect(lastErrorText(null, t)).toBeNull();
   });
 
   /** The server's own validation and error body, read by the client's own `call`, as the panel gets it. */
@@ -264,10 +279,17 @@ describe('errors in plain words and at their field', () => {
 
 describe('inputs typed by the user', () => {
   it('accepts only a JSON object, and says why not', () => {
-    expect(parseJsonObject('{"text":"hi"}')).toEqual({ ok: true, value: { text: 'hi' } });
-    expect(parseJsonObject('  ')).toEqual({ ok: true, value: {} });
-    expect(parseJsonObject('[1]')).toMatchObject({ ok: false, message: expect.stringMatching(/JSON object/) });
-    expect(parseJsonObject('{text:')).toMatchObject({ ok: false, message: expect.stringMatching(/not valid JSON/) });
+    const t = messages('json');
+    expect(parseJsonObject('{"text":"hi"}', t)).toEqual({ ok: true, value: { text: 'hi' } });
+    expect(parseJsonObject('  ', t)).toEqual({ ok: true, value: {} });
+    expect(parseJsonObject('[1]', t)).toEqual({ ok: false, message: 'must be a JSON object, e.g. {"text": "hello"}' });
+    expect(parseJsonObject('{text:', t)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^not valid JSON: /),
+    });
+    expect(parseJsonObject('[1]', messages('json', 'zh-CN'))).toMatchObject({
+      message: expect.stringMatching(/JSON 对象/),
+    });
   });
 
   it('names in a PATCH only what changed from the stored trigger', () => {

@@ -4,6 +4,7 @@
  * two time zones, a trigger's last error in plain words and API errors placed at the field their `path` names.
  * Kept apart from React so each is tested as it is.
  */
+import type { DateTimeFormatOptions } from 'next-intl';
 import { ApiError } from '@/components/api/client';
 import type { Graph } from '@/components/api/types';
 import { sampleInputs } from '../publish/snippets';
@@ -121,16 +122,23 @@ export function buildWebhookCurl(o: CurlOptions): string {
   return lines.join('\n');
 }
 
+/**
+ * A translator over one group of the `triggers` messages (`useTranslations('triggers.lastError')` in a component),
+ * for the pure helpers below that word things for the user.
+ */
+export type Messages = (key: string, values?: Record<string, string | number>) => string;
+
 export interface CronPreset {
-  label: string;
+  /** Its label: `triggers.schedule.presets.<key>`. */
+  key: 'everyMinute' | 'hourly' | 'daily' | 'weekdays';
   cron: string;
 }
 
 export const CRON_PRESETS: CronPreset[] = [
-  { label: 'Every minute', cron: '* * * * *' },
-  { label: 'Hourly', cron: '0 * * * *' },
-  { label: 'Daily 09:00', cron: '0 9 * * *' },
-  { label: 'Weekdays 09:00', cron: '0 9 * * 1-5' },
+  { key: 'everyMinute', cron: '* * * * *' },
+  { key: 'hourly', cron: '0 * * * *' },
+  { key: 'daily', cron: '0 9 * * *' },
+  { key: 'weekdays', cron: '0 9 * * 1-5' },
 ];
 
 /** Six fields: the first is seconds (croner's syntax), so times are shown with seconds. */
@@ -156,12 +164,23 @@ export function timeZones(): string[] {
   return ['UTC', ...zones.filter((z) => z !== 'UTC')];
 }
 
+/** Formats a date with Intl options: next-intl's `format.dateTime` in a component, Intl in a locale by default. */
+export type DateFormat = (d: Date, options: DateTimeFormatOptions) => string;
+
+export interface FireTimeOptions {
+  seconds?: boolean;
+  /** The locale of the default formatter (the runtime's when absent). */
+  locale?: string;
+  format?: DateFormat;
+}
+
 /** A moment as a date and time in `timeZone` (with seconds when asked); the ISO text itself if it cannot be. */
-export function formatInZone(iso: string, timeZone: string, opts: { seconds?: boolean; locale?: string } = {}) {
+export function formatInZone(iso: string, timeZone: string, opts: FireTimeOptions = {}) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
+  const format: DateFormat = opts.format ?? ((date, o) => new Intl.DateTimeFormat(opts.locale, o).format(date));
   try {
-    return new Intl.DateTimeFormat(opts.locale, {
+    return format(d, {
       timeZone,
       weekday: 'short',
       year: 'numeric',
@@ -171,7 +190,7 @@ export function formatInZone(iso: string, timeZone: string, opts: { seconds?: bo
       minute: '2-digit',
       ...(opts.seconds ? { second: '2-digit' } : {}),
       hourCycle: 'h23',
-    }).format(d);
+    });
   } catch {
     return iso;
   }
@@ -186,36 +205,37 @@ export interface FireTime {
 }
 
 /** A schedule's fire time in its own zone and, when it differs, in the viewer's. */
-export function fireTime(
-  iso: string,
-  scheduleZone: string,
-  viewerZone: string,
-  opts: { seconds?: boolean; locale?: string } = {},
-): FireTime {
+export function fireTime(iso: string, scheduleZone: string, viewerZone: string, opts: FireTimeOptions = {}): FireTime {
   const inZone = formatInZone(iso, scheduleZone, opts);
   const local = scheduleZone === viewerZone ? null : formatInZone(iso, viewerZone, opts);
   return { iso, inZone, local: local === inZone ? null : local };
 }
 
-const LAST_ERROR_WORDS: Record<string, string> = {
-  NOT_PUBLISHED:
-    'The workflow is not published, so there was no version to run. Publish it to let triggers start runs.',
-  CONCURRENCY_LIMIT: 'Too many runs of this workflow were already in progress, so this one was not started.',
-  MISFIRE_SKIPPED: 'A run was due while no server was up; it was skipped, as the misfire policy “skip” says.',
-  MISSING_INPUT: 'A required input of the Start node was not given.',
-  INVALID_INPUT: 'An input does not have the type the Start node declares.',
-  WORKFLOW_NOT_FOUND: 'The workflow no longer exists.',
-};
+/** The codes `triggers.lastError` words in plain language. */
+const WORDED_CODES = new Set([
+  'NOT_PUBLISHED',
+  'CONCURRENCY_LIMIT',
+  'MISFIRE_SKIPPED',
+  'MISSING_INPUT',
+  'INVALID_INPUT',
+  'WORKFLOW_NOT_FOUND',
+]);
 
-/** A trigger's stored last error (`{ code, message }`) in plain words, with the server's text as detail. */
-export function lastErrorText(lastError: unknown): { text: string; code: string | null; detail: string } | null {
+/**
+ * A trigger's stored last error (`{ code, message }`) in plain words, with the server's text as detail. `t` is the
+ * `triggers.lastError` messages.
+ */
+export function lastErrorText(
+  lastError: unknown,
+  t: Messages,
+): { text: string; code: string | null; detail: string } | null {
   if (lastError === null || lastError === undefined) return null;
   const e = typeof lastError === 'object' ? (lastError as { code?: unknown; message?: unknown }) : {};
   const code = typeof e.code === 'string' ? e.code : null;
   const message = typeof e.message === 'string' ? e.message : typeof lastError === 'string' ? lastError : '';
-  const words = code ? LAST_ERROR_WORDS[code] : undefined;
-  const detail = message || code || 'unknown error';
-  return { text: words ?? (message ? capitalise(message) : 'The last run could not be started.'), code, detail };
+  const words = code && WORDED_CODES.has(code) ? t(code) : undefined;
+  const detail = message || code || t('unknown');
+  return { text: words ?? (message ? capitalise(message) : t('notStarted')), code, detail };
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -259,17 +279,18 @@ export function changedFields<T extends object>(next: T, stored: object): Partia
   return out;
 }
 
-/** A JSON object typed by the user (fixed inputs, a test payload), or why it is not one. */
+/** A JSON object typed by the user (fixed inputs, a test payload), or why it is not one (`t`: `triggers.json`). */
 export function parseJsonObject(
   text: string,
+  t: Messages,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   let value: unknown;
   try {
     value = JSON.parse(text.trim() || '{}');
   } catch (e) {
-    return { ok: false, message: `not valid JSON: ${(e as Error).message}` };
+    return { ok: false, message: t('invalid', { reason: (e as Error).message }) };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    return { ok: false, message: 'must be a JSON object, e.g. {"text": "hello"}' };
+    return { ok: false, message: t('notObject', { example: '{"text": "hello"}' }) };
   return { ok: true, value: value as Record<string, unknown> };
 }

@@ -1,31 +1,35 @@
 'use client';
 /** One trigger in the panel's list: kind, name, on/off, how it is called or when it fires, last run and error. */
+import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '../publish/publish-ui';
 import { Toggle } from './form-controls';
 import { LastError, LastRun, NextRuns, TypeBadge } from './trigger-ui';
 import type { TriggerView } from './triggers-api';
 
-export const displayName = (t: Pick<TriggerView, 'name' | 'type'>) =>
-  t.name || (t.type === 'webhook' ? 'Unnamed webhook' : 'Unnamed schedule');
+/** A trigger's name, or "Unnamed webhook/schedule" from `msg` (the `triggers.row` messages). */
+export const displayName = (t: Pick<TriggerView, 'name' | 'type'>, msg: (key: string) => string) =>
+  t.name || (t.type === 'webhook' ? msg('unnamedWebhook') : msg('unnamedSchedule'));
 
 function WebhookSummary({ t }: { t: TriggerView }) {
+  const msg = useTranslations('triggers.row');
   const auth = t.auth?.type ?? 'none';
   return (
     <p className="mt-0.5 text-[11px] text-zinc-500">
-      {auth === 'hmac' && 'HMAC signature'}
-      {auth === 'header' && (
-        <>
-          Secret in the <code className="font-mono">{t.auth?.header}</code> header
-        </>
-      )}
+      {auth === 'hmac' && msg('authHmac')}
+      {auth === 'header' &&
+        msg.rich('authHeader', {
+          header: t.auth?.header ?? '',
+          code: (c: ReactNode) => <code className="font-mono">{c}</code>,
+        })}
       {auth === 'none' && (
         <span className="font-medium text-red-700" data-testid="trigger-no-auth">
-          No authentication — anyone with the URL can start runs
+          {msg('authNone')}
         </span>
       )}
       {' · '}
-      {t.response === 'wait' ? 'waits for outputs' : 'answers 202 at once'}
+      {t.response === 'wait' ? msg('responseWait') : msg('responseAsync')}
       {' · '}
       <code className="font-mono text-zinc-600" title={t.url}>
         {t.path}
@@ -52,7 +56,8 @@ export function TriggerRow({
   onEdit: () => void;
   onDelete: () => Promise<void>;
 }) {
-  const name = displayName(t);
+  const msg = useTranslations('triggers.row');
+  const name = displayName(t, msg);
   return (
     <li
       data-testid="trigger-row"
@@ -72,17 +77,23 @@ export function TriggerRow({
         <Toggle
           checked={t.enabled}
           onChange={onToggle}
-          label="Enabled"
+          label={msg('enabled')}
           disabled={readOnly || busy}
           testId="trigger-enabled"
         />
-        <Button size="sm" variant="ghost" onClick={onEdit} aria-label={`Edit ${name}`} data-testid="trigger-edit">
-          Edit
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={onEdit}
+          aria-label={msg('editAria', { name })}
+          data-testid="trigger-edit"
+        >
+          {msg('edit')}
         </Button>
         <ConfirmButton
-          label="Delete"
-          question={t.type === 'webhook' ? 'Delete? Its URL stops working.' : 'Delete? No more runs.'}
-          confirmLabel="Delete"
+          label={msg('delete')}
+          question={t.type === 'webhook' ? msg('deleteWebhookQuestion') : msg('deleteScheduleQuestion')}
+          confirmLabel={msg('delete')}
           testId="trigger-delete"
           disabled={readOnly}
           onConfirm={onDelete}
@@ -93,8 +104,13 @@ export function TriggerRow({
       ) : (
         <>
           <p className="mt-0.5 text-[11px] text-zinc-500">
-            <code className="font-mono text-zinc-700">{t.cron}</code> in {t.timezone}
-            {t.misfire === 'skip' ? ' · missed runs skipped' : ' · a missed run runs once'}
+            {msg.rich('cronInZone', {
+              cron: t.cron ?? '',
+              timezone: t.timezone ?? '',
+              code: (c: ReactNode) => <code className="font-mono text-zinc-700">{c}</code>,
+            })}
+            {' · '}
+            {t.misfire === 'skip' ? msg('misfireSkip') : msg('misfireRunOnce')}
           </p>
           <div className="mt-1">
             <NextRuns trigger={t} />

@@ -3,16 +3,18 @@
  * What the Triggers panel shows about a trigger: its kind, a schedule's next fire times in two zones, its last run
  * (linked to the run in the editor) and last error. The form controls are in form-controls.tsx.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { api } from '@/components/api/client';
 import type { RunStatus } from '@/components/api/types';
 import { runHref } from '@/components/runs/runs-api';
 import { StatusBadge } from '@/components/ui/status';
-import { formatTime } from '../publish/publish-ui';
+import { useFormatTime } from '../publish/publish-ui';
 import { browserTimeZone, cronHasSeconds, fireTime, lastErrorText } from './trigger-helpers';
 import type { TriggerView } from './triggers-api';
 
 export function TypeBadge({ type }: { type: TriggerView['type'] }) {
+  const t = useTranslations('triggers.type');
   return (
     <span
       data-testid="trigger-type"
@@ -21,20 +23,22 @@ export function TypeBadge({ type }: { type: TriggerView['type'] }) {
         (type === 'webhook' ? 'bg-violet-100 text-violet-800' : 'bg-sky-100 text-sky-800')
       }
     >
-      {type}
+      {t(type)}
     </span>
   );
 }
 
 /** The next fire times, each in the schedule's zone and (when it differs) in the viewer's. */
 export function NextRuns({ trigger }: { trigger: Pick<TriggerView, 'nextRuns' | 'timezone' | 'cron' | 'enabled'> }) {
+  const t = useTranslations('triggers.runs');
+  const format = useFormatter();
   const zone = trigger.timezone ?? 'UTC';
   const viewer = browserTimeZone();
   const runs = trigger.nextRuns ?? [];
   if (!trigger.enabled)
     return (
       <p className="text-[11px] text-zinc-500" data-testid="next-runs-disabled">
-        Disabled: no runs are scheduled.
+        {t('disabled')}
       </p>
     );
   if (!runs.length) return null;
@@ -42,19 +46,19 @@ export function NextRuns({ trigger }: { trigger: Pick<TriggerView, 'nextRuns' | 
   return (
     <div>
       <p className="text-[11px] text-zinc-500">
-        Next runs · {zone}
-        {zone !== viewer && <> · your time: {viewer}</>}
+        {t('nextRuns', { zone })}
+        {zone !== viewer && <> · {t('yourZone', { zone: viewer })}</>}
       </p>
-      <ol aria-label="Next run times" data-testid="next-runs" className="mt-0.5 space-y-px text-[11px] tabular-nums">
+      <ol aria-label={t('nextRunsAria')} data-testid="next-runs" className="mt-0.5 space-y-px text-[11px] tabular-nums">
         {runs.map((iso) => {
-          const t = fireTime(iso, zone, viewer, { seconds });
+          const at = fireTime(iso, zone, viewer, { seconds, format: (d, o) => format.dateTime(d, o) });
           return (
             <li key={iso} data-testid="next-run" className="text-zinc-800">
-              <time dateTime={iso}>{t.inZone}</time>
-              {t.local && (
+              <time dateTime={iso}>{at.inZone}</time>
+              {at.local && (
                 <span className="text-zinc-500" data-testid="next-run-local">
                   {' '}
-                  · {t.local} your time
+                  · {t('localTime', { time: at.local })}
                 </span>
               )}
             </li>
@@ -94,7 +98,7 @@ export function LastRun({
   runId,
   at,
   refreshKey,
-  label = 'Last run',
+  label,
 }: {
   workflowId: string;
   runId: string | null;
@@ -102,10 +106,12 @@ export function LastRun({
   refreshKey: number;
   label?: string;
 }) {
+  const t = useTranslations('triggers.runs');
+  const formatTime = useFormatTime();
   const status = useRunStatus(runId, refreshKey);
   return (
     <p className="flex flex-wrap items-center gap-1.5 text-[11px] text-zinc-500" data-testid="trigger-last-run">
-      <span>{label}:</span>
+      <span>{t('labelled', { label: label ?? t('lastRun') })}</span>
       {runId || at ? (
         <>
           {at && <span className="text-zinc-700">{formatTime(at)}</span>}
@@ -117,19 +123,21 @@ export function LastRun({
               data-testid="trigger-last-run-link"
               data-run-id={runId}
             >
-              Open run
+              {t('openRun')}
             </a>
           )}
         </>
       ) : (
-        <span>never</span>
+        <span>{t('never')}</span>
       )}
     </p>
   );
 }
 
 export function LastError({ error }: { error: unknown }) {
-  const e = lastErrorText(error);
+  const t = useTranslations('triggers.runs');
+  const words = useTranslations('triggers.lastError');
+  const e = lastErrorText(error, words);
   if (!e) return null;
   return (
     <p
@@ -139,7 +147,7 @@ export function LastError({ error }: { error: unknown }) {
       title={e.detail}
       className="mt-1 rounded border border-red-200 bg-red-50 px-2 py-1 text-[11px] text-red-800"
     >
-      <b>Last error:</b> {e.text}
+      {t.rich('lastError', { text: e.text, b: (c) => <b>{c}</b> })}
     </p>
   );
 }

@@ -5,6 +5,7 @@
  * A webhook's secret is held here only while its form is open, right after the answer that made it (the API never
  * shows it again). The list re-reads itself every few seconds while open, so runs started from outside appear.
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
@@ -31,6 +32,9 @@ type View = { kind: 'list' } | { kind: 'new'; type: TriggerView['type'] } | { ki
 const selectNodes = (s: EditorState) => s.nodes;
 
 export function TriggersPanel({ onClose }: { onClose: () => void }) {
+  const msg = useTranslations('triggers.panel');
+  const rowMsg = useTranslations('triggers.row');
+  const nameOf = (t: TriggerView) => displayName(t, rowMsg);
   const { editor } = useEditorContext();
   const workflowId = editor.state.workflowId;
   const nodes = useEditorState(selectNodes);
@@ -79,7 +83,7 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
     );
     if (secret) setShown({ id: t.id, secret });
     setView({ kind: 'edit', id: t.id });
-    toast('success', view.kind === 'new' ? `${displayName(t)} created` : `${displayName(t)} saved`);
+    toast('success', view.kind === 'new' ? msg('created', { name: nameOf(t) }) : msg('saved', { name: nameOf(t) }));
   };
 
   const toggle = async (t: TriggerView, enabled: boolean) => {
@@ -102,7 +106,7 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
       await triggersApi.remove(workflowId, t.id);
       generation.current++;
       setTriggers((list) => list?.filter((x) => x.id !== t.id) ?? list);
-      toast('info', `${displayName(t)} deleted`);
+      toast('info', msg('deleted', { name: nameOf(t) }));
     } catch (e) {
       setRowError(e);
     }
@@ -122,16 +126,16 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
 
   return (
     <Drawer
-      label="Triggers"
-      title="Triggers"
-      subtitle={editor.state.name || 'Untitled'}
+      label={msg('title')}
+      title={msg('title')}
+      subtitle={editor.state.name || msg('untitled')}
       testId="triggers-panel"
       closeTestId="triggers-close"
       loaded={triggers !== null}
       widthClass="w-[36rem]"
       actions={
         <Button size="sm" variant="ghost" onClick={() => void load()} data-testid="triggers-refresh">
-          Refresh
+          {msg('refresh')}
         </Button>
       }
       onClose={onClose}
@@ -143,11 +147,11 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
           data-testid="triggers-load-error"
           className="m-5 rounded-md border border-red-200 bg-red-50 p-3 text-[12px] text-red-800"
         >
-          Could not load the triggers: {errorMessage(loadError)}
+          {msg('loadError', { message: errorMessage(loadError) })}
         </div>
       )}
       {triggers === null && loadError == null && (
-        <div className="px-5 py-8 text-center text-[12px] text-zinc-500">Loading…</div>
+        <div className="px-5 py-8 text-center text-[12px] text-zinc-500">{msg('loading')}</div>
       )}
       {triggers !== null && view.kind === 'list' && (
         <div className="px-5 py-4">
@@ -156,10 +160,10 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
               size="sm"
               variant="primary"
               disabled={editor.readOnly || !isAdmin}
-              title={isAdmin ? undefined : 'Only workspace admins create webhooks: their URL starts runs'}
+              title={isAdmin ? undefined : msg('onlyAdminsCreate')}
               onClick={() => setView({ kind: 'new', type: 'webhook' })}
             >
-              New webhook
+              {msg('newWebhook')}
             </Button>
             <Button
               size="sm"
@@ -167,17 +171,16 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
               disabled={editor.readOnly}
               onClick={() => setView({ kind: 'new', type: 'schedule' })}
             >
-              New schedule
+              {msg('newSchedule')}
             </Button>
           </div>
           <InlineError error={rowError} testId="triggers-row-error" />
           {triggers.length === 0 ? (
             <p className="text-[12px] text-zinc-500" data-testid="triggers-empty">
-              No triggers yet. A webhook starts a run when another system calls its URL; a schedule starts one on a cron
-              expression.
+              {msg('empty')}
             </p>
           ) : (
-            <ul className="mt-2 space-y-1.5" aria-label="Triggers of this workflow" data-testid="triggers-list">
+            <ul className="mt-2 space-y-1.5" aria-label={msg('listAria')} data-testid="triggers-list">
               {triggers.map((t) => (
                 <TriggerRow
                   key={t.id}
@@ -198,22 +201,20 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
         <>
           <div className="flex items-center gap-2 border-b border-zinc-200 px-5 py-2">
             <Button size="sm" variant="ghost" onClick={backToList}>
-              ← All triggers
+              {msg('allTriggers')}
             </Button>
             <h3 className="min-w-0 flex-1 truncate text-[12px] font-semibold text-zinc-800">
               {view.kind === 'new'
                 ? view.type === 'webhook'
-                  ? 'New webhook'
-                  : 'New schedule'
+                  ? msg('newWebhook')
+                  : msg('newSchedule')
                 : editing
-                  ? displayName(editing)
-                  : 'Trigger not found'}
+                  ? nameOf(editing)
+                  : msg('notFound')}
             </h3>
           </div>
           {formReadOnly && formType === 'webhook' && !editor.readOnly && (
-            <p className="mx-5 mt-3 text-[12px] text-amber-800">
-              Only workspace admins change webhooks: their URL and secret start runs as an API key does.
-            </p>
+            <p className="mx-5 mt-3 text-[12px] text-amber-800">{msg('onlyAdminsChange')}</p>
           )}
           {formType === 'webhook' && <WebhookForm key={formKey} {...formProps} />}
           {formType === 'schedule' && <ScheduleForm key={formKey} {...formProps} refreshKey={refreshKey} />}
@@ -235,19 +236,17 @@ export function TriggersPanel({ onClose }: { onClose: () => void }) {
 
 /** Triggers run the published version: said always, warned when there is none. */
 function PublishedNote({ published }: { published: boolean | null }) {
+  const msg = useTranslations('triggers.panel');
   return (
     <div className="border-b border-zinc-200 px-5 py-3 text-[12px]" data-testid="triggers-published-note">
-      <p className="text-zinc-600">
-        Triggers run the <b>published version</b> of this workflow; draft edits reach them when you publish.
-      </p>
+      <p className="text-zinc-600">{msg.rich('publishedNote', { b: (c) => <b>{c}</b> })}</p>
       {published === false && (
         <p
           role="alert"
           data-testid="triggers-unpublished"
           className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-amber-900"
         >
-          This workflow is not published, so its triggers cannot start runs (they answer 409 NOT_PUBLISHED). Publish it
-          from the top bar first.
+          {msg('unpublished')}
         </p>
       )}
     </div>

@@ -4,6 +4,7 @@
  * its secret (generated, or the user's own), how the request fills each Start input, and whether the call waits for
  * the run's outputs. API errors are shown beside the field their `path` names.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { inputClass } from '../publish/publish-ui';
 import { ChoiceFieldset, Field, NameField, TriggerForm, type Choice } from './form-controls';
@@ -25,19 +26,22 @@ type AuthType = 'hmac' | 'header' | 'none';
 type SecretMode = 'keep' | 'generate' | 'own';
 type Response = 'async' | 'wait';
 
-const AUTH_CHOICES: Array<Choice<AuthType>> = [
+/** A translator over the `triggers.webhook` messages. */
+type Msg = (key: string, values?: Record<string, string>) => string;
+
+const authChoices = (msg: Msg): Array<Choice<AuthType>> => [
   {
     id: 'hmac',
-    label: 'HMAC signature (recommended)',
-    hint: 'The caller signs the raw body: X-Signature: sha256=<hex HMAC-SHA256>, as GitHub and Stripe do.',
+    label: msg('authHmac'),
+    hint: msg('authHmacHint', { header: 'X-Signature: sha256=<hex HMAC-SHA256>' }),
   },
-  { id: 'header', label: 'Secret in a header', hint: 'The caller sends the secret itself in a header.' },
-  { id: 'none', label: 'None', hint: 'No check at all.' },
+  { id: 'header', label: msg('authHeader'), hint: msg('authHeaderHint') },
+  { id: 'none', label: msg('authNone'), hint: msg('authNoneHint') },
 ];
 
-const RESPONSE_CHOICES: Array<Choice<Response>> = [
-  { id: 'async', label: 'Answer 202 at once with the run id' },
-  { id: 'wait', label: 'Wait for the run and answer its outputs' },
+const responseChoices = (msg: Msg): Array<Choice<Response>> => [
+  { id: 'async', label: msg('responseAsync') },
+  { id: 'wait', label: msg('responseWait') },
 ];
 
 const NO_AUTH_WARNING_CLASS =
@@ -46,11 +50,11 @@ const NO_AUTH_WARNING_CLASS =
 const FIELDS = ['name', 'auth', 'mapping', 'response', 'timeoutMs'];
 
 /** Keeping the stored secret is offered only while there is one for this kind of check. */
-function secretChoices(canKeep: boolean, hasSecret: boolean): Array<Choice<SecretMode>> {
+function secretChoices(canKeep: boolean, hasSecret: boolean, msg: Msg): Array<Choice<SecretMode>> {
   return [
-    ...(canKeep ? [{ id: 'keep' as const, label: 'Keep the current secret' }] : []),
-    { id: 'generate', label: hasSecret ? 'Generate a new secret' : 'Generate a secret' },
-    { id: 'own', label: 'Use my own secret' },
+    ...(canKeep ? [{ id: 'keep' as const, label: msg('secretKeep') }] : []),
+    { id: 'generate', label: hasSecret ? msg('secretGenerateNew') : msg('secretGenerate') },
+    { id: 'own', label: msg('secretOwn') },
   ];
 }
 
@@ -79,6 +83,7 @@ export function WebhookForm({
   readOnly: boolean;
   onSaved: (view: TriggerView) => void;
 }) {
+  const msg = useTranslations('triggers.webhook');
   const storedAuth = trigger?.auth?.type;
   const [name, setName] = useState(trigger?.name ?? '');
   const [authType, setAuthType] = useState<AuthType>(storedAuth ?? 'hmac');
@@ -137,30 +142,30 @@ export function WebhookForm({
       fields={FIELDS}
       onSubmit={submit}
     >
-      <NameField value={name} onChange={setName} placeholder="e.g. GitHub issues" error={fieldError(error, 'name')} />
+      <NameField
+        value={name}
+        onChange={setName}
+        placeholder={msg('namePlaceholder')}
+        error={fieldError(error, 'name')}
+      />
 
       <ChoiceFieldset
-        legend="Authentication"
+        legend={msg('auth')}
         name="webhook-auth"
-        choices={AUTH_CHOICES}
+        choices={authChoices(msg)}
         value={authType}
         onChange={setAuthType}
         error={fieldError(error, 'auth.type')}
       >
         {authType === 'none' && (
           <p role="alert" data-testid="webhook-no-auth-warning" className={NO_AUTH_WARNING_CLASS}>
-            Anyone with the URL can start runs of this workflow. Use a signature or a secret header unless the URL
-            itself is the only thing you need to keep private.
+            {msg('noAuthWarning')}
           </p>
         )}
       </ChoiceFieldset>
 
       {authType === 'header' && (
-        <Field
-          label="Secret header name"
-          hint="The caller sends the secret as the value of this header."
-          error={fieldError(error, 'auth.header')}
-        >
+        <Field label={msg('headerName')} hint={msg('headerNameHint')} error={fieldError(error, 'auth.header')}>
           {({ id, describedBy }) => (
             <input
               id={id}
@@ -176,9 +181,9 @@ export function WebhookForm({
 
       {authType !== 'none' && (
         <ChoiceFieldset
-          legend="Secret"
+          legend={msg('secret')}
           name="webhook-secret"
-          choices={secretChoices(canKeep, !!trigger?.auth?.hasSecret)}
+          choices={secretChoices(canKeep, !!trigger?.auth?.hasSecret, msg)}
           value={mode}
           onChange={setSecretMode}
           error={fieldError(error, 'auth.secret')}
@@ -186,41 +191,33 @@ export function WebhookForm({
             mode === 'own' && (
               <input
                 type="password"
-                aria-label="Own secret"
+                aria-label={msg('ownSecretAria')}
                 autoComplete="new-password"
                 className={`${inputClass} mt-1.5 font-mono`}
                 value={ownSecret}
-                placeholder="at least 16 characters"
+                placeholder={msg('ownSecretPlaceholder')}
                 onChange={(e) => setOwnSecret(e.target.value)}
               />
             )
           }
         >
-          {mode !== 'keep' && (
-            <p className="mt-1 text-[11px] text-zinc-500">
-              The secret is shown once, after saving. A new secret makes the old one stop working at once.
-            </p>
-          )}
+          {mode !== 'keep' && <p className="mt-1 text-[11px] text-zinc-500">{msg('secretShownOnce')}</p>}
         </ChoiceFieldset>
       )}
 
       <MappingEditor rows={rows} onRows={setRows} error={error} />
 
       <ChoiceFieldset
-        legend="Response"
+        legend={msg('response')}
         name="webhook-response"
-        choices={RESPONSE_CHOICES}
+        choices={responseChoices(msg)}
         value={response}
         onChange={setResponse}
         error={fieldError(error, 'response')}
       >
         {response === 'wait' && (
           <div className="mt-2 pl-5">
-            <Field
-              label="Timeout (seconds)"
-              hint="1–300. A run still going then is answered 202 with its id. Blank: the server's default."
-              error={fieldError(error, 'timeoutMs')}
-            >
+            <Field label={msg('timeout')} hint={msg('timeoutHint')} error={fieldError(error, 'timeoutMs')}>
               {({ id, describedBy }) => (
                 <input
                   id={id}
