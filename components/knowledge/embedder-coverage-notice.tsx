@@ -14,30 +14,40 @@ const LATIN_ONLY = /^English and other Latin-script text\b/;
 
 export function EmbedderCoverageNotice({ kbId, chunks }: { kbId: string; chunks: number }) {
   const t = useTranslations('knowledge.coverage');
-  const [coverage, setCoverage] = useState<{ kbId: string; value: EmbedderCoverage } | null>(null);
+  const [coverage, setCoverage] = useState<{ kbId: string; value: EmbedderCoverage; search?: string } | null>(null);
   useEffect(() => {
     let live = true;
     knowledgeApi.get(kbId).then(
-      (kb) => live && setCoverage({ kbId, value: kb.embedder }),
+      (kb) => live && setCoverage({ kbId, value: kb.embedder, search: kb.search }),
       () => {}, // the page shows the knowledge base's own errors; this notice is only a hint
     );
     return () => {
       live = false;
     };
   }, [kbId, chunks]);
-  const value = coverage?.kbId === kbId ? coverage.value : null;
+  const current = coverage?.kbId === kbId ? coverage : null;
+  const value = current?.value ?? null;
+  // Which store and hybrid path searches take (e.g. RRF fused in the app on a Basic-licence Elasticsearch).
+  const search = current?.search ? (
+    <p className="text-xs text-zinc-500" data-testid="kb-search-path">
+      {t('searchPath', { path: current.search })}
+    </p>
+  ) : null;
   // The server says whether there is something to warn about (`notice`); the words are the page's own.
-  if (!value?.notice) return null;
+  if (!value?.notice) return search;
   const covers = !value.covers ? t('someLanguages') : LATIN_ONLY.test(value.covers) ? t('latinOnly') : value.covers;
   const reach = value.uncoveredChunks === null ? t('reachUnknown') : t('reachCount', { count: value.uncoveredChunks });
   const notice = t('notice', { model: value.model, covers, reach, advice: t('advice') });
   return (
-    <div
-      className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
-      role="status"
-      data-testid="embedder-coverage-notice"
-    >
-      {notice}
-    </div>
+    <>
+      {search}
+      <div
+        className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        role="status"
+        data-testid="embedder-coverage-notice"
+      >
+        {notice}
+      </div>
+    </>
   );
 }

@@ -12,6 +12,9 @@ export interface KnowledgeBase {
   createdAt: string;
 }
 
+/** GET /api/knowledge-bases/:id: the base, its embedder's coverage and the store/hybrid path searches take. */
+export type KnowledgeBaseDetail = KnowledgeBase & { embedder: EmbedderCoverage; search?: string };
+
 /** GET /api/knowledge-bases/:id's `embedder`: its language coverage (engine/knowledge/embedders/coverage.ts). */
 export interface EmbedderCoverage {
   model: string;
@@ -85,8 +88,7 @@ export const knowledgeApi = {
     fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
       (r) => json<KnowledgeBase>(r),
     ),
-  get: (id: string) =>
-    fetch(`${base}/${id}`, { cache: 'no-store' }).then((r) => json<KnowledgeBase & { embedder: EmbedderCoverage }>(r)),
+  get: (id: string) => fetch(`${base}/${id}`, { cache: 'no-store' }).then((r) => json<KnowledgeBaseDetail>(r)),
   remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   documents: (id: string) =>
     fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),

@@ -9,7 +9,10 @@ export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }
   const docs = await app.knowledge.inWorkspace(caller.workspaceId).listDocuments(id);
   const embedder = await app.knowledge.inWorkspace(caller.workspaceId).embedderCoverage(id);
   const chunkCount = docs.reduce((n, d) => n + d.chunkCount, 0);
-  return Response.json({ ...kb, documentCount: docs.length, chunkCount, embedder });
+  // `search`: the store and hybrid path its searches take, as /api/health names it (e.g. Basic-licence RRF fused in
+  // the app: "elasticsearch (kNN + BM25 rrf-client)").
+  const search = app.knowledge.describeStore();
+  return Response.json({ ...kb, documentCount: docs.length, chunkCount, embedder, search });
 });
 
 /** Deletes the knowledge base, its documents and its index. */
