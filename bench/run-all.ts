@@ -57,6 +57,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       'content, alternating blocks; median ms per run and overhead, wall and CPU; goal < 5 %)',
     run: async () => (await import('./otel-export.bench')).runOtelExportBench(),
   },
+  'request-language': {
+    title:
+      "What choosing each API request's language costs (route() with ?lang=/cookie/Accept-Language and the " +
+      'async-local language, against the bare wrapper, on a trivial handler; ns per call)',
+    run: async () => (await import('./request-language.bench')).runRequestLanguageBench(),
+  },
   'redis-retention': {
     title: 'Redis memory of the event bus per 10,000 runs, retained and after EVENTS_RETENTION_S',
     run: async () => (await import('./redis-event-retention.bench')).runRedisEventRetentionBench(),
