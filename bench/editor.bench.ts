@@ -1,64 +1,95 @@
 /**
  * Editor responsiveness with a 500-node graph: time to first render (navigation start → all 500 nodes measured
- * and painted) and frame times while a node is dragged (requestAnimationFrame deltas; p50 / p95 / max).
+ * and painted); the main thread's work per frame (p50 / p95 / max) and its long tasks (> 50 ms) while a node is
+ * dragged, the canvas panned and zoomed, and a live run streams its trace (from a Chrome trace: see
+ * support/frame-work.ts); and how many node cards each live run re-renders (support/render-counter.ts).
  * Runs under Playwright (see bench/playwright.bench.config.ts); prints a table and writes bench/results/editor.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { bigGraph } from './support/big-graph';
+import { measureFrameWork, percentile, type FrameWork } from './support/frame-work';
+import { installRenderCounter, type RenderCounts } from './support/render-counter';
 
 const NODES = Number(process.env.BENCH_NODES ?? 500);
-const DRAG_STEPS = 180;
+const STEPS = 120;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
-/** start → 498 templates in a grid, each fed by the node before it (plus a second edge every 7th node) → end. */
-function bigGraph(n: number) {
-  const cols = 25;
-  const nodes: Array<Record<string, unknown>> = [];
-  const edges: Array<Record<string, unknown>> = [];
-  const pos = (i: number) => ({ x: (i % cols) * 300, y: Math.floor(i / cols) * 160 });
-  nodes.push({
-    id: 'start',
-    type: 'start',
-    position: pos(0),
-    data: { label: 'Start', config: { inputs: [{ name: 'q', type: 'string', required: true }] } },
-  });
-  for (let i = 1; i < n - 1; i++) {
-    const prev = i === 1 ? 'start' : `t${i - 1}`;
-    nodes.push({
-      id: `t${i}`,
-      type: 'template',
-      position: pos(i),
-      data: {
-        label: `Step ${i}`,
-        config: { template: i === 1 ? '{{inputs.q}}' : `{{${prev}.output.text}}+`, format: 'text' },
-      },
-    });
-    edges.push({ id: `e${i}`, source: prev, target: `t${i}` });
-    if (i > 7 && i % 7 === 0) edges.push({ id: `x${i}`, source: `t${i - 7}`, target: `t${i}` });
+type Win = {
+  __benchRendered?: number;
+  __renderCounts: RenderCounts;
+  __paiflow: {
+    editor: { selectNode(id: string | null): void };
+    runs: { state: { status: string }; reset(id: string | null): void };
+    runController: { open(id: string): void };
+  };
+};
+
+/** The median of each figure over the runs, the worst max and every long task. */
+function combine(runs: FrameWork[]): FrameWork {
+  return {
+    frames: runs.reduce((a, r) => a + r.frames, 0),
+    p50: percentile(
+      runs.map((r) => r.p50),
+      50,
+    ),
+    p95: percentile(
+      runs.map((r) => r.p95),
+      50,
+    ),
+    max: Math.max(...runs.map((r) => r.max)),
+    longTasks: runs.reduce((a, r) => a + r.longTasks, 0),
+    longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
+  };
+}
+
+/** BENCH_PROFILE=dir writes a CPU profile of each measured action there (`<name>.cpuprofile`). */
+const profileOf = (name: string) =>
+  process.env.BENCH_PROFILE ? path.join(process.env.BENCH_PROFILE, `${name}.cpuprofile`) : undefined;
+
+async function repeat(page: Page, name: string, action: () => Promise<void>): Promise<FrameWork> {
+  const runs: FrameWork[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    runs.push(await measureFrameWork(page, action, r === 0 ? profileOf(name) : undefined));
+    await page.waitForTimeout(300);
   }
-  nodes.push({
-    id: 'end',
-    type: 'end',
-    position: pos(n - 1),
-    data: { label: 'End', config: { outputs: [{ name: 'out', value: `{{t${n - 2}.output.text}}` }] } },
-  });
-  edges.push({ id: 'eend', source: `t${n - 2}`, target: 'end' });
-  return { nodes, edges };
+  return combine(runs);
 }
 
-function pct(values: number[], p: number) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+/** A point of the empty pane near the canvas centre (between node cards), for panning. */
+async function panePoint(page: Page) {
+  const p = await page.evaluate(() => {
+    const r = document.querySelector('.react-flow')!.getBoundingClientRect();
+    for (let dy = 0; dy < r.height / 3; dy += 7)
+      for (let dx = 0; dx < r.width / 3; dx += 7) {
+        const x = r.left + r.width / 2 + dx;
+        const y = r.top + r.height / 2 + dy;
+        if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y };
+      }
+    return null;
+  });
+  if (!p) throw new Error('no empty pane point to pan from');
+  return p;
 }
 
-test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ page, request }, testInfo) => {
-  const res = await request.post('/api/workflows?draft=1', {
-    data: { name: `Bench ${NODES} nodes`, graph: bigGraph(NODES) },
+async function openEditor(page: Page, id: string) {
+  await page.goto(`/workflows/${id}`);
+  await page.waitForFunction(() => (window as unknown as Win).__benchRendered !== undefined, undefined, {
+    timeout: 120_000,
   });
+}
+
+test(`editor with ${NODES} nodes: first render, frame work while editing and live runs`, async ({
+  page,
+  request,
+}, testInfo) => {
+  const graph = bigGraph(NODES);
+  const res = await request.post('/api/workflows?draft=1', { data: { name: `Bench ${NODES} nodes`, graph } });
   expect(res.status(), await res.text()).toBe(201);
   const { id } = await res.json();
 
+  await page.addInitScript(installRenderCounter);
   // Records when every node is in the DOM and measured (React Flow keeps unmeasured nodes visibility:hidden).
   await page.addInitScript((expected: number) => {
     const w = window as unknown as { __benchRendered?: number };
@@ -75,19 +106,16 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
 
   const renders: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    await page.goto(`/workflows/${id}`);
-    await page.waitForFunction(
-      () => (window as unknown as { __benchRendered?: number }).__benchRendered !== undefined,
-      undefined,
-      { timeout: 120_000 },
-    );
-    renders.push(await page.evaluate(() => (window as unknown as { __benchRendered: number }).__benchRendered));
+    const profile = r === RUNS - 1 ? profileOf('first-render') : undefined;
+    if (profile) await measureFrameWork(page, () => openEditor(page, id), profile);
+    else await openEditor(page, id);
+    renders.push(await page.evaluate(() => (window as unknown as Win).__benchRendered!));
   }
   await expect(page.locator('.react-flow__node')).toHaveCount(NODES);
 
   // Zoom to a working scale around one node in the middle, as a person dragging it would.
   await page.evaluate(() => {
-    const pf = (window as unknown as { __paiflow: { editor: { selectNode(id: string | null): void } } }).__paiflow;
+    const pf = (window as unknown as Win).__paiflow;
     pf.editor.selectNode('t262');
     pf.editor.selectNode(null);
   });
@@ -97,70 +125,129 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
     .boundingBox();
   if (!box) throw new Error('node t262 not visible');
 
-  const drags: Array<{ p50: number; p95: number; max: number; frames: number }> = [];
-  for (let r = 0; r < RUNS; r++) {
-    await page.evaluate(() => {
-      const w = window as unknown as { __frames: number[]; __recording: boolean };
-      w.__frames = [];
-      w.__recording = true;
-      let last = performance.now();
-      const tick = (t: number) => {
-        if (!w.__recording) return;
-        w.__frames.push(t - last);
-        last = t;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame((t) => {
-        last = t;
-        requestAnimationFrame(tick);
-      });
-    });
-    const x0 = box.x + box.width / 2;
-    const y0 = box.y + box.height / 2;
+  const x0 = box.x + box.width / 2;
+  const y0 = box.y + box.height / 2;
+  const drag = await repeat(page, 'drag', async () => {
     await page.mouse.move(x0, y0);
     await page.mouse.down();
-    for (let i = 1; i <= DRAG_STEPS; i++) {
-      const a = (i / DRAG_STEPS) * Math.PI * 2;
+    for (let i = 1; i <= STEPS; i++) {
+      const a = (i / STEPS) * Math.PI * 2;
       await page.mouse.move(x0 + Math.sin(a) * 160, y0 + (1 - Math.cos(a)) * 60);
     }
     await page.mouse.up();
-    const frames = await page.evaluate(() => {
-      const w = window as unknown as { __frames: number[]; __recording: boolean };
-      w.__recording = false;
-      return w.__frames.slice(1);
-    });
-    drags.push({ p50: pct(frames, 50), p95: pct(frames, 95), max: Math.max(...frames), frames: frames.length });
-  }
+  });
+
+  const p = await panePoint(page);
+  const pan = await repeat(page, 'pan', async () => {
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    for (let i = 1; i <= STEPS; i++) {
+      const a = (i / STEPS) * Math.PI * 2;
+      await page.mouse.move(p.x + Math.sin(a) * 300, p.y + (1 - Math.cos(a)) * 150);
+    }
+    await page.mouse.up();
+  });
+
+  const zoom = await repeat(page, 'zoom', async () => {
+    await page.mouse.move(p.x, p.y);
+    for (let i = 0; i < STEPS; i++) await page.mouse.wheel(0, i < STEPS / 2 ? -40 : 40);
+  });
+
+  // A live run of the whole graph, streamed into the open editor; then how many cards each event re-rendered.
+  await page.evaluate(async () => {
+    (window as unknown as Win).__paiflow.runs.reset(null);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    (window as unknown as Win).__renderCounts.byNode = {};
+  });
+  const runRes = await request.post(`/api/workflows/${id}/runs`, { data: { inputs: { q: 'x' } } });
+  expect(runRes.status(), await runRes.text()).toBe(202);
+  const { runId } = (await runRes.json()) as { runId: string };
+  const live = await measureFrameWork(
+    page,
+    async () => {
+      await page.evaluate((rid) => (window as unknown as Win).__paiflow.runController.open(rid), runId);
+      await page.waitForFunction(
+        () => ['succeeded', 'failed', 'cancelled'].includes((window as unknown as Win).__paiflow.runs.state.status),
+        undefined,
+        { timeout: 120_000 },
+      );
+      await page.waitForTimeout(300);
+    },
+    profileOf('live-run'),
+  );
+  const runStatus = await page.evaluate(() => (window as unknown as Win).__paiflow.runs.state.status);
+  const counts = await page.evaluate(() => (window as unknown as Win).__renderCounts.byNode);
+  const perNode = Object.values(counts);
+  const cardRenders = perNode.reduce((a, b) => a + b, 0);
+
+  // Then one node streams: it re-runs and 60 token events arrive, one an animation frame, through the same
+  // RunStore.push a live event stream uses. Only its card may re-render.
+  await page.evaluate(() => ((window as unknown as Win).__renderCounts.byNode = {}));
+  const streaming = await measureFrameWork(
+    page,
+    () =>
+      page.evaluate(async (node) => {
+        const runs = (window as unknown as Win).__paiflow.runs as unknown as {
+          state: { runId: string };
+          lastSeq: number;
+          push(e: Record<string, unknown>): void;
+        };
+        const event = (type: string, data: Record<string, unknown>) => ({
+          seq: runs.lastSeq + 1,
+          runId: runs.state.runId,
+          ts: new Date().toISOString(),
+          type,
+          nodeId: node,
+          spanId: `bench-${node}`,
+          data,
+        });
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        runs.push(event('node.started', { type: 'template', attempt: 2 }));
+        for (let i = 0; i < 60; i++) {
+          await frame();
+          runs.push(event('node.token', { delta: `token ${i} ` }));
+        }
+        await frame();
+        runs.push(event('node.succeeded', { output: { text: 'done' }, durationMs: 1000, attempt: 2 }));
+        await frame();
+        await frame();
+      }, 't262'),
+    profileOf('one-node-streaming'),
+  );
+  const streamCounts = await page.evaluate(() => (window as unknown as Win).__renderCounts.byNode);
 
   const result = {
     nodes: NODES,
-    edges: bigGraph(NODES).edges.length,
+    edges: graph.edges.length,
     runs: RUNS,
-    firstRenderMs: { median: pct(renders, 50), all: renders.map(Math.round) },
-    dragFrameMs: {
-      p50: +pct(
-        drags.map((d) => d.p50),
-        50,
-      ).toFixed(1),
-      p95: +pct(
-        drags.map((d) => d.p95),
-        50,
-      ).toFixed(1),
-      max: +Math.max(...drags.map((d) => d.max)).toFixed(1),
-      framesPerDrag: drags.map((d) => d.frames),
+    firstRenderMs: { median: Math.round(percentile(renders, 50)), all: renders.map(Math.round) },
+    frameWorkMs: { drag, pan, zoom, liveRun: live, oneNodeStreaming: streaming },
+    liveRun: {
+      status: runStatus,
+      cardRenders,
+      cardsRendered: perNode.length,
+      maxRendersOfOneCard: Math.max(0, ...perNode),
+      rendersPerCard: +(cardRenders / NODES).toFixed(2),
     },
+    /** Cards re-rendered while one node (t262) streamed 62 events: only t262 should appear. */
+    oneNodeStreaming: streamCounts,
     environment: {
       browser: 'Debian Chromium (headless, --disable-gpu)',
       build: process.env.E2E_DEV === '1' ? 'next dev' : 'next build (production)',
     },
   };
   console.log('\n== Editor benchmark ==');
-  console.table({
-    'first render (ms, median)': Math.round(result.firstRenderMs.median),
-    'drag frame p50 (ms)': result.dragFrameMs.p50,
-    'drag frame p95 (ms)': result.dragFrameMs.p95,
-    'drag frame max (ms)': result.dragFrameMs.max,
-  });
+  console.log(`first render: ${result.firstRenderMs.median} ms (median of ${result.firstRenderMs.all.join(', ')})`);
+  console.table(
+    Object.fromEntries(
+      Object.entries(result.frameWorkMs).map(([k, v]) => [
+        k,
+        { 'p50 ms': v.p50, 'p95 ms': v.p95, 'max ms': v.max, frames: v.frames, 'long tasks': v.longTasks },
+      ]),
+    ),
+  );
+  console.log('live run card renders:', JSON.stringify(result.liveRun));
+  console.log('card renders while t262 streams 62 events:', JSON.stringify(streamCounts));
   const out = path.join(__dirname, 'results');
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'editor.json'), JSON.stringify(result, null, 2));
@@ -169,4 +256,7 @@ test(`editor with ${NODES} nodes: first render and drag frame times`, async ({ p
     contentType: 'application/json',
   });
   await page.screenshot({ path: testInfo.outputPath('editor-500-nodes.png') });
+
+  expect(runStatus).toBe('succeeded');
+  expect(Object.keys(streamCounts)).toEqual(['t262']);
 });

@@ -18,6 +18,13 @@ export interface LayoutPrefs {
 }
 
 export const LAYOUT_KEY = 'paiflow.editor.layout';
+
+/**
+ * How the canvas fits a graph to the view (on open, the controls' and the toolbar's "fit", after auto-layout): the
+ * bottom strip where the minimap and the controls sit (84 px tall, 15 px from the edge) is left free of nodes, so
+ * neither covers a node of a fitted graph.
+ */
+export const FIT_VIEW_PADDING = { top: '8%', left: '8%', right: '8%', bottom: '124px' } as const;
 export const BOTTOM_MIN = 120;
 export const BOTTOM_DEFAULT = 288;
 

@@ -11,19 +11,22 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Connection,
   type Edge,
   type FinalConnectionState,
   type IsValidConnection,
   type NodeTypes,
+  type ReactFlowState,
 } from '@xyflow/react';
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
 import type { FlowNode } from '../graph-model';
-import { setLayout, useLayoutPrefs } from '../layout-prefs';
-import { WorkflowNode } from './workflow-node';
+import { FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
+import { FAR_ZOOM, WorkflowNode } from './workflow-node';
 import { PALETTE_MIME } from './palette';
 
 /**
@@ -36,6 +39,14 @@ const selectNodes = (s: EditorState) => s.nodes;
 const selectEdges = (s: EditorState) => s.edges;
 const selectFocus = (s: EditorState) => s.focusRequest;
 const selectEmpty = (s: EditorState) => s.nodes.length === 0;
+/**
+ * Only the nodes and edges in view are in the DOM (a 500-node graph zoomed in paints a few dozen cards while it is
+ * dragged or panned), except zoomed out this far, where a whole large graph is in view anyway and every card is
+ * there, drawn in outline (workflow-node.tsx). The switch sits below the outline zoom, where a graph of a few
+ * hundred nodes is already all in view, so crossing it mounts nothing at once.
+ */
+const CULL_ZOOM = FAR_ZOOM / 3;
+const selectCull = (s: ReactFlowState) => s.transform[2] >= CULL_ZOOM;
 
 const MINIMAP_COLOR: Record<string, string> = {
   start: '#27272a',
@@ -48,18 +59,20 @@ const MINIMAP_COLOR: Record<string, string> = {
 const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
 
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
-// Small, so it covers little of the graph; it can be hidden from the controls (remembered) and clicked to jump.
+// Small, in the bottom-right corner; it can be hidden from the controls (remembered) and clicked to jump.
 const minimapStyle = { width: 128, height: 84 };
-const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
+const fitViewOptions = { padding: FIT_VIEW_PADDING, maxZoom: 1.2 };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MULTI_KEYS = ['Control', 'Meta'];
 
 export function Canvas() {
   const { editor } = useEditorContext();
+  const t = useTranslations('canvas');
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const focus = useEditorState(selectFocus);
   const empty = useEditorState(selectEmpty);
+  const cull = useStore(selectCull);
   const rf = useReactFlow<FlowNode>();
   // Fit once on open when there is something to fit; on an empty canvas React Flow would otherwise fit (and
   // jump) as soon as the first dropped node is measured.
@@ -112,25 +125,18 @@ export function Canvas() {
         const problem = editor.connectionProblem(c);
         toast(
           'warning',
-          'Connection not allowed',
-          problem ??
-            (fromSource
-              ? 'Connect an output (right side) to an input (left side).'
-              : 'Connect an input (left side) to an output (right side).'),
+          t('connection.notAllowed'),
+          problem ?? (fromSource ? t('connection.outputToInput') : t('connection.inputToOutput')),
         );
         return;
       }
       const problem = editor.connectionProblem(c);
-      if (problem) toast('warning', 'Connection not allowed', problem);
+      if (problem) toast('warning', t('connection.notAllowed'), problem);
       else if (!fromSource && !state.toHandle)
-        toast(
-          'info',
-          'Drop on an output handle',
-          'Drag from an input to the output handle (right side) of another node.',
-        );
+        toast('info', t('connection.dropOnOutput'), t('connection.dropOnOutputHint'));
       else editor.connect(c as Connection);
     },
-    [editor],
+    [editor, t],
   );
 
   const readOnly = editor.readOnly;
@@ -193,17 +199,18 @@ export function Canvas() {
         maxZoom={2}
         attributionPosition="top-right"
         connectionRadius={28}
+        onlyRenderVisibleElements={cull}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
-        <Controls position="bottom-left" showInteractive={false}>
+        <Controls position="bottom-left" showInteractive={false} fitViewOptions={fitViewOptions}>
           <ControlButton
             onClick={() => setLayout((p) => ({ minimap: !p.minimap }))}
             aria-pressed={minimap}
-            aria-label={minimap ? 'Hide the minimap' : 'Show the minimap'}
-            title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+            aria-label={minimap ? t('minimap.hide') : t('minimap.show')}
+            title={minimap ? t('minimap.hide') : t('minimap.show')}
             data-testid="toggle-minimap"
           >
-            ▦
+            {/* i18n-exempt: an icon glyph */}▦
           </ControlButton>
         </Controls>
         {minimap && (
@@ -229,14 +236,8 @@ export function Canvas() {
               'shadow-sm'
             }
           >
-            <div className="font-medium text-zinc-700">Empty canvas</div>
-            {readOnly ? (
-              'This workflow has no nodes yet.'
-            ) : (
-              <>
-                Drag nodes from the palette — start with a <b>Start</b> node.
-              </>
-            )}
+            <div className="font-medium text-zinc-700">{t('empty.title')}</div>
+            {readOnly ? t('empty.readOnly') : t.rich('empty.hint', { b: (c) => <b>{c}</b> })}
           </div>
         </div>
       )}

@@ -1,10 +1,11 @@
 'use client';
 /** Every registered node type, grouped by category and searchable; items are dragged onto the canvas (HTML5 drag). */
 import { useReactFlow } from '@xyflow/react';
+import { useTranslations } from 'next-intl';
 import { memo, useMemo, useState } from 'react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { useEditorContext } from '../editor-context';
-import { categoryStyle, CATEGORY_STYLE } from './workflow-node';
+import { categoryKey, categoryStyle, CATEGORY_STYLE } from './workflow-node';
 
 export const PALETTE_MIME = 'application/x-paiflow-node-type';
 
@@ -13,6 +14,7 @@ const CATEGORY_ORDER = Object.keys(CATEGORY_STYLE);
 function PaletteImpl() {
   const { nodeTypes, editor } = useEditorContext();
   const rf = useReactFlow();
+  const t = useTranslations('canvas');
   const [query, setQuery] = useState('');
 
   const groups = useMemo(() => {
@@ -37,12 +39,14 @@ function PaletteImpl() {
   return (
     <aside className="flex h-full w-60 shrink-0 flex-col border-r border-zinc-200 bg-white" data-testid="palette">
       <div className="border-b border-zinc-200 p-3">
-        <div className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-500">Nodes</div>
+        <div className="mb-2 text-[11px] font-semibold uppercase tracking-wider text-zinc-500">
+          {t('palette.title')}
+        </div>
         <input
           type="search"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          placeholder="Search nodes…"
+          placeholder={t('palette.search')}
           data-testid="palette-search"
           className={
             'h-8 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2.5 text-sm outline-none ' +
@@ -51,30 +55,30 @@ function PaletteImpl() {
         />
       </div>
       <div className="flex-1 space-y-4 overflow-y-auto p-3">
-        {groups.length === 0 && <div className="text-xs text-zinc-500">No node type matches “{query}”.</div>}
+        {groups.length === 0 && <div className="text-xs text-zinc-500">{t('palette.noMatch', { query })}</div>}
         {groups.map(([cat, types]) => (
           <section key={cat} data-testid={`palette-group-${cat}`}>
             <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
-              {categoryStyle(cat).label}
+              {t(`category.${categoryKey(cat)}`)}
             </h3>
             <ul className="space-y-1.5">
-              {types.map((t) => (
-                <li key={t.type}>
+              {types.map((nt) => (
+                <li key={nt.type}>
                   <div
                     draggable
                     role="button"
                     tabIndex={0}
-                    data-testid={`palette-item-${t.type}`}
-                    title={`${t.description}\nDrag onto the canvas (or double-click / Enter to add)`}
+                    data-testid={`palette-item-${nt.type}`}
+                    title={t('palette.itemTitle', { description: nt.description })}
                     onDragStart={(e) => {
-                      e.dataTransfer.setData(PALETTE_MIME, t.type);
+                      e.dataTransfer.setData(PALETTE_MIME, nt.type);
                       e.dataTransfer.effectAllowed = 'move';
                     }}
-                    onDoubleClick={() => addAtCentre(t.type)}
+                    onDoubleClick={() => addAtCentre(nt.type)}
                     onKeyDown={(e) => {
                       if (e.key === 'Enter' || e.key === ' ') {
                         e.preventDefault();
-                        addAtCentre(t.type);
+                        addAtCentre(nt.type);
                       }
                     }}
                     className={
@@ -86,14 +90,14 @@ function PaletteImpl() {
                     <span
                       className={
                         'grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ' +
-                        categoryStyle(t.category).chip
+                        categoryStyle(nt.category).chip
                       }
                     >
-                      {categoryStyle(t.category).icon}
+                      {categoryStyle(nt.category).icon}
                     </span>
                     <span className="min-w-0">
-                      <span className="block text-[13px] font-medium leading-tight text-zinc-800">{t.label}</span>
-                      <span className="line-clamp-2 text-[11px] leading-snug text-zinc-500">{t.description}</span>
+                      <span className="block text-[13px] font-medium leading-tight text-zinc-800">{nt.label}</span>
+                      <span className="line-clamp-2 text-[11px] leading-snug text-zinc-500">{nt.description}</span>
                     </span>
                   </div>
                 </li>

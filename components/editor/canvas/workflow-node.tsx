@@ -1,83 +1,51 @@
 'use client';
 /**
  * The one card every node type renders with. Memoised, and it reads its run state and problems through
- * per-node selectors, so trace events for one node never re-render the others.
+ * per-node selectors, so trace events for one node never re-render the others. Its size is fixed — 240 px wide,
+ * a header and a two-line body, plus one row per branch — whatever its run status or output: a result takes the
+ * body's second line and opens in a popover (node-result.tsx), so a run never makes cards overlap.
+ * Zoomed far out, where its text could not be read anyway, a card draws only its frame, chip, title and handles
+ * (the same size), and a running card does not pulse (the pulse repaints the canvas every frame): a 500-node
+ * graph seen whole then paints a fraction of the text and shadows.
  */
-import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, useUpdateNodeInternals, type NodeProps, type ReactFlowState } from '@xyflow/react';
+import { useTranslations } from 'next-intl';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { formatDuration, STATUS_STYLE, StatusBadge } from '@/components/ui/status';
 import { useNodeProblems, useNodeRun, useNodeType } from '../editor-context';
 import { isBranching, outputsOf, type FlowNode } from '../graph-model';
+import { NodeResult, resultOf } from './node-result';
+import { Summary } from './node-summary';
 
-export const CATEGORY_STYLE: Record<string, { chip: string; icon: string; label: string }> = {
-  flow: { chip: 'bg-zinc-800 text-white', icon: '▶', label: 'Flow' },
-  ai: { chip: 'bg-violet-600 text-white', icon: '✦', label: 'AI' },
-  data: { chip: 'bg-sky-600 text-white', icon: '{ }', label: 'Data' },
-  integration: { chip: 'bg-amber-500 text-white', icon: '⇄', label: 'Integrations' },
-  logic: { chip: 'bg-rose-600 text-white', icon: '◇', label: 'Logic' },
+/** Category chips; their names are messages (canvas.category.<key>, `other` for an unknown category). */
+export const CATEGORY_STYLE: Record<string, { chip: string; icon: string }> = {
+  flow: { chip: 'bg-zinc-800 text-white', icon: '▶' },
+  ai: { chip: 'bg-violet-600 text-white', icon: '✦' },
+  data: { chip: 'bg-sky-600 text-white', icon: '{ }' },
+  integration: { chip: 'bg-amber-500 text-white', icon: '⇄' },
+  logic: { chip: 'bg-rose-600 text-white', icon: '◇' },
 };
-const FALLBACK_CATEGORY = { chip: 'bg-zinc-500 text-white', icon: '•', label: 'Other' };
+const FALLBACK_CATEGORY = { chip: 'bg-zinc-500 text-white', icon: '•' };
 const DURATION_CHIP_CLASS =
   'rounded-full bg-white px-1.5 text-[9px] tabular-nums text-zinc-500 shadow-sm ring-1 ring-zinc-200';
+const HANDLE_LABEL = 'pointer-events-none absolute bottom-2.5 whitespace-nowrap text-[9px] leading-none text-zinc-400';
+const TOP_HANDLE_STYLE = { top: 21 };
+/** Below this zoom a card is drawn in outline (13 px text is under 4 px on screen). */
+export const FAR_ZOOM = 0.3;
+const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
 
 export function categoryStyle(category: string) {
   return CATEGORY_STYLE[category] ?? FALLBACK_CATEGORY;
 }
 
-function firstLine(s: unknown, max = 60): string {
-  const t = typeof s === 'string' ? s.trim().split('\n')[0] : '';
-  return t.length > max ? `${t.slice(0, max)}…` : t;
-}
-
-function Summary({ type, config }: { type: string; config: Record<string, unknown> }) {
-  switch (type) {
-    case 'start': {
-      const inputs = Array.isArray(config.inputs) ? (config.inputs as Array<{ name?: string; type?: string }>) : [];
-      if (!inputs.length) return <span className="italic text-zinc-400">no inputs declared</span>;
-      return (
-        <span className="font-mono">{inputs.map((i) => `${i.name || '?'}: ${i.type ?? 'string'}`).join(', ')}</span>
-      );
-    }
-    case 'end': {
-      const outs = Array.isArray(config.outputs) ? (config.outputs as Array<{ name?: string }>) : [];
-      if (!outs.length) return <span className="italic text-zinc-400">no outputs mapped</span>;
-      return <span className="font-mono">{outs.map((o) => o.name || '?').join(', ')}</span>;
-    }
-    case 'llm':
-      return (
-        <>
-          <span className="font-mono text-zinc-700">{String(config.model ?? '')}</span>
-          {config.userPrompt ? <> · {firstLine(config.userPrompt, 40)}</> : null}
-        </>
-      );
-    case 'template':
-      return (
-        <span className="font-mono">
-          {firstLine(config.template) || <span className="italic text-zinc-400">empty template</span>}
-        </span>
-      );
-    case 'http':
-      return (
-        <span className="font-mono">
-          <b className="font-semibold">{String(config.method ?? 'GET')}</b>{' '}
-          {firstLine(config.url, 48) || <span className="italic text-zinc-400">no URL</span>}
-        </span>
-      );
-    default:
-      return null;
-  }
-}
-
-function preview(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'object' && v !== null && 'text' in v && typeof (v as { text: unknown }).text === 'string')
-    return (v as { text: string }).text;
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > 240 ? `${s.slice(0, 240)}…` : s;
+/** The message key of a category's name. */
+export function categoryKey(category: string): string {
+  return category in CATEGORY_STYLE ? category : 'other';
 }
 
 function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
+  const tn = useTranslations('canvas.node');
   const t = useNodeType(type) as NodeTypeInfo | undefined;
   const run = useNodeRun(id);
   const problems = useNodeProblems(id);
@@ -103,7 +71,8 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
         : 'border-zinc-200';
   const branching = isBranching(t);
   const hasInput = (t?.inputs.length ?? 1) > 0;
-  const liveText = status === 'running' ? run?.tokens : status === 'succeeded' ? preview(run?.output) : '';
+  const result = resultOf(run);
+  const far = useStore(selectFar);
 
   return (
     <div
@@ -112,11 +81,11 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
       data-node-type={type}
       data-status={status ?? 'idle'}
       className={
-        `pf-node relative w-60 rounded-lg border-2 bg-white text-xs shadow-sm ${border} ` +
-        `${status === 'running' ? 'pf-running' : ''} ${status === 'skipped' ? 'opacity-60' : ''}`
+        `pf-node relative w-60 rounded-lg border-2 bg-white text-xs ${far ? '' : 'shadow-sm'} ${border} ` +
+        `${status === 'running' && !far ? 'pf-running' : ''} ${status === 'skipped' ? 'opacity-60' : ''}`
       }
     >
-      {problems.length > 0 && (
+      {problems.length > 0 && !far && (
         <div
           data-testid="node-problem-badge"
           title={problems.map((p) => p.message).join('\n')}
@@ -128,7 +97,7 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           {problems.length}
         </div>
       )}
-      <div className="flex items-center gap-2 border-b border-zinc-100 px-2.5 py-2">
+      <div className="flex h-[46px] items-center gap-2 border-b border-zinc-100 px-2.5">
         <span className={`grid h-6 w-6 shrink-0 place-items-center rounded-md text-[10px] font-bold ${cat.chip}`}>
           {cat.icon}
         </span>
@@ -136,31 +105,33 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           <div className="truncate text-[13px] font-semibold leading-tight text-zinc-900" data-testid="node-label">
             {data.label || t?.label || type}
           </div>
-          <div className="truncate font-mono text-[10px] leading-tight text-zinc-400">
-            {id} · {t?.label ?? type}
-          </div>
+          {!far && (
+            <div className="truncate font-mono text-[10px] leading-tight text-zinc-400">
+              {id} · {t?.label ?? type}
+            </div>
+          )}
         </div>
         {/* Editor-only flags (pinned-data.ts): a pinned output stands in for the node in test runs. */}
         {data.pinned != null && (
           <span
             data-testid="node-pinned"
-            title="Pinned output: test runs reuse it instead of running this node"
+            title={tn('pinnedTitle')}
             className={
               'shrink-0 rounded bg-violet-50 px-1 text-[9px] font-semibold text-violet-700 ring-1 ring-violet-200'
             }
           >
-            PIN
+            {tn('pin')}
           </span>
         )}
         {data.breakpoint === true && (
           <span
             data-testid="node-breakpoint"
-            title="Breakpoint: test runs pause before this node"
+            title={tn('breakpointTitle')}
             className="h-2.5 w-2.5 shrink-0 rounded-full bg-red-600"
           />
         )}
       </div>
-      {status && status !== 'pending' && (
+      {status && status !== 'pending' && !far && (
         <div className="absolute -top-2.5 right-2 flex items-center gap-1">
           {run?.durationMs != null && <span className={DURATION_CHIP_CLASS}>{formatDuration(run.durationMs)}</span>}
           {run && run.attempt > 1 && (
@@ -180,17 +151,10 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           position={Position.Left}
           id="in"
           className="pf-handle"
-          style={{ top: 21 }}
+          style={TOP_HANDLE_STYLE}
           data-testid="handle-in"
         >
-          <span
-            className={
-              'pointer-events-none absolute bottom-2.5 right-0 ' +
-              'whitespace-nowrap text-[9px] leading-none text-zinc-400'
-            }
-          >
-            {t?.inputs[0]?.label ?? 'in'}
-          </span>
+          {!far && <span className={`${HANDLE_LABEL} right-0`}>{t?.inputs[0]?.label ?? tn('in')}</span>}
         </Handle>
       )}
       {!branching && outputs.length > 0 && (
@@ -199,29 +163,32 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           position={Position.Right}
           id={outputs[0].id}
           className="pf-handle"
-          style={{ top: 21 }}
+          style={TOP_HANDLE_STYLE}
           data-testid={`handle-out-${outputs[0].id}`}
         >
-          <span
-            className={
-              'pointer-events-none absolute bottom-2.5 left-0 ' +
-              'whitespace-nowrap text-[9px] leading-none text-zinc-400'
-            }
-          >
-            {outputs[0].label}
-          </span>
+          {!far && <span className={`${HANDLE_LABEL} left-0`}>{outputs[0].label}</span>}
         </Handle>
       )}
-      <div className="px-2.5 py-2 text-[11px] leading-snug text-zinc-500">
-        <div className="line-clamp-2 break-words">
-          <Summary type={type ?? ''} config={data.config} />
-        </div>
+      {/* Fixed height: two lines of summary, or one of summary and one of result. */}
+      <div className="h-[46px] px-2.5 py-2 text-[11px] leading-[15px] text-zinc-500">
+        {!far && (
+          <>
+            <div className={`break-words ${result ? 'truncate' : 'line-clamp-2'}`}>
+              <Summary type={type ?? ''} config={data.config} />
+            </div>
+            {result && <NodeResult result={result} />}
+          </>
+        )}
       </div>
       {branching && (
         <div className="border-t border-zinc-100 py-1">
           {outputs.map((o) => (
             <div key={o.id} className="relative flex h-6 items-center justify-end pr-3 text-[11px] text-zinc-600">
-              <span className={`truncate ${o.id === 'else' ? 'italic text-zinc-400' : 'font-medium'}`}>{o.label}</span>
+              {!far && (
+                <span className={`truncate ${o.id === 'else' ? 'italic text-zinc-400' : 'font-medium'}`}>
+                  {o.label}
+                </span>
+              )}
               <Handle
                 type="source"
                 position={Position.Right}
@@ -231,28 +198,6 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
               />
             </div>
           ))}
-        </div>
-      )}
-      {liveText ? (
-        <div
-          data-testid="node-live-text"
-          className={
-            'mx-2 mb-2 line-clamp-3 overflow-hidden whitespace-pre-wrap break-words rounded border px-2 py-1 ' +
-            'font-mono text-[10px] leading-snug ' +
-            (status === 'running'
-              ? 'border-blue-200 bg-blue-50 text-blue-900'
-              : 'border-zinc-200 bg-zinc-50 text-zinc-600')
-          }
-        >
-          {status === 'running' && liveText.length > 120 ? `…${liveText.slice(-120)}` : liveText}
-        </div>
-      ) : null}
-      {status === 'failed' && run?.error && (
-        <div
-          data-testid="node-error"
-          className="mx-2 mb-2 line-clamp-2 rounded border border-red-200 bg-red-50 px-2 py-1 text-[10px] text-red-800"
-        >
-          {run.error.message}
         </div>
       )}
     </div>
