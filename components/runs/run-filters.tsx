@@ -51,18 +51,19 @@ export function RunFiltersBar({
 }: {
   value: FilterState;
   workflows: WorkflowSummary[];
-  onChange: (next: FilterState) => void;
+  /** Called with what changed only: the view applies it to the latest filters asked for (runs-view.tsx). */
+  onChange: (patch: Partial<FilterState>) => void;
 }) {
   const t = useTranslations('runs.filters');
   const tStatus = useTranslations('runs.status');
   const [search, setSearch] = useState(value.q ?? '');
   const [versions, setVersions] = useState<{ workflowId: string; list: number[] } | null>(null);
-  const set = (patch: Partial<FilterState>) => onChange({ ...value, ...patch });
+  const set = onChange;
 
   // Typing pauses 300 ms before the list reloads.
   useEffect(() => {
     if ((value.q ?? '') === search) return;
-    const timer = setTimeout(() => onChange({ ...value, q: search || undefined }), 300);
+    const timer = setTimeout(() => onChange({ q: search || undefined }), 300);
     return () => clearTimeout(timer);
   }, [search, value, onChange]);
 

@@ -7,7 +7,7 @@
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorMessage } from '@/components/api/client';
 import type { WorkflowSummary } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
@@ -47,6 +47,13 @@ function stateOf(params: URLSearchParams): FilterState {
   return s;
 }
 
+/** The query of a filter state (the parameters that are set, in KEYS order). */
+function queryOf(state: FilterState): URLSearchParams {
+  const qs = new URLSearchParams();
+  for (const k of KEYS) if (state[k]) qs.set(k, state[k]!);
+  return qs;
+}
+
 interface Loaded {
   key: string;
   runs: RunRow[];
@@ -70,15 +77,22 @@ export function RunsView() {
     api.listWorkflows().then(setWorkflows, () => setWorkflows([]));
   }, []);
 
+  // Quick successive changes (a workflow, then a status) must not undo each other: the URL lags a navigation behind,
+  // so each change applies to the latest filters asked for, not to the ones on screen; cleared once the URL has them.
+  const requested = useRef<FilterState | null>(null);
+  useEffect(() => {
+    if (requested.current && JSON.stringify(requested.current) === key) requested.current = null;
+  }, [key]);
   const setFilters = useCallback(
-    (next: FilterState) => {
-      const qs = new URLSearchParams();
-      for (const k of KEYS) if (next[k]) qs.set(k, next[k]!);
+    (patch: Partial<FilterState>) => {
+      const next = { ...(requested.current ?? filters), ...patch };
+      requested.current = stateOf(queryOf(next));
+      const qs = queryOf(next);
       if (limit !== PAGE) qs.set('limit', String(limit));
       const s = qs.toString();
       router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
     },
-    [router, pathname, limit],
+    [router, pathname, limit, filters],
   );
 
   // A new filter set loads its first page; an answer for an older set is dropped.
