@@ -3,6 +3,11 @@
  * sum of the top-level tasks (RunTask) of the page's main thread that start between one BeginMainThreadFrame and
  * the next — what the renderer had to do before it could produce that frame — not the requestAnimationFrame
  * interval, which headless Chromium paces on its own. A long task is a top-level task over 50 ms.
+ *
+ * `commitWaitP95` / `pageWorkP95` split that work: part of a frame's ProxyMain::BeginMainFrame is the main thread
+ * waiting, with nothing of its own traced, for the compositor to take the frame (`--disable-gpu` composites and
+ * rasters in software, and the main thread blocks until the commit is done); the rest — script, style, layout,
+ * paint, GC, input — is the page's own work.
  */
 import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
@@ -24,6 +29,10 @@ export interface FrameWork {
   max: number;
   longTasks: number;
   longestTaskMs: number;
+  /** p95 per frame of the time ProxyMain::BeginMainFrame spent waiting (its duration minus its traced children). */
+  commitWaitP95: number;
+  /** p95 per frame of the frame work without that wait: the page's own main-thread work. */
+  pageWorkP95: number;
 }
 
 const CATEGORIES = [
@@ -32,7 +41,10 @@ const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'disabled-by-default-devtools.timeline.frame',
+  // ProxyMain::BeginMainFrame, whose untraced remainder is the wait for the compositor's commit.
+  'cc',
 ];
+const MAIN_FRAME = 'ProxyMain::BeginMainFrame';
 const TASK_NAMES = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
 export function percentile(values: number[], p: number): number {
@@ -101,8 +113,28 @@ export function frameWorkOf(events: TraceEvent[]): FrameWork {
     while (f < starts.length - 1 && t.ts >= starts[f + 1]) f++;
     if (t.ts >= starts[0] && f < perFrame.length) perFrame[f] += t.dur / 1000;
   }
+  const waits = new Array<number>(perFrame.length).fill(0);
+  const onMain = events.filter((e) => e.ph === 'X' && on(e) && !TASK_NAMES.has(e.name)).sort((a, b) => a.ts - b.ts);
+  for (const pm of onMain.filter((e) => e.name === MAIN_FRAME)) {
+    const endPm = pm.ts + (pm.dur ?? 0);
+    let covered = 0;
+    let until = pm.ts;
+    for (const c of onMain) {
+      if (c === pm || c.ts < pm.ts || c.ts >= endPm || c.ts < until) continue;
+      const cEnd = Math.min(endPm, c.ts + (c.dur ?? 0));
+      covered += cEnd - c.ts;
+      until = cEnd;
+    }
+    const i = frameOf(starts, pm.ts);
+    if (i >= 0 && i < waits.length) waits[i] += Math.max(0, (pm.dur ?? 0) - covered) / 1000;
+  }
   const long = tasks.filter((t) => t.dur > 50_000);
   return {
+    commitWaitP95: +percentile(waits, 95).toFixed(2),
+    pageWorkP95: +percentile(
+      perFrame.map((ms, i) => Math.max(0, ms - waits[i])),
+      95,
+    ).toFixed(2),
     frames: perFrame.length,
     p50: +percentile(perFrame, 50).toFixed(2),
     p95: +percentile(perFrame, 95).toFixed(2),
@@ -110,4 +142,17 @@ export function frameWorkOf(events: TraceEvent[]): FrameWork {
     longTasks: long.length,
     longestTaskMs: +(Math.max(0, ...tasks.map((t) => t.dur)) / 1000).toFixed(1),
   };
+}
+
+/** The frame (index into the BeginMainThreadFrame starts) a timestamp falls in; -1 before the first. */
+function frameOf(starts: number[], ts: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  if (!starts.length || ts < starts[0]) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= ts) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
