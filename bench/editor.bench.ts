@@ -28,27 +28,20 @@ type Win = {
 
 /** The median of each figure over the runs, the worst max and every long task. */
 function combine(runs: FrameWork[]): FrameWork {
+  const median = (figure: keyof FrameWork) =>
+    percentile(
+      runs.map((r) => r[figure]),
+      50,
+    );
   return {
     frames: runs.reduce((a, r) => a + r.frames, 0),
-    p50: percentile(
-      runs.map((r) => r.p50),
-      50,
-    ),
-    p95: percentile(
-      runs.map((r) => r.p95),
-      50,
-    ),
+    p50: median('p50'),
+    p95: median('p95'),
     max: Math.max(...runs.map((r) => r.max)),
     longTasks: runs.reduce((a, r) => a + r.longTasks, 0),
     longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
-    commitWaitP95: percentile(
-      runs.map((r) => r.commitWaitP95),
-      50,
-    ),
-    pageWorkP95: percentile(
-      runs.map((r) => r.pageWorkP95),
-      50,
-    ),
+    commitWaitP95: median('commitWaitP95'),
+    pageWorkP95: median('pageWorkP95'),
   };
 }
 
