@@ -209,6 +209,16 @@ export function numCandidates(k: number, window: number): number {
   return Math.min(MAX_WINDOW, Math.max(window, k * 4, 50));
 }
 
+/** The kNN search over the chunk vectors: k nearest of the knowledge base's (filtered) chunks, with headroom. */
+export function knnClause(
+  vector: number[],
+  k: number,
+  window: number,
+  filter: estypes.QueryDslQueryContainer[],
+): estypes.KnnSearch {
+  return { field: 'embedding', query_vector: vector, k, num_candidates: numCandidates(k, window), filter };
+}
+
 /** The body of POST /<index>/_search for a query (exported for the request-shape tests). */
 export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string, unknown> {
   const topK = Math.min(MAX_WINDOW, Math.max(1, Math.floor(q.topK)));
@@ -222,7 +232,7 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
   if (q.mode === 'vector')
     return {
       ...base,
-      knn: { field: 'embedding', query_vector: vector, k: topK, num_candidates: numCandidates(topK, window), filter },
+      knn: knnClause(vector, topK, window, filter),
     };
   if (fusion.method === 'rrf') {
     return {
@@ -231,15 +241,7 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
         rrf: {
           retrievers: [
             { standard: { query: { bool: { must: [match], filter } } } },
-            {
-              knn: {
-                field: 'embedding',
-                query_vector: vector,
-                k: window,
-                num_candidates: numCandidates(window, window),
-                filter,
-              },
-            },
+            { knn: knnClause(vector, window, window, filter) },
           ],
           rank_window_size: window,
           rank_constant: fusion.rankConstant,
@@ -249,9 +251,7 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
   }
   // Unnamed: a named kNN query would run the approximate search again in the fetch phase; the store derives the
   // kNN part from the score and the named (cheap) BM25 clause of the rescore.
-  const knnQuery = {
-    knn: { field: 'embedding', query_vector: vector, k: window, num_candidates: numCandidates(window, window), filter },
-  };
+  const knnQuery = { knn: knnClause(vector, window, window, filter) };
   if (!q.text.trim()) return { ...base, query: knnQuery };
   return {
     ...base,

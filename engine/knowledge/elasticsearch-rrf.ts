@@ -14,7 +14,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
-import { bm25Clause, filterFor, MAX_WINDOW, numCandidates } from './elasticsearch-requests';
+import { bm25Clause, filterFor, knnClause, MAX_WINDOW } from './elasticsearch-requests';
 import type { FusionOptions, StoreQuery } from './types';
 
 /** Which path hybrid retrieval takes; reported in /api/health and with each knowledge base answer. */
@@ -48,13 +48,7 @@ export function clientRrfSearches(index: string, q: StoreQuery, fusion: FusionOp
       size: window,
       _source: source,
       track_total_hits: false,
-      knn: {
-        field: 'embedding',
-        query_vector: vector,
-        k: window,
-        num_candidates: numCandidates(window, window),
-        filter,
-      },
+      knn: knnClause(vector, window, window, filter),
     },
   ];
 }
