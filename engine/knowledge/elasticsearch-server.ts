@@ -18,10 +18,12 @@ const MIN_VERSION = [8, 15] as const;
 /** The first major not known to work (its REST API may drop what we send); refused until tested. */
 const FIRST_UNTESTED_MAJOR = 10;
 
+/** Where the IK analyzer's releases are, one per Elasticsearch version. */
+const IK_RELEASES = 'https://get.infini.cloud/elasticsearch/analysis-ik/';
+
 /** How to install a plugin on each node (IK is not an Elastic plugin: it installs from its release URL). */
 function installHint(plugin: string, version: string): string {
-  if (plugin === 'analysis-ik')
-    return `bin/elasticsearch-plugin install https://get.infini.cloud/elasticsearch/analysis-ik/${version || '<version>'}`;
+  if (plugin === 'analysis-ik') return `bin/elasticsearch-plugin install ${IK_RELEASES}${version || '<version>'}`;
   return `bin/elasticsearch-plugin install ${plugin}`;
 }
 
