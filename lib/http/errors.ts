@@ -3,9 +3,10 @@
  * `{ error: { code, message, path? } }`; anything unexpected → 500 INTERNAL with a generic message (the detail
  * goes to the server log only, never to the client).
  *
- * Messages follow the request's language (lib/i18n/api-errors.ts; the code never changes): `route()` reads it with
- * requestLocale() and every errorResponse() made while the handler runs — also by wrappers inside it such as
- * v1Route, the webhook and the chat-completions facade — answers in it, with `content-language` set.
+ * Messages follow the request's language (lib/i18n/api-errors.ts; the code never changes): `route()` keeps the
+ * request while the handler runs, and every errorResponse() made meanwhile — also by wrappers inside it such as
+ * v1Route, the webhook and the chat-completions facade — reads its language (requestLocale()) and answers in it, with
+ * `content-language` set. The language is read only when an error is answered: successful requests never pay for it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError } from 'zod';
@@ -14,11 +15,12 @@ import { toJsonPath } from '@/engine/graph/schema';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
 
-const requestLanguage = new AsyncLocalStorage<Locale>();
+const currentRequest = new AsyncLocalStorage<Request>();
 
 /** The language of the request being handled (inside route()), else English. */
 export function currentErrorLocale(): Locale {
-  return requestLanguage.getStore() ?? DEFAULT_LOCALE;
+  const req = currentRequest.getStore();
+  return req ? requestLocale(req) : DEFAULT_LOCALE;
 }
 
 /**
@@ -60,10 +62,10 @@ const INTERNAL_MESSAGE = 'internal error; see the server log';
 
 export function route<C>(fn: Handler<C>): Handler<C> {
   return async (req, ctx) => {
-    const locale = requestLocale(req);
     try {
-      return await requestLanguage.run(locale, () => fn(req, ctx));
+      return await currentRequest.run(req, () => fn(req, ctx));
     } catch (e) {
+      const locale = requestLocale(req);
       const pe = toPaiError(e);
       if (pe) return errorResponse(pe, undefined, undefined, locale);
       console.error('[paiflow] unhandled error in', req.method, new URL(req.url).pathname, (e as Error)?.message);
