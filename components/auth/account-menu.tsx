@@ -2,7 +2,7 @@
 /** The account button in the top bar: who is signed in, the workspace switcher, settings links and Sign out. */
 import Link from 'next/link';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { authApi, canAdmin } from '@/components/api/auth-api';
 import { errorMessage } from '@/components/api/client';
 import { switchLocale } from '@/components/lib/i18n';
@@ -100,20 +100,15 @@ export function AccountMenu() {
               {user.email}
             </div>
           </div>
-          <div className="border-b border-zinc-100 px-3 py-2">
-            <label htmlFor="workspace-switcher" className="mb-1 block text-[11px] font-medium text-zinc-500">
-              {t('workspace')}
-            </label>
-            <select
-              id="workspace-switcher"
-              data-testid="workspace-switcher"
-              value={workspaceId ?? ''}
-              onChange={(e) => void switchTo(e.target.value)}
-              className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
-            >
-              <WorkspaceOptions workspaces={workspaces} />
-            </select>
-          </div>
+          <MenuSelect
+            id="workspace-switcher"
+            label={t('workspace')}
+            value={workspaceId ?? ''}
+            onChange={(v) => void switchTo(v)}
+            divider="bottom"
+          >
+            <WorkspaceOptions workspaces={workspaces} />
+          </MenuSelect>
           {links.map((l) => (
             <Link
               key={l.href}
@@ -125,24 +120,19 @@ export function AccountMenu() {
               {t(l.labelKey)}
             </Link>
           ))}
-          <div className="border-t border-zinc-100 px-3 py-2">
-            <label htmlFor="language-switcher" className="mb-1 block text-[11px] font-medium text-zinc-500">
-              {tc('language')}
-            </label>
-            <select
-              id="language-switcher"
-              data-testid="language-switcher"
-              value={locale}
-              onChange={(e) => switchLocale(e.target.value as Locale)}
-              className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
-            >
-              {LOCALES.map((l) => (
-                <option key={l} value={l}>
-                  {tc(`languageNames.${l}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <MenuSelect
+            id="language-switcher"
+            label={tc('language')}
+            value={locale}
+            onChange={(v) => switchLocale(v as Locale)}
+            divider="top"
+          >
+            {LOCALES.map((l) => (
+              <option key={l} value={l}>
+                {tc(`languageNames.${l}`)}
+              </option>
+            ))}
+          </MenuSelect>
           <button
             type="button"
             role="menuitem"
@@ -154,6 +144,40 @@ export function AccountMenu() {
           </button>
         </div>
       )}
+    </div>
+  );
+}
+
+/** A labelled select of the menu (workspace, language); its id is also its test id. */
+function MenuSelect({
+  id,
+  label,
+  value,
+  onChange,
+  divider,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  divider: 'top' | 'bottom';
+  children: ReactNode;
+}) {
+  return (
+    <div className={`${divider === 'top' ? 'border-t' : 'border-b'} border-zinc-100 px-3 py-2`}>
+      <label htmlFor={id} className="mb-1 block text-[11px] font-medium text-zinc-500">
+        {label}
+      </label>
+      <select
+        id={id}
+        data-testid={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="h-8 w-full rounded-md border border-zinc-300 px-2 text-[13px]"
+      >
+        {children}
+      </select>
     </div>
   );
 }
