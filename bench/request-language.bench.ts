@@ -1,8 +1,9 @@
 /**
  * What choosing each request's language costs the API: route() (lib/http/errors.ts) runs the handler inside an
  * AsyncLocalStorage holding the request, so error answers made deeper down read its language (?lang=, the cookie,
- * Accept-Language) when they are made. Timed against the same wrapper without it, on a trivial handler (so the figure is the whole
- * added cost per request, not diluted by a run), with a browser-like Cookie and Accept-Language; alternating blocks.
+ * Accept-Language) when they are made. Timed against the same wrapper without it, on a trivial handler (so the
+ * figure is the whole added cost per request, not diluted by a run), with a browser-like Cookie and Accept-Language;
+ * alternating blocks.
  * `npm run bench -- request-language` (BENCH_CALLS per block, default 200,000; BENCH_REPS blocks, default 9).
  */
 import { route } from '@/lib/http/errors';
