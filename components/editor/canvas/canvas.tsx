@@ -20,13 +20,14 @@ import {
   type ReactFlowState,
 } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
 import type { FlowNode } from '../graph-model';
 import { FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
 import { FAR_ZOOM, WorkflowNode } from './workflow-node';
+import { openingViewport } from './opening-viewport';
 import { PALETTE_MIME } from './palette';
 
 /**
@@ -61,7 +62,9 @@ const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
 // Small, in the bottom-right corner; it can be hidden from the controls (remembered) and clicked to jump.
 const minimapStyle = { width: 128, height: 84 };
+const MIN_ZOOM = 0.05;
 const fitViewOptions = { padding: FIT_VIEW_PADDING, maxZoom: 1.2 };
+const openingFit = { padding: FIT_VIEW_PADDING, minZoom: MIN_ZOOM, maxZoom: fitViewOptions.maxZoom };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MULTI_KEYS = ['Control', 'Meta'];
 
@@ -74,10 +77,19 @@ export function Canvas() {
   const empty = useEditorState(selectEmpty);
   const cull = useStore(selectCull);
   const rf = useReactFlow<FlowNode>();
-  // Fit once on open when there is something to fit; on an empty canvas React Flow would otherwise fit (and
-  // jump) as soon as the first dropped node is measured.
-  const [fitOnOpen] = useState(() => editor.state.nodes.length > 0);
   const wrapper = useRef<HTMLDivElement>(null);
+  /**
+   * Open fitted (opening-viewport.ts): React Flow mounts once the canvas's size is known, at the viewport that fits
+   * the cards. Without a size (or nodes) to fit, React Flow fits after measuring; an empty canvas is not fitted, or
+   * it would jump as soon as the first dropped node is measured.
+   */
+  const [opening, setOpening] = useState<{ viewport?: { x: number; y: number; zoom: number }; fit: boolean }>();
+  useLayoutEffect(() => {
+    const { width, height } = wrapper.current!.getBoundingClientRect();
+    const { nodes } = editor.state;
+    const viewport = openingViewport(nodes, editor.types, { width, height }, openingFit);
+    setOpening({ viewport, fit: !viewport && nodes.length > 0 });
+  }, [editor]);
   const { minimap } = useLayoutPrefs();
   const jumpTo = useCallback(
     (_e: unknown, p: { x: number; y: number }) => void rf.setCenter(p.x, p.y, { zoom: rf.getZoom(), duration: 200 }),
@@ -171,62 +183,65 @@ export function Canvas() {
       data-testid="canvas"
       data-read-only={readOnly || undefined}
     >
-      <ReactFlow<FlowNode>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={editor.onNodesChange}
-        onEdgesChange={editor.onEdgesChange}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        isValidConnection={isValidConnection}
-        onNodeDragStart={editor.onNodeDragStart}
-        onNodeDragStop={editor.onNodeDragStop}
-        onSelectionDragStart={editor.onNodeDragStart}
-        onSelectionDragStop={editor.onNodeDragStop}
-        // Read-only (viewer): nodes can be selected to inspect them, not moved, connected, reconnected or deleted.
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        edgesReconnectable={!readOnly}
-        elementsSelectable
-        deleteKeyCode={readOnly ? null : DELETE_KEYS}
-        multiSelectionKeyCode={MULTI_KEYS}
-        selectionKeyCode="Shift"
-        defaultEdgeOptions={defaultEdgeOptions}
-        fitView={fitOnOpen}
-        fitViewOptions={fitViewOptions}
-        minZoom={0.05}
-        maxZoom={2}
-        attributionPosition="top-right"
-        connectionRadius={28}
-        onlyRenderVisibleElements={cull}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
-        <Controls position="bottom-left" showInteractive={false} fitViewOptions={fitViewOptions}>
-          <ControlButton
-            onClick={() => setLayout((p) => ({ minimap: !p.minimap }))}
-            aria-pressed={minimap}
-            aria-label={minimap ? t('minimap.hide') : t('minimap.show')}
-            title={minimap ? t('minimap.hide') : t('minimap.show')}
-            data-testid="toggle-minimap"
-          >
-            {/* i18n-exempt: an icon glyph */}▦
-          </ControlButton>
-        </Controls>
-        {minimap && (
-          <MiniMap
-            position="bottom-right"
-            style={minimapStyle}
-            pannable
-            zoomable
-            onClick={jumpTo}
-            nodeColor={minimapColor}
-            nodeStrokeWidth={0}
-            maskColor="rgba(244,244,245,0.7)"
-            data-testid="minimap"
-          />
-        )}
-      </ReactFlow>
+      {opening && (
+        <ReactFlow<FlowNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={editor.onNodesChange}
+          onEdgesChange={editor.onEdgesChange}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          isValidConnection={isValidConnection}
+          onNodeDragStart={editor.onNodeDragStart}
+          onNodeDragStop={editor.onNodeDragStop}
+          onSelectionDragStart={editor.onNodeDragStart}
+          onSelectionDragStop={editor.onNodeDragStop}
+          // Read-only (viewer): nodes can be selected to inspect them, not moved, connected, reconnected or deleted.
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          edgesReconnectable={!readOnly}
+          elementsSelectable
+          deleteKeyCode={readOnly ? null : DELETE_KEYS}
+          multiSelectionKeyCode={MULTI_KEYS}
+          selectionKeyCode="Shift"
+          defaultEdgeOptions={defaultEdgeOptions}
+          defaultViewport={opening.viewport}
+          fitView={opening.fit}
+          fitViewOptions={fitViewOptions}
+          minZoom={MIN_ZOOM}
+          maxZoom={2}
+          attributionPosition="top-right"
+          connectionRadius={28}
+          onlyRenderVisibleElements={cull}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
+          <Controls position="bottom-left" showInteractive={false} fitViewOptions={fitViewOptions}>
+            <ControlButton
+              onClick={() => setLayout((p) => ({ minimap: !p.minimap }))}
+              aria-pressed={minimap}
+              aria-label={minimap ? t('minimap.hide') : t('minimap.show')}
+              title={minimap ? t('minimap.hide') : t('minimap.show')}
+              data-testid="toggle-minimap"
+            >
+              {/* i18n-exempt: an icon glyph */}▦
+            </ControlButton>
+          </Controls>
+          {minimap && (
+            <MiniMap
+              position="bottom-right"
+              style={minimapStyle}
+              pannable
+              zoomable
+              onClick={jumpTo}
+              nodeColor={minimapColor}
+              nodeStrokeWidth={0}
+              maskColor="rgba(244,244,245,0.7)"
+              data-testid="minimap"
+            />
+          )}
+        </ReactFlow>
+      )}
       {empty && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center" data-testid="empty-canvas">
           <div
