@@ -10,7 +10,7 @@
  */
 import { Handle, Position, useStore, useUpdateNodeInternals, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { formatDuration, STATUS_STYLE, StatusBadge } from '@/components/ui/status';
 import { useNodeProblems, useNodeRun, useNodeType } from '../editor-context';
@@ -34,6 +34,46 @@ const TOP_HANDLE_STYLE = { top: 21 };
 /** Below this zoom a card is drawn in outline (13 px text is under 4 px on screen). */
 export const FAR_ZOOM = 0.3;
 const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
+
+/**
+ * A handle: React Flow's, or zoomed far out a plain element with the same classes, place and data attributes, so
+ * React Flow measures the same handle bounds (edges start and end in the same places) without a component, store
+ * subscriptions and listeners per handle — at that zoom a handle is 3 px on screen, too small to drag a
+ * connection from. Pressing it drags the node instead.
+ */
+function Port({
+  far,
+  type,
+  position,
+  id,
+  style,
+  testId,
+  children,
+}: {
+  far: boolean;
+  type: 'source' | 'target';
+  position: Position;
+  id: string;
+  style?: CSSProperties;
+  testId: string;
+  children?: ReactNode;
+}) {
+  if (!far)
+    return (
+      <Handle type={type} position={position} id={id} className="pf-handle" style={style} data-testid={testId}>
+        {children}
+      </Handle>
+    );
+  return (
+    <div
+      data-handleid={id}
+      data-handlepos={position}
+      className={`react-flow__handle react-flow__handle-${position} pf-handle ${type}`}
+      style={style}
+      data-testid={testId}
+    />
+  );
+}
 
 export function categoryStyle(category: string) {
   return CATEGORY_STYLE[category] ?? FALLBACK_CATEGORY;
@@ -146,28 +186,21 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
         </div>
       )}
       {hasInput && (
-        <Handle
-          type="target"
-          position={Position.Left}
-          id="in"
-          className="pf-handle"
-          style={TOP_HANDLE_STYLE}
-          data-testid="handle-in"
-        >
-          {!far && <span className={`${HANDLE_LABEL} right-0`}>{t?.inputs[0]?.label ?? tn('in')}</span>}
-        </Handle>
+        <Port far={far} type="target" position={Position.Left} id="in" style={TOP_HANDLE_STYLE} testId="handle-in">
+          <span className={`${HANDLE_LABEL} right-0`}>{t?.inputs[0]?.label ?? tn('in')}</span>
+        </Port>
       )}
       {!branching && outputs.length > 0 && (
-        <Handle
+        <Port
+          far={far}
           type="source"
           position={Position.Right}
           id={outputs[0].id}
-          className="pf-handle"
           style={TOP_HANDLE_STYLE}
-          data-testid={`handle-out-${outputs[0].id}`}
+          testId={`handle-out-${outputs[0].id}`}
         >
-          {!far && <span className={`${HANDLE_LABEL} left-0`}>{outputs[0].label}</span>}
-        </Handle>
+          <span className={`${HANDLE_LABEL} left-0`}>{outputs[0].label}</span>
+        </Port>
       )}
       {/* Fixed height: two lines of summary, or one of summary and one of result. */}
       <div className="h-[46px] px-2.5 py-2 text-[11px] leading-[15px] text-zinc-500">
@@ -189,13 +222,7 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
                   {o.label}
                 </span>
               )}
-              <Handle
-                type="source"
-                position={Position.Right}
-                id={o.id}
-                className="pf-handle"
-                data-testid={`handle-out-${o.id}`}
-              />
+              <Port far={far} type="source" position={Position.Right} id={o.id} testId={`handle-out-${o.id}`} />
             </div>
           ))}
         </div>
