@@ -53,9 +53,15 @@ export function I18nBridge() {
   // During render, not in an effect: the children's effects (which may toast) run before this component's.
   install(locale, messages, timeZone);
 
+  // When the page is idle: the first Intl.DateTimeFormat of a page costs ~15 ms, not worth delaying its first paint.
   useEffect(() => {
-    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (browserZone && browserZone !== timeZone) writeCookie(TIME_ZONE_COOKIE, browserZone);
+    const remember = () => {
+      const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (browserZone && browserZone !== timeZone) writeCookie(TIME_ZONE_COOKIE, browserZone);
+    };
+    if (typeof requestIdleCallback !== 'function') return remember();
+    const handle = requestIdleCallback(remember, { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
   }, [timeZone]);
   return null;
 }
