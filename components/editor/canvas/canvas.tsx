@@ -24,8 +24,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEve
 import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
-import type { FlowNode } from '../graph-model';
+import type { FlowEdge, FlowNode } from '../graph-model';
 import { FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
+import { FarEdges } from './far-edges';
 import { FAR_ZOOM, WorkflowNode } from './workflow-node';
 import { openingViewport } from './opening-viewport';
 import { PALETTE_MIME } from './palette';
@@ -48,6 +49,9 @@ const selectEmpty = (s: EditorState) => s.nodes.length === 0;
  */
 const CULL_ZOOM = FAR_ZOOM / 3;
 const selectCull = (s: ReactFlowState) => s.transform[2] >= CULL_ZOOM;
+/** Zoomed far out React Flow draws no edges: far-edges.tsx draws them all as one path. */
+const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
+const NO_EDGES: FlowEdge[] = [];
 
 const MINIMAP_COLOR: Record<string, string> = {
   start: '#27272a',
@@ -76,6 +80,7 @@ export function Canvas() {
   const focus = useEditorState(selectFocus);
   const empty = useEditorState(selectEmpty);
   const cull = useStore(selectCull);
+  const far = useStore(selectFar);
   const rf = useReactFlow<FlowNode>();
   const wrapper = useRef<HTMLDivElement>(null);
   /**
@@ -186,7 +191,7 @@ export function Canvas() {
       {opening && (
         <ReactFlow<FlowNode>
           nodes={nodes}
-          edges={edges}
+          edges={far ? NO_EDGES : edges}
           nodeTypes={nodeTypes}
           onNodesChange={editor.onNodesChange}
           onEdgesChange={editor.onEdgesChange}
@@ -215,6 +220,7 @@ export function Canvas() {
           connectionRadius={28}
           onlyRenderVisibleElements={cull}
         >
+          {far && <FarEdges edges={edges} />}
           <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
           <Controls position="bottom-left" showInteractive={false} fitViewOptions={fitViewOptions}>
             <ControlButton
