@@ -10,7 +10,7 @@
  */
 import { Handle, Position, useStore, useUpdateNodeInternals, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
-import { memo, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { formatDuration, STATUS_STYLE, StatusBadge } from '@/components/ui/status';
 import { useNodeProblems, useNodeRun, useNodeType } from '../editor-context';
@@ -92,14 +92,22 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
   const outputs = useMemo(() => outputsOf(t, data.config), [t, data.config]);
   const updateNodeInternals = useUpdateNodeInternals();
   const outKey = outputs.map((o) => o.id).join('|');
-  // Re-measure handles when branches change; not on mount (React Flow measures new nodes itself, and an early
-  // per-node update would resolve the initial fitView before the other nodes have sizes).
+  const far = useStore(selectFar);
+  const measured = useStore(useCallback((s: ReactFlowState) => !!s.nodeLookup.get(id)?.internals.handleBounds, [id]));
+  /**
+   * Zoomed far out, a card whose handles React Flow has measured draws none: React Flow keeps the bounds it measured
+   * (it measures a card again only when its size changes, and the size is fixed), the far edges are drawn from them,
+   * and 1,000 handles are 1,000 paint layers fewer to hit-test and layerize every frame.
+   */
+  const bare = far && measured;
+  // Re-measure handles when branches change, once they are drawn; not on mount (React Flow measures new nodes
+  // itself, and an early per-node update would resolve the initial fitView before the other nodes have sizes).
   const measuredKey = useRef(outKey);
   useEffect(() => {
-    if (measuredKey.current === outKey) return;
+    if (measuredKey.current === outKey || bare) return;
     measuredKey.current = outKey;
     updateNodeInternals(id);
-  }, [id, outKey, updateNodeInternals]);
+  }, [id, outKey, bare, updateNodeInternals]);
 
   const cat = categoryStyle(t?.category ?? '');
   const status = run?.status;
@@ -112,7 +120,6 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
   const branching = isBranching(t);
   const hasInput = (t?.inputs.length ?? 1) > 0;
   const result = resultOf(run);
-  const far = useStore(selectFar);
 
   return (
     <div
@@ -185,12 +192,12 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
           <StatusBadge status={status} testId="node-status" />
         </div>
       )}
-      {hasInput && (
+      {hasInput && !bare && (
         <Port far={far} type="target" position={Position.Left} id="in" style={TOP_HANDLE_STYLE} testId="handle-in">
           <span className={`${HANDLE_LABEL} right-0`}>{t?.inputs[0]?.label ?? tn('in')}</span>
         </Port>
       )}
-      {!branching && outputs.length > 0 && (
+      {!branching && outputs.length > 0 && !bare && (
         <Port
           far={far}
           type="source"
@@ -222,7 +229,9 @@ function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
                   {o.label}
                 </span>
               )}
-              <Port far={far} type="source" position={Position.Right} id={o.id} testId={`handle-out-${o.id}`} />
+              {!bare && (
+                <Port far={far} type="source" position={Position.Right} id={o.id} testId={`handle-out-${o.id}`} />
+              )}
             </div>
           ))}
         </div>
