@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { chain, createWorkflow, getEvents, getRun, type TraceEventLite } from './support/api';
 import { EditorPage } from './pages/editor.page';
 import { WorkflowListPage } from './pages/workflow-list.page';
+import { MAX_PX_PER_MS } from '../components/editor/run/timeline-scale';
 
 type Ev = TraceEventLite & { spanId: string };
 
@@ -77,15 +78,16 @@ test('the timeline of the seeded example: one bar per span, a click selects the 
   await route.click();
   await expect(page.getByTestId('inspector-node-id')).toHaveText('route');
 
-  // Zoom in (×1.6 per click, around the middle) spreads the bars, Fit shows the whole run again.
+  // Zoom in (×1.6 per click, around the middle, up to the closest zoom), then Fit shows the whole run again, as it
+  // was. A run of the offline example can take 20 ms or 200 (its last bar may be a third of it), so nothing here
+  // depends on which bars a zoom pushes out of view.
   const endBar = bars.and(page.locator('[data-node-id="end"]'));
   const zoom = async () => Number(await panel.getAttribute('data-px-per-ms'));
   const fitted = await zoom();
   const before = (await summarize.boundingBox())!;
   await page.getByTestId('timeline-zoom-in').click();
   await page.getByTestId('timeline-zoom-in').click();
-  await expect.poll(zoom).toBeCloseTo(fitted * 2.56, 3);
-  await expect(endBar).not.toBeInViewport(); // pushed past the right edge
+  await expect.poll(zoom).toBeCloseTo(Math.min(MAX_PX_PER_MS, fitted * 2.56), 3);
   await page.getByTestId('timeline-fit').click();
   await expect.poll(zoom).toBeCloseTo(fitted, 5);
   expect(Math.round((await summarize.boundingBox())!.x)).toBe(Math.round(before.x));
