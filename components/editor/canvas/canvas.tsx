@@ -27,7 +27,7 @@ import type { EditorState } from '../editor-store';
 import type { FlowEdge, FlowNode } from '../graph-model';
 import { FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
 import { FarEdges } from './far-edges';
-import { FAR_ZOOM, WorkflowNode } from './workflow-node';
+import { FAR_ZOOM, selectFar, WorkflowNode } from './workflow-node';
 import { openingViewport } from './opening-viewport';
 import { PALETTE_MIME } from './palette';
 
@@ -50,7 +50,6 @@ const selectEmpty = (s: EditorState) => s.nodes.length === 0;
 const CULL_ZOOM = FAR_ZOOM / 3;
 const selectCull = (s: ReactFlowState) => s.transform[2] >= CULL_ZOOM;
 /** Zoomed far out React Flow draws no edges: far-edges.tsx draws them all as one path. */
-const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
 const NO_EDGES: FlowEdge[] = [];
 
 const MINIMAP_COLOR: Record<string, string> = {

@@ -4,9 +4,9 @@
  * per-node selectors, so trace events for one node never re-render the others. Its size is fixed — 240 px wide,
  * a header and a two-line body, plus one row per branch — whatever its run status or output: a result takes the
  * body's second line and opens in a popover (node-result.tsx), so a run never makes cards overlap.
- * Zoomed far out, where its text could not be read anyway, a card draws only its frame, chip, title and handles
- * (the same size), and a running card does not pulse (the pulse repaints the canvas every frame): a 500-node
- * graph seen whole then paints a fraction of the text and shadows.
+ * Zoomed far out, where its text could not be read anyway, a card draws only its frame, chip and title (the same
+ * size; handles only until React Flow has measured them), and a running card does not pulse (the pulse repaints
+ * the canvas every frame): a 500-node graph seen whole then paints a fraction of the text and shadows.
  */
 import { Handle, Position, useStore, useUpdateNodeInternals, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
@@ -33,7 +33,7 @@ const HANDLE_LABEL = 'pointer-events-none absolute bottom-2.5 whitespace-nowrap 
 const TOP_HANDLE_STYLE = { top: 21 };
 /** Below this zoom a card is drawn in outline (13 px text is under 4 px on screen). */
 export const FAR_ZOOM = 0.3;
-const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
+export const selectFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
 
 /**
  * A handle: React Flow's, or zoomed far out a plain element with the same classes, place and data attributes, so
