@@ -16,11 +16,10 @@
  */
 import type { NodeTypeInfo } from '@/components/api/types';
 import type { ElkExtendedEdge, ElkNode, ElkPoint, ElkPort, LayoutOptions } from 'elkjs/lib/elk-api';
-import { outputsOf, type FlowEdge, type FlowNode } from './graph-model';
+import { CARD_HEIGHT, CARD_WIDTH, cardShape } from './canvas/card-geometry';
+import type { FlowEdge, FlowNode } from './graph-model';
 import { depthFirstOrder, estimateRow } from './layout-shape';
 
-/** A card before React Flow has measured it (w-60, header plus two summary lines). */
-export const DEFAULT_CARD = { width: 240, height: 96 };
 /** The screen a layout is meant to be read on: 16:10, the smallest laptop size the editor is built for. */
 export const REFERENCE_VIEWPORT = { width: 1440, height: 900 };
 /** Below this zoom card text is not readable; a single row that needs less is wrapped. */
@@ -32,11 +31,6 @@ const LAYER_GAP = 48;
 const NODE_GAP = 28;
 /** Between wrapped rows: room for the edges that join one row to the next (ELK's edge spacing plus 4). */
 const ROW_GAP = 28;
-/** Where React Flow draws the handles of a card (workflow-node.tsx): input and single output near the top. */
-const TOP_HANDLE_Y = 23;
-/** Branch handles sit in 24 px rows at the bottom of the card, above 4 px padding and the 2 px border. */
-const BRANCH_ROW_H = 24;
-const BRANCH_BOTTOM = 6;
 
 export interface LayoutResult {
   /** Top-left corner of every laid-out node (React Flow's `position`). */
@@ -59,28 +53,31 @@ function elk(): Promise<ElkLike> {
   return elkPromise;
 }
 
+/** A card's size: measured, or before React Flow has measured it a plain card's fixed size. */
 const sizeOf = (n: FlowNode) => ({
-  width: n.measured?.width ?? n.width ?? DEFAULT_CARD.width,
-  height: n.measured?.height ?? n.height ?? DEFAULT_CARD.height,
+  width: n.measured?.width ?? n.width ?? CARD_WIDTH,
+  height: n.measured?.height ?? n.height ?? CARD_HEIGHT,
 });
 
-/** The ELK node of a card: an input port on the left, one port per output on the right where the handle is. */
+/**
+ * The ELK node of a card: an input port on the left, one port per output on the right, each at the height of its
+ * handle (card-geometry.ts).
+ */
 function elkNode(n: FlowNode, t: NodeTypeInfo | undefined): { node: ElkNode; outPorts: Map<string, string> } {
-  const { width, height } = sizeOf(n);
-  const outputs = n.type === 'end' ? [] : outputsOf(t, n.data.config);
-  const branching = outputs.length > 1;
+  const shape = cardShape(n, t);
+  const width = n.measured?.width ?? n.width ?? shape.width;
+  const height = n.measured?.height ?? n.height ?? shape.height;
+  const outputs = n.type === 'end' ? [] : shape.outputs;
   const outPorts = new Map<string, string>();
+  const inY = shape.input?.y ?? shape.outputs[0]?.y ?? 0;
   const ports: ElkPort[] = [
-    { id: `${n.id}\u0000in`, x: 0, y: TOP_HANDLE_Y, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'WEST' } },
+    { id: `${n.id}\u0000in`, x: 0, y: inY, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'WEST' } },
   ];
-  outputs.forEach((o, i) => {
+  for (const o of outputs) {
     const id = `${n.id}\u0000out\u0000${o.id}`;
     outPorts.set(o.id, id);
-    const y = branching
-      ? Math.max(TOP_HANDLE_Y, height - BRANCH_BOTTOM - (outputs.length - i) * BRANCH_ROW_H + BRANCH_ROW_H / 2)
-      : TOP_HANDLE_Y;
-    ports.push({ id, x: width, y, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'EAST' } });
-  });
+    ports.push({ id, x: width, y: o.y, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'EAST' } });
+  }
   const layoutOptions: LayoutOptions = { 'elk.portConstraints': 'FIXED_POS' };
   if (n.type === 'start') layoutOptions['elk.layered.layering.layerConstraint'] = 'FIRST';
   if (n.type === 'end') layoutOptions['elk.layered.layering.layerConstraint'] = 'LAST';

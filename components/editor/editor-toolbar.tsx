@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { useEditorContext, useEditorState, useRunState } from './editor-context';
 import type { EditorState } from './editor-store';
-import { FIT_VIEW_PADDING } from './layout-prefs';
+import { FIT_VIEW_OPTIONS } from './layout-prefs';
 import { PublishButton } from './publish/publish-button';
 import { TriggersButton } from './triggers/triggers-button';
 import type { RunState } from './run/run-store';
@@ -74,9 +74,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
               onClick={() =>
                 void editor
                   .autoLayout()
-                  .then(() =>
-                    requestAnimationFrame(() => void rf.fitView({ padding: FIT_VIEW_PADDING, duration: 300 })),
-                  )
+                  .then(() => requestAnimationFrame(() => void rf.fitView({ ...FIT_VIEW_OPTIONS, duration: 300 })))
               }
               disabled={readOnly}
               title={t('autoLayoutTitle')}
@@ -87,7 +85,7 @@ export function EditorToolbar({ onRun }: { onRun: () => void }) {
             <Button
               variant="dark"
               size="sm"
-              onClick={() => void rf.fitView({ padding: FIT_VIEW_PADDING, duration: 300 })}
+              onClick={() => void rf.fitView({ ...FIT_VIEW_OPTIONS, duration: 300 })}
               title={t('fitTitle')}
               data-testid="fit-view"
             >

@@ -25,6 +25,8 @@ export const LAYOUT_KEY = 'paiflow.editor.layout';
  * neither covers a node of a fitted graph.
  */
 export const FIT_VIEW_PADDING = { top: '8%', left: '8%', right: '8%', bottom: '124px' } as const;
+/** A fit counts every node: React Flow is told those without a card are hidden (canvas/overview-scene.ts). */
+export const FIT_VIEW_OPTIONS = { padding: FIT_VIEW_PADDING, includeHiddenNodes: true } as const;
 export const BOTTOM_MIN = 120;
 export const BOTTOM_DEFAULT = 288;
 

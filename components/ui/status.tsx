@@ -4,32 +4,37 @@ import type { NodeStatus, RunStatus } from '@/components/api/types';
 
 type AnyStatus = NodeStatus | RunStatus | 'idle';
 
-export const STATUS_STYLE: Record<AnyStatus, { badge: string; border: string; dot: string }> = {
-  idle: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300' },
-  pending: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300' },
-  queued: { badge: 'bg-zinc-100 text-zinc-700', border: 'border-zinc-300', dot: 'bg-zinc-400' },
-  running: { badge: 'bg-blue-100 text-blue-800', border: 'border-blue-500', dot: 'bg-blue-500' },
+/** `stroke` is the border's colour where a node is drawn on a canvas (the editor's overview). */
+export const STATUS_STYLE: Record<AnyStatus, { badge: string; border: string; dot: string; stroke: string }> = {
+  idle: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300', stroke: '#e4e4e7' },
+  pending: { badge: 'bg-zinc-100 text-zinc-600', border: 'border-zinc-200', dot: 'bg-zinc-300', stroke: '#e4e4e7' },
+  queued: { badge: 'bg-zinc-100 text-zinc-700', border: 'border-zinc-300', dot: 'bg-zinc-400', stroke: '#d4d4d8' },
+  running: { badge: 'bg-blue-100 text-blue-800', border: 'border-blue-500', dot: 'bg-blue-500', stroke: '#3b82f6' },
   succeeded: {
     badge: 'bg-emerald-100 text-emerald-800',
     border: 'border-emerald-500',
     dot: 'bg-emerald-500',
+    stroke: '#10b981',
   },
-  failed: { badge: 'bg-red-100 text-red-800', border: 'border-red-500', dot: 'bg-red-500' },
+  failed: { badge: 'bg-red-100 text-red-800', border: 'border-red-500', dot: 'bg-red-500', stroke: '#ef4444' },
   skipped: {
     badge: 'bg-zinc-100 text-zinc-500',
     border: 'border-zinc-300 border-dashed',
     dot: 'bg-zinc-300',
+    stroke: '#d4d4d8',
   },
-  waiting: { badge: 'bg-amber-100 text-amber-800', border: 'border-amber-500', dot: 'bg-amber-500' },
+  waiting: { badge: 'bg-amber-100 text-amber-800', border: 'border-amber-500', dot: 'bg-amber-500', stroke: '#f59e0b' },
   cancelled: {
     badge: 'bg-orange-100 text-orange-800',
     border: 'border-orange-400',
     dot: 'bg-orange-400',
+    stroke: '#fb923c',
   },
   interrupted: {
     badge: 'bg-orange-100 text-orange-800',
     border: 'border-orange-400',
     dot: 'bg-orange-400',
+    stroke: '#fb923c',
   },
 };
 

@@ -30,17 +30,30 @@ export class EditorPage {
     await this.waitReady();
   }
 
-  /** The canvas is mounted, every node is measured, and the first validation has answered. */
+  /**
+   * The canvas is mounted, every node in view has its card (zoomed far out, none has: the overview draws them), and
+   * the first validation has answered.
+   */
   async waitReady() {
     await expect(this.page.getByTestId('editor')).toBeVisible();
     await this.page.waitForFunction(() => {
       const pf = (window as unknown as PaiflowWindow).__paiflow;
       if (!pf) return false;
       const s = pf.editor.state;
+      const overview = document.querySelector<HTMLElement>('[data-testid="overview"]');
       return (
         s.validatedVersion === s.contentVersion &&
-        document.querySelectorAll('.react-flow__node').length === s.nodes.length
+        overview?.dataset.settled === 'true' &&
+        document.querySelectorAll('.react-flow__node').length === Number(overview.dataset.cards)
       );
+    });
+  }
+
+  /** The canvas's viewport: React Flow's pan (x, y, in screen px) and zoom. */
+  async viewport(): Promise<{ x: number; y: number; zoom: number }> {
+    return this.page.locator('.react-flow__viewport').evaluate((el) => {
+      const m = new DOMMatrix(getComputedStyle(el).transform);
+      return { x: m.e, y: m.f, zoom: m.a };
     });
   }
 

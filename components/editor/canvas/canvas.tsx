@@ -8,28 +8,30 @@ import {
   BackgroundVariant,
   ControlButton,
   Controls,
-  MiniMap,
   ReactFlow,
   useReactFlow,
-  useStore,
   type Connection,
   type Edge,
   type FinalConnectionState,
   type IsValidConnection,
   type NodeTypes,
-  type ReactFlowState,
 } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { DragEvent } from 'react';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext, useEditorState } from '../editor-context';
-import type { EditorState } from '../editor-store';
-import type { FlowEdge, FlowNode } from '../graph-model';
-import { FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
-import { FarEdges } from './far-edges';
-import { FAR_ZOOM, selectFar, WorkflowNode } from './workflow-node';
+import type { EditorState, EditorStore } from '../editor-store';
+import type { FlowNode } from '../graph-model';
+import { FIT_VIEW_OPTIONS, FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
+import { cardSize } from './card-geometry';
+import { MiniMap } from './minimap';
 import { openingViewport } from './opening-viewport';
+import { OverviewLayer } from './overview-layer';
+import { Overview } from './overview-model';
+import { cardEdges } from './overview-scene';
 import { PALETTE_MIME } from './palette';
+import { WorkflowNode } from './workflow-node';
 
 /**
  * Node types come from the registry at run time, and every type renders through the same card, so the map is a
@@ -42,45 +44,43 @@ const selectEdges = (s: EditorState) => s.edges;
 const selectFocus = (s: EditorState) => s.focusRequest;
 const selectEmpty = (s: EditorState) => s.nodes.length === 0;
 /**
- * Only the nodes and edges in view are in the DOM (a 500-node graph zoomed in paints a few dozen cards while it is
- * dragged or panned), except zoomed out this far, where a whole large graph is in view anyway and every card is
- * there, drawn in outline (workflow-node.tsx). The switch sits below the outline zoom, where a graph of a few
- * hundred nodes is already all in view, so crossing it mounts nothing at once.
+ * What React Flow is given of a node: its card's fixed size (so it has a size, and is fitted and culled, before it
+ * is measured), and `hidden` unless it has a card — the overview draws it then (overview-scene.ts).
  */
-const CULL_ZOOM = FAR_ZOOM / 3;
-const selectCull = (s: ReactFlowState) => s.transform[2] >= CULL_ZOOM;
-/** Zoomed far out React Flow draws no edges: far-edges.tsx draws them all as one path. */
-const NO_EDGES: FlowEdge[] = [];
-
-const MINIMAP_COLOR: Record<string, string> = {
-  start: '#27272a',
-  end: '#27272a',
-  llm: '#7c3aed',
-  template: '#0284c7',
-  condition: '#e11d48',
-  http: '#f59e0b',
-};
-const minimapColor = (n: FlowNode) => MINIMAP_COLOR[n.type ?? ''] ?? '#a1a1aa';
+function flowNodes(nodes: FlowNode[], cards: ReadonlySet<string>, types: EditorStore['types'], cache: NodeCopies) {
+  return nodes.map((n) => {
+    const hidden = !cards.has(n.id);
+    const copies = cache.get(n) ?? [];
+    if (!copies[+hidden]) {
+      const size = cardSize(n, types.get(n.type ?? ''));
+      copies[+hidden] = { ...n, initialWidth: size.width, initialHeight: size.height, hidden };
+      cache.set(n, copies);
+    }
+    return copies[+hidden]!;
+  });
+}
+type NodeCopies = WeakMap<FlowNode, Array<FlowNode | undefined>>;
 
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
-// Small, in the bottom-right corner; it can be hidden from the controls (remembered) and clicked to jump.
-const minimapStyle = { width: 128, height: 84 };
 const MIN_ZOOM = 0.05;
-const fitViewOptions = { padding: FIT_VIEW_PADDING, maxZoom: 1.2 };
+const fitViewOptions = { ...FIT_VIEW_OPTIONS, maxZoom: 1.2 };
 const openingFit = { padding: FIT_VIEW_PADDING, minZoom: MIN_ZOOM, maxZoom: fitViewOptions.maxZoom };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MULTI_KEYS = ['Control', 'Meta'];
 
 export function Canvas() {
-  const { editor } = useEditorContext();
+  const { editor, runs } = useEditorContext();
   const t = useTranslations('canvas');
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const focus = useEditorState(selectFocus);
   const empty = useEditorState(selectEmpty);
-  const cull = useStore(selectCull);
-  const far = useStore(selectFar);
   const rf = useReactFlow<FlowNode>();
+  const [overview] = useState(() => new Overview(editor, runs));
+  const cards = useSyncExternalStore(overview.subscribeCards, overview.getCards, overview.getCards);
+  const [copies] = useState<NodeCopies>(() => new WeakMap());
+  const flowNodeList = useMemo(() => flowNodes(nodes, cards, editor.types, copies), [nodes, cards, editor, copies]);
+  const flowEdgeList = useMemo(() => cardEdges(edges, cards), [edges, cards]);
   const wrapper = useRef<HTMLDivElement>(null);
   /**
    * Open fitted (opening-viewport.ts): React Flow mounts once the canvas's size is known, at the viewport that fits
@@ -92,8 +92,9 @@ export function Canvas() {
     const { width, height } = wrapper.current!.getBoundingClientRect();
     const { nodes } = editor.state;
     const viewport = openingViewport(nodes, editor.types, { width, height }, openingFit);
+    overview.open(viewport, { width, height });
     setOpening({ viewport, fit: !viewport && nodes.length > 0 });
-  }, [editor]);
+  }, [editor, overview]);
   const { minimap } = useLayoutPrefs();
   const jumpTo = useCallback(
     (_e: unknown, p: { x: number; y: number }) => void rf.setCenter(p.x, p.y, { zoom: rf.getZoom(), duration: 200 }),
@@ -189,8 +190,8 @@ export function Canvas() {
     >
       {opening && (
         <ReactFlow<FlowNode>
-          nodes={nodes}
-          edges={far ? NO_EDGES : edges}
+          nodes={flowNodeList}
+          edges={flowEdgeList}
           nodeTypes={nodeTypes}
           onNodesChange={editor.onNodesChange}
           onEdgesChange={editor.onEdgesChange}
@@ -217,9 +218,9 @@ export function Canvas() {
           maxZoom={2}
           attributionPosition="top-right"
           connectionRadius={28}
-          onlyRenderVisibleElements={cull}
+          onlyRenderVisibleElements
         >
-          {far && <FarEdges edges={edges} />}
+          <OverviewLayer overview={overview} />
           <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
           <Controls position="bottom-left" showInteractive={false} fitViewOptions={fitViewOptions}>
             <ControlButton
@@ -232,19 +233,7 @@ export function Canvas() {
               {/* i18n-exempt: an icon glyph */}▦
             </ControlButton>
           </Controls>
-          {minimap && (
-            <MiniMap
-              position="bottom-right"
-              style={minimapStyle}
-              pannable
-              zoomable
-              onClick={jumpTo}
-              nodeColor={minimapColor}
-              nodeStrokeWidth={0}
-              maskColor="rgba(244,244,245,0.7)"
-              data-testid="minimap"
-            />
-          )}
+          {minimap && <MiniMap onClick={jumpTo} />}
         </ReactFlow>
       )}
       {empty && (

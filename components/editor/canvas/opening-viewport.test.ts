@@ -2,7 +2,8 @@ import { getViewportForBounds } from '@xyflow/react';
 import { describe, expect, it } from 'vitest';
 import type { NodeTypeInfo } from '@/components/api/types';
 import type { FlowNode } from '../graph-model';
-import { cardSize, openingViewport } from './opening-viewport';
+import { cardSize } from './card-geometry';
+import { openingViewport } from './opening-viewport';
 
 const info = (type: string, outputs: string[], dynamicOutputs = false) =>
   ({

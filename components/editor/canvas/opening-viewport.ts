@@ -6,23 +6,8 @@
  */
 import { getViewportForBounds, type Viewport } from '@xyflow/react';
 import type { NodeTypeInfo } from '@/components/api/types';
-import { isBranching, outputsOf, type FlowNode } from '../graph-model';
-
-/** `w-60`. */
-export const CARD_WIDTH = 240;
-/** Two 2 px borders, a 46 px header and a 46 px body. */
-export const CARD_HEIGHT = 96;
-/** A branching card adds a row list (1 px border, 4 px padding above and below) with a 24 px row per branch. */
-const BRANCH_LIST = 9;
-const BRANCH_ROW = 24;
-
-export function cardSize(node: FlowNode, type: NodeTypeInfo | undefined): { width: number; height: number } {
-  if (!isBranching(type)) return { width: CARD_WIDTH, height: CARD_HEIGHT };
-  return {
-    width: CARD_WIDTH,
-    height: CARD_HEIGHT + BRANCH_LIST + BRANCH_ROW * outputsOf(type, node.data.config).length,
-  };
-}
+import type { FlowNode } from '../graph-model';
+import { cardSize } from './card-geometry';
 
 export interface FitOptions {
   padding: Parameters<typeof getViewportForBounds>[5];

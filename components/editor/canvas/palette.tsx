@@ -5,7 +5,7 @@ import { useTranslations } from 'next-intl';
 import { memo, useMemo, useState } from 'react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import { useEditorContext } from '../editor-context';
-import { categoryKey, categoryStyle, CATEGORY_STYLE } from './workflow-node';
+import { categoryKey, categoryStyle, CATEGORY_STYLE } from './categories';
 
 export const PALETTE_MIME = 'application/x-paiflow-node-type';
 

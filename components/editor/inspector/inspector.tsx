@@ -7,7 +7,7 @@ import { useEditorContext, useEditorState, useNodeProblems, useRunState } from '
 import { isTerminal, type RunState } from '../run/run-store';
 import type { EditorState } from '../editor-store';
 import { fieldPath, setIn } from '../graph-model';
-import { categoryStyle } from '../canvas/workflow-node';
+import { categoryStyle } from '../canvas/categories';
 import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
 import { RunNodePanel } from './run-node-panel';

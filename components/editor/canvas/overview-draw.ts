@@ -1,0 +1,221 @@
+/**
+ * Draws the overview on a 2D canvas: the node cards React Flow does not draw (out of their turn, or the view too far
+ * out to read them), each as its frame, border colour and category chip, with its title where the zoom makes it more
+ * than a smear; and every edge React Flow does not draw, with React Flow's own curves, under the real cards. The
+ * whole scene is a dozen fills and strokes and one text call per node in view, whatever the graph's size.
+ */
+import { getSmoothStepPath, Position, type InternalNode } from '@xyflow/react';
+import type { FlowEdge } from '../graph-model';
+import type { Anchor } from './card-geometry';
+import { overlaps, viewRect, type Rect, type SceneNode, type Transform } from './overview-scene';
+
+export interface DrawInput {
+  scene: readonly SceneNode[];
+  byId: ReadonlyMap<string, SceneNode>;
+  /** Nodes with a real card: React Flow draws them, and the edges between two of them. */
+  cards: ReadonlySet<string>;
+  edges: readonly FlowEdge[];
+  /** React Flow's nodes: the handle bounds it measured, where it has. */
+  lookup: ReadonlyMap<string, InternalNode>;
+  transform: Transform;
+  width: number;
+  height: number;
+  dpr: number;
+}
+
+const EDGE_STROKE = '#b1b1b7';
+const SELECTED_RING = '#6366f1';
+const TITLE_FILL = '#18181b';
+const TITLE_FONT = '600 13px ui-sans-serif, system-ui, sans-serif';
+/** Below this zoom a title is under 2 px tall: not drawn. */
+const TITLE_ZOOM = 0.15;
+/** React Flow's bezier curvature. */
+const CURVATURE = 0.25;
+
+/** How far React Flow's bezier control points reach out of a handle (`calculateControlOffset`). */
+export function controlOffset(dx: number): number {
+  return dx >= 0 ? 0.5 * dx : CURVATURE * 25 * Math.sqrt(-dx);
+}
+
+/**
+ * Where an edge meets a node, in flow coordinates: the outer side of the handle React Flow measured, or of the one
+ * the card's fixed geometry puts there; the first handle of its side when the named one is not found.
+ */
+export function edgeEnd(
+  node: SceneNode,
+  internal: InternalNode | undefined,
+  side: 'source' | 'target',
+  handleId: string | null | undefined,
+): { x: number; y: number } | null {
+  const measured = internal?.internals.handleBounds?.[side];
+  if (measured?.length) {
+    const h = (handleId != null && measured.find((x) => x.id === handleId)) || measured[0];
+    const { x, y } = internal!.internals.positionAbsolute;
+    return { x: x + h.x + (side === 'source' ? h.width : 0), y: y + h.y + h.height / 2 };
+  }
+  const anchors: Anchor[] =
+    side === 'source' ? node.shape.outputs : node.shape.input ? [node.shape.input] : node.shape.outputs;
+  if (!anchors.length) return null;
+  const a = (handleId != null && anchors.find((x) => x.id === handleId)) || anchors[0];
+  return { x: node.x + a.x, y: node.y + a.y };
+}
+
+/** The edges the overview draws, as [edge, source point, target point], for those that may cross the view. */
+function overviewEdges(input: DrawInput, view: Rect) {
+  const out: Array<[FlowEdge, { x: number; y: number }, { x: number; y: number }]> = [];
+  for (const e of input.edges) {
+    if (input.cards.has(e.source) && input.cards.has(e.target)) continue;
+    const s = input.byId.get(e.source);
+    const t = input.byId.get(e.target);
+    if (!s || !t) continue;
+    // A backwards curve loops out of its ends by its control offset (a smooth step by its own offset, under 100).
+    const reach = Math.max(controlOffset(t.x - s.x - s.shape.width), 100);
+    const left = Math.min(s.x, t.x) - reach;
+    const top = Math.min(s.y, t.y) - reach;
+    const right = Math.max(s.x + s.shape.width, t.x + t.shape.width) + reach;
+    const bottom = Math.max(s.y + s.shape.height, t.y + t.shape.height) + reach;
+    if (left >= view.x + view.width || right <= view.x || top >= view.y + view.height || bottom <= view.y) continue;
+    const a = edgeEnd(s, input.lookup.get(e.source), 'source', e.sourceHandle);
+    const b = edgeEnd(t, input.lookup.get(e.target), 'target', e.targetHandle);
+    if (a && b) out.push([e, a, b]);
+  }
+  return out;
+}
+
+function strokeEdges(ctx: CanvasRenderingContext2D, edges: ReturnType<typeof overviewEdges>) {
+  ctx.strokeStyle = EDGE_STROKE;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  const steps: string[] = [];
+  for (const [e, a, b] of edges) {
+    if (e.type === 'smoothstep' || e.type === 'step') {
+      const options = (e as { pathOptions?: { offset?: number; stepPosition?: number } }).pathOptions;
+      steps.push(
+        getSmoothStepPath({
+          sourceX: a.x,
+          sourceY: a.y,
+          sourcePosition: Position.Right,
+          targetX: b.x,
+          targetY: b.y,
+          targetPosition: Position.Left,
+          borderRadius: e.type === 'step' ? 0 : undefined,
+          offset: options?.offset,
+          stepPosition: options?.stepPosition,
+        })[0],
+      );
+      continue;
+    }
+    const off = controlOffset(b.x - a.x);
+    ctx.moveTo(a.x, a.y);
+    ctx.bezierCurveTo(a.x + off, a.y, b.x - off, b.y, b.x, b.y);
+  }
+  ctx.stroke();
+  for (const d of steps) ctx.stroke(new Path2D(d));
+}
+
+function cardPaths(nodes: readonly SceneNode[], inset: number, radius: number, key: (n: SceneNode) => string) {
+  const groups = new Map<string, SceneNode[]>();
+  for (const n of nodes) {
+    const k = key(n);
+    const list = groups.get(k);
+    if (list) list.push(n);
+    else groups.set(k, [n]);
+  }
+  return [...groups].map(([k, list]) => {
+    const path = new Path2D();
+    for (const n of list)
+      path.roundRect(n.x + inset, n.y + inset, n.shape.width - 2 * inset, n.shape.height - 2 * inset, radius);
+    return [k, path] as const;
+  });
+}
+
+function fillCards(ctx: CanvasRenderingContext2D, nodes: readonly SceneNode[], zoom: number) {
+  const white = new Path2D();
+  for (const n of nodes) white.roundRect(n.x, n.y, n.shape.width, n.shape.height, 8);
+  ctx.fillStyle = '#ffffff';
+  ctx.fill(white);
+  ctx.lineWidth = 2;
+  for (const [key, path] of cardPaths(nodes, 1, 7, (n) => `${n.stroke}${n.dashed ? ' dashed' : ''}`)) {
+    const [stroke, dashed] = key.split(' ');
+    ctx.setLineDash(dashed ? [4, 3] : []);
+    ctx.strokeStyle = stroke;
+    ctx.stroke(path);
+  }
+  ctx.setLineDash([]);
+  const selected = nodes.filter((n) => n.selected);
+  if (selected.length) {
+    ctx.strokeStyle = SELECTED_RING;
+    ctx.stroke(cardPaths(selected, -3, 11, () => '')[0][1]);
+  }
+  const chips = new Map<string, Path2D>();
+  for (const n of nodes) {
+    let path = chips.get(n.chip);
+    if (!path) chips.set(n.chip, (path = new Path2D()));
+    path.roundRect(n.x + 12, n.y + 13, 24, 24, 6);
+  }
+  for (const [color, path] of chips) {
+    ctx.fillStyle = color;
+    ctx.fill(path);
+  }
+  if (zoom < TITLE_ZOOM) return;
+  ctx.fillStyle = TITLE_FILL;
+  ctx.font = TITLE_FONT;
+  ctx.textBaseline = 'middle';
+  for (const n of nodes) ctx.fillText(n.title, n.x + 44, n.y + 19, n.shape.width - 56);
+}
+
+type DrawnEdge = ReturnType<typeof overviewEdges>[number];
+
+/** What a frame showed: the view, and the scene entries and edge ends it drew. */
+export interface DrawnFrame {
+  transform: Transform;
+  width: number;
+  height: number;
+  dpr: number;
+  nodes: SceneNode[];
+  edges: DrawnEdge[];
+}
+
+const sameEdge = ([e, a, b]: DrawnEdge, [f, c, d]: DrawnEdge) =>
+  e === f && a.x === c.x && a.y === c.y && b.x === d.x && b.y === d.y;
+
+/** Whether two frames would paint the same pixels (blank is blank whatever the view). */
+function samePicture(a: DrawnFrame, b: DrawnFrame): boolean {
+  if (!a.nodes.length && !a.edges.length && !b.nodes.length && !b.edges.length) return true;
+  return (
+    a.transform.every((v, i) => v === b.transform[i]) &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.dpr === b.dpr &&
+    a.nodes.length === b.nodes.length &&
+    a.nodes.every((n, i) => n === b.nodes[i]) &&
+    a.edges.length === b.edges.length &&
+    a.edges.every((e, i) => sameEdge(e, b.edges[i]))
+  );
+}
+
+/**
+ * Draws one frame and returns what it shows. When that is what the last frame showed (`last`) — a trace event for a
+ * node that has a card, a blank canvas staying blank — the canvas is left alone: a redraw would repaint and
+ * composite a full-size layer for nothing.
+ */
+export function drawOverview(ctx: CanvasRenderingContext2D, input: DrawInput, last?: DrawnFrame): DrawnFrame {
+  const { transform, width, height, dpr } = input;
+  const view = viewRect(transform, width, height);
+  const frame: DrawnFrame = {
+    transform: [...transform],
+    width,
+    height,
+    dpr,
+    edges: overviewEdges(input, view),
+    nodes: input.scene.filter((n) => !input.cards.has(n.id) && overlaps(n, view)),
+  };
+  if (last && samePicture(frame, last)) return frame;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  const [tx, ty, zoom] = transform;
+  ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
+  strokeEdges(ctx, frame.edges);
+  fillCards(ctx, frame.nodes, zoom);
+  return frame;
+}
