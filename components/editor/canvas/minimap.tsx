@@ -9,6 +9,7 @@
  */
 import { Panel, useStore, useStoreApi, type ReactFlowState } from '@xyflow/react';
 import { XYMinimap, type XYMinimapInstance } from '@xyflow/system';
+import { useTranslations } from 'next-intl';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, type MouseEvent } from 'react';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
@@ -43,6 +44,7 @@ const selectSize = (s: ReactFlowState) => `${s.width}x${s.height}`;
 
 function MiniMapImpl({ onClick }: { onClick?: (e: MouseEvent, position: { x: number; y: number }) => void }) {
   const { editor } = useEditorContext();
+  const t = useTranslations('canvas.minimap');
   const nodes = useEditorState(selectNodes);
   const view = useStore(selectView, sameView);
   const panZoom = useStore(selectFlow);
@@ -129,6 +131,8 @@ function MiniMapImpl({ onClick }: { onClick?: (e: MouseEvent, position: { x: num
         height={HEIGHT}
         viewBox={`${x} ${y} ${width} ${height}`}
         className="react-flow__minimap-svg"
+        role="img"
+        aria-label={t('label')}
         onClick={jump}
         data-testid="minimap"
         data-nodes={nodes.length}
