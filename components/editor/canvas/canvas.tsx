@@ -49,17 +49,18 @@ const selectEmpty = (s: EditorState) => s.nodes.length === 0;
  */
 function flowNodes(nodes: FlowNode[], cards: ReadonlySet<string>, types: EditorStore['types'], cache: NodeCopies) {
   return nodes.map((n) => {
-    const hidden = !cards.has(n.id);
-    const copies = cache.get(n) ?? [];
-    if (!copies[+hidden]) {
+    const as = cards.has(n.id) ? 'card' : 'hidden';
+    let copies = cache.get(n);
+    if (!copies) cache.set(n, (copies = {}));
+    if (!copies[as]) {
       const size = cardSize(n, types.get(n.type ?? ''));
-      copies[+hidden] = { ...n, initialWidth: size.width, initialHeight: size.height, hidden };
-      cache.set(n, copies);
+      copies[as] = { ...n, initialWidth: size.width, initialHeight: size.height, hidden: as === 'hidden' };
     }
-    return copies[+hidden]!;
+    return copies[as];
   });
 }
-type NodeCopies = WeakMap<FlowNode, Array<FlowNode | undefined>>;
+/** Per node of the editor, the two copies React Flow may be given (stable, so React Flow sees no change). */
+type NodeCopies = WeakMap<FlowNode, { card?: FlowNode; hidden?: FlowNode }>;
 
 const defaultEdgeOptions = { style: { strokeWidth: 1.5 } };
 const MIN_ZOOM = 0.05;

@@ -127,6 +127,6 @@ describe('a drawn node', () => {
     expect(sceneNode(n, template, shape, undefined, 2).stroke).toBe('#f87171');
     expect(sceneNode(n, template, shape, undefined, 0)).toMatchObject({ stroke: '#e4e4e7', title: 'a' });
     const skipped = sceneNode(n, template, shape, { ...run, status: 'skipped' }, 0);
-    expect(skipped).toMatchObject({ dashed: true, faded: true });
+    expect(skipped).toMatchObject({ dashed: true, stroke: '#d4d4d8' });
   });
 });

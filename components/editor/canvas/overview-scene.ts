@@ -1,10 +1,10 @@
 /**
- * What the overview (overview-layer.tsx) draws and what it answers to the pointer: every node as a plain card
- * shape in flow coordinates, which nodes get a real card (React Flow's DOM node) and which edges React Flow draws.
- * Only the nodes in view get a card, and zoomed out past FAR_ZOOM none do: a card is a React component, a DOM
- * subtree, store subscriptions and a paint layer, and a 500-node graph seen whole would mount hundreds at once.
- * Cards come into view a few per frame (`revealStep`); until their turn, and whenever they are out of view or the
- * view is too far out to read them, the overview draws them.
+ * What the overview (overview-draw.ts) draws and what it answers to the pointer (overview-pointer.ts): every node
+ * as a plain card shape in flow coordinates, which nodes get a real card (React Flow's DOM node) and which edges
+ * React Flow draws. Only the nodes in view get a card, and zoomed out past FAR_ZOOM none do: a card is a React
+ * component, a DOM subtree, store subscriptions and a paint layer, and a 500-node graph seen whole would mount
+ * hundreds at once. Cards come into view a few per frame (`revealStep`); until their turn, and whenever they are
+ * out of view or the view is too far out to read them, the overview draws them.
  */
 import type { NodeTypeInfo } from '@/components/api/types';
 import { STATUS_STYLE } from '@/components/ui/status';
@@ -15,7 +15,10 @@ import { categoryStyle } from './categories';
 
 /** Below this zoom no node has a card: 13 px text is under 4 px on screen. */
 export const FAR_ZOOM = 0.3;
-/** Cards mounted a frame (about 0.5 ms each), and cards removed a frame. */
+/**
+ * New cards a frame, and cards removed a frame. Mounting a card costs 1–3 ms (React, React Flow measuring it, layout
+ * and paint): 8 a frame made 20–28 ms frames while zooming out (bench/editor.bench.ts), 4 keep them under 16.
+ */
 export const REVEAL_BUDGET = { add: 4, remove: 30 };
 /** On opening, more at once: the first frame is one long task anyway, and a small graph gets all its cards. */
 export const OPENING_BUDGET = { add: 60, remove: 0 };
@@ -31,8 +34,8 @@ export interface SceneNode {
   chip: string;
   /** The border's colour: the run status, or red for a problem. */
   stroke: string;
+  /** Skipped in the run (a card is then dashed and faded). */
   dashed: boolean;
-  faded: boolean;
   selected: boolean;
 }
 
@@ -65,7 +68,6 @@ export function sceneNode(
     chip: categoryStyle(type?.category ?? '').color,
     stroke,
     dashed: status === 'skipped',
-    faded: status === 'skipped',
     selected: !!node.selected,
   };
 }
