@@ -3,7 +3,8 @@
  * and edge (components/editor/canvas/overview-*.ts), the minimap still shows every node, and zooming in to work
  * brings the cards in view, whose handles sit where the overview drew the edges' ends; and on the drawn nodes the
  * pointer works as on cards: a click selects (Ctrl adds), a drag moves the selection as one undo step without
- * panning, a Shift-drag box selects, a click on the empty canvas clears the selection, Delete removes them.
+ * panning, a Shift-drag box selects, a click on the empty canvas clears the selection, Delete removes them, and a
+ * double click zooms in to one.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { EditorPage, type PaiflowWindow } from './pages/editor.page';
@@ -134,7 +135,7 @@ test('zoomed far out no card is mounted: the overview draws every node, and card
   await expect(overview).toHaveAttribute('data-drawn', String(COUNT));
 });
 
-test('zoomed far out, drawn nodes are clicked, dragged as one undo step, box-selected and deleted', async ({
+test('zoomed far out, drawn nodes are clicked, dragged as one undo step, box-selected, deleted, zoomed to', async ({
   page,
   request,
 }) => {
@@ -193,4 +194,11 @@ test('zoomed far out, drawn nodes are clicked, dragged as one undo step, box-sel
   expect(graph.nodes.map((n) => n.id)).not.toContain('t2');
   expect(graph.edges.filter((e) => ['t1', 't2', 't3'].includes(String(e.source)))).toEqual([]);
   await expect(page.getByTestId('overview')).toHaveAttribute('data-drawn', String(COUNT - 3));
+
+  // A double click on a drawn node zooms in to work on it: selected, centred, its card mounted.
+  const t40 = await screenPoint(page, 't40');
+  await page.mouse.dblclick(t40.x, t40.y);
+  expect(await selected(page)).toEqual(['t40']);
+  await expect.poll(async () => (await view(page)).zoom).toBeGreaterThan(0.8);
+  await expect(editor.node('t40')).toBeVisible();
 });

@@ -1,9 +1,10 @@
 /**
  * The pointer on nodes the overview draws (no DOM card under the pointer, so the event reaches React Flow's pane):
  * a click selects the node (Ctrl/⌘ adds or removes it), a drag moves it — or the whole selection when it is part of
- * one — as one undo step, as React Flow does for its cards. A Shift-drag box selects React Flow's cards inside the
- * box, and the overview adds its own. Listeners sit on React Flow's root in the capture phase, ahead of its pane
- * (panning) and selection handlers, and step aside for anything that is not a drawn node.
+ * one — as one undo step, as React Flow does for its cards; a double click zooms in to it. A Shift-drag box selects
+ * React Flow's cards inside the box, and the overview adds its own. Listeners sit on React Flow's root in the
+ * capture phase, ahead of its pane (panning) and selection handlers, and step aside for anything that is not a
+ * drawn node.
  */
 import type { EdgeChange, NodeChange } from '@xyflow/react';
 import type { EditorStore } from '../editor-store';
@@ -142,6 +143,15 @@ export function attachOverviewPointer(
     swallowClick = false;
     e.stopPropagation();
   };
+  // A double click zooms in to work on the node (the editor centres a selected node at a working zoom), instead of
+  // React Flow's plain zoom-in at the pointer.
+  const onDoubleClick = (e: MouseEvent) => {
+    const node = hit(e);
+    if (!node) return;
+    e.stopPropagation();
+    e.preventDefault();
+    editor.selectNode(node.id);
+  };
   const onHover = (e: PointerEvent) => {
     if (gesture || e.buttons) return;
     root.classList.toggle('pf-over-drawn-node', !!hit(e));
@@ -162,12 +172,14 @@ export function attachOverviewPointer(
   root.addEventListener('pointerdown', onPointerDown, true);
   root.addEventListener('touchstart', swallowWhileGesture, true);
   root.addEventListener('click', onClick, true);
+  root.addEventListener('dblclick', onDoubleClick, true);
   root.addEventListener('pointermove', onHover);
   return () => {
     unsubscribe();
     root.removeEventListener('pointerdown', onPointerDown, true);
     root.removeEventListener('touchstart', swallowWhileGesture, true);
     root.removeEventListener('click', onClick, true);
+    root.removeEventListener('dblclick', onDoubleClick, true);
     root.removeEventListener('pointermove', onHover);
     window.removeEventListener('pointermove', onPointerMove);
     window.removeEventListener('pointerup', onPointerUp);
