@@ -67,7 +67,7 @@ const selected = (page: Page) =>
 test('zoomed far out no card is mounted: the overview draws every node, and cards come where it drew', async ({
   page,
   request,
-}) => {
+}, testInfo) => {
   const editor = await openFarOut(page, request);
   const overview = page.getByTestId('overview');
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
@@ -88,6 +88,7 @@ test('zoomed far out no card is mounted: the overview draws every node, and card
     }, p);
   expect(await pixel(await screenPoint(page, 't20', 24, 25))).toEqual({ red: 2, green: 132, blue: 199, alpha: 255 });
   expect((await pixel(await screenPoint(page, 't20', 270, 48))).alpha).toBe(0);
+  await testInfo.attach('overview-far-out.png', { body: await page.screenshot(), contentType: 'image/png' });
 
   // Zoomed in to work on t20, the cards in view are mounted, and the overview draws none of them.
   await page.evaluate(() => (window as unknown as Win).__paiflow.editor.selectNode('t20'));

@@ -38,6 +38,8 @@ class RecordingPath {
     this.d = d;
   }
   roundRect() {}
+  moveTo() {}
+  arc() {}
 }
 const realPath2D = globalThis.Path2D;
 beforeAll(() => void (globalThis.Path2D = RecordingPath as unknown as typeof Path2D));
@@ -178,6 +180,13 @@ describe('the overview’s nodes', () => {
     ).nodes.map((n) => n.id);
     expect(ids).toEqual(['b']);
     expect(ctx.texts).toEqual(['Title b']);
+  });
+
+  it('carry their problem count, as a card’s badge does', () => {
+    const flagged = { ...scene[1], problems: 2 };
+    const ctx = new RecordingContext();
+    drawOverview(ctx as unknown as CanvasRenderingContext2D, input([scene[0], flagged], []));
+    expect(ctx.texts).toEqual(['Title a', 'Title b', '2']);
   });
 
   it('lose their titles zoomed out past 0.15, where 13 px text is under 2 px', () => {

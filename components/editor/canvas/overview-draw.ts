@@ -27,6 +27,11 @@ const EDGE_STROKE = '#b1b1b7';
 const SELECTED_RING = '#6366f1';
 const TITLE_FILL = '#18181b';
 const TITLE_FONT = '600 13px ui-sans-serif, system-ui, sans-serif';
+const BADGE_FONT = 'bold 10px ui-sans-serif, system-ui, sans-serif';
+/** The card's colours for them: red-600, violet-600. */
+const PROBLEM_BADGE = '#dc2626';
+const BREAKPOINT = '#dc2626';
+const PINNED = '#7c3aed';
 /** Below this zoom a title is under 2 px tall: not drawn. */
 const TITLE_ZOOM = 0.15;
 /** React Flow's bezier curvature. */
@@ -157,11 +162,51 @@ function fillCards(ctx: CanvasRenderingContext2D, nodes: readonly SceneNode[], z
     ctx.fillStyle = color;
     ctx.fill(path);
   }
+  drawMarks(ctx, nodes);
   if (zoom < TITLE_ZOOM) return;
   ctx.fillStyle = TITLE_FILL;
   ctx.font = TITLE_FONT;
   ctx.textBaseline = 'middle';
-  for (const n of nodes) ctx.fillText(n.title, n.x + 44, n.y + 19, n.shape.width - 56);
+  for (const n of nodes)
+    ctx.fillText(n.title, n.x + 44, n.y + 19, n.shape.width - 56 - (n.breakpoint || n.pinned ? 24 : 0));
+  const flagged = nodes.filter((n) => n.problems > 0);
+  if (!flagged.length) return;
+  ctx.fillStyle = '#ffffff';
+  ctx.font = BADGE_FONT;
+  ctx.textAlign = 'center';
+  for (const n of flagged) ctx.fillText(String(n.problems), n.x + 2, n.y + 2);
+  ctx.textAlign = 'start';
+}
+
+/** What a card shows besides its title, where it shows it: the problem badge, the breakpoint and pinned marks. */
+function drawMarks(ctx: CanvasRenderingContext2D, nodes: readonly SceneNode[]) {
+  const circles = (color: string, list: readonly SceneNode[], at: (n: SceneNode) => [number, number, number]) => {
+    if (!list.length) return;
+    const path = new Path2D();
+    for (const n of list) {
+      const [x, y, r] = at(n);
+      path.moveTo(x + r, y);
+      path.arc(x, y, r, 0, Math.PI * 2);
+    }
+    ctx.fillStyle = color;
+    ctx.fill(path);
+  };
+  circles(
+    PROBLEM_BADGE,
+    nodes.filter((n) => n.problems > 0),
+    (n) => [n.x + 2, n.y + 2, 10],
+  );
+  circles(
+    BREAKPOINT,
+    nodes.filter((n) => n.breakpoint),
+    (n) => [n.x + n.shape.width - 17, n.y + 25, 5],
+  );
+  const pinnedX = (n: SceneNode) => n.x + n.shape.width - (n.breakpoint ? 31 : 17);
+  circles(
+    PINNED,
+    nodes.filter((n) => n.pinned),
+    (n) => [pinnedX(n), n.y + 25, 5],
+  );
 }
 
 type DrawnEdge = ReturnType<typeof overviewEdges>[number];

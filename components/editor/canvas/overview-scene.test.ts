@@ -119,12 +119,14 @@ describe('the pointer on drawn nodes', () => {
 });
 
 describe('a drawn node', () => {
-  it('takes its border from the run status, or red for a problem, and its title from the label', () => {
+  it('takes its border from the run status, or red for a problem, its title from the label, and its marks', () => {
     const n = flowNode('a', 0, 0);
     const shape = cardShape(n, template);
     const run = { status: 'failed' as const, attempt: 1, tokens: '' };
     expect(sceneNode(n, template, shape, run, 0).stroke).toBe('#ef4444');
-    expect(sceneNode(n, template, shape, undefined, 2).stroke).toBe('#f87171');
+    expect(sceneNode(n, template, shape, undefined, 2)).toMatchObject({ stroke: '#f87171', problems: 2 });
+    const flagged = { ...n, data: { ...n.data, breakpoint: true, pinned: { text: 'x' } } } as FlowNode;
+    expect(sceneNode(flagged, template, shape, undefined, 0)).toMatchObject({ breakpoint: true, pinned: true });
     expect(sceneNode(n, template, shape, undefined, 0)).toMatchObject({ stroke: '#e4e4e7', title: 'a' });
     const skipped = sceneNode(n, template, shape, { ...run, status: 'skipped' }, 0);
     expect(skipped).toMatchObject({ dashed: true, stroke: '#d4d4d8' });

@@ -36,6 +36,11 @@ export interface SceneNode {
   stroke: string;
   /** Skipped in the run (a card is then dashed and faded). */
   dashed: boolean;
+  /** How many problems the node has (a card shows them in a red badge). */
+  problems: number;
+  /** The editor-only flags a card shows in its header: a breakpoint, a pinned output. */
+  breakpoint: boolean;
+  pinned: boolean;
   selected: boolean;
 }
 
@@ -68,6 +73,9 @@ export function sceneNode(
     chip: categoryStyle(type?.category ?? '').color,
     stroke,
     dashed: status === 'skipped',
+    problems,
+    breakpoint: node.data.breakpoint === true,
+    pinned: node.data.pinned != null,
     selected: !!node.selected,
   };
 }
