@@ -10,10 +10,13 @@ import { sceneNode, type SceneNode } from './overview-scene';
 class RecordingContext {
   strokes: string[] = [];
   texts: string[] = [];
+  clears = 0;
   private path = '';
   canvas = { width: 1000, height: 600 };
   setTransform() {}
-  clearRect() {}
+  clearRect() {
+    this.clears++;
+  }
   setLineDash() {}
   beginPath() {
     this.path = '';
@@ -161,10 +164,20 @@ describe('the overview’s edges', () => {
     const moved = new RecordingContext();
     drawOverview(moved as unknown as CanvasRenderingContext2D, input(scene, edges, { transform: [5, 0, 1] }), first);
     expect(moved.strokes).not.toEqual([]);
+    // A new status colour is painted over the old card, without clearing or redrawing the rest.
     const b = { ...scene[1], stroke: '#ef4444' };
     const restyled = new RecordingContext();
     drawOverview(restyled as unknown as CanvasRenderingContext2D, input([scene[0], b], edges), first);
-    expect(restyled.strokes).not.toEqual([]);
+    expect(restyled).toMatchObject({ clears: 0, texts: ['Title b'] });
+    // A node that moved, or whose selection ring changed, is a full redraw.
+    for (const changed of [
+      { ...scene[1], x: scene[1].x + 10 },
+      { ...scene[1], selected: true },
+    ]) {
+      const full = new RecordingContext();
+      drawOverview(full as unknown as CanvasRenderingContext2D, input([scene[0], changed], edges), first);
+      expect(full).toMatchObject({ clears: 1, texts: ['Title a', 'Title b'] });
+    }
   });
 });
 

@@ -224,25 +224,40 @@ export interface DrawnFrame {
 const sameEdge = ([e, a, b]: DrawnEdge, [f, c, d]: DrawnEdge) =>
   e === f && a.x === c.x && a.y === c.y && b.x === d.x && b.y === d.y;
 
-/** Whether two frames would paint the same pixels (blank is blank whatever the view). */
-function samePicture(a: DrawnFrame, b: DrawnFrame): boolean {
-  if (!a.nodes.length && !a.edges.length && !b.nodes.length && !b.edges.length) return true;
+/** Whether two frames show the same view of the same edges and nodes, each node perhaps restyled in place. */
+function sameLayout(a: DrawnFrame, b: DrawnFrame): boolean {
   return (
     a.transform.every((v, i) => v === b.transform[i]) &&
     a.width === b.width &&
     a.height === b.height &&
     a.dpr === b.dpr &&
     a.nodes.length === b.nodes.length &&
-    a.nodes.every((n, i) => n === b.nodes[i]) &&
+    a.nodes.every((n, i) => n.id === b.nodes[i].id) &&
     a.edges.length === b.edges.length &&
     a.edges.every((e, i) => sameEdge(e, b.edges[i]))
   );
 }
 
 /**
- * Draws one frame and returns what it shows. When that is what the last frame showed (`last`) — a trace event for a
- * node that has a card, a blank canvas staying blank — the canvas is left alone: a redraw would repaint and
- * composite a full-size layer for nothing.
+ * A node whose new look paints over its old one without clearing: the same place, shape, title and marks, only the
+ * border (a run status) changed. What it draws outside its frame — the selection ring, the problem badge — did not.
+ */
+const restyledInPlace = (now: SceneNode, before: SceneNode) =>
+  now.x === before.x &&
+  now.y === before.y &&
+  now.shape === before.shape &&
+  now.title === before.title &&
+  now.chip === before.chip &&
+  now.selected === before.selected &&
+  now.problems === before.problems &&
+  now.breakpoint === before.breakpoint &&
+  now.pinned === before.pinned;
+
+/**
+ * Draws one frame and returns what it shows. Against what the last frame showed (`last`): nothing is drawn when it
+ * is the same — a trace event for a node that has a card, a blank canvas staying blank — and only the restyled
+ * nodes are painted over when nothing else changed (a live run zoomed out: a few status colours a frame, not 500
+ * cards). A full redraw of a full-size canvas is most of such a frame.
  */
 export function drawOverview(ctx: CanvasRenderingContext2D, input: DrawInput, last?: DrawnFrame): DrawnFrame {
   const { transform, width, height, dpr } = input;
@@ -255,10 +270,26 @@ export function drawOverview(ctx: CanvasRenderingContext2D, input: DrawInput, la
     edges: overviewEdges(input, view),
     nodes: input.scene.filter((n) => !input.cards.has(n.id) && overlaps(n, view)),
   };
-  if (last && samePicture(frame, last)) return frame;
+  const [tx, ty, zoom] = transform;
+  const blank = (f: DrawnFrame) => !f.nodes.length && !f.edges.length;
+  if (last && blank(frame) && blank(last)) return frame;
+  if (last && sameLayout(frame, last)) {
+    const changed: SceneNode[] = [];
+    let inPlace = true;
+    frame.nodes.forEach((n, i) => {
+      if (n === last.nodes[i]) return;
+      changed.push(n);
+      inPlace &&= restyledInPlace(n, last.nodes[i]);
+    });
+    if (inPlace) {
+      if (!changed.length) return frame;
+      ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
+      fillCards(ctx, changed, zoom);
+      return frame;
+    }
+  }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-  const [tx, ty, zoom] = transform;
   ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
   strokeEdges(ctx, frame.edges);
   fillCards(ctx, frame.nodes, zoom);
