@@ -11,7 +11,12 @@ import { EditorPage, type PaiflowWindow } from './pages/editor.page';
 import { createWorkflow } from './support/api';
 
 type Win = PaiflowWindow & {
-  __paiflow: { editor: { state: { selectedIds: string[] }; selectNode(id: string | null): void } };
+  __paiflow: {
+    editor: {
+      state: { selectedIds: string[]; edges: Array<{ id: string; selected?: boolean }> };
+      selectNode(id: string | null): void;
+    };
+  };
 };
 
 const view = (page: Page) => new EditorPage(page).viewport();
@@ -45,24 +50,30 @@ async function openFarOut(page: Page, request: Parameters<typeof createWorkflow>
   return editor;
 }
 
-/** A node's centre on screen, from its position in the editor and the viewport. */
+/** A flow point on screen, through the viewport. */
+async function flowPoint(page: Page, p: { x: number; y: number }) {
+  const [v, origin] = await Promise.all([view(page), page.locator('.react-flow__renderer').boundingBox()]);
+  return { x: origin!.x + v.x + p.x * v.zoom, y: origin!.y + v.y + p.y * v.zoom };
+}
+
+/** A node's centre on screen (or another point of it), from its position in the editor and the viewport. */
 async function screenPoint(page: Page, id: string, dx = 120, dy = 48) {
-  const [v, origin, pos] = await Promise.all([
-    view(page),
-    page.locator('.react-flow__renderer').boundingBox(),
-    page.evaluate(
-      (n) =>
-        (window as unknown as { __paiflow: { graph(): { nodes: Array<{ id: string; position: object }> } } }).__paiflow
-          .graph()
-          .nodes.find((x) => x.id === n)!.position as { x: number; y: number },
-      id,
-    ),
-  ]);
-  return { x: origin!.x + v.x + (pos.x + dx) * v.zoom, y: origin!.y + v.y + (pos.y + dy) * v.zoom };
+  const pos = await page.evaluate(
+    (n) =>
+      (window as unknown as { __paiflow: { graph(): { nodes: Array<{ id: string; position: object }> } } }).__paiflow
+        .graph()
+        .nodes.find((x) => x.id === n)!.position as { x: number; y: number },
+    id,
+  );
+  return flowPoint(page, { x: pos.x + dx, y: pos.y + dy });
 }
 
 const selected = (page: Page) =>
   page.evaluate(() => [...(window as unknown as Win).__paiflow.editor.state.selectedIds].sort());
+const selectedEdges = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as Win).__paiflow.editor.state.edges.filter((e) => e.selected).map((e) => e.id),
+  );
 
 test('zoomed far out no card is mounted: the overview draws every node, and cards come where it drew', async ({
   page,
@@ -202,4 +213,29 @@ test('zoomed far out, drawn nodes are clicked, dragged as one undo step, box-sel
   expect(await selected(page)).toEqual(['t40']);
   await expect.poll(async () => (await view(page)).zoom).toBeGreaterThan(0.8);
   await expect(editor.node('t40')).toBeVisible();
+});
+
+test('zoomed far out, a drawn edge is selected with a click, deleted, and brought back by undo', async ({
+  page,
+  request,
+}) => {
+  const editor = await openFarOut(page, request);
+  const edgeIds = async () => (await editor.graph()).edges.map((e) => String(e.id));
+  // e15 runs back from the end of the first row (t14's output at 4443, 23) to the start of the second (t15's input
+  // at -3, 183); the middle of React Flow's curve is the middle of its ends, in the gap between the rows.
+  const middle = await flowPoint(page, { x: (4443 - 3) / 2, y: (23 + 183) / 2 });
+  await page.mouse.click(middle.x, middle.y);
+  expect(await selectedEdges(page)).toEqual(['e15']);
+  expect(await selected(page)).toEqual([]);
+  // A click 8 px below it, still in the gap between the rows, is on the empty canvas: nothing is selected.
+  await page.mouse.click(middle.x, middle.y + 8);
+  expect(await selectedEdges(page)).toEqual([]);
+
+  await page.mouse.click(middle.x, middle.y);
+  await page.keyboard.press('Delete');
+  await expect.poll(edgeIds).not.toContain('e15');
+  expect(await edgeIds()).toHaveLength(COUNT - 2);
+  expect((await editor.graph()).nodes).toHaveLength(COUNT);
+  await page.getByTestId('undo').click();
+  await expect.poll(edgeIds).toContain('e15');
 });

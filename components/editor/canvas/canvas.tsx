@@ -157,6 +157,17 @@ export function Canvas() {
     [editor, t],
   );
 
+  /**
+   * A click on the empty canvas: React Flow unselects what it knows of; the edges only the overview draws (not
+   * between two cards, so not given to React Flow) are unselected here.
+   */
+  const onPaneClick = useCallback(() => {
+    const changes = editor.state.edges
+      .filter((e) => e.selected)
+      .map((e) => ({ type: 'select' as const, id: e.id, selected: false }));
+    if (changes.length) editor.onEdgesChange(changes);
+  }, [editor]);
+
   const readOnly = editor.readOnly;
 
   const onDragOver = useCallback(
@@ -198,6 +209,7 @@ export function Canvas() {
           onEdgesChange={editor.onEdgesChange}
           onConnect={onConnect}
           onConnectEnd={onConnectEnd}
+          onPaneClick={onPaneClick}
           isValidConnection={isValidConnection}
           onNodeDragStart={editor.onNodeDragStart}
           onNodeDragStop={editor.onNodeDragStop}

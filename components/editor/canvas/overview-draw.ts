@@ -25,6 +25,7 @@ export interface DrawInput {
 
 const EDGE_STROKE = '#b1b1b7';
 const SELECTED_RING = '#6366f1';
+const SELECTED_EDGE = '#4f46e5';
 const TITLE_FILL = '#18181b';
 const TITLE_FONT = '600 13px ui-sans-serif, system-ui, sans-serif';
 const BADGE_FONT = 'bold 10px ui-sans-serif, system-ui, sans-serif';
@@ -65,9 +66,12 @@ export function edgeEnd(
   return { x: node.x + a.x, y: node.y + a.y };
 }
 
-/** The edges the overview draws, as [edge, source point, target point], for those that may cross the view. */
-function overviewEdges(input: DrawInput, view: Rect) {
-  const out: Array<[FlowEdge, { x: number; y: number }, { x: number; y: number }]> = [];
+/** An edge the overview draws, with where it leaves its source and meets its target. */
+export type DrawnEdge = [FlowEdge, { x: number; y: number }, { x: number; y: number }];
+
+/** The edges the overview draws, for those that may cross the view. */
+function overviewEdges(input: DrawInput, view: Rect): DrawnEdge[] {
+  const out: DrawnEdge[] = [];
   for (const e of input.edges) {
     if (input.cards.has(e.source) && input.cards.has(e.target)) continue;
     const s = input.byId.get(e.source);
@@ -87,27 +91,42 @@ function overviewEdges(input: DrawInput, view: Rect) {
   return out;
 }
 
-function strokeEdges(ctx: CanvasRenderingContext2D, edges: ReturnType<typeof overviewEdges>) {
+function smoothStep(e: FlowEdge, a: { x: number; y: number }, b: { x: number; y: number }): string | null {
+  if (e.type !== 'smoothstep' && e.type !== 'step') return null;
+  const options = (e as { pathOptions?: { offset?: number; stepPosition?: number } }).pathOptions;
+  return getSmoothStepPath({
+    sourceX: a.x,
+    sourceY: a.y,
+    sourcePosition: Position.Right,
+    targetX: b.x,
+    targetY: b.y,
+    targetPosition: Position.Left,
+    borderRadius: e.type === 'step' ? 0 : undefined,
+    offset: options?.offset,
+    stepPosition: options?.stepPosition,
+  })[0];
+}
+
+/** One edge as a path of its own (to stroke it selected, or to hit-test it). */
+export function edgePath([e, a, b]: DrawnEdge): Path2D {
+  const step = smoothStep(e, a, b);
+  if (step) return new Path2D(step);
+  const path = new Path2D();
+  const off = controlOffset(b.x - a.x);
+  path.moveTo(a.x, a.y);
+  path.bezierCurveTo(a.x + off, a.y, b.x - off, b.y, b.x, b.y);
+  return path;
+}
+
+function strokeEdges(ctx: CanvasRenderingContext2D, edges: readonly DrawnEdge[]) {
   ctx.strokeStyle = EDGE_STROKE;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
   const steps: string[] = [];
   for (const [e, a, b] of edges) {
-    if (e.type === 'smoothstep' || e.type === 'step') {
-      const options = (e as { pathOptions?: { offset?: number; stepPosition?: number } }).pathOptions;
-      steps.push(
-        getSmoothStepPath({
-          sourceX: a.x,
-          sourceY: a.y,
-          sourcePosition: Position.Right,
-          targetX: b.x,
-          targetY: b.y,
-          targetPosition: Position.Left,
-          borderRadius: e.type === 'step' ? 0 : undefined,
-          offset: options?.offset,
-          stepPosition: options?.stepPosition,
-        })[0],
-      );
+    const step = smoothStep(e, a, b);
+    if (step) {
+      steps.push(step);
       continue;
     }
     const off = controlOffset(b.x - a.x);
@@ -116,6 +135,12 @@ function strokeEdges(ctx: CanvasRenderingContext2D, edges: ReturnType<typeof ove
   }
   ctx.stroke();
   for (const d of steps) ctx.stroke(new Path2D(d));
+  // Selected edges as React Flow draws them (app/globals.css: indigo, 2 px).
+  const selected = edges.filter(([e]) => e.selected);
+  if (!selected.length) return;
+  ctx.strokeStyle = SELECTED_EDGE;
+  ctx.lineWidth = 2;
+  for (const edge of selected) ctx.stroke(edgePath(edge));
 }
 
 function cardPaths(nodes: readonly SceneNode[], inset: number, radius: number, key: (n: SceneNode) => string) {
@@ -208,8 +233,6 @@ function drawMarks(ctx: CanvasRenderingContext2D, nodes: readonly SceneNode[]) {
     (n) => [pinnedX(n), n.y + 25, 5],
   );
 }
-
-type DrawnEdge = ReturnType<typeof overviewEdges>[number];
 
 /** What a frame showed: the view, and the scene entries and edge ends it drew. */
 export interface DrawnFrame {

@@ -6,10 +6,10 @@
  */
 import type { InternalNode, ReactFlowState, Viewport } from '@xyflow/react';
 import type { EditorState, EditorStore } from '../editor-store';
-import type { FlowNode } from '../graph-model';
+import type { FlowEdge, FlowNode } from '../graph-model';
 import type { RunState, RunStore } from '../run/run-store';
 import { cardShape } from './card-geometry';
-import { drawOverview, type DrawnFrame } from './overview-draw';
+import { drawOverview, edgePath, type DrawnFrame } from './overview-draw';
 import {
   OPENING_BUDGET,
   REVEAL_BUDGET,
@@ -32,6 +32,9 @@ function setData(el: HTMLElement, key: string, value: string) {
   if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
+/** How wide an edge is to the pointer, in screen pixels. */
+const EDGE_HIT_PX = 10;
+
 /** Below this zoom the cards draw no shadow. */
 const SHADOW_ZOOM = 0.6;
 
@@ -48,6 +51,8 @@ export class Overview {
   private frame = 0;
   /** What the canvas shows (undefined: it must be drawn). */
   private shown: DrawnFrame | undefined;
+  /** The shown edges as paths, made on the first hit-test of a frame. */
+  private edgeHits: { frame: DrawnFrame; paths: Path2D[] } | null = null;
   private wanted: {
     nodes: EditorState['nodes'];
     transform: ReactFlowState['transform'];
@@ -101,6 +106,25 @@ export class Overview {
       this.flow = null;
       this.canvas = null;
     };
+  }
+
+  /** The drawn edge within a few pixels of a screen point (a click on it selects it), or undefined. */
+  edgeAt(clientX: number, clientY: number): FlowEdge | undefined {
+    const frame = this.shown;
+    const ctx = this.canvas?.getContext('2d');
+    if (!frame?.edges.length || !ctx) return undefined;
+    if (this.edgeHits?.frame !== frame) this.edgeHits = { frame, paths: frame.edges.map(edgePath) };
+    const r = this.canvas!.getBoundingClientRect();
+    const [tx, ty, zoom] = frame.transform;
+    const { dpr } = frame;
+    ctx.save();
+    ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
+    ctx.lineWidth = EDGE_HIT_PX / zoom;
+    const x = (clientX - r.left) * dpr;
+    const y = (clientY - r.top) * dpr;
+    const i = this.edgeHits.paths.findIndex((path) => ctx.isPointInStroke(path, x, y));
+    ctx.restore();
+    return i >= 0 ? frame.edges[i][0] : undefined;
   }
 
   schedule() {

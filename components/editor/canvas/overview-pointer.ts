@@ -1,10 +1,10 @@
 /**
- * The pointer on nodes the overview draws (no DOM card under the pointer, so the event reaches React Flow's pane):
- * a click selects the node (Ctrl/⌘ adds or removes it), a drag moves it — or the whole selection when it is part of
- * one — as one undo step, as React Flow does for its cards; a double click zooms in to it. A Shift-drag box selects
- * React Flow's cards inside the box, and the overview adds its own. Listeners sit on React Flow's root in the
- * capture phase, ahead of its pane (panning) and selection handlers, and step aside for anything that is not a
- * drawn node.
+ * The pointer on what the overview draws (no DOM card under the pointer, so the event reaches React Flow's pane):
+ * a click selects a drawn node (Ctrl/⌘ adds or removes it), a drag moves it — or the whole selection when it is part
+ * of one — as one undo step, as React Flow does for its cards; a double click zooms in to it. A click on a drawn edge
+ * selects it, and Delete deletes it. A Shift-drag box selects React Flow's cards inside the box, and the overview
+ * adds its own. Listeners sit on React Flow's root in the capture phase, ahead of its pane (panning) and selection
+ * handlers, and step aside for anything that is not drawn.
  */
 import type { EdgeChange, NodeChange } from '@xyflow/react';
 import type { EditorStore } from '../editor-store';
@@ -61,13 +61,38 @@ export function attachOverviewPointer(
     if (edges.length) editor.onEdgesChange(edges);
   };
 
+  /** Selects a drawn edge and unselects everything else, or with Ctrl/⌘ adds or removes it. */
+  const selectEdge = (id: string, additive: boolean) => {
+    if (!additive) {
+      const nodes: NodeChange<FlowNode>[] = editor.state.nodes
+        .filter((n) => n.selected)
+        .map((n) => ({ type: 'select', id: n.id, selected: false }));
+      if (nodes.length) editor.onNodesChange(nodes);
+    }
+    const edges: EdgeChange<FlowEdge>[] = editor.state.edges
+      .filter((x) => (additive ? x.id === id : (x.id === id) !== !!x.selected))
+      .map((x) => ({ type: 'select', id: x.id, selected: additive ? !x.selected : x.id === id }));
+    if (edges.length) editor.onEdgesChange(edges);
+  };
+
+  // Delete removes the selected edges React Flow does not know of (it deletes its own, and the selected nodes).
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Delete' && e.key !== 'Backspace') return;
+    const t = e.target as HTMLElement | null;
+    if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+    const known = new Set(flow.getState().edges.map((x) => x.id));
+    const gone: EdgeChange<FlowEdge>[] = editor.state.edges
+      .filter((x) => x.selected && !known.has(x.id))
+      .map((x) => ({ type: 'remove', id: x.id }));
+    if (gone.length) editor.onEdgesChange(gone);
+  };
+
   const startDrag = (g: Gesture) => {
     const node = editor.state.nodes.find((n) => n.id === g.id);
     if (!node) return;
     if (!node.selected) select(new Set([g.id]), false);
-    const ids = new Set(editor.state.nodes.filter((n) => n.selected).map((n) => n.id));
     g.dragged = editor.state.nodes
-      .filter((n) => ids.has(n.id))
+      .filter((n) => n.selected)
       .map((n) => ({ id: n.id, x: n.position.x, y: n.position.y }));
     editor.onNodeDragStart();
   };
@@ -115,7 +140,15 @@ export function attachOverviewPointer(
     swallowClick = false;
     if (e.button !== 0 || !e.isPrimary || e.shiftKey || gesture) return;
     const node = hit(e);
-    if (!node) return;
+    if (!node) {
+      const edge = onPane(e) ? overview.edgeAt(e.clientX, e.clientY) : undefined;
+      if (!edge) return;
+      e.stopPropagation();
+      e.preventDefault();
+      swallowClick = true;
+      selectEdge(edge.id, e.ctrlKey || e.metaKey);
+      return;
+    }
     e.stopPropagation();
     e.preventDefault();
     swallowClick = true;
@@ -174,7 +207,9 @@ export function attachOverviewPointer(
   root.addEventListener('click', onClick, true);
   root.addEventListener('dblclick', onDoubleClick, true);
   root.addEventListener('pointermove', onHover);
+  window.addEventListener('keydown', onKeyDown);
   return () => {
+    window.removeEventListener('keydown', onKeyDown);
     unsubscribe();
     root.removeEventListener('pointerdown', onPointerDown, true);
     root.removeEventListener('touchstart', swallowWhileGesture, true);
