@@ -29,6 +29,7 @@ import { MiniMap } from './minimap';
 import { openingViewport } from './opening-viewport';
 import { OverviewLayer } from './overview-layer';
 import { Overview } from './overview-model';
+import { unselectEdges } from './overview-pointer';
 import { cardEdges } from './overview-scene';
 import { PALETTE_MIME } from './palette';
 import { WorkflowNode } from './workflow-node';
@@ -161,12 +162,7 @@ export function Canvas() {
    * A click on the empty canvas: React Flow unselects what it knows of; the edges only the overview draws (not
    * between two cards, so not given to React Flow) are unselected here.
    */
-  const onPaneClick = useCallback(() => {
-    const changes = editor.state.edges
-      .filter((e) => e.selected)
-      .map((e) => ({ type: 'select' as const, id: e.id, selected: false }));
-    if (changes.length) editor.onEdgesChange(changes);
-  }, [editor]);
+  const onPaneClick = useCallback(() => unselectEdges(editor), [editor]);
 
   const readOnly = editor.readOnly;
 

@@ -8,12 +8,24 @@
  */
 import type { EdgeChange, NodeChange } from '@xyflow/react';
 import type { EditorStore } from '../editor-store';
+import { inTextField } from '../use-editor-shortcuts';
 import type { FlowEdge, FlowNode } from '../graph-model';
 import type { FlowStoreApi, Overview } from './overview-model';
 import { nodeAt, nodesInside, type SceneNode } from './overview-scene';
 
 /** React Flow's default: a press that moves less than this is a click. */
 const DRAG_THRESHOLD = 3;
+
+/**
+ * Unselects every selected edge. React Flow unselects only the edges it knows of (those between two cards); the
+ * overview draws and selects the others.
+ */
+export function unselectEdges(editor: EditorStore) {
+  const changes: EdgeChange<FlowEdge>[] = editor.state.edges
+    .filter((e) => e.selected)
+    .map((e) => ({ type: 'select', id: e.id, selected: false }));
+  if (changes.length) editor.onEdgesChange(changes);
+}
 
 interface Gesture {
   id: string;
@@ -54,32 +66,19 @@ export function attachOverviewPointer(
       if (!!n.selected !== selected) changes.push({ type: 'select', id: n.id, selected });
     }
     if (changes.length) editor.onNodesChange(changes);
-    if (keepOthers) return;
-    const edges: EdgeChange<FlowEdge>[] = editor.state.edges
-      .filter((e) => e.selected)
-      .map((e) => ({ type: 'select', id: e.id, selected: false }));
-    if (edges.length) editor.onEdgesChange(edges);
+    if (!keepOthers) unselectEdges(editor);
   };
 
   /** Selects a drawn edge and unselects everything else, or with Ctrl/⌘ adds or removes it. */
   const selectEdge = (id: string, additive: boolean) => {
-    if (!additive) {
-      const nodes: NodeChange<FlowNode>[] = editor.state.nodes
-        .filter((n) => n.selected)
-        .map((n) => ({ type: 'select', id: n.id, selected: false }));
-      if (nodes.length) editor.onNodesChange(nodes);
-    }
-    const edges: EdgeChange<FlowEdge>[] = editor.state.edges
-      .filter((x) => (additive ? x.id === id : (x.id === id) !== !!x.selected))
-      .map((x) => ({ type: 'select', id: x.id, selected: additive ? !x.selected : x.id === id }));
-    if (edges.length) editor.onEdgesChange(edges);
+    if (!additive) select(new Set(), false);
+    const edge = editor.state.edges.find((x) => x.id === id);
+    if (edge) editor.onEdgesChange([{ type: 'select', id, selected: additive ? !edge.selected : true }]);
   };
 
   // Delete removes the selected edges React Flow does not know of (it deletes its own, and the selected nodes).
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Delete' && e.key !== 'Backspace') return;
-    const t = e.target as HTMLElement | null;
-    if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+    if ((e.key !== 'Delete' && e.key !== 'Backspace') || inTextField(e.target)) return;
     const known = new Set(flow.getState().edges.map((x) => x.id));
     const gone: EdgeChange<FlowEdge>[] = editor.state.edges
       .filter((x) => x.selected && !known.has(x.id))
@@ -121,9 +120,7 @@ export function attachOverviewPointer(
     const g = gesture;
     if (!g || e.pointerId !== g.pointerId) return;
     gesture = null;
-    window.removeEventListener('pointermove', onPointerMove);
-    window.removeEventListener('pointerup', onPointerUp);
-    window.removeEventListener('pointercancel', onPointerUp);
+    followPointer(false);
     if (g.dragged) {
       move(g, e, false);
       editor.onNodeDragStop();
@@ -134,6 +131,18 @@ export function attachOverviewPointer(
     if (!node) return;
     if (g.additive) editor.onNodesChange([{ type: 'select', id: node.id, selected: !node.selected }]);
     else select(new Set([node.id]), false);
+  };
+
+  /** While a gesture lasts, the pointer is followed over the whole window. */
+  const followPointer = (on: boolean) => {
+    const listeners = [
+      ['pointermove', onPointerMove],
+      ['pointerup', onPointerUp],
+      ['pointercancel', onPointerUp],
+    ] as const;
+    for (const [type, listener] of listeners)
+      if (on) window.addEventListener(type, listener);
+      else window.removeEventListener(type, listener);
   };
 
   const onPointerDown = (e: PointerEvent) => {
@@ -160,9 +169,7 @@ export function attachOverviewPointer(
       additive: e.ctrlKey || e.metaKey,
       dragged: null,
     };
-    window.addEventListener('pointermove', onPointerMove);
-    window.addEventListener('pointerup', onPointerUp);
-    window.addEventListener('pointercancel', onPointerUp);
+    followPointer(true);
   };
 
   // The press that started a gesture must not also pan or, as a click on the pane, clear the selection just made.
@@ -216,8 +223,6 @@ export function attachOverviewPointer(
     root.removeEventListener('click', onClick, true);
     root.removeEventListener('dblclick', onDoubleClick, true);
     root.removeEventListener('pointermove', onHover);
-    window.removeEventListener('pointermove', onPointerMove);
-    window.removeEventListener('pointerup', onPointerUp);
-    window.removeEventListener('pointercancel', onPointerUp);
+    followPointer(false);
   };
 }
