@@ -107,15 +107,29 @@ function smoothStep(e: FlowEdge, a: { x: number; y: number }, b: { x: number; y:
   })[0];
 }
 
+/** React Flow's bezier from a source handle to a target handle, traced on a context's path or a Path2D. */
+function traceBezier(to: CanvasPath, a: { x: number; y: number }, b: { x: number; y: number }) {
+  const off = controlOffset(b.x - a.x);
+  to.moveTo(a.x, a.y);
+  to.bezierCurveTo(a.x + off, a.y, b.x - off, b.y, b.x, b.y);
+}
+
 /** One edge as a path of its own (to stroke it selected, or to hit-test it). */
 export function edgePath([e, a, b]: DrawnEdge): Path2D {
   const step = smoothStep(e, a, b);
   if (step) return new Path2D(step);
   const path = new Path2D();
-  const off = controlOffset(b.x - a.x);
-  path.moveTo(a.x, a.y);
-  path.bezierCurveTo(a.x + off, a.y, b.x - off, b.y, b.x, b.y);
+  traceBezier(path, a, b);
   return path;
+}
+
+/** Draws in flow coordinates: the view's pan and zoom, at the device's pixel ratio. */
+export function setViewTransform(
+  ctx: CanvasRenderingContext2D,
+  { transform, dpr }: Pick<DrawnFrame, 'transform' | 'dpr'>,
+) {
+  const [tx, ty, zoom] = transform;
+  ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
 }
 
 function strokeEdges(ctx: CanvasRenderingContext2D, edges: readonly DrawnEdge[]) {
@@ -125,13 +139,8 @@ function strokeEdges(ctx: CanvasRenderingContext2D, edges: readonly DrawnEdge[])
   const steps: string[] = [];
   for (const [e, a, b] of edges) {
     const step = smoothStep(e, a, b);
-    if (step) {
-      steps.push(step);
-      continue;
-    }
-    const off = controlOffset(b.x - a.x);
-    ctx.moveTo(a.x, a.y);
-    ctx.bezierCurveTo(a.x + off, a.y, b.x - off, b.y, b.x, b.y);
+    if (step) steps.push(step);
+    else traceBezier(ctx, a, b);
   }
   ctx.stroke();
   for (const d of steps) ctx.stroke(new Path2D(d));
@@ -143,7 +152,8 @@ function strokeEdges(ctx: CanvasRenderingContext2D, edges: readonly DrawnEdge[])
   for (const edge of selected) ctx.stroke(edgePath(edge));
 }
 
-function cardPaths(nodes: readonly SceneNode[], inset: number, radius: number, key: (n: SceneNode) => string) {
+/** The nodes by a key (one fill or stroke per colour). */
+function groupBy(nodes: readonly SceneNode[], key: (n: SceneNode) => string): SceneNode[][] {
   const groups = new Map<string, SceneNode[]>();
   for (const n of nodes) {
     const k = key(n);
@@ -151,41 +161,37 @@ function cardPaths(nodes: readonly SceneNode[], inset: number, radius: number, k
     if (list) list.push(n);
     else groups.set(k, [n]);
   }
-  return [...groups].map(([k, list]) => {
-    const path = new Path2D();
-    for (const n of list)
-      path.roundRect(n.x + inset, n.y + inset, n.shape.width - 2 * inset, n.shape.height - 2 * inset, radius);
-    return [k, path] as const;
-  });
+  return [...groups.values()];
+}
+
+/** The cards' frames as one path, `inset` inside them (outside when negative). */
+function frames(nodes: readonly SceneNode[], inset: number, radius: number): Path2D {
+  const path = new Path2D();
+  for (const n of nodes)
+    path.roundRect(n.x + inset, n.y + inset, n.shape.width - 2 * inset, n.shape.height - 2 * inset, radius);
+  return path;
 }
 
 function fillCards(ctx: CanvasRenderingContext2D, nodes: readonly SceneNode[], zoom: number) {
-  const white = new Path2D();
-  for (const n of nodes) white.roundRect(n.x, n.y, n.shape.width, n.shape.height, 8);
   ctx.fillStyle = '#ffffff';
-  ctx.fill(white);
+  ctx.fill(frames(nodes, 0, 8));
   ctx.lineWidth = 2;
-  for (const [key, path] of cardPaths(nodes, 1, 7, (n) => `${n.stroke}${n.dashed ? ' dashed' : ''}`)) {
-    const [stroke, dashed] = key.split(' ');
-    ctx.setLineDash(dashed ? [4, 3] : []);
-    ctx.strokeStyle = stroke;
-    ctx.stroke(path);
+  for (const group of groupBy(nodes, (n) => `${n.stroke} ${n.dashed}`)) {
+    ctx.setLineDash(group[0].dashed ? [4, 3] : []);
+    ctx.strokeStyle = group[0].stroke;
+    ctx.stroke(frames(group, 1, 7));
   }
   ctx.setLineDash([]);
   const selected = nodes.filter((n) => n.selected);
   if (selected.length) {
     ctx.strokeStyle = SELECTED_RING;
-    ctx.stroke(cardPaths(selected, -3, 11, () => '')[0][1]);
+    ctx.stroke(frames(selected, -3, 11));
   }
-  const chips = new Map<string, Path2D>();
-  for (const n of nodes) {
-    let path = chips.get(n.chip);
-    if (!path) chips.set(n.chip, (path = new Path2D()));
-    path.roundRect(n.x + 12, n.y + 13, 24, 24, 6);
-  }
-  for (const [color, path] of chips) {
-    ctx.fillStyle = color;
-    ctx.fill(path);
+  for (const group of groupBy(nodes, (n) => n.chip)) {
+    const chips = new Path2D();
+    for (const n of group) chips.roundRect(n.x + 12, n.y + 13, 24, 24, 6);
+    ctx.fillStyle = group[0].chip;
+    ctx.fill(chips);
   }
   drawMarks(ctx, nodes);
   if (zoom < TITLE_ZOOM) return;
@@ -293,7 +299,7 @@ export function drawOverview(ctx: CanvasRenderingContext2D, input: DrawInput, la
     edges: overviewEdges(input, view),
     nodes: input.scene.filter((n) => !input.cards.has(n.id) && overlaps(n, view)),
   };
-  const [tx, ty, zoom] = transform;
+  const zoom = transform[2];
   const blank = (f: DrawnFrame) => !f.nodes.length && !f.edges.length;
   if (last && blank(frame) && blank(last)) return frame;
   if (last && sameLayout(frame, last)) {
@@ -306,14 +312,14 @@ export function drawOverview(ctx: CanvasRenderingContext2D, input: DrawInput, la
     });
     if (inPlace) {
       if (!changed.length) return frame;
-      ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
+      setViewTransform(ctx, frame);
       fillCards(ctx, changed, zoom);
       return frame;
     }
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-  ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
+  setViewTransform(ctx, frame);
   strokeEdges(ctx, frame.edges);
   fillCards(ctx, frame.nodes, zoom);
   return frame;

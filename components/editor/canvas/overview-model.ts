@@ -9,7 +9,7 @@ import type { EditorState, EditorStore } from '../editor-store';
 import type { FlowEdge, FlowNode } from '../graph-model';
 import type { RunState, RunStore } from '../run/run-store';
 import { cardShape } from './card-geometry';
-import { drawOverview, edgePath, type DrawnFrame } from './overview-draw';
+import { drawOverview, edgePath, setViewTransform, type DrawnFrame } from './overview-draw';
 import {
   OPENING_BUDGET,
   REVEAL_BUDGET,
@@ -115,13 +115,11 @@ export class Overview {
     if (!frame?.edges.length || !ctx) return undefined;
     if (this.edgeHits?.frame !== frame) this.edgeHits = { frame, paths: frame.edges.map(edgePath) };
     const r = this.canvas!.getBoundingClientRect();
-    const [tx, ty, zoom] = frame.transform;
-    const { dpr } = frame;
     ctx.save();
-    ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
-    ctx.lineWidth = EDGE_HIT_PX / zoom;
-    const x = (clientX - r.left) * dpr;
-    const y = (clientY - r.top) * dpr;
+    setViewTransform(ctx, frame);
+    ctx.lineWidth = EDGE_HIT_PX / frame.transform[2];
+    const x = (clientX - r.left) * frame.dpr;
+    const y = (clientY - r.top) * frame.dpr;
     const i = this.edgeHits.paths.findIndex((path) => ctx.isPointInStroke(path, x, y));
     ctx.restore();
     return i >= 0 ? frame.edges[i][0] : undefined;
