@@ -53,10 +53,10 @@ function elk(): Promise<ElkLike> {
   return elkPromise;
 }
 
-/** A card's size: measured, or before React Flow has measured it a plain card's fixed size. */
-const sizeOf = (n: FlowNode) => ({
-  width: n.measured?.width ?? n.width ?? CARD_WIDTH,
-  height: n.measured?.height ?? n.height ?? CARD_HEIGHT,
+/** A card's size: measured, or before React Flow has measured it the fixed size given (a plain card's). */
+const sizeOf = (n: FlowNode, fixed = { width: CARD_WIDTH, height: CARD_HEIGHT }) => ({
+  width: n.measured?.width ?? n.width ?? fixed.width,
+  height: n.measured?.height ?? n.height ?? fixed.height,
 });
 
 /**
@@ -65,8 +65,7 @@ const sizeOf = (n: FlowNode) => ({
  */
 function elkNode(n: FlowNode, t: NodeTypeInfo | undefined): { node: ElkNode; outPorts: Map<string, string> } {
   const shape = cardShape(n, t);
-  const width = n.measured?.width ?? n.width ?? shape.width;
-  const height = n.measured?.height ?? n.height ?? shape.height;
+  const { width, height } = sizeOf(n, shape);
   const outputs = n.type === 'end' ? [] : shape.outputs;
   const outPorts = new Map<string, string>();
   const inY = shape.input?.y ?? shape.outputs[0]?.y ?? 0;
@@ -145,7 +144,10 @@ export async function autoLayout(
     elkEdges.push({ id: `e${i}`, sources: [port], targets: [`${e.target}\u0000in`] });
   });
 
-  const aspect = wrapAspect(estimateRow(nodes, edges, sizeOf, { layer: LAYER_GAP, node: NODE_GAP }), viewport);
+  const aspect = wrapAspect(
+    estimateRow(nodes, edges, (n) => sizeOf(n), { layer: LAYER_GAP, node: NODE_GAP }),
+    viewport,
+  );
   const engine = await elk();
   const laid = await engine.layout({ id: 'root', layoutOptions: layoutOptions(aspect), children, edges: elkEdges });
 

@@ -10,21 +10,21 @@
 import type { NodeTypeInfo } from '@/components/api/types';
 import { isBranching, outputsOf, type FlowNode } from '../graph-model';
 
-/** `w-60`. */
-export const CARD_WIDTH = 240;
-/** Two 2 px borders, a 46 px header and a 46 px body. */
-export const CARD_HEIGHT = 96;
 const BORDER = 2;
 const HEADER = 46;
 const BODY = 46;
+/** `w-60`. */
+export const CARD_WIDTH = 240;
+/** Two borders, the header and the body: 96. */
+export const CARD_HEIGHT = 2 * BORDER + HEADER + BODY;
 /** The branch list: a 1 px border and 4 px padding above the rows, 4 px below. */
 const BRANCH_LIST_TOP = 5;
 const BRANCH_LIST = 9;
 const BRANCH_ROW = 24;
 /** `.pf-handle` (app/globals.css), centred on the card's inner edge by React Flow's handle CSS. */
 const HANDLE = 10;
-/** `top: 21px` on the input and a single output. */
-const TOP_HANDLE_TOP = 21;
+/** `top` of the input and a single output (workflow-node.tsx). */
+export const TOP_HANDLE_TOP = 21;
 
 export interface Anchor {
   /** The handle's id (`in` for the input). */
@@ -49,6 +49,23 @@ export function cardSize(node: FlowNode, type: NodeTypeInfo | undefined): { widt
     width: CARD_WIDTH,
     height: CARD_HEIGHT + BRANCH_LIST + BRANCH_ROW * outputsOf(type, node.data.config).length,
   };
+}
+
+/** The box around these nodes' cards, or null for no nodes. */
+export function cardsBounds(nodes: readonly FlowNode[], types: ReadonlyMap<string, NodeTypeInfo>) {
+  if (!nodes.length) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const n of nodes) {
+    const size = cardSize(n, types.get(n.type ?? ''));
+    minX = Math.min(minX, n.position.x);
+    minY = Math.min(minY, n.position.y);
+    maxX = Math.max(maxX, n.position.x + size.width);
+    maxY = Math.max(maxY, n.position.y + size.height);
+  }
+  return { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
 }
 
 /** A card's size and handle anchors, relative to its top-left corner. */

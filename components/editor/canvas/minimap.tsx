@@ -13,7 +13,8 @@ import { useTranslations } from 'next-intl';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, type MouseEvent } from 'react';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
-import { cardSize } from './card-geometry';
+import { cardsBounds, cardSize } from './card-geometry';
+import { viewRect, type Rect } from './overview-scene';
 
 const WIDTH = 128;
 const HEIGHT = 84;
@@ -31,14 +32,8 @@ const COLOR: Record<string, string> = {
 const OTHER = '#a1a1aa';
 
 const selectNodes = (s: EditorState) => s.nodes;
-const selectView = (s: ReactFlowState) => ({
-  x: -s.transform[0] / s.transform[2],
-  y: -s.transform[1] / s.transform[2],
-  width: s.width / s.transform[2],
-  height: s.height / s.transform[2],
-});
-const sameView = (a: ReturnType<typeof selectView>, b: ReturnType<typeof selectView>) =>
-  a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+const selectView = (s: ReactFlowState) => viewRect(s.transform, s.width, s.height);
+const sameView = (a: Rect, b: Rect) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 const selectFlow = (s: ReactFlowState) => s.panZoom;
 const selectSize = (s: ReactFlowState) => `${s.width}x${s.height}`;
 
@@ -53,34 +48,24 @@ function MiniMapImpl({ onClick }: { onClick?: (e: MouseEvent, position: { x: num
   const svg = useRef<SVGSVGElement>(null);
   const minimap = useRef<XYMinimapInstance | null>(null);
 
-  const { paths, bounds } = useMemo(() => {
+  const paths = useMemo(() => {
     const byColor = new Map<string, string[]>();
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
     for (const n of nodes) {
       const { width, height } = cardSize(n, editor.types.get(n.type ?? ''));
       const color = COLOR[n.type ?? ''] ?? OTHER;
       const list = byColor.get(color) ?? [];
       list.push(`M${n.position.x},${n.position.y}h${width}v${height}h${-width}z`);
       byColor.set(color, list);
-      minX = Math.min(minX, n.position.x);
-      minY = Math.min(minY, n.position.y);
-      maxX = Math.max(maxX, n.position.x + width);
-      maxY = Math.max(maxY, n.position.y + height);
     }
-    return {
-      paths: [...byColor].map(([color, d]) => ({ color, d: d.join('') })),
-      bounds: nodes.length ? { minX, minY, maxX, maxY } : null,
-    };
+    return [...byColor].map(([color, d]) => ({ color, d: d.join('') }));
   }, [nodes, editor]);
+  const bounds = useMemo(() => cardsBounds(nodes, editor.types) ?? view, [nodes, editor, view]);
 
   // The view and the nodes together, scaled to fit the minimap (React Flow's MiniMap's arithmetic).
-  const x0 = Math.min(bounds?.minX ?? view.x, view.x);
-  const y0 = Math.min(bounds?.minY ?? view.y, view.y);
-  const boxWidth = Math.max(bounds?.maxX ?? -Infinity, view.x + view.width) - x0;
-  const boxHeight = Math.max(bounds?.maxY ?? -Infinity, view.y + view.height) - y0;
+  const x0 = Math.min(bounds.x, view.x);
+  const y0 = Math.min(bounds.y, view.y);
+  const boxWidth = Math.max(bounds.x + bounds.width, view.x + view.width) - x0;
+  const boxHeight = Math.max(bounds.y + bounds.height, view.y + view.height) - y0;
   const viewScale = Math.max(boxWidth / WIDTH, boxHeight / HEIGHT);
   const offset = OFFSET * viewScale;
   const x = x0 - (viewScale * WIDTH - boxWidth) / 2 - offset;

@@ -7,7 +7,7 @@
 import { getViewportForBounds, type Viewport } from '@xyflow/react';
 import type { NodeTypeInfo } from '@/components/api/types';
 import type { FlowNode } from '../graph-model';
-import { cardSize } from './card-geometry';
+import { cardsBounds } from './card-geometry';
 
 export interface FitOptions {
   padding: Parameters<typeof getViewportForBounds>[5];
@@ -25,18 +25,7 @@ export function openingViewport(
   pane: { width: number; height: number },
   options: FitOptions,
 ): Viewport | undefined {
-  if (!nodes.length || pane.width <= 0 || pane.height <= 0) return undefined;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const n of nodes) {
-    const size = cardSize(n, types.get(n.type ?? ''));
-    minX = Math.min(minX, n.position.x);
-    minY = Math.min(minY, n.position.y);
-    maxX = Math.max(maxX, n.position.x + size.width);
-    maxY = Math.max(maxY, n.position.y + size.height);
-  }
-  const bounds = { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+  const bounds = cardsBounds(nodes, types);
+  if (!bounds || pane.width <= 0 || pane.height <= 0) return undefined;
   return getViewportForBounds(bounds, pane.width, pane.height, options.minZoom, options.maxZoom, options.padding);
 }

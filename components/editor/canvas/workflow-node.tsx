@@ -13,6 +13,7 @@ import type { NodeTypeInfo } from '@/components/api/types';
 import { formatDuration, STATUS_STYLE, StatusBadge } from '@/components/ui/status';
 import { useNodeProblems, useNodeRun, useNodeType } from '../editor-context';
 import { isBranching, outputsOf, type FlowNode } from '../graph-model';
+import { TOP_HANDLE_TOP } from './card-geometry';
 import { categoryStyle } from './categories';
 import { NodeResult, resultOf } from './node-result';
 import { Summary } from './node-summary';
@@ -20,8 +21,8 @@ import { Summary } from './node-summary';
 const DURATION_CHIP_CLASS =
   'rounded-full bg-white px-1.5 text-[9px] tabular-nums text-zinc-500 shadow-sm ring-1 ring-zinc-200';
 const HANDLE_LABEL = 'pointer-events-none absolute bottom-2.5 whitespace-nowrap text-[9px] leading-none text-zinc-400';
-/** card-geometry.ts has the same figure: edges the overview draws end where these handles are. */
-const TOP_HANDLE_STYLE = { top: 21 };
+/** Where card-geometry.ts says these handles are: the overview draws edges to the same place. */
+const TOP_HANDLE_STYLE = { top: TOP_HANDLE_TOP };
 
 function WorkflowNodeImpl({ id, type, data }: NodeProps<FlowNode>) {
   const tn = useTranslations('canvas.node');
