@@ -1,27 +1,13 @@
 import { getViewportForBounds } from '@xyflow/react';
 import { describe, expect, it } from 'vitest';
-import type { NodeTypeInfo } from '@/components/api/types';
 import type { FlowNode } from '../graph-model';
 import { cardSize } from './card-geometry';
+import { nodeTypeInfo } from './node-type-fixtures';
 import { openingViewport } from './opening-viewport';
 
-const info = (type: string, outputs: string[], dynamicOutputs = false) =>
-  ({
-    type,
-    version: 1,
-    label: type,
-    category: 'logic',
-    description: '',
-    sideEffects: false,
-    configSchema: {},
-    inputs: [{ id: 'in', label: 'in' }],
-    outputs: outputs.map((id) => ({ id, label: id })),
-    dynamicOutputs,
-  }) as NodeTypeInfo;
-
 const types = new Map([
-  ['template', info('template', ['out'])],
-  ['condition', info('condition', ['else'], true)],
+  ['template', nodeTypeInfo('template', ['out'])],
+  ['condition', nodeTypeInfo('condition', ['else'], { dynamicOutputs: true })],
 ]);
 
 const node = (id: string, type: string, x: number, y: number, config: Record<string, unknown> = {}) =>

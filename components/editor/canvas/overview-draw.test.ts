@@ -1,8 +1,8 @@
 import { getBezierPath, getSmoothStepPath, Position, type InternalNode } from '@xyflow/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeTypeInfo } from '@/components/api/types';
 import type { FlowEdge, FlowNode } from '../graph-model';
 import { cardShape } from './card-geometry';
+import { nodeTypeInfo } from './node-type-fixtures';
 import { drawOverview, edgeEnd, type DrawInput } from './overview-draw';
 import { sceneNode, type SceneNode } from './overview-scene';
 
@@ -48,13 +48,7 @@ const realPath2D = globalThis.Path2D;
 beforeAll(() => void (globalThis.Path2D = RecordingPath as unknown as typeof Path2D));
 afterAll(() => void (globalThis.Path2D = realPath2D));
 
-const template = {
-  type: 'template',
-  label: 'Template',
-  category: 'data',
-  inputs: [{ id: 'in', label: 'in' }],
-  outputs: [{ id: 'out', label: 'out' }],
-} as NodeTypeInfo;
+const template = nodeTypeInfo('template', ['out'], { label: 'Template', category: 'data' });
 const flowNode = (id: string, x: number, y: number) =>
   ({ id, type: 'template', position: { x, y }, data: { label: `Title ${id}`, config: {} } }) as FlowNode;
 const drawn = (n: FlowNode): SceneNode => sceneNode(n, template, cardShape(n, template), undefined, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeTypeInfo } from '@/components/api/types';
 import type { FlowEdge, FlowNode } from '../graph-model';
 import { cardShape } from './card-geometry';
+import { nodeTypeInfo } from './node-type-fixtures';
 import {
   cardEdges,
   FAR_ZOOM,
@@ -14,22 +14,9 @@ import {
   type SceneNode,
 } from './overview-scene';
 
-const info = (type: string, inputs: string[], outputs: string[], dynamicOutputs = false) =>
-  ({
-    type,
-    version: 1,
-    label: type,
-    category: 'logic',
-    description: '',
-    sideEffects: false,
-    configSchema: {},
-    inputs: inputs.map((id) => ({ id, label: id })),
-    outputs: outputs.map((id) => ({ id, label: id })),
-    dynamicOutputs,
-  }) as NodeTypeInfo;
-const template = info('template', ['in'], ['out']);
-const start = info('start', [], ['out']);
-const condition = info('condition', ['in'], ['else'], true);
+const template = nodeTypeInfo('template', ['out']);
+const start = nodeTypeInfo('start', ['out'], { inputs: [] });
+const condition = nodeTypeInfo('condition', ['else'], { dynamicOutputs: true });
 
 const flowNode = (id: string, x: number, y: number, config: Record<string, unknown> = {}) =>
   ({ id, type: 'template', position: { x, y }, data: { label: id, config } }) as FlowNode;
