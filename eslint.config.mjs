@@ -36,8 +36,25 @@ export default tseslint.config(
   },
   {
     // Tests and benchmarks read untyped JSON answers all the time; production code may not use `any`.
-    files: ['test/**', 'bench/**', 'e2e/**', '**/*.test.ts'],
+    files: ['test/**', 'bench/**', 'e2e/**', 'acceptance/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The acceptance suite is black-box: it knows the app only over HTTP, as an outside client does.
+    files: ['acceptance/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|(\\.\\./)+(app|lib|engine|components|i18n)(/|$))',
+              message: 'acceptance/ is black-box: talk to the server over HTTP, never import the app.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],

@@ -46,3 +46,5 @@ export const searchSchema = z.object({
   documentIds: z.array(z.string().min(1).max(200)).max(1000).optional(),
 });
 export type SearchInput = z.input<typeof searchSchema>;
+/** A search request after defaults are applied. */
+export type SearchQuery = z.output<typeof searchSchema>;

@@ -22,7 +22,7 @@ import { prepareDocumentInWorker } from '../cpu/tasks';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
-import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase } from './schemas';
+import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase, type SearchQuery } from './schemas';
 import type {
   ChunkRecord,
   Embedder,
@@ -410,7 +410,9 @@ export class KnowledgeBaseService implements KnowledgeService {
     } catch (e) {
       if (signal.aborted) return;
       await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
-      await this.o.catalog.updateDocument(doc.id, { status: 'failed', error: toErrorJson(e) }).catch(() => null);
+      // A failure nothing named (a bug, not a limit of the document) still says what failed.
+      const error = e instanceof PaiError ? toErrorJson(e) : { ...toErrorJson(e), code: 'DOCUMENT_INDEXING_FAILED' };
+      await this.o.catalog.updateDocument(doc.id, { status: 'failed', error }).catch(() => null);
     }
   }
 
@@ -424,6 +426,25 @@ export class KnowledgeBaseService implements KnowledgeService {
   ): Promise<KnowledgeSearchResult> {
     const r = searchSchema.parse(req);
     const kb = await this.getKnowledgeBase(knowledgeBaseId, opts.workspaceId);
+    try {
+      return await this.searchIn(kb, r, opts.signal);
+    } catch (e) {
+      // A store or embedder that fails in a way it did not name (a bug, a broken index file) is still the search
+      // failing, with a code, never an internal error without one.
+      if (e instanceof PaiError || (e as Error)?.name === 'AbortError') throw e;
+      throw new PaiError('KNOWLEDGE_SEARCH_FAILED', `searching ${kb.name} failed: ${(e as Error)?.message ?? e}`, {
+        status: 503,
+        retryable: true,
+        cause: e,
+      });
+    }
+  }
+
+  private async searchIn(
+    kb: KnowledgeBaseRecord,
+    r: SearchQuery,
+    signal: AbortSignal | undefined,
+  ): Promise<KnowledgeSearchResult> {
     const embedder = r.mode === 'bm25' ? undefined : await this.embedderFor(kb);
     // A query the embedder cannot read would get a vector that says nothing: no kNN for it at all.
     const notice =
@@ -437,8 +458,8 @@ export class KnowledgeBaseService implements KnowledgeService {
           }
         : undefined;
     if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
-    const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], opts.signal, embedder))[0] : undefined;
-    opts.signal?.throwIfAborted();
+    const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], signal, embedder))[0] : undefined;
+    signal?.throwIfAborted();
     const found = await this.o.store.search({
       kbId: kb.id,
       text: r.query,

