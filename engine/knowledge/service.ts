@@ -145,6 +145,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       getKnowledgeBase: own,
       deleteKnowledgeBase: async (id: string) => this.deleteKnowledgeBase((await own(id)).id),
       addDocument: async (id: string, upload: DocumentUpload) => this.addDocument((await own(id)).id, upload),
+      addDocuments: async (id: string, uploads: DocumentUpload[]) => this.addDocuments((await own(id)).id, uploads),
       listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
       getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
@@ -224,21 +225,53 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   /** Records the document as queued and indexes it in the background; returns at once. */
   async addDocument(kbId: string, upload: DocumentUpload): Promise<DocumentRecord> {
+    return (await this.addDocuments(kbId, [upload]))[0];
+  }
+
+  /**
+   * Several uploads at once (a multipart body with several files): every one is checked before any is recorded, so
+   * a refused file leaves nothing half-uploaded. `files[i]` in an error's path names the refused one.
+   */
+  async addDocuments(kbId: string, uploads: DocumentUpload[]): Promise<DocumentRecord[]> {
     if (this.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down', { status: 503 });
     await this.getKnowledgeBase(kbId);
-    const title = upload.title.trim();
-    if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { status: 400, path: 'title' });
-    if (upload.bytes === undefined && upload.text === undefined)
-      throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: 'file' });
-    const mime =
-      upload.bytes !== undefined
-        ? detectMime(upload.filename, upload.mime)
-        : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
-    const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
-    const doc = await this.o.catalog.createDocument({ id: newId('doc'), knowledgeBaseId: kbId, title, mime, byteSize });
-    this.queue.push({ doc, upload: { ...upload, title }, mime, controller: new AbortController() });
+    const checked = uploads.map((upload, i) => {
+      const where = (path: string) => (uploads.length > 1 ? `files[${i}].${path}` : path);
+      const title = upload.title.trim();
+      if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { status: 400, path: where('title') });
+      if (upload.bytes === undefined && upload.text === undefined)
+        throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: where('file') });
+      let mime: DocumentMime;
+      try {
+        mime =
+          upload.bytes !== undefined
+            ? detectMime(upload.filename, upload.mime)
+            : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
+      } catch (e) {
+        if (!(e instanceof PaiError) || uploads.length === 1) throw e;
+        throw new PaiError(e.code, `${upload.filename ?? title}: ${e.message}`, {
+          status: e.status,
+          path: where('file'),
+          details: e.details,
+        });
+      }
+      return { upload: { ...upload, title }, mime };
+    });
+    const docs: DocumentRecord[] = [];
+    for (const { upload, mime } of checked) {
+      const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
+      const doc = await this.o.catalog.createDocument({
+        id: newId('doc'),
+        knowledgeBaseId: kbId,
+        title: upload.title,
+        mime,
+        byteSize,
+      });
+      this.queue.push({ doc, upload, mime, controller: new AbortController() });
+      docs.push(doc);
+    }
     this.pump();
-    return doc;
+    return docs;
   }
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {

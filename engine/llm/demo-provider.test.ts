@@ -26,6 +26,28 @@ describe('DemoProvider', () => {
     expect(res.usage.outputTokens).toBe(Math.ceil(res.text.length / 4));
   });
 
+  it('answers a grounded prompt from its first cited passage, with the citation', async () => {
+    const system =
+      'Answer ONLY from the context below. Cite the sources you use as [n].\n\nContext:\n' +
+      '[1] returns (p. 2)\nCustomers may return an item within 30 days. Refunds follow.\n\n[2] shipping\nParcels ship.';
+    const res = await demo.chat({
+      model: '',
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'q' },
+      ],
+    });
+    expect(res.text).toBe(`${DEMO_PREFIX} From returns: "Customers may return an item within 30 days." [1]`);
+    const zh = await demo.chat({
+      model: '',
+      messages: [
+        { role: 'system', content: 'Context:\n[1] 退款政策\n款项将在七个工作日内退回。其他说明。' },
+        { role: 'user', content: '退款多久到账' },
+      ],
+    });
+    expect(zh.text).toBe(`${DEMO_PREFIX} From 退款政策: "款项将在七个工作日内退回。" [1]`);
+  });
+
   it('is deterministic and input-sensitive', async () => {
     const a = await demo.chat(req('hello world'));
     const b = await new DemoProvider().chat(req('hello world'));

@@ -85,6 +85,11 @@ export class DemoProvider implements LlmProvider {
           ? { toolResults: toolResults.map((r) => ({ tool: r.name, result: clip(r.content) })) }
           : {}),
       });
+    } else if (citedPassage(msgs)) {
+      // Grounded (an LLM node with a knowledge context): quote the best passage with its citation, so the offline
+      // RAG example answers from the documents, as a real model would be asked to.
+      const p = citedPassage(msgs)!;
+      text = `${DEMO_PREFIX} From ${p.title}: "${clip(p.sentence)}" ${p.citation}`;
     } else if (toolResults.length) {
       const summary = toolResults.map((r) => `${r.name} returned: ${clip(r.content)}`).join('; ');
       text = `${DEMO_PREFIX} Tool results — ${summary} (fingerprint ${fingerprint})`;
@@ -149,4 +154,18 @@ function trailingToolResults(msgs: ChatMessage[]): { name: string; content: stri
     out.unshift({ name, content: m.content });
   }
   return out;
+}
+
+/**
+ * The first passage of a grounded prompt's context — blocks `[n] Title (p. x)` + text after "Context:" in the system
+ * message, as engine/knowledge/format-context.ts writes them — with its first sentence.
+ */
+function citedPassage(msgs: ChatMessage[]): { citation: string; title: string; sentence: string } | undefined {
+  const system = msgs.find((m) => m.role === 'system')?.content ?? '';
+  const at = system.lastIndexOf('Context:\n');
+  if (at < 0) return undefined;
+  const m = /^(\[\d+\]) ([^\n]+)\n([^\n]+)/.exec(system.slice(at + 'Context:\n'.length));
+  if (!m) return undefined;
+  const sentence = m[3].trim().split(/(?<=[.!?。！？])\s*/)[0];
+  return { citation: m[1], title: m[2].replace(/ \(p\. \d+\)$/, ''), sentence };
 }

@@ -1,5 +1,6 @@
 /**
- * Reads a document upload: multipart/form-data with a `file` (and optional `title`), or JSON { title, text, mime? }.
+ * Reads a document upload: multipart/form-data with one or more `file` fields (and, with one file, an optional
+ * `title`), or JSON { title, text, mime? }.
  * The body is read with a byte limit before parsing (413 past KNOWLEDGE_MAX_UPLOAD_BYTES, default 20 MiB).
  */
 import { settings } from '@/engine/config/settings';
@@ -14,7 +15,10 @@ function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   return readBytesLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'upload' });
 }
 
-export async function readUpload(req: Request): Promise<DocumentUpload> {
+/** At most this many files in one multipart upload (each is a document of its own). */
+export const MAX_FILES_PER_UPLOAD = 50;
+
+export async function readUploads(req: Request): Promise<DocumentUpload[]> {
   const type = req.headers.get('content-type') ?? '';
   const limit = settings().KNOWLEDGE_MAX_UPLOAD_BYTES;
   if (/^multipart\/form-data/i.test(type)) {
@@ -25,27 +29,43 @@ export async function readUpload(req: Request): Promise<DocumentUpload> {
     } catch {
       throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed', { status: 400 });
     }
-    const file = form.get('file');
-    if (!file || typeof file === 'string')
+    for (const key of new Set(form.keys()))
+      if (key !== 'file' && key !== 'title')
+        throw new PaiError('UNKNOWN_KEY', `unknown form field "${key}"; send "file" (one or more) and "title"`, {
+          status: 400,
+          path: key,
+        });
+    const files = form.getAll('file');
+    if (!files.length || files.some((f) => typeof f === 'string'))
       throw new PaiError('VALIDATION_ERROR', 'a "file" field with the document is required', {
         status: 400,
         path: 'file',
       });
+    if (files.length > MAX_FILES_PER_UPLOAD)
+      throw new PaiError('TOO_MANY_FILES', `at most ${MAX_FILES_PER_UPLOAD} files per upload`, {
+        status: 400,
+        path: 'file',
+      });
     const rawTitle = form.get('title');
-    const filename = (file as File).name || 'document';
-    const title =
-      (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
-    if (CONTROL_CHARACTERS.test(title))
-      throw new PaiError('VALIDATION_ERROR', NO_CONTROL_CHARACTERS, { status: 400, path: 'title' });
-    if (title.length > 500)
-      throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path: 'title' });
-    return {
-      title,
-      filename,
-      mime: (file as File).type || undefined,
-      bytes: new Uint8Array(await (file as File).arrayBuffer()),
-    };
+    if (typeof rawTitle === 'string' && rawTitle.trim() && files.length > 1)
+      throw new PaiError('VALIDATION_ERROR', 'a title names one file; with several files each is titled by its name', {
+        status: 400,
+        path: 'title',
+      });
+    return Promise.all(
+      (files as File[]).map(async (file, i) => {
+        const filename = file.name || 'document';
+        const title =
+          (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
+        const path = files.length > 1 ? `files[${i}].title` : 'title';
+        if (CONTROL_CHARACTERS.test(title))
+          throw new PaiError('VALIDATION_ERROR', NO_CONTROL_CHARACTERS, { status: 400, path });
+        if (title.length > 500)
+          throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path });
+        return { title, filename, mime: file.type || undefined, bytes: new Uint8Array(await file.arrayBuffer()) };
+      }),
+    );
   }
   const body = await readJson(req, textDocumentSchema, { limit });
-  return { title: body.title, text: body.text, mime: body.mime };
+  return [{ title: body.title, text: body.text, mime: body.mime }];
 }
