@@ -1,10 +1,24 @@
+import { networkInterfaces } from 'node:os';
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
 
 // Pages read their language and messages per request from i18n/request.ts (no locale in the URL).
 const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
 
+/**
+ * `next dev` serves its scripts and HMR socket only to the origins it trusts: by default `localhost`, so the app opened
+ * at http://127.0.0.1:3000 or at the "Network" address it prints sat on "Loading…". Trust the loopback addresses and
+ * this machine's own interface addresses (only `next dev` reads this; the production server has no such resources).
+ */
+function devOrigins(): string[] {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .flatMap((i) => (i ? [i.family === 'IPv6' ? `[${i.address}]` : i.address] : []));
+  return [...new Set(['127.0.0.1', '[::1]', ...own])];
+}
+
 const nextConfig: NextConfig = {
+  allowedDevOrigins: devOrigins(),
   // Native/WASM database drivers and the generated Prisma runtime stay as plain Node requires.
   serverExternalPackages: [
     '@electric-sql/pglite',

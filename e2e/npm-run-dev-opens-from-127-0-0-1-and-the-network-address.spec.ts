@@ -1,0 +1,55 @@
+/**
+ * Guarantee: the quick start works as printed — `npm run dev` opened at http://127.0.0.1:PORT or at the "Network"
+ * address `next dev` prints reaches the app (the sign-in page), instead of sitting on "Loading…" because the dev
+ * server refuses its own scripts and HMR socket to an origin it does not trust (allowedDevOrigins).
+ * It starts `npm run dev` of its own (it builds into .next/dev, so the suite's production build is untouched).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ROOT } from './support/environment';
+import { SIGNED_OUT } from './support/api';
+
+test.use({ storageState: SIGNED_OUT });
+
+let dev: ChildProcess | undefined;
+let output = '';
+
+test.afterAll(() => {
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+});
+
+test('npm run dev reaches the app at 127.0.0.1 and at its Network address', async ({ page }) => {
+  test.setTimeout(360_000);
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'paiflow-dev-')),
+    OPENAI_API_KEY: '',
+    PAIFLOW_OWNER_EMAIL: 'dev-owner@example.test',
+    PAIFLOW_OWNER_PASSWORD: 'dev-owner-password-1',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+  for (const k of ['DATABASE_URL', 'REDIS_URL', 'QUEUE_MODE', 'NODE_ENV']) delete env[k];
+  // As the README says: `npm run dev` (with a port of its own, so it never meets a developer's server).
+  dev = spawn('npm', ['run', 'dev', '--', '--port', String(port)], { cwd: ROOT, env, detached: true });
+  dev.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  dev.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  await expect.poll(() => /Ready in/.test(output), { timeout: 120_000 }).toBe(true);
+  const network = /Network:\s+(http:\/\/\S+)/.exec(output)?.[1];
+
+  const messages: string[] = [];
+  page.on('console', (m) => messages.push(m.text()));
+  for (const base of [`http://127.0.0.1:${port}`, ...(network ? [network] : [])]) {
+    await page.goto(`${base}/`, { timeout: 180_000 });
+    // The first request compiles the page and opens a fresh database: minutes on a busy 2-core machine.
+    await expect(page.getByRole('button', { name: 'Sign in' }), `${base}\n${output.slice(-3000)}`).toBeVisible({
+      timeout: 180_000,
+    });
+    await expect(page).toHaveURL(new RegExp(`^${base.replace(/[.[\]]/g, '\\$&')}/login`));
+  }
+  expect(output).not.toMatch(/Blocked cross-origin request/);
+  expect(messages.filter((m) => /_next\/hmr.*failed/.test(m))).toEqual([]);
+});
