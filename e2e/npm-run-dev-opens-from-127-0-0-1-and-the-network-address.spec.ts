@@ -2,7 +2,8 @@
  * Guarantee: the quick start works as printed — `npm run dev` opened at http://127.0.0.1:PORT or at the "Network"
  * address `next dev` prints reaches the app (the sign-in page), instead of sitting on "Loading…" because the dev
  * server refuses its own scripts and HMR socket to an origin it does not trust (allowedDevOrigins).
- * It starts `npm run dev` of its own (it builds into .next/dev, so the suite's production build is untouched).
+ * Knowledge bases index and answer under `next dev` too. It starts `npm run dev` of its own (which builds into
+ * .next/dev, so the suite's production build is untouched).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -21,7 +22,9 @@ test.afterAll(() => {
   if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
 });
 
-test('npm run dev reaches the app at 127.0.0.1 and at its Network address', async ({ page }) => {
+test('npm run dev reaches the app at 127.0.0.1 and at its Network address, and knowledge bases work', async ({
+  page,
+}) => {
   test.setTimeout(360_000);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const env: NodeJS.ProcessEnv = {
@@ -52,4 +55,51 @@ test('npm run dev reaches the app at 127.0.0.1 and at its Network address', asyn
   }
   expect(output).not.toMatch(/Blocked cross-origin request/);
   expect(messages.filter((m) => /_next\/hmr.*failed/.test(m))).toEqual([]);
+
+  // Knowledge bases work under `next dev` too (its bundle mangled package paths differently from the build's).
+  const base = `http://127.0.0.1:${port}`;
+  const api = page.request;
+  const headers = { origin: base };
+  // Under `next dev` each route compiles on its first request: minutes on a busy 2-core machine.
+  const COMPILE = 180_000;
+  const login = await api.post(`${base}/api/auth/login`, {
+    data: { email: env.PAIFLOW_OWNER_EMAIL, password: env.PAIFLOW_OWNER_PASSWORD },
+    timeout: COMPILE,
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  const kb = await (
+    await api.post(`${base}/api/knowledge-bases`, { data: { name: 'Dev KB' }, headers, timeout: COMPILE })
+  ).json();
+  for (const [title, text] of [
+    ['Returns', 'Customers may return an unused item within 30 days of delivery.'],
+    ['退款政策', '退款申请审核通过后，款项将在七个工作日内原路退回。'],
+  ]) {
+    const up = await api.post(`${base}/api/knowledge-bases/${kb.id}/documents`, {
+      data: { title, text },
+      headers,
+      timeout: COMPILE,
+    });
+    expect(up.status(), await up.text()).toBe(202);
+  }
+  await expect
+    .poll(
+      async () =>
+        (await (await api.get(`${base}/api/knowledge-bases/${kb.id}/documents`, { timeout: COMPILE })).json()).map(
+          (d: { status: string }) => d.status,
+        ),
+      { timeout: 120_000 },
+    )
+    .toEqual(['indexed', 'indexed']);
+  for (const [query, title] of [
+    ['how many days to return an item', 'Returns'],
+    ['退款多久到账', '退款政策'],
+  ]) {
+    const res = await api.post(`${base}/api/knowledge-bases/${kb.id}/search`, {
+      data: { query },
+      headers,
+      timeout: COMPILE,
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    expect((await res.json()).hits[0].title).toBe(title);
+  }
 });

@@ -11,10 +11,9 @@
  * picks it up (not while it waits in the queue) and with `resourceLimits`: a task over its time or memory ends its
  * thread only (piscina terminates it and starts a fresh one for the next task).
  */
-import { existsSync } from 'node:fs';
 import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { fromAppRoot } from '../store/app-root';
+import { existingAppFile } from '../store/app-root';
 import { PaiError } from '../errors';
 import { CODE_THREAD_STACK_MB } from '../code/limits';
 import { cpuLimits } from './limits';
@@ -28,11 +27,12 @@ const g = globalThis as unknown as { __paiflowCpuPools?: Map<PoolName, Piscina> 
 // One set per process, also across Next.js dev hot reloads.
 const pools = (g.__paiflowCpuPools ??= new Map());
 
-/** worker.mjs in the source tree, loaded by path from every runtime (Next's server bundle, tsx, vitest). */
+/**
+ * worker.mjs in the source tree, loaded by path from every runtime (Next's server bundle, tsx, vitest): found from
+ * the entry point (app-root.ts), because a bundled module's own location says nothing about where the file is.
+ */
 function workerFile(): string {
-  const fromRoot = fromAppRoot('engine', 'cpu', 'worker.mjs');
-  if (existsSync(fromRoot)) return fromRoot;
-  return new URL('./worker.mjs', import.meta.url).pathname;
+  return existingAppFile('engine', 'cpu', 'worker.mjs');
 }
 
 function options(name: PoolName) {

@@ -4,7 +4,9 @@
  * working directory (`next dev`, vitest). Next bundles the server code, so a module cannot find these files from its
  * own location; the entry point can, and so the app starts from any working directory.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { PaiError } from '../errors';
 import { settings } from '../config/settings';
 
 export function appRoot(): string {
@@ -13,4 +15,16 @@ export function appRoot(): string {
 
 export function fromAppRoot(...parts: string[]): string {
   return path.join(/* turbopackIgnore: true */ appRoot(), ...parts);
+}
+
+/** A file PaiFlow needs at run time (a worker thread's script): its path, or a start-up error that says what to do. */
+export function existingAppFile(...parts: string[]): string {
+  const file = fromAppRoot(...parts);
+  if (existsSync(file)) return file;
+  throw new PaiError(
+    'APP_FILES_NOT_FOUND',
+    `PaiFlow's file ${path.join(...parts)} is not under ${appRoot()}: start PaiFlow from its folder ` +
+      '(npm start, npm run dev, npm run worker) or set PAIFLOW_ROOT to that folder',
+    { status: 500 },
+  );
 }

@@ -3,25 +3,21 @@
  * promises. A thread with work in flight keeps the process alive; an idle one keeps nobody alive, like an in-process
  * database. If the thread dies, every request in flight is rejected.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fromAppRoot } from '../app-root';
+import { existingAppFile } from '../app-root';
 import { Worker } from 'node:worker_threads';
 import { settings } from '../../config/settings';
 
 type Answer = { id: number; result?: unknown; error?: Record<string, unknown> };
 
-const WORKERS = {
-  'pglite-worker.mjs': () => new URL('./pglite-worker.mjs', import.meta.url),
-  'pg-write-worker.mjs': () => new URL('./pg-write-worker.mjs', import.meta.url),
-};
-type WorkerFile = keyof typeof WORKERS;
+type WorkerFile = 'pglite-worker.mjs' | 'pg-write-worker.mjs';
 
-/** The worker's file in the source tree (loaded by path from every runtime: Next's server, tsx, vitest). */
+/**
+ * The worker's file in the source tree (loaded by path from every runtime: Next's server, tsx, vitest), found from
+ * the entry point (app-root.ts): a bundled module's own location says nothing about where the file is.
+ */
 function workerPath(workerFile: WorkerFile): string {
-  const fromRoot = fromAppRoot('engine', 'store', 'prisma', workerFile);
-  if (existsSync(fromRoot)) return fromRoot;
-  return WORKERS[workerFile]().pathname;
+  return existingAppFile('engine', 'store', 'prisma', workerFile);
 }
 
 /** How long a thread polls for its next request (thread-serve.mjs): only where it has a core of its own. */
