@@ -92,10 +92,13 @@ export const knowledgeApi = {
   remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   documents: (id: string) =>
     fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),
-  uploadFile: (id: string, file: File) => {
+  /** One upload of one or more files: the document, or `{ documents }` for several. */
+  uploadFiles: (id: string, files: File[]) => {
     const form = new FormData();
-    form.set('file', file);
-    return fetch(`${base}/${id}/documents`, { method: 'POST', body: form }).then((r) => json<KnowledgeDocument>(r));
+    for (const f of files) form.append('file', f);
+    return fetch(`${base}/${id}/documents`, { method: 'POST', body: form }).then((r) =>
+      json<KnowledgeDocument | { documents: KnowledgeDocument[] }>(r),
+    );
   },
   uploadText: (id: string, title: string, text: string) =>
     fetch(`${base}/${id}/documents`, {

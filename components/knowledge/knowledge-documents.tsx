@@ -1,11 +1,13 @@
 'use client';
 /**
- * The documents of one knowledge base: upload a file or paste text, each document's status and progress while it is
- * indexed, why one failed (in plain words, the code as detail), delete. The page owns the list and polls it.
+ * The documents of one knowledge base: drop or choose files (several at once) or paste text, each document's status
+ * and progress while it is indexed, why one failed (in plain words, the code as detail), delete. The page owns the
+ * list and polls it.
  */
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { DocumentDropZone } from './document-drop-zone';
 import { knowledgeApi, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 import type { KnowledgeT } from './knowledge-text';
 import { explainKnowledgeError, type ExplainedError } from './upload-errors';
@@ -57,26 +59,17 @@ export function KnowledgeDocuments({
   return (
     <div className="rounded-xl border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 p-3">
-        <label className="text-sm">
-          <span className="mr-2 text-zinc-600">{t('upload')}</span>
-          <input
-            type="file"
-            accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv"
-            data-testid="doc-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f)
-                void run(async () => {
-                  try {
-                    await knowledgeApi.uploadFile(kb.id, f);
-                  } finally {
-                    await onChanged().catch(() => {}); // a refused upload's own error is the one to show
-                  }
-                });
-            }}
-          />
-        </label>
+        <DocumentDropZone
+          onFiles={(files) =>
+            void run(async () => {
+              try {
+                await knowledgeApi.uploadFiles(kb.id, files);
+              } finally {
+                await onChanged().catch(() => {}); // a refused upload's own error is the one to show
+              }
+            })
+          }
+        />
       </div>
       <form
         className="flex flex-col gap-2 border-b border-zinc-200 p-3"

@@ -273,10 +273,15 @@ export function KnowledgePlayground() {
                       <li
                         key={`${h.documentId}:${h.chunkIndex}`}
                         className="rounded-lg border border-zinc-200 bg-white p-3 text-sm"
+                        data-testid="search-hit"
                       >
                         <div className="mb-1 flex items-center gap-2">
-                          <span className="font-mono text-indigo-700">{h.citation}</span>
-                          <span className="font-medium">{h.title}</span>
+                          <span className="font-mono text-indigo-700" data-testid="search-hit-citation">
+                            {h.citation}
+                          </span>
+                          <span className="font-medium" data-testid="search-hit-title">
+                            {h.title}
+                          </span>
                           <span className="text-xs text-zinc-400">
                             {t('search.chunk', { index: h.chunkIndex })}
                             {h.page ? t('search.page', { page: h.page }) : ''}
