@@ -21,6 +21,7 @@ export default tseslint.config(
       'data/',
       'engine/store/prisma/generated/',
       'test-results/',
+      'test-logs/',
       'playwright-report/',
       'bench/results/',
       '.scratch/',
