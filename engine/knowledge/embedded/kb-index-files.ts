@@ -28,7 +28,8 @@ export type DataKind = 'chunks' | 'vectors' | 'deletes';
 export const DATA_KINDS = ['chunks', 'vectors', 'deletes'] as const;
 
 export function dataFile(dir: string, kind: DataKind, gen: number): string {
-  return path.join(dir, `g${gen}.${kind}${kind === 'vectors' ? '.f32' : '.jsonl'}`);
+  // A file under DATA_DIR, not of the app: Next's output tracing need not follow it.
+  return path.join(/* turbopackIgnore: true */ dir, `g${gen}.${kind}${kind === 'vectors' ? '.f32' : '.jsonl'}`);
 }
 
 export function manifestPath(dir: string): string {
