@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The production server (`npm start`, after `npm run build`). Next.js serves the editor and the management API as
-// usual; the published API's routes (/api/v1/…, and the webhooks under /api/hooks/) are dispatched straight to their
-// route handlers — the same functions, from Next's own build — without Next's router, which costs about a millisecond
-// of CPU per request. Those route modules list themselves in lib/http/direct-routes.ts when loaded; this server loads
-// them at start-up, and Next serves anything not listed (or any method a route does not export).
+// usual; the published API's routes (/api/v1/…, the webhooks under /api/hooks/) and artifacts are dispatched straight
+// to their route handlers — the same functions, from Next's own build — without Next's router, which costs about a
+// millisecond of CPU per request (and drops a handler's Content-Length). Those route modules list themselves in
+// lib/http/direct-routes.ts when loaded; this server loads them at start-up, and Next serves anything not listed (or
+// any method a route does not export).
 //
 //   node server.mjs [--port 3000] [--hostname localhost]      (or PORT / HOSTNAME)
 import { randomBytes } from 'node:crypto';
@@ -34,10 +35,13 @@ await app.prepare();
 const CLIENT_IP_TAG = (process.env.PAIFLOW_CLIENT_IP_TAG ||= randomBytes(16).toString('hex'));
 
 const DIRECT = Symbol.for('paiflow.directRoutes');
+// The published API and webhooks (per-request cost), and artifacts: Next's route handling drops a handler's
+// Content-Length, which audio players and downloads use to show length and progress.
+const DIRECT_PREFIXES = ['/api/v1/', '/api/hooks/', '/api/artifacts/'];
 /** The listed handler for this request, if any. */
 function direct(req) {
   const routes = globalThis[DIRECT];
-  if (!routes || !(req.url?.startsWith('/api/v1/') || req.url?.startsWith('/api/hooks/'))) return null;
+  if (!routes || !DIRECT_PREFIXES.some((p) => req.url?.startsWith(p))) return null;
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
   for (const [pattern, methods] of routes) {
@@ -79,6 +83,7 @@ server.listen(port, hostname, async () => {
     '/api/v1/chat/completions',
     '/api/hooks/_',
     '/api/v1/models',
+    '/api/artifacts/_',
   ]) {
     await fetch(`${base}${p}`, { method: 'OPTIONS' }).catch(() => {});
   }

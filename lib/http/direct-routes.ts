@@ -1,6 +1,7 @@
 /**
  * Route handlers the production server (server.mjs) may call directly, without Next's router: the published API's
- * routes, whose per-request cost matters to the apps that call them. A route module lists itself here when Next
+ * routes, whose per-request cost matters to the apps that call them, and artifacts, whose Content-Length Next's
+ * router would drop. A route module lists itself here when Next
  * first loads it (server.mjs loads them at start-up); until then, and under `next dev`, Next serves them as usual.
  * The handler is the same function either way, from Next's own build of the module.
  */

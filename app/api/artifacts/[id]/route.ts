@@ -1,5 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { artifactResponse } from '@/lib/server/artifact-response';
+import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,3 +13,6 @@ export const GET = guarded('read', async (req, { params }: { params: Promise<{ i
   // Never embedded by another site (a stored image is this origin's, not a public CDN's).
   return artifactResponse(req, stored, { 'cross-origin-resource-policy': 'same-origin' });
 });
+
+// Served by server.mjs without Next's router, which would drop the Content-Length (lib/http/direct-routes.ts).
+serveDirectly('/api/artifacts/:id', { GET });
