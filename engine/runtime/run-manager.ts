@@ -384,8 +384,11 @@ export class RunManager {
     const done: string[] = [];
     for (const run of stale) {
       if (this.active.has(run.id)) continue;
-      const ok = await this.o.store.updateRun(
+      // The status, the failed node records and run.interrupted land in one transaction: a reader never sees the
+      // run interrupted with a node still running, and a crash here leaves the run as it was, to be marked again.
+      const written = await this.o.store.transition(
         run.id,
+        [run.status],
         {
           status: 'interrupted',
           finishedAt: new Date().toISOString(),
@@ -394,27 +397,28 @@ export class RunManager {
             message: 'the process running this run stopped before it finished; resume it to continue',
           },
         },
-        [run.status],
+        ({ nodes, maxSeq }) => ({
+          nodes: nodes
+            .filter((n) => n.status === 'running')
+            .map((n) => ({
+              ...n,
+              status: 'failed' as const,
+              error: { code: 'INTERRUPTED', message: 'interrupted while running' },
+            })),
+          events: [
+            {
+              seq: maxSeq + 1,
+              runId: run.id,
+              ts: new Date().toISOString(),
+              type: 'run.interrupted' as const,
+              spanId: 'run',
+              data: { reason: 'owner process stopped' },
+            },
+          ],
+        }),
       );
-      if (!ok) continue;
-      const seq = await this.o.store.maxSeq(run.id);
-      const nodes = (await this.o.store.getNodeRuns(run.id))
-        .filter((n) => n.status === 'running')
-        .map((n) => ({
-          ...n,
-          status: 'failed' as const,
-          error: { code: 'INTERRUPTED', message: 'interrupted while running' },
-        }));
-      const ev = {
-        seq: seq + 1,
-        runId: run.id,
-        ts: new Date().toISOString(),
-        type: 'run.interrupted' as const,
-        spanId: 'run',
-        data: { reason: 'owner process stopped' },
-      };
-      await this.o.store.commit(run.id, { nodes, events: [ev] });
-      this.o.bus.publish(ev);
+      if (!written) continue;
+      for (const ev of written.events ?? []) this.o.bus.publish(ev);
       done.push(run.id);
     }
     return done;

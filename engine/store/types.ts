@@ -207,6 +207,18 @@ export interface RunStore {
   updateRun(id: string, patch: RunPatch, expect?: RunStatus[]): Promise<boolean>;
   getNodeRuns(runId: string): Promise<NodeRunRecord[]>;
   commit(runId: string, batch: CommitBatch): Promise<void>;
+  /**
+   * Compare-and-set of the run's status together with what `derive` makes of the run as it then is (its node
+   * records and last seq), in one transaction: readers see the run before or after, never half of it. For changes of
+   * a run nobody is executing (a crashed run marked interrupted). Returns the batch written, or null when the run's
+   * status was not one of `expect` (someone else changed it first).
+   */
+  transition(
+    runId: string,
+    expect: RunStatus[],
+    patch: RunPatch,
+    derive: (now: { nodes: NodeRunRecord[]; maxSeq: number }) => Pick<CommitBatch, 'nodes' | 'events'>,
+  ): Promise<Pick<CommitBatch, 'nodes' | 'events'> | null>;
   getEvents(runId: string, afterSeq?: number, limit?: number): Promise<TraceEvent[]>;
   getCheckpoint(runId: string, nodeKey: string): Promise<CheckpointRecord | null>;
   /** Stores a person's answer beside the node's checkpoint (creating an empty one); false when the run is gone. */

@@ -1,7 +1,8 @@
 // Guarantees: on every RunStore (PGlite and PostgreSQL, commits via the driver or via Prisma) a commit is atomic
 // (nodes, events and run patch together, or nothing of them), node snapshots are upserted per (run, node), events
 // read back in seq order and page by cursor, and JSON round-trips exactly — jsonb's U+0000 and lone surrogates become
-// U+FFFD instead of failing the commit. Run records: run-store-run-records.conformance.test.ts.
+// U+FFFD instead of failing the commit; a transition (status compare-and-set plus what it derives) is one
+// transaction. Run records: run-store-run-records.conformance.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
@@ -246,5 +247,43 @@ describe.each(conformanceCases(kinds))(
         expect((await runs.getEvents(r.id, 1))[0].data).toEqual({ text: 'C:\\u0000dir' });
       },
     );
+
+    it('a transition writes the status and what it derives at once, or nothing if the status moved', async () => {
+      const r = await run();
+      await runs.commit(r.id, {
+        nodes: [nodeRec(r.id, 'n1', { status: 'succeeded' }), nodeRec(r.id, 'n2', { status: 'running' })],
+        events: [ev(r.id, 1), ev(r.id, 2)],
+        run: { status: 'running' },
+      });
+      const written = await runs.transition(r.id, ['running'], { status: 'interrupted' }, ({ nodes, maxSeq }) => ({
+        nodes: nodes.filter((n) => n.status === 'running').map((n) => ({ ...n, status: 'failed' as const })),
+        events: [ev(r.id, maxSeq + 1, { type: 'run.interrupted' })],
+      }));
+      expect(written?.events?.map((e) => e.seq)).toEqual([3]);
+      expect((await runs.getRun(r.id))!.status).toBe('interrupted');
+      expect(Object.fromEntries((await runs.getNodeRuns(r.id)).map((n) => [n.nodeId, n.status]))).toEqual({
+        n1: 'succeeded',
+        n2: 'failed',
+      });
+      expect((await runs.getEvents(r.id)).map((e) => e.type).at(-1)).toBe('run.interrupted');
+
+      // Its status is no longer `running`: nothing is derived or written.
+      let derived = false;
+      const again = await runs.transition(r.id, ['running'], { status: 'failed' }, () => {
+        derived = true;
+        return {};
+      });
+      expect(again).toBeNull();
+      expect(derived).toBe(false);
+      expect((await runs.getRun(r.id))!.status).toBe('interrupted');
+
+      // A write that fails inside it takes the status change back with it.
+      await runs.commit(r.id, { run: { status: 'running' } });
+      await expect(
+        runs.transition(r.id, ['running'], { status: 'interrupted' }, () => ({ events: [ev(r.id, 1)] })),
+      ).rejects.toThrow();
+      expect((await runs.getRun(r.id))!.status).toBe('running');
+      expect(await runs.maxSeq(r.id)).toBe(3);
+    });
   },
 );

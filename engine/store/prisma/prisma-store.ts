@@ -7,12 +7,14 @@ import {
   newRunRecord,
   type CommitBatch,
   type NewRun,
+  type NodeRunRecord,
   type RunPatch,
   type RunRecord,
   type RunStatus,
   type RunStore,
   type WorkflowStore,
 } from '../types';
+import type { TraceEvent } from '../../events/types';
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
@@ -161,30 +163,8 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
   }
 
   async commit(runId: string, batch: CommitBatch) {
-    const nodes = (batch.nodes ?? []).map((n) => ({
-      run_id: runId,
-      node_id: n.nodeId,
-      type: n.type,
-      status: n.status,
-      attempt: n.attempt,
-      input: n.input ?? null,
-      output: n.output ?? null,
-      error: n.error ?? null,
-      usage: n.usage ?? null,
-      started_at: n.startedAt,
-      finished_at: n.finishedAt,
-      duration_ms: n.durationMs,
-    }));
-    const events = (batch.events ?? []).map((e) => ({
-      run_id: runId,
-      seq: e.seq,
-      ts: e.ts,
-      type: e.type,
-      node_id: e.nodeId ?? null,
-      span_id: e.spanId,
-      parent_span_id: e.parentSpanId ?? null,
-      data: e.data ?? {},
-    }));
+    const nodes = nodeRows(runId, batch.nodes);
+    const events = eventRows(runId, batch.events);
     // A terminal run patch (status/outputs/error/finishedAt) rides in the same statement: one round trip, atomic.
     const run = batch.run;
     const checkpoints = (batch.checkpoints ?? []).map((c) => ({
@@ -230,6 +210,32 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     // Other run-level patches (start, resume) go after the events, so the terminal event is never later than the
     // status.
     if (run && !fold) await this.updateRun(runId, run);
+  }
+
+  async transition(
+    runId: string,
+    expect: RunStatus[],
+    patch: RunPatch,
+    derive: (now: { nodes: NodeRunRecord[]; maxSeq: number }) => Pick<CommitBatch, 'nodes' | 'events'>,
+  ) {
+    return this.prisma.$transaction(async (tx) => {
+      const changed = await tx.run.updateMany({
+        where: { id: runId, status: { in: expect } },
+        data: runPatchData(patch),
+      });
+      if (changed.count === 0) return null;
+      const [nodes, last] = await Promise.all([
+        tx.nodeRun.findMany({ where: { runId } }),
+        tx.runEvent.aggregate({ where: { runId }, _max: { seq: true } }),
+      ]);
+      const batch = derive({ nodes: nodes.map(toNodeRun), maxSeq: last._max.seq ?? 0 });
+      await tx.$executeRawUnsafe(
+        COMMIT_SQL,
+        pgJson(nodeRows(runId, batch.nodes)),
+        pgJson(eventRows(runId, batch.events)),
+      );
+      return batch;
+    });
   }
 
   async getCheckpoint(runId: string, nodeKey: string) {
@@ -292,4 +298,36 @@ export class PrismaStore extends PrismaWorkflowStore implements RunStore, Workfl
     });
     return rows.map(toRun);
   }
+}
+
+/** Node snapshots as the commit statement's rows (commit-sql.ts). */
+function nodeRows(runId: string, nodes: NodeRunRecord[] = []) {
+  return nodes.map((n) => ({
+    run_id: runId,
+    node_id: n.nodeId,
+    type: n.type,
+    status: n.status,
+    attempt: n.attempt,
+    input: n.input ?? null,
+    output: n.output ?? null,
+    error: n.error ?? null,
+    usage: n.usage ?? null,
+    started_at: n.startedAt,
+    finished_at: n.finishedAt,
+    duration_ms: n.durationMs,
+  }));
+}
+
+/** Trace events as the commit statement's rows (commit-sql.ts). */
+function eventRows(runId: string, events: TraceEvent[] = []) {
+  return events.map((e) => ({
+    run_id: runId,
+    seq: e.seq,
+    ts: e.ts,
+    type: e.type,
+    node_id: e.nodeId ?? null,
+    span_id: e.spanId,
+    parent_span_id: e.parentSpanId ?? null,
+    data: e.data ?? {},
+  }));
 }
