@@ -252,3 +252,18 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
     }
   };
 }
+
+/**
+ * The guard's own error inside an error a client library made of it. SDKs (openai, the MCP client) call the
+ * guarded fetch and wrap what it throws (openai: APIConnectionError with the error as `cause`), which would turn
+ * "this address is refused, here is how to allow it" into "could not connect". A PaiError in the cause chain can
+ * only come from our fetch, so it is what happened.
+ */
+export function guardErrorIn(err: unknown): PaiError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 8; depth++) {
+    if (e instanceof PaiError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
