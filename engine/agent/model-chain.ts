@@ -1,7 +1,8 @@
 /**
  * The node's model chain: [primary, fallback…] on one provider. Each request goes to the current model (the SDK
  * retries 429/5xx/connection errors `maxRetries` times with backoff first); when it still fails with anything but
- * an auth error or a cancellation, the next model takes over for this and every later request of the node.
+ * an auth error, an address the SSRF guard refuses or a cancellation, the next model takes over for this and every
+ * later request of the node.
  * Usage is summed over every request, whichever model answered: tokens and cost, each response priced by its
  * provider for the model that answered it (a response without a price counts as unknown, `costUsd: null`).
  */
@@ -18,7 +19,9 @@ export interface ModelSwitch {
 
 const isAbort = (err: unknown, signal?: AbortSignal) =>
   signal?.aborted || (err instanceof Error && err.name === 'AbortError');
-const isAuth = (err: unknown) => err instanceof PaiError && err.code === 'LLM_AUTH';
+/** Fails the same for every model of the provider: the key, or the provider's address refused by the SSRF guard. */
+const isProviderWide = (err: unknown) =>
+  err instanceof PaiError && (err.code === 'LLM_AUTH' || err.code === 'SSRF_BLOCKED');
 
 export class ModelChain {
   private index = 0;
@@ -51,7 +54,7 @@ export class ModelChain {
         this.usage = addUsage(this.usage, res.usage);
         return res;
       } catch (err) {
-        if (isAbort(err, req.signal) || isAuth(err) || this.index >= this.models.length - 1) throw err;
+        if (isAbort(err, req.signal) || isProviderWide(err) || this.index >= this.models.length - 1) throw err;
         const e =
           err instanceof PaiError
             ? { code: err.code, message: err.message }

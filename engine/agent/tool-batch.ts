@@ -158,6 +158,7 @@ export async function executeBatch(
       const t0 = Date.now();
       let kind: ToolOutcomeKind;
       let text: string;
+      let code: string | undefined;
       const own = new AbortController();
       const timer = setTimeout(
         () => own.abort(new ToolTimeoutError(`"${call.name}" did not finish within ${L.toolTimeoutMs} ms`)),
@@ -183,7 +184,7 @@ export async function executeBatch(
       } catch (err) {
         if (a.signal.aborted) throw abortError();
         // A tool that rejects because its signal fired reports the deadline, not its own AbortError.
-        ({ kind, text } = classifyToolError(signal.aborted ? signal.reason : err));
+        ({ kind, text, code } = classifyToolError(signal.aborted ? signal.reason : err));
         text = clip(text, L.maxToolResultChars);
       } finally {
         clearTimeout(timer);
@@ -199,6 +200,7 @@ export async function executeBatch(
           name: call.name,
           status: kind,
           ok: kind === 'ok',
+          ...(code ? { code } : {}),
           result: clip(text, PREVIEW),
           durationMs,
           ...(job.warning ? { warning: job.warning } : {}),

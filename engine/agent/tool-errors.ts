@@ -27,10 +27,16 @@ export type ToolOutcomeKind = 'ok' | 'denied' | 'failed' | 'timeout';
 /** PaiError codes from the platform's own guards that mean "not allowed" rather than "broken". */
 const POLICY_CODES = new Set(['SSRF_BLOCKED', 'TOO_MANY_REDIRECTS']);
 
-export function classifyToolError(err: unknown): { kind: Exclude<ToolOutcomeKind, 'ok'>; text: string } {
+/** `code`: the guard's own code (SSRF_BLOCKED …), for the trace; the model reads only the text. */
+export function classifyToolError(err: unknown): {
+  kind: Exclude<ToolOutcomeKind, 'ok'>;
+  text: string;
+  code?: string;
+} {
   const msg = err instanceof Error ? err.message : String(err);
   if (err instanceof ToolPolicyError) return { kind: 'denied', text: `policy denied: ${msg}` };
-  if (err instanceof PaiError && POLICY_CODES.has(err.code)) return { kind: 'denied', text: `policy denied: ${msg}` };
+  if (err instanceof PaiError && POLICY_CODES.has(err.code))
+    return { kind: 'denied', text: `policy denied: ${msg}`, code: err.code };
   if (err instanceof ToolTimeoutError) return { kind: 'timeout', text: `tool timed out: ${msg}` };
   if (err instanceof Error && err.name === 'TimeoutError') return { kind: 'timeout', text: `tool timed out: ${msg}` };
   return { kind: 'failed', text: `tool failed: ${msg || 'unknown error'}` };

@@ -18,6 +18,7 @@ import type {
 import { PaiError } from '../errors';
 import { imagesVia, speechVia } from '../media/openai-media';
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
+import { guardErrorIn } from '../net/ssrf-guard';
 import { BUILT_IN_MODEL_PRICES, type ModelPrices } from './prices';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider, Usage } from './types';
 
@@ -179,6 +180,9 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
   private mapError(err: unknown, signal?: AbortSignal): unknown {
     if (err instanceof PaiError) return err;
+    // The SSRF guard refused the base URL (or a redirect): the SDK reports that as a connection error.
+    const refused = err instanceof APIConnectionError ? guardErrorIn(err) : undefined;
+    if (refused && !signal?.aborted) return refused;
     if (signal?.aborted || err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
       return abortError();
     }

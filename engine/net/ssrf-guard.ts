@@ -42,6 +42,37 @@ const defaultResolver: Resolver = async (hostname) =>
 
 const blocked = (message: string) => new PaiError('SSRF_BLOCKED', message, { status: 400 });
 
+/** ipaddr.js range names as a person reads them. */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback address (this machine)',
+  private: 'a private (LAN) address',
+  linkLocal: 'a link-local address (where cloud metadata services live)',
+  uniqueLocal: 'a unique-local (private IPv6) address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  unspecified: 'the unspecified address',
+  reserved: 'a reserved address',
+  multicast: 'a multicast address',
+  broadcast: 'the broadcast address',
+};
+const rangeWords = (range: string) => RANGE_WORDS[range] ?? `an address of the "${range}" range`;
+
+/**
+ * A refusal of a non-public address that an admin may lift: it names the exact allowlist entry, because whoever
+ * reads it (a user whose Ollama or vLLM runs on their own box) has no other way to learn what would let it through.
+ */
+function refusedAddress(u: URL, address: string, range: string, resolvedFrom?: string): PaiError {
+  const key = hostPortKey(u);
+  const what = resolvedFrom
+    ? `${resolvedFrom} resolves to ${address}, ${rangeWords(range)}`
+    : `it is ${rangeWords(range)}`;
+  return new PaiError(
+    'SSRF_BLOCKED',
+    `Blocked request to ${key}: ${what}, not public. To let PaiFlow call it, add it to HTTP_ALLOWLIST on the ` +
+      `server (HTTP_ALLOWLIST=${key}; comma-separated host:port entries) and restart PaiFlow`,
+    { status: 400, details: { host: key, address, range, allowlistEntry: key } },
+  );
+}
+
 /**
  * Normalises one "host:port" entry through the URL parser so it compares equal to what `new URL()`
  * produces (lower case, canonical IPv4/IPv6 forms). Returns null when there is no explicit port or the
@@ -115,7 +146,7 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(host)) {
     const why = nonPublicReason(host);
-    if (why) throw blocked(`Blocked request to ${u.hostname}: address is ${why}, not public`);
+    if (why) throw refusedAddress(u, host, why);
     return { url: u, addresses: [] };
   }
 
@@ -133,7 +164,7 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   if (addresses.length === 0) throw blocked(`Blocked request to ${host}: it resolved to no addresses`);
   for (const a of addresses) {
     const why = nonPublicReason(a);
-    if (why) throw blocked(`Blocked request to ${host}: it resolves to ${a}, which is ${why}, not public`);
+    if (why) throw refusedAddress(u, a, why, host);
   }
   return { url: u, addresses };
 }
@@ -220,4 +251,19 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
       current = next;
     }
   };
+}
+
+/**
+ * The guard's own error inside an error a client library made of it. SDKs (openai, the MCP client) call the
+ * guarded fetch and wrap what it throws (openai: APIConnectionError with the error as `cause`), which would turn
+ * "this address is refused, here is how to allow it" into "could not connect". A PaiError in the cause chain can
+ * only come from our fetch, so it is what happened.
+ */
+export function guardErrorIn(err: unknown): PaiError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 8; depth++) {
+    if (e instanceof PaiError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -60,6 +60,7 @@ export function deliverOnCompletion(
       finishedAt: run.finishedAt,
     });
     const host = new URL(url).host;
+    let why = '';
     for (const delay of ATTEMPT_DELAYS_MS) {
       if (delay) await sleep(delay);
       let secret: string;
@@ -84,11 +85,14 @@ export function deliverOnCompletion(
         });
         await res.body?.cancel().catch(() => {});
         if (res.ok) return;
+        why = `: HTTP ${res.status}`;
         if (res.status < 500 && res.status !== 429) break; // the receiver refuses it: retrying will not help
       } catch (e) {
-        if (e instanceof PaiError && !e.retryable) break; // blocked by the guard (e.g. DNS now points inward)
+        // Blocked by the guard (e.g. DNS now points inward): its message says how to allow the host.
+        why = e instanceof PaiError ? `: ${e.code}: ${e.message}` : '';
+        if (e instanceof PaiError && !e.retryable) break;
       }
     }
-    console.warn(`[paiflow] callback for run ${run.id} could not be delivered to ${host}`);
+    console.warn(`[paiflow] callback for run ${run.id} could not be delivered to ${host}${why}`);
   })().catch(() => {});
 }

@@ -118,6 +118,7 @@ describe('loop guard and tool policy', () => {
     expect(classifyToolError(new PaiError('SSRF_BLOCKED', 'Blocked request'))).toEqual({
       kind: 'denied',
       text: 'policy denied: Blocked request',
+      code: 'SSRF_BLOCKED',
     });
     expect(classifyToolError(new ToolTimeoutError('slow'))).toEqual({ kind: 'timeout', text: 'tool timed out: slow' });
     expect(classifyToolError(new Error('boom'))).toEqual({ kind: 'failed', text: 'tool failed: boom' });

@@ -138,7 +138,7 @@ export function runsAndVersionsContract(ctx: PublishContract) {
       expect(cb.headers['x-paiflow-run-id']).toBe(r.body.runId);
     });
 
-    it('a callbackUrl the SSRF guard refuses is a 400 at once, and no run starts', async () => {
+    it('a callbackUrl the SSRF guard refuses is a 400 SSRF_BLOCKED at once, and no run starts', async () => {
       for (const url of ['http://127.0.0.1:1/x', 'http://169.254.169.254/latest', 'file:///etc/passwd']) {
         const r = await ctx.run(
           ctx.slugA,
@@ -147,7 +147,15 @@ export function runsAndVersionsContract(ctx: PublishContract) {
         );
         expect(r.status, url).toBe(400);
         expect(r.body.error.path).toBe('callbackUrl');
+        expect(r.body.error.code, url).toBe('SSRF_BLOCKED');
       }
+      // An internal address says which entry would allow it.
+      const internal = await ctx.run(
+        ctx.slugA,
+        { inputs: { message: 'x' }, mode: 'async', callbackUrl: 'http://127.0.0.1:1/x' },
+        bearer(ctx.keyA),
+      );
+      expect(internal.body.error.message).toContain('HTTP_ALLOWLIST=127.0.0.1:1;');
     });
 
     it(

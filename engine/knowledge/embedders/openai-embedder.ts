@@ -5,6 +5,7 @@
  */
 import OpenAI, { APIError } from 'openai';
 import { PaiError } from '../../errors';
+import { guardErrorIn } from '../../net/ssrf-guard';
 import type { Embedder } from '../types';
 
 export interface OpenAiEmbedderOptions {
@@ -71,6 +72,9 @@ export class OpenAiEmbedder implements Embedder {
       } catch (e) {
         if (e instanceof PaiError) throw e;
         if (opts.signal?.aborted) throw e;
+        // The SSRF guard refused the base URL: the SDK wraps that as a connection error (APIError, no status).
+        const refused = guardErrorIn(e);
+        if (refused) throw refused;
         if (e instanceof APIError) {
           const status = e.status ?? 0;
           throw new PaiError(
