@@ -124,7 +124,7 @@ describe('credentials are bound to hosts and never leak', () => {
             userPrompt: 'hello',
             credentialId: openaiCred.id,
             // The spelling the node config accepts today (a rename to baseUrl is under way).
-            provider: { baseURL: `${receiver.url}/v1` },
+            provider: { baseUrl: `${receiver.url}/v1` },
           },
           200,
         ),

@@ -68,6 +68,8 @@ export interface Problem {
   message: string;
   path: string;
   nodeIds?: string[];
+  /** UNKNOWN_KEY: the key, and the known key it was probably meant to be. */
+  details?: { key: string; suggestion?: string };
 }
 
 export interface WorkflowSummary {

@@ -4,6 +4,7 @@
  * card does not re-render.
  */
 import type { Problem } from '@/components/api/types';
+import { tr } from '@/components/lib/i18n';
 import type { ProblemView } from './editor-state';
 import type { FlowEdge } from './graph-model';
 
@@ -15,7 +16,7 @@ export function toProblemViews(
   edges: FlowEdge[],
 ): ProblemView[] {
   return problems.map((p, i) => {
-    const v: ProblemView = { ...p, key: `${i}:${p.code}:${p.path}` };
+    const v: ProblemView = { ...p, message: problemMessage(p), key: `${i}:${p.code}:${p.path}` };
     const mNode = /^nodes\[(\d+)\](?:\.(.*))?$/.exec(p.path);
     const mEdge = /^edges\[(\d+)\](?:\.(.*))?$/.exec(p.path);
     if (mNode) {
@@ -31,6 +32,20 @@ export function toProblemViews(
     if (!v.nodeId && p.nodeIds?.length) v.nodeId = p.nodeIds[0];
     return v;
   });
+}
+
+/**
+ * The problem's message in the UI's language where the editor has its own words for it (an unknown key, with the
+ * key it was probably meant to be); else the server's message.
+ */
+export function problemMessage(p: Problem, translate: typeof tr = tr): string {
+  if (p.code === 'UNKNOWN_KEY' && p.details?.key) {
+    const { key, suggestion } = p.details;
+    return suggestion
+      ? translate('editor.problems.unknownKeySuggestion', { key, suggestion })
+      : translate('editor.problems.unknownKey', { key });
+  }
+  return p.message;
 }
 
 export function problemsByNode(views: ProblemView[], prev: Map<string, ProblemView[]>): Map<string, ProblemView[]> {

@@ -107,10 +107,14 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
       if (problems.length) throw new Error(t('create.pricesNeedFixing'));
       if (prices) fields.prices = prices;
     }
-    const hostList = hosts
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean);
+    // An OpenAI-compatible credential goes only to its base URL's host: no hosts field (hidden for that type).
+    const hostList =
+      type === 'openai'
+        ? []
+        : hosts
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean);
     try {
       await authApi.createCredential({ name, type, data: fields, hosts: hostList.length ? hostList : undefined });
     } catch (e) {

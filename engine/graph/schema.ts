@@ -41,7 +41,7 @@ export const graphEdgeSchema = z.looseObject({
   targetHandle: z.string().nullish(),
 });
 
-export const graphSchema = z.object({
+export const graphSchema = z.strictObject({
   nodes: z.array(graphNodeSchema).max(5000),
   edges: z.array(graphEdgeSchema).max(20000).default([]),
   viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),

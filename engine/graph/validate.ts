@@ -1,15 +1,13 @@
 import type { NodeRegistry } from '../nodes/registry';
+import { configWithoutPins } from '../nodes/workflow.node';
 import type { StartConfig } from '../nodes/start.node';
 import { collectRefs, collectUnclosedRefs } from '../template/resolve';
-import { graphSchema, RESERVED_NODE_IDS, toJsonPath, type EngineChoice, type EngineKind, type Graph } from './schema';
+import { graphSchema, RESERVED_NODE_IDS, type EngineChoice, type EngineKind, type Graph } from './schema';
+import type { Problem } from '../validation/problem';
+import { zodProblems } from '../validation/zod-problems';
 import { ancestorsOf, buildTopology, findCycle, reachableFrom, type Topology } from './topology';
 
-export interface Problem {
-  code: string;
-  message: string;
-  path: string;
-  nodeIds?: string[];
-}
+export type { Problem } from '../validation/problem';
 
 export interface ValidationResult {
   ok: boolean;
@@ -41,14 +39,12 @@ export function validateGraph(
   requested: EngineChoice = 'auto',
 ): ValidationResult {
   const parsed = graphSchema.safeParse(input);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({
-      code: 'GRAPH_SCHEMA',
-      message: i.message,
-      path: toJsonPath(i.path),
-    }));
-    return { ok: false, engine: 'dag', errors };
-  }
+  if (!parsed.success)
+    return {
+      ok: false,
+      engine: 'dag',
+      errors: zodProblems(graphSchema, input, parsed.error.issues, { code: 'GRAPH_SCHEMA' }),
+    };
   const graph = parsed.data;
   const errors: Problem[] = [];
   const idx = new Map<string, number>();
@@ -89,16 +85,12 @@ export function validateGraph(
       });
       return;
     }
-    const cfg = def.configSchema.safeParse(n.data.config ?? {});
+    const config = configWithoutPins(n) ?? {};
+    const cfg = def.configSchema.safeParse(config);
     if (!cfg.success) {
-      for (const issue of cfg.error.issues) {
-        errors.push({
-          code: 'INVALID_CONFIG',
-          message: issue.message,
-          path: toJsonPath(issue.path, `nodes[${i}].data.config`),
-          nodeIds: [n.id],
-        });
-      }
+      const base = `nodes[${i}].data.config`;
+      for (const p of zodProblems(def.configSchema, config, cfg.error.issues, { code: 'INVALID_CONFIG', base }))
+        errors.push({ ...p, nodeIds: [n.id] });
     } else {
       for (const p of def.checkConfig?.(cfg.data) ?? [])
         errors.push({ ...p, path: `nodes[${i}].data.config.${p.path}`, nodeIds: [n.id] });

@@ -5,7 +5,7 @@ import { nameSchema } from '../text/names';
 import { SEARCH_MODES } from './types';
 
 export const createKnowledgeBaseSchema = z
-  .object({
+  .strictObject({
     name: nameSchema(200),
     description: z.string().max(2000).default(''),
     chunkSize: z.number().int().min(100).max(8000).default(DEFAULT_CHUNK_SIZE),
@@ -32,13 +32,13 @@ export const createKnowledgeBaseSchema = z
   });
 export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
 
-export const textDocumentSchema = z.object({
+export const textDocumentSchema = z.strictObject({
   title: nameSchema(500, 'title is required'),
   text: z.string().min(1, 'text is required'),
   mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv']).default('text/plain'),
 });
 
-export const searchSchema = z.object({
+export const searchSchema = z.strictObject({
   query: z.string().trim().min(1, 'query is required').max(10_000),
   topK: z.number().int().min(1).max(100).default(5),
   threshold: z.number().min(0).optional(),

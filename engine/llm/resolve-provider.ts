@@ -38,7 +38,7 @@ export function createLlmResolver(
         'SECRET_HOST_NOT_ALLOWED',
         `OPENAI_API_KEY is sent only to OPENAI_BASE_URL, not to ${hostOf(settings.baseURL!.trim())}: ` +
           'give the node a credential bound to that address',
-        { path: 'config.provider.baseURL' },
+        { path: 'config.provider.baseUrl' },
       );
     const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
     if (!apiKey) return sharedDemo;

@@ -20,9 +20,9 @@ import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
-const historyMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
+const historyMessage = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string() });
 
-export const agentConfigSchema = z.object({
+export const agentConfigSchema = z.strictObject({
   model: z.string().min(1).default('gpt-4o-mini').describe('Primary model'),
   fallbackModels: z
     .array(z.string().min(1))
@@ -59,7 +59,7 @@ export const agentConfigSchema = z.object({
     .describe('Skills the agent may load (only their names and descriptions are in its prompt)'),
   workflowTools: z
     .array(
-      z.object({
+      z.strictObject({
         workflowId: z.string().min(1),
         name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40'),
         description: z.string().max(1000).optional(),
@@ -91,7 +91,7 @@ export const agentConfigSchema = z.object({
     .default(2)
     .describe('Retries with backoff on 429/5xx before falling back'),
   limits: z
-    .object({
+    .strictObject({
       maxRounds: z
         .number()
         .int()
@@ -120,7 +120,7 @@ export const agentConfigSchema = z.object({
     })
     .prefault({}),
   memory: z
-    .object({
+    .strictObject({
       enabled: z.boolean().default(true),
       scope: z
         .enum(['workflow', 'global'])

@@ -39,7 +39,7 @@ const FIELD_OF: Partial<Record<SandboxFailure['code'], string>> = {
 const RESERVED = ['__proto__', 'constructor', 'prototype'];
 const MAX_INPUTS = 100;
 
-export const codeConfigSchema = z.object({
+export const codeConfigSchema = z.strictObject({
   code: z
     .string()
     .min(1, 'the code is required')

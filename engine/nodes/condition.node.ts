@@ -3,7 +3,7 @@ import { compareAsync, OPERATORS } from './compare';
 import { defineNode, type ConfigProblem } from './define';
 import { checkRegexPattern } from './regex';
 
-export const conditionSchema = z.object({
+export const conditionSchema = z.strictObject({
   left: z.string().describe('Value to test, usually a {{ref}}'),
   op: z.enum(OPERATORS),
   right: z.string().optional().describe('Value to compare with (ignored by is_empty / not_empty)'),
@@ -24,10 +24,10 @@ export function regexProblems(c: { op: string; right?: string }, path: string): 
   }
 }
 
-export const conditionConfigSchema = z.object({
+export const conditionConfigSchema = z.strictObject({
   branches: z
     .array(
-      z.object({
+      z.strictObject({
         id: z
           .string()
           .regex(/^[A-Za-z][A-Za-z0-9_-]*$/)

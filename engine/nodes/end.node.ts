@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineNode } from './define';
 
-export const endConfigSchema = z.object({
+export const endConfigSchema = z.strictObject({
   outputs: z
     .array(
-      z.object({
+      z.strictObject({
         name: z
           .string()
           .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'output names are identifiers: letters, digits, _')

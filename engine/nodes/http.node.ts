@@ -9,12 +9,12 @@ import { scrub } from '../runtime/scrub';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-export const httpConfigSchema = z.object({
+export const httpConfigSchema = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
   url: z.string().min(1, 'the URL is required').describe('http(s) URL; may contain {{refs}}'),
   headers: z
     .array(
-      z.object({
+      z.strictObject({
         key: z.string().min(1),
         value: z.string().default(''),
         secret: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineNode } from './define';
 
-export const humanInputConfigSchema = z.object({
+export const humanInputConfigSchema = z.strictObject({
   prompt: z
     .string()
     .min(1, 'tell the human what to answer')

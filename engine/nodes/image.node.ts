@@ -22,7 +22,7 @@ const EXT: Record<string, string> = {
   'image/gif': 'gif',
 };
 
-export const imageConfigSchema = z.object({
+export const imageConfigSchema = z.strictObject({
   prompt: z.string().min(1, 'the prompt is required').max(32_000).describe('What to draw; may contain {{refs}}'),
   model: z.string().min(1).default('gpt-image-1').describe('Image model as the provider knows it (dall-e-3, …)'),
   size: z

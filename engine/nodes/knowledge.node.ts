@@ -4,7 +4,7 @@ import { formatContext } from '../knowledge/format-context';
 import { SEARCH_MODES } from '../knowledge/types';
 import { defineNode } from './define';
 
-export const knowledgeConfigSchema = z.object({
+export const knowledgeConfigSchema = z.strictObject({
   knowledgeBaseId: z.string().min(1, 'choose a knowledge base').max(200).describe('The knowledge base to search'),
   query: z.string().min(1, 'the query is required').max(10_000).describe('Template, e.g. {{inputs.question}}'),
   topK: z.number().int().min(1).max(50).default(5).describe('How many passages to retrieve'),

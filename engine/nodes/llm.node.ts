@@ -6,7 +6,7 @@ import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { defineNode } from './define';
 
-export const llmConfigSchema = z.object({
+export const llmConfigSchema = z.strictObject({
   model: z.string().min(1).default('gpt-4o-mini').describe('Model name as the provider knows it'),
   systemPrompt: z.string().max(200_000).default(''),
   userPrompt: z.string().min(1, 'the user prompt is required').max(200_000),
@@ -15,7 +15,7 @@ export const llmConfigSchema = z.object({
   jsonMode: z.boolean().default(false).describe('Ask for a JSON object and parse it into output.json'),
   stream: z.boolean().default(true).describe('Stream tokens to the live view'),
   grounding: z
-    .object({
+    .strictObject({
       enabled: z
         .boolean()
         .default(false)

@@ -5,7 +5,7 @@ import { compareAsync } from './compare';
 import { conditionSchema, regexProblems } from './condition.node';
 import { defineNode } from './define';
 
-export const loopConfigSchema = z.object({
+export const loopConfigSchema = z.strictObject({
   mode: z.enum(['list', 'while']).default('list'),
   items: z.string().default('').describe('list mode: a {{ref}} to an array to iterate over'),
   condition: conditionSchema.optional().describe('while mode: keep looping while this holds'),

@@ -27,10 +27,10 @@ const roleFields = {
   provider: providerConfigSchema,
 };
 
-const plannerSchema = z.object(roleFields).prefault({}).describe('Plans the steps and writes the final answer');
-const reviewerSchema = z.object(roleFields).prefault({}).describe("Judges each step's result");
+const plannerSchema = z.strictObject(roleFields).prefault({}).describe('Plans the steps and writes the final answer');
+const reviewerSchema = z.strictObject(roleFields).prefault({}).describe("Judges each step's result");
 const workerSchema = z
-  .object({
+  .strictObject({
     ...roleFields,
     tools: z
       .array(z.string().min(1).max(100))
@@ -44,7 +44,7 @@ const workerSchema = z
   .prefault({})
   .describe('Does each step (a tool-using agent)');
 
-export const multiAgentConfigSchema = z.object({
+export const multiAgentConfigSchema = z.strictObject({
   task: z
     .string()
     .min(1, 'the task is required')
@@ -65,7 +65,7 @@ export const multiAgentConfigSchema = z.object({
   maxSteps: z.number().int().min(1).max(50).default(10).describe('Most steps a plan may have'),
   workflowTools: z
     .array(
-      z.object({
+      z.strictObject({
         workflowId: z.string().min(1),
         name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40'),
         description: z.string().max(1000).optional(),
@@ -80,7 +80,7 @@ export const multiAgentConfigSchema = z.object({
     .default([])
     .describe('Knowledge bases knowledge_search searches'),
   memory: z
-    .object({
+    .strictObject({
       enabled: z.boolean().default(true),
       scope: z.enum(['workflow', 'global']).default('workflow').describe('Where memory_save writes'),
       topK: z.number().int().min(1).max(50).default(5),
@@ -99,7 +99,7 @@ export const multiAgentConfigSchema = z.object({
     .default(2)
     .describe('Retries of one LLM request with backoff on 429/5xx before falling back'),
   limits: z
-    .object({
+    .strictObject({
       tokenBudget: z
         .number()
         .int()

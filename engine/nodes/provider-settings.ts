@@ -1,7 +1,7 @@
 /**
  * Where an LLM or Agent node sends its model calls, and with which key: a credential (`credentialId`, an
  * OpenAI-compatible provider of the run's workspace: its base URL and key), else a named secret, else the server's
- * OPENAI_API_KEY. A node's own `provider.baseURL` may only be used with a credential bound to that origin.
+ * OPENAI_API_KEY. A node's own `provider.baseUrl` may only be used with a credential bound to that origin.
  */
 import { z } from 'zod';
 import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../credentials/types';
@@ -12,8 +12,8 @@ import { scrub } from '../runtime/scrub';
 import type { NodeContext } from './define';
 
 export const providerConfigSchema = z
-  .object({
-    baseURL: z
+  .strictObject({
+    baseUrl: z
       .url({ protocol: /^https?$/ })
       .optional()
       .describe('OpenAI-compatible base URL; default: the credential’s, else OPENAI_BASE_URL'),
@@ -45,7 +45,7 @@ export async function credentialFor(
 
 export async function providerSettings(
   ctx: Pick<NodeContext, 'credentials' | 'runId' | 'secrets'>,
-  c: { credentialId?: string; provider?: { baseURL?: string; apiKeySecret?: string } },
+  c: { credentialId?: string; provider?: { baseUrl?: string; apiKeySecret?: string } },
 ): Promise<ProviderSettings> {
   if (c.credentialId) {
     const cred = await credentialFor(ctx, c.credentialId);
@@ -57,8 +57,8 @@ export async function providerSettings(
           path: 'config.credentialId',
         },
       );
-    const baseURL = c.provider?.baseURL || cred.data.baseUrl;
-    assertCredentialAllows(cred, new URL(baseURL), 'config.provider.baseURL');
+    const baseURL = c.provider?.baseUrl || cred.data.baseUrl;
+    assertCredentialAllows(cred, new URL(baseURL), 'config.provider.baseUrl');
     return { baseURL, apiKey: cred.data.apiKey, ...pricesOf(cred) };
   }
   let apiKey: string | undefined;
@@ -70,15 +70,15 @@ export async function providerSettings(
         path: 'config.provider.apiKeySecret',
       });
     // A node's own base URL gets an environment secret only where SECRET_<NAME>_HOSTS allows it.
-    const own = c.provider?.baseURL ? new URL(c.provider.baseURL) : undefined;
+    const own = c.provider?.baseUrl ? new URL(c.provider.baseUrl) : undefined;
     if (own && !hostsAllow(ctx.secrets.hosts?.(name) ?? [], own))
       throw new PaiError(
         'SECRET_HOST_NOT_ALLOWED',
         `secret "${name}" may not be sent to ${own.host}: list it in SECRET_${name}_HOSTS`,
-        { path: 'config.provider.baseURL' },
+        { path: 'config.provider.baseUrl' },
       );
   }
-  return { baseURL: c.provider?.baseURL, apiKey };
+  return { baseURL: c.provider?.baseUrl, apiKey };
 }
 
 /** An OpenAI-compatible credential's own `prices` (checked when it was saved; checked again, it may be older). */

@@ -4,7 +4,7 @@ import { defineNode } from './define';
 
 export const INPUT_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 
-const inputDecl = z.object({
+const inputDecl = z.strictObject({
   name: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'input names are identifiers: letters, digits, _')
@@ -18,7 +18,7 @@ const inputDecl = z.object({
   default: z.unknown().optional(),
 });
 
-export const startConfigSchema = z.object({
+export const startConfigSchema = z.strictObject({
   inputs: z.array(inputDecl).max(100).default([]).describe('The run inputs this workflow declares'),
 });
 export type StartConfig = z.infer<typeof startConfigSchema>;

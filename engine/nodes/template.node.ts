@@ -3,7 +3,7 @@ import { PaiError } from '../errors';
 import { renderText, resolveDeep } from '../template/resolve';
 import { defineNode } from './define';
 
-export const templateConfigSchema = z.object({
+export const templateConfigSchema = z.strictObject({
   template: z
     .string()
     .max(200_000)

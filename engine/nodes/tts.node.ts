@@ -25,7 +25,7 @@ const EXTENSIONS: Record<AudioFormat, string> = {
   pcm: 'pcm',
 };
 
-export const ttsConfigSchema = z.object({
+export const ttsConfigSchema = z.strictObject({
   text: z.string().min(1, 'the text is required').max(200_000).describe('What to say; may contain {{refs}}'),
   model: z.string().min(1).default('gpt-4o-mini-tts').describe('Speech model as the provider knows it (tts-1, …)'),
   voice: z
@@ -38,7 +38,7 @@ export const ttsConfigSchema = z.object({
   speed: z.number().min(0.25).max(4).default(1),
   instructions: z.string().max(4000).default('').describe('How to speak (tone, accent; newer models only)'),
   speakers: z
-    .array(z.object({ name: z.string().min(1).max(40), voice: z.string().min(1).max(64) }))
+    .array(z.strictObject({ name: z.string().min(1).max(40), voice: z.string().min(1).max(64) }))
     .max(10)
     .default([])
     .describe('Dialogue: a line "Name: text" is spoken in that speaker’s voice (the name is not spoken)'),

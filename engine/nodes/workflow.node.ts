@@ -10,12 +10,12 @@ import type { ChildVersion } from '../agent/types';
 import { ToolPolicyError } from '../agent/tool-errors';
 import type { ChildRunOptions, ChildRunResult } from '../agent/workflow-runner';
 import { PaiError } from '../errors';
-import type { Graph } from '../graph/schema';
+import type { Graph, GraphNode } from '../graph/schema';
 import { defineNode } from './define';
 
 const INPUT_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const workflowConfigSchema = z.object({
+export const workflowConfigSchema = z.strictObject({
   workflowId: z.string().min(1, 'choose a workflow').max(200).describe('The workflow to run (same workspace)'),
   inputs: z
     .record(z.string().regex(INPUT_NAME_RE, 'input names are identifiers: letters, digits, _'), z.unknown())
@@ -170,4 +170,24 @@ export function workflowCallsOf(graph: Pick<Graph, 'nodes'>): WorkflowCall[] {
     walk(config, base, 0);
   });
   return out;
+}
+
+/**
+ * A node's config without the `pinnedVersion`s publishing wrote into a version's graph: an annotation the runner reads
+ * from the graph itself (pinnedVersionIn), not config, so the strict config schemas neither know nor refuse it.
+ */
+export function configWithoutPins(node: GraphNode): unknown {
+  const config = node.data?.config;
+  if (!workflowCallsOf({ nodes: [node] }).some((c) => 'pinnedVersion' in c.holder)) return config;
+  const copy = structuredClone(node);
+  for (const call of workflowCallsOf({ nodes: [copy] })) delete call.holder.pinnedVersion;
+  return copy.data.config;
+}
+
+/** A version's graph without the pins publishing added (to compare it with its draft). */
+export function withoutPins(graph: Graph): Graph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => ({ ...n, data: { ...n.data, config: configWithoutPins(n) } })),
+  } as Graph;
 }

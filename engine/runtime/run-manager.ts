@@ -125,7 +125,7 @@ export class RunManager {
       throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, {
         status: 422,
         path: first.path,
-        details: { errors: v.errors },
+        details: { ...first.details, errors: v.errors },
       });
     }
     this.executorFor(v.engine);

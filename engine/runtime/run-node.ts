@@ -14,6 +14,7 @@ import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { LoopBody } from '../loop/types';
 import { NodePause, type NodeDefinition, type SecretsReader } from '../nodes/define';
+import { configWithoutPins } from '../nodes/workflow.node';
 import type { NodeRegistry } from '../nodes/registry';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { NodeRunRecord } from '../store/types';
@@ -23,6 +24,7 @@ import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
 import { newSpanId, type RunJournal } from './run-journal';
 import { settings } from '../config/settings';
+import { zodProblems } from '../validation/zod-problems';
 
 export interface NodeServices {
   llm: LlmResolver;
@@ -169,13 +171,17 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   });
 
   const override = a.configOverride !== undefined;
-  const parsed = def.configSchema.safeParse((override ? a.configOverride : node.data.config) ?? {});
+  const given = (override ? a.configOverride : configWithoutPins(node)) ?? {};
+  const parsed = def.configSchema.safeParse(given);
   let config: unknown;
   let rawConfig: unknown;
   let setupError: ErrorJson | undefined;
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    setupError = { code: 'INVALID_CONFIG', message: issue.message, path: ['config', ...issue.path].join('.') };
+    const [first] = zodProblems(def.configSchema, given, parsed.error.issues, {
+      code: 'INVALID_CONFIG',
+      base: 'config',
+    });
+    setupError = first;
   } else if (override) {
     config = rawConfig = parsed.data;
   } else {

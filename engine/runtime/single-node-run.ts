@@ -12,12 +12,13 @@
  * node) is refused with SINGLE_NODE_IN_LOOP: its input depends on the pass.
  */
 import { PaiError } from '../errors';
-import { toJsonPath, type Graph, type GraphNode } from '../graph/schema';
+import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
 import { STATE_GRAPH_NODE_TYPES } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
 import type { TraceEvent } from '../events/types';
+import { zodProblems } from '../validation/zod-problems';
 import type {
   NodeRunRecord,
   NodeStatus,
@@ -112,10 +113,16 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
   if (req.input !== undefined) {
     const parsed = def.configSchema.safeParse(req.input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PaiError('INVALID_INPUT', `the edited input is invalid: ${issue.message}`, {
+      const problems = zodProblems(def.configSchema, req.input, parsed.error.issues, {
+        code: 'INVALID_INPUT',
+        base: 'input',
+      });
+      const [first] = problems;
+      const message = first.code === 'INVALID_INPUT' ? `the edited input is invalid: ${first.message}` : first.message;
+      throw new PaiError(first.code, message, {
         status: 400,
-        path: toJsonPath(issue.path, 'input'),
+        path: first.path,
+        details: { ...first.details, errors: problems },
       });
     }
   }

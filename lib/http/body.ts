@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
-import { toJsonPath } from '@/engine/graph/schema';
 import { readTextLimited } from '@/engine/net/read-limited';
+import { invalidInputError } from './errors';
 
 /** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
 const MAX_DEPTH = 256;
@@ -55,16 +55,16 @@ export async function readJson<T>(
   } catch (e) {
     throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`, { status: 400 });
   }
+  return parseInput(schema, data);
+}
+
+/**
+ * `data` parsed with `schema`, or a 400 naming every problem: UNKNOWN_KEY for a key the (strict) schema does not
+ * know, with `details.suggestion` when a known key is close; VALIDATION_ERROR for the rest. `base` prefixes the paths
+ * (the part of the body `data` came from).
+ */
+export function parseInput<T>(schema: z.ZodType<T>, data: unknown, base?: string): T {
   const r = schema.safeParse(data);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new PaiError('VALIDATION_ERROR', i.message, {
-      status: 400,
-      path: toJsonPath(i.path),
-      details: {
-        errors: r.error.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })),
-      },
-    });
-  }
-  return r.data;
+  if (r.success) return r.data;
+  throw invalidInputError(r.error.issues, { schema, input: data, base });
 }

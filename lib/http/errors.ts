@@ -9,9 +9,9 @@
  * `content-language` set. The language is read only when an error is answered: successful requests never pay for it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ZodError } from 'zod';
+import { ZodError, type z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import { toJsonPath } from '@/engine/graph/schema';
+import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
 
@@ -42,18 +42,33 @@ export function errorResponse(
 
 export function toPaiError(e: unknown): PaiError | null {
   if (e instanceof PaiError) return e;
-  if (e instanceof ZodError) {
-    const i = e.issues[0];
-    const pe = new PaiError('VALIDATION_ERROR', i.message, {
-      status: 400,
-      path: toJsonPath(i.path),
-      details: {
-        errors: e.issues.map((x) => ({ code: 'VALIDATION_ERROR', message: x.message, path: toJsonPath(x.path) })),
-      },
-    });
-    return rememberZodIssues(pe, e.issues);
-  }
+  if (e instanceof ZodError) return invalidInputError(e.issues);
   return null;
+}
+
+/**
+ * A 400 naming every issue of a request's input: UNKNOWN_KEY for a key the (strict) schema does not know, with
+ * `details.suggestion` when the `schema` (if given) knows a close one; VALIDATION_ERROR for the rest. `base` prefixes
+ * the paths (the part of the body the input came from).
+ */
+export function invalidInputError(
+  issues: readonly z.core.$ZodIssue[],
+  from: { schema?: z.ZodType; input?: unknown; base?: string } = {},
+): PaiError {
+  const problems = zodProblems(from.schema, from.input, issues, { code: 'VALIDATION_ERROR', base: from.base });
+  const [first] = problems;
+  const err = new PaiError(first.code, first.message, {
+    status: 400,
+    path: first.path,
+    details: { ...first.details, errors: problems },
+  });
+  return rememberZodIssues(err, issuesInOrderOf(issues));
+}
+
+/** The issue behind each of zodProblems' problems (unknown keys first, one per key), for their Chinese wording. */
+function issuesInOrderOf(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const unknown = issues.filter((i) => i.code === 'unrecognized_keys');
+  return [...unknown.flatMap((i) => i.keys.map(() => i)), ...issues.filter((i) => i.code !== 'unrecognized_keys')];
 }
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;

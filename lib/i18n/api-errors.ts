@@ -50,16 +50,28 @@ export function rememberZodIssues(err: PaiError, issues: readonly ZodIssue[]): P
   return err;
 }
 
+/**
+ * Codes whose `details` (beside the `errors` list) are part of the answer, machine-readable: UNKNOWN_KEY's
+ * `{ key, suggestion? }`. Other codes' details stay on the server (they may hold upstream text or headers).
+ */
+const ANSWERED_DETAILS = new Set(['UNKNOWN_KEY']);
+
+function answeredDetails(err: PaiError): { details?: Record<string, unknown> } {
+  if (!ANSWERED_DETAILS.has(err.code) || !err.details || typeof err.details !== 'object') return {};
+  const { errors: _list, ...rest } = err.details as Record<string, unknown>;
+  return Object.keys(rest).length ? { details: rest } : {};
+}
+
 /** The `error` object for `err` in `locale` (English: exactly the fields the API has always answered). */
 export function localizeError(err: PaiError, locale: Locale): ApiErrorBody {
   const list = (err.details as { errors?: unknown } | undefined)?.errors;
-  const path = err.path !== undefined ? { path: err.path } : {};
-  const english: ApiErrorBody = { code: err.code, message: err.message, ...path };
+  const extra = { ...(err.path !== undefined ? { path: err.path } : {}), ...answeredDetails(err) };
+  const english: ApiErrorBody = { code: err.code, message: err.message, ...extra };
   if (locale === 'en') return list ? { ...english, errors: list } : english;
   const issues = zodIssues.get(err);
   const head = localizeItem({ code: err.code, message: err.message, path: err.path }, locale, issues?.[0]);
   const body: ApiErrorBody = { code: err.code, message: head.message, ...(head.detail ? { detail: head.detail } : {}) };
-  Object.assign(body, path);
+  Object.assign(body, extra);
   if (Array.isArray(list)) body.errors = list.map((item, i) => localizeListItem(item, locale, issues?.[i]));
   else if (list) body.errors = list;
   return body;

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
-import { workflowCallsOf } from '@/engine/nodes/workflow.node';
+import { withoutPins, workflowCallsOf } from '@/engine/nodes/workflow.node';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
 import { Prisma } from '@/engine/store/prisma/generated/client';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
@@ -26,7 +26,7 @@ import { corsOrigins } from './v1-settings';
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
 
-export const publishBodySchema = z.object({
+export const publishBodySchema = z.strictObject({
   slug: z
     .string()
     .max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
@@ -51,7 +51,7 @@ function asOrigin(s: string): string | null {
  * workflow as a tool to its API keys. Any of them.
  */
 export const publishSettingsSchema = z
-  .object({
+  .strictObject({
     corsOrigins: z
       .array(
         z
@@ -145,13 +145,6 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
   return graph;
 }
 
-/** A version's graph without the pins publishing added, to compare it with the draft. */
-function withoutPins(graph: Graph): Graph {
-  const copy = structuredClone(graph);
-  for (const call of workflowCallsOf(copy)) delete call.holder.pinnedVersion;
-  return copy;
-}
-
 const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
 
 export async function publishWorkflow(
@@ -174,7 +167,7 @@ export async function publishWorkflow(
       {
         status: 422,
         path: `graph.${first.path}`,
-        details: { errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+        details: { ...first.details, errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
       },
     );
   }

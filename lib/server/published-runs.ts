@@ -20,7 +20,7 @@ import { v1Settings } from './v1-settings';
 
 export const RUN_MODES = ['sync', 'stream', 'async'] as const;
 
-export const runBodySchema = z.object({
+export const runBodySchema = z.strictObject({
   inputs: z.record(z.string(), z.unknown()).default({}),
   mode: z.enum(RUN_MODES).default('sync'),
   version: z.number().int().min(1).max(2_147_483_647).optional(),

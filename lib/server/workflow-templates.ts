@@ -24,6 +24,7 @@ import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
 import { uniqueWorkflowName } from './unique-name';
+import { parseInput } from '@/lib/http/body';
 
 /** A UI locale as the templates name their languages. */
 const templateLang = (locale: Locale): TemplateLang => (locale === 'zh-CN' ? 'zh' : 'en');
@@ -61,7 +62,7 @@ export function presentTemplate(t: WorkflowTemplate, lang: TemplateLang) {
   };
 }
 
-export const fromTemplateBodySchema = z.object({
+export const fromTemplateBodySchema = z.strictObject({
   templateId: z.string().trim().min(1, 'templateId is required').max(100),
   name: nameSchema(200).optional(),
   description: z.string().max(5000).optional(),
@@ -73,20 +74,19 @@ type WorkflowBody = z.infer<typeof workflowBodySchema>;
 /**
  * POST /api/workflows' body: `{ templateId, name?, description?, engine? }` when it names a template, else the
  * workflow itself `{ name, description?, graph, engine? }`. Each shape is checked with its own schema, so an error
- * points at the field of the shape the caller meant (a union would only say "invalid input").
+ * points at the field of the shape the caller meant (a union would only say "invalid input"), and an unknown key is
+ * named with the key of that shape it was probably meant to be.
  */
-export const createWorkflowBodySchema = z.unknown().transform((v, ctx): FromTemplateBody | WorkflowBody => {
+export function parseCreateWorkflowBody(v: unknown): FromTemplateBody | WorkflowBody {
   const fromTemplate = !!v && typeof v === 'object' && !Array.isArray(v) && 'templateId' in v;
   if (fromTemplate && 'graph' in v)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['graph'],
-      message: 'a workflow made from a template takes its graph from the template: send templateId or graph',
-    });
-  const r = (fromTemplate ? fromTemplateBodySchema : workflowBodySchema).safeParse(v);
-  if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
-  return r.success ? r.data : z.NEVER;
-});
+    throw new PaiError(
+      'VALIDATION_ERROR',
+      'a workflow made from a template takes its graph from the template: send templateId or graph',
+      { status: 400, path: 'graph' },
+    );
+  return fromTemplate ? parseInput(fromTemplateBodySchema, v) : parseInput(workflowBodySchema, v);
+}
 
 export const isFromTemplate = (b: FromTemplateBody | WorkflowBody): b is FromTemplateBody => 'templateId' in b;
 

@@ -13,14 +13,14 @@ import type { Caller } from './auth/authenticate';
 import { checkReferences, referenceSourcesOf } from './workflow-references';
 import { workflowCallCycles } from './workflow-calls';
 
-export const workflowBodySchema = z.object({
+export const workflowBodySchema = z.strictObject({
   name: nameSchema(200),
   description: z.string().max(5000).optional(),
   graph: z.unknown(),
   engine: z.enum(ENGINES).optional(),
 });
 
-export const workflowPatchSchema = z.object({
+export const workflowPatchSchema = z.strictObject({
   name: nameSchema(200).optional(),
   description: z.string().max(5000).optional(),
   graph: z.unknown().optional(),
@@ -48,7 +48,7 @@ function invalid(problems: Problem[], status = 400): PaiError {
     {
       status,
       path: `graph.${first.path}`,
-      details: { errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
+      details: { ...first.details, errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
     },
   );
 }
@@ -129,28 +129,6 @@ export async function getRunOr404(app: App, caller: Pick<Caller, 'workspaceId'>,
   if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${id} not found`, { status: 404 });
   return run;
 }
-
-export const EXPORT_FORMAT = 'paiflow.workflow';
-export const EXPORT_FORMAT_VERSION = 1;
-
-export function exportWorkflow(wf: WorkflowRecord) {
-  return {
-    format: EXPORT_FORMAT,
-    formatVersion: EXPORT_FORMAT_VERSION,
-    exportedAt: new Date().toISOString(),
-    workflow: { name: wf.name, description: wf.description, engine: wf.engine, graph: wf.graph },
-  };
-}
-
-export const importSchema = z.object({
-  format: z.literal(EXPORT_FORMAT, { message: `format must be "${EXPORT_FORMAT}"` }),
-  formatVersion: z
-    .number()
-    .int()
-    .min(1)
-    .max(EXPORT_FORMAT_VERSION, { message: `this server reads format versions up to ${EXPORT_FORMAT_VERSION}` }),
-  workflow: workflowBodySchema,
-});
 
 /** A run's token usage: its nodes' summed. */
 export function usageOf(snapshots: NodeRunRecord[]) {

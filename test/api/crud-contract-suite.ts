@@ -245,7 +245,7 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       expect(ex.headers.get('content-disposition')).toMatch(/attachment; filename=".+\.paiflow\.json"/);
       expect(ex.body).toMatchObject({
         format: 'paiflow.workflow',
-        formatVersion: 1,
+        formatVersion: 2,
         workflow: { name: 'Greeter v2', description: 'says hello', engine: 'auto' },
       });
 

@@ -78,7 +78,7 @@ describe('bad create bodies: 400 with the path, nothing saved', () => {
     ],
     ['a response mode we do not have', { ...hook, response: 'sync' }, 'VALIDATION_ERROR', 'response'],
     ['a wait timeout too long', { ...hook, timeoutMs: 3_600_000 }, 'VALIDATION_ERROR', 'timeoutMs'],
-    ['a schedule field on a webhook', { ...hook, cron: '* * * * *' }, 'VALIDATION_ERROR', ''],
+    ['a schedule field on a webhook', { ...hook, cron: '* * * * *' }, 'UNKNOWN_KEY', 'cron'],
     ['an unknown trigger type', { type: 'email' }, 'VALIDATION_ERROR', 'type'],
   ];
   for (const [name, body, code, path] of cases)
@@ -121,7 +121,7 @@ describe('CRUD', () => {
 
     expectError(await triggers.patch(wfId, t.id, { cron: '* * * * *' }), 400, 'VALIDATION_ERROR', 'cron');
     expectError(await triggers.patch(wfId, t.id, { mapping: { title: '{{inputs.t}}' } }), 400, 'VALIDATION_ERROR');
-    expectError(await triggers.patch(wfId, t.id, { type: 'schedule' }), 400, 'VALIDATION_ERROR');
+    expectError(await triggers.patch(wfId, t.id, { type: 'schedule' }), 400, 'UNKNOWN_KEY', 'type');
 
     const d = await triggers.remove(wfId, t.id);
     expect(d.status).toBe(204);

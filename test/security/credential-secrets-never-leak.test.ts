@@ -195,7 +195,7 @@ describe('credentials in LLM and HTTP nodes', () => {
         {
           id: 'ask',
           type: 'llm',
-          config: { userPrompt: 'hi', credentialId: llm, provider: { baseURL: `http://${elsewhere.host}/v1` } },
+          config: { userPrompt: 'hi', credentialId: llm, provider: { baseUrl: `http://${elsewhere.host}/v1` } },
         },
       ]),
     );

@@ -31,17 +31,17 @@ describe('SECRET_<NAME> in an LLM node with its own base URL', () => {
 
   it('goes to the hosts SECRET_<NAME>_HOSTS lists', async () => {
     const s = await providerSettings(ctx, {
-      provider: { baseURL: 'https://api.deepseek.com/v1', apiKeySecret: 'DEEPSEEK' },
+      provider: { baseUrl: 'https://api.deepseek.com/v1', apiKeySecret: 'DEEPSEEK' },
     });
     expect(s.apiKey).toBe('sk-deepseek-value');
   });
 
   it('is refused anywhere else, and a secret without a host list goes to no base URL a node names', async () => {
     await expect(
-      providerSettings(ctx, { provider: { baseURL: 'https://attacker.example/v1', apiKeySecret: 'DEEPSEEK' } }),
+      providerSettings(ctx, { provider: { baseUrl: 'https://attacker.example/v1', apiKeySecret: 'DEEPSEEK' } }),
     ).rejects.toMatchObject({ code: 'SECRET_HOST_NOT_ALLOWED' });
     await expect(
-      providerSettings(ctx, { provider: { baseURL: 'https://api.deepseek.com/v1', apiKeySecret: 'DB_PASSWORD' } }),
+      providerSettings(ctx, { provider: { baseUrl: 'https://api.deepseek.com/v1', apiKeySecret: 'DB_PASSWORD' } }),
     ).rejects.toMatchObject({ code: 'SECRET_HOST_NOT_ALLOWED' });
   });
 });

@@ -15,7 +15,7 @@ export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) 
  * name) with the skill; a bad SKILL.md or path is 400 SKILL_INVALID with the path.
  */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
-  const { files } = await readJson(req, z.object({ files: z.unknown().optional() }));
+  const { files } = await readJson(req, z.strictObject({ files: z.unknown().optional() }));
   const r = await app.skills.upload(caller.workspaceId, files, caller.user, clientIp(req));
   return Response.json(r.skill, { status: r.created ? 201 : 200 });
 });

@@ -3,11 +3,12 @@ import { readJson } from '@/lib/http/body';
 import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
 import {
   contentLanguage,
-  createWorkflowBodySchema,
   createWorkflowFromTemplate,
   isFromTemplate,
+  parseCreateWorkflowBody,
   requestLanguage,
 } from '@/lib/server/workflow-templates';
+import { z } from 'zod';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +19,7 @@ export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) 
 
 /** `{ name, description?, graph, engine? }`, or `{ templateId, name? }` (lib/server/workflow-templates.ts). */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
-  const body = await readJson(req, createWorkflowBodySchema);
+  const body = parseCreateWorkflowBody(await readJson(req, z.unknown()));
   if (isFromTemplate(body)) {
     const lang = requestLanguage(req);
     const wf = await createWorkflowFromTemplate(app, caller, body, lang);

@@ -12,6 +12,7 @@ import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
 import { RunNodePanel } from './run-node-panel';
 import { templateSuggestions } from './template-suggestions';
+import { UnknownKeyFix } from './unknown-key-fix';
 import { LOCKED_FIELDS, MultiInspector, Panel, ReadOnlyNote, WorkflowInspector } from './workflow-inspector';
 
 const selectSelected = (s: EditorState) => s.selectedIds;
@@ -139,6 +140,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
                   data-path={p.path}
                 >
                   {p.message}
+                  <UnknownKeyFix nodeId={nodeId} problem={p} />
                 </p>
               ))}
             </div>

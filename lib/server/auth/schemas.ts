@@ -10,19 +10,19 @@ export const passwordSchema = z
   .min(8, 'the password needs at least 8 characters')
   .max(200, 'the password may have at most 200 characters');
 
-export const setupSchema = z.object({ email: emailSchema, password: passwordSchema, name: nameSchema });
-export const loginSchema = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(200) });
-export const changePasswordSchema = z.object({
+export const setupSchema = z.strictObject({ email: emailSchema, password: passwordSchema, name: nameSchema });
+export const loginSchema = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(200) });
+export const changePasswordSchema = z.strictObject({
   currentPassword: z.string().min(1).max(200),
   newPassword: passwordSchema,
 });
-export const tokenSchema = z.object({ name: nameSchema, workspaceId: z.string().min(1).max(100).optional() });
-export const workspaceSchema = z.object({ name: nameSchema });
-export const switchWorkspaceSchema = z.object({ workspaceId: z.string().min(1).max(100) });
-export const invitationSchema = z.object({ email: emailSchema, role: z.enum(ROLES).default('editor') });
-export const acceptInviteSchema = z.object({
+export const tokenSchema = z.strictObject({ name: nameSchema, workspaceId: z.string().min(1).max(100).optional() });
+export const workspaceSchema = z.strictObject({ name: nameSchema });
+export const switchWorkspaceSchema = z.strictObject({ workspaceId: z.string().min(1).max(100) });
+export const invitationSchema = z.strictObject({ email: emailSchema, role: z.enum(ROLES).default('editor') });
+export const acceptInviteSchema = z.strictObject({
   token: z.string().min(1).max(200),
   name: nameSchema,
   password: passwordSchema,
 });
-export const roleSchema = z.object({ role: z.enum(ROLES) });
+export const roleSchema = z.strictObject({ role: z.enum(ROLES) });

@@ -11,27 +11,28 @@ const hostPattern = z
   .regex(/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:]+\](:\d{1,5})?$/, 'a host name, host:port or *.domain');
 
 export const credentialDataSchemas = {
-  openai: z.object({
+  openai: z.strictObject({
     baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
     apiKey: secretText,
     /** This provider's prices, USD per million tokens, over MODEL_PRICES and the built-in list (not secret). */
     prices: priceTableSchema.optional(),
   }),
-  http_header: z.object({
+  http_header: z.strictObject({
     name: z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name'),
     value: secretText,
   }),
-  bearer: z.object({ token: secretText }),
-  basic: z.object({ username: z.string().min(1).max(1000), password: secretText }),
+  bearer: z.strictObject({ token: secretText }),
+  basic: z.strictObject({ username: z.string().min(1).max(1000), password: secretText }),
 } as const;
 
 export const CREDENTIAL_TYPES = Object.keys(credentialDataSchemas) as CredentialType[];
 export type CredentialType = keyof typeof credentialDataSchemas;
 
-export const createCredentialSchema = z.object({
+/** `data` is checked with its type's schema afterwards, so an error names that type's fields. */
+export const createCredentialSchema = z.strictObject({
   name: nameSchema(100),
   type: z.enum(['openai', 'http_header', 'bearer', 'basic']),
   data: z.record(z.string(), z.unknown()),

@@ -3,10 +3,11 @@
  * only masked, bound to the hosts they may be sent to. `SECRET_<NAME>` environment variables appear as read-only
  * "environment credentials". Values are decrypted only by `resolve()`, which the node runtime calls when sending.
  */
+import type { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { CredentialResolver, ResolvedCredential } from '@/engine/credentials/types';
 import type { PrismaClient } from '@/engine/store/prisma/generated/client';
-import { toJsonPath } from '@/engine/graph/schema';
+import { parseInput } from '@/lib/http/body';
 import { audit, type AuditActor } from '../auth/audit';
 import { newId } from '../auth/secrets';
 import { envSecrets } from '../secrets';
@@ -56,21 +57,17 @@ export class CredentialVault implements CredentialResolver {
   ) {}
 
   async create(workspaceId: string, body: unknown, actor: AuditActor, ip?: string): Promise<CredentialView> {
-    const input = createCredentialSchema.parse(body);
+    const input = parseInput(createCredentialSchema, body);
     const type = input.type as CredentialType;
-    const parsed = credentialDataSchemas[type].safeParse(input.data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PaiError('VALIDATION_ERROR', issue.message, { status: 400, path: toJsonPath(['data', ...issue.path]) });
-    }
-    const data = parsed.data as Record<string, string>;
-    const hostsInData = Array.isArray(input.data.hosts)
-      ? createCredentialSchema.shape.hosts.parse(input.data.hosts)
-      : [];
-    const hosts =
-      type === 'openai'
-        ? [new URL(data.baseUrl).host.toLowerCase()]
-        : [...new Set([...(input.hosts ?? []), ...(hostsInData ?? [])])];
+    const dataSchema: z.ZodType = credentialDataSchemas[type];
+    const data = parseInput(dataSchema, input.data, 'data') as Record<string, string>;
+    if (type === 'openai' && input.hosts)
+      throw new PaiError(
+        'VALIDATION_ERROR',
+        'an OpenAI-compatible credential is sent only to the host of its baseUrl: leave hosts out',
+        { status: 400, path: 'hosts' },
+      );
+    const hosts = type === 'openai' ? [new URL(data.baseUrl).host.toLowerCase()] : [...new Set(input.hosts ?? [])];
     if (type !== 'openai' && hosts.length === 0)
       throw new PaiError('VALIDATION_ERROR', 'name at least one host this credential may be sent to', {
         status: 400,

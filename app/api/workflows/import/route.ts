@@ -1,14 +1,14 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { uniqueWorkflowName } from '@/lib/server/unique-name';
-import { checkWorkflowForSave, importSchema, newWorkflowId } from '@/lib/server/workflows';
+import { importSchema, upgradedWorkflow } from '@/lib/server/workflow-export';
+import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
 /** An exported workflow as a new one; a name the workspace already has becomes "name (2)", "name (3)" … */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
-  const body = await readJson(req, importSchema);
-  const w = body.workflow;
+  const w = upgradedWorkflow(await readJson(req, importSchema));
   const { graph, problems } = await checkWorkflowForSave(app, caller, w.graph, w.engine ?? 'auto', true);
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,

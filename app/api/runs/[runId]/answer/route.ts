@@ -6,7 +6,7 @@ import { getRunOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
-const bodySchema = z.object({ nodeId: z.string().min(1), answer: z.unknown() });
+const bodySchema = z.strictObject({ nodeId: z.string().min(1), answer: z.unknown() });
 
 /**
  * Answers a human-input node, or a node that paused itself: an agent's tool call waiting for approval

@@ -5,7 +5,7 @@ import { getRunOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
-const bodySchema = z.object({
+const bodySchema = z.strictObject({
   fromNodeId: z.string().min(1).optional(),
   inputs: z.record(z.string(), z.unknown()).optional(),
 });

@@ -8,7 +8,7 @@ import { getWorkflowOr404 } from '@/lib/server/workflows';
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-const bodySchema = z.object({ name: z.string().trim().max(100).optional() });
+const bodySchema = z.strictObject({ name: z.string().trim().max(100).optional() });
 
 /** Creates a key for this workflow's published endpoint. The answer is the only time the key is shown. */
 export const POST = guarded('admin', async (req, { params }: Ctx, { app, caller }) => {

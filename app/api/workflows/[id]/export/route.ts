@@ -1,5 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { exportWorkflow, getWorkflowOr404 } from '@/lib/server/workflows';
+import { exportWorkflow } from '@/lib/server/workflow-export';
+import { getWorkflowOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -8,7 +8,7 @@ import { workflowRunHistory } from '@/lib/server/workflow-run-history';
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
-const bodySchema = z.object({
+const bodySchema = z.strictObject({
   inputs: z.record(z.string(), z.unknown()).default({}),
   engine: z.enum(ENGINES).optional(),
   /** Node ids the run pauses before (editor test runs: Continue / Step / Stop through /api/runs/:id/answer). */

@@ -6,7 +6,7 @@ import { getWorkflowOr404, validateWorkflow } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';
 
-const bodySchema = z.object({ graph: z.unknown().optional(), engine: z.enum(ENGINES).optional() });
+const bodySchema = z.strictObject({ graph: z.unknown().optional(), engine: z.enum(ENGINES).optional() });
 
 /** Validates the stored draft, or a graph sent in the body (the editor's unsaved state). */
 export const POST = guarded('read', async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {

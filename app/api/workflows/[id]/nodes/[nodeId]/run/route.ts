@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string; nodeId: string }> };
 
 const object = z.record(z.string(), z.unknown());
-const bodySchema = z.object({
+const bodySchema = z.strictObject({
   /** The node's resolved input as edited: it runs with exactly this config. */
   input: object.optional(),
   /** The start inputs its templates read (`{{inputs.x}}`). */

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string; triggerId: string }> };
 
 /** A webhook test call: the payload as the webhook would receive it (no signature needed from an editor). */
-const bodySchema = z.object({
+const bodySchema = z.strictObject({
   body: z.unknown().optional(),
   query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
   headers: z.record(z.string(), z.string()).default({}),
