@@ -123,7 +123,6 @@ describe('credentials are bound to hosts and never leak', () => {
             model: 'fake-chat',
             userPrompt: 'hello',
             credentialId: openaiCred.id,
-            // The spelling the node config accepts today (a rename to baseUrl is under way).
             provider: { baseUrl: `${receiver.url}/v1` },
           },
           200,
