@@ -224,7 +224,7 @@ describe('workflows: create, validate, save, export, import, delete', () => {
     const doc = exp.body;
     expect(doc).toMatchObject({
       format: 'paiflow.workflow',
-      formatVersion: 1,
+      formatVersion: 2,
       workflow: { name: NAME, description: 'says good morning', engine: 'auto' },
     });
     const current = await api.expectStatus(api.get(`/api/workflows/${id}`), 200);
@@ -250,6 +250,10 @@ describe('workflows: create, validate, save, export, import, delete', () => {
     expect(wrongFormat.status).toBe(400);
     const future = await api.post('/api/workflows/import', { ...doc, formatVersion: 99 });
     expect(future.status).toBe(400);
+    // An export of an older release (format 1) still imports.
+    const older = await api.expectStatus(api.post('/api/workflows/import', { ...doc, formatVersion: 1 }), 201);
+    expect(older.graph).toEqual(current.graph);
+    await api.expectStatus(api.delete(`/api/workflows/${older.id}`), 204);
     await api.expectStatus(api.delete(`/api/workflows/${second.id}`), 204);
   });
 
