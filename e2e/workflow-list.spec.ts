@@ -19,7 +19,7 @@ test('list, rename, duplicate, export, import and delete workflows', async ({ pa
   const file = await download;
   expect(file.suggestedFilename()).toBe('Triage-copy.paiflow.json');
   const exported = JSON.parse(readFileSync((await file.path())!, 'utf8'));
-  expect(exported).toMatchObject({ format: 'paiflow.workflow', formatVersion: 1, workflow: { name: 'Triage copy' } });
+  expect(exported).toMatchObject({ format: 'paiflow.workflow', formatVersion: 2, workflow: { name: 'Triage copy' } });
   expect(exported.workflow.graph.nodes).toHaveLength(6);
 
   exported.workflow.name = 'Imported triage';
