@@ -15,6 +15,7 @@ export default defineConfig({
     exclude: ['e2e/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    globalSetup: ['./test/support/vitest-global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     env: { NEXT_TELEMETRY_DISABLED: '1', CHECKPOINT_DISABLE: '1' },

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { getApp } from '@/lib/server/app';
 import { ownerToken } from '../support/owner';
+import { seedDataDir } from '../support/pglite-template';
 
 type Handler = (req: Request, ctx: any) => Promise<Response>;
 
@@ -24,6 +25,7 @@ export const seen: Array<{ method: string; url: string; status: number; text: st
 /** Points the app at a fresh embedded database; call before the first getApp() of the file. */
 export function useFreshDataDir(prefix = 'paiflow-api-'): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  seedDataDir(dir);
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
   delete process.env.DATABASE_SCHEMA;

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { openDatabase, type Database } from '@/engine/store/prisma/database';
+import { seedDataDir } from './pglite-template';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -50,6 +51,7 @@ export interface TestDb {
 export async function openTestDb(kind: 'pglite' | 'postgres'): Promise<TestDb> {
   if (kind === 'pglite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'paiflow-test-'));
+    seedDataDir(dir);
     let db = await openDatabase({ dataDir: dir });
     return {
       get db() {
