@@ -21,7 +21,10 @@ mkdirSync(LOGS, { recursive: true });
 
 const started = Date.now();
 const results = [];
-const clock = (ms) => `${Math.floor(ms / 60000)}:${String(Math.round((ms % 60000) / 1000)).padStart(2, '0')}`;
+const clock = (ms) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
 
 /** Runs one stage's command with its output in a log file; prints the log when it ends. */
 function stage(name, command, args, extraEnv = {}, wanted = !only || only.has(name)) {
@@ -69,6 +72,20 @@ async function buildThenBlackBox() {
 }
 
 await Promise.all([checksThenVitest(), buildThenBlackBox()]);
+
+// The failures again, last, where a CI log's tail shows them: each failed stage's failure lines, then the table.
+const FAILURE_LINE = /(FAIL|✘|×|Error|failed|Expected|Received|expected|timed? ?out)/;
+for (const r of results.filter((x) => !x.ok)) {
+  const lines = readFileSync(`${LOGS}/${r.name}.log`, 'utf8')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => FAILURE_LINE.test(line))
+    .map((line) => line.trimEnd().slice(0, 240));
+  const unique = [...new Set(lines)];
+  console.log(`──── ${r.name} FAILED — its failure lines (${unique.length}; whole log: ${LOGS}/${r.name}.log) ────`);
+  console.log(unique.slice(0, 40).join('\n'));
+  if (unique.length > 40) console.log(`… and ${unique.length - 40} more`);
+}
 
 console.log('stage        time   ended at');
 for (const r of results)
