@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: every check and test suite, in two lanes that run side by side, each stage's output printed whole when
-// it ends (so two stages never interleave their lines), and the time of each stage at the end.
+// `npm test`: every check and test suite, each stage's output printed whole when it ends (so two stages never
+// interleave their lines), then each failed stage's failure lines and the time of each stage.
 //
-//   lane 1: lint and format (at once) → vitest (unit + integration on the source)
-//   lane 2: next build (once, without its own type check) → typecheck (`tsc --noEmit` of the whole repository,
-//           .next/types included) beside acceptance (black-box, on that build: embedded, PostgreSQL + Redis, queue
-//           mode) → e2e (Playwright in Chromium, on that build)
+//   1. lint, format, next build (once, without its own type check)     — at once
+//   2. typecheck (`tsc --noEmit`, .next/types included), acceptance    — at once, acceptance on that build
+//   3. e2e (Playwright in Chromium, on that build), vitest             — at once
 //
 // A failing stage does not stop the others (CI shows every failure at once); the exit code is 1 if any failed.
 // `node scripts/test.mjs --only vitest,e2e` runs some stages (a stage that needs the build builds first).
@@ -53,29 +52,40 @@ function stage(name, command, args, extraEnv = {}, wanted = !only || only.has(na
 
 const npx = (...args) => ['npx', args];
 
-async function checksThenVitest() {
-  await Promise.all([stage('lint', ...npx('eslint', '.')), stage('format', ...npx('prettier', '--check', '.'))]);
-  await stage('vitest', ...npx('vitest', 'run'));
+// Three phases, each using the machine's cores without starving the black-box suites (they measure a real server's
+// answers against timeouts; with vitest's workers beside them on 2 cores they failed on CI):
+//   1. lint, format and next build at once
+//   2. typecheck (needs the build's .next/types) beside acceptance (on that build)
+//   3. e2e (on that build; one browser, mostly waiting on the page) beside vitest
+const wants = (...names) => !only || names.some((s) => only.has(s));
+const skipBuild = { ACCEPTANCE_SKIP_BUILD: '1', E2E_SKIP_BUILD: '1' }; // both suites use this build
+let built = true;
+await Promise.all([
+  stage('lint', ...npx('eslint', '.')),
+  stage('format', ...npx('prettier', '--check', '.')),
+  (async () => {
+    const build = { FORCE_COLOR: '0', PAIFLOW_BUILD_TYPECHECK: '0' };
+    built = await stage('build', 'npm', ['run', 'build'], build, wants('build', 'typecheck', 'acceptance', 'e2e'));
+  })(),
+]);
+/** A stage on the build: when the build failed it is not run, and the table says so. */
+function onBuild(name, command, args, extraEnv) {
+  if (built || !wants(name)) return stage(name, command, args, extraEnv);
+  results.push({ name, ms: 0, ok: false, end: Date.now() - started, note: 'not run: the build failed' });
+  return Promise.resolve(false);
 }
-
-async function buildThenBlackBox() {
-  const needsBuild = !only || ['build', 'typecheck', 'acceptance', 'e2e'].some((s) => only.has(s));
-  const build = { FORCE_COLOR: '0', PAIFLOW_BUILD_TYPECHECK: '0' };
-  if (!(await stage('build', 'npm', ['run', 'build'], build, needsBuild))) return;
-  // Both suites use this build: neither builds again.
-  const skip = { ACCEPTANCE_SKIP_BUILD: '1', E2E_SKIP_BUILD: '1' };
-  await Promise.all([
-    stage('typecheck', ...npx('tsc', '--noEmit')),
-    stage('acceptance', 'node', ['scripts/test-acceptance.mjs', '--skip-build'], skip),
-  ]);
-  await stage('e2e', 'node', ['scripts/test-e2e.mjs'], skip);
-}
-
-await Promise.all([checksThenVitest(), buildThenBlackBox()]);
+await Promise.all([
+  onBuild('typecheck', ...npx('tsc', '--noEmit'), {}),
+  onBuild('acceptance', 'node', ['scripts/test-acceptance.mjs', '--skip-build'], skipBuild),
+]);
+await Promise.all([
+  onBuild('e2e', 'node', ['scripts/test-e2e.mjs'], skipBuild),
+  stage('vitest', ...npx('vitest', 'run')),
+]);
 
 // The failures again, last, where a CI log's tail shows them: each failed stage's failure lines, then the table.
 const FAILURE_LINE = /(FAIL|✘|×|Error|failed|Expected|Received|expected|timed? ?out)/;
-for (const r of results.filter((x) => !x.ok)) {
+for (const r of results.filter((x) => !x.ok && !x.note)) {
   const lines = readFileSync(`${LOGS}/${r.name}.log`, 'utf8')
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
@@ -88,9 +98,9 @@ for (const r of results.filter((x) => !x.ok)) {
 }
 
 console.log('stage        time   ended at');
-for (const r of results)
-  console.log(
-    `${r.name.padEnd(12)} ${clock(r.ms).padStart(5)}  ${clock(r.end).padStart(5)}  ${r.ok ? 'ok' : 'FAILED'}`,
-  );
+for (const r of results) {
+  const outcome = (r.ok ? 'ok' : 'FAILED') + (r.note ? ` (${r.note})` : '');
+  console.log(`${r.name.padEnd(12)} ${clock(r.ms).padStart(5)}  ${clock(r.end).padStart(5)}  ${outcome}`);
+}
 console.log(`total        ${clock(Date.now() - started).padStart(5)}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
