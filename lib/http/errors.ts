@@ -3,10 +3,11 @@
  * `{ error: { code, message, path? } }`; anything unexpected → 500 INTERNAL with a generic message (the detail
  * goes to the server log only, never to the client).
  *
- * Messages follow the request's language (lib/i18n/api-errors.ts; the code never changes): `route()` keeps the
- * request while the handler runs, and every errorResponse() made meanwhile — also by wrappers inside it such as
- * v1Route, the webhook and the chat-completions facade — reads its language (requestLocale()) and answers in it, with
- * `content-language` set. The language is read only when an error is answered: successful requests never pay for it.
+ * Messages follow the request's language (lib/i18n/api-errors.ts; the code never changes): `route()` keeps what the
+ * language is chosen from while the handler runs, and every errorResponse() made meanwhile — also by wrappers inside
+ * it such as v1Route, the webhook and the chat-completions facade — reads its language (requestLocale()) and answers
+ * in it, with `content-language` set. The language is worked out only when an error is answered: a successful
+ * request costs two header reads.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError, type z } from 'zod';
@@ -15,12 +16,33 @@ import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
 
-const currentRequest = new AsyncLocalStorage<Request>();
+/**
+ * What a request's language is chosen from, copied out of the Request: the async-local store must not hold the
+ * Request itself. Every promise made while a handler runs keeps the store, and on Node 20 some of those promises
+ * (a web stream's closed-promise) outlive the request: holding the Request there kept each one — its response, its
+ * socket, ~13 KB — until the server ran out of heap (bench/soak.bench.ts).
+ */
+interface LanguageSource {
+  url: string;
+  cookie: string | null;
+  acceptLanguage: string | null;
+}
+const currentRequest = new AsyncLocalStorage<LanguageSource>();
+
+/** Plain strings, and no closure: a closure made here could share its scope with the caller's `req`. */
+function languageSource(req: Request): LanguageSource {
+  return { url: req.url, cookie: req.headers.get('cookie'), acceptLanguage: req.headers.get('accept-language') };
+}
 
 /** The language of the request being handled (inside route()), else English. */
 export function currentErrorLocale(): Locale {
-  const req = currentRequest.getStore();
-  return req ? requestLocale(req) : DEFAULT_LOCALE;
+  const source = currentRequest.getStore();
+  if (!source) return DEFAULT_LOCALE;
+  const { url, cookie, acceptLanguage } = source;
+  const headers = {
+    get: (name: string) => (name === 'cookie' ? cookie : name === 'accept-language' ? acceptLanguage : null),
+  };
+  return requestLocale({ url, headers });
 }
 
 /**
@@ -78,7 +100,7 @@ const INTERNAL_MESSAGE = 'internal error; see the server log';
 export function route<C>(fn: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     try {
-      return await currentRequest.run(req, () => fn(req, ctx));
+      return await currentRequest.run(languageSource(req), () => fn(req, ctx));
     } catch (e) {
       const locale = requestLocale(req);
       const pe = toPaiError(e);

@@ -54,7 +54,7 @@ export function cookieValue(header: string | null | undefined, name: string): st
 }
 
 /** The locale of a request: `?lang=` (when given and supported), the language cookie, then Accept-Language. */
-export function requestLocale(req: Pick<Request, 'headers' | 'url'>): Locale {
+export function requestLocale(req: { url: string; headers: { get(name: string): string | null } }): Locale {
   let param: string | null = null;
   try {
     param = new URL(req.url).searchParams.get('lang');
