@@ -46,6 +46,8 @@ export function currentErrorLocale(): Locale {
 }
 
 /**
+ * The answer for `err`: its status, `{ error: { code, message, path? } }` in the request's language, and Retry-After
+ * when the error has `details.retryAfter`.
  * `extra`: more fields for the error object (e.g. OpenAI's `type` / `param` on the chat-completions facade).
  * `locale`: the language of the message; by default the request's (see route()).
  */
@@ -59,6 +61,10 @@ export function errorResponse(
   const body = { error: { ...error, ...extra, ...(errors ? { errors } : {}) } };
   const res = Response.json(body, { status: err.status, headers });
   res.headers.set('content-language', locale);
+  // An error that says when to try again (`details.retryAfter`, seconds) says it in the standard header too.
+  const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+  if (typeof retryAfter === 'number' && !res.headers.has('retry-after'))
+    res.headers.set('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   return res;
 }
 

@@ -126,13 +126,22 @@ export class Accounts {
   }
 
   /** Changes the password and signs out every other session of the user. */
+  /**
+   * Changes the password. Checking the current one is throttled exactly like a sign-in (same account and address
+   * counters), so a stolen session cannot be used to guess the password.
+   */
   async changePassword(user: UserView, current: string, next: string, keepSessionId?: string, ip?: string) {
     const row = await this.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
-    if (!(await verifyPassword(current, row.passwordHash)))
+    const accountKey = `email:${row.email}`;
+    const attempt = await startAttempt(this.prisma, [accountKey, ...(ip ? [`ip:${ip}`] : [])]);
+    if (!(await verifyPassword(current, row.passwordHash))) {
+      await audit(this.prisma, { action: 'password.change_failed', actor: user, ip });
       throw new PaiError('INVALID_CREDENTIALS', 'the current password is wrong', {
         status: 400,
         path: 'currentPassword',
       });
+    }
+    await attempt.succeeded([accountKey]);
     await this.prisma.user.update({
       where: { id: user.id },
       data: { passwordHash: await hashPassword(next), passwordChangedAt: new Date() },
