@@ -3,6 +3,7 @@ import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { readTextLimited } from '@/engine/net/read-limited';
 import { invalidInputError } from './errors';
+import { refuseNulInBody } from './nul-characters';
 
 /** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
 const MAX_DEPTH = 256;
@@ -55,6 +56,7 @@ export async function readJson<T>(
   } catch (e) {
     throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`, { status: 400 });
   }
+  refuseNulInBody(text, data);
   return parseInput(schema, data);
 }
 

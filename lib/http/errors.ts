@@ -15,6 +15,7 @@ import { PaiError } from '@/engine/errors';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
+import { refuseNulInQuery } from './nul-characters';
 
 /**
  * What a request's language is chosen from, copied out of the Request: the async-local store must not hold the
@@ -106,6 +107,7 @@ const INTERNAL_MESSAGE = 'internal error; see the server log';
 export function route<C>(fn: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     try {
+      refuseNulInQuery(req.url);
       return await currentRequest.run(languageSource(req), () => fn(req, ctx));
     } catch (e) {
       const locale = requestLocale(req);

@@ -27,7 +27,7 @@ it('every method on an unknown /api/ path is a JSON 404', async () => {
 
 it('a workflow, node label or knowledge base name with a NUL is a 400 with its path', async () => {
   const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'bad\u0000name', graph: simpleGraph() } });
-  expectError(wf, 400, 'VALIDATION_ERROR', 'name');
+  expectError(wf, 400, 'INVALID_CHARACTER', 'name');
   const graph = simpleGraph();
   graph.nodes[1].data.label = 'Greet\u0000ing';
   const label = await call(createWf, 'POST', '/api/workflows', { body: { name: 'ok', graph } });

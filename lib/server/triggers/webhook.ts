@@ -19,6 +19,7 @@ import { v1Settings } from '../v1-settings';
 import { DEFAULT_SECRET_HEADER, webhookConfigSchema, type WebhookConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';
 import { triggersOf, type WebhookToRun } from './triggers';
+import { refuseNul } from '@/lib/http/nul-characters';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 /** Signature headers read for `hmac`: ours, and GitHub's name for the same `sha256=<hex>` value. */
@@ -193,7 +194,9 @@ export async function parseCall(req: Request, raw: Buffer, config: WebhookConfig
   const withheld = new Set(WITHHELD_HEADERS);
   if (config.auth.type === 'header') withheld.add(config.auth.header ?? DEFAULT_SECRET_HEADER);
   for (const [k, v] of req.headers) if (!withheld.has(k)) headers[k] = v;
-  return { body: await parseBody(req.headers.get('content-type') ?? '', raw), query, headers };
+  const body = await parseBody(req.headers.get('content-type') ?? '', raw);
+  refuseNul(body, 'body');
+  return { body, query, headers };
 }
 
 async function parseBody(contentType: string, raw: Buffer): Promise<unknown> {
