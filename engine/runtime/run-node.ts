@@ -11,6 +11,7 @@ import type { AgentServices } from '../agent/types';
 import type { NodeArtifacts } from '../artifacts/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
+import type { TraceEvent } from '../events/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { LoopBody } from '../loop/types';
 import { NodePause, type NodeDefinition, type SecretsReader } from '../nodes/define';
@@ -22,6 +23,7 @@ import { resolveDeep, type TemplateScope } from '../template/resolve';
 import { breakpointGate } from './breakpoints';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
+import { GivenSecrets } from './secret-echoes';
 import { newSpanId, type RunJournal } from './run-journal';
 import { settings } from '../config/settings';
 import { zodProblems } from '../validation/zod-problems';
@@ -34,6 +36,8 @@ export interface NodeServices {
   knowledge?: KnowledgeService;
   credentials?: CredentialResolver;
   artifacts?: NodeArtifacts;
+  /** Secret values a node may use without being handed them (the process's own provider keys): never shown. */
+  knownSecrets?: string[];
 }
 
 export interface NodeOutcome {
@@ -250,8 +254,28 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
         ...(streamed ? { details: { streamedText: streamed.slice(0, MAX_KEPT_STREAM) } } : {}),
       },
     });
+    // Every secret handed to the node is noted; its echoes are removed from all the node produces (see secret-echoes).
+    const given = new GivenSecrets(a.services.knownSecrets);
+    const services = given.wrap(a.services);
     for (let i = 1; ; i++) {
       streamed = '';
+      // One redactor per span streaming tokens; a span's held-back tail goes out before any other event.
+      type EmitOptions = { spanId?: string; parentSpanId?: string } | undefined;
+      const emitRaw = (type: TraceEvent['type'], data: Record<string, unknown>, opts: EmitOptions) =>
+        journal.emit(type, data, {
+          nodeId: node.id,
+          spanId: opts?.spanId ?? spanId,
+          parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
+        });
+      // One redactor per span streaming tokens; a span's held-back tail goes out before any other event.
+      const streams = new Map<string, { stream: ReturnType<GivenSecrets['stream']>; opts: EmitOptions }>();
+      const flushStreams = () => {
+        for (const { stream, opts } of streams.values()) {
+          const rest = stream.flush();
+          if (rest) emitRaw('node.token', { delta: rest }, opts);
+        }
+        streams.clear();
+      };
       const attemptSignal = attemptAbort(a.signal, timeoutMs);
       const { signal, timedOut } = attemptSignal;
       try {
@@ -267,29 +291,42 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           signal,
           spanId,
           emit: (type, data, opts) => {
-            if (type === 'node.token' && typeof data.delta === 'string' && streamed.length < MAX_KEPT_STREAM)
-              streamed += data.delta;
-            journal.emit(type, data, {
-              nodeId: node.id,
-              spanId: opts?.spanId ?? spanId,
-              parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
-            });
+            if (type === 'node.token' && typeof data.delta === 'string') {
+              const key = opts?.spanId ?? spanId;
+              let open = streams.get(key);
+              if (!open) streams.set(key, (open = { stream: given.stream(), opts }));
+              const delta = open.stream.push(data.delta);
+              if (!delta) return;
+              if (streamed.length < MAX_KEPT_STREAM) streamed += delta;
+              emitRaw(type, { ...data, delta }, opts);
+              return;
+            }
+            flushStreams();
+            emitRaw(type, given.scrub(data), opts);
           },
           fetch: a.services.fetch,
-          secrets: a.services.secrets,
-          llm: a.services.llm,
+          secrets: services.secrets,
+          llm: services.llm,
           iteration: a.iteration ?? 0,
           resume: a.resume,
           agent: a.services.agent,
           knowledge: a.services.knowledge,
-          credentials: a.services.credentials,
+          credentials: services.credentials,
           artifacts: a.services.artifacts,
-          checkpoint: checkpoint.handle,
+          checkpoint: checkpoint.handle && given.checkpoint(checkpoint.handle),
           loopBody: a.loopBody,
         });
-        outcome = { status: 'succeeded', output: res.output ?? null, branch: res.branch, usage: res.usage, attempt };
+        flushStreams();
+        outcome = {
+          status: 'succeeded',
+          output: given.scrub(res.output ?? null),
+          branch: res.branch,
+          usage: res.usage,
+          attempt,
+        };
         break;
       } catch (err) {
+        flushStreams();
         if (err instanceof NodePause && !a.signal.aborted) {
           outcome = { status: 'waiting', attempt, pause: err.prompt, nodeKey: operation };
           journal.emit('node.progress', { waiting: err.prompt }, { nodeId: node.id, spanId });
@@ -301,7 +338,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
         }
         const error = timedOut()
           ? { code: 'NODE_TIMEOUT', message: `node "${node.id}" timed out after ${timeoutMs} ms` }
-          : toErrorJson(err);
+          : given.scrub(toErrorJson(err));
         outcome = { status: 'failed', error, attempt };
         const retryable = timedOut() || isRetryable(err);
         if (i >= policy.maxAttempts || !retryable) break;

@@ -154,6 +154,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       agent: agent.services,
       credentials,
       artifacts,
+      // Used by nodes without being handed to them (the LLM resolver's fallback key): an echo of it is never shown.
+      knownSecrets: config.openaiApiKey ? [config.openaiApiKey] : [],
     },
     executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
     ...queue?.runManagerOptions(),

@@ -1,0 +1,110 @@
+/**
+ * Secrets a node is given while it executes, and their echoes removed from everything it produces. A model server
+ * (or any server) may answer with what it was sent — a debug endpoint echoing the Authorization header, a model told
+ * to repeat its instructions — and what a node produces is stored and shown: its output, its trace events (streamed
+ * tokens and tool results included), its error, its checkpoint. The runtime wraps every node's services so that each
+ * secret value handed to the node is noted, and passes everything the node produces through `scrub` — one place for
+ * every node type, instead of each node redacting its own.
+ *
+ * Noted: named secrets (`secrets.get`), the secret fields of credentials (`credentials.resolve`), the API key an LLM
+ * provider is resolved with (`llm(settings)`), and the process's own provider keys (`knownSecrets`, e.g.
+ * OPENAI_API_KEY, which a node uses without being handed it). Values shorter than 8 characters are not secrets worth
+ * the false positives.
+ */
+import type { CredentialResolver, ResolvedCredential } from '../credentials/types';
+import type { LlmResolver } from '../llm/types';
+import type { NodeCheckpoint, SecretsReader } from '../nodes/define';
+import { scrub } from './scrub';
+
+const MIN_LENGTH = 8;
+/** Credential fields that say where or as whom, not the secret itself. */
+const NOT_SECRET = new Set(['baseUrl', 'header', 'headerName', 'username', 'name']);
+
+export class GivenSecrets {
+  private readonly values = new Set<string>();
+  private longest = 0;
+
+  constructor(known: Iterable<string | undefined> = []) {
+    for (const v of known) this.note(v);
+  }
+
+  /** Notes a value handed to the node; returns it unchanged. */
+  note<T>(value: T): T {
+    if (typeof value === 'string') {
+      const v = value.trim();
+      if (v.length >= MIN_LENGTH && !this.values.has(v)) {
+        this.values.add(v);
+        this.longest = Math.max(this.longest, v.length);
+      }
+    }
+    return value;
+  }
+
+  /** `value` with every noted secret replaced by "[redacted]", deeply (strings and keys). */
+  scrub<T>(value: T): T {
+    return this.values.size ? scrub(value, [...this.values]) : value;
+  }
+
+  /** How many trailing characters of `text` could be the start of a noted secret (to hold back in a stream). */
+  private pendingPrefix(text: string): number {
+    for (let n = Math.min(this.longest - 1, text.length); n > 0; n--) {
+      const tail = text.slice(text.length - n);
+      for (const v of this.values) if (v.startsWith(tail)) return n;
+    }
+    return 0;
+  }
+
+  /**
+   * A redactor for one stream of text deltas: `push` returns what may be shown now — with secrets replaced, and
+   * holding back a tail that could still become one with the next delta — and `flush` the rest at the end.
+   */
+  stream(): { push(delta: string): string; flush(): string } {
+    let pending = '';
+    return {
+      push: (delta) => {
+        const text = this.scrub(pending + delta);
+        const hold = this.values.size ? this.pendingPrefix(text) : 0;
+        pending = text.slice(text.length - hold);
+        return text.slice(0, text.length - hold);
+      },
+      flush: () => {
+        const rest = this.scrub(pending);
+        pending = '';
+        return rest;
+      },
+    };
+  }
+
+  /** The node's services, noting every secret value they hand out. */
+  wrap<S extends { llm: LlmResolver; secrets: SecretsReader; credentials?: CredentialResolver }>(services: S): S {
+    const { llm, secrets, credentials } = services;
+    return {
+      ...services,
+      llm: (settings) => {
+        this.note(settings?.apiKey);
+        return llm(settings);
+      },
+      secrets: {
+        get: (name: string) => this.note(secrets.get(name)),
+        ...(secrets.hosts ? { hosts: (name: string) => secrets.hosts!(name) } : {}),
+      },
+      ...(credentials
+        ? {
+            credentials: {
+              resolve: async (runId: string, id: string) => this.noteCredential(await credentials.resolve(runId, id)),
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** A checkpoint whose saved state never holds a noted secret. */
+  checkpoint(handle: NodeCheckpoint): NodeCheckpoint {
+    return { load: () => handle.load(), save: (state) => handle.save(this.scrub(state)) };
+  }
+
+  private noteCredential(cred: ResolvedCredential): ResolvedCredential {
+    for (const [k, v] of Object.entries(cred.data)) if (!NOT_SECRET.has(k)) this.note(v);
+    return cred;
+  }
+}
