@@ -27,6 +27,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Published endpoint (sync mode, 3-node workflow, offline model): runs/s and latency',
     run: async () => (await import('./api.bench')).runApiBench(),
   },
+  soak: {
+    title:
+      'Soak: 200,000 published sync runs at 50 connections on a 512 MB heap; RSS (MB) at each tenth of the runs ' +
+      'and after 40 s of rest — it must plateau, and no request may fail',
+    run: async () => (await import('./soak.bench')).runSoakBench(),
+  },
   webhook: {
     title:
       'Webhook trigger (HMAC-signed, async 202) vs the published endpoint (async) on one 3-node workflow: ' +
