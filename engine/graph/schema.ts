@@ -41,11 +41,35 @@ export const graphEdgeSchema = z.looseObject({
   targetHandle: z.string().nullish(),
 });
 
-export const graphSchema = z.strictObject({
-  nodes: z.array(graphNodeSchema).max(5000),
-  edges: z.array(graphEdgeSchema).max(20000).default([]),
-  viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
-});
+/** Keys that would rewire the object they are written into: refused anywhere in a graph. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The path of each prototype key in `value` (nodes' data and edges are free-form JSON beside their known keys). */
+function prototypeKeys(value: unknown, path: PropertyKey[], out: PropertyKey[][], depth = 0): PropertyKey[][] {
+  if (depth > 64 || value === null || typeof value !== 'object') return out;
+  if (Array.isArray(value)) value.forEach((v, i) => prototypeKeys(v, [...path, i], out, depth + 1));
+  else
+    for (const [k, v] of Object.entries(value)) {
+      if (PROTOTYPE_KEYS.has(k)) out.push([...path, k]);
+      else prototypeKeys(v, [...path, k], out, depth + 1);
+    }
+  return out;
+}
+
+export const graphSchema = z
+  .strictObject({
+    nodes: z.array(graphNodeSchema).max(5000),
+    edges: z.array(graphEdgeSchema).max(20000).default([]),
+    viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
+  })
+  .superRefine((graph, ctx) => {
+    for (const path of prototypeKeys({ nodes: graph.nodes, edges: graph.edges }, [], []))
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `"${String(path.at(-1))}" is a reserved key and cannot be used in a workflow`,
+      });
+  });
 
 export type GraphNode = z.infer<typeof graphNodeSchema>;
 export type GraphEdge = z.infer<typeof graphEdgeSchema>;

@@ -3,7 +3,7 @@ import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { readTextLimited } from '@/engine/net/read-limited';
 import { invalidInputError } from './errors';
-import { refuseNulInBody } from './nul-characters';
+import { refuseNulInBody } from './refused-input';
 
 /** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
 const MAX_DEPTH = 256;

@@ -15,7 +15,7 @@ import { PaiError } from '@/engine/errors';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
-import { refuseNulInQuery } from './nul-characters';
+import { refuseNulInQuery } from './refused-input';
 
 /**
  * What a request's language is chosen from, copied out of the Request: the async-local store must not hold the

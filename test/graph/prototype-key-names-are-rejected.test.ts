@@ -3,6 +3,7 @@
 // intact.
 import { describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
+import { graphSchema, toJsonPath } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { endNode } from '@/engine/nodes/end.node';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
@@ -65,5 +66,22 @@ describe('reserved names', () => {
     } as any);
     expect(res.output).toEqual({ a: 1, toString: 'x' });
     expect(Object.getPrototypeOf(res.output)).toBe(Object.prototype);
+  });
+
+  it('a constructor or prototype key anywhere in a node or an edge is refused at its path', () => {
+    const body = JSON.parse(
+      JSON.stringify(graph('q', 'a'))
+        .replace('"data":{', '"data":{"constructor":"x",')
+        .replace('"config":{"outputs"', '"config":{"constructor":{"x":true},"outputs"')
+        .replace('"target":"end"', '"target":"end","prototype":1'),
+    );
+    const r = graphSchema.safeParse(body);
+    expect(r.success).toBe(false);
+    const paths = r.success ? [] : r.error.issues.map((i) => toJsonPath(i.path));
+    expect(paths.sort()).toEqual([
+      'edges[0].prototype',
+      'nodes[0].data.constructor',
+      'nodes[1].data.config.constructor',
+    ]);
   });
 });

@@ -19,7 +19,7 @@ import { v1Settings } from '../v1-settings';
 import { DEFAULT_SECRET_HEADER, webhookConfigSchema, type WebhookConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';
 import { triggersOf, type WebhookToRun } from './triggers';
-import { refuseNul } from '@/lib/http/nul-characters';
+import { refuseNul } from '@/lib/http/refused-input';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 /** Signature headers read for `hmac`: ours, and GitHub's name for the same `sha256=<hex>` value. */
