@@ -12,7 +12,7 @@
  */
 import autocannon from 'autocannon';
 import { onStores, runIfMain, signInAsOwner, storeLabel, withBenchStore, type StoreKind } from './support/bench-server';
-import { publishHelloApi } from './support/hello-api';
+import { helloRequest, publishHelloApi } from './support/hello-api';
 import { ensureBuild, startServer, stopServer } from './support/production-server';
 
 export interface ApiBenchRow {
@@ -28,29 +28,15 @@ export interface ApiBenchRow {
 /** One autocannon measurement; every response body is checked. */
 async function measure(url: string, key: string, connections: number, seconds: number) {
   let wrong = 0;
-  let n = 0;
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
     pipelining: 1,
     requests: [
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        setupRequest: (req, ctx) => {
-          (ctx as { msg?: string }).msg = `m${n++}`;
-          return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
-        },
-        onResponse: (status, body, ctx) => {
-          if (
-            status !== 200 ||
-            !body.includes('"status":"succeeded"') ||
-            !body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`)
-          )
-            wrong++;
-        },
-      },
+      helloRequest(key, (ok) => {
+        if (!ok) wrong++;
+      }),
     ],
   });
   const errors = wrong + result.errors + result.timeouts;

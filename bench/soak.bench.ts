@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { onStores, runIfMain, signInAsOwner, storeLabel, withBenchStore, type StoreKind } from './support/bench-server';
-import { publishHelloApi } from './support/hello-api';
+import { helloRequest, publishHelloApi } from './support/hello-api';
 import { ensureBuild, startServer, stopServer } from './support/production-server';
 
 export interface SoakRow {
@@ -51,7 +51,6 @@ async function soakStore(kind: StoreKind, runs: number, connections: number, hea
       const { endpoint, key } = await publishHelloApi(send, `soak ${kind}`);
       let done = 0;
       let wrong = 0;
-      let n = 0;
       const samples: Array<{ done: number; rss: number }> = [];
       const sampler = setInterval(() => samples.push({ done, rss: rssMb(server.child.pid!) }), 1000);
       const t0 = Date.now();
@@ -64,23 +63,10 @@ async function soakStore(kind: StoreKind, runs: number, connections: number, hea
             amount: runs,
             timeout: 30,
             requests: [
-              {
-                method: 'POST',
-                headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-                setupRequest: (req, ctx) => {
-                  (ctx as { msg?: string }).msg = `m${n++}`;
-                  return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
-                },
-                onResponse: (status, body, ctx) => {
-                  done++;
-                  if (
-                    status !== 200 ||
-                    !body.includes('"status":"succeeded"') ||
-                    !body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`)
-                  )
-                    wrong++;
-                },
-              },
+              helloRequest(key, (ok) => {
+                done++;
+                if (!ok) wrong++;
+              }),
             ],
           },
           (err, result) => (err ? reject(err) : resolve(result)),

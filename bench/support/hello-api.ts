@@ -2,6 +2,7 @@
  * The workflow the HTTP benches load (start → template → end, offline: no model, no network), published with an
  * API key. One definition, so the published-endpoint and the webhook benches measure the same workflow.
  */
+import type autocannon from 'autocannon';
 import type { BenchSend } from './bench-server';
 
 export const HELLO_GRAPH = {
@@ -37,4 +38,26 @@ export async function publishHelloApi(send: BenchSend, name: string) {
   const published = await send<{ endpoint: string }>('POST', `/api/workflows/${wf.id}/publish`);
   const { key } = await send<{ key: string }>('POST', `/api/workflows/${wf.id}/api-keys`, { name: 'bench' });
   return { workflowId: wf.id, endpoint: published.endpoint, key };
+}
+
+/**
+ * The autocannon request that runs the published hello workflow: a new message each time, and each answer checked
+ * (200, succeeded, that message echoed); `onAnswer(ok)` is told which.
+ */
+export function helloRequest(key: string, onAnswer: (ok: boolean) => void): autocannon.Request {
+  let n = 0;
+  return {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    setupRequest: (req, ctx) => {
+      (ctx as { msg?: string }).msg = `m${n++}`;
+      return { ...req, body: JSON.stringify({ inputs: { message: (ctx as { msg?: string }).msg } }) };
+    },
+    onResponse: (status, body, ctx) =>
+      onAnswer(
+        status === 200 &&
+          body.includes('"status":"succeeded"') &&
+          body.includes(`"text":"Hello ${(ctx as { msg?: string }).msg}"`),
+      ),
+  };
 }
