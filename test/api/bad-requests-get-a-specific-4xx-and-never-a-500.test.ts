@@ -231,16 +231,26 @@ describe('request-level errors', () => {
       body: { inputs: { message: 'x' }, engine: 'langgraph' },
     });
     expect([202, 400, 409, 422]).toContain(lg.status);
-    // Prototype-ish keys in inputs and names.
+    // A prototype key in the inputs is refused with its path (and pollutes nothing).
     const proto = await call(startRun, 'POST', `/api/workflows/${id}/runs`, {
       params: { id },
       raw: '{"inputs":{"message":"x","__proto__":{"polluted":true}}}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(proto.status).toBe(202);
+    expect({ status: proto.status, code: proto.body.error.code, path: proto.body.error.path }).toEqual({
+      status: 400,
+      code: 'RESERVED_KEY',
+      path: 'inputs.__proto__',
+    });
     expect(({} as any).polluted).toBeUndefined();
-    const sse = await call(events, 'GET', `/api/runs/${proto.body.runId}/events?after=99999999999`, {
-      params: { runId: proto.body.runId },
+    // A cursor past any seq is still a stream (that ends with the run), not an error.
+    const run = await call(startRun, 'POST', `/api/workflows/${id}/runs`, {
+      params: { id },
+      body: { inputs: { message: 'x' } },
+    });
+    expect(run.status).toBe(202);
+    const sse = await call(events, 'GET', `/api/runs/${run.body.runId}/events?after=99999999999`, {
+      params: { runId: run.body.runId },
     });
     expect(sse.status).toBe(200);
   });
