@@ -104,6 +104,13 @@ export function streamAnswer(
           send({ error: failedError(done) });
           return close();
         }
+        // The run can be seen to end before the bus has delivered its last tokens (Redis reads them asynchronously):
+        // the store has every event, so the tokens not yet forwarded are read from it, in order.
+        for (let batch: TraceEvent[]; !closed;) {
+          batch = await app.store.getEvents(run.id, lastSeq, 1000);
+          for (const e of batch) onEvent(e);
+          if (batch.length < 1000) break;
+        }
         const content = contentFromOutputs(done.outputs);
         // Whatever the live tokens did not carry: everything when the node streamed nothing (e.g. a template node).
         if (content.startsWith(streamed) && content.length > streamed.length)
