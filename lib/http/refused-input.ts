@@ -17,59 +17,61 @@ function refusal(path: string): PaiError {
   });
 }
 
-/** The path of the first string or key in `value` that contains NUL, else null. */
-function nulPath(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, i]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return [...path, k.replace(/\u0000/g, '')];
-      const found = nulPath(v, [...path, k]);
-      if (found) return found;
-    }
-  }
-  return null;
+function reservedKey(path: string): PaiError {
+  return new PaiError('RESERVED_KEY', `${path}: "__proto__" is a reserved key and cannot be sent`, {
+    status: 400,
+    path,
+  });
 }
 
-/** Refuses a value read from a request (a parsed body, a form) that holds a NUL; `base` prefixes the path. */
-export function refuseNul(value: unknown, base = ''): void {
-  const path = nulPath(value, []);
-  if (path) throw refusal(toJsonPath(path, base) || '(body)');
+interface Look {
+  /** Strings and keys holding NUL. */
+  nul: boolean;
+  /** Keys named `__proto__`. */
+  proto: boolean;
 }
 
-/** The path of the first `__proto__` key in `value`, else null. */
-function protoKeyPath(value: unknown, path: PropertyKey[], depth = 0): PropertyKey[] | null {
+/** The first refused string or key in `value` (depth first, in order) with its path, else null. */
+function firstRefused(
+  value: unknown,
+  look: Look,
+  path: PropertyKey[] = [],
+  depth = 0,
+): { path: PropertyKey[]; error: (path: string) => PaiError } | null {
+  if (typeof value === 'string') return look.nul && value.includes('\u0000') ? { path, error: refusal } : null;
   if (depth > 256 || value === null || typeof value !== 'object') return null;
   const entries: Array<[PropertyKey, unknown]> = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
   for (const [k, v] of entries) {
-    if (k === '__proto__') return [...path, k];
-    const found = protoKeyPath(v, [...path, k], depth + 1);
+    if (typeof k === 'string') {
+      if (look.nul && k.includes('\u0000')) return { path: [...path, k.replace(/\u0000/g, '')], error: refusal };
+      if (look.proto && k === '__proto__') return { path: [...path, k], error: reservedKey };
+    }
+    const found = firstRefused(v, look, [...path, k], depth + 1);
     if (found) return found;
   }
   return null;
 }
 
+function refuse(value: unknown, look: Look, base = ''): void {
+  if (!look.nul && !look.proto) return;
+  const found = firstRefused(value, look);
+  if (found) throw found.error(toJsonPath(found.path, base) || '(body)');
+}
+
+/** Refuses a value read from a request (a parsed body, a form) that holds a NUL; `base` prefixes the path. */
+export function refuseNul(value: unknown, base = ''): void {
+  refuse(value, { nul: true, proto: false }, base);
+}
+
 /**
- * Refuses a parsed JSON body holding a NUL or a `__proto__` key (`text` is its source: the walks are made only when
- * the text holds an escape or the key's name).
+ * Refuses a parsed JSON body holding a NUL or a `__proto__` key. `text` is its source: it is walked only when the
+ * text holds an escaped NUL, the key's name or any escape (`\u005f_proto__` spells the key too).
  */
 export function refuseNulInBody(text: string, data: unknown): void {
-  if (text.includes('\\u0000')) refuseNul(data);
-  // An escape (`\u005f_proto__`) spells the key too: any escaped character means a walk.
-  if (text.includes('__proto__') || text.includes('\\u')) {
-    const path = protoKeyPath(data, []);
-    if (path)
-      throw new PaiError('RESERVED_KEY', `${toJsonPath(path)}: "__proto__" is a reserved key and cannot be sent`, {
-        status: 400,
-        path: toJsonPath(path),
-      });
-  }
+  refuse(data, {
+    nul: text.includes('\\u0000'),
+    proto: text.includes('__proto__') || text.includes('\\u'),
+  });
 }
 
 /** Refuses a request URL whose query string holds a NUL (`%00`) in a name or a value. */
