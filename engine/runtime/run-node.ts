@@ -11,7 +11,6 @@ import type { AgentServices } from '../agent/types';
 import type { NodeArtifacts } from '../artifacts/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { KnowledgeService } from '../knowledge/types';
-import type { TraceEvent } from '../events/types';
 import type { LlmResolver, Usage } from '../llm/types';
 import type { LoopBody } from '../loop/types';
 import { NodePause, type NodeDefinition, type SecretsReader } from '../nodes/define';
@@ -23,7 +22,7 @@ import { resolveDeep, type TemplateScope } from '../template/resolve';
 import { breakpointGate } from './breakpoints';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
-import { GivenSecrets } from './secret-echoes';
+import { GivenSecrets, type NodeEmit } from './secret-echoes';
 import { newSpanId, type RunJournal } from './run-journal';
 import { settings } from '../config/settings';
 import { zodProblems } from '../validation/zod-problems';
@@ -257,25 +256,17 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     // Every secret handed to the node is noted; its echoes are removed from all the node produces (see secret-echoes).
     const given = new GivenSecrets(a.services.knownSecrets);
     const services = given.wrap(a.services);
+    const emitToJournal: NodeEmit = (type, data, opts) =>
+      journal.emit(type, data, {
+        nodeId: node.id,
+        spanId: opts?.spanId ?? spanId,
+        parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
+      });
     for (let i = 1; ; i++) {
       streamed = '';
-      // One redactor per span streaming tokens; a span's held-back tail goes out before any other event.
-      type EmitOptions = { spanId?: string; parentSpanId?: string } | undefined;
-      const emitRaw = (type: TraceEvent['type'], data: Record<string, unknown>, opts: EmitOptions) =>
-        journal.emit(type, data, {
-          nodeId: node.id,
-          spanId: opts?.spanId ?? spanId,
-          parentSpanId: opts?.spanId ? (opts.parentSpanId ?? spanId) : undefined,
-        });
-      // One redactor per span streaming tokens; a span's held-back tail goes out before any other event.
-      const streams = new Map<string, { stream: ReturnType<GivenSecrets['stream']>; opts: EmitOptions }>();
-      const flushStreams = () => {
-        for (const { stream, opts } of streams.values()) {
-          const rest = stream.flush();
-          if (rest) emitRaw('node.token', { delta: rest }, opts);
-        }
-        streams.clear();
-      };
+      const events = given.redactedEmit(emitToJournal, (delta) => {
+        if (streamed.length < MAX_KEPT_STREAM) streamed += delta;
+      });
       const attemptSignal = attemptAbort(a.signal, timeoutMs);
       const { signal, timedOut } = attemptSignal;
       try {
@@ -290,20 +281,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           scope: a.scope,
           signal,
           spanId,
-          emit: (type, data, opts) => {
-            if (type === 'node.token' && typeof data.delta === 'string') {
-              const key = opts?.spanId ?? spanId;
-              let open = streams.get(key);
-              if (!open) streams.set(key, (open = { stream: given.stream(), opts }));
-              const delta = open.stream.push(data.delta);
-              if (!delta) return;
-              if (streamed.length < MAX_KEPT_STREAM) streamed += delta;
-              emitRaw(type, { ...data, delta }, opts);
-              return;
-            }
-            flushStreams();
-            emitRaw(type, given.scrub(data), opts);
-          },
+          emit: events.emit,
           fetch: a.services.fetch,
           secrets: services.secrets,
           llm: services.llm,
@@ -316,7 +294,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           checkpoint: checkpoint.handle && given.checkpoint(checkpoint.handle),
           loopBody: a.loopBody,
         });
-        flushStreams();
+        events.flush();
         outcome = {
           status: 'succeeded',
           output: given.scrub(res.output ?? null),
@@ -326,7 +304,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
         };
         break;
       } catch (err) {
-        flushStreams();
+        events.flush();
         if (err instanceof NodePause && !a.signal.aborted) {
           outcome = { status: 'waiting', attempt, pause: err.prompt, nodeKey: operation };
           journal.emit('node.progress', { waiting: err.prompt }, { nodeId: node.id, spanId });

@@ -12,11 +12,15 @@
  * the false positives.
  */
 import type { CredentialResolver, ResolvedCredential } from '../credentials/types';
+import type { TraceEvent } from '../events/types';
 import type { LlmResolver } from '../llm/types';
 import type { NodeCheckpoint, SecretsReader } from '../nodes/define';
 import { scrub } from './scrub';
 
 const MIN_LENGTH = 8;
+
+type EmitOptions = { spanId?: string; parentSpanId?: string } | undefined;
+export type NodeEmit = (type: TraceEvent['type'], data: Record<string, unknown>, opts?: EmitOptions) => void;
 /** Credential fields that say where or as whom, not the secret itself. */
 const NOT_SECRET = new Set(['baseUrl', 'header', 'headerName', 'username', 'name']);
 
@@ -71,6 +75,38 @@ export class GivenSecrets {
         const rest = this.scrub(pending);
         pending = '';
         return rest;
+      },
+    };
+  }
+
+  /**
+   * `emit` with every event scrubbed. Tokens go through one redactor per span; a span's held-back tail goes out
+   * before any other event, and at `flush` (when the attempt ends). `shown` is told each token delta sent.
+   */
+  redactedEmit(emit: NodeEmit, shown: (delta: string) => void): { emit: NodeEmit; flush(): void } {
+    const streams = new Map<string, { stream: ReturnType<GivenSecrets['stream']>; opts: EmitOptions }>();
+    const flush = () => {
+      for (const { stream, opts } of streams.values()) {
+        const rest = stream.flush();
+        if (rest) emit('node.token', { delta: rest }, opts);
+      }
+      streams.clear();
+    };
+    return {
+      flush,
+      emit: (type, data, opts) => {
+        if (type === 'node.token' && typeof data.delta === 'string') {
+          const key = opts?.spanId ?? '';
+          let open = streams.get(key);
+          if (!open) streams.set(key, (open = { stream: this.stream(), opts }));
+          const delta = open.stream.push(data.delta);
+          if (!delta) return;
+          shown(delta);
+          emit(type, { ...data, delta }, opts);
+          return;
+        }
+        flush();
+        emit(type, this.scrub(data), opts);
       },
     };
   }
