@@ -125,10 +125,11 @@ export class Accounts {
     });
   }
 
-  /** Changes the password and signs out every other session of the user. */
   /**
-   * Changes the password. Checking the current one is throttled exactly like a sign-in (same account and address
-   * counters), so a stolen session cannot be used to guess the password.
+   * Changes the password, signs out every other session of the user and revokes all their personal access tokens,
+   * in one transaction: whatever was taken with the old password stops working with it. Checking the current one is
+   * throttled exactly like a sign-in (same account and address counters), so a stolen session cannot be used to
+   * guess the password.
    */
   async changePassword(user: UserView, current: string, next: string, keepSessionId?: string, ip?: string) {
     const row = await this.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -142,15 +143,20 @@ export class Accounts {
       });
     }
     await attempt.succeeded([accountKey]);
-    await this.prisma.user.update({
-      where: { id: user.id },
-      data: { passwordHash: await hashPassword(next), passwordChangedAt: new Date() },
-    });
-    await this.prisma.session.updateMany({
-      where: { userId: user.id, revokedAt: null, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) },
-      data: { revokedAt: new Date() },
-    });
-    await audit(this.prisma, { action: 'password.changed', actor: user, ip });
+    const passwordHash = await hashPassword(next);
+    const now = new Date();
+    const [, , tokens] = await this.prisma.$transaction([
+      this.prisma.user.update({ where: { id: user.id }, data: { passwordHash, passwordChangedAt: now } }),
+      this.prisma.session.updateMany({
+        where: { userId: user.id, revokedAt: null, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) },
+        data: { revokedAt: now },
+      }),
+      this.prisma.personalAccessToken.updateMany({
+        where: { userId: user.id, revokedAt: null },
+        data: { revokedAt: now },
+      }),
+    ]);
+    await audit(this.prisma, { action: 'password.changed', actor: user, ip, data: { tokensRevoked: tokens.count } });
   }
 
   // ── personal access tokens ─────────────────────────────────────────────────────────────────────────────────

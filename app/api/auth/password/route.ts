@@ -7,7 +7,7 @@ import { signedIn } from '@/lib/server/auth/session-routes';
 
 export const dynamic = 'force-dynamic';
 
-/** Changes the password; every other session of the user is signed out. */
+/** Changes the password; every other session of the user is signed out and all their tokens revoked. */
 export const POST = route(async (req) => {
   const app = await getApp();
   const who = await signedIn(app, req);
