@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compareAsync, OPERATORS } from './compare';
 import { defineNode, type ConfigProblem } from './define';
-import { checkRegexPattern } from './regex';
+import { checkRegexForSave } from './regex';
 
 export const conditionSchema = z.strictObject({
   left: z.string().describe('Value to test, usually a {{ref}}'),
@@ -11,13 +11,14 @@ export const conditionSchema = z.strictObject({
 });
 
 /**
- * Save-time check of a regex condition whose pattern is written out (no `{{ref}}`): one too complex to run is
- * refused with REGEX_TOO_COMPLEX and its path; a pattern from a ref is checked when the node runs.
+ * Save-time check of a regex condition whose pattern is written out (no `{{ref}}`): one too complex to run
+ * (REGEX_TOO_COMPLEX), one using a feature RE2 lacks such as a backreference or lookaround (REGEX_UNSUPPORTED) or one
+ * that does not parse (INVALID_REGEX) is refused with its path; a pattern from a ref is checked when the node runs.
  */
 export function regexProblems(c: { op: string; right?: string }, path: string): ConfigProblem[] {
   if (c.op !== 'regex' || c.right === undefined || c.right.includes('{{')) return [];
   try {
-    checkRegexPattern(c.right);
+    checkRegexForSave(c.right);
     return [];
   } catch (e) {
     return [{ code: (e as { code: string }).code, message: (e as Error).message, path }];

@@ -142,7 +142,53 @@ export function checkRegexPattern(pattern: string, limits: RegexLimits = cpuLimi
 
 const cache = new Map<string, RE2JS>();
 
-/** Checks and compiles a pattern (cached); INVALID_REGEX for what RE2 cannot compile. */
+/**
+ * Features of backtracking engines (JavaScript, PCRE, Java) that RE2 leaves out to stay linear, by the construct
+ * RE2's parser stopped at. A pattern that uses one is REGEX_UNSUPPORTED (saying which), not a generic syntax error.
+ */
+function unsupportedFeature(construct: string): string | undefined {
+  if (/^\\[1-9]/.test(construct)) return `a backreference (${construct.slice(0, 2)})`;
+  if (construct.startsWith('\\k')) return 'a named backreference (\\k<name>)';
+  if (construct.startsWith('(?=')) return 'a lookahead ((?=…))';
+  if (construct.startsWith('(?!')) return 'a negative lookahead ((?!…))';
+  if (construct.startsWith('(?<=')) return 'a lookbehind ((?<=…))';
+  if (construct.startsWith('(?<!')) return 'a negative lookbehind ((?<!…))';
+  if (construct.startsWith('(?>')) return 'an atomic group ((?>…))';
+  const possessive = /^(?:[*+?]|\{\d+(?:,\d*)?\})\+/.exec(construct);
+  if (possessive) return `a possessive quantifier (${possessive[0]})`;
+  return undefined;
+}
+
+/** The error for a pattern RE2 cannot compile: REGEX_UNSUPPORTED naming the feature, else INVALID_REGEX. */
+function syntaxError(e: unknown, path?: string): PaiError {
+  const construct = (e as { input?: unknown }).input;
+  const feature = typeof construct === 'string' ? unsupportedFeature(construct) : undefined;
+  if (feature)
+    return new PaiError(
+      'REGEX_UNSUPPORTED',
+      `the regular expression uses ${feature}, which RE2 does not support: patterns run on RE2, which matches in ` +
+        'linear time and has no backreferences, lookahead, lookbehind, atomic groups or possessive quantifiers',
+      { status: 400, path, details: { feature } },
+    );
+  return new PaiError('INVALID_REGEX', `invalid regular expression: ${(e as Error).message}`, { status: 400, path });
+}
+
+/**
+ * Save-time check of a written-out pattern: over a limit (REGEX_TOO_COMPLEX), a feature RE2 lacks (REGEX_UNSUPPORTED)
+ * or invalid syntax (INVALID_REGEX) throws, with `path`; what passes also compiles when the node runs.
+ */
+export function checkRegexForSave(pattern: string, path?: string): void {
+  const limits = cpuLimits();
+  checkRegexPattern(pattern, limits, path);
+  if (cache.has(pattern)) return;
+  try {
+    RE2JS.compile(pattern);
+  } catch (e) {
+    throw syntaxError(e, path);
+  }
+}
+
+/** Checks and compiles a pattern (cached); REGEX_UNSUPPORTED / INVALID_REGEX for what RE2 cannot compile. */
 export function compileRegex(pattern: string, limits: RegexLimits = cpuLimits()): RE2JS {
   checkRegexPattern(pattern, limits);
   let re = cache.get(pattern);
@@ -150,7 +196,7 @@ export function compileRegex(pattern: string, limits: RegexLimits = cpuLimits())
     try {
       re = RE2JS.compile(pattern);
     } catch (e) {
-      throw new PaiError('INVALID_REGEX', `invalid regular expression: ${(e as Error).message}`);
+      throw syntaxError(e);
     }
     if (cache.size > 500) cache.clear();
     cache.set(pattern, re);
