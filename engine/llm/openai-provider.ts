@@ -5,6 +5,7 @@
  * Notes:
  * - `max_tokens` (not `max_completion_tokens`) is sent because it is what most compatible servers understand.
  * - When a stream is aborted the SDK ends iteration silently, so we check the signal after the loop ourselves.
+ * - A streaming request answered with plain JSON (a server that ignores `stream`) is read as that JSON answer.
  * - Error messages are built by us, never copied wholesale: upstream 401 bodies echo (parts of) the key.
  * - Every response's usage carries `costUsd` at the configured prices (null when the model has none), so whoever
  *   sums usage (the agent's model chain, the run) sums cost too. Cached prompt tokens come from
@@ -12,6 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type {
+  ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
@@ -119,14 +121,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       { ...params, stream: false },
       { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) },
     );
-    const choice = res.choices[0];
+    return this.fromCompletion(res, req);
+  }
+
+  private fromCompletion(res: ChatCompletion, req: ChatRequest): ChatResponse {
+    const choice = res.choices?.[0];
     const toolCalls: ChatToolCall[] = [];
-    for (const tc of choice?.message.tool_calls ?? []) {
+    for (const tc of choice?.message?.tool_calls ?? []) {
       if (tc.type === 'function')
         toolCalls.push({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments });
     }
     return {
-      text: choice?.message.content ?? '',
+      text: choice?.message?.content ?? '',
       toolCalls,
       usage: this.prices.priced(toUsage(res.usage), req.model, res.model),
       model: res.model || req.model,
@@ -136,10 +142,19 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   }
 
   private async streamChat(params: Params, req: ChatRequest): Promise<ChatResponse> {
-    const stream = await this.client.chat.completions.create(
-      { ...params, stream: true, stream_options: { include_usage: true } },
-      { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) },
-    );
+    const { data: stream, response } = await this.client.chat.completions
+      .create(
+        { ...params, stream: true, stream_options: { include_usage: true } },
+        { signal: req.signal, ...(req.maxRetries !== undefined ? { maxRetries: req.maxRetries } : {}) },
+      )
+      .withResponse();
+    // Some compatible servers ignore `stream` and answer one plain chat.completion; the SDK would read that body as
+    // an SSE stream with no events (an empty reply). The stream has not read the body yet, so read it as JSON.
+    if (isJson(response.headers.get('content-type'))) {
+      const res = this.fromCompletion(await this.plainBody(response), req);
+      if (res.text) req.onToken!(res.text);
+      return res;
+    }
     let text = '';
     let model = req.model;
     let finishReason: string | undefined;
@@ -176,6 +191,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       provider: this.id,
       finishReason,
     };
+  }
+
+  /** A plain JSON answer to a streaming request: a chat.completion, or an error object some servers send with 200. */
+  private async plainBody(response: Response): Promise<ChatCompletion> {
+    const body = (await response.json()) as ChatCompletion & { error?: { message?: unknown } };
+    if (body?.error) {
+      const upstream = this.redact(String(body.error.message ?? JSON.stringify(body.error)));
+      throw new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { status: 502 });
+    }
+    if (!Array.isArray(body?.choices))
+      throw new PaiError('LLM_ERROR', `${this.label} answered JSON that is not a chat completion`, { status: 502 });
+    return body;
   }
 
   private mapError(err: unknown, signal?: AbortSignal): unknown {
@@ -263,6 +290,11 @@ function toWire(m: ChatMessage): ChatCompletionMessageParam {
           : {}),
       };
   }
+}
+
+function isJson(contentType: string | null): boolean {
+  const media = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || media.endsWith('+json');
 }
 
 /** DeepSeek reports its cache hits in a field of its own. */
