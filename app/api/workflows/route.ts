@@ -1,6 +1,8 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { readJson } from '@/lib/http/body';
+import { parseInput, readJson } from '@/lib/http/body';
 import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
+import { blankWorkflowBodySchema, createBlankWorkflow, isBlankWorkflowBody } from '@/lib/server/blank-workflow';
+import { requestLocale } from '@/lib/i18n/locales';
 import {
   contentLanguage,
   createWorkflowFromTemplate,
@@ -17,9 +19,17 @@ export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) 
   return Response.json(list.map(({ graph, ...w }) => ({ ...w, nodeCount: graph.nodes.length })));
 });
 
-/** `{ name, description?, graph, engine? }`, or `{ templateId, name? }` (lib/server/workflow-templates.ts). */
+/**
+ * `{ name, description?, graph, engine? }`, `{ templateId, name? }` (lib/server/workflow-templates.ts), or without a
+ * graph `{ name?, description?, engine? }`: a blank workflow, Start → End (lib/server/blank-workflow.ts).
+ */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
-  const body = parseCreateWorkflowBody(await readJson(req, z.unknown()));
+  const raw = await readJson(req, z.unknown());
+  if (isBlankWorkflowBody(raw)) {
+    const wf = await createBlankWorkflow(app, caller, parseInput(blankWorkflowBodySchema, raw), requestLocale(req));
+    return Response.json(wf, { status: 201 });
+  }
+  const body = parseCreateWorkflowBody(raw);
   if (isFromTemplate(body)) {
     const lang = requestLanguage(req);
     const wf = await createWorkflowFromTemplate(app, caller, body, lang);
