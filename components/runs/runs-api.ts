@@ -18,6 +18,10 @@ export interface RunRow {
   /** USD, the sum of the run's nodes' costs; null when a node's price is unknown. */
   costUsd: number | null;
   error?: { code: string; message: string };
+  /** The run's start inputs as JSON text, cut short by the server. */
+  inputsPreview?: string;
+  /** A single-node run ("run this node"): its node and the input that node ran with (JSON text, cut short). */
+  singleNode?: { nodeId: string; label: string | null; inputPreview: string | null } | null;
 }
 
 export interface RunFilters {

@@ -13,6 +13,7 @@ import type { WorkflowSummary } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status';
 import { TopBar } from '@/components/ui/top-bar';
+import { inputsLine } from './inputs-line';
 import { apiFilters, RunFiltersBar, type FilterState } from './run-filters';
 import { useRunFormat } from './run-format';
 import { runHref, runsApi, type RunRow } from './runs-api';
@@ -29,6 +30,7 @@ const COLUMNS = [
   'started',
   'duration',
   'cost',
+  'inputs',
   'error',
 ] as const;
 
@@ -189,6 +191,8 @@ function RunTableRow({ run: r }: { run: RunRow }) {
   const f = useRunFormat();
   const href = runHref(r);
   const cell = 'whitespace-nowrap px-3 py-1.5';
+  // A single-node run ran its node with this input (the edited one, if any), not with the run's start inputs.
+  const inputs = r.singleNode?.inputPreview ?? r.inputsPreview ?? '{}';
   return (
     <tr className="border-t border-zinc-100 hover:bg-zinc-50" data-testid="runs-row" data-run-id={r.id}>
       <td className={cell}>
@@ -199,10 +203,19 @@ function RunTableRow({ run: r }: { run: RunRow }) {
           {r.id.slice(0, 16)}…
         </Link>
       </td>
-      <td className={`${cell} max-w-[14rem] truncate`}>
+      <td className={`${cell} max-w-[18rem] truncate`}>
         <Link href={href} className="text-zinc-800 hover:underline" title={r.workflowName}>
           {r.workflowName}
         </Link>
+        {r.singleNode && (
+          <span
+            className="ml-2 rounded bg-amber-50 px-1.5 text-[11px] text-amber-800"
+            data-testid="runs-single-node"
+            title={t('singleNodeTitle')}
+          >
+            {t('singleNode', { label: r.singleNode.label || r.singleNode.nodeId })}
+          </span>
+        )}
       </td>
       <td className={`${cell} text-zinc-600`}>
         {/* i18n-exempt: a version tag, "v3" in every language */}
@@ -224,6 +237,13 @@ function RunTableRow({ run: r }: { run: RunRow }) {
         title={r.costUsd === null ? t('priceUnknownTitle') : undefined}
       >
         {r.costUsd === undefined ? '' : f.runCost(r.costUsd)}
+      </td>
+      <td
+        className="max-w-[16rem] truncate px-3 py-1.5 font-mono text-[11px] text-zinc-500"
+        data-testid="runs-inputs"
+        title={inputs}
+      >
+        {inputsLine(inputs)}
       </td>
       <td className="max-w-[20rem] truncate px-3 py-1.5 text-red-600" title={r.error?.message}>
         {r.error?.message}

@@ -30,9 +30,10 @@ export async function workflowRunHistory(
   url.searchParams.set('limit', String(Math.min(Math.max(limit, 1), RUNS_PAGE_MAX)));
   const { runs } = await listWorkspaceRuns(app, caller, new Request(url));
   const labels = new Map(wf.graph.nodes.map((n) => [n.id, n.data?.label ?? null]));
-  return runs.map(({ singleNodeId, error, ...r }) => ({
+  // A single-node run is named by its node's label as the draft has it now (the run's own, once the node is gone).
+  return runs.map(({ singleNodeId, singleNode, error, ...r }) => ({
     ...r,
     error: error ?? null,
-    singleNode: singleNodeId ? { nodeId: singleNodeId, label: labels.get(singleNodeId) ?? null } : null,
+    singleNode: singleNode ? { ...singleNode, label: labels.get(singleNode.nodeId) ?? singleNode.label ?? null } : null,
   }));
 }

@@ -8,7 +8,7 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { call, errorMessage } from '@/components/api/client';
 import type { RunStatus, RunSummary } from '@/components/api/types';
-import { tr } from '@/components/lib/i18n';
+import { inputsLine } from '@/components/runs/inputs-line';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
@@ -25,21 +25,16 @@ export type HistoryRun = RunSummary & {
   /** The inputs' JSON text, cut short by the server. */
   inputsPreview: string;
   durationMs: number | null;
-  /** A single-node run (POST /api/workflows/:id/nodes/:nodeId/run) names its node. */
-  singleNode?: { nodeId: string; label: string | null } | null;
+  /** A single-node run (POST /api/workflows/:id/nodes/:nodeId/run) names its node and the input it ran with. */
+  singleNode?: { nodeId: string; label: string | null; inputPreview?: string | null } | null;
 };
 
 /** How a run can be started (run.history.triggers names them). */
 export const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp'] as const;
 const STATUSES: RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 
-/** The inputs on one line: `{}` as "no inputs", the JSON's outer braces dropped, an ellipsis where it was cut. */
-export function inputsLine(preview: string, cut = 200): string {
-  const t = preview.trim();
-  if (t === '{}' || t === '') return tr('run.history.noInputs');
-  const inner = t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1).trim() : t.replace(/^\{/, '');
-  return preview.length >= cut ? `${inner}…` : inner;
-}
+/** The inputs on one line (shared with /runs). */
+export { inputsLine };
 
 const selectRunId = (s: RunState) => s.runId;
 const selectStatus = (s: RunState) => s.status;
@@ -154,7 +149,9 @@ function HistoryRow({
   const t = useTranslations('run.history');
   const format = useFormatter();
   const ms = r.durationMs ?? (r.finishedAt ? new Date(r.finishedAt).getTime() - new Date(r.createdAt).getTime() : null);
-  const inputs = inputsLine(r.inputsPreview ?? '{}');
+  // A single-node run shows what its node ran with (the edited input, if any), not the run's start inputs.
+  const shown = r.singleNode?.inputPreview ?? r.inputsPreview ?? '{}';
+  const inputs = inputsLine(shown);
   return (
     <button
       type="button"
@@ -195,7 +192,7 @@ function HistoryRow({
       <span
         className="min-w-0 flex-1 truncate font-mono text-[11px] text-zinc-500"
         data-testid="run-inputs"
-        title={r.inputsPreview}
+        title={shown}
       >
         {inputs}
       </span>

@@ -63,6 +63,11 @@ export interface RunListRow {
   inputsPreview: string;
   /** A single-node run's node (the editor's "run this node"); null for a run of the whole workflow. */
   singleNodeId: string | null;
+  /**
+   * A single-node run: its node's label (in the run's graph) and the input that node ran with (its snapshot's input,
+   * which is the edited input when one was given), as JSON text cut at INPUTS_PREVIEW_CHARS; null otherwise.
+   */
+  singleNode: { nodeId: string; label: string | null; inputPreview: string | null } | null;
 }
 
 export const INPUTS_PREVIEW_CHARS = 200;
@@ -78,6 +83,19 @@ const usageNum = (field: string) =>
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * A single-node run's node label and the input it ran with: the node's snapshot input, else (it never started) the
+ * edited input the run was given. NULL for a run of the whole workflow.
+ */
+const SINGLE_NODE_SQL = `
+  CASE WHEN r.debug->>'only' IS NOT NULL AND jsonb_typeof(r.graph->'nodes') = 'array' THEN
+    (SELECT g->'data'->>'label' FROM jsonb_array_elements(r.graph->'nodes') g WHERE g->>'id' = r.debug->>'only' LIMIT 1)
+  END AS single_node_label,
+  CASE WHEN r.debug->>'only' IS NOT NULL THEN
+    left(COALESCE((SELECT n.input FROM node_runs n WHERE n.run_id = r.id AND n.node_id = r.debug->>'only'),
+                  r.debug->'input')::text, ${INPUTS_PREVIEW_CHARS})
+  END AS single_node_input`;
 
 /** UTC ISO text as the naive UTC timestamp the columns hold. */
 const ts = (d: Date) => d.toISOString().replace('Z', '');
@@ -114,7 +132,8 @@ export class RunAnalytics {
               ${ISO('r.created_at')} AS created_at, ${ISO('r.started_at')} AS started_at,
               ${ISO('r.finished_at')} AS finished_at, round(${RUN_MS})::float8 AS duration_ms,
               r.error->>'code' AS error_code, r.error->>'message' AS error_message,
-              left(r.inputs::text, ${INPUTS_PREVIEW_CHARS}) AS inputs_preview, r.debug->>'only' AS single_node_id
+              left(r.inputs::text, ${INPUTS_PREVIEW_CHARS}) AS inputs_preview, r.debug->>'only' AS single_node_id,
+              ${SINGLE_NODE_SQL}
          FROM runs r
          JOIN workflows w ON w.id = r.workflow_id
          LEFT JOIN workflow_versions v ON v.id = r.version_id
@@ -138,6 +157,14 @@ export class RunAnalytics {
       durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
       inputsPreview: String(r.inputs_preview ?? '{}'),
       singleNodeId: (r.single_node_id as string | null) ?? null,
+      singleNode:
+        r.single_node_id == null
+          ? null
+          : {
+              nodeId: r.single_node_id as string,
+              label: (r.single_node_label as string | null) ?? null,
+              inputPreview: (r.single_node_input as string | null) ?? null,
+            },
       ...(r.error_code != null || r.error_message != null
         ? { error: { code: String(r.error_code ?? 'ERROR'), message: String(r.error_message ?? '') } }
         : {}),
