@@ -9,7 +9,9 @@
  *  - connects only to the addresses it checked (pinned via undici's `connect.lookup`), so a second DNS
  *    answer cannot differ from the one checked (DNS rebinding); TLS SNI and Host stay the original name;
  *  - follows redirects itself and re-checks every hop, because a public server can redirect inward;
- *  - lets admins exempt exact "host:port" entries (HTTP_ALLOWLIST) for trusted internal services.
+ *  - lets admins exempt exact "host:port" entries (HTTP_ALLOWLIST) for trusted internal services;
+ *  - lets an operator's own configured service (an MCP_SERVERS URL: `operatorHosts`) be on loopback or the LAN, while
+ *    its DNS answers are still checked and pinned, so a name that turns to a metadata address is still refused.
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
@@ -26,11 +28,22 @@ export interface GuardOptions {
   resolver?: Resolver;
   /** Default 5. */
   maxRedirects?: number;
+  /**
+   * Exact "host:port" entries the operator configured as a service of theirs (MCP_SERVERS URLs). Unlike the
+   * allowlist they are not trusted blindly: names are resolved, checked and pinned as for any host, but loopback and
+   * private (LAN, unique-local, carrier-grade NAT) addresses are accepted. Link-local, cloud metadata and every other
+   * special range stay refused, and so does any other host:port (a redirect away from the entry included).
+   */
+  operatorHosts?: string[];
 }
 
 export type GuardedFetch = (
   url: string | URL,
-  /** `secretHeaders`: headers that carry a secret; like Authorization, they are dropped on a cross-origin redirect. */
+  /**
+   * `secretHeaders`: headers that carry a secret; like Authorization, they are dropped on a cross-origin redirect.
+   * `timeoutMs`: one deadline for the redirect chain and body (default 30 s); 0: none of the guard's own, for a
+   * long-lived stream whose caller ends it through `signal` (an MCP server's event stream).
+   */
   init?: RequestInit & { timeoutMs?: number; secretHeaders?: string[] },
 ) => Promise<Response>;
 
@@ -50,6 +63,7 @@ const RANGE_WORDS: Record<string, string> = {
   uniqueLocal: 'a unique-local (private IPv6) address',
   carrierGradeNat: 'a carrier-grade NAT address',
   unspecified: 'the unspecified address',
+  cloudMetadata: 'a cloud metadata service address',
   reserved: 'a reserved address',
   multicast: 'a multicast address',
   broadcast: 'the broadcast address',
@@ -99,6 +113,21 @@ export function parseAllowlist(value: string | undefined): string[] {
     .filter((e): e is string => e !== null);
 }
 
+/** Ranges where an operator's own service may live (GuardOptions.operatorHosts). */
+const OPERATOR_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+/** Cloud metadata services inside those ranges (Alibaba Cloud; AWS over IPv6): refused even for an operator's host. */
+const METADATA_ADDRESSES = new Set(['100.100.100.200', 'fd00:ec2::254']);
+
+/**
+ * Why an address is refused (an ipaddr.js range name), or null when it may be called: public unicast, or with
+ * `operatorHost` also loopback and private ranges except the metadata addresses in them.
+ */
+function refusalReason(ip: string, operatorHost: boolean): string | null {
+  const why = nonPublicReason(ip);
+  if (!why || !operatorHost || !OPERATOR_RANGES.has(why)) return why;
+  return METADATA_ADDRESSES.has(ipaddr.parse(ip).toString()) ? 'cloudMetadata' : null;
+}
+
 /** Why an address is non-public (an ipaddr.js range name), or null when it is public unicast. */
 function nonPublicReason(ip: string): string | null {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
@@ -121,7 +150,7 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 /** Allowlist keys use the effective port, so "api.internal:443" matches https://api.internal/. */
-function hostPortKey(url: URL): string {
+export function hostPortKey(url: URL): string {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return `${url.hostname.toLowerCase()}:${port}`;
 }
@@ -142,10 +171,11 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   }
   const allow = new Set((opts.allowlist ?? []).map((e) => normaliseEntry(e)).filter(Boolean));
   if (allow.has(hostPortKey(u))) return { url: u, addresses: [] };
+  const operatorHost = (opts.operatorHosts ?? []).some((e) => normaliseEntry(e) === hostPortKey(u));
 
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(host)) {
-    const why = nonPublicReason(host);
+    const why = refusalReason(host, operatorHost);
     if (why) throw refusedAddress(u, host, why);
     return { url: u, addresses: [] };
   }
@@ -163,7 +193,7 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   }
   if (addresses.length === 0) throw blocked(`Blocked request to ${host}: it resolved to no addresses`);
   for (const a of addresses) {
-    const why = nonPublicReason(a);
+    const why = refusalReason(a, operatorHost);
     if (why) throw refusedAddress(u, a, why, host);
   }
   return { url: u, addresses };
@@ -202,8 +232,8 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
     const { timeoutMs = DEFAULT_TIMEOUT_MS, secretHeaders = [], ...rest } = init;
     const dropOnCrossOrigin = [...CROSS_ORIGIN_DROP, ...secretHeaders.map((h) => h.toLowerCase())];
     // One deadline for the whole redirect chain and body, not per hop.
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout;
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = rest.signal && timeout ? AbortSignal.any([rest.signal, timeout]) : (rest.signal ?? timeout);
 
     let reqInit: RequestInit = rest;
     let current: string | URL = input;

@@ -16,6 +16,7 @@ import type { RunManager } from '@/engine/runtime/run-manager';
 import type { Database } from '@/engine/store/prisma/database';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import { settings } from '@/engine/config/settings';
+import { parseAllowlist } from '@/engine/net/ssrf-guard';
 import type { AppConfig } from './config';
 
 export interface AgentWiring {
@@ -40,7 +41,7 @@ export function createAgentServices(
   let mcp: McpToolSource | undefined;
   try {
     const servers = parseMcpServers(s.MCP_SERVERS);
-    if (servers.length) mcp = new McpManager(servers);
+    if (servers.length) mcp = new McpManager(servers, { allowlist: parseAllowlist(config.httpAllowlist) });
   } catch (e) {
     const message = (e as Error).message;
     console.error(`[paiflow] ${message}`);

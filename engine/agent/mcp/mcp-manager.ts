@@ -4,12 +4,16 @@
  * `notifications/tools/list_changed` marks the list stale and re-lists in the background. A server that fails to
  * start, dies or errors never crashes a run: listing reports it and skips its tools, and a call becomes a tool
  * error; the next use after `retryAfterMs` reconnects. `close()` (on app shutdown) ends every client and process.
+ * A Streamable HTTP server is called through the SSRF guard like every other outbound call: its own configured
+ * host:port may be on loopback or the LAN (the operator named it), but its DNS answers are checked and pinned, so a
+ * name re-bound to a metadata address is refused, and a redirect elsewhere is checked as any URL (HTTP_ALLOWLIST).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PaiError } from '../../errors';
+import { createGuardedFetch, guardErrorIn, hostPortKey, type Resolver } from '../../net/ssrf-guard';
 import { TOOL_NAME_RE } from '../tool-registry';
 import type { AgentTool, McpToolSource, ToolContext } from '../types';
 
@@ -93,6 +97,10 @@ export interface McpManagerOptions {
   retryAfterMs?: number;
   /** Called when a server's tool list changed (after the refresh). */
   onToolsChanged?(server: string, toolNames: string[]): void;
+  /** HTTP_ALLOWLIST entries, for where an HTTP server redirects to. */
+  allowlist?: string[];
+  /** The guard's DNS resolver (tests stand in for DNS with it); default: the OS resolver. */
+  resolver?: Resolver;
 }
 
 class ServerConnection {
@@ -110,7 +118,8 @@ class ServerConnection {
 
   constructor(
     readonly config: z.output<typeof mcpServerConfigSchema>,
-    private readonly o: Required<Omit<McpManagerOptions, 'onToolsChanged'>> & Pick<McpManagerOptions, 'onToolsChanged'>,
+    private readonly o: Required<Omit<McpManagerOptions, 'onToolsChanged' | 'resolver'>> &
+      Pick<McpManagerOptions, 'onToolsChanged' | 'resolver'>,
   ) {}
 
   get name() {
@@ -152,8 +161,17 @@ class ServerConnection {
       transport = t;
     } else {
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
+      const url = new URL(this.config.url);
+      const guarded = createGuardedFetch({
+        allowlist: this.o.allowlist,
+        resolver: this.o.resolver,
+        operatorHosts: [hostPortKey(url)],
+      });
+      const secretHeaders = Object.keys(this.config.headers ?? {});
+      transport = new StreamableHTTPClientTransport(url, {
         requestInit: { headers: this.config.headers ?? {} },
+        // No deadline of the guard's own: the SDK times its requests, and its event stream lives long.
+        fetch: (input, init) => guarded(input, { ...init, timeoutMs: 0, secretHeaders }),
       });
     }
     const client = new Client({ name: this.o.clientName, version: '1.0.0' }, { capabilities: {} });
@@ -187,7 +205,9 @@ class ServerConnection {
       await client.connect(transport, { timeout: this.o.connectTimeoutMs });
     } catch (err) {
       await client.close().catch(() => {});
-      const message = `${err instanceof Error ? err.message : String(err)}${this.stderrHint()}`;
+      // The guard's refusal says which address and how to allow it; the SDK may have wrapped it.
+      const reason = guardErrorIn(err) ?? err;
+      const message = `${reason instanceof Error ? reason.message : String(reason)}${this.stderrHint()}`;
       this.failure = { at: Date.now(), message };
       throw new Error(`MCP server "${this.name}" failed to start: ${message}`);
     }
@@ -295,6 +315,8 @@ export class McpManager implements McpToolSource {
       connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
       retryAfterMs: opts.retryAfterMs ?? 10_000,
       onToolsChanged: opts.onToolsChanged,
+      allowlist: opts.allowlist ?? [],
+      resolver: opts.resolver,
     };
     for (const c of configs) this.servers.set(c.name, new ServerConnection(mcpServerConfigSchema.parse(c), o));
   }
