@@ -2,6 +2,7 @@ import { guarded } from '@/lib/server/auth/guard';
 import { parseInput, readJson } from '@/lib/http/body';
 import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
 import { blankWorkflowBodySchema, createBlankWorkflow, isBlankWorkflowBody } from '@/lib/server/blank-workflow';
+import { listWorkflowSummaries } from '@/lib/server/workflow-list';
 import { requestLocale } from '@/lib/i18n/locales';
 import {
   contentLanguage,
@@ -14,10 +15,10 @@ import { z } from 'zod';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = guarded('read', async (_req, _ctx: unknown, { app, caller }) => {
-  const list = await app.store.listWorkflows(caller.workspaceId);
-  return Response.json(list.map(({ graph, ...w }) => ({ ...w, nodeCount: graph.nodes.length })));
-});
+/** `?q=` searches names and descriptions; each workflow comes with its `lastRun` (lib/server/workflow-list.ts). */
+export const GET = guarded('read', async (req, _ctx: unknown, { app, caller }) =>
+  Response.json(await listWorkflowSummaries(app, caller, req)),
+);
 
 /**
  * `{ name, description?, graph, engine? }`, `{ templateId, name? }` (lib/server/workflow-templates.ts), or without a
