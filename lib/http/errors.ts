@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError, type z } from 'zod';
 import { PaiError } from '@/engine/errors';
+import { isDatabaseUnreachable } from '@/engine/store/prisma/unreachable';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
@@ -47,8 +48,8 @@ export function currentErrorLocale(): Locale {
 }
 
 /**
- * The answer for `err`: its status, `{ error: { code, message, path? } }` in the request's language, and Retry-After
- * when the error has `details.retryAfter`.
+ * The answer for `err`: its status, `{ error: { code, message, path? } }` in the request's language, Retry-After
+ * when the error has `details.retryAfter`, and the headers in `details.headers` (never sent in the body).
  * `extra`: more fields for the error object (e.g. OpenAI's `type` / `param` on the chat-completions facade).
  * `locale`: the language of the message; by default the request's (see route()).
  */
@@ -62,6 +63,9 @@ export function errorResponse(
   const body = { error: { ...error, ...extra, ...(errors ? { errors } : {}) } };
   const res = Response.json(body, { status: err.status, headers });
   res.headers.set('content-language', locale);
+  const own = (err.details as { headers?: unknown } | undefined)?.headers;
+  if (own && typeof own === 'object')
+    for (const [name, value] of Object.entries(own)) if (!res.headers.has(name)) res.headers.set(name, String(value));
   // An error that says when to try again (`details.retryAfter`, seconds) says it in the standard header too.
   const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
   if (typeof retryAfter === 'number' && !res.headers.has('retry-after'))
@@ -69,9 +73,18 @@ export function errorResponse(
   return res;
 }
 
+/** Seconds a client is told to wait before retrying while the database does not answer. */
+const DB_RETRY_AFTER_S = 5;
+
 export function toPaiError(e: unknown): PaiError | null {
   if (e instanceof PaiError) return e;
   if (e instanceof ZodError) return invalidInputError(e.issues);
+  if (isDatabaseUnreachable(e))
+    return new PaiError('DB_UNAVAILABLE', 'the database is not answering right now; retry shortly', {
+      status: 503,
+      retryable: true,
+      details: { retryAfter: DB_RETRY_AFTER_S },
+    });
   return null;
 }
 
