@@ -1,12 +1,25 @@
 /**
- * The run's write-ahead of trace events and node snapshots. Events get their contiguous `seq` here and are
- * published live at once; persistence is batched: everything staged goes to the store in one `commit` on the
- * next flush. The executor awaits a flush after every node finishes, so a node's snapshot is durable before any
- * successor starts; between those, a timer flushes long-running nodes' progress and token events.
+ * The run's write-ahead of trace events and node snapshots. Events get their contiguous `seq` here; everything staged
+ * goes to the store in one `commit` on the next flush, and an event reaches live subscribers only once that commit
+ * has succeeded: seq N is the same event live and on replay, and a viewer is never told what the database does not
+ * say (a node that "succeeded" during an outage, a failure the database never recorded). The executor awaits a
+ * flush after every node finishes, so a node's snapshot is durable before any successor starts; between those, a
+ * timer flushes what a running node emits: within LIVE_FLUSH_MS for streamed tokens and progress (what bounds how
+ * late a token reaches a viewer), within FLUSH_MS for the rest (a node that started and runs for a while).
  */
 import { randomUUID } from 'node:crypto';
 import type { EventBus, TraceEvent, TraceEventType } from '../events/types';
 import type { CheckpointRecord, NodeRunRecord, RunPatch, RunStore } from '../store/types';
+import type { OffloadMemo } from './large-values';
+
+/** How long a streamed token or progress event waits, at most, for the commit that publishes it. */
+export const LIVE_FLUSH_MS = 50;
+/**
+ * How long any other event waits at most. Longer, so that a chain of quick pure nodes, whose snapshots ride with the
+ * next node's commit, is not cut into extra commits by the timer.
+ */
+export const FLUSH_MS = 250;
+const LIVE_TYPES = new Set<TraceEventType>(['node.token', 'node.progress']);
 
 export class StoreWriteError extends Error {
   constructor(cause: unknown) {
@@ -22,23 +35,24 @@ export function newSpanId(): string {
 export class RunJournal {
   private seq: number;
   private events: TraceEvent[] = [];
-  private deferred: TraceEvent[] = [];
   private nodes = new Map<string, NodeRunRecord>();
   private checkpoints = new Map<string, CheckpointRecord>();
   private chain: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
+  /** Set by startAutoFlush(): then an emitted event schedules a flush (see scheduleFlush). */
+  private autoFlush = false;
+  private timerDue = 0;
   /** Why the run's row could not be stored (a run started before its INSERT finished): every flush fails with it. */
   private createFailure: unknown;
   readonly runSpanId = newSpanId();
+  /** The large strings this execution moved into artifacts (large-values.ts), so none is written twice. */
+  readonly offloaded: OffloadMemo = new Map();
   /**
    * Set while the run's own row is still being inserted (see RunManager.start); null once it is stored. Nothing is
    * committed before it settles, and runNode() awaits it before executing any node that is not pure: nodes with
    * effects never run for a run that was not recorded. Rejects with StoreWriteError when the INSERT failed.
    */
   runStored: Promise<void> | null = null;
-
-  /** Events emitted while the run's INSERT is in flight: published once it is stored, dropped if it fails. */
-  private held: TraceEvent[] | null = null;
 
   constructor(
     readonly runId: string,
@@ -49,17 +63,13 @@ export class RunJournal {
   ) {
     this.seq = lastSeq;
     if (created) {
-      this.held = [];
+      // Nothing is committed (so nothing published) before the run's row is stored; if it never is, nothing is.
       this.runStored = created.then(
         () => {
           this.runStored = null;
-          const held = this.held!;
-          this.held = null;
-          for (const ev of held) this.bus.publish(ev);
         },
         (e) => {
           this.createFailure = e;
-          this.held = null;
           throw new StoreWriteError(e);
         },
       );
@@ -72,14 +82,11 @@ export class RunJournal {
     return this.seq;
   }
 
-  /**
-   * `afterFlush`: publish only once persisted (terminal events), so a client that sees the stream end and then
-   * reads the run finds the final status already stored.
-   */
+  /** Stages an event with the next seq; it is published once committed (see flush). */
   emit(
     type: TraceEventType,
     data: Record<string, unknown>,
-    opts: { nodeId?: string; spanId?: string; parentSpanId?: string; afterFlush?: boolean } = {},
+    opts: { nodeId?: string; spanId?: string; parentSpanId?: string } = {},
   ): TraceEvent {
     const ev: TraceEvent = {
       seq: ++this.seq,
@@ -93,9 +100,7 @@ export class RunJournal {
       data,
     };
     this.events.push(ev);
-    if (opts.afterFlush) this.deferred.push(ev);
-    else if (this.held) this.held.push(ev);
-    else if (!this.createFailure) this.bus.publish(ev);
+    this.scheduleFlush(LIVE_TYPES.has(type));
     return ev;
   }
 
@@ -116,7 +121,12 @@ export class RunJournal {
     return this.store.getCheckpoint(this.runId, nodeKey);
   }
 
-  /** Persists everything staged (plus an optional run patch) in one atomic commit; calls are serialised. */
+  /**
+   * Persists everything staged (plus an optional run patch) in one atomic commit, then publishes the committed
+   * events in seq order; calls are serialised. When the commit fails nothing is published: the batch is put back
+   * for a later flush, and a live viewer hears next what the database records next (a later commit, or the
+   * run.interrupted that recovery writes).
+   */
   flush(run?: RunPatch): Promise<void> {
     const next = this.chain.then(async () => {
       const events = this.events;
@@ -126,44 +136,53 @@ export class RunJournal {
       this.events = [];
       this.nodes = new Map();
       this.checkpoints = new Map();
+      // This commit takes what the timer was for; what is emitted from now on schedules it again.
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
       try {
         if (this.createFailure) throw this.createFailure;
         await this.store.commit(
           this.runId,
           checkpoints.length ? { events, nodes, run, checkpoints } : { events, nodes, run },
         );
-        const ready = this.deferred.filter((d) => events.includes(d));
-        this.deferred = this.deferred.filter((d) => !ready.includes(d));
-        for (const d of ready) this.bus.publish(d);
       } catch (e) {
-        // Live viewers must still learn how the run ended even when the store is down: publish what was held back
-        // (not for a run whose INSERT failed: it does not exist, and nobody was given its id).
-        const held = this.deferred.filter((d) => events.includes(d));
-        this.deferred = this.deferred.filter((d) => !held.includes(d));
-        if (!this.createFailure) for (const d of held) this.bus.publish(d);
         // Put them back (before anything staged meanwhile) so a later flush can still persist them in order.
         this.events = [...events, ...this.events];
         for (const n of nodes) if (!this.nodes.has(n.nodeId)) this.nodes.set(n.nodeId, n);
         for (const c of checkpoints) if (!this.checkpoints.has(c.nodeKey)) this.checkpoints.set(c.nodeKey, c);
         throw new StoreWriteError(e);
       }
+      for (const ev of events) this.bus.publish(ev);
     });
     this.chain = next.catch(() => {});
     return next;
   }
 
-  startAutoFlush(intervalMs = 250): void {
-    this.timer = setInterval(() => {
+  /** From now on an emitted event is committed, and so published, within LIVE_FLUSH_MS or FLUSH_MS. */
+  startAutoFlush(): void {
+    this.autoFlush = true;
+    if (this.events.length || this.nodes.size) this.scheduleFlush(false);
+  }
+
+  stopAutoFlush(): void {
+    this.autoFlush = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private scheduleFlush(live: boolean): void {
+    if (!this.autoFlush) return;
+    const due = Date.now() + (live ? LIVE_FLUSH_MS : FLUSH_MS);
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
       if (this.events.length || this.nodes.size)
         this.flush().catch(() => {
           /* surfaced by the next awaited flush */
         });
-    }, intervalMs);
+    }, due - Date.now());
     this.timer.unref?.();
-  }
-
-  stopAutoFlush(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
   }
 }
