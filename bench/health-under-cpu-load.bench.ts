@@ -8,10 +8,12 @@
  *     each ends with REGEX_TIMEOUT after REGEX_TIMEOUT_MS, 1 s);
  *   PDF bomb — ten 1 MB PDFs that inflate to 1 GB each (each fails with DOCUMENT_INFLATED_TOO_LARGE);
  *   10,000 chunks — one text upload that makes 10,000 chunks, parsed, chunked and embedded (offline model) until it
- *     is indexed.
+ *     is indexed;
+ *   big template — three runs of a template that renders 9.5 M characters from a 1.9 MB input (inside the body
+ *     limit): what the run record keeps of it must stay small (NODE_OUTPUT_MAX_BYTES), the rest goes to artifacts.
  * A warm-up run, PDF and text go first (module loading and thread starts are not what is measured).
- * Goal: p99 < 50 ms in every scenario. Also reported: how each scenario ended, how long it took, the server's peak
- * RSS (VmHWM). Env: BENCH_HEALTH_CHUNKS (default 10000).
+ * Goal: p99 < 50 ms in every scenario (for the big template the issue asked < 100 ms). Also reported: how each
+ * scenario ended, how long it took, the server's peak RSS (VmHWM). Env: BENCH_HEALTH_CHUNKS (default 10000).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -209,6 +211,34 @@ const BOMB_GRAPH = {
   ],
 };
 
+/** Start (`big`) → a template that repeats it five times → End (the text). */
+const BIG_TEMPLATE_GRAPH = {
+  nodes: [
+    {
+      id: 'start',
+      type: 'start',
+      position: { x: 0, y: 0 },
+      data: { config: { inputs: [{ name: 'big', type: 'string', required: true }] } },
+    },
+    {
+      id: 't',
+      type: 'template',
+      position: { x: 200, y: 0 },
+      data: { config: { template: '{{inputs.big}}{{inputs.big}}{{inputs.big}}{{inputs.big}}{{inputs.big}}' } },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      position: { x: 400, y: 0 },
+      data: { config: { outputs: [{ name: 'text', value: '{{t.output.text}}' }] } },
+    },
+  ],
+  edges: [
+    { id: 'e0', source: 'start', target: 't' },
+    { id: 'e1', source: 't', target: 'end' },
+  ],
+};
+
 const tally = (codes: string[]) =>
   Object.entries(codes.reduce<Record<string, number>>((m, c) => ((m[c] = (m[c] ?? 0) + 1), m), {}))
     .map(([c, n]) => `${n}× ${c}`)
@@ -272,6 +302,18 @@ export async function runHealthUnderCpuLoadBench(): Promise<HealthRow[]> {
       const doc = await api.json('POST', `/api/knowledge-bases/${big.id}/documents`, { title: 'Shipping log', text });
       const d = await api.docEnd(big.id, doc.id);
       return d.status === 'indexed' ? `indexed, ${d.chunkCount} chunks` : `${d.status} ${d.error?.code}`;
+    });
+
+    const render = await api.json('POST', '/api/workflows', { name: 'big template', graph: BIG_TEMPLATE_GRAPH });
+    await measure('big template: 3 runs rendering 9.5 M characters each', async () => {
+      const outcomes: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const input = { big: String(i).repeat(1_900_000) };
+        const { runId } = await api.json('POST', `/api/workflows/${render.id}/runs`, { inputs: input });
+        const run = await api.runEnd(runId);
+        outcomes.push(`${run.status}, record ${Math.round(JSON.stringify(run).length / 1024)} kB`);
+      }
+      return outcomes.join('; ');
     });
   } finally {
     if (child.exitCode === null && child.signalCode === null) {

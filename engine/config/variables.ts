@@ -194,6 +194,12 @@ export const VARIABLES = {
     max: 60_000,
     description: 'how often due schedules are looked up',
   }),
+  WEBHOOK_TIMESTAMP_TOLERANCE_S: whole({
+    default: 300,
+    min: 1,
+    max: 86_400,
+    description: 'how far a signed webhook timestamp may be from now, either way, before the call is refused (replays)',
+  }),
   SCHEDULER_MISFIRE_GRACE_MS: whole({
     default: 60_000,
     min: 0,
@@ -217,6 +223,10 @@ export const VARIABLES = {
   REGEX_MAX_PROGRAM_SIZE: limit(2000, 'RE2 program size of a regex'),
   REGEX_TIMEOUT_MS: limit(1000, 'time a regex may run in its worker thread'),
   TEMPLATE_MAX_OUTPUT_CHARS: limit(10_000_000, 'characters a template may render to'),
+  NODE_OUTPUT_MAX_BYTES: limit(
+    1024 * 1024,
+    "bytes of a node's input or output, or a run's outputs, kept in the run record; larger parts become artifacts",
+  ),
   DOCUMENT_MAX_CHARS: limit(5_000_000, 'characters of text from one document'),
   DOCUMENT_MAX_INFLATED_BYTES: limit(
     128 * 1024 * 1024,

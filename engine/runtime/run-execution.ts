@@ -10,6 +10,7 @@ import type { Usage } from '../llm/types';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
 import type { ExecuteArgs, ExecuteResult } from './dag-executor';
+import { restoredForm, storedForm } from './large-values';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
 
@@ -104,7 +105,7 @@ function commitOutcome(
       w.paused
         ? { nodeId: w.nodeId, nodeKey: w.nodeKey ?? w.nodeId, prompt: w.prompt }
         : { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
-      { nodeId: w.nodeId, afterFlush: true },
+      { nodeId: w.nodeId },
     );
     j.stopAutoFlush();
     return { stored: j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' })) };
@@ -117,11 +118,10 @@ function commitOutcome(
     error: result.error,
     finishedAt: new Date().toISOString(),
   };
-  j.emit(
-    type,
-    { ...(result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }), ...costData(j) },
-    { afterFlush: true },
-  );
+  j.emit(type, {
+    ...(result.status === 'succeeded' ? { outputs: result.outputs } : { error: result.error }),
+    ...costData(j),
+  });
   j.stopAutoFlush();
   const stored = j.flush(patch).then(
     () =>
@@ -143,12 +143,27 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
   let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
   let finishing: Promise<RunRecord> | undefined;
   let announced: ExecuteResult | undefined;
-  const finish = (j: TalliedJournal, result: ExecuteResult) => {
-    const { patch, stored } = commitOutcome(j, launch, result);
+  const finish = async (j: TalliedJournal, result: ExecuteResult) => {
+    // The run record keeps its outputs as the End node's record does: large parts in artifacts (large-values.ts).
+    const outputs =
+      result.outputs &&
+      ((await storedForm(result.outputs, 'run.outputs', {
+        runId: run.id,
+        nodeId: 'run',
+        artifacts: deps.services.artifacts,
+        memo: j.offloaded,
+      })) as Record<string, unknown>);
+    const { patch, stored } = commitOutcome(j, launch, { ...result, outputs });
     final = patch;
     return stored;
   };
   try {
+    // Reused outputs come back whole: what the record keeps in artifacts is read back before any node needs it.
+    for (const id of reuse) {
+      const rec = previous.get(id);
+      if (rec?.output != null)
+        previous.set(id, { ...rec, output: await restoredForm(rec.output, run.id, deps.services.artifacts) });
+    }
     const j = (journal = new TalliedJournal(
       previous,
       run.id,
@@ -201,7 +216,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
     // otherwise.
     journal?.stopAutoFlush();
     const error = { code: 'ENGINE_ERROR', message: (e as Error).message };
-    if (journal && !final) journal.emit('run.failed', { error, ...costData(journal) }, { afterFlush: true });
+    if (journal && !final) journal.emit('run.failed', { error, ...costData(journal) });
     await (
       journal
         ? journal.flush(final ?? { status: 'failed', error, finishedAt: new Date().toISOString() })

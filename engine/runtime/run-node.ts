@@ -22,6 +22,7 @@ import { resolveDeep, type TemplateScope } from '../template/resolve';
 import { breakpointGate } from './breakpoints';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
+import { storedForm } from './large-values';
 import { GivenSecrets, type NodeEmit } from './secret-echoes';
 import { newSpanId, type RunJournal } from './run-journal';
 import { settings } from '../config/settings';
@@ -226,6 +227,9 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     }
   }
   const checkpoint = nodeCheckpoint(journal, operation, config);
+  // What the record keeps: a value over NODE_OUTPUT_MAX_BYTES keeps its large parts in artifacts (large-values.ts).
+  const storage = { runId, nodeId: node.id, artifacts: a.services.artifacts, memo: journal.offloaded };
+  input = (await storedForm(input, `${operation}.input`, storage)) as typeof input;
 
   attempt += 1;
   journal.stageNode(record({ input }));
@@ -341,9 +345,15 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     await journal.flush();
     return outcome;
   }
+  let output = outcome.status === 'succeeded' ? outcome.output : null;
+  // Successors get the full output (outcome.output); the record and the event, what storage keeps.
+  if (output !== null)
+    output = await storedForm(output, `${operation}.output`, storage).catch((e) => {
+      outcome = { status: 'failed', attempt: outcome.attempt, error: toErrorJson(e) };
+      return null;
+    });
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
-  const output = outcome.status === 'succeeded' ? outcome.output : null;
   if (outcome.status === 'succeeded') checkpoint.dropIfUsed(); // in the same commit as the snapshot
   journal.stageNode(
     record({
