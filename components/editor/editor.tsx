@@ -26,6 +26,7 @@ import { openRunFromUrl, runIdInUrl } from './run/run-url';
 import { RunDialog } from './run/run-dialog';
 import { RunStore } from './run/run-store';
 import { inTextField, useEditorShortcuts } from './use-editor-shortcuts';
+import { WaitingRunsNotice } from './waiting-runs-notice';
 
 declare global {
   interface Window {
@@ -144,6 +145,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
         <div className="flex h-screen flex-col overflow-hidden" data-testid="editor">
           <EditorToolbar onRun={() => setRunOpen(true)} />
           <DraftBanner draft={draft} />
+          <WaitingRunsNotice onOpen={() => setTab('trace')} />
           <div className="flex min-h-0 flex-1">
             {showPalette && <Palette />}
             <div className="flex min-w-0 flex-1 flex-col">

@@ -2,8 +2,9 @@ import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { AccountMenu } from '@/components/auth/account-menu';
+import { InboxMenu } from '@/components/runs/inbox-menu';
 
-/** The dark application bar shared by the list and the editor. */
+/** The dark application bar shared by the list and the editor: the inbox of waiting runs, /runs, the account. */
 export function TopBar({ children, right }: { children?: ReactNode; right?: ReactNode }) {
   const tc = useTranslations('common');
   return (
@@ -24,6 +25,7 @@ export function TopBar({ children, right }: { children?: ReactNode; right?: Reac
       </Link>
       <div className="flex min-w-0 flex-1 items-center gap-3">{children}</div>
       {right && <div className="flex items-center gap-2">{right}</div>}
+      <InboxMenu />
       <Link href="/runs" className="text-sm font-medium text-zinc-300 hover:text-white" data-testid="nav-runs">
         {tc('nav.runs')}
       </Link>
