@@ -56,6 +56,8 @@ const webhookAuthSchema = z
     type: z.enum(WEBHOOK_AUTH_TYPES),
     secret: secretSchema.optional(),
     header: z.string().regex(HEADER_NAME_RE, 'not a valid header name').optional(),
+    /** `hmac` only: refuse calls without a signed timestamp (X-Webhook-Timestamp or Standard Webhooks). */
+    requireTimestamp: z.boolean().optional(),
   })
   .strict();
 

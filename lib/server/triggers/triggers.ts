@@ -44,7 +44,7 @@ export interface TriggerView {
   /** webhook: the path to call, under the server's base URL, and the full URL for this request's origin. */
   url?: string;
   path?: string;
-  auth?: { type: WebhookConfig['auth']['type']; header?: string; hasSecret: boolean };
+  auth?: { type: WebhookConfig['auth']['type']; header?: string; requireTimestamp?: true; hasSecret: boolean };
   mapping?: Record<string, string>;
   response?: WebhookConfig['response'];
   timeoutMs?: number;
@@ -111,6 +111,7 @@ export function presentTrigger(t: Trigger, origin: string, shownSecret?: string)
       auth: {
         type: c.auth.type,
         ...(c.auth.type === 'header' ? { header: c.auth.header ?? DEFAULT_SECRET_HEADER } : {}),
+        ...(c.auth.requireTimestamp ? { requireTimestamp: true as const } : {}),
         hasSecret: !!t.secret,
       },
       mapping: c.mapping,
@@ -142,12 +143,18 @@ export function presentTrigger(t: Trigger, origin: string, shownSecret?: string)
 
 /** The webhook's stored config and secret after a create or a PATCH of its auth. */
 function webhookAuth(
-  auth: { type: WebhookConfig['auth']['type']; secret?: string; header?: string },
+  auth: { type: WebhookConfig['auth']['type']; secret?: string; header?: string; requireTimestamp?: boolean },
   keepSecret: string | null,
 ): { auth: WebhookConfig['auth']; secret: string | null; generated?: string } {
+  if (auth.requireTimestamp && auth.type !== 'hmac')
+    throw new PaiError('VALIDATION_ERROR', 'only an hmac webhook signs a timestamp that can be required', {
+      status: 400,
+      path: 'auth.requireTimestamp',
+    });
   const stored: WebhookConfig['auth'] = {
     type: auth.type,
     ...(auth.type === 'header' ? { header: (auth.header ?? DEFAULT_SECRET_HEADER).toLowerCase() } : {}),
+    ...(auth.requireTimestamp ? { requireTimestamp: true } : {}),
   };
   if (auth.type === 'none') return { auth: stored, secret: null };
   if (auth.secret) return { auth: stored, secret: auth.secret };

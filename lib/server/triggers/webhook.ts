@@ -1,29 +1,27 @@
 /**
  * A webhook call (`/api/hooks/:hookId`): any JSON, form or text body, its query and headers, checked against the
- * trigger's authentication (a shared secret in a header, an HMAC-SHA256 signature of the raw body as GitHub and
- * Stripe sign, or none), mapped to the start inputs with templates, and run as the published version. Nothing is
- * started unless every check passed. The answer is 202 `{ runId }` at once, or (`response: "wait"`) 200
- * `{ runId, status, outputs }` once the run ends, 202 with the run id if it takes longer than the timeout.
+ * trigger's authentication (./webhook-auth.ts: a shared secret in a header, an HMAC-SHA256 signature of the raw body,
+ * optionally with a signed timestamp, as GitHub, Stripe and Standard Webhooks sign, or none), mapped to the start
+ * inputs with templates, and run as the published version. Nothing is started unless every check passed, and a
+ * delivery id seen before answers with its first run. The answer is 202 `{ runId }` at once, or (`response: "wait"`)
+ * 200 `{ runId, status, outputs }` once the run ends, 202 with the run id if it takes longer than the timeout.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
 import { errorResponse, toPaiError } from '@/lib/http/errors';
 import { readBytesLimited } from '@/engine/net/read-limited';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
 import type { App } from '../app';
-import { clientIp } from '../auth/request-info';
-import { checkSameInputs, idempotencyKeyOf } from '../published-runs';
+import { checkSameInputs } from '../published-runs';
 import { waitForRunToSettle } from '../run-waiter';
 import { httpError } from '../v1-http';
 import { v1Settings } from '../v1-settings';
 import { DEFAULT_SECRET_HEADER, webhookConfigSchema, type WebhookConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';
-import { triggersOf, type WebhookToRun } from './triggers';
+import { triggersOf } from './triggers';
+import { authenticateCall, deliveryOf, SIGNATURE_HEADER_NAMES } from './webhook-auth';
 import { refuseNul } from '@/lib/http/refused-input';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
-/** Signature headers read for `hmac`: ours, and GitHub's name for the same `sha256=<hex>` value. */
-const SIGNATURE_HEADERS = ['x-signature', 'x-hub-signature-256'];
 /**
  * Never handed to the run: credentials of the call itself, and the client address header the production server
  * adds (its tag is a per-process secret that makes the address trusted).
@@ -33,7 +31,7 @@ const WITHHELD_HEADERS = new Set([
   'cookie',
   'proxy-authorization',
   'x-paiflow-client-ip',
-  ...SIGNATURE_HEADERS,
+  ...SIGNATURE_HEADER_NAMES,
 ]);
 const MAX_FORM_FIELDS = 1_000;
 const LAST_RUN_EVERY_MS = 1_000;
@@ -77,17 +75,15 @@ async function serveWebhook(app: App, req: Request, hookId: string): Promise<Res
     });
   const call = await parseCall(req, raw, config);
   const inputs = mapInputs(config.mapping, call);
-  // The sender's Idempotency-Key is this hook's own: the same key from another hook, the published API or a
-  // schedule's tick (`schedule:…`) is another run, never that one.
-  const key = idempotencyKeyOf(req);
+  const delivery = deliveryOf(req, trigger.id);
   const { run, created } = await startTriggeredRun(app, {
     workflowId: trigger.workflowId,
     workflow,
     inputs,
     trigger: { kind: 'webhook', id: trigger.id },
-    idempotencyKey: key === null ? null : `hook:${trigger.id}:${key}`,
+    idempotencyKey: delivery?.key ?? null,
   });
-  if (!created) checkSameInputs(run, inputs);
+  if (!created && delivery?.sameInputsRequired) checkSameInputs(run, inputs);
   if (created) lastRunsOf(app).note(trigger.id, run.id);
   const headers = { 'x-run-id': run.id, ...(created ? {} : { 'idempotent-replayed': 'true' }) };
   if (config.response === 'async')
@@ -100,51 +96,6 @@ async function serveWebhook(app: App, req: Request, hookId: string): Promise<Res
     { runId: done.id, status: done.status, outputs: done.outputs, ...(done.error ? { error: done.error } : {}) },
     { headers },
   );
-}
-
-/** 401 unless the call carries the trigger's secret (header) or a valid signature of its raw body (hmac). */
-function authenticateCall(
-  app: App,
-  req: Request,
-  trigger: WebhookToRun['trigger'],
-  config: WebhookConfig,
-  raw: Buffer,
-): void {
-  if (config.auth.type === 'none') return;
-  // Counted per hook and address: bad signatures on one hook never lock out other hooks or the API keys.
-  const failures = v1Settings(app).keyFailures;
-  const caller = `hook:${trigger.id}:${clientIp(req)}`;
-  const retryAfter = failures.retryAfterSec(caller);
-  if (retryAfter > 0)
-    throw httpError('TOO_MANY_ATTEMPTS', `too many failed webhook attempts; retry in ${retryAfter} s`, 429, {
-      'retry-after': String(retryAfter),
-    });
-  const secret = triggersOf(app).secretOf(trigger) ?? '';
-  const refuse = (code: string, message: string) => {
-    failures.fail(caller);
-    return new PaiError(code, message, { status: 401 });
-  };
-  if (config.auth.type === 'header') {
-    const name = config.auth.header ?? DEFAULT_SECRET_HEADER;
-    const given = req.headers.get(name);
-    if (given === null) throw refuse('MISSING_SECRET', `the webhook secret is required in the ${name} header`);
-    if (!sameText(given, secret))
-      throw refuse('INVALID_SECRET', `the ${name} header does not hold this webhook's secret`);
-    return;
-  }
-  const header = SIGNATURE_HEADERS.map((h) => req.headers.get(h)).find((v) => v !== null);
-  if (!header)
-    throw refuse('MISSING_SIGNATURE', 'the body must be signed: X-Signature: sha256=<hex HMAC-SHA256 of the body>');
-  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
-  const expected = createHmac('sha256', secret).update(raw).digest();
-  if (!m || !timingSafeEqual(Buffer.from(m[1], 'hex'), expected))
-    throw refuse('INVALID_SIGNATURE', 'the signature does not match the body (X-Signature: sha256=<hex>)');
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
