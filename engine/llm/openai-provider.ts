@@ -5,12 +5,16 @@
  * Notes:
  * - `max_tokens` (not `max_completion_tokens`) is sent because it is what most compatible servers understand.
  * - When a stream is aborted the SDK ends iteration silently, so we check the signal after the loop ourselves.
+ * - The SDK gets a signal of ours per call, never the caller's: it adds an abort listener to the signal it is given
+ *   on every attempt and never removes it, so an agent's rounds on one node signal piled them up (a listener leak,
+ *   MaxListenersExceededWarning after ten). See withCallSignal().
  * - A streaming request answered with plain JSON (a server that ignores `stream`) is read as that JSON answer.
  * - Error messages are built by us, never copied wholesale: upstream 401 bodies echo (parts of) the key.
  * - Every response's usage carries `costUsd` at the configured prices (null when the model has none), so whoever
  *   sums usage (the agent's model chain, the run) sums cost too. Cached prompt tokens come from
  *   `prompt_tokens_details.cached_tokens` (OpenAI, DashScope) or `prompt_cache_hit_tokens` (DeepSeek).
  */
+import { setMaxListeners } from 'node:events';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type {
   ChatCompletion,
@@ -92,7 +96,10 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         : {}),
     };
     try {
-      return req.onToken ? await this.streamChat(params, req) : await this.plainChat(params, req);
+      return await withCallSignal(req.signal, (signal) => {
+        const call = { ...req, signal };
+        return req.onToken ? this.streamChat(params, call) : this.plainChat(params, call);
+      });
     } catch (err) {
       throw this.mapError(err, req.signal);
     }
@@ -101,7 +108,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   async speech(req: SpeechRequest): Promise<SpeechResponse> {
     if (req.signal?.aborted) throw abortError();
     try {
-      return await speechVia(this.client, this.id, req);
+      return await withCallSignal(req.signal, (signal) => speechVia(this.client, this.id, { ...req, signal }));
     } catch (err) {
       throw this.mapError(err, req.signal);
     }
@@ -110,7 +117,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   async images(req: ImageRequest): Promise<ImageResponse> {
     if (req.signal?.aborted) throw abortError();
     try {
-      return await imagesVia(this.client, this.id, req);
+      return await withCallSignal(req.signal, (signal) => imagesVia(this.client, this.id, { ...req, signal }));
     } catch (err) {
       throw this.mapError(err, req.signal);
     }
@@ -289,6 +296,27 @@ function toWire(m: ChatMessage): ChatCompletionMessageParam {
             }
           : {}),
       };
+  }
+}
+
+/**
+ * Runs `call` with a signal of its own that follows `signal`, and removes its one listener from `signal` when the call
+ * ends. The SDK's listeners (one per attempt, retries included) go on the call's signal and are dropped with it.
+ */
+async function withCallSignal<T>(
+  signal: AbortSignal | undefined,
+  call: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!signal) return call(undefined);
+  const own = new AbortController();
+  // Up to maxRetries + 1 SDK listeners, all released with this call: no leak to warn about.
+  setMaxListeners(0, own.signal);
+  const forward = () => own.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await call(own.signal);
+  } finally {
+    signal.removeEventListener('abort', forward);
   }
 }
 
