@@ -176,7 +176,9 @@ describe.runIf(available)('live event streams across a Redis outage', () => {
       expect(down.body.down.bus).not.toContain(String(redis.port));
 
       // New streams are refused clearly; a refused published stream call starts no run.
-      expectError(await asAnswer(await openEvents(runA)), 503, 'EVENT_BUS_UNAVAILABLE');
+      const refused = await asAnswer(await openEvents(runA));
+      expectError(refused, 503, 'EVENT_BUS_UNAVAILABLE');
+      expect(refused.headers.get('retry-after'), 'the events route says when to retry').toMatch(/^\d+$/);
       const refusedV1 = await asAnswer(await openV1Events(runA, x.key));
       const err = expectError(refusedV1, 503, 'EVENT_BUS_UNAVAILABLE');
       expect(err.message).toMatch(/live run events are unavailable.*retry/i);
