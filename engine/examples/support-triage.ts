@@ -1,6 +1,16 @@
 import type { Graph } from '../graph/schema';
 
-/** The example seeded on first start: start → llm → condition → two templates → end. Runs offline on the demo model. */
+/** Urgency words in English and Chinese (RE2 syntax): "urgent", "ASAP", "down" … and 紧急, 加急, 尽快, 宕机 … */
+export const URGENT_WORDS =
+  '(?i)\\b(urgent|asap|immediately|down|outage)\\b|紧急|加急|尽快|马上|立刻|宕机|崩溃|无法使用';
+/** The summary keeps "urgent" (「紧急」 in Chinese) when the customer says so: either word routes to escalation. */
+export const URGENT_IN_SUMMARY = '(?i)urgent|紧急';
+
+/**
+ * The example seeded on first start: start → llm → condition → two templates → end. Runs offline on the demo model.
+ * One graph for English and Chinese messages: the urgency test reads both languages, the summary is written in the
+ * message's language, and the fixed replies say the same thing in both.
+ */
 export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph: Graph } = {
   name: 'Support triage (example)',
   description:
@@ -14,7 +24,16 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
         data: {
           label: 'Customer message',
           config: {
-            inputs: [{ name: 'message', type: 'string', required: true, description: 'What the customer wrote' }],
+            inputs: [
+              {
+                name: 'message',
+                type: 'string',
+                required: true,
+                description:
+                  'What the customer wrote, in English or Chinese — e.g. "Checkout is down, this is urgent!" or ' +
+                  '"支付页面打不开，情况紧急！"',
+              },
+            ],
           },
         },
       },
@@ -31,8 +50,8 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
             jsonMode: false,
             stream: true,
             systemPrompt:
-              'You are a support assistant. Summarise the customer message in one ' +
-              'sentence. Keep the word "urgent" if the customer says it is urgent.',
+              'You are a support assistant. Summarise the customer message in one sentence, in the language of the ' +
+              'message. Keep the word "urgent" (「紧急」 in Chinese) if the customer says it is urgent.',
             userPrompt: '{{inputs.message}}',
           },
         },
@@ -50,8 +69,8 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
                 label: 'urgent',
                 logic: 'or',
                 conditions: [
-                  { left: '{{inputs.message}}', op: 'regex', right: '(?i)\\b(urgent|asap|immediately|down)\\b' },
-                  { left: '{{summarize.output.text}}', op: 'contains', right: 'urgent' },
+                  { left: '{{inputs.message}}', op: 'regex', right: URGENT_WORDS },
+                  { left: '{{summarize.output.text}}', op: 'regex', right: URGENT_IN_SUMMARY },
                 ],
               },
             ],
@@ -64,7 +83,10 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
         position: { x: 840, y: 40 },
         data: {
           label: 'Escalation',
-          config: { format: 'text', template: 'ESCALATED to on-call. Summary: {{summarize.output.text}}' },
+          config: {
+            format: 'text',
+            template: 'ESCALATED to on-call / 已升级给值班同事处理。Summary / 摘要：{{summarize.output.text}}',
+          },
         },
       },
       {
@@ -76,8 +98,8 @@ export const SUPPORT_TRIAGE_EXAMPLE: { name: string; description: string; graph:
           config: {
             format: 'text',
             template:
-              'Thanks for your message — we will get back to you within ' +
-              'one business day. Summary: {{summarize.output.text}}',
+              'Thanks for your message — we will get back to you within one business day. / ' +
+              '感谢您的留言，我们会在一个工作日内回复您。Summary / 摘要：{{summarize.output.text}}',
           },
         },
       },

@@ -2,12 +2,10 @@ import { SUPPORT_TRIAGE_EXAMPLE } from '../examples/support-triage';
 import type { Graph } from '../graph/schema';
 import type { WorkflowTemplate } from './types';
 
-/** Urgency words in English and Chinese (RE2 syntax); the seeded example knows only the English ones. */
-const URGENT = '(?i)\\b(urgent|asap|immediately|down|outage)\\b|紧急|加急|尽快|马上|立刻|宕机|崩溃|无法使用';
-
 /**
- * The seeded support-triage example as a template: the same graph, with a default message so a first run needs no
- * typing, and an urgency test that also reads Chinese (the summary keeps the word "urgent" / 「紧急」).
+ * The seeded support-triage example as a template: the same graph (its urgency test and summary already read English
+ * and Chinese), with a default message so a first run needs no typing, and replies in one language per copy (the
+ * example's fixed replies are bilingual; here `zh` has the Chinese ones).
  */
 function triageGraph(): Graph {
   const graph = structuredClone(SUPPORT_TRIAGE_EXAMPLE.graph);
@@ -24,26 +22,14 @@ function triageGraph(): Graph {
           },
         ],
       };
-    if (node.id === 'summarize')
+    if (node.id === 'escalate')
+      node.data.config = { format: 'text', template: 'ESCALATED to on-call. Summary: {{summarize.output.text}}' };
+    if (node.id === 'reply')
       node.data.config = {
-        ...node.data.config,
-        systemPrompt:
-          'You are a support assistant. Summarise the customer message in one sentence, in the language of the ' +
-          'message. Keep the word "urgent" (「紧急」 in Chinese) if the customer says it is urgent.',
-      };
-    if (node.id === 'route')
-      node.data.config = {
-        branches: [
-          {
-            id: 'urgent',
-            label: 'urgent',
-            logic: 'or',
-            conditions: [
-              { left: '{{inputs.message}}', op: 'regex', right: URGENT },
-              { left: '{{summarize.output.text}}', op: 'regex', right: '(?i)urgent|紧急' },
-            ],
-          },
-        ],
+        format: 'text',
+        template:
+          'Thanks for your message — we will get back to you within one business day. ' +
+          'Summary: {{summarize.output.text}}',
       };
   }
   return graph;

@@ -1,5 +1,6 @@
 // Guarantees: the seeded example (start → llm → condition → two templates → end) runs offline on the demo model,
-// takes the right branch, skips the other, and its outputs say which model answered.
+// takes the right branch, skips the other, and its outputs say which model answered; it reads English and Chinese
+// alike (紧急 is as urgent as "urgent").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
@@ -42,6 +43,24 @@ describe('seeded example on the embedded store', () => {
     expect(run.status).toBe('succeeded');
     expect(run.outputs?.route).toBe('else');
     expect(String(run.outputs?.answer)).toMatch(/^Thanks for your message/);
+  });
+
+  it('is bilingual: an urgent Chinese message is escalated, a routine one gets a reply in both languages', async () => {
+    const wf = await h.createWorkflow(SUPPORT_TRIAGE_EXAMPLE.graph);
+    for (const message of ['紧急：支付页面打不开，客户无法付款', '网站宕机了，请尽快处理']) {
+      const run = await h.runToEnd(wf, { message });
+      expect(run.status).toBe('succeeded');
+      expect({ message, route: run.outputs?.route }).toEqual({ message, route: 'urgent' });
+      expect(String(run.outputs?.answer)).toMatch(/^ESCALATED.*已升级/);
+    }
+    const routine = await h.runToEnd(wf, { message: '请问怎么修改发票抬头？' });
+    expect(routine.outputs?.route).toBe('else');
+    expect(String(routine.outputs?.answer)).toMatch(/^Thanks for your message.*感谢您的留言/);
+    // The input's description gives a sample in each language.
+    const start = SUPPORT_TRIAGE_EXAMPLE.graph.nodes.find((n) => n.type === 'start')!;
+    const [input] = (start.data.config as { inputs: Array<{ description: string }> }).inputs;
+    expect(input.description).toMatch(/urgent/);
+    expect(input.description).toMatch(/紧急/);
   });
 });
 
