@@ -276,6 +276,7 @@ export async function runAgent(a: RunAgentArgs): Promise<AgentRunResult> {
         round,
         title: `round ${round}`,
         model: res.model,
+        providerName: res.providerName,
         finishReason: res.finishReason ?? null,
         text: clip(res.text, PREVIEW * 2),
         toolCalls: calls.map((c) => ({ id: c.id, name: c.name, args: argsPreview(c.arguments) })),

@@ -15,6 +15,7 @@ import { teamRoleOf } from '../agent/multi-agent/roles';
 import { demoImages, demoSpeech } from '../media/demo-media';
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { demoIntent } from './demo-intents';
+import { DEMO_PROVIDER_NAME } from './genai-provider-name';
 import { demoRoleAnswer, workerIntentText } from './demo-roles';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
 
@@ -47,7 +48,7 @@ export class DemoProvider implements LlmProvider {
       0,
     );
     const model = req.model || 'demo';
-    const base = { model, provider: this.id };
+    const base = { model, provider: this.id, providerName: DEMO_PROVIDER_NAME };
     const usage = (outChars: number) => ({
       inputTokens: Math.ceil(inputChars / 4),
       outputTokens: Math.ceil(outChars / 4),

@@ -25,6 +25,7 @@ import { PaiError } from '../errors';
 import { imagesVia, speechVia } from '../media/openai-media';
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { guardErrorIn } from '../net/ssrf-guard';
+import { genAiProviderName } from './genai-provider-name';
 import { BUILT_IN_MODEL_PRICES, type ModelPrices } from './prices';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider, Usage } from './types';
 
@@ -60,6 +61,8 @@ export function abortError(message = 'The operation was aborted'): Error {
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly id = 'openai-compatible';
   readonly label: string;
+  /** gen_ai.provider.name of the base URL's host. */
+  readonly providerName: string;
   private readonly client: OpenAI;
   private readonly apiKey: string;
   private readonly prices: ModelPrices;
@@ -69,6 +72,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     this.apiKey = opts.apiKey;
     this.prices = opts.prices ?? BUILT_IN_MODEL_PRICES;
     this.label = `OpenAI-compatible (${hostOf(baseURL)})`;
+    this.providerName = genAiProviderName(baseURL);
     this.client = new OpenAI({
       apiKey: opts.apiKey,
       baseURL,
@@ -144,6 +148,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       usage: this.prices.priced(toUsage(res.usage), req.model, res.model),
       model: res.model || req.model,
       provider: this.id,
+      providerName: this.providerName,
       finishReason: choice?.finish_reason ?? undefined,
     };
   }
@@ -196,6 +201,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       usage: this.prices.priced(usage, req.model, model),
       model,
       provider: this.id,
+      providerName: this.providerName,
       finishReason,
     };
   }

@@ -51,6 +51,8 @@ export interface ChatResponse {
   model: string;
   /** e.g. "openai-compatible" or "demo"; shown in outputs so users know what answered. */
   provider: string;
+  /** `gen_ai.provider.name` for traces: "openai", "deepseek", "azure.ai.openai" … (see genai-provider-name.ts). */
+  providerName?: string;
   finishReason?: string;
 }
 

@@ -6,6 +6,8 @@
  */
 export const GENAI = {
   operation: 'gen_ai.operation.name',
+  /** "openai", "deepseek", "azure.ai.openai" … (engine/llm/genai-provider-name.ts); backends group spans by it. */
+  providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
   responseModel: 'gen_ai.response.model',
   finishReasons: 'gen_ai.response.finish_reasons',

@@ -184,6 +184,7 @@ export function buildSpans(events: TraceEvent[], o: BuildOptions): SpanSpec[] {
       s.status = 'ok';
       usage(a, ed.usage);
       put(a, GENAI.responseModel, str(obj(ed.output).model));
+      if (type === 'llm') put(a, GENAI.providerName, str(obj(ed.output).providerName));
       put(a, PAIFLOW.nodeOutput, content(ed.output));
     } else if (ed.cancelled) {
       a[PAIFLOW.nodeStatus] = 'cancelled';
@@ -276,6 +277,7 @@ export function buildSpans(events: TraceEvent[], o: BuildOptions): SpanSpec[] {
     const duration = num(d.durationMs);
     if (chat) {
       a[GENAI.operation] = OPERATION.chat;
+      put(a, GENAI.providerName, str(d.providerName));
       put(a, GENAI.requestModel, requestedModel(parent) ?? model);
       put(a, GENAI.responseModel, model);
       usage(a, d.usage);
@@ -315,6 +317,19 @@ export function buildSpans(events: TraceEvent[], o: BuildOptions): SpanSpec[] {
 
   // Open spans end with their last descendant (children first: deepest spans come later in event order).
   const byId = new Map(spans.map((s) => [s.spanId, s]));
+  // An agent span names the provider of its model calls (the first that says, when roles use different ones).
+  for (const s of spans) {
+    const provider = s.attributes[GENAI.providerName];
+    if (s.attributes[GENAI.operation] !== OPERATION.chat || provider === undefined) continue;
+    let p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined;
+    for (let hops = 0; p && hops < 64; hops++) {
+      if (p.attributes[GENAI.operation] === OPERATION.invokeAgent) {
+        if (p.attributes[GENAI.providerName] === undefined) p.attributes[GENAI.providerName] = provider;
+        break;
+      }
+      p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined;
+    }
+  }
   for (let i = spans.length - 1; i >= 0; i--) {
     const s = spans[i];
     const p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined;

@@ -127,6 +127,8 @@ describe('OpenTelemetry export of runs', () => {
       'paiflow.node.attempt': 1,
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.request.model': 'fake-model',
+      // An OpenAI-compatible server on an unknown host (the fake one): the API family's name.
+      'gen_ai.provider.name': 'openai',
     });
     expect(agent.startMs).toBe(Date.parse(events.find((e) => e.type === 'node.started' && e.nodeId === 'a1')!.ts));
     expect(agent.endMs).toBe(Date.parse(events.find((e) => e.type === 'node.succeeded' && e.nodeId === 'a1')!.ts));
@@ -140,6 +142,7 @@ describe('OpenTelemetry export of runs', () => {
     expect(rounds.map((r) => r.spanId)).toEqual(steps.map((e) => e.spanId));
     expect(rounds[0].kind).toBe(3); // CLIENT: a call to the model
     expect(rounds[0].attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'fake-model',
       'gen_ai.response.model': expect.any(String),
       'gen_ai.usage.input_tokens': 100,

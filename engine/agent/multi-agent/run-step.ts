@@ -140,6 +140,7 @@ async function review(team: Team, step: PlanStep, result: string, parentSpan: st
         stepId: step.id,
         title: `review of ${step.id}${ask > 1 ? ' (asked again)' : ''}`,
         model: res.model,
+        providerName: res.providerName,
         text: preview(res.text),
         readable: !!verdict,
         ...(verdict ? { approved: verdict.approved, feedback: preview(verdict.feedback) } : {}),
