@@ -1,6 +1,6 @@
 // Guarantees: every condition operator gives the documented result with number/string/boolean typing, regexes run on
-// RE2 (no catastrophic backtracking, invalid → INVALID_REGEX), and the condition node routes runs down the first
-// matching branch.
+// RE2 (no catastrophic backtracking, invalid → INVALID_REGEX, a feature RE2 lacks → REGEX_UNSUPPORTED), and the
+// condition node routes runs down the first matching branch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
@@ -117,19 +117,25 @@ describe('compare()', () => {
     expect(compare(evil, 'regex', '(a+)+!$', 'auto')).toBe(true);
   });
 
-  it.each(['(', '[a-', 'a{2,1}', '(?<=a)b', '(a)\\1', '*a', '(?P<n>a)(?P=n)'])(
-    'invalid regex %s → INVALID_REGEX',
-    (pattern) => {
-      let err: unknown;
-      try {
-        compare('abc', 'regex', pattern, 'auto');
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(PaiError);
-      expect((err as PaiError).code).toBe('INVALID_REGEX');
-    },
-  );
+  it.each([
+    ['(', 'INVALID_REGEX'],
+    ['[a-', 'INVALID_REGEX'],
+    ['a{2,1}', 'INVALID_REGEX'],
+    ['*a', 'INVALID_REGEX'],
+    ['(?P<n>a)(?P=n)', 'INVALID_REGEX'],
+    ['(?<=a)b', 'REGEX_UNSUPPORTED'],
+    ['(a)\\1', 'REGEX_UNSUPPORTED'],
+    ['a++', 'REGEX_UNSUPPORTED'],
+  ])('regex %s → %s', (pattern, code) => {
+    let err: unknown;
+    try {
+      compare('abc', 'regex', pattern, 'auto');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PaiError);
+    expect((err as PaiError).code).toBe(code);
+  });
 });
 
 describe('condition node', () => {
@@ -269,14 +275,12 @@ describe('condition node', () => {
       expect((await h.runToEnd(wf, { n: 10, s: '9' })).outputs).toEqual({ r: 'else' }); // "10" < "9"
     });
 
-    it('an invalid regex fails the node with INVALID_REGEX, and the run with it', async () => {
+    it('a written-out invalid regex is refused before the run starts, with INVALID_REGEX and its path', async () => {
       const wf = await h.createWorkflow(graph('(unclosed'));
-      const run = await h.runToEnd(wf, { n: 1, s: 'x' });
-      expect(run.status).toBe('failed');
-      expect(run.error?.code).toBe('INVALID_REGEX');
-      const c = (await h.store.getNodeRuns(run.id)).find((n) => n.nodeId === 'c')!;
-      expect(c.status).toBe('failed');
-      expect(c.error?.code).toBe('INVALID_REGEX');
+      await expect(h.runToEnd(wf, { n: 1, s: 'x' })).rejects.toMatchObject({
+        code: 'INVALID_REGEX',
+        path: 'nodes[1].data.config.branches[1].conditions[0].right',
+      });
     });
 
     it('a ReDoS pattern against a 30k-char input completes with the right branch', async () => {
