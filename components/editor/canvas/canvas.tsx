@@ -24,6 +24,7 @@ import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState, EditorStore } from '../editor-store';
 import type { FlowNode } from '../graph-model';
 import { FIT_VIEW_OPTIONS, FIT_VIEW_PADDING, setLayout, useLayoutPrefs } from '../layout-prefs';
+import { useCanvasAriaLabels } from './canvas-aria-labels';
 import { cardSize } from './card-geometry';
 import { MiniMap } from './minimap';
 import { openingViewport } from './opening-viewport';
@@ -73,6 +74,7 @@ const MULTI_KEYS = ['Control', 'Meta'];
 export function Canvas() {
   const { editor, runs } = useEditorContext();
   const t = useTranslations('canvas');
+  const ariaLabelConfig = useCanvasAriaLabels();
   const nodes = useEditorState(selectNodes);
   const edges = useEditorState(selectEdges);
   const focus = useEditorState(selectFocus);
@@ -228,6 +230,7 @@ export function Canvas() {
           attributionPosition="top-right"
           connectionRadius={28}
           onlyRenderVisibleElements
+          ariaLabelConfig={ariaLabelConfig}
         >
           <OverviewLayer overview={overview} />
           <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
