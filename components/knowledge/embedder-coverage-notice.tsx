@@ -8,6 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { knowledgeApi, type EmbedderCoverage } from './knowledge-api';
+import { parseSearchPath } from './search-path';
 
 /** What the offline model (use-lite) says it reads; other models' words are shown as the server gives them. */
 const LATIN_ONLY = /^English and other Latin-script text\b/;
@@ -27,10 +28,16 @@ export function EmbedderCoverageNotice({ kbId, chunks }: { kbId: string; chunks:
   }, [kbId, chunks]);
   const current = coverage?.kbId === kbId ? coverage : null;
   const value = current?.value ?? null;
+  const path = current?.search ? parseSearchPath(current.search) : null;
+  const pathText = !path
+    ? current?.search
+    : path.store === 'embedded'
+      ? t('searchEmbedded', { fusion: t(`fusion.${path.fusion}`) })
+      : t('searchElasticsearch', { path: t(`esPath.${path.path}`) });
   // Which store and hybrid path searches take (e.g. RRF fused in the app on a Basic-licence Elasticsearch).
   const search = current?.search ? (
     <p className="text-xs text-zinc-500" data-testid="kb-search-path">
-      {t('searchPath', { path: current.search })}
+      {t('searchPath', { path: pathText ?? current.search })}
     </p>
   ) : null;
   // The server says whether there is something to warn about (`notice`); the words are the page's own.
