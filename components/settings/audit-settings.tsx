@@ -68,6 +68,10 @@ function AuditTable() {
 
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
   const formatDate = useFormatDate();
+  const t = useTranslations('settings.audit');
+  // An action code ("member.role_changed") reads as words in the UI's language; a code without a label yet as itself.
+  const key = `actions.${e.action}`;
+  const action = /^[a-z_]+\.[a-z_]+$/.test(e.action) && t.has(key) ? t(key as 'actions.login.succeeded') : e.action;
   const details = detailsText(e.data);
   const actor = e.actor?.email ?? e.actor?.id ?? '—';
   return (
@@ -77,7 +81,9 @@ function AuditRow({ entry: e }: { entry: AuditEntry }) {
           {formatDate(e.at, true)}
         </time>
       </td>
-      <td className="py-2 pr-3 font-mono text-[12px] text-zinc-800">{e.action}</td>
+      <td className="py-2 pr-3 text-[13px] text-zinc-800" title={e.action} data-testid="audit-action">
+        {action}
+      </td>
       <td className="max-w-[12rem] truncate py-2 pr-3 text-[13px] text-zinc-700" title={actor}>
         {actor}
       </td>
