@@ -2,7 +2,8 @@
  * Guarantees: "New workflow" opens the template gallery with every template of GET /api/templates; the search box
  * narrows the cards, a category shows only its own, and the selected card shows its graph preview and how-to note;
  * "Use template" creates the workflow and the editor opens with the template's graph (every node), named after the
- * template. In a Chinese browser the gallery, the new workflow's name and its node labels are in Chinese.
+ * template. In a Chinese browser the gallery (its previews' branch labels too), the new workflow's name and its node
+ * labels are in Chinese.
  * Screenshots of the gallery and of the editor are kept.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -125,6 +126,8 @@ test.describe('in a Chinese browser', () => {
     await gallery.search.fill('审批');
     await gallery.pick('approval-before-http');
     await expect(gallery.detail.getByTestId('template-howto')).toContainText('targetUrl');
+    // The preview names the condition's branches in Chinese too ("approved" / "else" before).
+    await expect(gallery.detail.getByTestId('template-preview-branch')).toHaveText(['已批准', '否则']);
     const shot = testInfo.outputPath('template-gallery-zh.png');
     await page.screenshot({ path: shot });
     await testInfo.attach('template gallery (zh-CN)', { path: shot, contentType: 'image/png' });

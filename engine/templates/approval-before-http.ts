@@ -162,6 +162,7 @@ export const APPROVAL_BEFORE_HTTP_TEMPLATE: WorkflowTemplate = {
       cancelled: '未发送',
       end: '结果',
     },
+    branches: { decide: { approved: '已批准' } },
     config: {
       start: {
         inputs: [

@@ -150,6 +150,7 @@ export const DRAFT_REVIEW_LOOP_TEMPLATE: WorkflowTemplate = {
       done: '通过或已满 3 轮？',
       end: '定稿',
     },
+    branches: { done: { finish: '完成' } },
     config: {
       start: {
         inputs: [

@@ -17,6 +17,11 @@ export function localizedGraph(template: WorkflowTemplate, lang: TemplateLang): 
     if (label !== undefined) node.data.label = label;
     const config = zh.config?.[node.id];
     if (config) node.data.config = { ...node.data.config, ...structuredClone(config) };
+    const labels = zh.branches?.[node.id];
+    const branches = (node.data.config as { branches?: unknown } | undefined)?.branches;
+    if (labels && Array.isArray(branches))
+      for (const b of branches as Array<{ id?: unknown; label?: unknown }>)
+        if (typeof b?.id === 'string' && labels[b.id] !== undefined) b.label = labels[b.id];
   }
   return graph;
 }

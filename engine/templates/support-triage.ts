@@ -64,6 +64,7 @@ export const SUPPORT_TRIAGE_TEMPLATE: WorkflowTemplate = {
       reply: '标准回复',
       end: '结果',
     },
+    branches: { route: { urgent: '紧急' } },
     config: {
       start: {
         inputs: [

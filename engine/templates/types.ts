@@ -50,5 +50,7 @@ export interface WorkflowTemplate {
   zh?: {
     labels?: Record<string, string>;
     config?: Record<string, Record<string, unknown>>;
+    /** A condition's branch labels, by node id and branch id (the ids, which edges name, stay). */
+    branches?: Record<string, Record<string, string>>;
   };
 }

@@ -1,9 +1,11 @@
 'use client';
 /**
  * A read-only picture of a template's graph: one box per node at its stored position, one curve per edge (a branch
- * edge names its branch; an edge going back, as in a loop, bends below the row). An SVG rather than a React Flow
- * canvas, so a gallery of cards costs no canvas, no measuring and no event handlers.
+ * edge names its branch by the condition's label, "else" in the UI's language; an edge going back, as in a loop,
+ * bends below the row). An SVG rather than a React Flow canvas, so a gallery of cards costs no canvas, no measuring
+ * and no event handlers.
  */
+import { useTranslations } from 'next-intl';
 import { memo, useId } from 'react';
 import type { Graph } from '@/components/api/types';
 
@@ -42,7 +44,17 @@ function clip(s: string, units: number): string {
   return out;
 }
 
+/** What a branch edge is called: its branch's label in the source node's config, else its handle id. */
+function branchLabel(graph: Graph, source: string, handle: string): string {
+  const node = graph.nodes.find((n) => n.id === source);
+  const branches = (node?.data as { config?: { branches?: unknown } } | undefined)?.config?.branches;
+  if (!Array.isArray(branches)) return handle;
+  const b = branches.find((x: { id?: unknown } | null) => x?.id === handle) as { label?: unknown } | undefined;
+  return typeof b?.label === 'string' && b.label ? b.label : handle;
+}
+
 function GraphPreviewImpl({ graph, title, className }: { graph: Graph; title: string; className?: string }) {
+  const t = useTranslations('templates');
   const arrow = `pf-arrow-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const nodes = graph.nodes;
   if (!nodes.length) return null;
@@ -53,8 +65,8 @@ function GraphPreviewImpl({ graph, title, className }: { graph: Graph; title: st
   const maxY = Math.max(...ys) + H;
   const hasBack = graph.edges.some((e) => {
     const s = nodes.find((n) => n.id === e.source);
-    const t = nodes.find((n) => n.id === e.target);
-    return !!s && !!t && t.position.x <= s.position.x;
+    const target = nodes.find((n) => n.id === e.target);
+    return !!s && !!target && target.position.x <= s.position.x;
   });
   // A short graph is drawn at the scale of a longer one, centred, instead of blown up to the full width.
   const drawn = Math.max(...xs) + W + PAD - minX;
@@ -79,18 +91,19 @@ function GraphPreviewImpl({ graph, title, className }: { graph: Graph; title: st
       </defs>
       {graph.edges.map((e) => {
         const s = byId.get(e.source);
-        const t = byId.get(e.target);
-        if (!s || !t) return null;
+        const target = byId.get(e.target);
+        if (!s || !target) return null;
         const x1 = s.position.x + W;
         const y1 = s.position.y + H / 2;
-        const x2 = t.position.x;
-        const y2 = t.position.y + H / 2;
+        const x2 = target.position.x;
+        const y2 = target.position.y + H / 2;
         const back = x2 <= s.position.x;
         const low = maxY + BACK_DROP;
         const d = back
           ? `M${x1},${y1} C${x1 + 70},${low} ${x2 - 70},${low} ${x2},${y2}`
           : `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
-        const branch = e.sourceHandle && e.sourceHandle !== 'out' ? e.sourceHandle : null;
+        const handle = e.sourceHandle && e.sourceHandle !== 'out' ? e.sourceHandle : null;
+        const branch = !handle ? null : handle === 'else' ? t('elseBranch') : branchLabel(graph, e.source, handle);
         return (
           <g key={e.id}>
             <path
@@ -103,6 +116,7 @@ function GraphPreviewImpl({ graph, title, className }: { graph: Graph; title: st
             />
             {branch && (
               <text
+                data-testid="template-preview-branch"
                 x={(x1 + x2) / 2}
                 y={back ? low - 4 : (y1 + y2) / 2 - 6}
                 textAnchor="middle"
