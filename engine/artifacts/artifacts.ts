@@ -75,6 +75,9 @@ export class Artifacts implements NodeArtifacts {
     const id = `art_${hex}`;
     const storageKey = `runs/${runId}/${id}`;
     const contentType = cleanContentType(file.contentType);
+    // Hashed off the event loop (WebCrypto runs in the thread pool): an artifact may be tens of megabytes.
+    const digest = await crypto.subtle.digest('SHA-256', file.bytes as Uint8Array<ArrayBuffer>);
+    const sha256 = Buffer.from(digest).toString('hex');
     await this.blobs.put(storageKey, file.bytes, contentType);
     const row = await this.store
       .upsert({
@@ -84,7 +87,7 @@ export class Artifacts implements NodeArtifacts {
         name: cleanName(file.name, id),
         contentType,
         bytes: file.bytes.byteLength,
-        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        sha256,
         storageKey,
       })
       .catch(async (e) => {
