@@ -11,7 +11,7 @@ import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { PaiError } from '@/engine/errors';
 import { parseSettings } from '@/engine/config/settings';
-import { RedisEventBus } from '@/engine/events/redis-bus';
+import { ENDED_TTL_S, RedisEventBus } from '@/engine/events/redis-bus';
 import { getApp } from '@/lib/server/app';
 import { call, simpleGraph, useFreshDataDir, waitForRun } from '../api/api-helpers';
 import { readSse } from '../api/v1-endpoint-helpers';
@@ -104,6 +104,22 @@ describe.runIf(available)('finished runs leave Redis after the retention time', 
     expect(ttl).toBeLessThanOrEqual(RETENTION_S * 1000);
     await bus.close(); // never released, as when the process is killed
     await until(async () => (await redis.exists(streamKey(runId))) === 0, 'the stream to expire', 20_000, 100);
+  });
+
+  it(`an ended run's stream is kept at most ${ENDED_TTL_S} s, however long the retention`, async () => {
+    const bus = new RedisEventBus(TEST_REDIS_URL, { prefix, ttlSeconds: 3600 });
+    const runId = `ended_${randomUUID()}`;
+    const publish = (seq: number, type: 'node.progress' | 'run.succeeded') =>
+      bus.publish({ seq, runId, ts: new Date().toISOString(), type, spanId: 'run', data: {} });
+    publish(1, 'node.progress');
+    await until(async () => (await redis.xlen(streamKey(runId))) === 1, 'the first event');
+    expect(await redis.pttl(streamKey(runId)), 'a running run keeps the retention time').toBeGreaterThan(60_000);
+    publish(2, 'run.succeeded');
+    await until(async () => (await redis.xlen(streamKey(runId))) === 2, 'the terminal event');
+    const ttl = await redis.pttl(streamKey(runId));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(ENDED_TTL_S * 1000);
+    await bus.close();
   });
 });
 
