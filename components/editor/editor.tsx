@@ -4,7 +4,7 @@
  */
 import { ReactFlowProvider } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
 import type { NodeTypeInfo, Workflow } from '@/components/api/types';
@@ -24,6 +24,7 @@ import { draftKey, LocalDraft } from './local-draft';
 import { RunController } from './run/run-controller';
 import { openRunFromUrl, runIdInUrl } from './run/run-url';
 import { RunDialog } from './run/run-dialog';
+import { useRunButton } from './run/start-test-run';
 import { RunStore } from './run/run-store';
 import { inTextField, useEditorShortcuts } from './use-editor-shortcuts';
 import { WaitingRunsNotice } from './waiting-runs-notice';
@@ -106,6 +107,18 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
   // Mounted only in the browser (after the workflow loaded), so the URL can be read here.
   const [tab, setTab] = useState<BottomTab>(() => (runIdInUrl() ? 'trace' : 'problems'));
   const [runOpen, setRunOpen] = useState(false);
+  const ask = useCallback(() => setRunOpen(true), []);
+  const started = useCallback(
+    (runId: string) => {
+      setRunOpen(false);
+      ctx.runController.open(runId);
+      setTab('trace');
+    },
+    [ctx],
+  );
+  const invalid = useCallback(() => setTab('problems'), []);
+  // With no inputs to ask for, Run starts at once; else it opens the run form.
+  const onRun = useRunButton(ctx.editor, { ask, started, invalid });
 
   useEffect(() => {
     const { editor, runs, runController } = ctx;
@@ -143,7 +156,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
     <EditorContext.Provider value={ctx}>
       <ReactFlowProvider>
         <div className="flex h-screen flex-col overflow-hidden" data-testid="editor">
-          <EditorToolbar onRun={() => setRunOpen(true)} />
+          <EditorToolbar onRun={onRun} />
           <DraftBanner draft={draft} />
           <WaitingRunsNotice onOpen={() => setTab('trace')} />
           <div className="flex min-h-0 flex-1">
@@ -177,17 +190,7 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
           </div>
         </div>
         <ConflictDialog />
-        {runOpen && (
-          <RunDialog
-            onClose={() => setRunOpen(false)}
-            onInvalid={() => setTab('problems')}
-            onStarted={(runId) => {
-              setRunOpen(false);
-              ctx.runController.open(runId);
-              setTab('trace');
-            }}
-          />
-        )}
+        {runOpen && <RunDialog onClose={() => setRunOpen(false)} onInvalid={invalid} onStarted={started} />}
       </ReactFlowProvider>
     </EditorContext.Provider>
   );

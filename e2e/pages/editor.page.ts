@@ -78,6 +78,47 @@ export class EditorPage {
     return after.find((id) => !before.includes(id))!;
   }
 
+  /** A drop point (as dragFromPalette takes it) below the gap between two nodes side by side, clear of both. */
+  async below(left: string, right: string): Promise<{ x: number; y: number }> {
+    const [a, b, canvas] = await Promise.all([
+      this.node(left).boundingBox(),
+      this.node(right).boundingBox(),
+      this.canvas.boundingBox(),
+    ]);
+    if (!a || !b || !canvas) throw new Error('nodes not visible');
+    return {
+      x: Math.round((a.x + b.x) / 2 - canvas.x),
+      y: Math.round(Math.max(a.y + a.height, b.y + b.height) + 60 - canvas.y),
+    };
+  }
+
+  /** Selects the edge from `source` to `target` with a click and deletes it with the Delete key. */
+  async deleteEdge(source: string, target: string) {
+    const id = await this.page.evaluate(
+      ([s, t]) => {
+        const pf = (window as unknown as { __paiflow?: { graph: () => { edges: Array<Record<string, string>> } } })
+          .__paiflow;
+        return pf?.graph().edges.find((e) => e.source === s && e.target === t)?.id ?? null;
+      },
+      [source, target],
+    );
+    if (!id) throw new Error(`no edge ${source} → ${target}`);
+    const before = await this.edges().count();
+    // A straight edge's box has no height, which Playwright takes for hidden: click the middle of its path instead.
+    const mid = await this.page
+      .getByTestId(`rf__edge-${id}`)
+      .locator('.react-flow__edge-interaction')
+      .evaluate((el) => {
+        const path = el as SVGPathElement;
+        const p = path.getPointAtLength(path.getTotalLength() / 2);
+        const m = path.getScreenCTM()!;
+        return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+      });
+    await this.page.mouse.click(mid.x, mid.y);
+    await this.page.keyboard.press('Delete');
+    await expect(this.edges()).toHaveCount(before - 1);
+  }
+
   async nodeIds(): Promise<string[]> {
     return this.nodes().evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')!));
   }
@@ -149,17 +190,25 @@ export class EditorPage {
     await this.page.getByTestId(`tab-${tab}`).click();
   }
 
-  /** Opens the run form, fills the declared inputs and starts the run; returns the run id. */
+  /**
+   * Starts a run and returns its id: through the run form, filled with `inputs`, when the start node declares inputs;
+   * at once, without a form, when it declares none.
+   */
   async run(inputs: Record<string, string> = {}): Promise<string> {
+    const panel = this.page.getByTestId('trace-panel');
+    const before = (await panel.count()) ? await panel.getAttribute('data-run-id') : null;
     await this.page.getByTestId('run').click();
     const dialog = this.page.getByTestId('run-dialog');
-    await expect(dialog).toBeVisible();
-    for (const [k, v] of Object.entries(inputs)) await dialog.getByTestId(`run-input-${k}`).fill(v);
-    await dialog.getByTestId('run-submit').click();
-    await expect(dialog).toBeHidden();
-    const panel = this.page.getByTestId('trace-panel');
+    const started = async () => ((await panel.count()) ? await panel.getAttribute('data-run-id') : null);
+    await expect.poll(async () => (await dialog.isVisible()) || ((await started()) ?? before) !== before).toBe(true);
+    if (await dialog.isVisible()) {
+      for (const [k, v] of Object.entries(inputs)) await dialog.getByTestId(`run-input-${k}`).fill(v);
+      await dialog.getByTestId('run-submit').click();
+      await expect(dialog).toBeHidden();
+    } else expect(Object.keys(inputs), 'inputs given to a workflow that declares none').toEqual([]);
     await expect(panel).toBeVisible();
-    return (await panel.getAttribute('data-run-id'))!;
+    await expect.poll(started).not.toBe(before);
+    return (await started())!;
   }
 
   async expectRunStatus(status: string, timeout = 30_000) {

@@ -1,20 +1,13 @@
 'use client';
-/** The run form, generated from the inputs the start node declares. */
+/** The run form, generated from the inputs the start node declares (with none, Run starts at once: start-test-run). */
 import { useTranslations } from 'next-intl';
 import { useState, type FormEvent } from 'react';
-import { ApiError, api, errorMessage } from '@/components/api/client';
+import { ApiError, errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
 import { useEditorContext } from '../editor-context';
-
-interface InputDecl {
-  name: string;
-  type?: 'string' | 'number' | 'boolean' | 'object' | 'array';
-  required?: boolean;
-  description?: string;
-  default?: unknown;
-}
+import { declaredInputs, isInvalidGraph, startTestRun, type InputDecl } from './start-test-run';
 
 function initial(d: InputDecl): string | boolean {
   if (d.type === 'boolean') return d.default === true;
@@ -33,10 +26,7 @@ export function RunDialog({
 }) {
   const { editor } = useEditorContext();
   const t = useTranslations('run.dialog');
-  const start = editor.state.nodes.find((n) => n.type === 'start');
-  const decls = (Array.isArray(start?.data.config.inputs) ? (start!.data.config.inputs as InputDecl[]) : []).filter(
-    (d) => d?.name,
-  );
+  const [decls] = useState(() => declaredInputs(editor));
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
     Object.fromEntries(decls.map((d) => [d.name, initial(d)])),
   );
@@ -83,15 +73,12 @@ export function RunDialog({
     if (Object.keys(errs).length) return;
     setBusy(true);
     try {
-      // Runs execute the stored draft, so unsaved edits are saved first.
-      if (!(await editor.save({ manual: true }))) {
+      const runId = await startTestRun(editor, inputs);
+      if (!runId) {
         setBusy(false);
         return;
       }
-      // Nodes marked with a breakpoint in the inspector (`data.breakpoint`) pause this test run before they run.
-      const breakpoints = editor.state.nodes.filter((n) => n.data.breakpoint === true).map((n) => n.id);
-      const res = await api.startRun(editor.state.workflowId, inputs, breakpoints);
-      onStarted(res.runId);
+      onStarted(runId);
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.path?.startsWith('inputs.')) {
@@ -99,7 +86,7 @@ export function RunDialog({
         return;
       }
       toast('error', t('startFailed'), errorMessage(err));
-      if (err instanceof ApiError && err.status === 422) {
+      if (isInvalidGraph(err)) {
         onInvalid();
         onClose();
       }
