@@ -49,9 +49,10 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   const workflowId = await list.createNew();
   const editor = new EditorPage(editorPage);
   await editor.waitReady();
-  const startId = await editor.dragFromPalette('start', { x: 160, y: 200 });
-  const llmId = await editor.dragFromPalette('llm', { x: 480, y: 200 });
-  const endId = await editor.dragFromPalette('end', { x: 800, y: 200 });
+  // A blank workflow is Start → End; the LLM node goes between them.
+  const [startId, endId] = await editor.nodeIds();
+  const llmId = await editor.dragFromPalette('llm', await editor.below(startId, endId));
+  await editor.deleteEdge(startId, endId);
   await editor.connect(startId, llmId);
   await editor.connect(llmId, endId);
   await editor.select(llmId);

@@ -1,5 +1,5 @@
 /**
- * Guarantees: a workflow built from an empty canvas by dragging palette items and connecting handles with the
+ * Guarantees: a workflow built from a blank one (Start → End) by dragging palette items and connecting handles with the
  * mouse is stored exactly as the editor shows it and comes back identical after a reload; running it paints
  * every node succeeded and lists each node's output in the trace panel.
  */
@@ -17,12 +17,13 @@ test.describe.serial('build, save, reload, run', () => {
     workflowId = await list.createNew();
     const editor = new EditorPage(page);
     await editor.waitReady();
-    await expect(page.getByTestId('empty-canvas')).toBeVisible();
-
-    const startId = await editor.dragFromPalette('start', { x: 160, y: 200 });
-    const templateId = await editor.dragFromPalette('template', { x: 480, y: 200 });
-    const endId = await editor.dragFromPalette('end', { x: 800, y: 200 });
-    expect([startId, templateId, endId]).toEqual(['start', 'template_1', 'end']);
+    // A blank workflow is a Start joined to an End: the template goes below, the direct edge is deleted.
+    const [startId, endId] = await editor.nodeIds();
+    expect([startId, endId]).toEqual(['start', 'end']);
+    const templateId = await editor.dragFromPalette('template', await editor.below(startId, endId));
+    expect(templateId).toBe('template_1');
+    await editor.deleteEdge(startId, endId);
+    await expect(editor.edges()).toHaveCount(0);
 
     await editor.connect(startId, templateId);
     await editor.connect(templateId, endId);
@@ -61,7 +62,7 @@ test.describe.serial('build, save, reload, run', () => {
     const inEditor = await editor.graph();
     const stored = (await getWorkflow(request, workflowId)).graph;
     expect(stored).toEqual(inEditor);
-    expect(stored.nodes.map((n: { id: string }) => n.id)).toEqual(['start', 'template_1', 'end']);
+    expect(stored.nodes.map((n: { id: string }) => n.id)).toEqual(['start', 'end', 'template_1']);
     expect(stored.edges).toEqual([
       expect.objectContaining({ source: 'start', target: 'template_1' }),
       expect.objectContaining({ source: 'template_1', target: 'end' }),

@@ -1,12 +1,14 @@
 /**
  * Guarantees: a viewer's editor cannot change the workflow — the palette is not offered, nodes can be selected to
  * inspect them but not dragged, deleted or pasted, the inspector's fields are disabled, and nothing is ever saved:
- * no PUT leaves the page, no "Save failed" banner appears, and the stored graph keeps its positions.
+ * no PUT leaves the page, no "Save failed" banner appears, and the stored graph keeps its positions. A viewer's
+ * workflow list offers only what a viewer may do — open, export, search — and no button that would answer 403.
  */
 import { expect, test } from '@playwright/test';
 import { acceptInvite, invite } from './support/accounts';
 import { chain, createWorkflow, getWorkflow } from './support/api';
 import { EditorPage } from './pages/editor.page';
+import { WorkflowListPage } from './pages/workflow-list.page';
 
 test('a viewer can inspect a workflow but not move, delete or edit its nodes', async ({ browser, page, request }) => {
   const graph = chain([{ id: 'greet', type: 'template', label: 'Greet', config: { template: 'hi', format: 'text' } }]);
@@ -66,6 +68,46 @@ test('a viewer can inspect a workflow but not move, delete or edit its nodes', a
   const stored = await getWorkflow(request, workflowId);
   expect(stored.revision).toBe(before.revision);
   expect(positions(stored.graph)).toEqual(positions(before.graph));
+
+  await viewerPage.context().close();
+});
+
+test('a viewer’s workflow list offers opening, exporting and searching, and nothing that would be refused', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const name = `Viewer lists ${Date.now()}`;
+  const graph = chain([{ id: 'greet', type: 'template', config: { template: 'hi', format: 'text' } }]);
+  const workflowId = await createWorkflow(request, name, graph);
+  const viewerLink = await invite(page, `viewer-list-${Date.now()}@example.test`, 'viewer');
+  const viewerPage = await acceptInvite(browser, viewerLink, 'Lena Lister');
+  const refused: string[] = [];
+  viewerPage.on('response', (r) => {
+    if (r.status() === 403) refused.push(`${r.request().method()} ${r.url()}`);
+  });
+
+  const list = new WorkflowListPage(viewerPage);
+  await list.goto();
+  await expect(viewerPage.getByTestId('list-read-only-badge')).toHaveText('Read-only (viewer)');
+  for (const id of ['new-workflow', 'import-workflow', 'import-file'])
+    await expect(viewerPage.getByTestId(id), id).toHaveCount(0);
+  await list.search(name);
+  const row = list.row(name);
+  await expect(row).toHaveAttribute('data-workflow-id', workflowId);
+  await expect(row.getByTestId('open-workflow')).toBeVisible();
+  await expect(row.getByTestId('export-workflow')).toBeVisible();
+  for (const id of ['rename-workflow', 'duplicate-workflow', 'delete-workflow'])
+    await expect(row.getByTestId(id), id).toHaveCount(0);
+  await expect(viewerPage.getByTestId('toast')).toHaveCount(0);
+  expect(refused).toEqual([]);
+
+  // The owner's list still offers all of it.
+  const owner = new WorkflowListPage(page);
+  await owner.goto();
+  await expect(page.getByTestId('list-read-only-badge')).toHaveCount(0);
+  await expect(page.getByTestId('new-workflow')).toBeVisible();
+  await expect(owner.row(name).getByTestId('delete-workflow')).toBeVisible();
 
   await viewerPage.context().close();
 });

@@ -69,9 +69,12 @@ function redirectToLogin() {
 
 export const api = {
   nodeTypes: () => call<NodeTypeInfo[]>('GET', '/api/node-types'),
-  listWorkflows: () => call<WorkflowSummary[]>('GET', '/api/workflows'),
+  /** `q` keeps the workflows whose name or description contains it, any case. */
+  listWorkflows: (q = '') =>
+    call<WorkflowSummary[]>('GET', q ? `/api/workflows?q=${encodeURIComponent(q)}` : '/api/workflows'),
   getWorkflow: (id: string) => call<Workflow>('GET', `/api/workflows/${encodeURIComponent(id)}`),
-  createWorkflow: (body: { name: string; description?: string; graph: Graph; engine?: EngineChoice }) =>
+  /** Without a graph: a blank workflow (Start → End); without a name too, the server picks a free one. */
+  createWorkflow: (body: { name?: string; description?: string; graph?: Graph; engine?: EngineChoice }) =>
     call<Workflow>('POST', '/api/workflows?draft=1', body),
   /** Draft save: semantic problems are allowed and come back in `problems`; only structural corruption is refused. */
   saveWorkflow: (

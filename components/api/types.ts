@@ -81,6 +81,14 @@ export interface WorkflowSummary {
   nodeCount: number;
   createdAt: string;
   updatedAt: string;
+  /** The latest run (single-node test runs do not count); null before the first. */
+  lastRun: {
+    id: string;
+    status: RunStatus;
+    createdAt: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+  } | null;
 }
 
 export interface Workflow {

@@ -1,68 +1,70 @@
 'use client';
 /**
- * The home page: every workflow with create (from a template or blank, templates/), rename, duplicate (export +
- * import), delete, import and export.
+ * The home page: every workflow, searched by name or description, each with its latest run (workflow-row.tsx), and
+ * create (from a template or blank, templates/), rename, duplicate (export + import), delete, import and export. A
+ * viewer is offered only what a viewer may do (open, export, search): the server would refuse the rest with 403.
  */
 import Link from 'next/link';
-import { useFormatter, useNow, useTranslations } from 'next-intl';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
 import type { WorkflowSummary } from '@/components/api/types';
+import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
 import { TopBar } from '@/components/ui/top-bar';
 import { TemplateGallery } from './templates/template-gallery';
+import { WorkflowRow } from './workflow-row';
 
-/** "just now", "5 minutes ago", "3 hours ago", else the date — in the UI's language. */
-function useUpdatedAt(): (iso: string) => string {
-  const t = useTranslations('workflowList.row');
-  const format = useFormatter();
-  // Re-rendered each minute, so "5 minutes ago" does not stay on screen for an hour.
-  const now = useNow({ updateInterval: 60_000 });
-  return (iso) => {
-    const date = new Date(iso);
-    const s = Math.round((now.getTime() - date.getTime()) / 1000);
-    if (s < 60) return t('justNow');
-    if (s < 3600) return format.relativeTime(date, { now, unit: 'minute' });
-    if (s < 86400) return format.relativeTime(date, { now, unit: 'hour' });
-    return format.dateTime(date, { dateStyle: 'medium' });
-  };
-}
+/** How long typing may pause before the list is searched again. */
+const SEARCH_DEBOUNCE_MS = 200;
 
 export function WorkflowList() {
   const t = useTranslations('workflowList');
-  const updatedAt = useUpdatedAt();
   const router = useRouter();
+  const auth = useAuth();
+  const editable = !auth || canEdit(auth.role);
   const [list, setList] = useState<WorkflowSummary[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<WorkflowSummary | null>(null);
   const [busy, setBusy] = useState(false);
   const [galleryOpen, setGalleryOpen] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  // Only the answer to the latest request is shown: an earlier search that answers late is dropped.
+  const latest = useRef(0);
+  const queryRef = useRef('');
 
   // The state is set when the answer arrives, never synchronously inside the effect below.
-  const refresh = useCallback(
-    () =>
-      api.listWorkflows().then(
-        (workflows) => {
-          setList(workflows);
-          setLoadError(null);
-        },
-        (e) => setLoadError(errorMessage(e)),
-      ),
-    [],
-  );
+  const refresh = useCallback(() => {
+    const ask = ++latest.current;
+    const q = queryRef.current.trim();
+    return api.listWorkflows(q).then(
+      (workflows) => {
+        if (ask !== latest.current) return;
+        setList(workflows);
+        setLoadError(null);
+      },
+      (e) => {
+        if (ask === latest.current) setLoadError(errorMessage(e));
+      },
+    );
+  }, []);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    queryRef.current = query;
+    const timer = setTimeout(() => void refresh(), query ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [query, refresh]);
 
   const create = async () => {
     setBusy(true);
     try {
-      const wf = await api.createWorkflow({ name: t('untitled'), graph: { nodes: [], edges: [] } });
+      // No name, no graph: the server makes Start → End under a name no other workflow has, in the UI's language.
+      const wf = await api.createWorkflow({});
       router.push(`/workflows/${wf.id}`);
     } catch (e) {
       toast('error', t('toast.createFailed'), errorMessage(e));
@@ -129,23 +131,18 @@ export function WorkflowList() {
     }
   };
 
+  const actions = {
+    onRename: (wf: WorkflowSummary, name: string) => void rename(wf, name),
+    onDuplicate: (wf: WorkflowSummary) => void duplicate(wf),
+    onDelete: (wf: WorkflowSummary) => setConfirmDelete(wf),
+  };
+  const searching = query.trim() !== '';
+
   return (
     <div className="flex min-h-full flex-col">
       <TopBar
         right={
           <>
-            <input
-              ref={fileRef}
-              type="file"
-              accept="application/json,.json"
-              className="hidden"
-              data-testid="import-file"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                e.target.value = '';
-                if (f) void importFile(f);
-              }}
-            />
             <Link
               href="/knowledge"
               className={
@@ -156,21 +153,66 @@ export function WorkflowList() {
             >
               {t('nav.knowledge')}
             </Link>
-            <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
-              {t('nav.importJson')}
-            </Button>
-            <Button variant="primary" onClick={() => setGalleryOpen(true)} disabled={busy} data-testid="new-workflow">
-              {t('nav.newWorkflow')}
-            </Button>
+            {editable && (
+              <>
+                <input
+                  ref={fileRef}
+                  type="file"
+                  accept="application/json,.json"
+                  className="hidden"
+                  data-testid="import-file"
+                  onChange={(e) => {
+                    const f = e.target.files?.[0];
+                    e.target.value = '';
+                    if (f) void importFile(f);
+                  }}
+                />
+                <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
+                  {t('nav.importJson')}
+                </Button>
+                <Button
+                  variant="primary"
+                  onClick={() => setGalleryOpen(true)}
+                  disabled={busy}
+                  data-testid="new-workflow"
+                >
+                  {t('nav.newWorkflow')}
+                </Button>
+              </>
+            )}
           </>
         }
       />
       <main className="mx-auto w-full max-w-5xl flex-1 px-6 py-8">
-        <div className="mb-6 flex items-end justify-between">
+        <div className="mb-6 flex items-end justify-between gap-4">
           <div>
-            <h1 className="text-xl font-semibold tracking-tight">{t('title')}</h1>
+            <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+              {t('title')}
+              {!editable && (
+                <span
+                  className="rounded-full bg-zinc-100 px-2 py-0.5 text-[11px] font-medium text-zinc-600"
+                  title={t('readOnlyTitle')}
+                  data-testid="list-read-only-badge"
+                >
+                  {t('readOnly')}
+                </span>
+              )}
+            </h1>
             <p className="mt-1 text-sm text-zinc-500">{t('subtitle')}</p>
           </div>
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder={t('search.placeholder')}
+            aria-label={t('search.label')}
+            maxLength={200}
+            data-testid="workflow-search"
+            className={
+              'h-8 w-64 rounded-md border border-zinc-300 bg-white px-2.5 text-sm outline-none ' +
+              'focus:border-indigo-400 focus:ring-2 focus:ring-indigo-100'
+            }
+          />
         </div>
         {loadError && (
           <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" role="alert">
@@ -178,12 +220,20 @@ export function WorkflowList() {
           </div>
         )}
         {list === null && !loadError && <div className="text-sm text-zinc-500">{t('loading')}</div>}
-        {list?.length === 0 && (
+        {list?.length === 0 && !searching && (
           <div
             className="rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500"
             data-testid="empty-list"
           >
-            {t('empty')}
+            {editable ? t('empty') : t('emptyReadOnly')}
+          </div>
+        )}
+        {list?.length === 0 && searching && (
+          <div
+            className="rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500"
+            data-testid="no-matches"
+          >
+            {t('search.noMatches', { query: query.trim() })}
           </div>
         )}
         {list && list.length > 0 && (
@@ -192,90 +242,15 @@ export function WorkflowList() {
             data-testid="workflow-list"
           >
             {list.map((wf) => (
-              <li
+              <WorkflowRow
                 key={wf.id}
-                className="group flex items-center gap-4 px-5 py-4 hover:bg-zinc-50"
-                data-testid="workflow-row"
-                data-workflow-id={wf.id}
-              >
-                <div
-                  className={
-                    'grid h-9 w-9 shrink-0 place-items-center rounded-lg ' +
-                    'bg-indigo-50 text-xs font-semibold text-indigo-700'
-                  }
-                >
-                  {wf.nodeCount}
-                </div>
-                <div className="min-w-0 flex-1">
-                  {renaming === wf.id ? (
-                    <input
-                      autoFocus
-                      defaultValue={wf.name}
-                      data-testid="rename-input"
-                      aria-label={t('row.nameLabel')}
-                      className={
-                        'w-full rounded border border-indigo-400 px-2 ' +
-                        'py-1 text-sm outline-none ring-2 ring-indigo-100'
-                      }
-                      onBlur={(e) => void rename(wf, e.target.value)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-                        if (e.key === 'Escape') setRenaming(null);
-                      }}
-                    />
-                  ) : (
-                    <Link
-                      href={`/workflows/${wf.id}`}
-                      className="block truncate text-sm font-medium text-zinc-900 hover:text-indigo-700"
-                      data-testid="workflow-name"
-                    >
-                      {wf.name}
-                    </Link>
-                  )}
-                  <div className="mt-0.5 truncate text-xs text-zinc-500">
-                    {wf.description || t('row.noDescription')} · {t('row.nodes', { count: wf.nodeCount })} ·{' '}
-                    {t('row.updated', { when: updatedAt(wf.updatedAt) })}
-                  </div>
-                </div>
-                <div className="flex shrink-0 items-center gap-1 opacity-70 group-hover:opacity-100">
-                  <Button size="sm" variant="ghost" onClick={() => setRenaming(wf.id)} data-testid="rename-workflow">
-                    {t('row.rename')}
-                  </Button>
-                  <Button size="sm" variant="ghost" onClick={() => void duplicate(wf)} data-testid="duplicate-workflow">
-                    {t('row.duplicate')}
-                  </Button>
-                  <a
-                    href={`/api/workflows/${wf.id}/export`}
-                    download
-                    className={
-                      'inline-flex h-7 items-center rounded-md px-2.5 text-xs ' +
-                      'font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900'
-                    }
-                    data-testid="export-workflow"
-                  >
-                    {t('row.export')}
-                  </a>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    className="text-red-600 hover:bg-red-50 hover:text-red-700"
-                    onClick={() => setConfirmDelete(wf)}
-                    data-testid="delete-workflow"
-                  >
-                    {t('row.delete')}
-                  </Button>
-                  <Link
-                    href={`/workflows/${wf.id}`}
-                    className={
-                      'ml-1 inline-flex h-7 items-center rounded-md bg-zinc-900 ' +
-                      'px-3 text-xs font-medium text-white hover:bg-zinc-700'
-                    }
-                    data-testid="open-workflow"
-                  >
-                    {t('row.open')}
-                  </Link>
-                </div>
-              </li>
+                wf={wf}
+                editable={editable}
+                renaming={renaming === wf.id}
+                onStartRename={() => setRenaming(wf.id)}
+                onCancelRename={() => setRenaming(null)}
+                actions={actions}
+              />
             ))}
           </ul>
         )}

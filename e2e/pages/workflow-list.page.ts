@@ -18,7 +18,12 @@ export class WorkflowListPage {
     return this.page.getByTestId('workflow-row');
   }
 
-  /** Creates an empty workflow ("New workflow" → the gallery's "Blank workflow") and returns its id. */
+  /** Types into the search box; the list then shows only the workflows whose name or description contains `text`. */
+  async search(text: string) {
+    await this.page.getByTestId('workflow-search').fill(text);
+  }
+
+  /** Creates a blank workflow ("New workflow" → the gallery's "Blank workflow": Start → End) and returns its id. */
   async createNew(): Promise<string> {
     await this.page.getByTestId('new-workflow').click();
     await this.page.getByTestId('template-gallery').getByTestId('blank-workflow').click();
