@@ -30,7 +30,7 @@ export type BlankWorkflowBody = z.infer<typeof blankWorkflowBodySchema>;
  */
 export function isBlankWorkflowBody(v: unknown): boolean {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
-  return Object.keys(v).every((k) => k in blankWorkflowBodySchema.shape);
+  return Object.keys(v).every((k) => Object.hasOwn(blankWorkflowBodySchema.shape, k));
 }
 
 /** A message of the UI's catalogue (messages/<locale>/<namespace>.json), as the server writes it into a workflow. */
