@@ -95,3 +95,36 @@ test('filter by workflow and status, page with a small page size, open a run in 
   await expect(cost).toHaveText(`${run.usage.inputTokens} in / ${run.usage.outputTokens} out tok · $0`);
   await expect(cost).toHaveAttribute('data-cost-usd', '0');
 });
+
+test('a single-node run is labelled with its node and shows the input the node ran with', async ({ page, request }) => {
+  const tag = Date.now().toString(36);
+  const id = await createWorkflow(
+    request,
+    `Runs view one node ${tag}`,
+    chain(
+      [{ id: 'greet', type: 'template', label: 'Greet', config: { template: 'Hi {{inputs.who}}', format: 'text' } }],
+      {
+        inputs: [{ name: 'who' }],
+      },
+    ),
+  );
+  const whole = await runToEnd(request, id, { who: 'Ann' });
+  expect(whole.status).toBe('succeeded');
+  const res = await request.post(`/api/workflows/${id}/nodes/greet/run`, {
+    data: { input: { template: 'Edited by hand', format: 'text' } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const single = (await res.json()).runId as string;
+
+  await page.goto(`/runs?workflowId=${id}`);
+  const rows = page.getByTestId('runs-row');
+  await expect(rows).toHaveCount(2);
+  const one = rows.and(page.locator(`[data-run-id="${single}"]`));
+  await expect(one.getByTestId('runs-single-node')).toHaveText('Single node: Greet');
+  await expect(one.getByTestId('runs-inputs')).toContainText('"template": "Edited by hand"');
+  await expect(one.getByTestId('runs-inputs')).not.toContainText('Ann');
+  // The run of the whole workflow has no badge and shows its start inputs.
+  const full = rows.and(page.locator(`[data-run-id="${whole.runId}"]`));
+  await expect(full.getByTestId('runs-single-node')).toHaveCount(0);
+  await expect(full.getByTestId('runs-inputs')).toHaveText('"who": "Ann"');
+});

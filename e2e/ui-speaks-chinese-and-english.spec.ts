@@ -1,6 +1,7 @@
 /**
  * Guarantees: a Chinese browser gets the whole UI in Simplified Chinese (the workflow list, the editor's toolbar,
- * palette and inspector, the run panel's statuses, /runs with Chinese dates) and API errors in Chinese with the same
+ * palette, inspector and zoom controls, the run panel's statuses, the knowledge page's search path, the audit log's
+ * actions, /runs with Chinese dates) and API errors in Chinese with the same
  * stable code; the language switch in the account menu turns everything to English and back, and the choice is
  * remembered across reloads even against the browser's Accept-Language. Screenshots of each language are kept.
  * The expected texts are read from the message files, so the spec checks the translations, not copies of them.
@@ -65,6 +66,34 @@ test.describe('in a Chinese browser', () => {
     await editor.expectRunStatus('succeeded');
     await expect(page.getByTestId('trace-panel')).toContainText(text(zh.common, 'status.succeeded'));
     await shot(page, testInfo, 'editor-zh.png', 'editor after a run (zh-CN)');
+    // React Flow's own zoom controls: tooltips and labels in Chinese.
+    for (const [cls, key] of [
+      ['zoomin', 'zoomIn'],
+      ['zoomout', 'zoomOut'],
+      ['fitview', 'fitView'],
+    ]) {
+      const button = page.locator(`.react-flow__controls-${cls}`);
+      await expect(button).toHaveAttribute('title', text(zh.canvas, `a11y.${key}`));
+      await expect(button).toHaveAttribute('aria-label', text(zh.canvas, `a11y.${key}`));
+    }
+
+    // The knowledge page says how a knowledge base is searched in Chinese.
+    const kbName = `双语知识库 ${Date.now().toString(36)}`;
+    expect((await request.post('/api/knowledge-bases', { data: { name: kbName } })).status()).toBe(201);
+    await page.goto('/knowledge');
+    await page.getByTestId('kb-item').filter({ hasText: kbName }).click();
+    const searchPath = page.getByTestId('kb-search-path');
+    await expect(searchPath).toContainText(text(zh.knowledge, 'coverage.searchEmbedded').split('（')[0]);
+    await expect(searchPath).not.toContainText('embedded hybrid index');
+
+    // The audit log names its actions in words, not codes.
+    await page.goto('/settings/audit');
+    const actions = page.getByTestId('audit-action');
+    await expect(actions.first()).toBeVisible();
+    for (const row of await page.getByTestId('audit-row').all()) {
+      const code = (await row.getAttribute('data-action'))!;
+      await expect(row.getByTestId('audit-action')).toHaveText(text(zh.settings, `audit.actions.${code}`));
+    }
 
     // API errors keep their code and explain themselves in Chinese.
     const err = await page.evaluate(async () => (await fetch('/api/workflows/wf_does_not_exist')).json());
