@@ -109,15 +109,22 @@ function measure(
     return bytes + 2;
   }
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return 8;
+  // `path` is one stack for the whole walk (copied only for a string worth moving): this runs for every node's input
+  // and output, nearly all of them small.
   let size = 2;
   if (Array.isArray(value)) {
     value.forEach((v, i) => {
-      size += 1 + measure(v, limitBytes, strings, [...path, i], depth + 1);
+      path.push(i);
+      size += 1 + measure(v, limitBytes, strings, path, depth + 1);
+      path.pop();
     });
     return size;
   }
-  for (const [k, v] of Object.entries(value))
-    size += k.length + 4 + measure(v, limitBytes, strings, [...path, k], depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    path.push(k);
+    size += k.length + 4 + measure(v, limitBytes, strings, path, depth + 1);
+    path.pop();
+  }
   return size;
 }
 

@@ -23,8 +23,18 @@ const NETWORK_CODES = new Set([
 ]);
 /** SQLSTATE class 08 (connection exception) and 57P01–57P03 (admin shutdown, crash shutdown, cannot connect now). */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3])$/;
-const MESSAGES =
-  /can't reach database server|connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|timeout exceeded when trying to connect|server closed the connection unexpectedly|connect ECONNREFUSED/i;
+const MESSAGES = new RegExp(
+  [
+    "can't reach database server",
+    'connection terminated',
+    'terminating connection due to administrator command',
+    'the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)',
+    'timeout exceeded when trying to connect',
+    'server closed the connection unexpectedly',
+    'connect ECONNREFUSED',
+  ].join('|'),
+  'i',
+);
 
 /**
  * An outbound HTTP call that failed (fetch's "fetch failed" TypeError, its cause a socket error) is some other
