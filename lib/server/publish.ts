@@ -16,7 +16,7 @@ import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { withoutPins, workflowCallsOf } from '@/engine/nodes/workflow.node';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
-import { Prisma } from '@/engine/store/prisma/generated/client';
+import { isUniqueViolation } from '@/engine/store/errors';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { diffGraphs } from './graph-diff';
@@ -144,8 +144,6 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
   }
   return graph;
 }
-
-const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
 
 export async function publishWorkflow(
   app: App,

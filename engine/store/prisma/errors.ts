@@ -1,4 +1,7 @@
 /**
+ * What the database's errors mean, recognised from the driver's and Prisma's codes (engine/store/errors.ts exports
+ * these under store-neutral names).
+ *
  * Whether an error means the database did not answer (refused, reset, shut down, timed out) rather than refused one
  * statement. Routes turn it into 503 DB_UNAVAILABLE with Retry-After (lib/http/errors.ts): the request may succeed
  * once the database is back, and nothing about it is the client's fault.
@@ -10,7 +13,7 @@
  */
 
 /** Prisma's codes for a server it cannot reach or a pool it cannot get a connection from. */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** Socket errors (pg passes them through as the error's `code`). */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -52,9 +55,28 @@ export function isDatabaseUnreachable(e: unknown, depth = 0): boolean {
     errors?: unknown;
   };
   if (isFailedFetch(e as { name?: unknown })) return false;
-  if (typeof code === 'string' && (PRISMA_CODES.has(code) || NETWORK_CODES.has(code) || SQLSTATE.test(code)))
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || NETWORK_CODES.has(code) || SQLSTATE.test(code)))
     return true;
   if (typeof message === 'string' && MESSAGES.test(message)) return true;
   if (Array.isArray(errors) && errors.some((x) => isDatabaseUnreachable(x, depth + 1))) return true;
   return isDatabaseUnreachable(cause, depth + 1);
+}
+
+/** A write refused because a unique key (or the primary key) holds the value already: Prisma's P2002, SQL 23505. */
+export function isUniqueViolation(e: unknown): boolean {
+  return codeOf(e) === 'P2002' || codeOf(e) === '23505';
+}
+
+/** A write refused because a row it refers to does not exist (any more): Prisma's P2003, SQLSTATE 23503. */
+export function isForeignKeyViolation(e: unknown): boolean {
+  return codeOf(e) === 'P2003' || codeOf(e) === '23503';
+}
+
+/** An update or delete of a row that is not there: Prisma's P2025. */
+export function isRecordMissing(e: unknown): boolean {
+  return codeOf(e) === 'P2025';
+}
+
+function codeOf(e: unknown): unknown {
+  return e && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
 }
