@@ -1,9 +1,10 @@
 /**
  * The shape of a graph before it is laid out: the depth-first order from the start node (ELK's model order, which
  * decides which edge of a cycle is the back edge) and how wide one unwrapped row of ranks would be (whether to wrap).
- * Iterative, so a 5,000-node chain does not overflow the stack.
+ * The walk is engine/graph/topology.ts's, as the engines use it.
  */
 import type { NodeTypeInfo } from '@/components/api/types';
+import { buildTopology, depthFirst } from '@/engine/graph/topology';
 import { outputsOf, type FlowEdge, type FlowNode } from './graph-model';
 
 interface Walk {
@@ -21,14 +22,8 @@ interface Walk {
  */
 function walk(nodes: FlowNode[], edges: FlowEdge[], types?: Map<string, NodeTypeInfo>): Walk {
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const out = new Map<string, FlowEdge[]>(nodes.map((n) => [n.id, []]));
-  const indegree = new Map<string, number>(nodes.map((n) => [n.id, 0]));
-  for (const e of edges) {
-    if (!byId.has(e.source) || !byId.has(e.target) || e.source === e.target) continue;
-    out.get(e.source)!.push(e);
-    indegree.set(e.target, indegree.get(e.target)! + 1);
-  }
-  for (const [id, list] of out) {
+  const t = buildTopology({ nodes, edges: edges.filter((e) => e.source !== e.target) });
+  for (const [id, list] of t.outgoing) {
     const n = byId.get(id)!;
     const handles = outputsOf(types?.get(n.type ?? ''), n.data.config).map((o) => o.id);
     const rank = (e: FlowEdge) => {
@@ -39,39 +34,14 @@ function walk(nodes: FlowNode[], edges: FlowEdge[], types?: Map<string, NodeType
   }
   const roots = [
     ...nodes.filter((n) => n.type === 'start'),
-    ...nodes.filter((n) => n.type !== 'start' && indegree.get(n.id) === 0),
+    ...nodes.filter((n) => n.type !== 'start' && t.incoming.get(n.id)!.length === 0),
     ...nodes,
-  ];
-  const state = new Map<string, 'open' | 'done'>();
-  const order: FlowNode[] = [];
-  const forward = new Map<string, string[]>(nodes.map((n) => [n.id, []]));
-  const post: string[] = [];
-  for (const root of roots) {
-    if (state.has(root.id)) continue;
-    state.set(root.id, 'open');
-    order.push(root);
-    const stack: Array<{ id: string; i: number }> = [{ id: root.id, i: 0 }];
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const next = out.get(top.id)!;
-      if (top.i < next.length) {
-        const t = next[top.i++].target;
-        const s = state.get(t);
-        if (s === 'open') continue; // closes a cycle: the back edge
-        forward.get(top.id)!.push(t);
-        if (!s) {
-          state.set(t, 'open');
-          order.push(byId.get(t)!);
-          stack.push({ id: t, i: 0 });
-        }
-      } else {
-        state.set(top.id, 'done');
-        post.push(top.id);
-        stack.pop();
-      }
-    }
-  }
-  return { order, forward, topo: post.reverse() };
+  ].map((n) => n.id);
+  const { order, back, topo } = depthFirst(t, roots);
+  const forward = new Map(
+    [...t.outgoing].map(([id, list]) => [id, list.filter((e) => !back.has(e)).map((e) => e.target)]),
+  );
+  return { order: order.map((id) => byId.get(id)!), forward, topo };
 }
 
 export function depthFirstOrder(nodes: FlowNode[], edges: FlowEdge[], types?: Map<string, NodeTypeInfo>): FlowNode[] {

@@ -9,6 +9,7 @@
  */
 import type { ErrorJson } from '../errors';
 import type { GraphEdge } from '../graph/schema';
+import { topologicalOrder } from '../graph/topology';
 import type { NodeRegistry } from '../nodes/registry';
 import type { Plan } from '../runtime/langgraph-plan';
 import type { RunState } from '../runtime/scheduler-core';
@@ -78,28 +79,14 @@ function bodyOf(plan: Plan, registry: NodeRegistry, loopId: string): LoopBodyPla
     }
     incoming.set(id, t.incoming.get(id)!);
   }
-  // Kahn's algorithm over the edges inside the body (edges back to the loop end an item).
-  const indegree = new Map([...members].map((id) => [id, incoming.get(id)!.filter((e) => e.source !== loopId).length]));
-  const ready = [...members].filter((id) => indegree.get(id) === 0);
-  const order: string[] = [];
-  while (ready.length) {
-    const id = ready.shift()!;
-    order.push(id);
-    for (const e of t.outgoing.get(id)!) {
-      if (!members.has(e.target)) continue;
-      const left = indegree.get(e.target)! - 1;
-      indegree.set(e.target, left);
-      if (left === 0) ready.push(e.target);
-    }
-  }
-  if (order.length < members.size) {
-    const inCycle = [...members].find((id) => !order.includes(id))!;
+  // The edges inside the body, in dependency order (edges back to the loop end an item).
+  const { order, rest } = topologicalOrder(t, members);
+  if (rest.length)
     return fail(
       'LOOP_BODY_NOT_PARALLEL',
-      `the body of loop "${loopId}" has a cycle (through "${inCycle}"); with concurrency > 1 it must not`,
-      inCycle,
+      `the body of loop "${loopId}" has a cycle (through "${rest[0]}"); with concurrency > 1 it must not`,
+      rest[0],
     );
-  }
   return { loopId, order, incoming };
 }
 
