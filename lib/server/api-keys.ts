@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
-import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
+import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { App } from './app';
 import { clientIp } from './auth/request-info';
 import { corsOf, httpError } from './v1-http';

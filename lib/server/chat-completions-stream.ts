@@ -9,7 +9,7 @@
  * `location` / x-run-id).
  */
 import type { TraceEvent } from '@/engine/events/types';
-import type { PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
+import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord } from '@/engine/store/types';
 import type { App } from './app';
 import { createdOf, errorJson, failedError, pendingError, TERMINAL, usageOf } from './chat-completions-answers';

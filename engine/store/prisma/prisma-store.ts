@@ -1,5 +1,5 @@
 /**
- * RunStore + WorkflowStore on Prisma. The same code serves PGlite and PostgreSQL.
+ * RunStore + WorkflowStore + PublishingStore (AppStore) on Prisma. The same code serves PGlite and PostgreSQL.
  * `commit` (the hot path: one per node) is a single SQL statement — node snapshots, events and the run patch in
  * data-modifying CTEs — so a node costs one round trip and its snapshot and events land atomically.
  */
@@ -11,10 +11,9 @@ import {
   type RunPatch,
   type RunRecord,
   type RunStatus,
-  type RunStore,
-  type WorkflowStore,
 } from '../types';
 import type { TraceEvent } from '../../events/types';
+import type { AppStore } from '../publishing';
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
@@ -31,9 +30,7 @@ import { pgJson, pgSafe, runPatchData, toEvent, toNodeRun, toRun } from './rows'
 import { PrismaWorkflowStore } from './workflow-store';
 import { settings } from '../../config/settings';
 
-export type { ApiKeyRecord, PublishedWorkflow } from './rows';
-
-export class PrismaStore extends PrismaWorkflowStore implements RunStore, WorkflowStore {
+export class PrismaStore extends PrismaWorkflowStore implements AppStore {
   /** Node snapshots as asynchronous commits (PostgreSQL; the embedded database always writes through). */
   private readonly asyncSnapshots: boolean;
 

@@ -14,6 +14,7 @@ import type {
   WorkflowRecord,
   WorkflowVersionRecord,
 } from '../types';
+import type { ApiKeyRecord } from '../publishing';
 import { Prisma } from './generated/client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of several tables and raw queries
@@ -78,23 +79,6 @@ export function toVersion(r: Row): WorkflowVersionRecord {
     engine: r.engine as EngineChoice,
     createdAt: iso(r.createdAt)!,
   };
-}
-
-/** What the published endpoint needs of a workflow (not its draft graph). */
-export type PublishedWorkflow = Pick<
-  WorkflowRecord,
-  'id' | 'name' | 'engine' | 'slug' | 'currentVersionId' | 'corsOrigins' | 'mcp'
->;
-
-/** An API key as the API shows it: never the key, never its hash. */
-export interface ApiKeyRecord {
-  id: string;
-  workflowId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
 }
 
 export function toApiKey(r: Row): ApiKeyRecord {

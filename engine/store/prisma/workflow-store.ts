@@ -14,20 +14,10 @@ import {
 import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
-import {
-  iso,
-  toApiKey,
-  toRun,
-  toVersion,
-  toWorkflow,
-  type ApiKeyRecord,
-  type PublishedWorkflow,
-  type Row,
-} from './rows';
+import type { ApiKeyRecord, PublishedWorkflow, PublishingStore } from '../publishing';
+import { iso, toApiKey, toRun, toVersion, toWorkflow, type Row } from './rows';
 
-export type { ApiKeyRecord, PublishedWorkflow } from './rows';
-
-export class PrismaWorkflowStore implements WorkflowStore {
+export class PrismaWorkflowStore implements WorkflowStore, PublishingStore {
   constructor(
     protected readonly prisma: PrismaClient,
     protected readonly sql?: SqlRunner,

@@ -6,7 +6,7 @@
  * published. Both callers take a list, so a key that may run several workflows (a workspace key, say) only changes
  * `workflowIdsOf` here, not the MCP server or the models route.
  */
-import type { ApiKeyRecord } from '@/engine/store/prisma/prisma-store';
+import type { ApiKeyRecord } from '@/engine/store/publishing';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from '../app';
 import { versionToRun } from '../published-runs';

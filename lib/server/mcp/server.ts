@@ -18,7 +18,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiKeyRecord } from '@/engine/store/prisma/prisma-store';
+import type { ApiKeyRecord } from '@/engine/store/publishing';
 import { toPaiError } from '@/lib/http/errors';
 import type { App } from '../app';
 import { runUrls, startRun } from '../published-runs';

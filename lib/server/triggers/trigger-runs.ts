@@ -4,7 +4,7 @@
  * kind and id so the run list can tell webhook, schedule and API runs apart.
  */
 import { PaiError } from '@/engine/errors';
-import type { PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
+import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind } from '@/engine/store/types';
 import type { App } from '../app';
 import { startPublishedRun, versionToRun } from '../published-runs';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
 import type { EngineChoice } from '@/engine/graph/schema';
 import type { Prisma, Trigger } from '@/engine/store/prisma/generated/client';
-import type { PublishedWorkflow } from '@/engine/store/prisma/prisma-store';
+import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { App } from '../app';
 import {
   DEFAULT_SECRET_HEADER,
