@@ -14,7 +14,7 @@ import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-emb
 import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
 import type { RunManager } from '@/engine/runtime/run-manager';
 import type { Database } from '@/engine/store/prisma/database';
-import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import type { AppStore } from '@/engine/store/publishing';
 import { settings } from '@/engine/config/settings';
 import { parseAllowlist } from '@/engine/net/ssrf-guard';
 import type { AppConfig } from './config';
@@ -29,7 +29,7 @@ export interface AgentWiring {
 export function createAgentServices(
   config: AppConfig,
   db: Database,
-  store: PrismaStore,
+  store: AppStore,
   s: { MCP_SERVERS?: string; MEMORY_EMBEDDING_MODEL?: string } = settings(),
 ): AgentWiring {
   const embedders = createEmbedderResolver({

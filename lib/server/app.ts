@@ -18,9 +18,11 @@ import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
-import { openDatabase, type Database } from '@/engine/store/prisma/database';
-import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import type { Database } from '@/engine/store/prisma/database';
+import { databaseBehind } from '@/engine/store/prisma/stores';
+import { openStores } from '@/engine/store/open-stores';
+import type { AppStore } from '@/engine/store/publishing';
+import type { Stores } from '@/engine/store/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { readQueueConfig } from '@/engine/queue/config';
 import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
@@ -42,7 +44,10 @@ import { Scheduler } from './triggers/scheduler';
 export interface App {
   config: AppConfig;
   db: Database;
-  store: PrismaStore;
+  /** Runs, workflows and what publishing keeps (the same object as `stores.runs`). */
+  store: AppStore;
+  /** Everything kept in the database, as interfaces (engine/store/stores.ts). */
+  stores: Stores;
   bus: EventBus;
   registry: NodeRegistry;
   runs: RunManager;
@@ -92,18 +97,19 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   const qcfg = { ...readQueueConfig(settings), redisUrl: config.redisUrl };
   const qm = role === 'worker' || qcfg.enabled ? await import('@/engine/queue/queue-mode') : null;
   qm?.checkQueueMode({ config: qcfg, role, dbKind: config.databaseUrl ? 'postgres' : 'pglite' });
-  const db = await openDatabase({
+  const stores = await openStores({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: config.databaseSchema,
   });
+  const db = databaseBehind(stores);
   // Queue workers cannot read the embedded knowledge index (it lives in this process's data folder).
   if (qm && role === 'app' && !config.elasticsearchUrl)
     await refuseEmbeddedKnowledgeUnderQueue(db).catch(async (e) => {
-      await db.close();
+      await stores.close();
       throw e;
     });
-  const store = new PrismaStore(db.prisma, db.kind, db.sql);
+  const store = stores.runs;
   const bus: EventBus = config.redisUrl
     ? new RedisEventBus(config.redisUrl, {
         prefix: settings.REDIS_PREFIX,
@@ -111,8 +117,14 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       })
     : new InProcessEventBus();
   const queue =
-    qm?.openQueueMode({ config: qcfg, role, dbKind: db.kind, store, bus, autoResume: config.autoResumeInterrupted }) ??
-    null;
+    qm?.openQueueMode({
+      config: qcfg,
+      role,
+      dbKind: stores.kind,
+      store,
+      bus,
+      autoResume: config.autoResumeInterrupted,
+    }) ?? null;
   const registry = createDefaultRegistry();
   // ARTIFACTS_S3_* or a folder under DATA_DIR; a partial S3 setting stops start-up here (INVALID_CONFIG).
   const artifacts = createArtifacts(settings, config.dataDir, db.prisma);
@@ -157,18 +169,18 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       // Used by nodes without being handed to them (the LLM resolver's fallback key): an echo of it is never shown.
       knownSecrets: config.openaiApiKey ? [config.openaiApiKey] : [],
     },
-    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
+    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => stores.checkpointer() }) },
     ...queue?.runManagerOptions(),
   });
   agent.attach(runs);
 
   // The embedded store is single-process (lock file), so every run still "running" at start-up is an orphan.
-  const interrupted = await runs.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);
+  const interrupted = await runs.recover(stores.kind === 'pglite' ? new Date(Date.now() + 1000) : undefined);
   if (config.autoResumeInterrupted)
     for (const id of interrupted) await (queue ? queue.resumeLater(id) : runs.resume(id)).catch(() => {});
   // Multi-process PostgreSQL deployments: keep reaping runs whose owner stopped heart-beating.
   const reaper =
-    db.kind === 'postgres'
+    stores.kind === 'postgres'
       ? setInterval(
           () => void (queue ? queue.reap(runs) : runs.recover().catch(() => {})),
           queue?.config.reaperMs ?? 15_000,
@@ -193,6 +205,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     config,
     db,
     store,
+    stores,
     bus,
     registry,
     runs,
@@ -208,7 +221,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       const busStatus = bus.status();
       const down: Record<string, string> = busStatus.ok ? {} : { bus: busStatus.reason ?? 'down' };
       return {
-        db: db.describe,
+        db: stores.describe,
         bus: bus.kind,
         search: knowledge.describeStore(),
         llm: describeLlm({ OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl }),
@@ -217,7 +230,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       };
     },
     healthDetails: () => ({
-      dataDir: db.kind === 'pglite' ? path.resolve(config.dataDir) : null,
+      dataDir: stores.kind === 'pglite' ? path.resolve(config.dataDir) : null,
       database: config.databaseUrl ? hostOf(config.databaseUrl) : null,
       redis: config.redisUrl ? hostOf(config.redisUrl) : null,
       search: knowledge.storeLocation(),
@@ -234,7 +247,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       await knowledge.close();
       await closeCpuPools();
       await bus.close();
-      await db.close();
+      await stores.close();
     },
   };
   // Every app replica may fire schedules: a tick still starts one run (lib/server/triggers/scheduler.ts).
@@ -284,7 +297,7 @@ async function seedOnce(db: Database) {
 }
 
 /** Knowledge search for nodes: a run finds only the knowledge bases of its own workspace. */
-function knowledgeOfRuns(knowledge: KnowledgeBaseService, store: PrismaStore): KnowledgeService {
+function knowledgeOfRuns(knowledge: KnowledgeBaseService, store: AppStore): KnowledgeService {
   return {
     async search(kbId, req, opts = {}) {
       const workspaceId = (opts.runId && (await store.workspaceOfRun(opts.runId))) || DEFAULT_WORKSPACE_ID;

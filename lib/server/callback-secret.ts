@@ -2,8 +2,8 @@
  * The per-workflow secret that signs completion callbacks (callback-signature.ts). Stored in
  * `workflows.callback_secret`, encrypted by the credential vault under the master key and bound to the workflow
  * (AAD), together with when it was made; created on first need (the first callback, or the first time an editor
- * reads it) and replaced by a rotation. Written with plain UPDATEs, so that making a secret does not bump the
- * workflow's updatedAt (the "last edited" of the lists). Nothing here logs, traces or returns it except to the caller.
+ * reads it) and replaced by a rotation. Making a secret does not bump the workflow's updatedAt (the "last edited" of
+ * the lists): see CallbackSecretStore. Nothing here logs, traces or returns it except to the caller.
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
@@ -35,9 +35,10 @@ function unseal(app: App, workflowId: string, stored: string): CallbackSecret {
 }
 
 async function storedOf(app: App, workflowId: string): Promise<string | null> {
-  const row = await app.db.prisma.workflow.findUnique({ where: { id: workflowId }, select: { callbackSecret: true } });
-  if (!row) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
-  return row.callbackSecret;
+  const stored = await app.stores.callbackSecrets.get(workflowId);
+  if (stored === undefined)
+    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+  return stored;
 }
 
 /**
@@ -49,9 +50,7 @@ export async function callbackSecretOf(app: App, workflowId: string): Promise<Ca
   if (stored) return unseal(app, workflowId, stored);
   const made = fresh();
   const sealed = app.credentials.seal(JSON.stringify(made), aadOf(workflowId));
-  const n = await app.db.prisma.$executeRaw`
-    UPDATE workflows SET callback_secret = ${sealed} WHERE id = ${workflowId} AND callback_secret IS NULL`;
-  if (n === 1) return made;
+  if (await app.stores.callbackSecrets.setIfUnset(workflowId, sealed)) return made;
   const winner = await storedOf(app, workflowId);
   if (!winner) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
   return unseal(app, workflowId, winner);
@@ -61,7 +60,7 @@ export async function callbackSecretOf(app: App, workflowId: string): Promise<Ca
 export async function rotateCallbackSecret(app: App, workflowId: string): Promise<CallbackSecret> {
   const made = fresh();
   const sealed = app.credentials.seal(JSON.stringify(made), aadOf(workflowId));
-  const n = await app.db.prisma.$executeRaw`UPDATE workflows SET callback_secret = ${sealed} WHERE id = ${workflowId}`;
-  if (n !== 1) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+  if (!(await app.stores.callbackSecrets.replace(workflowId, sealed)))
+    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
   return made;
 }

@@ -24,9 +24,6 @@ export function firstFreeName(name: string, taken: ReadonlySet<string>): string 
 export async function uniqueWorkflowName(app: App, workspaceId: string, name: string): Promise<string> {
   const base = NUMBERED.exec(name)?.[1] ?? name;
   // Only names that could collide are read: the workspace's workflows whose names start like this one.
-  const rows = await app.db.prisma.workflow.findMany({
-    where: { workspaceId, name: { startsWith: base.slice(0, MAX_NAME - 10).trimEnd() } },
-    select: { name: true },
-  });
-  return firstFreeName(name, new Set(rows.map((r) => r.name)));
+  const names = await app.stores.workflowNames.startingWith(workspaceId, base.slice(0, MAX_NAME - 10).trimEnd());
+  return firstFreeName(name, new Set(names));
 }

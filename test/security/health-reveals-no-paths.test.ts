@@ -60,7 +60,7 @@ describe('GET /api/health', () => {
     expect(a.status).toBe(503);
     expect(a.body).toMatchObject({ ok: false, down: { bus: 'redis connection reconnecting' } });
 
-    const db = vi.spyOn(app.db.prisma, '$queryRawUnsafe').mockRejectedValue(new Error('connection refused'));
+    const db = vi.spyOn(app.stores, 'ping').mockRejectedValue(new Error('connection refused'));
     const b = await call(health, 'GET', '/api/health', { anonymous: true });
     db.mockRestore();
     expect(b.status).toBe(503);

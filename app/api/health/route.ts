@@ -31,7 +31,7 @@ async function databaseProblem(app: Awaited<ReturnType<typeof getApp>>): Promise
   });
   try {
     return await Promise.race([
-      app.db.prisma.$queryRawUnsafe('SELECT 1').then(
+      app.stores.ping().then(
         () => null,
         () => 'the database did not answer SELECT 1',
       ),

@@ -15,7 +15,7 @@
  * `lastError` and the schedule moves on.
  */
 import { toPaiError } from '@/lib/http/errors';
-import { Prisma, type Trigger } from '@/engine/store/prisma/generated/client';
+import type { ScheduleOutcome, TriggerRecord } from '@/engine/store/triggers';
 import { settings } from '@/engine/config/settings';
 import type { App } from '../app';
 import { nextRunAfter, scheduleConfigSchema, type ScheduleConfig } from './trigger-schema';
@@ -69,11 +69,7 @@ export class Scheduler {
   /** Fires every due schedule once. Exposed for tests and for a manual look. */
   async look(): Promise<number> {
     const now = this.now();
-    const due = await this.app.db.prisma.trigger.findMany({
-      where: { type: 'schedule', enabled: true, nextRunAt: { lte: now } },
-      orderBy: { nextRunAt: 'asc' },
-      take: BATCH,
-    });
+    const due = await this.app.stores.triggers.dueSchedules(now, BATCH);
     let fired = 0;
     for (const t of due) {
       if (this.stopped) break;
@@ -83,7 +79,7 @@ export class Scheduler {
   }
 
   /** Starts (or finds) the run of `t`'s due tick and advances the tick; true when this call advanced it. */
-  private async fire(t: Trigger, now: Date): Promise<boolean> {
+  private async fire(t: TriggerRecord, now: Date): Promise<boolean> {
     const tick = t.nextRunAt!;
     const misfired = now.getTime() - tick.getTime() > this.o.misfireGraceMs;
     let config: ScheduleConfig;
@@ -114,22 +110,9 @@ export class Scheduler {
     }
   }
 
-  private async advance(
-    t: Trigger,
-    tick: Date,
-    next: Date | null,
-    data: { lastRunAt?: Date; lastRunId?: string; lastError: unknown },
-  ): Promise<boolean> {
-    const { count } = await this.app.db.prisma.trigger.updateMany({
-      where: { id: t.id, nextRunAt: tick },
-      data: {
-        nextRunAt: next,
-        ...(data.lastRunAt ? { lastRunAt: data.lastRunAt } : {}),
-        ...(data.lastRunId ? { lastRunId: data.lastRunId } : {}),
-        lastError: data.lastError === null ? Prisma.DbNull : (data.lastError as Prisma.InputJsonValue),
-      },
-    });
-    return count === 1;
+  /** Moves the schedule past `tick` by compare-and-set: true when this call moved it. */
+  private advance(t: TriggerRecord, tick: Date, next: Date | null, outcome: ScheduleOutcome): Promise<boolean> {
+    return this.app.stores.triggers.advanceSchedule(t.id, tick, next, outcome);
   }
 
   async close(): Promise<void> {

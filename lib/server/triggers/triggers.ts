@@ -6,9 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
-import type { EngineChoice } from '@/engine/graph/schema';
-import type { Prisma, Trigger } from '@/engine/store/prisma/generated/client';
-import type { PublishedWorkflow } from '@/engine/store/publishing';
+import type { TriggerPatch, TriggerRecord, TriggerType, WebhookToRun } from '@/engine/store/triggers';
 import type { App } from '../app';
 import {
   DEFAULT_SECRET_HEADER,
@@ -28,7 +26,7 @@ export const MAX_TRIGGERS_PER_WORKFLOW = 50;
 /** How many upcoming fire times a schedule's view lists. */
 const NEXT_RUNS_SHOWN = 5;
 
-export type TriggerType = 'webhook' | 'schedule';
+export type { TriggerType, WebhookToRun } from '@/engine/store/triggers';
 
 export interface TriggerView {
   id: string;
@@ -61,26 +59,6 @@ export interface TriggerView {
   nextRuns?: string[];
 }
 
-/** What the hook route reads of a webhook and its workflow. */
-export interface WebhookToRun {
-  trigger: Pick<Trigger, 'id' | 'workflowId' | 'enabled' | 'config' | 'secret'>;
-  workflow: PublishedWorkflow;
-}
-
-interface WebhookRow {
-  id: string;
-  workflow_id: string;
-  enabled: boolean;
-  config: Prisma.JsonValue;
-  secret: string | null;
-  w_name: string;
-  w_engine: string;
-  w_slug: string | null;
-  w_current_version_id: string | null;
-  w_cors_origins: unknown;
-  w_mcp: boolean;
-}
-
 const newTriggerId = (type: TriggerType) =>
   type === 'webhook' ? `hk_${randomBytes(24).toString('base64url')}` : `sch_${randomBytes(12).toString('hex')}`;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -88,7 +66,7 @@ const aadOf = (id: string) => `trigger:${id}`;
 
 const notFound = (id: string) => new PaiError('TRIGGER_NOT_FOUND', `trigger ${id} not found`, { status: 404 });
 
-export function presentTrigger(t: Trigger, origin: string, shownSecret?: string): TriggerView {
+export function presentTrigger(t: TriggerRecord, origin: string, shownSecret?: string): TriggerView {
   const base = {
     id: t.id,
     workflowId: t.workflowId,
@@ -166,8 +144,8 @@ function webhookAuth(
 export class TriggerService {
   constructor(private readonly app: App) {}
 
-  private get prisma() {
-    return this.app.db.prisma;
+  private get triggers() {
+    return this.app.stores.triggers;
   }
 
   private seal(id: string, secret: string | null): string | null {
@@ -175,57 +153,30 @@ export class TriggerService {
   }
 
   /** The webhook's secret in clear (for checking a request); null for `auth.type: none`. */
-  secretOf(t: Pick<Trigger, 'id' | 'secret'>): string | null {
+  secretOf(t: Pick<TriggerRecord, 'id' | 'secret'>): string | null {
     return t.secret ? this.app.credentials.unseal(t.secret, aadOf(t.id)) : null;
   }
 
-  list(workflowId: string): Promise<Trigger[]> {
-    return this.prisma.trigger.findMany({ where: { workflowId }, orderBy: { createdAt: 'asc' } });
+  list(workflowId: string): Promise<TriggerRecord[]> {
+    return this.triggers.list(workflowId);
   }
 
-  async get(workflowId: string, id: string): Promise<Trigger> {
-    const t = await this.prisma.trigger.findFirst({ where: { id, workflowId } });
+  async get(workflowId: string, id: string): Promise<TriggerRecord> {
+    const t = await this.triggers.get(workflowId, id);
     if (!t) throw notFound(id);
     return t;
   }
 
   /**
    * A webhook by its URL id, whatever its workflow, with what running it needs of the workflow (not its draft
-   * graph): the hook route's one read, a prepared statement (it is on every call's path, like the v1 key lookup).
+   * graph): the hook route's one read.
    */
-  async findWebhook(id: string): Promise<WebhookToRun | null> {
-    const [r] = await this.app.db.sql.prepared<WebhookRow>(
-      'paiflow_webhook_to_run',
-      `SELECT t.id, t.workflow_id, t.enabled, t.config, t.secret,
-        w.name AS w_name, w.engine AS w_engine, w.slug AS w_slug, w.current_version_id AS w_current_version_id,
-        w.cors_origins AS w_cors_origins, w.mcp AS w_mcp
-      FROM triggers t JOIN workflows w ON w.id = t.workflow_id
-      WHERE t.id = $1 AND t.type = 'webhook'`,
-      [id],
-    );
-    if (!r) return null;
-    return {
-      trigger: {
-        id: r.id,
-        workflowId: r.workflow_id,
-        enabled: r.enabled === true,
-        config: r.config,
-        secret: r.secret,
-      },
-      workflow: {
-        id: r.workflow_id,
-        name: r.w_name,
-        engine: r.w_engine as EngineChoice,
-        slug: r.w_slug,
-        currentVersionId: r.w_current_version_id,
-        corsOrigins: (r.w_cors_origins ?? null) as string[] | null,
-        mcp: r.w_mcp === true,
-      },
-    };
+  findWebhook(id: string): Promise<WebhookToRun | null> {
+    return this.triggers.findWebhook(id);
   }
 
-  async create(workflowId: string, body: CreateTrigger): Promise<{ trigger: Trigger; secret?: string }> {
-    const count = await this.prisma.trigger.count({ where: { workflowId } });
+  async create(workflowId: string, body: CreateTrigger): Promise<{ trigger: TriggerRecord; secret?: string }> {
+    const count = await this.triggers.count(workflowId);
     if (count >= MAX_TRIGGERS_PER_WORKFLOW)
       throw new PaiError('TRIGGER_LIMIT_REACHED', `a workflow may have at most ${MAX_TRIGGERS_PER_WORKFLOW} triggers`, {
         status: 409,
@@ -239,16 +190,15 @@ export class TriggerService {
         response: body.response,
         ...(body.timeoutMs ? { timeoutMs: body.timeoutMs } : {}),
       };
-      const trigger = await this.prisma.trigger.create({
-        data: {
-          id,
-          workflowId,
-          type: 'webhook',
-          name: body.name ?? '',
-          enabled: body.enabled ?? true,
-          config: config as unknown as Prisma.InputJsonValue,
-          secret: this.seal(id, secret),
-        },
+      const trigger = await this.triggers.create({
+        id,
+        workflowId,
+        type: 'webhook',
+        name: body.name ?? '',
+        enabled: body.enabled ?? true,
+        config,
+        secret: this.seal(id, secret),
+        nextRunAt: null,
       });
       return { trigger, secret: generated ?? body.auth.secret };
     }
@@ -259,23 +209,26 @@ export class TriggerService {
       misfire: body.misfire,
     };
     const enabled = body.enabled ?? true;
-    const trigger = await this.prisma.trigger.create({
-      data: {
-        id,
-        workflowId,
-        type: 'schedule',
-        name: body.name ?? '',
-        enabled,
-        config: config as unknown as Prisma.InputJsonValue,
-        nextRunAt: enabled ? nextRunAfter(config, parseCronNow(config)) : null,
-      },
+    const trigger = await this.triggers.create({
+      id,
+      workflowId,
+      type: 'schedule',
+      name: body.name ?? '',
+      enabled,
+      config,
+      secret: null,
+      nextRunAt: enabled ? nextRunAfter(config, parseCronNow(config)) : null,
     });
     return { trigger };
   }
 
-  async update(workflowId: string, id: string, patch: PatchTrigger): Promise<{ trigger: Trigger; secret?: string }> {
+  async update(
+    workflowId: string,
+    id: string,
+    patch: PatchTrigger,
+  ): Promise<{ trigger: TriggerRecord; secret?: string }> {
     const t = await this.get(workflowId, id);
-    const data: Prisma.TriggerUpdateInput = { updatedAt: new Date() };
+    const data: TriggerPatch = {};
     if (patch.name !== undefined) data.name = patch.name;
     if (patch.enabled !== undefined) data.enabled = patch.enabled;
     let shown: string | undefined;
@@ -298,7 +251,7 @@ export class TriggerService {
         if (patch.timeoutMs === null) delete next.timeoutMs;
         else next.timeoutMs = patch.timeoutMs;
       }
-      data.config = next as unknown as Prisma.InputJsonValue;
+      data.config = next;
     } else {
       rejectFields(patch, ['auth', 'mapping', 'response', 'timeoutMs'], 'schedule');
       const c = scheduleConfigSchema.parse(t.config);
@@ -310,17 +263,18 @@ export class TriggerService {
       };
       const enabled = patch.enabled ?? t.enabled;
       const timingChanged = patch.cron !== undefined || patch.timezone !== undefined || patch.enabled !== undefined;
-      data.config = next as unknown as Prisma.InputJsonValue;
+      data.config = next;
       // A new expression, or re-enabling, starts from now: ticks missed while disabled are not misfires.
       if (timingChanged) data.nextRunAt = enabled ? nextRunAfter(next, parseCronNow(next)) : null;
     }
-    const trigger = await this.prisma.trigger.update({ where: { id: t.id }, data });
+    const trigger = await this.triggers.update(t.id, data);
+    if (!trigger) throw notFound(id);
     return { trigger, ...(shown ? { secret: shown } : {}) };
   }
 
   async remove(workflowId: string, id: string): Promise<void> {
     const t = await this.get(workflowId, id);
-    await this.prisma.trigger.delete({ where: { id: t.id } });
+    if (!(await this.triggers.delete(t.id))) throw notFound(id);
   }
 }
 

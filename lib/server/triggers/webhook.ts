@@ -114,9 +114,7 @@ class LastRuns {
       return;
     }
     this.recent.set(triggerId, null);
-    void this.app.db.prisma.trigger
-      .update({ where: { id: triggerId }, data: { lastRunAt: at, lastRunId: runId } })
-      .catch(() => {}); // deleted meanwhile
+    void this.app.stores.triggers.noteLastRun(triggerId, runId, at).catch(() => {});
     setTimeout(() => {
       const latest = this.recent.get(triggerId);
       this.recent.delete(triggerId);

@@ -1,0 +1,38 @@
+/**
+ * The stores (../stores.ts) on one opened database: the same Prisma client and driver serve PGlite and PostgreSQL.
+ * `databaseBehind` hands the database itself to code inside engine/store and to tests' support code; nothing else
+ * reaches it.
+ */
+import type { Stores } from '../stores';
+import { PrismaCallbackSecretStore, PrismaWorkflowNames } from './callback-secrets';
+import { checkpointerFor } from './checkpointer';
+import type { Database } from './database';
+import { PrismaStore } from './prisma-store';
+import { PrismaTriggerRepository } from './trigger-repository';
+
+const databases = new WeakMap<Stores, Database>();
+
+export function storesOn(db: Database): Stores {
+  const stores: Stores = {
+    kind: db.kind,
+    describe: db.describe,
+    runs: new PrismaStore(db.prisma, db.kind, db.sql),
+    triggers: new PrismaTriggerRepository(db.prisma, db.sql),
+    callbackSecrets: new PrismaCallbackSecretStore(db.prisma),
+    workflowNames: new PrismaWorkflowNames(db.prisma),
+    checkpointer: () => checkpointerFor(db),
+    ping: async () => {
+      await db.prisma.$queryRawUnsafe('SELECT 1');
+    },
+    close: () => db.close(),
+  };
+  databases.set(stores, db);
+  return stores;
+}
+
+/** The database `stores` were opened on (engine/store and test support only). */
+export function databaseBehind(stores: Stores): Database {
+  const db = databases.get(stores);
+  if (!db) throw new Error('these stores were not opened by storesOn');
+  return db;
+}

@@ -1,0 +1,27 @@
+/**
+ * Everything the app keeps in its database, as interfaces: the app (lib/server/app.ts) and its services see these,
+ * never a database client. One implementation serves both databases — PGlite (embedded) and PostgreSQL — and each
+ * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
+ */
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { AppStore, CallbackSecretStore, WorkflowNames } from './publishing';
+import type { TriggerRepository } from './triggers';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Stores {
+  /** `pglite`: embedded and single-process (a lock file); `postgres`: shared by every replica and worker. */
+  readonly kind: DatabaseKind;
+  /** A label for /api/health: "postgres" or "pglite". */
+  readonly describe: string;
+  /** Runs, workflows, their versions, slugs and API keys. */
+  readonly runs: AppStore;
+  readonly triggers: TriggerRepository;
+  readonly callbackSecrets: CallbackSecretStore;
+  readonly workflowNames: WorkflowNames;
+  /** LangGraph's checkpoint saver, on the same database (made once, on first use). */
+  checkpointer(): Promise<BaseCheckpointSaver>;
+  /** Resolves when the database answers a trivial query; rejects with the driver's error when it does not. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
