@@ -3,7 +3,9 @@
  * never a database client. One implementation serves both databases — PGlite (embedded) and PostgreSQL — and each
  * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
  */
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { AccountRepository, SignInAttempts } from './accounts';
+import type { AuditLog } from './audit';
+import type { CredentialRepository } from './credentials';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from './publishing';
 import type { TriggerRepository } from './triggers';
 
@@ -19,8 +21,12 @@ export interface Stores {
   readonly triggers: TriggerRepository;
   readonly callbackSecrets: CallbackSecretStore;
   readonly workflowNames: WorkflowNames;
-  /** LangGraph's checkpoint saver, on the same database (made once, on first use). */
-  checkpointer(): Promise<BaseCheckpointSaver>;
+  /** Users, sessions, personal access tokens, workspaces, memberships, invitations. */
+  readonly accounts: AccountRepository;
+  /** Sign-in attempts per account and client address (throttling). */
+  readonly signInAttempts: SignInAttempts;
+  readonly audit: AuditLog;
+  readonly credentials: CredentialRepository;
   /** Resolves when the database answers a trivial query; rejects with the driver's error when it does not. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -130,7 +130,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   const artifacts = createArtifacts(settings, config.dataDir, db.prisma);
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const credentials = new CredentialVault(
-    db.prisma,
+    stores,
     loadMasterKey(settings.PAIFLOW_ENCRYPTION_KEY, config.dataDir),
     (runId) => store.workspaceOfRun(runId),
   );
@@ -145,9 +145,9 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     { guardedFetch: fetch },
   );
   const agent = createAgentServices(config, db, store, settings);
-  const skills = new SkillsService(db.prisma, settings.SKILLS_DIR);
+  const skills = new SkillsService(db.prisma, stores.audit, settings.SKILLS_DIR);
   agent.services.skills = skills.library;
-  const accounts = new Accounts(db.prisma, {
+  const accounts = new Accounts(stores, {
     idleSeconds: config.sessionIdleSeconds,
     maxAgeSeconds: config.sessionMaxAgeSeconds,
   });
@@ -169,7 +169,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       // Used by nodes without being handed to them (the LLM resolver's fallback key): an echo of it is never shown.
       knownSecrets: config.openaiApiKey ? [config.openaiApiKey] : [],
     },
-    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => stores.checkpointer() }) },
+    executors: { langgraph: createLangGraphExecutor() },
     ...queue?.runManagerOptions(),
   });
   agent.attach(runs);

@@ -12,6 +12,7 @@ import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { validateSkillUpload } from '@/engine/agent/skills/skill-upload';
 import type { SkillDetail, SkillView } from '@/engine/agent/skills/types';
 import type { PrismaClient } from '@/engine/store/prisma/generated/client';
+import type { AuditLog } from '@/engine/store/audit';
 import { audit, type AuditActor } from './auth/audit';
 
 export class SkillsService {
@@ -20,7 +21,8 @@ export class SkillsService {
 
   /** `skillsDir`: SKILLS_DIR (relative to the working folder); unset: uploads only. */
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
+    private readonly auditLog: AuditLog,
     skillsDir?: string,
   ) {
     this.store = new PrismaSkillStore(prisma);
@@ -51,7 +53,7 @@ export class SkillsService {
         status: 409,
       });
     const { created } = await this.store.put(workspaceId, upload, actor.id);
-    await audit(this.prisma, {
+    await audit(this.auditLog, {
       action: created ? 'skill.uploaded' : 'skill.replaced',
       actor,
       workspaceId,
@@ -71,7 +73,7 @@ export class SkillsService {
         status: 409,
       });
     if (!(await this.store.delete(workspaceId, name))) throw notFound(name);
-    await audit(this.prisma, { action: 'skill.deleted', actor, workspaceId, target: name, ip });
+    await audit(this.auditLog, { action: 'skill.deleted', actor, workspaceId, target: name, ip });
   }
 }
 

@@ -11,5 +11,5 @@ export const dynamic = 'force-dynamic';
 export const GET = guarded('admin', async (req, _ctx: unknown, { app, caller }) => {
   const limit = Number(new URL(req.url).searchParams.get('limit') ?? 200) || 200;
   const instanceOwner = caller.workspaceId === DEFAULT_WORKSPACE_ID && caller.role === 'owner';
-  return Response.json(await listAudit(app.db.prisma, caller.workspaceId, limit, instanceOwner));
+  return Response.json(await listAudit(app.stores.audit, caller.workspaceId, limit, instanceOwner));
 });

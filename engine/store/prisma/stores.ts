@@ -4,8 +4,10 @@
  * reaches it.
  */
 import type { Stores } from '../stores';
+import { PrismaAccountRepository } from './account-repository';
+import { PrismaAuditLog, PrismaSignInAttempts } from './audit-log';
+import { PrismaCredentialRepository } from './credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from './callback-secrets';
-import { checkpointerFor } from './checkpointer';
 import type { Database } from './database';
 import { PrismaStore } from './prisma-store';
 import { PrismaTriggerRepository } from './trigger-repository';
@@ -20,7 +22,10 @@ export function storesOn(db: Database): Stores {
     triggers: new PrismaTriggerRepository(db.prisma, db.sql),
     callbackSecrets: new PrismaCallbackSecretStore(db.prisma),
     workflowNames: new PrismaWorkflowNames(db.prisma),
-    checkpointer: () => checkpointerFor(db),
+    accounts: new PrismaAccountRepository(db.prisma),
+    signInAttempts: new PrismaSignInAttempts(db.prisma),
+    audit: new PrismaAuditLog(db.prisma),
+    credentials: new PrismaCredentialRepository(db.prisma),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');
     },

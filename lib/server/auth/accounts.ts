@@ -3,7 +3,7 @@
  * Secrets (session tokens, PATs, invitation tokens) are stored as sha256 only; passwords as scrypt hashes.
  */
 import { PaiError } from '@/engine/errors';
-import type { PrismaClient } from '@/engine/store/prisma/generated/client';
+import type { Stores } from '@/engine/store/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { audit, type AuditActor } from './audit';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from './passwords';
@@ -35,14 +35,21 @@ const userView = (u: { id: string; email: string; name: string }): UserView => (
   name: u.name,
 });
 
-export class Accounts {
-  constructor(
-    private readonly prisma: PrismaClient,
-    readonly sessions: SessionSettings,
-  ) {}
+/** The stores accounts are kept in. */
+export type AccountStores = Pick<Stores, 'accounts' | 'signInAttempts' | 'audit'>;
 
-  async hasUsers(): Promise<boolean> {
-    return (await this.prisma.user.count()) > 0;
+export class Accounts {
+  private readonly repo: AccountStores['accounts'];
+
+  constructor(
+    private readonly stores: AccountStores,
+    readonly sessions: SessionSettings,
+  ) {
+    this.repo = stores.accounts;
+  }
+
+  hasUsers(): Promise<boolean> {
+    return this.repo.hasUsers();
   }
 
   /**
@@ -52,77 +59,61 @@ export class Accounts {
   async setup(input: { email: string; password: string; name: string }, ip?: string): Promise<UserView> {
     const email = normalizeEmail(input.email);
     const passwordHash = await hashPassword(input.password);
-    const user = await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(727071015)');
-      if ((await tx.user.count()) > 0)
-        throw new PaiError('SETUP_DONE', 'the owner account exists already', { status: 409 });
-      const u = await tx.user.create({ data: { id: newId('usr'), email, name: input.name.trim(), passwordHash } });
-      await tx.workspace.upsert({
-        where: { id: DEFAULT_WORKSPACE_ID },
-        create: { id: DEFAULT_WORKSPACE_ID, name: 'My workspace' },
-        update: {},
-      });
-      // Every workspace without members (from before accounts) becomes the owner's.
-      const orphans = await tx.workspace.findMany({ where: { memberships: { none: {} } }, select: { id: true } });
-      await tx.membership.createMany({
-        data: orphans.map((w) => ({ workspaceId: w.id, userId: u.id, role: 'owner' })),
-      });
-      return u;
-    });
-    await audit(this.prisma, { action: 'setup.owner_created', actor: { id: user.id, email }, ip });
+    // Also owner of every workspace without members (from before accounts): see AccountRepository.createOwner.
+    const user = await this.repo.createOwner(
+      { id: newId('usr'), email, name: input.name.trim(), passwordHash },
+      { id: DEFAULT_WORKSPACE_ID, name: 'My workspace' },
+    );
+    if (!user) throw new PaiError('SETUP_DONE', 'the owner account exists already', { status: 409 });
+    await audit(this.stores.audit, { action: 'setup.owner_created', actor: { id: user.id, email }, ip });
     return userView(user);
   }
 
   /** Signs in, throttled per account and per client address (10 failures in 15 min → 429 with Retry-After). */
   async login(emailInput: string, password: string, ip: string): Promise<{ user: UserView; token: string }> {
     const email = normalizeEmail(emailInput);
-    const attempt = await startAttempt(this.prisma, [`email:${email}`, `ip:${ip}`]);
-    const user = await this.prisma.user.findUnique({ where: { email } });
+    const attempt = await startAttempt(this.stores.signInAttempts, [`email:${email}`, `ip:${ip}`]);
+    const user = await this.repo.userByEmail(email);
     const ok = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
     if (!user || !ok) {
-      await audit(this.prisma, { action: 'login.failed', actor: { email }, ip });
+      await audit(this.stores.audit, { action: 'login.failed', actor: { email }, ip });
       throw new PaiError('INVALID_CREDENTIALS', 'wrong e-mail address or password', { status: 401 });
     }
     await attempt.succeeded([`email:${email}`]);
     const token = await this.createSession(user.id);
-    await audit(this.prisma, { action: 'login.succeeded', actor: user, ip });
+    await audit(this.stores.audit, { action: 'login.succeeded', actor: user, ip });
     return { user: userView(user), token };
   }
 
   async createSession(userId: string): Promise<string> {
     const token = newSecret();
-    await this.prisma.session.create({
-      data: {
-        id: newId('ses'),
-        tokenHash: sha256(token),
-        userId,
-        expiresAt: new Date(Date.now() + this.sessions.maxAgeSeconds * 1000),
-      },
+    await this.repo.createSession({
+      id: newId('ses'),
+      tokenHash: sha256(token),
+      userId,
+      expiresAt: new Date(Date.now() + this.sessions.maxAgeSeconds * 1000),
     });
     return token;
   }
 
   /** The session's user, or null when the token is unknown, revoked, idle too long or past its absolute expiry. */
   async resolveSession(token: string) {
-    const s = await this.prisma.session.findUnique({ where: { tokenHash: sha256(token) }, include: { user: true } });
+    const s = await this.repo.sessionByTokenHash(sha256(token));
     const now = Date.now();
     if (!s || s.revokedAt || s.expiresAt.getTime() <= now) return null;
     if (s.lastSeenAt.getTime() + this.sessions.idleSeconds * 1000 <= now) return null;
     if (now - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      await this.prisma.session.update({ where: { id: s.id }, data: { lastSeenAt: new Date(now) } });
+      await this.repo.touchSession(s.id, new Date(now));
     }
     return { sessionId: s.id, workspaceId: s.workspaceId, user: userView(s.user) };
   }
 
   async setSessionWorkspace(sessionId: string, workspaceId: string): Promise<void> {
-    await this.prisma.session.update({ where: { id: sessionId }, data: { workspaceId } });
+    await this.repo.setSessionWorkspace(sessionId, workspaceId);
   }
 
   async logout(token: string): Promise<void> {
-    await this.prisma.session.updateMany({
-      where: { tokenHash: sha256(token), revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
+    await this.repo.revokeSessionByTokenHash(sha256(token), new Date());
   }
 
   /**
@@ -132,11 +123,12 @@ export class Accounts {
    * guess the password.
    */
   async changePassword(user: UserView, current: string, next: string, keepSessionId?: string, ip?: string) {
-    const row = await this.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    const row = await this.repo.userById(user.id);
+    if (!row) throw new Error(`user ${user.id} not found`);
     const accountKey = `email:${row.email}`;
-    const attempt = await startAttempt(this.prisma, [accountKey, ...(ip ? [`ip:${ip}`] : [])]);
+    const attempt = await startAttempt(this.stores.signInAttempts, [accountKey, ...(ip ? [`ip:${ip}`] : [])]);
     if (!(await verifyPassword(current, row.passwordHash))) {
-      await audit(this.prisma, { action: 'password.change_failed', actor: user, ip });
+      await audit(this.stores.audit, { action: 'password.change_failed', actor: user, ip });
       throw new PaiError('INVALID_CREDENTIALS', 'the current password is wrong', {
         status: 400,
         path: 'currentPassword',
@@ -144,41 +136,28 @@ export class Accounts {
     }
     await attempt.succeeded([accountKey]);
     const passwordHash = await hashPassword(next);
-    const now = new Date();
-    const [, , tokens] = await this.prisma.$transaction([
-      this.prisma.user.update({ where: { id: user.id }, data: { passwordHash, passwordChangedAt: now } }),
-      this.prisma.session.updateMany({
-        where: { userId: user.id, revokedAt: null, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) },
-        data: { revokedAt: now },
-      }),
-      this.prisma.personalAccessToken.updateMany({
-        where: { userId: user.id, revokedAt: null },
-        data: { revokedAt: now },
-      }),
-    ]);
-    await audit(this.prisma, { action: 'password.changed', actor: user, ip, data: { tokensRevoked: tokens.count } });
+    const { tokensRevoked } = await this.repo.changePassword(user.id, passwordHash, keepSessionId);
+    await audit(this.stores.audit, { action: 'password.changed', actor: user, ip, data: { tokensRevoked } });
   }
 
   // ── personal access tokens ─────────────────────────────────────────────────────────────────────────────────
   async createToken(user: UserView, name: string, workspaceId: string | undefined, ip?: string) {
     if (workspaceId) await this.requireMembership(user.id, workspaceId);
     const token = newSecret(PAT_PREFIX);
-    const row = await this.prisma.personalAccessToken.create({
-      data: {
-        id: newId('tok'),
-        userId: user.id,
-        workspaceId: workspaceId ?? null,
-        name,
-        prefix: token.slice(0, 12),
-        hash: sha256(token),
-      },
+    const row = await this.repo.createToken({
+      id: newId('tok'),
+      userId: user.id,
+      workspaceId: workspaceId ?? null,
+      name,
+      prefix: token.slice(0, 12),
+      hash: sha256(token),
     });
-    await audit(this.prisma, { action: 'token.created', actor: user, target: row.id, ip, workspaceId });
+    await audit(this.stores.audit, { action: 'token.created', actor: user, target: row.id, ip, workspaceId });
     return { id: row.id, token, name: row.name, prefix: row.prefix, workspaceId: row.workspaceId };
   }
 
   async listTokens(userId: string) {
-    const rows = await this.prisma.personalAccessToken.findMany({ where: { userId }, orderBy: { createdAt: 'desc' } });
+    const rows = await this.repo.listTokens(userId);
     return rows.map((t) => ({
       id: t.id,
       name: t.name,
@@ -193,43 +172,30 @@ export class Accounts {
   /** Revokes one of the user's own tokens; another user's token is "not found". */
   async revokeToken(user: UserView, id: string, ip?: string): Promise<void> {
     if (typeof id !== 'string' || !id) throw new PaiError('TOKEN_NOT_FOUND', 'token not found', { status: 404 });
-    const res = await this.prisma.personalAccessToken.updateMany({
-      where: { id, userId: user.id, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
-    if (!res.count) {
-      const exists = await this.prisma.personalAccessToken.findFirst({ where: { id, userId: user.id } });
-      if (!exists) throw new PaiError('TOKEN_NOT_FOUND', `token ${id} not found`, { status: 404 });
-      return;
-    }
-    await audit(this.prisma, { action: 'token.revoked', actor: user, target: id, ip });
+    const outcome = await this.repo.revokeToken(user.id, id, new Date());
+    if (outcome === 'missing') throw new PaiError('TOKEN_NOT_FOUND', `token ${id} not found`, { status: 404 });
+    if (outcome === 'already') return;
+    await audit(this.stores.audit, { action: 'token.revoked', actor: user, target: id, ip });
   }
 
   async resolveToken(token: string) {
-    const t = await this.prisma.personalAccessToken.findUnique({
-      where: { hash: sha256(token) },
-      include: { user: true },
-    });
+    const t = await this.repo.tokenByHash(sha256(token));
     if (!t || t.revokedAt) return null;
     if (!t.lastUsedAt || Date.now() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
-      await this.prisma.personalAccessToken.update({ where: { id: t.id }, data: { lastUsedAt: new Date() } });
+      await this.repo.touchToken(t.id, new Date());
     }
     return { tokenId: t.id, workspaceId: t.workspaceId, user: userView(t.user) };
   }
 
   // ── workspaces and members ─────────────────────────────────────────────────────────────────────────────────
   async workspacesOf(userId: string) {
-    const rows = await this.prisma.membership.findMany({
-      where: { userId },
-      include: { workspace: true },
-      orderBy: [{ createdAt: 'asc' }, { workspaceId: 'asc' }],
-    });
-    return rows.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role as Role }));
+    const rows = await this.repo.membershipsOf(userId);
+    return rows.map((m) => ({ id: m.workspaceId, name: m.workspaceName, role: m.role as Role }));
   }
 
   async roleIn(userId: string, workspaceId: string): Promise<Role | null> {
-    const m = await this.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
-    return m && isRole(m.role) ? m.role : null;
+    const role = await this.repo.roleIn(userId, workspaceId);
+    return role && isRole(role) ? role : null;
   }
 
   private async requireMembership(userId: string, workspaceId: string): Promise<Role> {
@@ -243,23 +209,17 @@ export class Accounts {
   }
 
   async createWorkspace(user: UserView, name: string) {
-    const ws = await this.prisma.workspace.create({
-      data: { id: newId('ws'), name, memberships: { create: { userId: user.id, role: 'owner' } } },
-    });
+    const ws = await this.repo.createWorkspace({ id: newId('ws'), name, ownerId: user.id });
     return { id: ws.id, name: ws.name, role: 'owner' as Role };
   }
 
   async listMembers(workspaceId: string) {
-    const rows = await this.prisma.membership.findMany({
-      where: { workspaceId },
-      include: { user: true },
-      orderBy: { createdAt: 'asc' },
-    });
+    const rows = await this.repo.listMembers(workspaceId);
     return rows.map((m) => ({
       ...userView(m.user),
-      userId: m.userId,
+      userId: m.user.id,
       role: m.role,
-      joinedAt: m.createdAt.toISOString(),
+      joinedAt: m.joinedAt.toISOString(),
     }));
   }
 
@@ -272,12 +232,12 @@ export class Accounts {
     if (outranks(current, actor.role))
       throw new PaiError('FORBIDDEN', 'you may not change the role of someone above you', { status: 403 });
     if (current === 'owner' && role !== 'owner') {
-      const owners = await this.prisma.membership.count({ where: { workspaceId, role: 'owner' } });
+      const owners = await this.repo.countOwners(workspaceId);
       if (owners <= 1)
         throw new PaiError('LAST_OWNER', 'a workspace keeps at least one owner', { status: 409, path: 'role' });
     }
-    await this.prisma.membership.update({ where: { workspaceId_userId: { workspaceId, userId } }, data: { role } });
-    await audit(this.prisma, {
+    await this.repo.setRole(workspaceId, userId, role);
+    await audit(this.stores.audit, {
       action: 'member.role_changed',
       actor,
       workspaceId,
@@ -293,18 +253,16 @@ export class Accounts {
       throw new PaiError('FORBIDDEN', 'only an owner may invite owners', { status: 403, path: 'role' });
     const token = newSecret('inv_');
     const email = normalizeEmail(emailInput);
-    const inv = await this.prisma.invitation.create({
-      data: {
-        id: newId('inv'),
-        workspaceId,
-        email,
-        role,
-        tokenHash: sha256(token),
-        createdBy: actor.id ?? '',
-        expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-      },
+    const inv = await this.repo.createInvitation({
+      id: newId('inv'),
+      workspaceId,
+      email,
+      role,
+      tokenHash: sha256(token),
+      createdBy: actor.id ?? '',
+      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
     });
-    await audit(this.prisma, { action: 'member.invited', actor, workspaceId, target: email, ip, data: { role } });
+    await audit(this.stores.audit, { action: 'member.invited', actor, workspaceId, target: email, ip, data: { role } });
     return { id: inv.id, token, email, role, expiresAt: inv.expiresAt.toISOString() };
   }
 
@@ -313,20 +271,20 @@ export class Accounts {
    * and adds the membership. The token works once, until it expires.
    */
   async acceptInvite(input: { token: string; name: string; password: string }, ip?: string) {
-    const inv = await this.prisma.invitation.findUnique({ where: { tokenHash: sha256(input.token) } });
+    const inv = await this.repo.invitationByTokenHash(sha256(input.token));
     if (!inv || inv.acceptedAt || inv.expiresAt.getTime() <= Date.now())
       throw new PaiError('INVITATION_INVALID', 'this invitation is unknown, used or expired', {
         status: 404,
         path: 'token',
       });
-    let user = await this.prisma.user.findUnique({ where: { email: inv.email } });
+    let user = await this.repo.userByEmail(inv.email);
     if (user) {
       // Joining with an existing account checks its password: throttled exactly like a sign-in.
-      const attempt = await startAttempt(this.prisma, [`email:${inv.email}`, `ip:${ip ?? 'unknown'}`]);
+      const attempt = await startAttempt(this.stores.signInAttempts, [`email:${inv.email}`, `ip:${ip ?? 'unknown'}`]);
       const ok = await verifyPassword(input.password, user.passwordHash);
       if (ok) await attempt.succeeded([`email:${inv.email}`]);
       else
-        await audit(this.prisma, {
+        await audit(this.stores.audit, {
           action: 'login.failed',
           actor: { email: inv.email },
           ip,
@@ -338,27 +296,17 @@ export class Accounts {
           path: 'password',
         });
     } else {
-      user = await this.prisma.user.create({
-        data: {
-          id: newId('usr'),
-          email: inv.email,
-          name: input.name.trim(),
-          passwordHash: await hashPassword(input.password),
-        },
+      user = await this.repo.createUser({
+        id: newId('usr'),
+        email: inv.email,
+        name: input.name.trim(),
+        passwordHash: await hashPassword(input.password),
       });
     }
-    const claimed = await this.prisma.invitation.updateMany({
-      where: { id: inv.id, acceptedAt: null },
-      data: { acceptedAt: new Date() },
-    });
-    if (!claimed.count)
+    if (!(await this.repo.claimInvitation(inv.id, new Date())))
       throw new PaiError('INVITATION_INVALID', 'this invitation was used meanwhile', { status: 404, path: 'token' });
-    await this.prisma.membership.upsert({
-      where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: user.id } },
-      create: { workspaceId: inv.workspaceId, userId: user.id, role: inv.role },
-      update: {},
-    });
-    await audit(this.prisma, {
+    await this.repo.addMember(inv.workspaceId, user.id, inv.role);
+    await audit(this.stores.audit, {
       action: 'member.joined',
       actor: user,
       workspaceId: inv.workspaceId,

@@ -5,7 +5,7 @@
  * once are counted too: at most MAX_FAILURES of them are ever checked.
  */
 import { PaiError } from '@/engine/errors';
-import type { PrismaClient } from '@/engine/store/prisma/generated/client';
+import type { SignInAttempts } from '@/engine/store/accounts';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60_000;
@@ -15,22 +15,13 @@ export interface Attempt {
   succeeded(clearKeys?: string[]): Promise<void>;
 }
 
-export async function startAttempt(prisma: PrismaClient, keys: string[]): Promise<Attempt> {
-  const rows = await prisma.authFailure.createManyAndReturn({
-    data: keys.map((key) => ({ key })),
-    select: { id: true },
-  });
-  const ids = rows.map((r) => r.id);
+export async function startAttempt(attempts: SignInAttempts, keys: string[]): Promise<Attempt> {
+  const ids = await attempts.record(keys);
   const since = new Date(Date.now() - WINDOW_MS);
   for (const key of keys) {
-    const recent = await prisma.authFailure.findMany({
-      where: { key, at: { gt: since }, id: { notIn: ids } },
-      orderBy: { at: 'desc' },
-      take: MAX_FAILURES,
-      select: { at: true },
-    });
+    const recent = await attempts.recent(key, since, ids, MAX_FAILURES);
     if (recent.length >= MAX_FAILURES) {
-      const oldest = recent[recent.length - 1].at.getTime();
+      const oldest = recent[recent.length - 1].getTime();
       const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - Date.now()) / 1000));
       throw new PaiError('TOO_MANY_ATTEMPTS', `too many failed sign-ins; try again in ${retryAfter} s`, {
         status: 429,
@@ -39,10 +30,10 @@ export async function startAttempt(prisma: PrismaClient, keys: string[]): Promis
     }
   }
   // Old rows are of no use: drop them now and then instead of keeping a table that grows with every attempt.
-  if (Math.random() < 0.05) await prisma.authFailure.deleteMany({ where: { at: { lt: since } } });
+  if (Math.random() < 0.05) await attempts.deleteOlderThan(since);
   return {
     async succeeded(clearKeys = []) {
-      await prisma.authFailure.deleteMany({ where: { OR: [{ id: { in: ids } }, { key: { in: clearKeys } }] } });
+      await attempts.forget(ids, clearKeys);
     },
   };
 }

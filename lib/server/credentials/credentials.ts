@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { CredentialResolver, ResolvedCredential } from '@/engine/credentials/types';
-import type { PrismaClient } from '@/engine/store/prisma/generated/client';
+import type { CredentialRecord } from '@/engine/store/credentials';
+import type { Stores } from '@/engine/store/stores';
 import { parseInput } from '@/lib/http/body';
 import { audit, type AuditActor } from '../auth/audit';
 import { newId } from '../auth/secrets';
@@ -24,25 +25,14 @@ export interface CredentialView {
   createdAt: string | null;
 }
 
-type Row = {
-  id: string;
-  workspaceId: string;
-  name: string;
-  type: string;
-  ciphertext: string;
-  masked: string;
-  hosts: unknown;
-  createdAt: Date;
-};
-
 const aadOf = (r: { id: string; workspaceId: string }) => `${r.workspaceId}/${r.id}`;
 
-const view = (r: Row): CredentialView => ({
+const view = (r: CredentialRecord): CredentialView => ({
   id: r.id,
   name: r.name,
   type: r.type as CredentialType,
   masked: r.masked,
-  hosts: (r.hosts as string[]) ?? [],
+  hosts: r.hosts,
   readOnly: false,
   createdAt: r.createdAt.toISOString(),
 });
@@ -50,7 +40,7 @@ const view = (r: Row): CredentialView => ({
 export class CredentialVault implements CredentialResolver {
   /** `workspaceOfRun`: the store's lookup of a run's workspace (RunStore.workspaceOfRun). */
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly stores: Pick<Stores, 'credentials' | 'audit'>,
     private readonly key: Buffer,
     private readonly workspaceOfRun: (runId: string) => Promise<string | null>,
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -74,40 +64,42 @@ export class CredentialVault implements CredentialResolver {
         path: 'hosts',
       });
     const id = newId('cred');
-    const clash = await this.prisma.credential.findUnique({
-      where: { workspaceId_name: { workspaceId, name: input.name } },
+    const row = await this.stores.credentials.create({
+      id,
+      workspaceId,
+      name: input.name,
+      type,
+      ciphertext: encrypt(this.key, JSON.stringify(data), aadOf({ id, workspaceId })),
+      masked: maskedOf(type, data),
+      hosts,
+      createdBy: actor.id ?? null,
     });
-    if (clash)
+    if (!row)
       throw new PaiError('CREDENTIAL_NAME_TAKEN', `a credential named "${input.name}" exists already`, {
         status: 409,
         path: 'name',
       });
-    const row = await this.prisma.credential.create({
-      data: {
-        id,
-        workspaceId,
-        name: input.name,
-        type,
-        ciphertext: encrypt(this.key, JSON.stringify(data), aadOf({ id, workspaceId })),
-        masked: maskedOf(type, data),
-        hosts,
-        createdBy: actor.id ?? null,
-      },
+    await audit(this.stores.audit, {
+      action: 'credential.created',
+      actor,
+      workspaceId,
+      target: id,
+      ip,
+      data: { type },
     });
-    await audit(this.prisma, { action: 'credential.created', actor, workspaceId, target: id, ip, data: { type } });
     return view(row);
   }
 
   /** The workspace's credentials (masked) and the environment's read-only ones. */
   async list(workspaceId: string): Promise<CredentialView[]> {
-    const rows = await this.prisma.credential.findMany({ where: { workspaceId }, orderBy: { createdAt: 'asc' } });
+    const rows = await this.stores.credentials.list(workspaceId);
     return [...rows.map(view), ...this.environmentCredentials()];
   }
 
   async get(workspaceId: string, id: string): Promise<CredentialView> {
     const env = this.environmentCredentials().find((c) => c.id === id);
     if (env) return env;
-    const row = await this.prisma.credential.findFirst({ where: { id, workspaceId } });
+    const row = await this.stores.credentials.get(workspaceId, id);
     if (!row) throw notFound(id);
     return view(row);
   }
@@ -117,9 +109,8 @@ export class CredentialVault implements CredentialResolver {
       throw new PaiError('CREDENTIAL_READ_ONLY', 'environment credentials are changed in the environment', {
         status: 409,
       });
-    const res = await this.prisma.credential.deleteMany({ where: { id, workspaceId } });
-    if (!res.count) throw notFound(id);
-    await audit(this.prisma, { action: 'credential.deleted', actor, workspaceId, target: id, ip });
+    if (!(await this.stores.credentials.delete(workspaceId, id))) throw notFound(id);
+    await audit(this.stores.audit, { action: 'credential.deleted', actor, workspaceId, target: id, ip });
   }
 
   async resolve(runId: string, credentialId: string): Promise<ResolvedCredential> {
@@ -134,10 +125,10 @@ export class CredentialVault implements CredentialResolver {
     credentialId: string,
     path = 'credentialId',
   ): Promise<ResolvedCredential> {
-    const row = await this.prisma.credential.findFirst({ where: { id: credentialId, workspaceId } });
+    const row = await this.stores.credentials.get(workspaceId, credentialId);
     if (!row) throw notFound(credentialId, path);
     const data = JSON.parse(decrypt(this.key, row.ciphertext, aadOf(row))) as Record<string, string>;
-    return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts as string[], data };
+    return { id: row.id, name: row.name, type: row.type as CredentialType, hosts: row.hosts, data };
   }
 
   /**

@@ -12,7 +12,7 @@ export const DELETE = guarded(
     const { id } = await params;
     const key = await app.store.revokeApiKey(id, caller.workspaceId);
     if (!key) throw new PaiError('API_KEY_NOT_FOUND', `API key ${id} not found`, { status: 404 });
-    await auditAction(app.db.prisma, caller, req, 'api_key.revoked', id, { workflowId: key.workflowId });
+    await auditAction(app.stores.audit, caller, req, 'api_key.revoked', id, { workflowId: key.workflowId });
     return Response.json(presentKey(key));
   },
 );

@@ -52,6 +52,6 @@ export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   if (!(await app.store.deleteWorkflow(wf.id)))
     throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
-  await auditAction(app.db.prisma, caller, req, 'workflow.deleted', wf.id, { name: wf.name });
+  await auditAction(app.stores.audit, caller, req, 'workflow.deleted', wf.id, { name: wf.name });
   return new Response(null, { status: 204 });
 });

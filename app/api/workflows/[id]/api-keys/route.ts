@@ -15,7 +15,7 @@ export const POST = guarded('admin', async (req, { params }: Ctx, { app, caller 
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, bodySchema, { optional: true, limit: app.config.maxBodyBytes });
   const key = await mintApiKey(app, wf.id, body.name ?? '');
-  await auditAction(app.db.prisma, caller, req, 'api_key.created', key.id, { workflowId: wf.id });
+  await auditAction(app.stores.audit, caller, req, 'api_key.created', key.id, { workflowId: wf.id });
   return Response.json(key, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
 

@@ -20,7 +20,7 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, publishBodySchema, { optional: true, limit: app.config.maxBodyBytes });
   const { workflow, version } = await publishWorkflow(app, wf, body.slug);
-  await auditAction(app.db.prisma, caller, req, 'workflow.published', wf.id, {
+  await auditAction(app.stores.audit, caller, req, 'workflow.published', wf.id, {
     version: version.version,
     slug: workflow.slug,
   });

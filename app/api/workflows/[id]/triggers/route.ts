@@ -26,7 +26,10 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
   const body = await readJson(req, createTriggerSchema, { limit: app.config.maxBodyBytes });
   if (body.type === 'webhook') requireRole(caller.role, 'admin');
   const { trigger, secret } = await triggersOf(app).create(wf.id, body);
-  await auditAction(app.db.prisma, caller, req, 'trigger.created', trigger.id, { workflowId: wf.id, type: body.type });
+  await auditAction(app.stores.audit, caller, req, 'trigger.created', trigger.id, {
+    workflowId: wf.id,
+    type: body.type,
+  });
   return Response.json(presentTrigger(trigger, originOf(req), secret), {
     status: 201,
     headers: { 'cache-control': 'no-store' },

@@ -10,6 +10,6 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const rotated = await rotateCallbackSecret(app, wf.id);
-  await auditAction(app.db.prisma, caller, req, 'workflow.callback_secret_rotated', wf.id);
+  await auditAction(app.stores.audit, caller, req, 'workflow.callback_secret_rotated', wf.id);
   return Response.json(rotated, { headers: { 'cache-control': 'no-store' } });
 });

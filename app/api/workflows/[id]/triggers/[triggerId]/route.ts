@@ -24,7 +24,7 @@ export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller 
   const service = triggersOf(app);
   if ((await service.get(wf.id, p.triggerId)).type === 'webhook') requireRole(caller.role, 'admin');
   const { trigger, secret } = await service.update(wf.id, p.triggerId, body);
-  await auditAction(app.db.prisma, caller, req, 'trigger.updated', trigger.id, {
+  await auditAction(app.stores.audit, caller, req, 'trigger.updated', trigger.id, {
     workflowId: wf.id,
     fields: Object.keys(body),
   });
@@ -37,6 +37,6 @@ export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller
   const service = triggersOf(app);
   if ((await service.get(wf.id, p.triggerId)).type === 'webhook') requireRole(caller.role, 'admin');
   await service.remove(wf.id, p.triggerId);
-  await auditAction(app.db.prisma, caller, req, 'trigger.deleted', p.triggerId, { workflowId: wf.id });
+  await auditAction(app.stores.audit, caller, req, 'trigger.deleted', p.triggerId, { workflowId: wf.id });
   return new Response(null, { status: 204 });
 });

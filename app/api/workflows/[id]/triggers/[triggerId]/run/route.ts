@@ -41,6 +41,6 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
     trigger: { kind: trigger.type === 'schedule' ? 'schedule' : 'webhook', id: trigger.id },
   });
   noteLastRun(app, trigger.id, run.id);
-  await auditAction(app.db.prisma, caller, req, 'trigger.fired', trigger.id, { workflowId: wf.id, runId: run.id });
+  await auditAction(app.stores.audit, caller, req, 'trigger.fired', trigger.id, { workflowId: wf.id, runId: run.id });
   return Response.json({ runId: run.id, status: run.status }, { status: 202 });
 });
