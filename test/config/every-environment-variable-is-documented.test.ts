@@ -1,7 +1,8 @@
-// Guarantees: the README's configuration table matches the configuration module (engine/config/variables.ts): every
-// variable the module knows has a row with the module's default, and the table names no variable the module does not
-// know. Product code reads the environment only through the module (a few allow-listed files, each with its reason),
-// so a variable cannot be read without being validated at start-up and documented.
+// Guarantees: the configuration page (docs/configuration.md, generated from engine/config/variables.ts by `npm run
+// docs`) matches the configuration module: every variable the module knows has a row with the module's default, and
+// the page names no variable the module does not know. Product code reads the environment only through the module
+// (a few allow-listed files, each with its reason), so a variable cannot be read without being validated at start-up
+// and documented.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -47,13 +48,11 @@ interface Row {
   defaults: string[];
 }
 
-/** The README's configuration table: the variables of each row (first column) and their defaults (second column). */
+/** The configuration page's tables: the variables of each row (first column) and their defaults (second column). */
 function table(): Row[] {
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## Configuration (environment variables)');
-  expect(start, 'the README has its configuration section').toBeGreaterThan(0);
-  return readme
-    .slice(start, readme.indexOf('\n#', start + 10))
+  const page = readFileSync('docs/configuration.md', 'utf8');
+  expect(page, 'docs/configuration.md has its configuration tables').toContain('| variable | default |');
+  return page
     .split('\n')
     .filter((l) => l.startsWith('| `'))
     .map((line) => {
@@ -67,7 +66,7 @@ function table(): Row[] {
 
 const known = new Map<string, { shown: string }>([...Object.entries(VARIABLES), ...Object.entries(SECRET_VARIABLES)]);
 
-describe('the README configuration table', () => {
+describe('the configuration page (docs/configuration.md)', () => {
   it('has a row for every variable of the configuration module', () => {
     const documented = new Set(table().flatMap((r) => r.names));
     expect([...known.keys()].filter((v) => !documented.has(v))).toEqual([]);
@@ -84,14 +83,14 @@ describe('the README configuration table', () => {
         const cell = r.defaults[i];
         return shown === undefined || cell === shown || cell.startsWith(`${shown} `)
           ? []
-          : [`${name}: README "${cell}", module "${shown}"`];
+          : [`${name}: docs/configuration.md "${cell}", module "${shown}"`];
       }),
     );
     expect(wrong).toEqual([]);
   });
 });
 
-/** How the README writes a parsed default. */
+/** How the configuration page writes a parsed default. */
 function written(value: unknown): string[] {
   if (value === undefined || (Array.isArray(value) && !value.length)) return ['—'];
   if (typeof value === 'boolean') return value ? ['`1`'] : ['`0`', 'off', '—'];
@@ -99,7 +98,7 @@ function written(value: unknown): string[] {
 }
 
 describe('the configuration module', () => {
-  it("states its defaults as they are parsed (so the README check compares with the code's defaults)", () => {
+  it("states its defaults as they are parsed (so the page's check compares with the code's defaults)", () => {
     const defaults = parseSettings({});
     const wrong = Object.entries(VARIABLES as Record<VariableName, Variable>)
       .filter(([name, v]) => !v.computed && !written(defaults[name as VariableName]).includes(v.shown))
@@ -122,7 +121,7 @@ describe('the configuration module', () => {
     for (const v of ['PORT', 'HOSTNAME', 'PUBLIC_URL', 'OPENAI_API_KEY'])
       expect(named, `the scan finds ${v}`).toContain(v);
     const unknown = [...named].filter((v) => !known.has(v) && !NOT_SETTINGS.has(v) && !v.startsWith('SECRET_'));
-    expect(unknown, 'add these to engine/config/variables.ts (and the README)').toEqual([]);
+    expect(unknown, 'add these to engine/config/variables.ts (then `npm run docs`)').toEqual([]);
   });
 
   it('lists no variable that nothing reads', () => {
