@@ -1,12 +1,16 @@
 /**
- * `npm run docs`: writes the generated pages of docs/ (configuration.md from engine/config/variables.ts).
- * `npm run docs -- --check` writes nothing and exits 1 naming each page that is out of date (the tests in test/docs/
- * check the same).
+ * `npm run docs`: writes the generated pages of docs/ (configuration.md from engine/config/variables.ts, http-api.md
+ * from the route files and the published API's OpenAPI document). `npm run docs -- --check` writes nothing and exits
+ * 1 naming each page that is out of date (the tests in test/docs/ check the same).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CONFIGURATION_DOC, renderConfigurationDoc } from './configuration';
+import { HTTP_API_DOC, renderHttpApiDoc } from './http-api';
 
-const PAGES: Array<[string, () => string | Promise<string>]> = [[CONFIGURATION_DOC, renderConfigurationDoc]];
+const PAGES: Array<[string, () => string | Promise<string>]> = [
+  [CONFIGURATION_DOC, renderConfigurationDoc],
+  [HTTP_API_DOC, renderHttpApiDoc],
+];
 
 async function main() {
   const check = process.argv.includes('--check');

@@ -1,0 +1,424 @@
+/**
+ * What each route of app/api does, in the words docs/http-api.md shows beside the methods and roles the generator
+ * reads from the route files (scripts/docs/http-api.ts). Every route file needs an entry here and every entry a route
+ * file, else the generator stops naming them. `access` says who may call a route that is not wrapped in `guarded()`
+ * (whose least role the generator reads from the code).
+ */
+export interface RouteNote {
+  /** As in the URL: `/api/workflows/:id` for app/api/workflows/[id]/route.ts, `/api/*` for a catch-all. */
+  path: string;
+  /** Who may call the methods not wrapped in `guarded()`: one answer for all, or one per method. */
+  access?: string | Record<string, string>;
+  text: string;
+}
+
+export interface RouteGroup {
+  title: string;
+  routes: RouteNote[];
+}
+
+const SESSION = 'signed in (session or token)';
+
+export const ROUTE_GROUPS: RouteGroup[] = [
+  {
+    title: 'Accounts and workspaces',
+    routes: [
+      {
+        path: '/api/auth/state',
+        access: 'open',
+        text: '`{ setupRequired, authenticated, user?: { id, email, name }, workspaces?, workspaceId?, role? }`',
+      },
+      {
+        path: '/api/auth/setup',
+        access: 'open',
+        text: '`{ email, password, name }` → 201 + session cookie while no user exists (else 409 `SETUP_DONE`)',
+      },
+      {
+        path: '/api/auth/login',
+        access: 'open',
+        text:
+          '`{ email, password }` → 200 + cookie; 401 `INVALID_CREDENTIALS`; 429 `TOO_MANY_ATTEMPTS` + ' +
+          '`Retry-After`',
+      },
+      {
+        path: '/api/auth/logout',
+        access: 'open',
+        text: 'revokes the session (the cookie stops working at once, also if it was copied) and clears the cookie',
+      },
+      {
+        path: '/api/auth/password',
+        access: SESSION,
+        text:
+          '`{ currentPassword, newPassword }` → 204 (other sessions signed out, all the user’s personal access ' +
+          'tokens revoked)',
+      },
+      {
+        path: '/api/auth/tokens',
+        access: { GET: SESSION, POST: 'a signed-in browser session only (a token cannot mint tokens)' },
+        text: 'list your personal access tokens; `{ name, workspaceId? }` → 201 `{ id, token }` (shown once)',
+      },
+      { path: '/api/auth/tokens/:id', access: SESSION, text: 'revoke one of your tokens (another user’s is 404)' },
+      {
+        path: '/api/workspaces',
+        access: SESSION,
+        text: 'your workspaces with your role; `{ name }` → 201 `{ id, name }` (you are its owner)',
+      },
+      {
+        path: '/api/auth/workspace',
+        access: SESSION,
+        text: 'switch the session’s workspace `{ workspaceId }` (tokens use the `X-Workspace-Id` header instead)',
+      },
+      { path: '/api/workspaces/:id/invitations', text: '`{ email, role }` → 201 `{ token, url }`' },
+      {
+        path: '/api/auth/accept-invite',
+        access: 'open',
+        text: '`{ token, name, password }` → 201 + cookie, signed in to the workspace that invited you',
+      },
+      { path: '/api/workspaces/:id/members', text: 'members and roles' },
+      {
+        path: '/api/workspaces/:id/members/:userId',
+        text: '`{ role }` (owners only make or unmake owners; the last owner stays)',
+      },
+      {
+        path: '/api/credentials',
+        text:
+          'list; `{ name, type: openai|http_header|bearer|basic, data, hosts? }` → 201 `{ id, name, type, masked, ' +
+          'hosts }`; never the value',
+      },
+      {
+        path: '/api/credentials/:id',
+        text: 'read (masked); delete (nodes that use it fail with `CREDENTIAL_NOT_FOUND` from then on)',
+      },
+      { path: '/api/audit', text: 'the audit log, newest first' },
+    ],
+  },
+  {
+    title: 'Workflows',
+    routes: [
+      {
+        path: '/api/workflows',
+        text:
+          '`GET` (`?q=`): each listed workflow has `nodeCount` and `lastRun: { id, status, createdAt, startedAt, ' +
+          'finishedAt } | null` (its latest run; single-node test runs do not count); `q` keeps names or ' +
+          'descriptions containing it, any case. `POST` `{ name, description?, graph, engine? }` → 201 (400 with ' +
+          'code + path if invalid, nothing saved; `?draft=1` stores a structurally valid draft and returns its ' +
+          '`problems`). `POST` without `graph` (`{ name?, description?, engine? }`): a blank workflow, Start → End, ' +
+          'named "Untitled workflow" ("… (2)" when taken) in the request’s language unless `name` is given. `POST` ' +
+          '`{ templateId, name?, description?, engine? }`: create from a gallery template → 201 workflow with ' +
+          '`templateId` and `problems` (stored as a draft: a knowledge node is bound to the workspace’s knowledge ' +
+          'base if it has exactly one, else `problems` asks for one); the name defaults to the template’s in the ' +
+          'request’s language, a taken name becomes "name (2)"; 404 `TEMPLATE_NOT_FOUND` (path `templateId`)',
+      },
+      {
+        path: '/api/workflows/:id',
+        text: 'read; update (`revision` for conflict detection → 409); delete',
+      },
+      { path: '/api/workflows/:id/validate', text: '`{ graph?, engine? }` → `{ ok, engine, errors[] }`' },
+      {
+        path: '/api/workflows/:id/export',
+        text: 'portable JSON `{ format: "paiflow.workflow", formatVersion, workflow }` (format 2)',
+      },
+      {
+        path: '/api/workflows/import',
+        text: 'an export as a new workflow (an older format is upgraded; a taken name becomes "name (2)") → 201',
+      },
+      {
+        path: '/api/templates',
+        text:
+          'the gallery: `[{ id, name, description, category, categoryName, howTo, tags, engine, nodeCount, graph }]` ' +
+          'in the request’s language — `?lang=zh-CN|en`, else `Accept-Language` (`zh`, `zh-CN`, `zh-Hans` → ' +
+          'Simplified Chinese, otherwise English); node labels and Start input defaults localised too; ' +
+          '`Content-Language` says which',
+      },
+      {
+        path: '/api/node-types',
+        text: 'the registry: `[{ type, version, label, category, configSchema, inputs, outputs }]`',
+      },
+      {
+        path: '/api/workflows/:id/stats',
+        text:
+          '`?from= &to=` (default the last 30 days, at most 366) → `{ perDay: [{ day, runs, succeeded, failed, ' +
+          'p50Ms, p95Ms, inputTokens, outputTokens, costUsd }], totals: { …, successRate }, slowestNodes: [{ nodeId, ' +
+          'type, p95Ms, runs }], failingNodes: [{ nodeId, type, failures, lastError }] }` (UTC days; `successRate` ' +
+          '= succeeded / (succeeded + failed); `costUsd` null when no node reported one)',
+      },
+      {
+        path: '/api/workflows/:id/cost',
+        text:
+          '`?from=&to=` (default: all until now) → the workflow’s runs summed: `{ workflowId, from, to, runs, ' +
+          'inputTokens, outputTokens, costUsd, unknownPriceRuns }` (`costUsd` sums the known costs; ' +
+          '`unknownPriceRuns` runs used a model without a price)',
+      },
+    ],
+  },
+  {
+    title: 'Runs',
+    routes: [
+      {
+        path: '/api/workflows/:id/runs',
+        text:
+          'start `{ inputs, engine?, breakpoints? }` → 202 `{ runId, status, engine }`; the run history (newest ' +
+          'first, with trigger, version, cost and inputs preview)',
+      },
+      {
+        path: '/api/runs',
+        text:
+          'the workspace’s runs, newest first: `?workflowId= &status= &engine= &version=<n>|draft ' +
+          '&trigger=editor|api|webhook|schedule|mcp &from= &to= &q= &cursor= &limit=` (50, max 200; `q`: run id ' +
+          'prefix or text in the inputs) → `{ runs: [{ id, workflowId, workflowName, versionId, version, engine, ' +
+          'status, trigger, createdAt, startedAt, finishedAt, durationMs, error?, costUsd, inputsPreview, ' +
+          'singleNode }], nextCursor }` (keyset pages; a bad parameter → 400 with `path: "query.<name>"`; ' +
+          '`singleNode`: null, or for a "run this node" run `{ nodeId, label, inputPreview }`, the input that node ' +
+          'ran with)',
+      },
+      {
+        path: '/api/runs/:runId',
+        text:
+          'run with its graph and per-node `{ nodeId, type, status, attempt, input, output, error, startedAt, ' +
+          'finishedAt, durationMs, usage }`',
+      },
+      {
+        path: '/api/runs/:runId/events',
+        text: 'SSE, `id: <seq>`, honours `Last-Event-ID` / `?after=`, closes after the (last) terminal event',
+      },
+      {
+        path: '/api/runs/:runId/resume',
+        text: '`{ fromNodeId?, inputs? }` → 202; 409 while the run is active',
+      },
+      { path: '/api/runs/:runId/cancel', text: '→ 202; in-flight LLM/HTTP calls are aborted' },
+      {
+        path: '/api/runs/:runId/answer',
+        text:
+          '`{ nodeId, answer }` for a run waiting on human input, on an agent’s tool call (`answer: { decision: ' +
+          '"approve" | "edit" | "reject", arguments?, message?, callId? }`) or on a breakpoint (`{ action: ' +
+          '"continue" | "step" | "stop", input? }`) → 202 (400 `INVALID_ANSWER` with a path; 409 when not waiting)',
+      },
+      {
+        path: '/api/inbox',
+        text:
+          'runs waiting for a person (human input, a tool call to approve, a breakpoint) that the caller may ' +
+          'answer, in every workspace where their role may edit (a viewer’s is empty): `?workflowId= &limit=` (20, ' +
+          'max 100) → `{ count, runs: [{ id, workflowId, workflowName, workspaceId, workspaceName, createdAt, ' +
+          'waitingSince, kind: "human_input"|"tool_approval"|"breakpoint"|"other", node: { id, label, type }, ' +
+          'detail }] }`, newest first (the header’s "Waiting" badge and the editor’s notice)',
+      },
+      {
+        path: '/api/workflows/:id/nodes/:nodeId/run',
+        text:
+          '`{ input?, inputs?, upstream?: { <nodeId>: output }, fromRunId? }` → the node’s outcome `{ runId, ' +
+          'status, input, output, error, usage, durationMs, events }`, running no other node; 400 ' +
+          '`UPSTREAM_MISSING` (path `upstream.<nodeId>`), 400 `INVALID_INPUT` (path `input.…`), 409 ' +
+          '`SINGLE_NODE_IN_LOOP`; 202 `{ runId }` if still running after `SYNC_TIMEOUT_MS`',
+      },
+      {
+        path: '/api/artifacts/:id',
+        text:
+          'a file a run produced (speech, images): its bytes with its content type, `inline` file name, `nosniff`, ' +
+          "`default-src 'none'` CSP, ETag and byte ranges; 404 outside the run’s workspace",
+      },
+    ],
+  },
+  {
+    title: 'Triggers',
+    routes: [
+      {
+        path: '/api/workflows/:id/triggers',
+        text:
+          '`{ type: "webhook", auth: { type: "hmac"|"header"|"none", secret?, header?, requireTimestamp? }, mapping: ' +
+          '{ <start input>: <template over body/query/headers> }, response: "async"|"wait", timeoutMs? }` → 201 ' +
+          '`{ id, url, path, auth: { type, header?, requireTimestamp?, hasSecret }, secret, warnings? }` (the ' +
+          'secret, given or generated, shown in this answer only; webhooks need an admin); `{ type: "schedule", ' +
+          'cron, timezone?, inputs?, misfire?: "run_once"|"skip", enabled? }` → 201 `{ id, nextRunAt, nextRuns }`; ' +
+          '400 `INVALID_CRON` (path `cron`), `INVALID_TIMEZONE`, a mapping reading anything but body/query/headers ' +
+          '(path `mapping.<input>`)',
+      },
+      {
+        path: '/api/workflows/:id/triggers/:triggerId',
+        text:
+          'read; change (a webhook’s new or regenerated secret is shown in this answer only); delete (a webhook’s ' +
+          'changes need an admin)',
+      },
+      {
+        path: '/api/workflows/:id/triggers/:triggerId/run',
+        text:
+          'fire now: a schedule with its inputs, a webhook with the test payload `{ body?, query?, headers? }` → ' +
+          '202 `{ runId }`',
+      },
+      {
+        path: '/api/hooks/:hookId',
+        access: 'the hook’s own secret or signature (or none, if so set)',
+        text:
+          'a webhook call: 202 `{ runId }` (`async`) or 200 `{ runId, status, outputs }` (`wait`); a repeated ' +
+          'delivery id (`webhook-id`, `Idempotency-Key`, `X-GitHub-Delivery`) answers with the first run and ' +
+          '`Idempotent-Replayed: true`; 401 `MISSING_SIGNATURE` / `INVALID_SIGNATURE` / `INVALID_SECRET` / ' +
+          '`MISSING_TIMESTAMP` / `INVALID_TIMESTAMP` / `WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE` with nothing started; ' +
+          '400 `INVALID_DELIVERY_ID`; 404 `HOOK_NOT_FOUND`; 409 `TRIGGER_DISABLED`, `NOT_PUBLISHED`; 413, 429 as on ' +
+          '`/api/v1`',
+      },
+    ],
+  },
+  {
+    title: 'Publishing',
+    routes: [
+      {
+        path: '/api/workflows/:id/publish',
+        text:
+          '`POST` → 201 `{ published, version, slug, endpoint, versionId, openapiUrl, corsOrigins, corsDefault }`; ' +
+          '`GET` status; `DELETE` unpublish; `PATCH` `{ corsOrigins?: ["https://app.example.com"] | ["*"] | [] | ' +
+          'null, publicTrace?: boolean, mcp?: boolean }`: the browser origins allowed to call this workflow’s ' +
+          'endpoint (null: `CORS_ORIGINS`), applied to every v1 answer about it, errors and preflights included; ' +
+          'whether key holders see the node trace of published runs; whether the MCP server offers it as a tool',
+      },
+      {
+        path: '/api/workflows/:id/versions',
+        text: 'the published versions, newest first, each with a diff against the draft (`draftChanges`)',
+      },
+      {
+        path: '/api/workflows/:id/versions/:version',
+        text: 'one version’s snapshot (graph + engine), e.g. to show it read-only in the editor',
+      },
+      { path: '/api/workflows/:id/versions/:version/rollback', text: 'rollback to that version' },
+      {
+        path: '/api/workflows/:id/api-keys',
+        text: '→ 201 `{ id, key, prefix }` (key shown once, stored hashed); list',
+      },
+      {
+        path: '/api/api-keys/:id',
+        text: 'revoke (the next request bearing it gets 401: keys are checked against the database on every request)',
+      },
+      {
+        path: '/api/workflows/:id/callback-secret',
+        text:
+          'the secret that signs this workflow’s completion callbacks (made on first read): `{ secret, createdAt }`, ' +
+          'never cached',
+      },
+      {
+        path: '/api/workflows/:id/callback-secret/rotate',
+        text: 'replaces it: the next callback is signed with the new one, which the answer carries',
+      },
+    ],
+  },
+  {
+    title: 'Published API and MCP (API keys, not sessions)',
+    routes: [
+      {
+        path: '/api/v1/workflows/:slug/run',
+        access: 'an API key of the workflow',
+        text:
+          '`Authorization: Bearer <key>`; `{ inputs, mode?: sync|stream|async, version?, callbackUrl? }` (a signed ' +
+          'POST when the run ends, see [Completion callbacks](#completion-callbacks)); `Idempotency-Key`',
+      },
+      {
+        path: '/api/v1/runs/:runId',
+        access: 'an API key of the workflow',
+        text:
+          'published runs only (an editor run is 404); the view is `{ id, workflowId, versionId, status, inputs, ' +
+          'outputs, error, usage, createdAt, startedAt, finishedAt }`, plus `nodes` (status, timing, error code; ' +
+          'never node inputs or outputs) with `publicTrace`',
+      },
+      {
+        path: '/api/v1/runs/:runId/events',
+        access: 'an API key of the workflow',
+        text: 'the run’s trace as Server-Sent Events (published runs only)',
+      },
+      {
+        path: '/api/v1/runs/:runId/artifacts/:id',
+        access: 'an API key of the workflow',
+        text: 'a file of a published run (its outputs’ `url`s point here); another run’s file is 404',
+      },
+      {
+        path: '/api/v1/workflows/:slug/openapi.json',
+        access: 'open (it describes inputs and outputs, nothing inside the workflow)',
+        text: 'OpenAPI 3.1 for the endpoint (`?version=` for another published version); see below',
+      },
+      {
+        path: '/api/v1/models',
+        access: 'an API key',
+        text:
+          '`{ object: "list", data: [{ id: <slug>, object: "model", created, owned_by: "paiflow" }] }`: the ' +
+          'published workflows the key can call',
+      },
+      {
+        path: '/api/v1/chat/completions',
+        access: 'an API key of the workflow',
+        text:
+          'OpenAI-compatible: `model` = a published workflow’s slug, Bearer = one of its keys; `stream: true` ' +
+          'streams its LLM tokens as `chat.completion.chunk`s (see ' +
+          '[OpenAI-compatible endpoint](#openai-compatible-endpoint))',
+      },
+      {
+        path: '/api/mcp',
+        access: 'an API key',
+        text:
+          'MCP Streamable HTTP (stateless, JSON answers); `Authorization: Bearer <an API key>` → `tools/list` = the ' +
+          'key’s opted-in published workflows (name = slug), `tools/call` runs one (sync) → the End outputs as text ' +
+          'and `structuredContent`, `isError` for a failed or still-running run; 401 before any MCP for a ' +
+          'missing/wrong/revoked key; GET/DELETE 405',
+      },
+    ],
+  },
+  {
+    title: 'Knowledge bases',
+    routes: [
+      { path: '/api/knowledge-bases', text: 'create; list' },
+      {
+        path: '/api/knowledge-bases/:id',
+        text:
+          'read, with `documentCount`, `chunkCount`, `embedder` (whether the embedder covers the texts, see ' +
+          '[Embedder coverage](features.md#knowledge-bases)) and `search` (the store and hybrid path its searches ' +
+          'take); delete (its documents and its index too)',
+      },
+      {
+        path: '/api/knowledge-bases/:id/documents',
+        text:
+          'upload (multipart `file` → 202 the document; several `file` fields → 202 `{ documents }`, all checked ' +
+          'before any is kept; or JSON `{ title, text }`); list, with status + progress',
+      },
+      {
+        path: '/api/knowledge-bases/:id/documents/:docId',
+        text: 'one document’s status; delete (its chunks too; stops its indexing if it is still running)',
+      },
+      {
+        path: '/api/knowledge-bases/:id/search',
+        text:
+          '`{ query, topK?, threshold?, mode? }` → `{ hits: [{ citation, documentId, title, chunkIndex, page, text, ' +
+          'score, bm25, knn }], notice? }` (`knn: null`: no vector for that text, see ' +
+          '[Embedder coverage](features.md#knowledge-bases))',
+      },
+    ],
+  },
+  {
+    title: 'Agents',
+    routes: [
+      {
+        path: '/api/agent-tools',
+        text: 'what an agent may select: `{ builtin: [{ name, description }], mcp: [{ server, tools, error? }] }`',
+      },
+      {
+        path: '/api/skills',
+        text:
+          'the workspace’s agent skills; upload `{ files: { "SKILL.md": "…", "reference/x.md": "…" } }` → 201 (200 ' +
+          'when replacing); 400 `SKILL_INVALID` with a path',
+      },
+      { path: '/api/skills/:name', text: 'read; delete (a `SKILLS_DIR` skill is read-only: 409)' },
+    ],
+  },
+  {
+    title: 'Server',
+    routes: [
+      {
+        path: '/api/health',
+        access: 'open (details only for a signed-in admin)',
+        text:
+          '`{ ok, db, bus, search, llm, workers, down }`: which implementation each part uses (no paths or hosts), ' +
+          '503 with `down: { db?, bus? }` when a part does not work; a signed-in admin also gets `details` (data ' +
+          'folder, hosts)',
+      },
+      {
+        path: '/api/*',
+        access: 'open',
+        text: 'any `/api/` path no route serves: a JSON 404 `NOT_FOUND` (never the editor’s HTML page)',
+      },
+    ],
+  },
+];
