@@ -4,6 +4,7 @@
  * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
  */
 import type { AccountRepository, SignInAttempts } from './accounts';
+import type { RunAnalyticsStore } from './analytics';
 import type { AuditLog } from './audit';
 import type { CredentialRepository } from './credentials';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from './publishing';
@@ -27,6 +28,8 @@ export interface Stores {
   readonly signInAttempts: SignInAttempts;
   readonly audit: AuditLog;
   readonly credentials: CredentialRepository;
+  /** Run lists, stats, spend, waiting runs: reports computed in the database. */
+  readonly analytics: RunAnalyticsStore;
   /** Resolves when the database answers a trivial query; rejects with the driver's error when it does not. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -2,11 +2,10 @@
  * GET /api/inbox: the runs waiting for a person (a human-input node, a tool call to approve, a breakpoint) that the
  * caller may answer — in every workspace where their role may `edit` (answering is an edit; a viewer's inbox is
  * empty) — newest first, with the total count for the header's badge. `workflowId` narrows it to one workflow (the
- * editor's notice). The SQL is engine/store/prisma/waiting-runs.ts and always names the caller's workspaces.
+ * editor's notice). The store's query (RunAnalyticsStore.waitingRuns) always names the caller's workspaces.
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import { listWaitingRuns } from '@/engine/store/prisma/waiting-runs';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { can } from './auth/policy';
@@ -37,7 +36,7 @@ function parseQuery(req: Request) {
 export async function inboxOf(app: App, caller: Pick<Caller, 'user'>, req: Request) {
   const q = parseQuery(req);
   const spaces = (await app.accounts.workspacesOf(caller.user.id)).filter((w) => can(w.role, 'edit'));
-  const { rows, total } = await listWaitingRuns(app.db.sql, {
+  const { rows, total } = await app.stores.analytics.waitingRuns({
     workspaceIds: spaces.map((w) => w.id),
     workflowId: q.workflowId,
     limit: q.limit ?? INBOX_DEFAULT,

@@ -1,19 +1,13 @@
 /**
  * Run analytics use-cases: GET /api/runs (the workspace's runs, filtered and searched, paged by an opaque cursor,
  * each with its `costUsd`) and GET /api/workflows/:id/stats. Query strings are checked here (a bad one is a 400 with
- * `query.<name>`); the SQL lives in engine/store/prisma/run-analytics.ts and always names the caller's workspace.
+ * `query.<name>`); the store's RunAnalyticsStore (engine/store/analytics.ts) always names the caller's workspace.
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { ENGINES } from '@/engine/graph/schema';
 import { RUN_STATUSES } from '@/engine/store/types';
-import {
-  RUN_TRIGGER_NAMES,
-  RunAnalytics,
-  type RunListQuery,
-  type WorkflowStats,
-} from '@/engine/store/prisma/run-analytics';
-import { runCosts } from '@/engine/store/prisma/workflow-cost';
+import { RUN_TRIGGER_NAMES, type RunListQuery, type WorkflowStats } from '@/engine/store/analytics';
 import type { App } from './app';
 import type { Caller } from './auth/authenticate';
 import { getWorkflowOr404 } from './workflows';
@@ -24,13 +18,6 @@ const DAY_MS = 86_400_000;
 /** The stats range when none is given, and the longest one accepted (perDay has one entry per day of it). */
 export const STATS_DEFAULT_DAYS = 30;
 export const STATS_MAX_DAYS = 366;
-
-const analytics = new WeakMap<App, RunAnalytics>();
-function analyticsOf(app: App): RunAnalytics {
-  let a = analytics.get(app);
-  if (!a) analytics.set(app, (a = new RunAnalytics(app.db.sql)));
-  return a;
-}
 
 const instant = z
   .string()
@@ -47,7 +34,7 @@ const runListSchema = z.object({
     .transform((v) => (v === 'draft' ? v : Number(v)))
     .refine((v) => v === 'draft' || v <= 2_147_483_647, 'is out of range')
     .optional(),
-  trigger: z.enum(RUN_TRIGGER_NAMES as [string, ...string[]]).optional(),
+  trigger: z.enum(RUN_TRIGGER_NAMES).optional(),
   from: instant.optional(),
   to: instant.optional(),
   q: z.string().max(200).optional(),
@@ -116,19 +103,16 @@ export async function listWorkspaceRuns(app: App, caller: Pick<Caller, 'workspac
     status: p.status,
     engine: p.engine,
     version: p.version,
-    trigger: p.trigger as RunListQuery['trigger'],
+    trigger: p.trigger,
     from: p.from,
     to: p.to,
     q: p.q?.trim() || undefined,
     after: p.cursor ? decodeCursor(p.cursor) : undefined,
     limit: p.limit ?? RUNS_PAGE_DEFAULT,
   };
-  const { rows, hasMore } = await analyticsOf(app).listRuns(query);
+  const { rows, hasMore } = await app.stores.analytics.listRuns(query);
   // Each run's cost, read for this page only (as GET /api/runs/:id sums it: null when a node's price is unknown).
-  const costs = await runCosts(
-    app.db.sql,
-    rows.map((r) => r.id),
-  );
+  const costs = await app.stores.analytics.runCosts(rows.map((r) => r.id));
   const runs = rows.map((r) => {
     const cost = costs.get(r.id);
     return { ...r, costUsd: cost ? cost.costUsd : 0 }; // no snapshot has usage: no LLM work
@@ -150,7 +134,7 @@ export async function workflowStats(
   if (to.getTime() - from.getTime() > STATS_MAX_DAYS * DAY_MS)
     throw badRange(`the range may span at most ${STATS_MAX_DAYS} days`);
   const wf = await getWorkflowOr404(app, caller, workflowId);
-  const stats = await analyticsOf(app).workflowStats(caller.workspaceId, wf.id, from, to);
+  const stats = await app.stores.analytics.workflowStats(caller.workspaceId, wf.id, from, to);
   if (!stats) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
   return { from: from.toISOString(), to: to.toISOString(), ...stats, perDay: fillDays(stats.perDay, from, to) };
 }

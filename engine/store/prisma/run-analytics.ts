@@ -6,71 +6,30 @@
  * Timestamps are stored as UTC `timestamp(3)`; they leave the database as ISO text, so the driver's local time
  * zone never shifts them.
  */
-import type { EngineKind } from '../../graph/schema';
-import type { RunStatus } from '../types';
+import {
+  INPUTS_PREVIEW_CHARS,
+  RUN_TRIGGER_NAMES,
+  type RunListQuery,
+  type RunListRow,
+  type RunTrigger,
+  type WorkflowStats,
+} from '../analytics';
 import type { SqlTx } from './migrator';
 
 /**
  * How a run was started, as a SQL predicate over `runs r`: a trigger's kind where one started it (webhook, schedule,
  * MCP client), else the published endpoint when it bore an API key, else the editor. A new trigger kind is one more
- * entry here, and `trigger` in the answer follows.
+ * entry here and in RUN_TRIGGER_NAMES (../analytics.ts), and `trigger` in the answer follows.
  */
-export const RUN_TRIGGERS = {
+export const RUN_TRIGGERS: Record<RunTrigger, string> = {
   webhook: "r.trigger_kind = 'webhook'",
   schedule: "r.trigger_kind = 'schedule'",
   mcp: "r.trigger_kind = 'mcp'",
   api: 'r.trigger_kind IS NULL AND r.api_key_id IS NOT NULL',
   editor: 'r.trigger_kind IS NULL AND r.api_key_id IS NULL',
-} as const;
-export type RunTrigger = keyof typeof RUN_TRIGGERS;
-export const RUN_TRIGGER_NAMES = Object.keys(RUN_TRIGGERS) as RunTrigger[];
+};
 /** The first trigger whose predicate holds names the run. */
 const TRIGGER_SQL = `CASE ${RUN_TRIGGER_NAMES.map((t) => `WHEN ${RUN_TRIGGERS[t]} THEN '${t}'`).join(' ')} END`;
-
-export interface RunListQuery {
-  workspaceId: string;
-  workflowId?: string;
-  status?: RunStatus;
-  engine?: EngineKind;
-  /** A published version's number, or `draft` (a run of the editor's draft: no version). */
-  version?: number | 'draft';
-  trigger?: RunTrigger;
-  /** createdAt range, `from` inclusive, `to` exclusive. */
-  from?: Date;
-  to?: Date;
-  /** A run id prefix, or a case-insensitive substring of the inputs' JSON text. */
-  q?: string;
-  /** The last row of the previous page. */
-  after?: { createdAt: string; id: string };
-  limit: number;
-}
-
-export interface RunListRow {
-  id: string;
-  workflowId: string;
-  workflowName: string;
-  versionId: string | null;
-  version: number | null;
-  engine: string;
-  status: string;
-  trigger: string;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  error?: { code: string; message: string };
-  /** The inputs' JSON text, cut at INPUTS_PREVIEW_CHARS (the editor's run history shows it on one line). */
-  inputsPreview: string;
-  /** A single-node run's node (the editor's "run this node"); null for a run of the whole workflow. */
-  singleNodeId: string | null;
-  /**
-   * A single-node run: its node's label (in the run's graph) and the input that node ran with (its snapshot's input,
-   * which is the edited input when one was given), as JSON text cut at INPUTS_PREVIEW_CHARS; null otherwise.
-   */
-  singleNode: { nodeId: string; label: string | null; inputPreview: string | null } | null;
-}
-
-export const INPUTS_PREVIEW_CHARS = 200;
 
 const ISO = (col: string) => `to_char(${col}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** A run's wall time: from its start (or its creation, if it never recorded one) to its end; null while it runs. */
@@ -294,29 +253,4 @@ export class RunAnalytics {
       }),
     };
   }
-}
-
-export interface StatsBucket {
-  runs: number;
-  succeeded: number;
-  failed: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  inputTokens: number;
-  outputTokens: number;
-  /** Summed `usage.costUsd` of the nodes; null when no node reported a cost. */
-  costUsd: number | null;
-}
-
-export interface WorkflowStats {
-  perDay: Array<{ day: string } & StatsBucket>;
-  /** `successRate`: succeeded / (succeeded + failed); null when no run has ended either way. */
-  totals: StatsBucket & { successRate: number | null };
-  slowestNodes: Array<{ nodeId: string; type: string; p95Ms: number; runs: number }>;
-  failingNodes: Array<{
-    nodeId: string;
-    type: string;
-    failures: number;
-    lastError: { code: string; message: string } | null;
-  }>;
 }

@@ -5,6 +5,7 @@
  */
 import type { Stores } from '../stores';
 import { PrismaAccountRepository } from './account-repository';
+import { PrismaRunAnalytics } from './analytics';
 import { PrismaAuditLog, PrismaSignInAttempts } from './audit-log';
 import { PrismaCredentialRepository } from './credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from './callback-secrets';
@@ -26,6 +27,7 @@ export function storesOn(db: Database): Stores {
     signInAttempts: new PrismaSignInAttempts(db.prisma),
     audit: new PrismaAuditLog(db.prisma),
     credentials: new PrismaCredentialRepository(db.prisma),
+    analytics: new PrismaRunAnalytics(db.prisma, db.sql),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');
     },

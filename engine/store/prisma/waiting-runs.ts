@@ -5,25 +5,8 @@
  * human-input prompt, or the tool's name). Only these few fields are read: a breakpoint's prompt holds the node's
  * whole input, which a list has no use for. Every query names the workspaces, through the run's workflow.
  */
+import { DETAIL_CHARS, type WaitingKind, type WaitingRunRow } from '../analytics';
 import type { SqlTx } from './migrator';
-
-export type WaitingKind = 'human_input' | 'tool_approval' | 'breakpoint' | 'other';
-
-export interface WaitingRunRow {
-  id: string;
-  workflowId: string;
-  workflowName: string;
-  workspaceId: string;
-  createdAt: string;
-  /** When the run paused (its last run.waiting event); null if that event is not stored. */
-  waitingSince: string | null;
-  kind: WaitingKind;
-  node: { id: string; label: string | null; type: string | null } | null;
-  /** The human-input prompt (cut at DETAIL_CHARS) or the tool waiting for approval; null otherwise. */
-  detail: string | null;
-}
-
-export const DETAIL_CHARS = 200;
 
 const ISO = (col: string) => `to_char(${col}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

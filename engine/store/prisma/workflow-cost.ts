@@ -10,14 +10,7 @@
  */
 import type { PrismaClient } from './generated/client';
 import type { SqlTx } from './migrator';
-
-export interface WorkflowCost {
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  unknownPriceRuns: number;
-}
+import type { RunCost, WorkflowCost } from '../analytics';
 
 /** Runs created in [from, to). `created_at` is a UTC timestamp without time zone, as Prisma writes it. */
 export async function workflowCost(
@@ -55,13 +48,6 @@ export async function workflowCost(
     costUsd: Math.round(Number(r?.costUsd ?? 0) * 1e10) / 1e10,
     unknownPriceRuns: Number(r?.unknownPriceRuns ?? 0),
   };
-}
-
-export interface RunCost {
-  inputTokens: number;
-  outputTokens: number;
-  /** The sum of the nodes' costs; null when a node with usage has no numeric cost (its price is unknown). */
-  costUsd: number | null;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { PaiError } from '@/engine/errors';
-import { workflowCost } from '@/engine/store/prisma/workflow-cost';
 import { guarded } from '@/lib/server/auth/guard';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
 
@@ -25,6 +24,11 @@ export const GET = guarded('read', async (req, { params }: Ctx, { app, caller })
   const from = dateParam(url, 'from', new Date(0));
   const to = dateParam(url, 'to', new Date(Date.now() + 1));
   if (from > to) throw new PaiError('VALIDATION_ERROR', 'from must not be after to', { status: 400, path: 'from' });
-  const cost = await workflowCost(app.db.prisma, { workflowId: wf.id, workspaceId: caller.workspaceId, from, to });
+  const cost = await app.stores.analytics.workflowCost({
+    workflowId: wf.id,
+    workspaceId: caller.workspaceId,
+    from,
+    to,
+  });
   return Response.json({ workflowId: wf.id, from: from.toISOString(), to: to.toISOString(), ...cost });
 });
