@@ -8,10 +8,8 @@ import type { Settings } from '../config/settings';
 import { PaiError } from '../errors';
 import { Artifacts } from './artifacts';
 import { LocalBlobStore } from './local-blob-store';
-import { PrismaArtifactStore } from './prisma-artifact-store';
 import { S3BlobStore } from './s3-blob-store';
-import type { BlobStore } from './types';
-import type { PrismaClient } from '../store/prisma/generated/client';
+import type { ArtifactStore, BlobStore } from './types';
 
 type ArtifactSettings = Pick<
   Settings,
@@ -61,8 +59,9 @@ export function blobStoreOf(s: ArtifactSettings, dataDir: string): BlobStore {
   });
 }
 
-export function createArtifacts(s: ArtifactSettings, dataDir: string, prisma: PrismaClient): Artifacts {
-  return new Artifacts(new PrismaArtifactStore(prisma), blobStoreOf(s, dataDir), {
+/** `rows`: the artifact rows (Stores.artifacts). */
+export function createArtifacts(s: ArtifactSettings, dataDir: string, rows: ArtifactStore): Artifacts {
+  return new Artifacts(rows, blobStoreOf(s, dataDir), {
     maxBytes: s.ARTIFACTS_MAX_BYTES,
     retentionDays: s.ARTIFACTS_RETENTION_DAYS,
   });

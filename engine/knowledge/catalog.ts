@@ -1,6 +1,6 @@
 /**
  * The knowledge catalogue: knowledge bases and documents with their indexing status. The engine sees this
- * interface; the Prisma adapter (prisma-catalog.ts) implements it on PGlite and PostgreSQL.
+ * interface; engine/store implements it on PGlite and PostgreSQL (Stores.knowledgeCatalog).
  */
 import type { ErrorJson } from '../errors';
 
@@ -57,6 +57,8 @@ export interface KnowledgeCatalog {
   /** `workspaceId`: a knowledge base of another workspace is null, as if it did not exist. */
   getKnowledgeBase(id: string, workspaceId?: string): Promise<KnowledgeBaseRecord | null>;
   listKnowledgeBases(workspaceId?: string): Promise<KnowledgeBaseSummary[]>;
+  /** How many knowledge bases there are, in every workspace. */
+  countKnowledgeBases(): Promise<number>;
   deleteKnowledgeBase(id: string): Promise<boolean>;
   createDocument(doc: NewDocument): Promise<DocumentRecord>;
   getDocument(knowledgeBaseId: string, id: string): Promise<DocumentRecord | null>;

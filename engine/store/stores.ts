@@ -3,6 +3,10 @@
  * never a database client. One implementation serves both databases — PGlite (embedded) and PostgreSQL — and each
  * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
  */
+import type { SkillUploadStore } from '../agent/skills/types';
+import type { MemoryStore } from '../agent/types';
+import type { ArtifactStore } from '../artifacts/types';
+import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { AccountRepository, SignInAttempts } from './accounts';
 import type { RunAnalyticsStore } from './analytics';
 import type { AuditLog } from './audit';
@@ -30,6 +34,14 @@ export interface Stores {
   readonly credentials: CredentialRepository;
   /** Run lists, stats, spend, waiting runs: reports computed in the database. */
   readonly analytics: RunAnalyticsStore;
+  /** Agent skills uploaded to a workspace (SKILLS_DIR's are read from the folder). */
+  readonly skills: SkillUploadStore;
+  /** Agents' long-term memories. */
+  readonly memory: MemoryStore;
+  /** Knowledge bases and their documents' indexing status (the chunks are in the knowledge index). */
+  readonly knowledgeCatalog: KnowledgeCatalog;
+  /** The rows of files runs produced (their bytes are in the blob store). */
+  readonly artifacts: ArtifactStore;
   /** Resolves when the database answers a trivial query; rejects with the driver's error when it does not. */
   ping(): Promise<void>;
   close(): Promise<void>;

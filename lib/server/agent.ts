@@ -6,15 +6,13 @@
  * run → workflow lookup, and workflows-as-tools over the RunManager (attached once it exists).
  */
 import { fromKnowledgeEmbedder } from '@/engine/agent/memory/knowledge-embedder-adapter';
-import { PrismaMemoryStore } from '@/engine/agent/memory/prisma-memory-store';
 import { McpManager, parseMcpServers } from '@/engine/agent/mcp/mcp-manager';
 import type { AgentServices, McpToolSource } from '@/engine/agent/types';
 import { createWorkflowRunner } from '@/engine/agent/workflow-runner';
 import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-embedder';
 import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
 import type { RunManager } from '@/engine/runtime/run-manager';
-import type { Database } from '@/engine/store/prisma/database';
-import type { AppStore } from '@/engine/store/publishing';
+import type { Stores } from '@/engine/store/stores';
 import { settings } from '@/engine/config/settings';
 import { parseAllowlist } from '@/engine/net/ssrf-guard';
 import type { AppConfig } from './config';
@@ -28,10 +26,10 @@ export interface AgentWiring {
 
 export function createAgentServices(
   config: AppConfig,
-  db: Database,
-  store: AppStore,
+  stores: Pick<Stores, 'runs' | 'memory'>,
   s: { MCP_SERVERS?: string; MEMORY_EMBEDDING_MODEL?: string } = settings(),
 ): AgentWiring {
+  const store = stores.runs;
   const embedders = createEmbedderResolver({
     OPENAI_API_KEY: config.openaiApiKey,
     OPENAI_BASE_URL: config.openaiBaseUrl,
@@ -57,7 +55,7 @@ export function createAgentServices(
   };
   try {
     services.embedder = fromKnowledgeEmbedder(embedders(s.MEMORY_EMBEDDING_MODEL?.trim() || USE_LITE_MODEL));
-    services.memory = new PrismaMemoryStore(db.prisma);
+    services.memory = stores.memory;
   } catch (e) {
     console.error(`[paiflow] long-term agent memory is off: ${(e as Error).message}`);
   }

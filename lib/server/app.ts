@@ -105,7 +105,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   const db = databaseBehind(stores);
   // Queue workers cannot read the embedded knowledge index (it lives in this process's data folder).
   if (qm && role === 'app' && !config.elasticsearchUrl)
-    await refuseEmbeddedKnowledgeUnderQueue(db).catch(async (e) => {
+    await refuseEmbeddedKnowledgeUnderQueue(stores).catch(async (e) => {
       await stores.close();
       throw e;
     });
@@ -127,7 +127,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     }) ?? null;
   const registry = createDefaultRegistry();
   // ARTIFACTS_S3_* or a folder under DATA_DIR; a partial S3 setting stops start-up here (INVALID_CONFIG).
-  const artifacts = createArtifacts(settings, config.dataDir, db.prisma);
+  const artifacts = createArtifacts(settings, config.dataDir, stores.artifacts);
   const fetch = createGuardedFetch({ allowlist: parseAllowlist(config.httpAllowlist) });
   const credentials = new CredentialVault(
     stores,
@@ -139,13 +139,13 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   const knowledge =
     role === 'worker' && !config.elasticsearchUrl && qm
       ? qm.knowledgeOnlyInApp<KnowledgeBaseService>()
-      : await createKnowledge(config, db, settings, { vault: credentials, fetch }, { queueMode: !!queue });
+      : await createKnowledge(config, stores, settings, { vault: credentials, fetch }, { queueMode: !!queue });
   const llm = createLlmResolver(
     { OPENAI_API_KEY: config.openaiApiKey, OPENAI_BASE_URL: config.openaiBaseUrl, MODEL_PRICES: settings.MODEL_PRICES },
     { guardedFetch: fetch },
   );
-  const agent = createAgentServices(config, db, store, settings);
-  const skills = new SkillsService(db.prisma, stores.audit, settings.SKILLS_DIR);
+  const agent = createAgentServices(config, stores, settings);
+  const skills = new SkillsService(stores, settings.SKILLS_DIR);
   agent.services.skills = skills.library;
   const accounts = new Accounts(stores, {
     idleSeconds: config.sessionIdleSeconds,

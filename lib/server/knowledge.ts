@@ -6,16 +6,15 @@
  * Documents left half-indexed by a previous process are marked failed at start-up.
  */
 import path from 'node:path';
-import type { Database } from '@/engine/store/prisma/database';
 import { createEmbedderResolver, defaultEmbeddingModel } from '@/engine/knowledge/embedders/resolve-embedder';
 import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
-import { PrismaKnowledgeCatalog } from '@/engine/knowledge/prisma-catalog';
 import { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { FusionOptions, KnowledgeStore } from '@/engine/knowledge/types';
 import { PaiError } from '@/engine/errors';
 import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
 import type { GuardedFetch } from '@/engine/net/ssrf-guard';
 import { settings, type Settings } from '@/engine/config/settings';
+import type { Stores } from '@/engine/store/stores';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 
@@ -78,14 +77,14 @@ export function knowledgeNeedsElasticsearch(count?: number): PaiError {
   );
 }
 
-export async function refuseEmbeddedKnowledgeUnderQueue(db: Database): Promise<void> {
-  const count = await db.prisma.knowledgeBase.count();
+export async function refuseEmbeddedKnowledgeUnderQueue(stores: Pick<Stores, 'knowledgeCatalog'>): Promise<void> {
+  const count = await stores.knowledgeCatalog.countKnowledgeBases();
   if (count > 0) throw knowledgeNeedsElasticsearch(count);
 }
 
 export async function createKnowledge(
   config: AppConfig,
-  db: Database,
+  stores: Pick<Stores, 'kind' | 'knowledgeCatalog'>,
   s: KnowledgeSettings = settings(),
   credentials?: { vault: CredentialVault; fetch: GuardedFetch },
   opts: { queueMode?: boolean } = {},
@@ -96,7 +95,7 @@ export async function createKnowledge(
     EMBEDDING_MODEL: s.EMBEDDING_MODEL,
   };
   const service = new KnowledgeBaseService({
-    catalog: new PrismaKnowledgeCatalog(db.prisma),
+    catalog: stores.knowledgeCatalog,
     store: await createKnowledgeStore(config, s),
     embedders: createEmbedderResolver(embedderEnv),
     defaultEmbeddingModel: defaultEmbeddingModel(embedderEnv),
@@ -119,6 +118,6 @@ export async function createKnowledge(
     refuseNew: opts.queueMode && !config.elasticsearchUrl ? () => knowledgeNeedsElasticsearch() : undefined,
   });
   // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones.
-  await service.recover(db.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));
+  await service.recover(stores.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));
   return service;
 }

@@ -7,25 +7,22 @@ import path from 'node:path';
 import { PaiError } from '@/engine/errors';
 import { DirSkills } from '@/engine/agent/skills/dir-skills';
 import { SKILL_LIMITS } from '@/engine/agent/skills/limits';
-import { PrismaSkillStore } from '@/engine/agent/skills/prisma-skill-store';
 import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { validateSkillUpload } from '@/engine/agent/skills/skill-upload';
-import type { SkillDetail, SkillView } from '@/engine/agent/skills/types';
-import type { PrismaClient } from '@/engine/store/prisma/generated/client';
-import type { AuditLog } from '@/engine/store/audit';
+import type { SkillDetail, SkillUploadStore, SkillView } from '@/engine/agent/skills/types';
+import type { Stores } from '@/engine/store/stores';
 import { audit, type AuditActor } from './auth/audit';
 
 export class SkillsService {
   readonly library: SkillLibrary;
-  private readonly store: PrismaSkillStore;
+  private readonly store: SkillUploadStore;
 
   /** `skillsDir`: SKILLS_DIR (relative to the working folder); unset: uploads only. */
   constructor(
-    prisma: PrismaClient,
-    private readonly auditLog: AuditLog,
+    private readonly stores: Pick<Stores, 'skills' | 'audit'>,
     skillsDir?: string,
   ) {
-    this.store = new PrismaSkillStore(prisma);
+    this.store = stores.skills;
     this.library = new SkillLibrary(skillsDir ? new DirSkills(path.resolve(skillsDir)) : null, this.store);
   }
 
@@ -53,7 +50,7 @@ export class SkillsService {
         status: 409,
       });
     const { created } = await this.store.put(workspaceId, upload, actor.id);
-    await audit(this.auditLog, {
+    await audit(this.stores.audit, {
       action: created ? 'skill.uploaded' : 'skill.replaced',
       actor,
       workspaceId,
@@ -73,7 +70,7 @@ export class SkillsService {
         status: 409,
       });
     if (!(await this.store.delete(workspaceId, name))) throw notFound(name);
-    await audit(this.auditLog, { action: 'skill.deleted', actor, workspaceId, target: name, ip });
+    await audit(this.stores.audit, { action: 'skill.deleted', actor, workspaceId, target: name, ip });
   }
 }
 

@@ -7,12 +7,11 @@ import { readConfig } from '@/lib/server/config';
 import { createAgentServices } from '@/lib/server/agent';
 
 const env = (e: Record<string, string>) => e as unknown as NodeJS.ProcessEnv;
-const fakeDb = { prisma: {} } as never;
-const fakeStore = { getRun: async () => ({ workflowId: 'wf_1' }) } as never;
+const fakeStores = { runs: { getRun: async () => ({ workflowId: 'wf_1' }) }, memory: {} } as never;
 
 describe('agent wiring', () => {
   it('a bad MCP_SERVERS is reported to agents that use MCP, not thrown', async () => {
-    const w = createAgentServices(readConfig(env({})), fakeDb, fakeStore, { MCP_SERVERS: '[{"name": 1}]' });
+    const w = createAgentServices(readConfig(env({})), fakeStores, { MCP_SERVERS: '[{"name": 1}]' });
     const listed = await w.services.mcp!.listTools();
     expect(listed.tools).toEqual([]);
     expect(listed.errors[0].message).toMatch(/MCP_SERVERS\[0\.name\]/);
@@ -23,7 +22,7 @@ describe('agent wiring', () => {
 
   it('configured servers are listed lazily and closed with the app', async () => {
     const server = path.join(__dirname, 'fixtures', 'dynamic-tools-mcp-server.mjs');
-    const w = createAgentServices(readConfig(env({})), fakeDb, fakeStore, {
+    const w = createAgentServices(readConfig(env({})), fakeStores, {
       MCP_SERVERS: JSON.stringify([{ name: 'dyn', command: process.execPath, args: [server] }]),
     });
     expect((await w.services.mcp!.listTools()).tools.map((t) => t.name)).toContain('mcp__dyn__unlock');
@@ -33,10 +32,10 @@ describe('agent wiring', () => {
 
   it('no MCP_SERVERS → no MCP source; MEMORY_EMBEDDING_MODEL picks the memory embedder (unusable → memory off)', () => {
     const model = { MEMORY_EMBEDDING_MODEL: 'openai:text-embedding-3-small' };
-    const w = createAgentServices(readConfig(env({ OPENAI_API_KEY: 'k' })), fakeDb, fakeStore, model);
+    const w = createAgentServices(readConfig(env({ OPENAI_API_KEY: 'k' })), fakeStores, model);
     expect(w.services.mcp).toBeUndefined();
     expect(w.services.embedder!.id).toBe('openai:text-embedding-3-small');
-    const off = createAgentServices(readConfig(env({})), fakeDb, fakeStore, model);
+    const off = createAgentServices(readConfig(env({})), fakeStores, model);
     expect(off.services.embedder).toBeUndefined();
     expect(off.services.memory).toBeUndefined();
   });

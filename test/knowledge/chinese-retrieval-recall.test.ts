@@ -21,7 +21,7 @@ import { Bm25Index } from '@/engine/knowledge/embedded/bm25-index';
 import { TopK } from '@/engine/knowledge/embedded/top-k';
 import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-embedder';
 import { UseLiteEmbedder } from '@/engine/knowledge/embedders/use-lite-embedder';
-import { PrismaKnowledgeCatalog } from '@/engine/knowledge/prisma-catalog';
+import { PrismaKnowledgeCatalog } from '@/engine/store/prisma/knowledge-catalog';
 import { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { SearchMode } from '@/engine/knowledge/types';
 import { openTestDb, type TestDb } from '../support/databases';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
 import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
-import { PrismaKnowledgeCatalog } from '@/engine/knowledge/prisma-catalog';
+import { PrismaKnowledgeCatalog } from '@/engine/store/prisma/knowledge-catalog';
 import { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { Embedder } from '@/engine/knowledge/types';
 import { openTestDb, storeKinds, type TestDb } from '../support/databases';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Artifacts } from '@/engine/artifacts/artifacts';
 import { LocalBlobStore } from '@/engine/artifacts/local-blob-store';
-import { PrismaArtifactStore } from '@/engine/artifacts/prisma-artifact-store';
+import { PrismaArtifactStore } from '@/engine/store/prisma/artifact-store';
 import type { Graph, GraphNode } from '@/engine/graph/schema';
 import { createHarness, type Harness, type HarnessOptions } from '../support/harness';
 import { openTestDb } from '../support/databases';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '@/engine/agent/memory/hashing-embedder';
-import { PrismaMemoryStore } from '@/engine/agent/memory/prisma-memory-store';
+import { PrismaMemoryStore } from '@/engine/store/prisma/memory-store';
 import { parseSettings } from '@/engine/config/settings';
 import type { TraceEvent } from '@/engine/events/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';

@@ -5,12 +5,16 @@
  */
 import type { Stores } from '../stores';
 import { PrismaAccountRepository } from './account-repository';
+import { PrismaArtifactStore } from './artifact-store';
 import { PrismaRunAnalytics } from './analytics';
 import { PrismaAuditLog, PrismaSignInAttempts } from './audit-log';
 import { PrismaCredentialRepository } from './credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from './callback-secrets';
 import type { Database } from './database';
+import { PrismaKnowledgeCatalog } from './knowledge-catalog';
+import { PrismaMemoryStore } from './memory-store';
 import { PrismaStore } from './prisma-store';
+import { PrismaSkillStore } from './skill-store';
 import { PrismaTriggerRepository } from './trigger-repository';
 
 const databases = new WeakMap<Stores, Database>();
@@ -28,6 +32,10 @@ export function storesOn(db: Database): Stores {
     audit: new PrismaAuditLog(db.prisma),
     credentials: new PrismaCredentialRepository(db.prisma),
     analytics: new PrismaRunAnalytics(db.prisma, db.sql),
+    skills: new PrismaSkillStore(db.prisma),
+    memory: new PrismaMemoryStore(db.prisma),
+    knowledgeCatalog: new PrismaKnowledgeCatalog(db.prisma),
+    artifacts: new PrismaArtifactStore(db.prisma),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');
     },

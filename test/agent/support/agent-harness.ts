@@ -3,7 +3,7 @@
  * registry) plus the agent services: Prisma-backed long-term memory with a deterministic hashing embedder, the
  * run → workflow lookup, workflows-as-tools, and whatever extra tools / MCP source a test passes.
  */
-import { PrismaMemoryStore } from '@/engine/agent/memory/prisma-memory-store';
+import { PrismaMemoryStore } from '@/engine/store/prisma/memory-store';
 import { HashingEmbedder } from '@/engine/agent/memory/hashing-embedder';
 import type { AgentServices, AgentTool, McpToolSource } from '@/engine/agent/types';
 import { createWorkflowRunner } from '@/engine/agent/workflow-runner';

@@ -4,9 +4,9 @@
  * one nested write (one transaction).
  */
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '../../store/prisma/generated/client';
-import { bodyOf } from './skill-md';
-import type { SkillUpload, SkillUploadStore, StoredSkill, StoredSkillSummary } from './types';
+import { bodyOf } from '../../agent/skills/skill-md';
+import type { SkillUpload, SkillUploadStore, StoredSkill, StoredSkillSummary } from '../../agent/skills/types';
+import type { PrismaClient } from './generated/client';
 
 const FILES = { select: { path: true, bytes: true }, orderBy: { path: 'asc' as const } };
 

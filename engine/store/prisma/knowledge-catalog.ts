@@ -1,7 +1,7 @@
 /** KnowledgeCatalog on Prisma (PGlite or PostgreSQL, same client and migration SQL). */
-import type { ErrorJson } from '../errors';
-import type { KnowledgeBase, KnowledgeDocument, PrismaClient } from '../store/prisma/generated/client';
-import { Prisma } from '../store/prisma/generated/client';
+import type { ErrorJson } from '../../errors';
+import type { KnowledgeBase, KnowledgeDocument, PrismaClient } from './generated/client';
+import { Prisma } from './generated/client';
 import type {
   DocumentPatch,
   DocumentRecord,
@@ -11,8 +11,8 @@ import type {
   KnowledgeCatalog,
   NewDocument,
   NewKnowledgeBase,
-} from './catalog';
-import { UNFINISHED_STATUSES } from './catalog';
+} from '../../knowledge/catalog';
+import { UNFINISHED_STATUSES } from '../../knowledge/catalog';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -53,6 +53,10 @@ function toDoc(r: KnowledgeDocument): DocumentRecord {
 
 export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   constructor(private readonly prisma: PrismaClient) {}
+
+  countKnowledgeBases() {
+    return this.prisma.knowledgeBase.count();
+  }
 
   async createKnowledgeBase(kb: NewKnowledgeBase) {
     return toKb(await this.prisma.knowledgeBase.create({ data: kb }));

@@ -1,6 +1,6 @@
 /** The artifact rows on the app's database (PGlite or PostgreSQL), migration 0013. */
-import type { PrismaClient } from '../store/prisma/generated/client';
-import type { ArtifactRecord, ArtifactStore } from './types';
+import type { ArtifactRecord, ArtifactStore } from '../../artifacts/types';
+import type { PrismaClient } from './generated/client';
 
 export class PrismaArtifactStore implements ArtifactStore {
   constructor(private readonly prisma: PrismaClient) {}

@@ -4,9 +4,9 @@
  * and saving a known fact again refreshes its embedding and `updated_at` (which also resets its time decay).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient } from '../../store/prisma/generated/client';
-import type { MemoryRecord, MemoryScope, MemoryStore } from '../types';
-import { DEFAULT_WORKSPACE_ID } from '../../store/types';
+import type { MemoryRecord, MemoryScope, MemoryStore } from '../../agent/types';
+import { DEFAULT_WORKSPACE_ID } from '../types';
+import { Prisma, type PrismaClient } from './generated/client';
 
 export const scopeKey = (s: MemoryScope) =>
   s.kind === 'global' ? `workspace:${s.workspaceId ?? DEFAULT_WORKSPACE_ID}` : `workflow:${s.workflowId}`;
