@@ -34,7 +34,6 @@ import { defineNode } from '../engine/nodes/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';
 import { createLangGraphExecutor } from '../engine/runtime/langgraph-executor';
-import { checkpointerFor } from '../engine/store/prisma/checkpointer';
 import { openDatabase, type Database } from '../engine/store/prisma/database';
 import { PrismaStore } from '../engine/store/prisma/prisma-store';
 
@@ -96,7 +95,7 @@ function paiflow(db: Database, store: string, engine: 'dag' | 'langgraph'): Conf
     bus,
     registry: createDefaultRegistry().register(noop),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
-    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(db) }) },
+    executors: { langgraph: createLangGraphExecutor() },
   });
   return {
     engine: `paiflow-${engine}`,
@@ -236,7 +235,16 @@ export async function runDagOverheadBench(): Promise<Row[]> {
   }
   const embedded = engines.map((e) => paiflow(lite, 'embedded (PGlite)', e));
   const postgres = pgdb ? engines.map((e) => paiflow(pgdb!, 'PostgreSQL', e)) : [];
-  const postgresSaver = pgdb && engines.includes('langgraph') ? await checkpointerFor(pgdb) : undefined;
+  // The reference: raw LangGraph.js with the official PostgresSaver on the same server (PaiFlow keeps no LangGraph
+  // checkpoints of its own: its pauses and resumes start from its node snapshots).
+  const saverPool = pgdb && engines.includes('langgraph') ? new pg.Pool({ connectionString: url, max: 4 }) : undefined;
+  let postgresSaver: BaseCheckpointSaver | undefined;
+  if (saverPool) {
+    const { PostgresSaver } = await import('@langchain/langgraph-checkpoint-postgres');
+    const saver = new PostgresSaver(saverPool, undefined, { schema });
+    await saver.setup();
+    postgresSaver = saver as unknown as BaseCheckpointSaver;
+  }
 
   const rows: Row[] = [];
   try {
@@ -256,6 +264,7 @@ export async function runDagOverheadBench(): Promise<Row[]> {
     for (const o of [...embedded, ...postgres]) await o.close();
     await lite.close();
     rmSync(dir, { recursive: true, force: true });
+    await saverPool?.end();
     if (pgdb) {
       await pgdb.close();
       const c = new pg.Client({ connectionString: url });

@@ -16,16 +16,18 @@ export interface ValidationResult {
   graph?: Graph;
 }
 
-/** Node types that need the state-graph engine (loops, pauses). They land with the LangGraph engine. */
-export const STATE_GRAPH_NODE_TYPES = new Set(['loop', 'human_input']);
-
+/**
+ * The engine a run takes: the one asked for, else the state-graph engine for a graph with a cycle or a node that
+ * iterates (a loop), else the DAG engine. Both pause (human input, tool approvals, breakpoints) the same way.
+ */
 export function chooseEngine(
   graph: Graph,
+  registry: NodeRegistry,
   requested: EngineChoice = 'auto',
   t: Topology = buildTopology(graph),
 ): EngineKind {
   if (requested !== 'auto') return requested;
-  if (graph.nodes.some((n) => STATE_GRAPH_NODE_TYPES.has(n.type))) return 'langgraph';
+  if (graph.nodes.some((n) => registry.capabilitiesOf(n).iterates)) return 'langgraph';
   return findCycle(t) ? 'langgraph' : 'dag';
 }
 
@@ -130,7 +132,7 @@ export function validateGraph(
       }
     }
     const tgt = idx.has(e.target) ? graph.nodes[idx.get(e.target)!] : undefined;
-    if (tgt?.type === 'start')
+    if (tgt && registry.capabilitiesOf(tgt).entry)
       errors.push({
         code: 'INVALID_EDGE',
         message: 'the start node cannot have incoming edges',
@@ -138,8 +140,8 @@ export function validateGraph(
       });
   });
 
-  const starts = graph.nodes.map((n, i) => ({ n, i })).filter(({ n }) => n.type === 'start');
-  const ends = graph.nodes.filter((n) => n.type === 'end');
+  const starts = graph.nodes.map((n, i) => ({ n, i })).filter(({ n }) => registry.capabilitiesOf(n).entry);
+  const ends = graph.nodes.filter((n) => registry.capabilitiesOf(n).terminal);
   if (starts.length === 0)
     errors.push({ code: 'MISSING_START', message: 'the workflow needs a start node', path: 'nodes' });
   if (starts.length > 1)
@@ -164,7 +166,7 @@ export function validateGraph(
     });
   }
 
-  const engine = chooseEngine(graph, requested, t);
+  const engine = chooseEngine(graph, registry, requested, t);
   const cycle = findCycle(t);
   if (cycle && engine === 'dag' && !errors.some((e) => e.code === 'GRAPH_CYCLE')) {
     errors.push({
@@ -178,21 +180,6 @@ export function validateGraph(
       nodeIds: cycle,
     });
   }
-
-  // A human-input node pauses the run for an answer: only the state-graph engine can (interrupt + checkpoint). On a
-  // forced DAG engine it would "succeed" with no answer at all, so the combination is refused.
-  if (engine === 'dag')
-    graph.nodes.forEach((n, i) => {
-      if (n.type === 'human_input')
-        errors.push({
-          code: 'HUMAN_INPUT_NEEDS_LANGGRAPH',
-          message:
-            `"${n.data.label ?? n.id}" waits for a person's answer, which only the langgraph engine can pause for: ` +
-            'choose the engine "auto" or "langgraph"',
-          path: `nodes[${i}].type`,
-          nodeIds: [n.id],
-        });
-    });
 
   // Template refs: the root must be `inputs` (declared on the start node) or an upstream node.
   const declared = new Set(

@@ -24,18 +24,9 @@ export interface LoopBodyPlan {
   problem?: ErrorJson;
 }
 
-/** Node types a parallel body may not hold: a nested loop (its own cycle) and a pause for a person. */
-const NOT_IN_PARALLEL_BODY = new Set(['loop', 'human_input']);
 
 const cache = new WeakMap<Plan, Map<string, LoopBodyPlan>>();
 
-/** Whether this loop node's config asks for parallel items (list mode, concurrency > 1). */
-function runsInParallel(registry: NodeRegistry, config: unknown, version?: number): boolean {
-  const parsed = registry.get('loop', version).configSchema.safeParse(config ?? {});
-  if (!parsed.success) return false;
-  const c = parsed.data as { mode?: string; concurrency?: number };
-  return c.mode === 'list' && (c.concurrency ?? 1) > 1;
-}
 
 function bodyOf(plan: Plan, registry: NodeRegistry, loopId: string): LoopBodyPlan {
   const { t, nodes } = plan;
@@ -59,7 +50,9 @@ function bodyOf(plan: Plan, registry: NodeRegistry, loopId: string): LoopBodyPla
   const incoming = new Map<string, GraphEdge[]>();
   for (const id of members) {
     const node = nodes.get(id)!;
-    if (NOT_IN_PARALLEL_BODY.has(node.type) || !registry.has(node.type))
+    // A parallel body may not hold a nested iterating node (its own cycle) or a node that exists to pause.
+    const caps = registry.capabilitiesOf(node);
+    if (caps.iterates || caps.pauses || !registry.has(node.type))
       return fail(
         'LOOP_BODY_NOT_PARALLEL',
         `node "${id}" (${node.type}) cannot run in the body of loop "${loopId}" with concurrency > 1; ` +
@@ -96,7 +89,7 @@ export function parallelLoopsOf(plan: Plan, registry: NodeRegistry): Map<string,
   if (!loops) {
     loops = new Map();
     for (const [id, node] of plan.nodes)
-      if (node.type === 'loop' && runsInParallel(registry, node.data.config, node.data.version))
+      if (registry.capabilitiesOf(node).iterates?.parallel(node.data.config))
         loops.set(id, bodyOf(plan, registry, id));
     cache.set(plan, loops);
   }

@@ -8,11 +8,11 @@
  */
 import type { ErrorJson } from '../errors';
 import type { NodeRunRecord } from '../store/types';
-import type { ExecuteArgs } from '../runtime/dag-executor';
 import type { Plan } from '../runtime/langgraph-plan';
 import type { RunJournal } from '../runtime/run-journal';
 import { runNode } from '../runtime/run-node';
-import { chosenBranches, RunState } from '../runtime/scheduler-core';
+import { chosenBranches, Frontier, launchAll, nodeRunArgs, Outcomes, RunState } from '../runtime/scheduler-core';
+import type { ExecuteArgs } from '../runtime/types';
 import type { LoopBodyPlan } from './body-plan';
 import type { LoopBody, LoopItemOutcome, LoopNodeRun } from './types';
 
@@ -69,35 +69,37 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
     item.succeeded(loopId, pass, ['body']);
 
     const ran: Record<string, LoopNodeRun> = {};
-    const pending = new Set(body.order);
-    const inflight = new Map<string, Promise<void>>();
-    let failed: Extract<LoopItemOutcome, { status: 'failed' | 'cancelled' }> | undefined;
-    let thrown: unknown;
+    const outcomes = new Outcomes();
+    // A branch not taken inside the body is skipped within this item only: no snapshot.
+    const frontier = new Frontier(item, body.incoming, plan.t.outgoing, (id) => item.settled(id, 'skipped'));
+    frontier.considerAll(body.order);
+    const itemA = { ...a, signal, journal };
 
-    const launch = (id: string) => {
-      const node = plan.nodes.get(id)!;
-      const def = a.registry.get(node.type, node.data.version);
-      item.settled(id, 'running');
-      const p = runNode({
-        runId: a.runId,
-        node,
-        def,
-        scope: item.scope,
-        previousAttempts: baseAttempt.get(id)! + index,
-        signal,
-        journal,
-        services: a.services,
-        iteration: basePass.get(id)! + index,
-        persistWithNext: plan.persistWithNext.has(id),
-      })
-        .then(
+    await launchAll({
+      frontier,
+      concurrency: Infinity,
+      stopped: () =>
+        !!outcomes.failed ||
+        !!outcomes.cancelled ||
+        outcomes.stopping ||
+        outcomes.thrown !== undefined ||
+        signal.aborted,
+      launch: (id) => {
+        const node = plan.nodes.get(id)!;
+        const def = a.registry.get(node.type, node.data.version);
+        item.settled(id, 'running');
+        const args = nodeRunArgs(itemA, node, def, item.scope, {
+          previousAttempts: baseAttempt.get(id)! + index,
+          persistWithNext: plan.persistWithNext.has(id),
+        });
+        return runNode({
+          ...args,
+          iteration: basePass.get(id)! + index,
+          // Breakpoints in a parallel body are refused (`problem`); step mode does not stop inside it.
+          pauseBefore: false,
+          breakpointAnswered: false,
+        }).then(
           (out) => {
-            if (out.status === 'succeeded') {
-              item.succeeded(id, out.output, def.outputsFor ? chosenBranches(out.output, out.branch) : null);
-              ran[id] = { index, record: records.get(id)! };
-              return;
-            }
-            item.settled(id, out.status === 'waiting' ? 'failed' : out.status);
             if (out.status === 'waiting') {
               // A pause for a person has no place among parallel items: the node fails, and its snapshot says so.
               const error = {
@@ -113,40 +115,27 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
                 finishedAt: new Date().toISOString(),
               };
               a.journal.stageNode(rec);
-              failed ??= { status: 'failed', nodeId: id, error, record: rec };
-              return;
+              records.set(id, rec);
+              out = { ...out, status: 'failed', error };
             }
-            const error = out.error ?? { code: 'NODE_FAILED', message: `node "${id}" failed` };
-            if (out.status === 'cancelled') failed ??= { status: 'cancelled', nodeId: id, error };
-            else if (failed?.status !== 'failed')
-              failed = { status: 'failed', nodeId: id, error, record: records.get(id) };
+            if (outcomes.node(item, id, out, !!def.outputsFor)) {
+              ran[id] = { index, record: records.get(id)! };
+              frontier.after(id);
+            }
           },
-          (e: unknown) => {
-            item.settled(id, 'failed');
-            thrown ??= e;
-          },
-        )
-        .finally(() => inflight.delete(id));
-      inflight.set(id, p);
-    };
-
-    for (;;) {
-      if (!failed && thrown === undefined && !signal.aborted) {
-        // In topological order, so a skip decided here is seen by the nodes after it in the same sweep.
-        for (const id of body.order) {
-          if (!pending.has(id)) continue;
-          const readiness = item.readiness(body.incoming.get(id)!);
-          if (readiness === 'wait') continue;
-          pending.delete(id);
-          if (readiness === 'skip') item.settled(id, 'skipped');
-          else launch(id);
-        }
-      }
-      if (inflight.size === 0) break;
-      await Promise.race(inflight.values());
+          (e: unknown) => outcomes.threw(item, id, e),
+        );
+      },
+    });
+    if (outcomes.storeError) throw outcomes.storeError;
+    if (outcomes.thrown !== undefined) throw outcomes.thrown;
+    const failed = outcomes.failed ?? outcomes.cancelled;
+    if (failed) {
+      const { nodeId, outcome } = failed;
+      const error = outcome.error ?? { code: 'NODE_FAILED', message: `node "${nodeId}" failed` };
+      if (outcome.status === 'cancelled') return { status: 'cancelled', nodeId, error };
+      return { status: 'failed', nodeId, error, record: records.get(nodeId) };
     }
-    if (thrown !== undefined) throw thrown;
-    if (failed) return failed;
     if (signal.aborted)
       return { status: 'cancelled', nodeId: loopId, error: { code: 'CANCELLED', message: 'the run was cancelled' } };
     return { status: 'succeeded', scope: item.scope, ran };

@@ -51,12 +51,12 @@ export interface NodeCheckpoint {
 /**
  * Thrown by a node's execute() to pause the run on this node (node and run status `waiting`) until
  * POST /api/runs/:id/answer. Save a checkpoint first: the answer is stored with it, and the node is executed again
- * (its checkpoint.load() returns the answer) when the run continues. `prompt` is what the person is shown (JSON; its
- * `kind` names what is asked, e.g. "tool_approval").
+ * (its checkpoint.load() returns the answer) when the run continues. `prompt` is what the person is shown: a
+ * question (text), or JSON whose `kind` names what is asked, e.g. "tool_approval".
  */
 export class NodePause extends Error {
-  constructor(readonly prompt: { kind: string } & Record<string, unknown>) {
-    super(`waiting for a person (${prompt.kind})`);
+  constructor(readonly prompt: string | ({ kind: string } & Record<string, unknown>)) {
+    super(`waiting for a person (${typeof prompt === 'string' ? 'a question' : prompt.kind})`);
     this.name = 'NodePause';
   }
 }
@@ -88,8 +88,6 @@ export interface NodeContext<C = unknown> {
   llm: LlmResolver;
   /** State-graph engine only: how many times this node has run in this run before (loop iterations). */
   iteration: number;
-  /** State-graph engine only: the human's answer when a paused node is resumed. */
-  resume?: unknown;
   /**
    * Agent node: long-term memory, embedder, MCP servers, extra tools, workflows as tools. Absent → those tools are off.
    */
@@ -123,6 +121,30 @@ export interface NodeResult {
   branch?: string | string[];
 }
 
+/**
+ * What the runtime needs to know about a node type. The engines, the validator and the loop runner ask these, never a
+ * type's name, so a new node type with the same needs works without touching them.
+ */
+export interface NodeCapabilities {
+  /** The run's entry: it takes the run's inputs and has no incoming edges. A graph has exactly one. */
+  entry?: boolean;
+  /** The run's outputs are what its terminal nodes produced. A graph has at least one. */
+  terminal?: boolean;
+  /**
+   * It exists to wait for a person (NodePause): a run can pause on it whatever its config, so it is never pinned,
+   * never run on its own, and never in the body of a loop that runs its items in parallel.
+   */
+  pauses?: boolean;
+  /**
+   * It runs the nodes behind its `body` handle once per item or pass, around a cycle (so only on the state-graph
+   * engine), or, when `parallel(config)` says so, all the items itself (engine/loop/). `maxPasses(config)`: its own
+   * limit, which raises that of every node on its cycles. Its output's `index` is the last pass it completed.
+   */
+  iterates?: { maxPasses(config: unknown): number; parallel(config: unknown): boolean };
+  /** It starts a run of another workflow (the node context's `workflows`). */
+  startsChildRuns?: boolean;
+}
+
 export interface NodeDefinition<C = unknown> {
   type: string;
   version: number;
@@ -149,6 +171,8 @@ export interface NodeDefinition<C = unknown> {
    * (run-node.ts persistWithNextIn). It may run while the run's own row is still being inserted.
    */
   pure?: boolean;
+  /** What the runtime must know about this type (see NodeCapabilities); none for an ordinary node. */
+  capabilities?: NodeCapabilities;
   /** Config keys whose templates must not be resolved before execute (the node renders them itself). */
   rawKeys?: string[];
   /**
@@ -163,9 +187,14 @@ export interface NodeDefinition<C = unknown> {
   checkConfig?(config: C): ConfigProblem[];
   /**
    * For a node that pauses (NodePause): checks a person's answer to `prompt` before it is stored; returns the value
-   * to store (e.g. normalised) or a problem (path relative to `answer`), which the API answers with 400.
+   * to store (e.g. normalised) or a problem (path relative to `answer`), which the API answers with 400. `config`:
+   * the node's config as stored in the graph.
    */
-  acceptAnswer?(prompt: Record<string, unknown>, answer: unknown): { value: unknown } | { problem: ConfigProblem };
+  acceptAnswer?(
+    prompt: Record<string, unknown>,
+    answer: unknown,
+    config: unknown,
+  ): { value: unknown } | { problem: ConfigProblem };
   execute(ctx: NodeContext<C>): Promise<NodeResult>;
 }
 

@@ -22,6 +22,7 @@ export type EndConfig = z.infer<typeof endConfigSchema>;
 
 export const endNode = defineNode<EndConfig>({
   type: 'end',
+  capabilities: { terminal: true },
   version: 1,
   label: 'End',
   category: 'flow',

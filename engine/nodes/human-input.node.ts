@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNode } from './define';
+import { defineNode, NodePause, type ConfigProblem } from './define';
 
 export const humanInputConfigSchema = z.strictObject({
   prompt: z
@@ -10,12 +10,29 @@ export const humanInputConfigSchema = z.strictObject({
 });
 export type HumanInputConfig = z.infer<typeof humanInputConfigSchema>;
 
+/** What a human-input node keeps beside its checkpoint once answered (acceptAnswer). */
+interface HumanAnswer {
+  kind: 'human_input';
+  answer: unknown;
+}
+
+/** Checks an answer against the node's answer type: text, true/false, or any JSON. */
+function acceptHumanAnswer(config: unknown, answer: unknown): { value: HumanAnswer } | { problem: ConfigProblem } {
+  const answerType = (config as { answerType?: string } | undefined)?.answerType ?? 'text';
+  const problem = (message: string) => ({ problem: { code: 'INVALID_ANSWER', message, path: '' } });
+  if (answerType === 'boolean' && typeof answer !== 'boolean') return problem('this node expects a true/false answer');
+  if (answerType === 'text' && typeof answer !== 'string') return problem('this node expects a text answer');
+  return { value: { kind: 'human_input', answer } };
+}
+
 /**
- * Pauses the run (status `waiting`) until POST /api/runs/:id/answer. The state-graph engine does the pausing with
- * LangGraph's interrupt(); when resumed, `ctx.resume` holds the answer and this node returns it.
+ * Pauses the run (status `waiting`, the run's `run.waiting` event carrying the rendered question) until
+ * POST /api/runs/:id/answer, like every other pause (NodePause, on either engine): it saves a checkpoint, pauses,
+ * and when the run continues finds the answer beside its checkpoint and returns it.
  */
 export const humanInputNode = defineNode<HumanInputConfig>({
   type: 'human_input',
+  capabilities: { pauses: true },
   version: 1,
   label: 'Human input',
   category: 'flow',
@@ -27,7 +44,12 @@ export const humanInputNode = defineNode<HumanInputConfig>({
     { path: 'answer', description: "The person's answer" },
     { path: 'prompt', description: 'What the person was asked' },
   ],
+  acceptAnswer: (_prompt, answer, config) => acceptHumanAnswer(config, answer),
   async execute(ctx) {
-    return { output: { answer: ctx.resume ?? null, prompt: ctx.config.prompt } };
+    const saved = await ctx.checkpoint.load();
+    const given = saved?.answer as Partial<HumanAnswer> | undefined;
+    if (given?.kind === 'human_input') return { output: { answer: given.answer ?? null, prompt: ctx.config.prompt } };
+    await ctx.checkpoint.save({ asked: ctx.config.prompt });
+    throw new NodePause(ctx.config.prompt);
   },
 });

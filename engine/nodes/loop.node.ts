@@ -46,6 +46,18 @@ function listItems(c: LoopConfig): unknown[] {
  */
 export const loopNode = defineNode<LoopConfig>({
   type: 'loop',
+  capabilities: {
+    iterates: {
+      maxPasses: (config) => {
+        const parsed = loopConfigSchema.safeParse(config ?? {});
+        return parsed.success ? parsed.data.maxIterations : 100;
+      },
+      parallel: (config) => {
+        const parsed = loopConfigSchema.safeParse(config ?? {});
+        return parsed.success && parsed.data.mode === 'list' && parsed.data.concurrency > 1;
+      },
+    },
+  },
   version: 1,
   label: 'Loop',
   category: 'logic',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import type { NodeDefinition } from './define';
+import type { NodeCapabilities, NodeDefinition } from './define';
 import { startNode } from './start.node';
 import { endNode } from './end.node';
 import { llmNode } from './llm.node';
@@ -16,6 +16,8 @@ import { workflowNode } from './workflow.node';
 import { codeNode } from './code.node';
 import { ttsNode } from './tts.node';
 import { imageNode } from './image.node';
+
+const NO_CAPABILITIES: NodeCapabilities = Object.freeze({});
 
 /** The one registry of node types, used by validation, both engines and the editor's palette/forms. */
 export class NodeRegistry {
@@ -43,6 +45,13 @@ export class NodeRegistry {
     const def = list.find((d) => d.version === version);
     if (!def) throw new PaiError('UNKNOWN_NODE_VERSION', `node type "${type}" has no version ${version}`);
     return def;
+  }
+
+  /** A graph node's capabilities (none for an unknown type, which validation reports). */
+  capabilitiesOf(node: { type: string; data?: { version?: number } }): NodeCapabilities {
+    const list = this.byType.get(node.type);
+    const def = list && (list.find((d) => d.version === node.data?.version) ?? list[0]);
+    return def?.capabilities ?? NO_CAPABILITIES;
   }
 
   latest(): NodeDefinition[] {

@@ -75,6 +75,7 @@ export function checkRunInputs(
 
 export const startNode = defineNode<StartConfig>({
   type: 'start',
+  capabilities: { entry: true },
   version: 1,
   label: 'Start',
   category: 'flow',

@@ -36,6 +36,7 @@ const RESERVED_OUTPUTS = new Set(['runId']);
 
 export const workflowNode = defineNode<WorkflowNodeConfig>({
   type: 'workflow',
+  capabilities: { startsChildRuns: true },
   version: 1,
   label: 'Sub-workflow',
   category: 'flow',

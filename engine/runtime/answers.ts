@@ -1,7 +1,7 @@
 /**
- * A person's answer to a waiting run, checked before it is stored: a human-input node's by its answer type, a node
- * that paused itself by what it asked (a breakpoint's by breakpoints.ts, an agent's tool approval by its node type's
- * `acceptAnswer`). A bad answer is a 400 with a path under `answer`.
+ * A person's answer to a waiting run, checked before it is stored beside the paused node's checkpoint: a
+ * breakpoint's by breakpoints.ts, any other by its node type's `acceptAnswer` (a human-input node's answer type, an
+ * agent's tool approval). A bad answer is a 400 with a path under `answer`.
  */
 import { PaiError } from '../errors';
 import type { GraphNode } from '../graph/schema';
@@ -14,16 +14,7 @@ export interface AnswerAuthor {
   name: string;
 }
 
-export function humanAnswer(node: GraphNode, value: unknown): unknown {
-  const answerType = (node.data.config as { answerType?: string } | undefined)?.answerType ?? 'text';
-  if (answerType === 'boolean' && typeof value !== 'boolean')
-    throw new PaiError('INVALID_ANSWER', 'this node expects a true/false answer', { status: 400, path: 'answer' });
-  if (answerType === 'text' && typeof value !== 'string')
-    throw new PaiError('INVALID_ANSWER', 'this node expects a text answer', { status: 400, path: 'answer' });
-  return value;
-}
-
-/** A node that paused itself: the answer checked against what it asked (`waiting.prompt`), with who and when. */
+/** The answer checked against what the paused node asked (`waiting.prompt`), with who and when. */
 export function pauseAnswer(
   registry: NodeRegistry,
   node: GraphNode,
@@ -32,12 +23,13 @@ export function pauseAnswer(
   by?: AnswerAuthor,
 ): Record<string, unknown> {
   const def = registry.has(node.type) ? registry.get(node.type, node.data.version) : undefined;
-  const prompt = (waiting?.prompt ?? {}) as Record<string, unknown>;
+  const asked = waiting?.prompt;
+  const prompt = (asked && typeof asked === 'object' ? asked : { question: asked ?? null }) as Record<string, unknown>;
   const checked =
     prompt.kind === 'breakpoint'
       ? acceptBreakpointAnswer(value)
       : def?.acceptAnswer
-        ? def.acceptAnswer(prompt, value)
+        ? def.acceptAnswer(prompt, value, node.data.config)
         : { value };
   if ('problem' in checked) {
     const p = checked.problem;

@@ -1,11 +1,11 @@
 /**
  * The state-graph engine's plan of a stored graph, computed once per compiled graph: forward and back edges (DFS
  * from the start node), the nodes on cycles and their iteration limits, which snapshots ride with the next commit,
- * and whether a run can pause.
+ * and the straight-line blocks that run as one LangGraph node.
  */
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import { buildTopology, depthFirst, nodesOnCycles, type Topology } from '../graph/topology';
-import type { ExecuteArgs } from './dag-executor';
+import type { ExecuteArgs } from './types';
 import { persistWithNextIn } from './run-node';
 import { settings } from '../config/settings';
 
@@ -20,8 +20,6 @@ export interface Plan {
   startId: string;
   /** Nodes whose snapshot rides with the next commit (RunNodeArgs.persistWithNext). */
   persistWithNext: Set<string>;
-  /** Has a human-input node: runs can pause, so LangGraph checkpoints them. */
-  canPause: boolean;
   /**
    * Straight-line stretches of the graph, each run as ONE LangGraph node: its head's id → the member ids in order
    * (the head first). Every node is in exactly one block; most blocks are a single node.
@@ -36,7 +34,7 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
   const { graph, registry } = args;
   const t = buildTopology(graph);
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
-  const startId = graph.nodes.find((n) => n.type === 'start')!.id;
+  const startId = graph.nodes.find((n) => registry.capabilitiesOf(n).entry)!.id;
   const { back } = depthFirst(t, [startId]);
   const forwardIn = new Map<string, GraphEdge[]>();
   const forwardOut = new Map<string, GraphEdge[]>();
@@ -65,14 +63,12 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
     );
     for (const other of inCycle) {
       const n = nodes.get(other)!;
-      if (n.type === 'loop' && components.get(other) === components.get(id)) {
-        const cfg = registry.get('loop').configSchema.safeParse(n.data.config ?? {});
-        limit = Math.max(limit, (cfg.success ? (cfg.data as { maxIterations: number }).maxIterations : 100) + 1);
-      }
+      const iterates = registry.capabilitiesOf(n).iterates;
+      if (iterates && components.get(other) === components.get(id))
+        limit = Math.max(limit, iterates.maxPasses(n.data.config) + 1);
     }
     maxIter.set(id, limit);
   }
-  const canPause = graph.nodes.some((n) => n.type === 'human_input');
   const { blocks, blockOf } = straightLineBlocks(t, nodes, inCycle, registry, startId);
   return {
     t,
@@ -84,7 +80,6 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
     maxIter,
     startId,
     persistWithNext: persistWithNextIn(t, nodes, registry),
-    canPause,
     blocks,
     blockOf,
   };
@@ -92,8 +87,9 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
 
 /**
  * Basic blocks, as a compiler finds them: a node continues its predecessor's block when the predecessor has that one
- * outgoing edge and chooses no branch, the node has that one incoming edge, and neither is on a cycle or a human-input
- * node (a pause re-runs its LangGraph node from the start; a cycle needs its own trigger). LangGraph's cost per step
+ * outgoing edge and chooses no branch, the node has that one incoming edge, and neither is on a cycle (a cycle needs
+ * its own trigger). A member that pauses ends its block's step; the resume starts the block again, passing over the
+ * members that succeeded. LangGraph's cost per step
  * grows with the number of its nodes (each step walks every channel), so a 400-node chain as 400 LangGraph nodes cost
  * ~12× the DAG engine per node; as one block it runs like the DAG engine, every member still through runNode() with
  * its own snapshot and events, in the same order.
@@ -105,10 +101,7 @@ function straightLineBlocks(
   registry: Pick<ExecuteArgs['registry'], 'has' | 'get'>,
   startId: string,
 ) {
-  const fusible = (id: string) => {
-    const n = nodes.get(id)!;
-    return n.type !== 'human_input' && !inCycle.has(id) && registry.has(n.type);
-  };
+  const fusible = (id: string) => !inCycle.has(id) && registry.has(nodes.get(id)!.type);
   const continuation = (id: string): string | undefined => {
     const outs = t.outgoing.get(id)!;
     if (outs.length !== 1 || !fusible(id)) return undefined;

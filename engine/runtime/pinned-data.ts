@@ -9,7 +9,7 @@
  */
 import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
-import { STATE_GRAPH_NODE_TYPES } from '../graph/validate';
+import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord } from '../store/types';
 import { newSpanId, type RunJournal } from './run-journal';
 
@@ -36,16 +36,15 @@ export function pinnedOf(node: GraphNode): PinnedData | null {
   return p && typeof p === 'object' && !Array.isArray(p) && 'output' in p ? (p as PinnedData) : null;
 }
 
-/** Node types whose output cannot stand in for them: the run's own ends, and nodes that run per pass or pause. */
-const UNPINNABLE = new Set(['start', 'end', ...STATE_GRAPH_NODE_TYPES]);
-
-export function canPin(type: string): boolean {
-  return !UNPINNABLE.has(type);
+/** Whether a node's pinned output may stand in for it: not the run's own ends, nor a node that iterates or pauses. */
+export function canPin(registry: NodeRegistry, node: GraphNode): boolean {
+  const caps = registry.capabilitiesOf(node);
+  return !caps.entry && !caps.terminal && !caps.iterates && !caps.pauses;
 }
 
 /** The draft's pinned nodes as seeds; a pin on a node that runs once per loop pass (on a cycle) is ignored. */
-export function pinnedSeeds(graph: Graph, except?: ReadonlySet<string>): SeededNode[] {
-  const pinned = graph.nodes.filter((n) => canPin(n.type) && pinnedOf(n) && !except?.has(n.id));
+export function pinnedSeeds(graph: Graph, registry: NodeRegistry, except?: ReadonlySet<string>): SeededNode[] {
+  const pinned = graph.nodes.filter((n) => canPin(registry, n) && pinnedOf(n) && !except?.has(n.id));
   if (!pinned.length) return [];
   const t = buildTopology(graph);
   return pinned

@@ -9,7 +9,7 @@ import { totalUsage } from '../llm/prices';
 import type { Usage } from '../llm/types';
 import type { NodeRegistry } from '../nodes/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
-import type { ExecuteArgs, ExecuteResult } from './dag-executor';
+import type { ExecuteArgs, ExecuteResult } from './types';
 import { restoredForm, storedForm } from './large-values';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
@@ -19,9 +19,10 @@ export interface LaunchInfo {
   /** A brand-new run: it has no events yet, so the journal starts at seq 0 without asking the store. */
   fresh?: boolean;
   fromNodeId?: string;
-  answer?: { nodeId: string; value: unknown; threadId?: string };
-  /** The node a person answered (a human-input node, or a node that paused itself and reads its answer itself). */
+  /** The node a person answered: it reads its answer beside its checkpoint when it runs again. */
   answeredNodeId?: string;
+  /** Its operation key (`<nodeId>:<pass>` on a cycle), where the answer is stored. */
+  answeredNodeKey?: string;
   /** Who answered it (the trace says so). */
   answeredBy?: { userId: string; name: string } | null;
   /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
@@ -78,35 +79,13 @@ function costData(j: TalliedJournal) {
 /** Records the outcome: the terminal (or waiting) event and status in one commit. */
 function commitOutcome(
   j: TalliedJournal,
-  { run, graph, previous }: Launch,
+  { run }: Launch,
   result: ExecuteResult,
 ): { patch?: RunPatch; stored: Promise<RunRecord> } {
   if (result.status === 'waiting' && result.waiting) {
+    // The paused node has stored its own `waiting` snapshot (with its input).
     const w = result.waiting;
-    const node = graph.nodes.find((n) => n.id === w.nodeId);
-    // A node that paused itself has stored its own `waiting` snapshot (with its input).
-    if (!w.paused)
-      j.stageNode({
-        runId: run.id,
-        nodeId: w.nodeId,
-        type: node?.type ?? 'human_input',
-        status: 'waiting',
-        attempt: previous.get(w.nodeId)?.attempt ?? 0,
-        input: { prompt: w.prompt },
-        output: null,
-        error: null,
-        usage: null,
-        startedAt: new Date().toISOString(),
-        finishedAt: null,
-        durationMs: null,
-      });
-    j.emit(
-      'run.waiting',
-      w.paused
-        ? { nodeId: w.nodeId, nodeKey: w.nodeKey ?? w.nodeId, prompt: w.prompt }
-        : { nodeId: w.nodeId, prompt: w.prompt, threadId: w.threadId },
-      { nodeId: w.nodeId },
-    );
+    j.emit('run.waiting', { nodeId: w.nodeId, nodeKey: w.nodeKey, prompt: w.prompt }, { nodeId: w.nodeId });
     j.stopAutoFlush();
     return { stored: j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' })) };
   }
@@ -193,9 +172,10 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       previous,
       reuse,
       concurrency: deps.concurrency,
-      answer: info.answer,
       debug: run.debug ?? null,
-      fromNodeId: info.fromNodeId,
+      answered: info.answeredNodeId
+        ? { nodeId: info.answeredNodeId, nodeKey: info.answeredNodeKey ?? info.answeredNodeId }
+        : undefined,
       finish: (r) => {
         if (!finishing) {
           announced = r;

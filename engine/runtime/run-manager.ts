@@ -23,8 +23,9 @@ import {
   type WorkflowStore,
   type RunTriggerKind,
 } from '../store/types';
-import { executeDag, type ExecuteArgs, type ExecuteResult } from './dag-executor';
-import { humanAnswer, pauseAnswer, type AnswerAuthor } from './answers';
+import { executeDag } from './dag-executor';
+import type { ExecuteArgs, ExecuteResult } from './types';
+import { pauseAnswer, type AnswerAuthor } from './answers';
 import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
@@ -151,9 +152,9 @@ export class RunManager {
     const graph = args.graph ?? args.workflow.graph;
     if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run', { status: 500 });
     const engine = this.validated(graph, args.engine ?? args.workflow.engine ?? 'auto');
-    const start = graph.nodes.find((n) => n.type === 'start')!;
+    const start = graph.nodes.find((n) => this.o.registry.capabilitiesOf(n).entry)!;
     const { value: inputs, problems } = checkRunInputs(
-      this.o.registry.get('start').configSchema.parse(start.data.config ?? {}) as StartConfig,
+      this.o.registry.get(start.type, start.data.version).configSchema.parse(start.data.config ?? {}) as StartConfig,
       args.inputs ?? {},
     );
     if (problems.length)
@@ -427,9 +428,9 @@ export class RunManager {
   }
 
   /**
-   * Continues a run paused on a node with the person's answer: a human-input node (its answer is the node's output),
-   * or a node that paused itself (e.g. an agent's tool call waiting for approval: the answer is checked by the
-   * node type and stored beside the node's checkpoint, and the node runs again). `by`: who answered (the trace
+   * Continues a run paused on a node with the person's answer (a human-input node's question, an agent's tool call
+   * waiting for approval, a breakpoint): the answer is checked by what was asked, stored beside the node's
+   * checkpoint, and the run continues from its snapshots, the node running again. `by`: who answered (the trace
    * shows it).
    */
   async answer(runId: string, nodeId: string, value: unknown, by?: AnswerAuthor): Promise<RunRecord> {
@@ -450,9 +451,9 @@ export class RunManager {
     const node = run.graph.nodes.find((n) => n.id === nodeId);
     if (!node)
       throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { status: 404, path: 'nodeId' });
-    const paused = node.type !== 'human_input' && !waiting?.data.threadId;
-    const stored = paused ? pauseAnswer(this.o.registry, node, waiting?.data, value, by) : humanAnswer(node, value);
-    const breakpoint = (stored as { kind?: string }).kind === 'breakpoint' ? (stored as BreakpointAnswer) : null;
+    const stored = pauseAnswer(this.o.registry, node, waiting?.data, value, by);
+    const breakpoint =
+      (stored as { kind?: string }).kind === 'breakpoint' ? (stored as unknown as BreakpointAnswer) : null;
     if (breakpoint?.action === 'stop') return this.cancel(runId);
     // Step: pause before the next node too; Continue: only at the breakpoints.
     const debug =
@@ -463,15 +464,13 @@ export class RunManager {
       ['waiting'],
     );
     if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
-    if (paused) {
-      const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
-      try {
-        if (!(await this.o.store.answerCheckpoint(runId, nodeKey, stored)))
-          throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
-      } catch (e) {
-        await this.o.store.updateRun(runId, { status: 'waiting' }, ['running']).catch(() => {});
-        throw e;
-      }
+    const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
+    try {
+      if (!(await this.o.store.answerCheckpoint(runId, nodeKey, stored)))
+        throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    } catch (e) {
+      await this.o.store.updateRun(runId, { status: 'waiting' }, ['running']).catch(() => {});
+      throw e;
     }
     const previous = new Map(
       (await this.o.store.getNodeRuns(runId)).map((n) => [n.nodeId, n] as [string, NodeRunRecord]),
@@ -480,8 +479,8 @@ export class RunManager {
     const resumed: RunRecord = { ...run, status: 'running', ...(debug ? { debug } : {}) };
     this.launch(resumed, run.graph, previous, reuse, {
       resumed: true,
-      answer: paused ? undefined : { nodeId, value: stored, threadId: waiting?.data.threadId as string | undefined },
       answeredNodeId: nodeId,
+      answeredNodeKey: nodeKey,
       answeredBy: by ?? null,
     });
     return resumed;
@@ -526,7 +525,9 @@ export class RunManager {
     previous: Map<string, NodeRunRecord>,
     reuse: Set<string>,
     info: LaunchInfo,
-    seeded: SeededNode[] = !run.versionId && !info.resumed && !run.debug?.only ? pinnedSeeds(graph) : [],
+    seeded: SeededNode[] = !run.versionId && !info.resumed && !run.debug?.only
+      ? pinnedSeeds(graph, this.o.registry)
+      : [],
   ) {
     const controller = new AbortController();
     for (const s of seeded) {

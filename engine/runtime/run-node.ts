@@ -68,8 +68,6 @@ export interface RunNodeArgs {
   services: NodeServices;
   /** Loop iteration (state-graph engine); 0 on the DAG engine. */
   iteration?: number;
-  /** A human's answer for a resumed human-input node. */
-  resume?: unknown;
   /**
    * Return before the snapshot is stored, with `outcome.durable` to await. The caller must await it before any
    * successor starts; the state-graph engine uses this to overlap the store round trip with LangGraph's own step.
@@ -290,7 +288,6 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           secrets: services.secrets,
           llm: services.llm,
           iteration: a.iteration ?? 0,
-          resume: a.resume,
           agent: a.services.agent,
           knowledge: a.services.knowledge,
           credentials: services.credentials,

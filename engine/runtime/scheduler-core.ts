@@ -1,14 +1,22 @@
 /**
- * What both engines decide the same way, in one place: the state of each edge (live, dead, still open), whether a
- * node is ready, skipped or must wait, which branches a node chose, the reuse of stored snapshots on a resume, skipped
- * snapshots, the run's outputs (its End nodes'), and the error results. The DAG engine schedules with it directly;
- * the state-graph engine keeps only LangGraph's graph build, interrupts and checkpoints (langgraph-executor.ts).
+ * The one runtime every way of running nodes shares — the DAG engine, the state-graph engine's nodes, a parallel
+ * loop's items and the planning of a single-node run: the state of each edge (live, dead, still open), whether a node
+ * is ready, skipped or must wait (the frontier, also on a resume), which branches a node chose, the reuse of stored
+ * snapshots, skipped snapshots, the launch loop (ready → in flight, bounded), the order in which outcomes decide a
+ * result (store failure → cancelled → failed → waiting → succeeded) and the run's outputs (its terminal nodes').
+ * The state-graph engine keeps only LangGraph's graph build (langgraph-executor.ts).
  */
 import type { ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { NodeDefinition } from '../nodes/define';
+import type { NodeRegistry } from '../nodes/registry';
 import type { NodeStatus } from '../store/types';
 import type { TemplateScope } from '../template/resolve';
-import type { ExecuteArgs, ExecuteResult } from './dag-executor';
+import { pausesBefore, breakpointAnswered } from './breakpoints';
+import { nextTurn, turnIsDue } from './event-loop-turns';
+import { StoreWriteError } from './run-journal';
+import type { NodeOutcome, RunNodeArgs } from './run-node';
+import type { ExecuteArgs, ExecuteResult } from './types';
 
 export type EdgeState = 'live' | 'dead' | 'open';
 
@@ -67,8 +75,9 @@ export class RunState {
   /**
    * Seeds what earlier executions of this run established: the stored snapshots listed in `reuse` that succeeded as
    * the same node type are not executed again (and a loop node's completed passes are counted from its index).
+   * `answered`: the paused node a person answered, which runs again in the pass it paused in.
    */
-  seed(a: Pick<ExecuteArgs, 'previous' | 'reuse' | 'registry'>, nodes: Map<string, GraphNode>): void {
+  seed(a: Pick<ExecuteArgs, 'previous' | 'reuse' | 'registry' | 'answered'>, nodes: Map<string, GraphNode>): void {
     for (const id of a.reuse) {
       const prev = a.previous.get(id);
       const node = nodes.get(id);
@@ -76,15 +85,20 @@ export class RunState {
       const def = a.registry.has(node.type) ? a.registry.get(node.type, node.data.version) : undefined;
       this.succeeded(id, prev.output, def?.outputsFor ? chosenBranches(prev.output) : null);
       const index = (prev.output as { index?: unknown } | null)?.index;
-      this.passes.set(id, node.type === 'loop' && typeof index === 'number' ? index + 1 : 1);
+      const iterates = !!def?.capabilities?.iterates;
+      this.passes.set(id, iterates && typeof index === 'number' ? index + 1 : 1);
     }
+    // A node answered in a later pass of its cycle runs again in that pass (its checkpoint's key names it).
+    const key = a.answered?.nodeKey;
+    const pass = key?.startsWith(`${a.answered!.nodeId}:`) ? Number(key.slice(a.answered!.nodeId.length + 1)) : NaN;
+    if (Number.isInteger(pass) && pass > 0) this.passes.set(a.answered!.nodeId, pass);
   }
 
-  /** The run's outputs: what its End nodes produced. */
-  outputs(graphNodes: Iterable<GraphNode>): Record<string, unknown> {
+  /** The run's outputs: what its terminal (End) nodes produced. */
+  outputs(graphNodes: Iterable<GraphNode>, registry: NodeRegistry): Record<string, unknown> {
     let outputs: Record<string, unknown> = {};
     for (const n of graphNodes)
-      if (n.type === 'end' && this.status.get(n.id) === 'succeeded')
+      if (this.status.get(n.id) === 'succeeded' && registry.capabilitiesOf(n).terminal)
         outputs = { ...outputs, ...(this.scope.nodes[n.id]?.output as Record<string, unknown>) };
     return outputs;
   }
@@ -126,3 +140,180 @@ export const cancelledResult = (): ExecuteResult => ({
   outputs: null,
   error: { code: 'CANCELLED', message: 'the run was cancelled' },
 });
+
+/**
+ * Which nodes can run now, and the skips that follow: a node is looked at once every incoming edge is decided; when
+ * every one is dead it is skipped (`onSkip` records it) and its successors are looked at in turn; else it is ready.
+ * Built over a run's state after its stored snapshots were seeded, `consider`-ing every node gives the resume
+ * frontier: what (re)starts, with the skips already decided by what was reused.
+ *
+ * `deferSkips` (the state-graph engine, where a node on a cycle may be skipped on one pass and run on the next):
+ * a node whose inputs are all dead is left undecided, for the node itself to decide when it is triggered.
+ */
+export class Frontier {
+  private readonly ready: string[] = [];
+  private readonly queued = new Set<string>();
+
+  constructor(
+    private readonly state: RunState,
+    private readonly incoming: Map<string, GraphEdge[]>,
+    private readonly outgoing: Map<string, GraphEdge[]>,
+    private readonly onSkip: ((id: string) => void) | 'defer',
+  ) {}
+
+  consider(id: string): void {
+    if (this.state.status.has(id) || this.queued.has(id)) return;
+    const readiness = this.state.readiness(this.incoming.get(id)!);
+    if (readiness === 'wait') return;
+    if (readiness === 'skip') {
+      if (this.onSkip === 'defer') return;
+      this.onSkip(id);
+      this.after(id);
+      return;
+    }
+    this.queued.add(id);
+    this.ready.push(id);
+  }
+
+  /** A node was decided: its successors (among the nodes this frontier knows) may now be ready or skipped. */
+  after(id: string): void {
+    for (const e of this.outgoing.get(id) ?? []) if (this.incoming.has(e.target)) this.consider(e.target);
+  }
+
+  /** Every node of `ids` (in this order), then the successors of the ones already decided: a start or a resume. */
+  considerAll(ids: Iterable<string>): this {
+    const list = [...ids];
+    for (const id of list) this.consider(id);
+    for (const id of list) if (this.state.status.get(id) === 'succeeded') this.after(id);
+    return this;
+  }
+
+  /** The next ready node, or undefined. */
+  take(): string | undefined {
+    const id = this.ready.shift();
+    if (id !== undefined) this.queued.delete(id);
+    return id;
+  }
+
+  /** The ready nodes, in the order they became ready (not taken). */
+  peek(): readonly string[] {
+    return this.ready;
+  }
+}
+
+/**
+ * The one launch loop: takes ready nodes from the frontier and starts them, at most `concurrency` at a time, until
+ * nothing is ready or in flight (or `stopped()`: no new node starts). A chain of pure nodes never waits for I/O, so
+ * it gives other requests a turn every ~10 ms (event-loop-turns.ts).
+ */
+export async function launchAll(o: {
+  frontier: Frontier;
+  concurrency: number;
+  stopped: () => boolean;
+  launch: (id: string) => Promise<void>;
+}): Promise<void> {
+  const inflight = new Map<string, Promise<void>>();
+  for (;;) {
+    if (turnIsDue()) await nextTurn();
+    while (!o.stopped() && inflight.size < o.concurrency) {
+      const id = o.frontier.take();
+      if (id === undefined) break;
+      inflight.set(
+        id,
+        o.launch(id).finally(() => inflight.delete(id)),
+      );
+    }
+    if (inflight.size === 0) return;
+    await Promise.race(inflight.values());
+  }
+}
+
+/**
+ * What the nodes of one execution (or one loop item) came to, and the one order in which it decides the result:
+ * a snapshot that could not be stored → cancelled → the first failure → the first pause → succeeded.
+ */
+export class Outcomes {
+  storeError: StoreWriteError | null = null;
+  /** Thrown by a node's runtime other than a store failure (a bug): the first one. */
+  thrown: unknown = undefined;
+  failure: ErrorJson | null = null;
+  /** The first node that failed, and its outcome. */
+  failed?: { nodeId: string; outcome: NodeOutcome };
+  /** The first node that was cancelled on its own (its attempt aborted). */
+  cancelled?: { nodeId: string; outcome: NodeOutcome };
+  waiting?: NonNullable<ExecuteResult['waiting']>;
+
+  /**
+   * Records a node's outcome in `state` and here; true when it succeeded (its successors may be ready).
+   * `branching`: the node's type chooses branches (its output's `branch`).
+   */
+  node(state: RunState, id: string, out: NodeOutcome, branching: boolean): boolean {
+    if (out.status === 'succeeded') {
+      state.succeeded(id, out.output, branching ? chosenBranches(out.output, out.branch) : null);
+      return true;
+    }
+    state.settled(id, out.status);
+    if (out.status === 'failed') {
+      this.failure ??= nodeFailure(id, out.error);
+      this.failed ??= { nodeId: id, outcome: out };
+    }
+    if (out.status === 'cancelled') this.cancelled ??= { nodeId: id, outcome: out };
+    if (out.status === 'waiting') this.waiting ??= { nodeId: id, nodeKey: out.nodeKey ?? id, prompt: out.pause };
+    return false;
+  }
+
+  /** A node's runtime threw: a store failure stops the run; anything else fails it as ENGINE_ERROR. */
+  threw(state: RunState, id: string, err: unknown): void {
+    state.settled(id, 'failed');
+    if (err instanceof StoreWriteError) this.storeError ??= err;
+    else {
+      this.thrown ??= err;
+      this.failure ??= { code: 'ENGINE_ERROR', message: (err as Error).message, details: { nodeId: id } };
+    }
+  }
+
+  /** A failure not tied to a node's own outcome (a loop limit, the engine's own error). */
+  fail(error: ErrorJson): void {
+    this.failure ??= error;
+  }
+
+  /** Whether no new node may start: a snapshot could not be stored. */
+  get stopping(): boolean {
+    return this.storeError !== null;
+  }
+
+  /** The result, in the one order; `succeeded()` builds the success (it may still find nodes left undecided). */
+  result(signal: AbortSignal, succeeded: () => ExecuteResult): ExecuteResult {
+    if (this.storeError) return storeFailedResult(this.storeError);
+    if (signal.aborted) return cancelledResult();
+    if (this.failure) return failedResult(this.failure);
+    // Paused for a person: its descendants wait for the answer; every independent branch has finished.
+    if (this.waiting) return { status: 'waiting', outputs: null, error: null, waiting: this.waiting };
+    return succeeded();
+  }
+}
+
+/** The arguments of runNode() that every way of running a node passes alike; callers add what is theirs. */
+export function nodeRunArgs(
+  a: ExecuteArgs,
+  node: GraphNode,
+  def: NodeDefinition,
+  scope: TemplateScope,
+  o: { previousAttempts: number; persistWithNext: boolean },
+): RunNodeArgs {
+  return {
+    runId: a.runId,
+    node,
+    def,
+    scope,
+    previousAttempts: o.previousAttempts,
+    signal: a.signal,
+    journal: a.journal,
+    services: a.services,
+    persistWithNext: o.persistWithNext,
+    pauseBefore: pausesBefore(a, node),
+    breakpointAnswered: breakpointAnswered(a, node),
+    // A single-node run's edited input, when given, is what its node runs with (single-node-run.ts).
+    configOverride: a.debug?.only === node.id ? a.debug.input : undefined,
+  };
+}

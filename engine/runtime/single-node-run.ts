@@ -14,7 +14,6 @@
 import { PaiError } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
-import { STATE_GRAPH_NODE_TYPES } from '../graph/validate';
 import type { NodeRegistry } from '../nodes/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
 import type { TraceEvent } from '../events/types';
@@ -30,7 +29,7 @@ import type {
 } from '../store/types';
 import { pinnedOf, seededRecord, type SeededNode } from './pinned-data';
 import type { RunManager } from './run-manager';
-import { RunState } from './scheduler-core';
+import { Frontier, RunState } from './scheduler-core';
 
 /** The values of an earlier run of the workflow: the one the caller named, or its last run. */
 export interface UpstreamRun {
@@ -76,8 +75,8 @@ function valueOf(
   });
   const up = req.upstream ?? {};
   if (Object.prototype.hasOwnProperty.call(up, node.id)) return seed(up[node.id], { seeded: 'upstream' });
-  if (node.type === 'start') {
-    const config = registry.get('start').configSchema.parse(node.data.config ?? {}) as StartConfig;
+  if (registry.capabilitiesOf(node).entry) {
+    const config = registry.get(node.type, node.data.version).configSchema.parse(node.data.config ?? {}) as StartConfig;
     return seed(checkRunInputs(config, inputs).value, { seeded: 'inputs' });
   }
   const snap = snapshots.get(node.id);
@@ -98,7 +97,8 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
   const def = registry.get(node.type, node.data.version);
   const t = buildTopology(graph);
   const ancestors = ancestorsOf(t, nodeId);
-  if (ancestors.has(nodeId) || STATE_GRAPH_NODE_TYPES.has(node.type))
+  const caps = registry.capabilitiesOf(node);
+  if (ancestors.has(nodeId) || caps.iterates || caps.pauses)
     throw new PaiError(
       'SINGLE_NODE_IN_LOOP',
       `"${node.data.label ?? nodeId}" runs once per loop pass (or pauses the run): run the workflow instead`,
@@ -153,15 +153,9 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
     },
     byId,
   );
+  // The run's frontier: the ancestors a seeded condition skipped are decided; anything else undecided is missing.
   const st = buildTopology(sub);
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const id of ancestors)
-      if (!state.status.has(id) && state.readiness(st.incoming.get(id)!) === 'skip') {
-        state.settled(id, 'skipped');
-        changed = true;
-      }
-  }
+  new Frontier(state, st.incoming, st.outgoing, (id) => state.settled(id, 'skipped')).considerAll(st.ids);
   const missing = nodes.filter((n) => n.id !== nodeId && !state.status.has(n.id)).map((n) => n.id);
   if (missing.length)
     throw new PaiError(

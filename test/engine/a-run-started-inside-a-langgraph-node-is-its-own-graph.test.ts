@@ -1,7 +1,7 @@
 // A run started from inside a node of a run on the state-graph engine (what the agent's workflow tool does) is a run
 // of its own, not a LangGraph subgraph of the caller: a child with a human-input node pauses in `waiting` (the tool
 // reports that to the agent) and can be answered later. Before graph nodes stopped running inside LangChain's
-// async-local context, the child inherited the caller's LangGraph config and its interrupt() failed it with
+// async-local context, the child inherited the caller's LangGraph config and its pause failed it with
 // ENGINE_ERROR.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

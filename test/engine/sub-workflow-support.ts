@@ -14,7 +14,6 @@ import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
 import { RunManager } from '@/engine/runtime/run-manager';
-import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import { openTestDb, type TestDb } from '../support/databases';
@@ -45,7 +44,7 @@ export async function createSubWorkflowHarness(o: { maxDepth?: number } = {}): P
     registry: createDefaultRegistry().register(probeNode),
     services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined }, agent },
     heartbeatMs: 500,
-    executors: { langgraph: createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) }) },
+    executors: { langgraph: createLangGraphExecutor() },
   });
   agent.workflows = createWorkflowRunner({ runs, workflows: store, store, maxDepth: o.maxDepth });
   const id = () => randomUUID().replace(/-/g, '').slice(0, 12);

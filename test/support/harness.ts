@@ -16,7 +16,6 @@ import { defineNode, type NodeDefinition } from '@/engine/nodes/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager, type Executor } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { checkpointerFor } from '@/engine/store/prisma/checkpointer';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { RunRecord, RunStore } from '@/engine/store/types';
 import { openTestDb, type TestDb } from './databases';
@@ -102,7 +101,7 @@ export async function createHarness(kind: 'pglite' | 'postgres', opts: HarnessOp
   const bus = new InProcessEventBus(1000);
   const registry = createDefaultRegistry().register(probeNode);
   for (const def of opts.nodes ?? []) registry.register(def);
-  const langgraph: Executor = createLangGraphExecutor({ checkpointer: () => checkpointerFor(tdb.db) });
+  const langgraph: Executor = createLangGraphExecutor();
   const runs = new RunManager({
     store: runStore,
     workflows: store,

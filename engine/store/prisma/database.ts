@@ -10,7 +10,7 @@ import { takeLockFile } from '../lock-file';
 import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
-import { RemotePGlite, type RemoteTx } from './pglite-remote';
+import { RemotePGlite } from './pglite-remote';
 import { spinMsFor, ThreadClient, threadError } from './thread-client';
 import { settings } from '../../config/settings';
 
@@ -21,77 +21,9 @@ export interface Database {
   describe: string;
   /** The driver itself, bypassing Prisma: used by the store's hot path (one statement per node commit). */
   sql: SqlRunner;
-  /** A `pg.Pool`-compatible handle for libraries that want one (LangGraph's PostgresSaver). */
-  pool: PgPoolLike;
-  /** The PostgreSQL schema in use (checkpoint tables go there too). */
+  /** The PostgreSQL schema in use. */
   schema: string;
   close(): Promise<void>;
-}
-
-/** The subset of pg.Pool that PostgresSaver uses. */
-export interface PgPoolLike {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-  connect(): Promise<{ query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; release(): void }>;
-  end(): Promise<void>;
-}
-
-/**
- * PGlite as a pg.Pool for PostgresSaver: a client's BEGIN opens a PGlite transaction (which holds PGlite's lock, so
- * nothing interleaves), queries run inside it, COMMIT/ROLLBACK end it. Outside BEGIN, queries go straight to PGlite.
- */
-function pglitePool(pglite: RemotePGlite): PgPoolLike {
-  const run = async (
-    q: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[] }>; exec: (s: string) => Promise<unknown> },
-    sql: string,
-    params?: unknown[],
-  ) => {
-    if (params && params.length) return { rows: (await q.query(sql, params)).rows };
-    return { rows: (await q.query(sql)).rows };
-  };
-  return {
-    query: (sql, params) => run(pglite, sql, params),
-    async end() {
-      /* PGlite is closed with the database */
-    },
-    async connect() {
-      let tx: RemoteTx | undefined;
-      let finish: ((commit: boolean) => void) | undefined;
-      let done: Promise<unknown> | undefined;
-      const client = {
-        async query(sql: string, params?: unknown[]) {
-          const verb = sql.trim().toUpperCase();
-          if (verb === 'BEGIN') {
-            await new Promise<void>((ready) => {
-              done = pglite
-                .transaction(async (t) => {
-                  tx = t;
-                  const commit = await new Promise<boolean>((r) => {
-                    finish = r;
-                    ready();
-                  });
-                  if (!commit) await t.rollback();
-                })
-                .catch(() => {});
-            });
-            return { rows: [] };
-          }
-          if (verb === 'COMMIT' || verb === 'ROLLBACK') {
-            finish?.(verb === 'COMMIT');
-            await done;
-            tx = undefined;
-            finish = undefined;
-            done = undefined;
-            return { rows: [] };
-          }
-          return run(tx ?? pglite, sql, params);
-        },
-        release() {
-          if (finish) finish(false);
-        },
-      };
-      return client;
-    },
-  };
 }
 
 export interface OpenOptions {
@@ -200,7 +132,6 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
     prisma,
     describe: 'postgres',
     sql: runner,
-    pool: pool as unknown as PgPoolLike,
     schema: schema ?? 'public',
     close: async () => {
       await prisma.$disconnect();
@@ -247,7 +178,6 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       prisma,
       describe: 'pglite',
       sql: runner,
-      pool: pglitePool(db),
       schema: 'public',
       close: async () => {
         await prisma.$disconnect();

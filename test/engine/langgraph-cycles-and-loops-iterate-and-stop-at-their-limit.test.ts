@@ -1,8 +1,7 @@
 // Guarantees: on the LangGraph engine, cycles and loop nodes iterate the right number of times (recorded as node
-// attempts), endless loops fail with a clear error instead of hanging, and a human-input node pauses the run in
-// `waiting` until answered — also across a restart (checkpoint in our own database).
+// attempts), and endless loops fail with a clear error instead of hanging. (Human input, on either engine:
+// human-input-pauses-on-either-engine-and-survives-a-restart.test.ts.)
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
 import { storeKinds } from '../support/databases';
@@ -132,67 +131,5 @@ describe.each(kinds)('LangGraph engine on %s', (kind) => {
     const run = await h.runToEnd(await h.createWorkflow(g), { items: [1, 2, 3, 4] });
     expect(run.status).toBe('failed');
     expect(run.error?.code).toBe('LOOP_LIMIT');
-  });
-
-  const HITL: Graph = {
-    nodes: [
-      n('start', 'start', { inputs: [{ name: 'doc', type: 'string' }] }),
-      n('draft', 'probe'),
-      n('ask', 'human_input', { prompt: 'Approve publishing {{inputs.doc}}?', answerType: 'text' }),
-      n('publish', 'template', { template: '{{inputs.doc}} → {{ask.output.answer}}' }),
-      n('end', 'end', { outputs: [{ name: 'result', value: '{{publish.output.text}}' }] }),
-    ],
-    edges: [e('start', 'draft'), e('draft', 'ask'), e('ask', 'publish'), e('publish', 'end')],
-  };
-
-  it('human input: run → waiting → answer → succeeds; answering a run that is not waiting → 409', async () => {
-    const h = await harness();
-    const wf = (await h.store.getWorkflow(await h.createWorkflow(HITL)))!;
-    const { run } = await h.runs.start({ workflow: wf, inputs: { doc: 'report.pdf' } });
-    expect(run.engine).toBe('langgraph');
-    await h.runs.waitFor(run.id);
-    const waiting = (await h.store.getRun(run.id))!;
-    expect(waiting.status).toBe('waiting');
-    const ev = (await h.events(run.id)).at(-1)!;
-    expect(ev.type).toBe('run.waiting');
-    expect(ev.data.prompt).toBe('Approve publishing report.pdf?');
-    const nodes = Object.fromEntries((await h.store.getNodeRuns(run.id)).map((x) => [x.nodeId, x.status]));
-    expect(nodes.ask).toBe('waiting');
-
-    await expect(h.runs.answer(run.id, 'draft', 'yes')).rejects.toMatchObject({ status: 409, code: 'WRONG_NODE' });
-    await h.runs.answer(run.id, 'ask', 'approved');
-    await h.runs.waitFor(run.id);
-    const done = (await h.store.getRun(run.id))!;
-    expect(done.status).toBe('succeeded');
-    expect(done.outputs).toEqual({ result: 'report.pdf → approved' });
-    expect(probeCalls.get('draft')).toBe(1);
-    const err = await h.runs.answer(run.id, 'ask', 'again').catch((x) => x);
-    expect(err).toBeInstanceOf(PaiError);
-    expect(err).toMatchObject({ status: 409, code: 'RUN_NOT_WAITING' });
-  });
-
-  it('human input: the wait survives a restart (new process view of the same database)', async () => {
-    const h1 = await harness();
-    const wf = (await h1.store.getWorkflow(await h1.createWorkflow(HITL)))!;
-    const { run } = await h1.runs.start({ workflow: wf, inputs: { doc: 'memo' } });
-    await h1.runs.waitFor(run.id);
-    expect((await h1.store.getRun(run.id))!.status).toBe('waiting');
-    const threadId = (await h1.events(run.id)).at(-1)!.data.threadId as string;
-    const rows = await h1.tdb.db.sql.query<{ n: string }>(
-      'SELECT count(*)::text AS n FROM checkpoints WHERE thread_id = $1',
-      [threadId],
-    );
-    expect(Number(rows[0].n)).toBeGreaterThan(0); // the pause is a LangGraph checkpoint in our own database
-    await h1.runs.close();
-    await h1.tdb.reopen();
-    const h2 = await createHarness(kind, { tdb: h1.tdb });
-    harnesses.push(h2);
-    expect(await h2.runs.recover(new Date(Date.now() + 1000))).not.toContain(run.id); // waiting is not orphaned
-    await h2.runs.answer(run.id, 'ask', 'ship it');
-    await h2.runs.waitFor(run.id);
-    const done = (await h2.store.getRun(run.id))!;
-    expect(done.status).toBe('succeeded');
-    expect(done.outputs).toEqual({ result: 'memo → ship it' });
-    expect(probeCalls.get('draft')).toBe(1);
   });
 });

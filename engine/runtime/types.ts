@@ -1,0 +1,49 @@
+/**
+ * What an engine is given and what it answers: the contract between RunManager (which decides when a run executes),
+ * run-execution.ts (which records the outcome) and the two engines (dag-executor.ts, langgraph-executor.ts).
+ */
+import type { ErrorJson } from '../errors';
+import type { Graph } from '../graph/schema';
+import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRunRecord, RunDebug } from '../store/types';
+import type { RunJournal } from './run-journal';
+import type { NodeServices } from './run-node';
+
+export interface ExecuteArgs {
+  runId: string;
+  graph: Graph;
+  inputs: Record<string, unknown>;
+  registry: NodeRegistry;
+  services: NodeServices;
+  journal: RunJournal;
+  signal: AbortSignal;
+  /** Stored snapshots: succeeded ones listed in `reuse` are not executed again; attempts continue from them. */
+  previous: Map<string, NodeRunRecord>;
+  reuse: Set<string>;
+  concurrency?: number;
+  /**
+   * The paused node a person just answered, and its operation key (`<nodeId>` or `<nodeId>:<pass>` on a cycle): it
+   * runs again in the pass it paused in, and finds the answer beside that pass's checkpoint.
+   */
+  answered?: { nodeId: string; nodeKey: string };
+  /** An editor test run's breakpoints and step mode (breakpoints.ts). */
+  debug?: RunDebug | null;
+  /**
+   * An engine may announce the run's result before it returns, once nothing can change it (every node decided):
+   * the manager then starts the run's final commit at once, overlapping the engine's own wind-down. The engine
+   * must return the result it announced.
+   */
+  finish?: (result: ExecuteResult) => void;
+}
+
+export interface ExecuteResult {
+  status: 'succeeded' | 'failed' | 'cancelled' | 'waiting';
+  outputs: Record<string, unknown> | null;
+  error: ErrorJson | null;
+  /**
+   * Set when status is `waiting`: the node that paused (NodePause: a person's answer, a tool approval, a
+   * breakpoint), what it asks, and its operation key, where the answer is stored beside its checkpoint. Its
+   * snapshot is stored; it runs again when answered.
+   */
+  waiting?: { nodeId: string; prompt: unknown; nodeKey: string };
+}
