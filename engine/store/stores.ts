@@ -4,7 +4,7 @@
  * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
  */
 import type { SkillUploadStore } from '../agent/skills/types';
-import type { MemoryStore } from '../agent/types';
+import type { MemoryStore } from '../node-kit/agent-services';
 import type { ArtifactStore } from '../artifacts/types';
 import type { KnowledgeCatalog } from '../knowledge/catalog';
 import type { AccountRepository, SignInAttempts } from './accounts';
@@ -13,6 +13,7 @@ import type { AuditLog } from './audit';
 import type { CredentialRepository } from './credentials';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from './publishing';
 import type { TriggerRepository } from './triggers';
+import type { NewWorkflow } from './types';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -42,6 +43,11 @@ export interface Stores {
   readonly knowledgeCatalog: KnowledgeCatalog;
   /** The rows of files runs produced (their bytes are in the blob store). */
   readonly artifacts: ArtifactStore;
+  /**
+   * Creates `workflows` in one transaction the first time a database is seeded; later calls do nothing, also after
+   * the workflows were deleted. True when it seeded.
+   */
+  seedOnce(workflows: NewWorkflow[]): Promise<boolean>;
   /** Resolves when the database answers a trivial query; rejects with the driver's error when it does not. */
   ping(): Promise<void>;
   close(): Promise<void>;

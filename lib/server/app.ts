@@ -1,6 +1,7 @@
 /**
- * Builds the app's services once per process from the environment: database (PGlite or PostgreSQL), event bus,
- * node registry, LLM resolver, SSRF-guarded fetch and the run manager. Route handlers call `getApp()`.
+ * Builds the app's services once per process from the environment: the stores (PGlite or PostgreSQL), event bus,
+ * node registry, LLM resolver, SSRF-guarded fetch and the run manager. Route handlers call `getApp()`; what it
+ * answers is the App type (./app-types.ts).
  * Nothing here runs at import time, so `next build` never opens the database.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,26 +13,22 @@ import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { closeCpuPools } from '@/engine/cpu/pool';
-import type { Artifacts } from '@/engine/artifacts/artifacts';
 import { createArtifacts } from '@/engine/artifacts/create-artifacts';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
-import { createDefaultRegistry, type NodeRegistry } from '@/engine/nodes/registry';
+import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import type { Database } from '@/engine/store/prisma/database';
-import { databaseBehind } from '@/engine/store/prisma/stores';
 import { openStores } from '@/engine/store/open-stores';
 import type { AppStore } from '@/engine/store/publishing';
 import type { Stores } from '@/engine/store/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { readQueueConfig } from '@/engine/queue/config';
-import type { QueueMode, QueueRole } from '@/engine/queue/queue-mode';
+import type { QueueRole } from '@/engine/queue/queue-mode';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { KnowledgeService } from '@/engine/knowledge/types';
 import { loadSettings } from '@/engine/config/settings';
 import { appConfigOf, type AppConfig } from './config';
 import { createAgentServices } from './agent';
-import type { AgentServices } from '@/engine/agent/types';
 import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge';
 import { envSecrets } from './secrets';
 import { Accounts } from './auth/accounts';
@@ -40,48 +37,7 @@ import { loadMasterKey } from './credentials/master-key';
 import { SkillsService } from './skills';
 import { startTelemetry } from './telemetry';
 import { Scheduler } from './triggers/scheduler';
-
-export interface App {
-  config: AppConfig;
-  db: Database;
-  /** Runs, workflows and what publishing keeps (the same object as `stores.runs`). */
-  store: AppStore;
-  /** Everything kept in the database, as interfaces (engine/store/stores.ts). */
-  stores: Stores;
-  bus: EventBus;
-  registry: NodeRegistry;
-  runs: RunManager;
-  knowledge: KnowledgeBaseService;
-  accounts: Accounts;
-  credentials: CredentialVault;
-  /** Files runs produced (speech, images): the blob store and their rows (engine/artifacts/). */
-  artifacts: Artifacts;
-  /** Agent skills: SKILLS_DIR and the workspaces' uploads. */
-  skills: SkillsService;
-  /** The Agent node's services (MCP servers, skills, memory), for routes that list what an agent may use. */
-  agent: AgentServices;
-  /**
-   * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
-   */
-  queue: QueueMode | null;
-  /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
-  scheduler: Scheduler | null;
-  /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
-  health(): AppHealth;
-  /** Where each part lives (data folder, hosts): for admins only. */
-  healthDetails(): Record<string, string | null>;
-  close(): Promise<void>;
-}
-
-export interface AppHealth {
-  db: string;
-  bus: string;
-  search: string;
-  llm: string;
-  workers: string;
-  /** Parts that do not work right now, with the reason (the route adds `db` when the database does not answer). */
-  down: Record<string, string>;
-}
+import type { App } from './app-types';
 
 /**
  * `config`: default from the settings (a test may give its own). `role: 'worker'`: a queue worker process
@@ -102,7 +58,6 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     dataDir: config.dataDir,
     schema: config.databaseSchema,
   });
-  const db = databaseBehind(stores);
   // Queue workers cannot read the embedded knowledge index (it lives in this process's data folder).
   if (qm && role === 'app' && !config.elasticsearchUrl)
     await refuseEmbeddedKnowledgeUnderQueue(stores).catch(async (e) => {
@@ -193,7 +148,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     artifacts.startSweeper(ARTIFACT_SWEEP_MS, (e) =>
       console.warn('[paiflow] artifact sweep failed:', (e as Error)?.message ?? e),
     );
-  if (config.seedExample && role === 'app') await seedOnce(db);
+  if (config.seedExample && role === 'app') await seedExamples(stores);
   if (config.owner && role === 'app' && !(await accounts.hasUsers()))
     await accounts.setup(config.owner).catch((e) => {
       if ((e as { code?: string }).code !== 'SETUP_DONE') throw e;
@@ -203,7 +158,6 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
 
   const app: App = {
     config,
-    db,
     store,
     stores,
     bus,
@@ -273,27 +227,20 @@ function hostOf(url: string): string {
 }
 
 /**
- * Seeds the example workflow on a fresh database only (deleting it later does not bring it back), into the default
- * workspace, which the owner gets at setup.
+ * Seeds the example workflows on a fresh database only (deleting them later does not bring them back), into the
+ * default workspace, which the owner gets at setup.
  */
-async function seedOnce(db: Database) {
-  const done = await db.prisma.appMeta.findUnique({ where: { key: 'seeded' } });
-  if (done) return;
-  await db.prisma.$transaction(async (tx) => {
-    for (const example of [SUPPORT_TRIAGE_EXAMPLE, AGENT_TEAM_EXAMPLE]) {
-      await tx.workflow.create({
-        data: {
-          id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-          name: example.name,
-          description: example.description,
-          graph: example.graph as object,
-          engine: 'auto',
-          workspaceId: DEFAULT_WORKSPACE_ID,
-        },
-      });
-    }
-    await tx.appMeta.create({ data: { key: 'seeded', value: { at: new Date().toISOString() } } });
-  });
+async function seedExamples(stores: Stores): Promise<void> {
+  await stores.seedOnce(
+    [SUPPORT_TRIAGE_EXAMPLE, AGENT_TEAM_EXAMPLE].map((example) => ({
+      id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      name: example.name,
+      description: example.description,
+      graph: example.graph,
+      engine: 'auto' as const,
+      workspaceId: DEFAULT_WORKSPACE_ID,
+    })),
+  );
 }
 
 /** Knowledge search for nodes: a run finds only the knowledge bases of its own workspace. */

@@ -12,7 +12,7 @@ import type { NodeRegistry } from '@/engine/nodes/registry';
 import { nameSchema } from '@/engine/text/names';
 import type { Locale } from '@/lib/i18n/locales';
 import { MESSAGES } from '@/messages';
-import type { App } from './app';
+import type { App } from './app-types';
 import type { Caller } from './auth/authenticate';
 import { uniqueWorkflowName } from './unique-name';
 import { checkWorkflowForSave, newWorkflowId } from './workflows';

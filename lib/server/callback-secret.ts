@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import type { App } from './app';
+import type { App } from './app-types';
 import { newSecret } from './auth/secrets';
 
 export interface CallbackSecret {

@@ -11,7 +11,7 @@
 import type { TraceEvent } from '@/engine/events/types';
 import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord } from '@/engine/store/types';
-import type { App } from './app';
+import type { App } from './app-types';
 import { createdOf, errorJson, failedError, pendingError, TERMINAL, usageOf } from './chat-completions-answers';
 import { contentFromOutputs } from './chat-completions-mapping';
 import { waitForRunToSettle } from './run-waiter';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import type { App } from './app';
+import type { App } from './app-types';
 import type { Caller } from './auth/authenticate';
 import { can } from './auth/policy';
 

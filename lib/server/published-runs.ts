@@ -10,7 +10,7 @@ import { PaiError } from '@/engine/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
-import type { App } from './app';
+import type { App } from './app-types';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
 import { waitForRunToSettle } from './run-waiter';

@@ -8,7 +8,7 @@
  */
 import { PaiError } from '@/engine/errors';
 import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from '@/engine/net/ssrf-guard';
-import type { App } from './app';
+import type { App } from './app-types';
 import { callbackSecretOf } from './callback-secret';
 import { callbackSignatureHeaders } from './callback-signature';
 import { waitForRunToSettle } from './run-waiter';

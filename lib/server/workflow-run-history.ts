@@ -5,7 +5,7 @@
  * The answer stays an array of runs, newest first, as the editor and scripts have always read it.
  */
 import type { WorkflowRecord } from '@/engine/store/types';
-import type { App } from './app';
+import type { App } from './app-types';
 import type { Caller } from './auth/authenticate';
 import { listWorkspaceRuns, RUNS_PAGE_DEFAULT, RUNS_PAGE_MAX } from './run-analytics';
 

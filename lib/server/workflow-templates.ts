@@ -20,7 +20,7 @@ import {
 } from '@/engine/templates';
 import { nameSchema } from '@/engine/text/names';
 import { negotiateLocale, requestLocale, type Locale } from '@/lib/i18n/locales';
-import type { App } from './app';
+import type { App } from './app-types';
 import type { Caller } from './auth/authenticate';
 import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
 import { uniqueWorkflowName } from './unique-name';

@@ -8,7 +8,7 @@ import { totalUsage } from '@/engine/llm/prices';
 import type { NodeRegistry } from '@/engine/nodes/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
 import { nameSchema } from '@/engine/text/names';
-import type { App } from './app';
+import type { App } from './app-types';
 import type { Caller } from './auth/authenticate';
 import { checkReferences, referenceSourcesOf } from './workflow-references';
 import { workflowCallCycles } from './workflow-calls';

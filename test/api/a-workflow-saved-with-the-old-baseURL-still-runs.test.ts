@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { validateGraph } from '@/engine/graph/validate';
 import type { Graph } from '@/engine/graph/schema';
-import { createApp, type App } from '@/lib/server/app';
+import { createApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { readConfig } from '@/lib/server/config';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 

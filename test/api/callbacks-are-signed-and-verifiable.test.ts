@@ -20,6 +20,7 @@ import { getApp } from '@/lib/server/app';
 import { verifyCallbackSignature } from '@/lib/server/callback-signature';
 import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from './api-helpers';
 import { bearer } from './v1-endpoint-helpers';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir('paiflow-callback-sig-');
 process.env.SEED_EXAMPLE = '0';
@@ -196,7 +197,7 @@ describe('signed completion callbacks', () => {
   it('the secret is stored encrypted and appears in no run record, answer or log line', async () => {
     const { secret } = await secretOf();
     const app = await getApp();
-    const rows = await app.db.prisma.$queryRaw<Array<{ callback_secret: string }>>`
+    const rows = await databaseOf(app).prisma.$queryRaw<Array<{ callback_secret: string }>>`
       SELECT callback_secret FROM workflows WHERE id = ${wfId}`;
     expect(rows[0].callback_secret).toMatch(/^v1:/);
     expect(rows[0].callback_secret).not.toContain(secret.slice(5, 20));
@@ -204,7 +205,7 @@ describe('signed completion callbacks', () => {
     const { runId, cb } = await asyncRunWithCallback('leak check');
     const editorView = await call(getRun, 'GET', `/api/runs/${runId}`, { params: { runId } });
     const v1View = await call(v1GetRun, 'GET', `/api/v1/runs/${runId}`, { params: { runId }, headers: bearer(apiKey) });
-    const events = await app.db.prisma.runEvent.findMany({ where: { runId } });
+    const events = await databaseOf(app).prisma.runEvent.findMany({ where: { runId } });
     const everything = [
       editorView.text,
       v1View.text,

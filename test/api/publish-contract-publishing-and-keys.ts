@@ -14,6 +14,7 @@ import { getApp } from '@/lib/server/app';
 import { call, expectError, simpleGraph } from './api-helpers';
 import type { PublishContract } from './publish-contract-context';
 import { bearer } from './v1-endpoint-helpers';
+import { databaseOf } from '../support/database-of';
 
 export function publishingAndKeysContract(ctx: PublishContract) {
   describe('publishing', () => {
@@ -119,7 +120,7 @@ export function publishingAndKeysContract(ctx: PublishContract) {
       const kb = await call(createKey, 'POST', `/api/workflows/${ctx.wfB}/api-keys`, { params: { id: ctx.wfB } });
       ctx.keyB = kb.body.key;
 
-      const rows = await (await getApp()).db.prisma.apiKey.findMany({ where: { id: ctx.keyAId } });
+      const rows = await databaseOf(await getApp()).prisma.apiKey.findMany({ where: { id: ctx.keyAId } });
       expect(rows[0].hash).toBe(createHash('sha256').update(ctx.keyA).digest('hex'));
       expect(JSON.stringify(rows)).not.toContain(ctx.keyA.slice(3));
 

@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRuns } from '@/app/api/runs/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { POST as createWorkspace } from '@/app/api/workspaces/route';
-import { getApp, type App } from '@/lib/server/app';
+import { getApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { ownerHeaders } from '../support/owner';
 import { call, expectNoServerErrorsOrStacks, simpleGraph } from './api-helpers';
+import { databaseOf } from '../support/database-of';
 
 interface SeedRun {
   id: string;
@@ -49,7 +51,7 @@ async function insertRuns(app: App, runs: SeedRun[]) {
     started_at: r.startedAt?.replace('Z', '') ?? null,
     finished_at: r.finishedAt?.replace('Z', '') ?? null,
   }));
-  await app.db.sql.query(
+  await databaseOf(app).sql.query(
     `INSERT INTO runs (id, workflow_id, version_id, engine, status, inputs, error, graph, api_key_id,
                        created_at, started_at, finished_at)
      SELECT x.id, x.workflow_id, x.version_id, x.engine, x.status, x.inputs, x.error, '{"nodes":[],"edges":[]}',
@@ -126,7 +128,7 @@ export function runsListSuite(kind: string, cleanup?: () => Promise<void>) {
         for (let v = 1; v <= 3; v++) {
           const id = `ver_${wf}_${v}`;
           versionIds.set(`${wf}:${v}`, id);
-          await app.db.sql.query(
+          await databaseOf(app).sql.query(
             `INSERT INTO workflow_versions (id, workflow_id, version, graph, engine) VALUES ($1, $2, $3, '{}', 'auto')`,
             [id, wf, v],
           );

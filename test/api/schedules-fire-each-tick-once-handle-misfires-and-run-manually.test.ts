@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as fire } from '@/app/api/workflows/[id]/triggers/[triggerId]/run/route';
 import { GET as listRuns } from '@/app/api/runs/route';
 import { GET as getRun } from '@/app/api/runs/[runId]/route';
-import { getApp, type App } from '@/lib/server/app';
+import { getApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { Scheduler } from '@/lib/server/triggers/scheduler';
 import { call, expectError, expectNoServerErrorsOrStacks, useFreshDataDir, waitForRun } from './api-helpers';
 import { created, echoWorkflow, runCount, triggers } from './webhook-triggers-fixture';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir('paiflow-schedules-');
 process.env.SEED_EXAMPLE = '0';
@@ -29,10 +31,10 @@ const scheduler = () => new Scheduler(app, { pollMs: 60_000, misfireGraceMs: GRA
 
 /** The schedule's stored next tick. */
 async function nextTick(id: string): Promise<Date | null> {
-  return (await app.db.prisma.trigger.findUniqueOrThrow({ where: { id } })).nextRunAt;
+  return (await databaseOf(app).prisma.trigger.findUniqueOrThrow({ where: { id } })).nextRunAt;
 }
 async function runsOf(id: string) {
-  return app.db.prisma.run.findMany({ where: { triggerId: id }, orderBy: { createdAt: 'asc' } });
+  return databaseOf(app).prisma.run.findMany({ where: { triggerId: id }, orderBy: { createdAt: 'asc' } });
 }
 const at = (d: Date, ms: number) => new Date(d.getTime() + ms);
 const keyOf = (id: string, tick: Date) => `schedule:${id}:${tick.toISOString()}`;
@@ -223,7 +225,7 @@ describe('what cannot start, and firing by hand', () => {
     expect(a.status, a.text).toBe(202);
     const run = await waitForRun(getRun, a.body.runId);
     expect(run.outputs.title).toBe('by hand');
-    const stored = await app.db.prisma.run.findUniqueOrThrow({ where: { id: a.body.runId } });
+    const stored = await databaseOf(app).prisma.run.findUniqueOrThrow({ where: { id: a.body.runId } });
     expect({ kind: stored.triggerKind, id: stored.triggerId }).toEqual({ kind: 'schedule', id: t.id });
     expect(await nextTick(t.id)).toEqual(tick);
     expectError(

@@ -9,12 +9,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getApp, type App } from '@/lib/server/app';
+import { getApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { dropSchema, postgresAvailable, TEST_DATABASE_URL, uniqueSchema } from '../support/databases';
 import { spawnTsx } from '../support/spawn-tsx';
 import { until } from '../support/until';
 import { expectNoServerErrorsOrStacks, useFreshDataDir } from './api-helpers';
 import { created, echoWorkflow, triggers } from './webhook-triggers-fixture';
+import { databaseOf } from '../support/database-of';
 
 const TICKS_WANTED = 10;
 
@@ -68,7 +70,8 @@ if (await postgresAvailable()) {
       expect(new Set(owners).size).toBe(2);
 
       expect((await triggers.patch(wfId, t.id, { enabled: true })).status).toBe(200);
-      const runs = () => app.db.prisma.run.findMany({ where: { workflowId: wfId }, orderBy: { createdAt: 'asc' } });
+      const runs = () =>
+        databaseOf(app).prisma.run.findMany({ where: { workflowId: wfId }, orderBy: { createdAt: 'asc' } });
       await until(async () => (await runs()).length >= TICKS_WANTED, `${TICKS_WANTED} scheduled runs`, 120_000, 250);
       expect((await triggers.patch(wfId, t.id, { enabled: false })).status).toBe(200);
       // A look that read the schedule just before it was disabled may still start its tick: let it land.

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
-import type { App } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { runEventStream } from '@/lib/server/sse';
 import { readSse } from './publish-contract-suite';
 

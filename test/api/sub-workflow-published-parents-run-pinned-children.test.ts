@@ -17,6 +17,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server'
 import { childGraph, parentGraph } from '../engine/sub-workflow-support';
 import { call, expectError, expectNoServerErrorsOrStacks, useFreshDataDir, waitForRun } from './api-helpers';
 import { bearer } from './v1-endpoint-helpers';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir();
 
@@ -210,7 +211,7 @@ describe('sub-workflows of published parents run the pinned child version', () =
 
   it('a workflow of another workspace cannot be called', async () => {
     const app = await getApp();
-    await app.db.prisma.workspace.create({ data: { id: 'ws_sub_elsewhere', name: 'Elsewhere' } });
+    await databaseOf(app).prisma.workspace.create({ data: { id: 'ws_sub_elsewhere', name: 'Elsewhere' } });
     const foreign = await app.store.createWorkflow({
       id: 'wf_sub_foreign',
       workspaceId: 'ws_sub_elsewhere',

@@ -11,6 +11,7 @@ import { GET as getRun } from '@/app/api/runs/[runId]/route';
 import { getApp } from '@/lib/server/app';
 import { call, expectError, expectNoServerErrorsOrStacks, useFreshDataDir, waitForRun } from './api-helpers';
 import { callHook, created, echoWorkflow, runCount, sign, triggers } from './webhook-triggers-fixture';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir('paiflow-webhook-crud-');
 process.env.SEED_EXAMPLE = '0';
@@ -228,7 +229,9 @@ describe('secrets appear only in the answer that set them', () => {
   });
 
   it('stored sealed: the triggers table holds no secret in plain text', async () => {
-    const rows = await (await getApp()).db.prisma.trigger.findMany({ where: { id: { in: [hmacId, headerId] } } });
+    const rows = await databaseOf(await getApp()).prisma.trigger.findMany({
+      where: { id: { in: [hmacId, headerId] } },
+    });
     expect(rows).toHaveLength(2);
     for (const r of rows) {
       expect(r.secret).toBeTruthy();
@@ -243,7 +246,7 @@ describe('secrets appear only in the answer that set them', () => {
       expect(run.status).toBe('succeeded');
       const events = await app.store.getEvents(id);
       expect(events.length).toBeGreaterThan(2);
-      const stored = JSON.stringify([await app.db.prisma.run.findUnique({ where: { id } }), run, events]);
+      const stored = JSON.stringify([await databaseOf(app).prisma.run.findUnique({ where: { id } }), run, events]);
       for (const s of [...secrets, ...signatures()]) expect(stored).not.toContain(s);
     }
     // The header run did get the rest of the request (so the check above is not vacuous).
@@ -252,7 +255,7 @@ describe('secrets appear only in the answer that set them', () => {
     expect(headers['content-type']).toBe('application/json');
     expect(headers['x-token']).toBeUndefined();
     expect(headers['x-paiflow-client-ip']).toBeUndefined();
-    const audit = JSON.stringify(await app.db.prisma.auditEntry.findMany(), (_k, v) =>
+    const audit = JSON.stringify(await databaseOf(app).prisma.auditEntry.findMany(), (_k, v) =>
       typeof v === 'bigint' ? String(v) : v,
     );
     expect(audit).toContain('trigger.created');

@@ -16,6 +16,7 @@ import { GET as listTriggers, POST as createTrigger } from '@/app/api/workflows/
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
 import { call, type Answer } from './api-helpers';
+import { databaseOf } from '../support/database-of';
 
 /** Start(title, ref?, agent?) → End { title, ref, agent }. */
 export function echoGraph() {
@@ -103,5 +104,5 @@ export function callHook(
 
 /** How many runs a workflow has (any status, any trigger). */
 export async function runCount(wfId: string): Promise<number> {
-  return (await getApp()).db.prisma.run.count({ where: { workflowId: wfId } });
+  return databaseOf(await getApp()).prisma.run.count({ where: { workflowId: wfId } });
 }

@@ -17,6 +17,7 @@ import { getApp } from '@/lib/server/app';
 import { until } from '../support/until';
 import { call, expectError, expectNoServerErrorsOrStacks, waitForRun } from './api-helpers';
 import { callHook, created, echoWorkflow, runCount, sign, triggers } from './webhook-triggers-fixture';
+import { databaseOf } from '../support/database-of';
 
 export function signedCallsSuite(onClose?: () => Promise<void>) {
   const SECRET = 'gh-webhook-secret-0123456789abcdef';
@@ -97,7 +98,7 @@ export function signedCallsSuite(onClose?: () => Promise<void>) {
       expect(row).toMatchObject({ trigger: 'webhook', version: 1 });
       const apiRuns = await call(listRuns, 'GET', `/api/runs?trigger=api&workflowId=${wfId}`);
       expect(apiRuns.body.runs.map((r: any) => r.id)).not.toContain(a.body.runId);
-      const stored = await (await getApp()).db.prisma.run.findUniqueOrThrow({ where: { id: a.body.runId } });
+      const stored = await databaseOf(await getApp()).prisma.run.findUniqueOrThrow({ where: { id: a.body.runId } });
       expect({ kind: stored.triggerKind, id: stored.triggerId }).toEqual({ kind: 'webhook', id: hmacHook.id });
       // The trigger's last run: written at once for a quiet hook, a burst's latest within a second.
       await until(

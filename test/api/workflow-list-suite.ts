@@ -12,6 +12,7 @@ import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
 import { GET as listWf, POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
 import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, waitForRun } from './api-helpers';
+import { databaseOf } from '../support/database-of';
 
 export function workflowListSuite(onClose?: () => Promise<void>) {
   const ids: Record<string, string> = {};
@@ -79,7 +80,7 @@ export function workflowListSuite(onClose?: () => Promise<void>) {
 
     it('reads the last runs of the whole list in one query', async () => {
       const app = await getApp();
-      const spy = vi.spyOn(app.db.sql, 'query');
+      const spy = vi.spyOn(databaseOf(app).sql, 'query');
       try {
         await list();
         const few = spy.mock.calls.length;

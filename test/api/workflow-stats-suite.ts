@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as stats } from '@/app/api/workflows/[id]/stats/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { POST as createWorkspace } from '@/app/api/workspaces/route';
-import { getApp, type App } from '@/lib/server/app';
+import { getApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { ownerHeaders } from '../support/owner';
 import { call, expectNoServerErrorsOrStacks, simpleGraph } from './api-helpers';
+import { databaseOf } from '../support/database-of';
 
 interface NodeSeed {
   node: string;
@@ -117,7 +119,7 @@ async function seed(app: App, workflowId: string, runs: RunSeed[], prefix: strin
       finished_at: naive(Date.parse(r.at) + n.ms),
     })),
   );
-  await app.db.sql.query(
+  await databaseOf(app).sql.query(
     `INSERT INTO runs (id, workflow_id, engine, status, inputs, graph, created_at, started_at, finished_at)
      SELECT x.id, x.workflow_id, 'dag', x.status, '{}', '{"nodes":[],"edges":[]}', x.created_at, x.started_at,
             x.finished_at
@@ -125,7 +127,7 @@ async function seed(app: App, workflowId: string, runs: RunSeed[], prefix: strin
             started_at timestamp(3), finished_at timestamp(3))`,
     [JSON.stringify(runRows)],
   );
-  await app.db.sql.query(
+  await databaseOf(app).sql.query(
     `INSERT INTO node_runs (run_id, node_id, type, status, usage, error, duration_ms, finished_at)
      SELECT x.run_id, x.node_id, x.type, x.status, x.usage, x.error, x.duration_ms, x.finished_at
        FROM jsonb_to_recordset($1::jsonb) AS x(run_id text, node_id text, type text, status text, usage jsonb,

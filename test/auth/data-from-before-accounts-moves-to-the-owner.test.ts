@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '@/engine/store/prisma/database';
-import { createApp, type App } from '@/lib/server/app';
+import { createApp } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import { readConfig } from '@/lib/server/config';
+import { databaseOf } from '../support/database-of';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'paiflow-upgrade-'));
 let app: App | undefined;
@@ -52,7 +54,7 @@ it('an old data dir is migrated and its data belongs to the owner after setup', 
   expect((await app.store.getRun('run_old', ws.id))?.status).toBe('succeeded');
   expect((await app.store.listApiKeys('wf_old')).map((k) => k.id)).toEqual(['key_old']);
   expect((await app.knowledge.inWorkspace(ws.id).listKnowledgeBases()).map((k) => k.id)).toEqual(['kb_old']);
-  const mem = await app.db.prisma.agentMemory.findUniqueOrThrow({ where: { id: 'mem_old' } });
+  const mem = await databaseOf(app).prisma.agentMemory.findUniqueOrThrow({ where: { id: 'mem_old' } });
   expect({ workspaceId: mem.workspaceId, scopeKey: mem.scopeKey }).toEqual({
     workspaceId: ws.id,
     scopeKey: `workspace:${ws.id}`,

@@ -20,6 +20,7 @@ import { GET as auditLog } from '@/app/api/audit/route';
 import { createApp, getApp } from '@/lib/server/app';
 import { readConfig } from '@/lib/server/config';
 import { call, useFreshDataDir, type Answer } from '../api/api-helpers';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir('paiflow-sessions-');
 process.env.TRUST_PROXY = '1'; // the client address comes from X-Forwarded-For in these tests
@@ -61,7 +62,7 @@ describe('setup', () => {
   });
 
   it('stores a scrypt hash, never the password', async () => {
-    const users = await (await getApp()).db.prisma.user.findMany();
+    const users = await databaseOf(await getApp()).prisma.user.findMany();
     expect(users).toHaveLength(1);
     expect(users[0].passwordHash).toMatch(/^scrypt\$/);
     expect(users[0].passwordHash).not.toContain(OWNER.password);
@@ -119,7 +120,7 @@ describe('sessions', () => {
   });
 
   it('expires when idle too long and when too old', async () => {
-    const prisma = (await getApp()).db.prisma;
+    const prisma = databaseOf(await getApp()).prisma;
     const idle = await signIn();
     await prisma.session.updateMany({ data: { lastSeenAt: new Date(Date.now() - 2 * 86_400_000) }, where: {} });
     expect((await listAs(idle)).status).toBe(401);
@@ -254,8 +255,8 @@ describe('sign-in throttling', () => {
   it("accepting an invitation with an existing account's password is throttled like a sign-in", async () => {
     const app = await getApp();
     const ownerKey = `email:${OWNER.email.toLowerCase()}`;
-    await app.db.prisma.authFailure.deleteMany({ where: { key: ownerKey } }); // blocked attempts of earlier tests
-    const boss = await app.db.prisma.user.findFirstOrThrow({ where: { email: OWNER.email.toLowerCase() } });
+    await app.stores.signInAttempts.forget([], [ownerKey]); // blocked attempts of earlier tests
+    const boss = (await app.stores.accounts.userByEmail(OWNER.email.toLowerCase()))!;
     const { id: wsB } = await app.accounts.createWorkspace(boss, 'Guessing ground');
     const inv = await app.accounts.invite({ id: 'x', email: 'x', role: 'owner' }, wsB, OWNER.email, 'viewer');
     const tries = [];
@@ -274,7 +275,7 @@ describe('sign-in throttling', () => {
       headers: { 'x-forwarded-for': '10.2.1.1' },
     });
     expect(own.status).toBe(429);
-    await app.db.prisma.authFailure.deleteMany({ where: { key: ownerKey } });
+    await app.stores.signInAttempts.forget([], [ownerKey]);
   });
 
   it('failures are in the audit log', async () => {
@@ -298,7 +299,7 @@ describe('personal access tokens and invitations', () => {
     expect(t.body.token).toMatch(/^pat_/);
     const bearer = { authorization: `Bearer ${t.body.token}` };
     expect((await call(listWf, 'GET', '/api/workflows', { headers: bearer })).status).toBe(200);
-    const rows = await (await getApp()).db.prisma.personalAccessToken.findMany();
+    const rows = await databaseOf(await getApp()).prisma.personalAccessToken.findMany();
     expect(JSON.stringify(rows)).not.toContain(t.body.token);
     // A token cannot mint or revoke tokens: a leaked one cannot make itself a spare.
     const minted = await call(createToken, 'POST', '/api/auth/tokens', { body: { name: 'spare' }, headers: bearer });
@@ -336,9 +337,7 @@ describe('personal access tokens and invitations', () => {
       params: { id: 'ws_default' },
       body: { email: 'late@example.test', role: 'viewer' },
     });
-    await (
-      await getApp()
-    ).db.prisma.invitation.updateMany({
+    await databaseOf(await getApp()).prisma.invitation.updateMany({
       where: { email: 'late@example.test' },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });

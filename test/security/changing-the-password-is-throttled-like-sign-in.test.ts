@@ -7,6 +7,7 @@ import { POST as changePassword } from '@/app/api/auth/password/route';
 import { POST as setup } from '@/app/api/auth/setup/route';
 import { getApp } from '@/lib/server/app';
 import { call, useFreshDataDir } from '../api/api-helpers';
+import { databaseOf } from '../support/database-of';
 
 useFreshDataDir('paiflow-password-throttle-');
 process.env.SEED_EXAMPLE = '0';
@@ -23,7 +24,7 @@ it('10 wrong current passwords → 429 with Retry-After, for the right one too a
   const cookie = /paiflow_session=[^;]+/.exec(s.headers.get('set-cookie') ?? '')![0];
   const app = await getApp();
   const hashOf = async () =>
-    (await app.db.prisma.user.findUniqueOrThrow({ where: { email: OWNER.email } })).passwordHash;
+    (await databaseOf(app).prisma.user.findUniqueOrThrow({ where: { email: OWNER.email } })).passwordHash;
   const before = await hashOf();
   const change = (currentPassword: string) =>
     call(changePassword, 'POST', '/api/auth/password', {

@@ -14,6 +14,7 @@ import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
 import { call, useFreshDataDir, waitForRun } from '../api/api-helpers';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
+import { databaseOf } from '../support/database-of';
 
 const dataDir = useFreshDataDir('paiflow-secrets-');
 process.env.SEED_EXAMPLE = '0';
@@ -258,7 +259,7 @@ describe('a knowledge base that embeds with a credential', () => {
     expect(hits.status, hits.text).toBe(200);
     expect(fake.tokens.slice(before).every((t) => t === LLM_KEY)).toBe(true);
     expect(fake.tokens.length).toBeGreaterThan(before);
-    const rows = await (await getApp()).db.prisma.knowledgeBase.findMany();
+    const rows = await databaseOf(await getApp()).prisma.knowledgeBase.findMany();
     expect(JSON.stringify(rows)).not.toContain(LLM_KEY);
 
     const unknown = await call(createKb, 'POST', '/api/knowledge-bases', {

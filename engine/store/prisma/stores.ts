@@ -14,6 +14,7 @@ import type { Database } from './database';
 import { PrismaKnowledgeCatalog } from './knowledge-catalog';
 import { PrismaMemoryStore } from './memory-store';
 import { PrismaStore } from './prisma-store';
+import { seedOnce } from './seed';
 import { PrismaSkillStore } from './skill-store';
 import { PrismaTriggerRepository } from './trigger-repository';
 
@@ -36,6 +37,7 @@ export function storesOn(db: Database): Stores {
     memory: new PrismaMemoryStore(db.prisma),
     knowledgeCatalog: new PrismaKnowledgeCatalog(db.prisma),
     artifacts: new PrismaArtifactStore(db.prisma),
+    seedOnce: (workflows) => seedOnce(db.prisma, workflows),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');
     },

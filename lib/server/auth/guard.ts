@@ -4,7 +4,8 @@
  * and the caller; lookups by id then go through the caller's workspace, so another workspace's records are 404.
  */
 import { route } from '@/lib/http/errors';
-import { getApp, type App } from '../app';
+import { getApp } from '../app';
+import type { App } from '../app-types';
 import { authenticate, type Caller } from './authenticate';
 import { requireRole, type Action } from './policy';
 

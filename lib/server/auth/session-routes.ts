@@ -1,6 +1,6 @@
 /** What the account routes share: the signed-in user of a request (or 401), and answers that set the cookie. */
 import { PaiError } from '@/engine/errors';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { identify, unauthenticated } from './authenticate';
 import { sessionCookie } from './cookies';
 

@@ -8,7 +8,7 @@
  */
 import type { ApiKeyRecord } from '@/engine/store/publishing';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { versionToRun } from '../published-runs';
 
 export interface CallableWorkflow {

@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiKeyRecord } from '@/engine/store/publishing';
 import { toPaiError } from '@/lib/http/errors';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { runUrls, startRun } from '../published-runs';
 import { waitForRunToSettle } from '../run-waiter';
 import { v1Settings } from '../v1-settings';

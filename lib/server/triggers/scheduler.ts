@@ -17,7 +17,7 @@
 import { toPaiError } from '@/lib/http/errors';
 import type { ScheduleOutcome, TriggerRecord } from '@/engine/store/triggers';
 import { settings } from '@/engine/config/settings';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { nextRunAfter, scheduleConfigSchema, type ScheduleConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';
 

@@ -6,7 +6,7 @@
 import { PaiError } from '@/engine/errors';
 import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind } from '@/engine/store/types';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { startPublishedRun, versionToRun } from '../published-runs';
 
 export interface TriggerRunArgs {

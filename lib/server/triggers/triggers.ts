@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
 import type { TriggerPatch, TriggerRecord, TriggerType, WebhookToRun } from '@/engine/store/triggers';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import {
   DEFAULT_SECRET_HEADER,
   nextRunAfter,

@@ -22,7 +22,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
 import { idempotencyKeyOf } from '../published-runs';
 import { httpError } from '../v1-http';

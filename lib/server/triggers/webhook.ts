@@ -10,7 +10,7 @@ import { PaiError } from '@/engine/errors';
 import { errorResponse, toPaiError } from '@/lib/http/errors';
 import { readBytesLimited } from '@/engine/net/read-limited';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
-import type { App } from '../app';
+import type { App } from '../app-types';
 import { checkSameInputs } from '../published-runs';
 import { waitForRunToSettle } from '../run-waiter';
 import { httpError } from '../v1-http';

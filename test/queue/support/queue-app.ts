@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import type { RunRecord } from '@/engine/store/types';
-import type { App } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 import {
   postgresAvailable,
   redisAvailable,

@@ -4,7 +4,7 @@
  * yet"), never time them.
  */
 import type { TraceEvent } from '@/engine/events/types';
-import type { App } from '@/lib/server/app';
+import type { App } from '@/lib/server/app-types';
 
 export function waitForEvent(app: App, runId: string, match: (e: TraceEvent) => boolean): Promise<TraceEvent> {
   return new Promise((resolve) => {

@@ -1,0 +1,60 @@
+/**
+ * What the app offers its routes and services: the type of `getApp()`'s answer. It is built by createApp
+ * (./app.ts); everything kept in the database is reached through `stores` (engine/store/stores.ts), never a
+ * database client.
+ */
+import type { AgentServices } from '@/engine/node-kit/agent-services';
+import type { Artifacts } from '@/engine/artifacts/artifacts';
+import type { EventBus } from '@/engine/events/types';
+import type { KnowledgeBaseService } from '@/engine/knowledge/service';
+import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { QueueMode } from '@/engine/queue/queue-mode';
+import type { RunManager } from '@/engine/runtime/run-manager';
+import type { AppStore } from '@/engine/store/publishing';
+import type { Stores } from '@/engine/store/stores';
+import type { Accounts } from './auth/accounts';
+import type { AppConfig } from './config';
+import type { CredentialVault } from './credentials/credentials';
+import type { SkillsService } from './skills';
+import type { Scheduler } from './triggers/scheduler';
+
+export interface App {
+  config: AppConfig;
+  /** Runs, workflows and what publishing keeps (the same object as `stores.runs`). */
+  store: AppStore;
+  /** Everything kept in the database, as interfaces (engine/store/stores.ts). */
+  stores: Stores;
+  bus: EventBus;
+  registry: NodeRegistry;
+  runs: RunManager;
+  knowledge: KnowledgeBaseService;
+  accounts: Accounts;
+  credentials: CredentialVault;
+  /** Files runs produced (speech, images): the blob store and their rows (engine/artifacts/). */
+  artifacts: Artifacts;
+  /** Agent skills: SKILLS_DIR and the workspaces' uploads. */
+  skills: SkillsService;
+  /** The Agent node's services (MCP servers, skills, memory), for routes that list what an agent may use. */
+  agent: AgentServices;
+  /**
+   * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
+   */
+  queue: QueueMode | null;
+  /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
+  scheduler: Scheduler | null;
+  /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
+  health(): AppHealth;
+  /** Where each part lives (data folder, hosts): for admins only. */
+  healthDetails(): Record<string, string | null>;
+  close(): Promise<void>;
+}
+
+export interface AppHealth {
+  db: string;
+  bus: string;
+  search: string;
+  llm: string;
+  workers: string;
+  /** Parts that do not work right now, with the reason (the route adds `db` when the database does not answer). */
+  down: Record<string, string>;
+}
