@@ -6,9 +6,9 @@
  * Not listed, because PaiFlow itself does not read them:
  * - test and benchmark settings: TEST_DATABASE_URL, TEST_REDIS_URL, BENCH_*, PROBE_COUNTER_FILE, CRASH_ENGINE (read by
  *   test/ and bench/ only);
- * - tooling: CI, CHROMIUM_PATH (scripts/test-e2e.mjs), PRISMA_SCHEMA_ENGINE_BINARY (scripts/prisma-generate.mjs);
+ * - tooling: CI, CHROMIUM_PATH (scripts/test-e2e.mjs), PRISMA_SCHEMA_ENGINE_BINARY (the database client's generator);
  * - read by libraries, set for them: NODE_ENV (Next.js, React; server.mjs sets it), NEXT_TELEMETRY_DISABLED (Next.js),
- *   CHECKPOINT_DISABLE (Prisma);
+ *   CHECKPOINT_DISABLE (the database client);
  * - PAIFLOW_WORKER_INDEX: set for the worker processes the app forks (engine/queue/worker-processes.ts), not read;
  * - SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending and never held in
  *   the settings (lib/server/secrets.ts); they are in SECRET_VARIABLES below for the README check.
@@ -17,6 +17,7 @@ import { availableParallelism } from 'node:os';
 import { parsePriceTableJson } from '../llm/prices';
 import { parseOtlpHeaders } from '../telemetry/otlp-headers';
 import { parsePublicUrl } from './public-url.mjs';
+import { MIGRATIONS_FOLDER } from '../store/migrations-folder';
 import { flag, httpUrl, list, numeric, shaped, text, whole } from './kinds';
 
 /** setTimeout's largest delay: a longer one fires at once. */
@@ -57,7 +58,7 @@ export const VARIABLES = {
   }),
   PAIFLOW_ROOT: text({ shown: "the entry point's folder", computed: true, description: "where PaiFlow's files are" }),
   PAIFLOW_MIGRATIONS_DIR: text({
-    shown: '`$PAIFLOW_ROOT/prisma/migrations`',
+    shown: `\`$PAIFLOW_ROOT/${MIGRATIONS_FOLDER.join('/')}\``,
     computed: true,
     description: 'folder of the migration SQL',
   }),

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
 import { fromAppRoot } from '../app-root';
+import { MIGRATIONS_FOLDER } from '../migrations-folder';
 import { settings } from '../../config/settings';
 
 export interface SqlTx {
@@ -32,7 +33,7 @@ export interface SqlRunner extends SqlTx {
 const LOCK_KEY = 727_071_001;
 
 export function defaultMigrationsDir(): string {
-  return settings().PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot('prisma', 'migrations');
+  return settings().PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot(...MIGRATIONS_FOLDER);
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {
