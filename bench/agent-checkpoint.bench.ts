@@ -16,7 +16,7 @@ import type { Graph } from '../engine/graph/schema';
 import type { ChatRequest, LlmProvider } from '../engine/llm/types';
 import { createGuardedFetch } from '../engine/net/ssrf-guard';
 import { agentNode, type AgentConfig } from '../engine/nodes/agent.node';
-import { defineNode, type NodeDefinition } from '../engine/nodes/define';
+import { defineNode, type NodeDefinition } from '../engine/node-kit/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';
 import { createLangGraphExecutor } from '../engine/runtime/langgraph-executor';

@@ -30,7 +30,7 @@ import { InProcessEventBus } from '../engine/events/in-process-bus';
 import type { Graph } from '../engine/graph/schema';
 import { createLlmResolver } from '../engine/llm/resolve-provider';
 import { createGuardedFetch } from '../engine/net/ssrf-guard';
-import { defineNode } from '../engine/nodes/define';
+import { defineNode } from '../engine/node-kit/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';
 import { createLangGraphExecutor } from '../engine/runtime/langgraph-executor';

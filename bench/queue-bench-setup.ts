@@ -13,7 +13,7 @@ import type { EventBus } from '../engine/events/types';
 import type { Graph } from '../engine/graph/schema';
 import { createLlmResolver } from '../engine/llm/resolve-provider';
 import { createGuardedFetch } from '../engine/net/ssrf-guard';
-import { defineNode } from '../engine/nodes/define';
+import { defineNode } from '../engine/node-kit/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { BullRunQueue, startBullWorker } from '../engine/queue/bullmq-queue';
 import type { RunWorker } from '../engine/queue/types';

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { NodeDefinition } from '@/engine/nodes/define';
+import type { NodeDefinition } from '@/engine/node-kit/define';
 import { WORKER_READY_MESSAGE } from '@/engine/queue/worker-processes';
 import { createApp } from '@/lib/server/app';
 import { loadSettings } from '@/engine/config/settings';

@@ -6,7 +6,7 @@
  * the person decided.
  */
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
-import type { NodeCheckpoint, ConfigProblem } from '../nodes/define';
+import type { NodeCheckpoint, ConfigProblem } from '../node-kit/define';
 import type { ToolCallRecord } from './run-agent';
 
 export type ApprovalDecision =

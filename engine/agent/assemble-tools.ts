@@ -8,7 +8,7 @@ import { createMemoryHandle } from './memory/memory';
 import { ToolRegistry } from './tool-registry';
 import { CORE_TOOLS, MEMORY_TOOLS, knowledgeSearchTool } from './tools/builtin-tools';
 import { workflowTools } from './tools/workflow-tools';
-import type { AgentServices, AgentTool, MemoryHandle, MemoryScope } from './types';
+import type { AgentServices, AgentTool, MemoryHandle, MemoryScope } from '../node-kit/agent-services';
 import type { KnowledgeService } from '../knowledge/types';
 
 export interface ToolSelection {

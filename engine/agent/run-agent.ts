@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { PaiError } from '../errors';
 import type { TraceEventType } from '../events/types';
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
-import { NodePause, type EmitOptions } from '../nodes/define';
+import { NodePause, type EmitOptions } from '../node-kit/define';
 import { abortError } from './abort';
 import {
   approvalPrompt,
@@ -31,7 +31,7 @@ import { executeBatch } from './tool-batch';
 import { toChatTools } from './tool-registry';
 import { estimateRequestTokens } from './tokens';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
-import type { AgentTool, ToolContext } from './types';
+import type { AgentTool, ToolContext } from '../node-kit/agent-services';
 
 export interface AgentLimits {
   maxRounds: number;

@@ -11,7 +11,7 @@ import type { LoopGuard } from './loop-guard';
 import type { AgentLimits, RunAgentArgs, ToolCallRecord } from './run-agent';
 import { classifyToolError, ToolTimeoutError, type ToolOutcomeKind } from './tool-errors';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
-import type { AgentTool } from './types';
+import type { AgentTool } from '../node-kit/agent-services';
 
 function parseArgs(raw: string): { args?: Record<string, unknown>; error?: string } {
   if (!raw.trim()) return { args: {} };

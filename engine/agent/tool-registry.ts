@@ -4,7 +4,7 @@
  * harness enforces on every call.
  */
 import type { ChatTool } from '../llm/types';
-import type { AgentTool } from './types';
+import type { AgentTool } from '../node-kit/agent-services';
 
 export const TOOL_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -4,11 +4,8 @@
  */
 import { CODE_HARD_TIMEOUT_GRACE_MS } from '../code/limits';
 import type { SandboxOutcome, SandboxTask } from '../code/sandbox';
-import type { Chunk } from '../knowledge/chunker';
-import type { DocumentMime } from '../knowledge/parsers';
-import type { PreparedDocument } from '../knowledge/prepare-document';
 import { PaiError } from '../errors';
-import { cpuLimits, type CpuLimits } from './limits';
+import { cpuLimits } from './limits';
 import { runInPool } from './pool';
 
 /** Whether RE2 finds `pattern` in `input`, in the quick pool; REGEX_TIMEOUT after `timeoutMs` of matching. */
@@ -33,80 +30,6 @@ export function regexInWorker(
         ),
     },
   );
-}
-
-export interface DocumentInput {
-  /** Raw file bytes (parsed by mime) … */
-  bytes?: Uint8Array;
-  /** … or the text itself. */
-  text?: string;
-  mime: DocumentMime;
-  chunkSize: number;
-  chunkOverlap: number;
-}
-
-export interface DocumentChunks {
-  text: string;
-  title: string | null;
-  pages: number | null;
-  chunks: Chunk[];
-}
-
-/**
- * Parses and chunks a document in the documents pool, under the document limits (each with its own error code, see
- * prepare-document.ts), DOCUMENT_PARSE_TIMEOUT and DOCUMENT_OUT_OF_MEMORY.
- */
-export async function prepareDocumentInWorker(
-  input: DocumentInput,
-  opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
-): Promise<DocumentChunks> {
-  const limits = opts.limits ?? cpuLimits();
-  // A copy of just the bytes (a view may sit on a larger buffer, which a clone would copy whole), moved, not cloned.
-  const bytes = input.bytes?.slice();
-  const prepared = await runInPool<PreparedDocument>(
-    'documents',
-    'document',
-    {
-      ...input,
-      bytes,
-      limits: {
-        maxChars: limits.documentMaxChars,
-        maxInflatedBytes: limits.documentMaxInflatedBytes,
-        maxPages: limits.documentMaxPages,
-        maxChunks: limits.documentMaxChunks,
-      },
-    },
-    {
-      timeoutMs: limits.documentParseTimeoutMs,
-      rssGrowthMb: limits.documentWorkerMemoryMb,
-      signal: opts.signal,
-      transferList: bytes ? [bytes.buffer] : [],
-      onTimeout: () =>
-        new PaiError(
-          'DOCUMENT_PARSE_TIMEOUT',
-          `reading the document took longer than ${limits.documentParseTimeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`,
-          { status: 422 },
-        ),
-      onOutOfMemory: () =>
-        new PaiError(
-          'DOCUMENT_OUT_OF_MEMORY',
-          `reading the document needed more than ${limits.documentWorkerMemoryMb} MB of memory ` +
-            '(DOCUMENT_WORKER_MEMORY_MB)',
-          { status: 413 },
-        ),
-    },
-  );
-  const { text, starts, ends, pageOf } = prepared;
-  const chunks: Chunk[] = [];
-  for (let i = 0; i < starts.length; i++)
-    chunks.push({
-      index: i,
-      start: starts[i],
-      end: ends[i],
-      page: pageOf[i] || null,
-      text: text.slice(starts[i], ends[i]),
-    });
-  return { text, title: prepared.title, pages: prepared.pages, chunks };
 }
 
 /** Batches sent to the embed thread at once: a search's query waits behind at most one of them. */

@@ -78,13 +78,3 @@ export type Graph = z.infer<typeof graphSchema>;
 export const ENGINES = ['auto', 'dag', 'langgraph'] as const;
 export type EngineChoice = (typeof ENGINES)[number];
 export type EngineKind = Exclude<EngineChoice, 'auto'>;
-
-/** Converts a zod issue path into our JSON path notation: `nodes[3].data.config.model`. */
-export function toJsonPath(path: ReadonlyArray<PropertyKey>, base = ''): string {
-  let out = base;
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out ? `.${String(seg)}` : String(seg);
-  }
-  return out;
-}

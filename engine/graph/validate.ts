@@ -1,6 +1,5 @@
-import type { NodeRegistry } from '../nodes/registry';
-import { configWithoutPins } from '../nodes/workflow.node';
-import type { StartConfig } from '../nodes/start.node';
+import type { NodeRegistry } from '../node-kit/registry';
+import { configWithoutPins } from './workflow-calls';
 import { collectRefs, collectUnclosedRefs } from '../template/resolve';
 import { graphSchema, RESERVED_NODE_IDS, type EngineChoice, type EngineKind, type Graph } from './schema';
 import type { Problem } from '../validation/problem';
@@ -183,7 +182,9 @@ export function validateGraph(
 
   // Template refs: the root must be `inputs` (declared on the start node) or an upstream node.
   const declared = new Set(
-    starts.length ? ((starts[0].n.data.config as Partial<StartConfig>).inputs ?? []).map((d) => d?.name) : [],
+    starts.length
+      ? ((starts[0].n.data.config as { inputs?: Array<{ name?: string } | null> }).inputs ?? []).map((d) => d?.name)
+      : [],
   );
   graph.nodes.forEach((n, i) => {
     const literal = registry.has(n.type) ? (registry.get(n.type).literalKeys ?? []) : [];

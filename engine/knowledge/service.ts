@@ -18,7 +18,7 @@ import { PaiError, toErrorJson } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
 import { cpuLimits } from '../cpu/limits';
-import { prepareDocumentInWorker } from '../cpu/tasks';
+import { prepareDocumentInWorker } from './prepare-in-worker';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';

@@ -11,7 +11,7 @@
  * summary writer (demo-roles.ts); a worker asks for tools by what its own step needs.
  */
 import { createHash } from 'node:crypto';
-import { teamRoleOf } from '../agent/multi-agent/roles';
+import { teamRoleOf } from './team-roles';
 import { demoImages, demoSpeech } from '../media/demo-media';
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { demoIntent } from './demo-intents';

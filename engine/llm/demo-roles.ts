@@ -9,7 +9,7 @@
  * - summary: the answer built from the step results.
  * Every text starts with the demo label. No clock, no randomness.
  */
-import { RESULT_HEADING, STEP_LINE, TASK_HEADING, type TeamRole } from '../agent/multi-agent/roles';
+import { RESULT_HEADING, STEP_LINE, TASK_HEADING, type TeamRole } from './team-roles';
 import type { ChatMessage } from './types';
 
 const clip = (s: string, n = 200) => {

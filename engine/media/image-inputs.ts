@@ -7,7 +7,16 @@
  */
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import type { NodeContext } from '../nodes/define';
+import type { NodeArtifacts } from '../artifacts/types';
+import type { GuardedFetch } from '../net/ssrf-guard';
+
+/** What reading a node's image inputs needs of its context. */
+interface ImageSource {
+  artifacts?: NodeArtifacts;
+  runId: string;
+  fetch: GuardedFetch;
+  signal: AbortSignal;
+}
 import { fetchBytes, sniffImageType } from './fetch-bytes';
 
 export const MAX_IMAGES = 8;
@@ -32,7 +41,7 @@ function dataUrl(contentType: string, bytes: Uint8Array): string {
   return `data:${contentType};base64,${Buffer.from(bytes).toString('base64')}`;
 }
 
-async function fromArtifact(ctx: Pick<NodeContext, 'artifacts' | 'runId'>, id: string, path: string) {
+async function fromArtifact(ctx: Pick<ImageSource, 'artifacts' | 'runId'>, id: string, path: string) {
   if (!ctx.artifacts)
     throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here', { path, status: 503 });
   const { record, bytes } = await ctx.artifacts.read(ctx.runId, id);
@@ -42,7 +51,7 @@ async function fromArtifact(ctx: Pick<NodeContext, 'artifacts' | 'runId'>, id: s
   return dataUrl(record.contentType, bytes);
 }
 
-async function one(ctx: Pick<NodeContext, 'artifacts' | 'runId' | 'fetch' | 'signal'>, v: unknown, path: string) {
+async function one(ctx: ImageSource, v: unknown, path: string) {
   if (v && typeof v === 'object' && typeof (v as { artifactId?: unknown }).artifactId === 'string')
     return fromArtifact(ctx, (v as { artifactId: string }).artifactId, path);
   if (typeof v !== 'string') throw invalid(path, 'an image must be an artifact, a URL or a data: URL');
@@ -66,10 +75,7 @@ async function one(ctx: Pick<NodeContext, 'artifacts' | 'runId' | 'fetch' | 'sig
 }
 
 /** The data: URLs of a node's image inputs (`values`: config.images with its templates resolved). */
-export async function imageInputs(
-  ctx: Pick<NodeContext, 'artifacts' | 'runId' | 'fetch' | 'signal'>,
-  values: unknown,
-): Promise<string[]> {
+export async function imageInputs(ctx: ImageSource, values: unknown): Promise<string[]> {
   const list: Array<{ v: unknown; path: string }> = [];
   (Array.isArray(values) ? values : []).forEach((v, i) => {
     const path = `config.images[${i}]`;

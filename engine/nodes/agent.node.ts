@@ -12,13 +12,13 @@ import { memoryPromptBlock } from '../agent/memory/memory';
 import { ModelChain } from '../agent/model-chain';
 import { runAgent } from '../agent/run-agent';
 import { skillTools, skillsPromptBlock } from '../agent/tools/skill-tools';
-import type { AgentServices, AgentTool, RecalledMemory, SkillSummary } from '../agent/types';
+import type { AgentServices, AgentTool, RecalledMemory, SkillSummary } from '../node-kit/agent-services';
 import { PaiError } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../store/types';
 import type { ChatMessage } from '../llm/types';
 import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 const historyMessage = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string() });
 

@@ -1,5 +1,5 @@
 /** What a node's output that is a stored file (an ArtifactRef, engine/artifacts/types.ts) offers to templates. */
-import type { OutputField } from './define';
+import type { OutputField } from '../node-kit/define';
 
 export const ARTIFACT_OUTPUT_FIELDS: OutputField[] = [
   { path: 'artifactId', description: 'The stored file (an artifact id)' },

@@ -14,7 +14,7 @@ import { CODE_MAX_OUTPUT_CHARS, CODE_MAX_SOURCE_CHARS, CODE_MEMORY_MB, CODE_TIME
 import type { SandboxFailure } from '../code/sandbox';
 import { codeInWorker } from '../cpu/tasks';
 import { PaiError } from '../errors';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const DEFAULT_CODE = `// input holds this node's inputs; what main returns (any JSON value) is the node's output.
 // The sandbox has JSON, Math, Date and console.log — no network, files or timers.

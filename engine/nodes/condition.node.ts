@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compareAsync, OPERATORS } from './compare';
-import { defineNode, type ConfigProblem } from './define';
+import { defineNode, type ConfigProblem } from '../node-kit/define';
 import { checkRegexForSave } from './regex';
 
 export const conditionSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const endConfigSchema = z.strictObject({
   outputs: z

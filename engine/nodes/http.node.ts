@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { PaiError } from '../errors';
 import { renderText, resolveDeep, type TemplateScope } from '../template/resolve';
 import { readTextLimited } from '../net/read-limited';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 import { credentialFor } from './provider-settings';
 import { assertCredentialAllows, hostsAllow, secretValuesOf, type ResolvedCredential } from '../credentials/types';
-import { scrub } from '../runtime/scrub';
+import { scrub } from '../text/scrub';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 

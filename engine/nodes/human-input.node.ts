@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNode, NodePause, type ConfigProblem } from './define';
+import { defineNode, NodePause, type ConfigProblem } from '../node-kit/define';
 
 export const humanInputConfigSchema = z.strictObject({
   prompt: z

@@ -9,7 +9,7 @@ import { PaiError } from '../errors';
 import type { ArtifactRef } from '../artifacts/types';
 import { fetchBytes, sniffImageType } from '../media/fetch-bytes';
 import type { GeneratedImage } from '../media/types';
-import { defineNode, type NodeContext } from './define';
+import { defineNode, type NodeContext } from '../node-kit/define';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { ARTIFACT_OUTPUT_FIELDS } from './artifact-output-fields';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaiError } from '../errors';
 import { formatContext } from '../knowledge/format-context';
 import { SEARCH_MODES } from '../knowledge/types';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const knowledgeConfigSchema = z.strictObject({
   knowledgeBaseId: z.string().min(1, 'choose a knowledge base').max(200).describe('The knowledge base to search'),

@@ -4,7 +4,7 @@ import { withStatedCost } from '../llm/prices';
 import type { ChatMessage } from '../llm/types';
 import { imageInputs, imagesConfigSchema } from '../media/image-inputs';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const llmConfigSchema = z.strictObject({
   model: z.string().min(1).default('gpt-4o-mini').describe('Model name as the provider knows it'),

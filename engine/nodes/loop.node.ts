@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import { runItemsInParallel } from '../loop/parallel-loop';
+import { runItemsInParallel } from './parallel-loop';
 import { compareAsync } from './compare';
 import { conditionSchema, regexProblems } from './condition.node';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const loopConfigSchema = z.strictObject({
   mode: z.enum(['list', 'while']).default('list'),

@@ -13,7 +13,7 @@ import { runMultiAgent, type TeamRole } from '../agent/multi-agent/run-multi-age
 import { PaiError } from '../errors';
 import type { ProviderSettings } from '../llm/types';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
-import { defineNode, type NodeContext } from './define';
+import { defineNode, type NodeContext } from '../node-kit/define';
 
 const roleFields = {
   model: z.string().min(1).default('gpt-4o-mini'),

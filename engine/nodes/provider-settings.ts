@@ -8,8 +8,8 @@ import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../
 import { PaiError } from '../errors';
 import { parsePriceTable } from '../llm/prices';
 import type { ProviderSettings } from '../llm/types';
-import { scrub } from '../runtime/scrub';
-import type { NodeContext } from './define';
+import { scrub } from '../text/scrub';
+import type { NodeContext } from '../node-kit/define';
 
 export const providerConfigSchema = z
   .strictObject({

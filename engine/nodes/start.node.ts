@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const INPUT_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../errors';
 import { renderText, resolveDeep } from '../template/resolve';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 
 export const templateConfigSchema = z.strictObject({
   template: z

@@ -10,7 +10,7 @@ import { PaiError } from '../errors';
 import { durationMsOf, joinAudio, JOINABLE } from '../media/join-audio';
 import { splitForSpeech } from '../media/split-text';
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from '../media/types';
-import { defineNode } from './define';
+import { defineNode } from '../node-kit/define';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from './provider-settings';
 import { ARTIFACT_OUTPUT_FIELDS } from './artifact-output-fields';
 

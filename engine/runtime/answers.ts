@@ -5,7 +5,7 @@
  */
 import { PaiError } from '../errors';
 import type { GraphNode } from '../graph/schema';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRegistry } from '../node-kit/registry';
 import { acceptBreakpointAnswer } from './breakpoints';
 
 /** Who answered a paused run (the trace records it). */

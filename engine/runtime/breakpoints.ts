@@ -8,7 +8,7 @@
  */
 import { PaiError } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
-import type { ConfigProblem } from '../nodes/define';
+import type { ConfigProblem } from '../node-kit/define';
 import type { RunJournal } from './run-journal';
 import type { ExecuteArgs } from './types';
 

@@ -14,9 +14,9 @@ import { Annotation, Command, END, START, StateGraph } from '@langchain/langgrap
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { PaiError } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import type { NodeRegistry } from '../nodes/registry';
-import { parallelLoopsOf, releaseLoopBodies } from '../loop/body-plan';
-import { loopBodyRunner } from '../loop/body-runner';
+import type { NodeRegistry } from '../node-kit/registry';
+import { parallelLoopsOf, releaseLoopBodies } from './loop-body-plan';
+import { loopBodyRunner } from './loop-body-runner';
 import { StoreWriteError } from './run-journal';
 import { planGraph, type Plan } from './langgraph-plan';
 import { runNode } from './run-node';

@@ -5,7 +5,7 @@
  * for (by hash): a node asked to do something else (its inputs changed before a resume) starts afresh.
  */
 import { createHash } from 'node:crypto';
-import type { NodeCheckpoint } from '../nodes/define';
+import type { NodeCheckpoint } from '../node-kit/define';
 import type { RunJournal } from './run-journal';
 
 export interface NodeCheckpointHandle {

@@ -9,7 +9,7 @@
  */
 import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord } from '../store/types';
 import { newSpanId, type RunJournal } from './run-journal';
 

@@ -7,7 +7,7 @@ import type { EventBus } from '../events/types';
 import type { Graph } from '../graph/schema';
 import { totalUsage } from '../llm/prices';
 import type { Usage } from '../llm/types';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
 import type { ExecuteArgs, ExecuteResult } from './types';
 import { restoredForm, storedForm } from './large-values';

@@ -9,7 +9,7 @@ import type { EventBus } from '../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRegistry } from '../node-kit/registry';
 import { checkRunInputs, type StartConfig } from '../nodes/start.node';
 import {
   newRunRecord,
@@ -73,6 +73,11 @@ export class RunManager {
   private readonly executors: Partial<Record<EngineKind, Executor>>;
   private readonly staleMs: number;
   private readonly validGraphs = new WeakMap<Graph, Map<EngineChoice, EngineKind>>();
+
+  /** The node types this manager runs (what their capabilities say about a graph). */
+  get registry(): NodeRegistry {
+    return this.o.registry;
+  }
 
   constructor(private readonly o: RunManagerOptions) {
     this.ownerId = o.ownerId ?? `${process.pid}-${randomUUID().slice(0, 8)}`;

@@ -8,8 +8,8 @@
  */
 import type { ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import type { NodeDefinition } from '../nodes/define';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeDefinition } from '../node-kit/define';
+import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeStatus } from '../store/types';
 import type { TemplateScope } from '../template/resolve';
 import { pausesBefore, breakpointAnswered } from './breakpoints';

@@ -14,8 +14,8 @@
 import type { CredentialResolver, ResolvedCredential } from '../credentials/types';
 import type { TraceEvent } from '../events/types';
 import type { LlmResolver } from '../llm/types';
-import type { NodeCheckpoint, SecretsReader } from '../nodes/define';
-import { scrub } from './scrub';
+import type { NodeCheckpoint, SecretsReader } from '../node-kit/define';
+import { scrub } from '../text/scrub';
 
 const MIN_LENGTH = 8;
 

@@ -4,7 +4,7 @@
  */
 import type { ErrorJson } from '../errors';
 import type { Graph } from '../graph/schema';
-import type { NodeRegistry } from '../nodes/registry';
+import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord, RunDebug } from '../store/types';
 import type { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';

@@ -5,7 +5,7 @@
  * input, to pick a discriminated union's branch); zod's finished issues do not carry the schema that raised them.
  */
 import type { z } from 'zod';
-import { toJsonPath } from '../graph/schema';
+import { toJsonPath } from './json-path';
 import type { Problem } from './problem';
 import { suggestKey } from './suggest-key';
 

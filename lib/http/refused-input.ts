@@ -8,7 +8,7 @@
  *   fields. → 400 RESERVED_KEY naming it. (`constructor` and `prototype` are refused in graphs by their schema.)
  */
 import { PaiError } from '@/engine/errors';
-import { toJsonPath } from '@/engine/graph/schema';
+import { toJsonPath } from '@/engine/validation/json-path';
 
 function refusal(path: string): PaiError {
   return new PaiError('INVALID_CHARACTER', `${path} contains a NUL character (U+0000), which cannot be stored`, {

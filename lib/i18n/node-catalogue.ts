@@ -13,7 +13,7 @@
  * checks that every registered type has all of them in both languages.
  */
 import { createTranslator } from 'next-intl';
-import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { NodeRegistry } from '@/engine/node-kit/registry';
 import { MESSAGES } from '@/messages';
 import type { Locale } from './locales';
 

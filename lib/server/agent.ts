@@ -7,8 +7,8 @@
  */
 import { fromKnowledgeEmbedder } from '@/engine/agent/memory/knowledge-embedder-adapter';
 import { McpManager, parseMcpServers } from '@/engine/agent/mcp/mcp-manager';
-import type { AgentServices, McpToolSource } from '@/engine/agent/types';
-import { createWorkflowRunner } from '@/engine/agent/workflow-runner';
+import type { AgentServices, McpToolSource } from '@/engine/node-kit/agent-services';
+import { createWorkflowRunner } from '@/engine/runtime/workflow-runner';
 import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-embedder';
 import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
 import type { RunManager } from '@/engine/runtime/run-manager';

@@ -7,7 +7,7 @@ import type { AgentServices } from '@/engine/node-kit/agent-services';
 import type { Artifacts } from '@/engine/artifacts/artifacts';
 import type { EventBus } from '@/engine/events/types';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
-import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { NodeRegistry } from '@/engine/node-kit/registry';
 import type { QueueMode } from '@/engine/queue/queue-mode';
 import type { RunManager } from '@/engine/runtime/run-manager';
 import type { AppStore } from '@/engine/store/publishing';

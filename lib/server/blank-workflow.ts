@@ -8,7 +8,7 @@
 import { createTranslator } from 'next-intl';
 import { z } from 'zod';
 import { ENGINES, type Graph } from '@/engine/graph/schema';
-import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { NodeRegistry } from '@/engine/node-kit/registry';
 import { nameSchema } from '@/engine/text/names';
 import type { Locale } from '@/lib/i18n/locales';
 import { MESSAGES } from '@/messages';

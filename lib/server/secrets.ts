@@ -1,4 +1,4 @@
-import type { SecretsReader } from '@/engine/nodes/define';
+import type { SecretsReader } from '@/engine/node-kit/define';
 
 /**
  * Secrets by name. Nodes reference a secret's name (e.g. `apiKeySecret: "DEEPSEEK_KEY"`), never its value, so

@@ -7,7 +7,7 @@
  */
 import type { Graph } from '@/engine/graph/schema';
 import type { Problem } from '@/engine/graph/validate';
-import { workflowCallsOf } from '@/engine/nodes/workflow.node';
+import { workflowCallsOf } from '@/engine/graph/workflow-calls';
 import type { WorkflowRecord } from '@/engine/store/types';
 
 export interface CallStore {

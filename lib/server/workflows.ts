@@ -5,7 +5,7 @@ import { PaiError } from '@/engine/errors';
 import { ENGINES, type EngineChoice, type Graph } from '@/engine/graph/schema';
 import { validateGraph, type Problem } from '@/engine/graph/validate';
 import { totalUsage } from '@/engine/llm/prices';
-import type { NodeRegistry } from '@/engine/nodes/registry';
+import type { NodeRegistry } from '@/engine/node-kit/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
 import { nameSchema } from '@/engine/text/names';
 import type { App } from './app-types';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '@/engine/agent/memory/hashing-embedder';
 import { cosine, createMemoryHandle, decay, memoryPromptBlock } from '@/engine/agent/memory/memory';
 import { contentHash, PrismaMemoryStore, scopeKey } from '@/engine/store/prisma/memory-store';
-import type { MemoryRecord, MemoryScope, MemoryStore } from '@/engine/agent/types';
+import type { MemoryRecord, MemoryScope, MemoryStore } from '@/engine/node-kit/agent-services';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { postgresAvailable } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';

@@ -10,7 +10,7 @@ import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { skillFilePath } from '@/engine/agent/skills/skill-paths';
 import { classifyToolError, ToolPolicyError } from '@/engine/agent/tool-errors';
 import { skillTools } from '@/engine/agent/tools/skill-tools';
-import type { ToolContext } from '@/engine/agent/types';
+import type { ToolContext } from '@/engine/node-kit/agent-services';
 
 let root: string;
 let outside: string;

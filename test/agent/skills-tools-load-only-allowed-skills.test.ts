@@ -9,7 +9,7 @@ import { DirSkills } from '@/engine/agent/skills/dir-skills';
 import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { classifyToolError, ToolPolicyError } from '@/engine/agent/tool-errors';
 import { skillsPromptBlock, skillTools } from '@/engine/agent/tools/skill-tools';
-import type { AgentTool, SkillSummary, ToolContext } from '@/engine/agent/types';
+import type { AgentTool, SkillSummary, ToolContext } from '@/engine/node-kit/agent-services';
 
 const BODY_PDF = 'PDF-BODY-MARKER: open the form, then fill every field.';
 const BODY_SQL = 'SQL-BODY-MARKER: never run DROP.';

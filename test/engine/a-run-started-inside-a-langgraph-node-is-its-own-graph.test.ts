@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Graph } from '@/engine/graph/schema';
-import { defineNode } from '@/engine/nodes/define';
+import { defineNode } from '@/engine/node-kit/define';
 import type { WorkflowRecord } from '@/engine/store/types';
 import { createHarness, type Harness } from '../support/harness';
 

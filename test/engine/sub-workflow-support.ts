@@ -4,8 +4,8 @@
  * as lib/server wires them. Graph builders for parents and children are here too.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentServices } from '@/engine/agent/types';
-import { createWorkflowRunner } from '@/engine/agent/workflow-runner';
+import type { AgentServices } from '@/engine/node-kit/agent-services';
+import { createWorkflowRunner } from '@/engine/runtime/workflow-runner';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
 import type { EngineChoice, Graph } from '@/engine/graph/schema';

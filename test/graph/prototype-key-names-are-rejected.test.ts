@@ -3,7 +3,8 @@
 // intact.
 import { describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
-import { graphSchema, toJsonPath } from '@/engine/graph/schema';
+import { graphSchema } from '@/engine/graph/schema';
+import { toJsonPath } from '@/engine/validation/json-path';
 import { validateGraph } from '@/engine/graph/validate';
 import { endNode } from '@/engine/nodes/end.node';
 import { createDefaultRegistry } from '@/engine/nodes/registry';

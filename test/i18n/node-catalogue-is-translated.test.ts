@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GET as nodeTypes } from '@/app/api/node-types/route';
 import { humanize, singular } from '@/components/editor/inspector/field-chrome';
-import { defineNode } from '@/engine/nodes/define';
+import { defineNode } from '@/engine/node-kit/define';
 import { createDefaultRegistry, NodeRegistry } from '@/engine/nodes/registry';
 import { localizeCatalogue, outputFieldKey, type DescribedNodeType } from '@/lib/i18n/node-catalogue';
 import { LOCALES, type Locale } from '@/lib/i18n/locales';

@@ -11,7 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpManager } from '@/engine/agent/mcp/mcp-manager';
-import type { ToolContext } from '@/engine/agent/types';
+import type { ToolContext } from '@/engine/node-kit/agent-services';
 
 interface TestServer {
   port: number;

@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import type { NodeContext } from '@/engine/nodes/define';
+import type { NodeContext } from '@/engine/node-kit/define';
 import { httpConfigSchema, httpNode, type HttpConfig } from '@/engine/nodes/http.node';
 import { redact } from '@/engine/runtime/redact';
 

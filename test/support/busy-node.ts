@@ -1,6 +1,6 @@
 /** A pure node type for tests that keeps the CPU busy for about a millisecond: CPU-bound work with no I/O at all. */
 import { z } from 'zod';
-import { defineNode } from '@/engine/nodes/define';
+import { defineNode } from '@/engine/node-kit/define';
 
 export const busyNode = defineNode<Record<string, never>>({
   type: 'busy',

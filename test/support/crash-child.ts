@@ -14,7 +14,7 @@ import { appendFileSync } from 'node:fs';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { defineNode } from '@/engine/nodes/define';
+import { defineNode } from '@/engine/node-kit/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';

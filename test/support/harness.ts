@@ -3,7 +3,7 @@
  * scriptable test nodes (`probe`: counts executions, can fail/hang/sleep per script), and a RunManager.
  */
 import { z } from 'zod';
-import type { AgentServices } from '@/engine/agent/types';
+import type { AgentServices } from '@/engine/node-kit/agent-services';
 import type { NodeArtifacts } from '@/engine/artifacts/types';
 import { PaiError } from '@/engine/errors';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
@@ -12,7 +12,7 @@ import type { Graph } from '@/engine/graph/schema';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import type { LlmResolver } from '@/engine/llm/types';
 import { createGuardedFetch, type GuardedFetch } from '@/engine/net/ssrf-guard';
-import { defineNode, type NodeDefinition } from '@/engine/nodes/define';
+import { defineNode, type NodeDefinition } from '@/engine/node-kit/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager, type Executor } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';

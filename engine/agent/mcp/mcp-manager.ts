@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { PaiError } from '../../errors';
 import { createGuardedFetch, guardErrorIn, hostPortKey, type Resolver } from '../../net/ssrf-guard';
 import { TOOL_NAME_RE } from '../tool-registry';
-import type { AgentTool, McpToolSource, ToolContext } from '../types';
+import type { AgentTool, McpToolSource, ToolContext } from '../../node-kit/agent-services';
 
 // No "__" inside: it separates server and tool in mcp__<server>__<tool>.
 const serverName = z

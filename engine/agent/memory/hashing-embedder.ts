@@ -3,7 +3,7 @@
  * character trigrams into a fixed number of signed buckets, L2-normalised. It captures lexical overlap, not
  * meaning — good enough for tests and as the fallback when no real embedding model is configured.
  */
-import type { Embedder } from '../types';
+import type { Embedder } from '../../node-kit/agent-services';
 
 const STOP = new Set(
   (

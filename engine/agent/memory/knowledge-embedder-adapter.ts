@@ -4,7 +4,7 @@
  * from different models are never compared.
  */
 import type { Embedder as KnowledgeEmbedder } from '../../knowledge/types';
-import type { Embedder } from '../types';
+import type { Embedder } from '../../node-kit/agent-services';
 
 export function fromKnowledgeEmbedder(e: KnowledgeEmbedder): Embedder {
   let dimension = 0;

@@ -3,7 +3,7 @@
  * recall by cosine similarity with exponential time decay (half-life on `updatedAt`), top-K above a threshold,
  * and the system-prompt block that injects recalled memories within a token budget (whole entries only).
  */
-import type { Embedder, MemoryHandle, MemoryScope, MemoryStore, RecalledMemory } from '../types';
+import type { Embedder, MemoryHandle, MemoryScope, MemoryStore, RecalledMemory } from '../../node-kit/agent-services';
 import { estimateTextTokens } from '../tokens';
 
 export interface RecallOptions {

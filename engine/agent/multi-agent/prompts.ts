@@ -14,7 +14,7 @@ import {
   SUMMARY_ROLE,
   TASK_HEADING,
   WORKER_ROLE,
-} from './roles';
+} from '../../llm/team-roles';
 
 /** A result quoted to another role is cut at this many characters (the worker keeps its full result). */
 const QUOTE_CHARS = 12_000;

@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { PaiError } from '../../errors';
 import type { TraceEventType } from '../../events/types';
 import type { ChatMessage, ChatResponse, LlmProvider, Usage } from '../../llm/types';
-import type { EmitOptions, NodeCheckpoint } from '../../nodes/define';
+import type { EmitOptions, NodeCheckpoint } from '../../node-kit/define';
 import { ModelChain } from '../model-chain';
 import type { AgentLimits } from '../run-agent';
 import { addUsage, zeroUsage } from '../tokens';
-import type { AgentTool, ToolContext } from '../types';
+import type { AgentTool, ToolContext } from '../../node-kit/agent-services';
 
 export interface TeamRole {
   provider: LlmProvider;

@@ -3,7 +3,7 @@
  * upload with the same name as a SKILLS_DIR skill replaces it entirely (body and files) for that workspace only.
  * Names that are not skill names are "no such skill" before anything is looked up.
  */
-import type { SkillSource, SkillSummary } from '../types';
+import type { SkillSource, SkillSummary } from '../../node-kit/agent-services';
 import type { DirSkills } from './dir-skills';
 import { SKILL_NAME_RE } from './limits';
 import { skillFilePath } from './skill-paths';

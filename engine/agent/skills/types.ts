@@ -2,7 +2,7 @@
  * Beyond the SkillSource the agent reads (engine/agent/types.ts): the workspace uploads' persistence and the views
  * the settings API shows.
  */
-import type { SkillSummary } from '../types';
+import type { SkillSummary } from '../../node-kit/agent-services';
 
 export interface SkillFileInfo {
   path: string;

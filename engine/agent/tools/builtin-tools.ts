@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ToolPolicyError } from '../tool-errors';
 import { KNOWLEDGE_SEARCH_TOOL, knowledgeSearchToolSpec, runKnowledgeSearch } from '../../knowledge/knowledge-tool';
-import type { AgentTool, ToolContext } from '../types';
+import type { AgentTool, ToolContext } from '../../node-kit/agent-services';
 import { evaluate } from './calculator';
 import { defineTool } from './define-tool';
 

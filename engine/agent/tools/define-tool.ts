@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool, ToolContext } from '../types';
+import type { AgentTool, ToolContext } from '../../node-kit/agent-services';
 
 /** A tool whose arguments are a zod schema: the JSON Schema sent to the model and the validation are the same thing. */
 export function defineTool<S extends z.ZodType<Record<string, unknown>>>(t: {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ToolPolicyError } from '../tool-errors';
 import { skillFilePath } from '../skills/skill-paths';
-import type { AgentTool, SkillSource, SkillSummary } from '../types';
+import type { AgentTool, SkillSource, SkillSummary } from '../../node-kit/agent-services';
 import { defineTool } from './define-tool';
 
 export const LOAD_SKILL_TOOL = 'load_skill';

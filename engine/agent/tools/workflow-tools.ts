@@ -4,7 +4,7 @@
  * picks the child's version: from a published parent always the version pinned at publish time (or the current
  * published one); from a draft run the child's draft unless the entry names a version.
  */
-import type { AgentTool, ChildVersion, WorkflowRunner } from '../types';
+import type { AgentTool, ChildVersion, WorkflowRunner } from '../../node-kit/agent-services';
 
 export interface WorkflowToolConfig {
   workflowId: string;

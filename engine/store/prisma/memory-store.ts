@@ -4,7 +4,7 @@
  * and saving a known fact again refreshes its embedding and `updated_at` (which also resets its time decay).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { MemoryRecord, MemoryScope, MemoryStore } from '../../agent/types';
+import type { MemoryRecord, MemoryScope, MemoryStore } from '../../node-kit/agent-services';
 import { DEFAULT_WORKSPACE_ID } from '../types';
 import { Prisma, type PrismaClient } from './generated/client';
 

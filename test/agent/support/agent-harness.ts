@@ -5,8 +5,8 @@
  */
 import { PrismaMemoryStore } from '@/engine/store/prisma/memory-store';
 import { HashingEmbedder } from '@/engine/agent/memory/hashing-embedder';
-import type { AgentServices, AgentTool, McpToolSource } from '@/engine/agent/types';
-import { createWorkflowRunner } from '@/engine/agent/workflow-runner';
+import type { AgentServices, AgentTool, McpToolSource } from '@/engine/node-kit/agent-services';
+import { createWorkflowRunner } from '@/engine/runtime/workflow-runner';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';

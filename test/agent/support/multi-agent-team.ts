@@ -3,7 +3,7 @@
  * a request at the fake OpenAI-compatible server as one of the team's roles (by the fixed sentence its system message
  * opens with) and its step.
  */
-import { STEP_LINE, teamRoleOf, type TeamRole } from '@/engine/agent/multi-agent/roles';
+import { STEP_LINE, teamRoleOf, type TeamRole } from '@/engine/llm/team-roles';
 import type { Graph } from '@/engine/graph/schema';
 
 export function multiAgentGraph(config: Record<string, unknown>): Graph {

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { z } from 'zod';
-import { defineNode, type NodeDefinition } from '../../../engine/nodes/define';
+import { defineNode, type NodeDefinition } from '../../../engine/node-kit/define';
 
 function abortError() {
   return Object.assign(new Error('aborted'), { name: 'AbortError' });

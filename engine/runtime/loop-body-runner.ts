@@ -8,13 +8,13 @@
  */
 import type { ErrorJson } from '../errors';
 import type { NodeRunRecord } from '../store/types';
-import type { Plan } from '../runtime/langgraph-plan';
-import type { RunJournal } from '../runtime/run-journal';
-import { runNode } from '../runtime/run-node';
-import { chosenBranches, Frontier, launchAll, nodeRunArgs, Outcomes, RunState } from '../runtime/scheduler-core';
-import type { ExecuteArgs } from '../runtime/types';
-import type { LoopBodyPlan } from './body-plan';
-import type { LoopBody, LoopItemOutcome, LoopNodeRun } from './types';
+import type { Plan } from './langgraph-plan';
+import type { RunJournal } from './run-journal';
+import { runNode } from './run-node';
+import { chosenBranches, Frontier, launchAll, nodeRunArgs, Outcomes, RunState } from './scheduler-core';
+import type { ExecuteArgs } from './types';
+import type { LoopBodyPlan } from './loop-body-plan';
+import type { LoopBody, LoopItemOutcome, LoopNodeRun } from '../node-kit/loop-body';
 
 export interface BodyRunnerArgs {
   a: ExecuteArgs;

@@ -15,10 +15,10 @@
  */
 import { z } from 'zod';
 import { PaiError, type ErrorJson } from '../errors';
-import type { NodeContext, NodeResult } from '../nodes/define';
+import type { NodeContext, NodeResult } from '../node-kit/define';
 import type { NodeRunRecord } from '../store/types';
 import { resolveDeep } from '../template/resolve';
-import type { LoopNodeRun } from './types';
+import type { LoopNodeRun } from '../node-kit/loop-body';
 
 /** The loop config fields this needs (loop.node.ts LoopConfig). */
 export interface ParallelLoopConfig {

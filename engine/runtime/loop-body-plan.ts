@@ -10,9 +10,9 @@
 import type { ErrorJson } from '../errors';
 import type { GraphEdge } from '../graph/schema';
 import { topologicalOrder } from '../graph/topology';
-import type { NodeRegistry } from '../nodes/registry';
-import type { Plan } from '../runtime/langgraph-plan';
-import type { RunState } from '../runtime/scheduler-core';
+import type { NodeRegistry } from '../node-kit/registry';
+import type { Plan } from './langgraph-plan';
+import type { RunState } from './scheduler-core';
 
 export interface LoopBodyPlan {
   loopId: string;
@@ -24,9 +24,7 @@ export interface LoopBodyPlan {
   problem?: ErrorJson;
 }
 
-
 const cache = new WeakMap<Plan, Map<string, LoopBodyPlan>>();
-
 
 function bodyOf(plan: Plan, registry: NodeRegistry, loopId: string): LoopBodyPlan {
   const { t, nodes } = plan;
@@ -89,8 +87,7 @@ export function parallelLoopsOf(plan: Plan, registry: NodeRegistry): Map<string,
   if (!loops) {
     loops = new Map();
     for (const [id, node] of plan.nodes)
-      if (registry.capabilitiesOf(node).iterates?.parallel(node.data.config))
-        loops.set(id, bodyOf(plan, registry, id));
+      if (registry.capabilitiesOf(node).iterates?.parallel(node.data.config)) loops.set(id, bodyOf(plan, registry, id));
     cache.set(plan, loops);
   }
   return loops;

@@ -11,8 +11,8 @@
 import { PaiError } from '../errors';
 import type { EngineChoice, Graph } from '../graph/schema';
 import { startConfigSchema } from '../nodes/start.node';
-import { workflowCallsOf } from '../nodes/workflow.node';
-import type { RunManager } from '../runtime/run-manager';
+import { pinnedVersionIn } from '../graph/workflow-calls';
+import type { RunManager } from './run-manager';
 import {
   DEFAULT_WORKSPACE_ID,
   type RunRecord,
@@ -21,21 +21,18 @@ import {
   type WorkflowStore,
   type WorkflowVersionRecord,
 } from '../store/types';
-import { ToolPolicyError } from './tool-errors';
-import type { ChildVersion, WorkflowRunner, WorkflowRunResult } from './types';
+import { ToolPolicyError } from '../agent/tool-errors';
+import type {
+  ChildRunOptions,
+  ChildRunResult,
+  ChildVersion,
+  ChildVersionLabel,
+  WorkflowRunner,
+  WorkflowRunResult,
+} from '../node-kit/agent-services';
 
 /** A child that pauses for human input counts as settled: the caller reports it instead of blocking. */
 const SETTLED = new Set(['succeeded', 'failed', 'cancelled', 'interrupted', 'waiting']);
-
-/** The version a child run executes: a version number, or the draft. */
-export type ChildVersionLabel = number | 'draft';
-
-/** What `run` accepts beyond the WorkflowRunner contract: `onStarted` fires once the child run exists. */
-export type ChildRunOptions = Parameters<WorkflowRunner['run']>[2] & {
-  onStarted?(child: { runId: string; version: ChildVersionLabel }): void;
-};
-
-export type ChildRunResult = WorkflowRunResult & { version?: ChildVersionLabel };
 
 /** The store calls the runner needs: workflows, their versions by id and by number. */
 export type ChildWorkflowStore = WorkflowStore & {
@@ -48,12 +45,6 @@ interface Target {
   versionId: string | null;
   engine: EngineChoice;
   label: ChildVersionLabel;
-}
-
-/** The child version a published graph pinned for `childId`, preferably on the calling node. */
-export function pinnedVersionIn(graph: Graph, childId: string, nodeId?: string): number | undefined {
-  const pins = workflowCallsOf(graph).filter((c) => c.workflowId === childId && c.pinnedVersion !== undefined);
-  return (pins.find((c) => c.nodeId === nodeId) ?? pins[0])?.pinnedVersion;
 }
 
 export class WorkflowDepthError extends ToolPolicyError {
@@ -193,7 +184,7 @@ export function createWorkflowRunner(o: {
       if (!wf) return null;
       const parent = opts.parentRunId ? await o.store.getRun(opts.parentRunId) : null;
       const graph = (await targetOf(wf, parent, 'draft').catch(() => null))?.graph ?? wf.graph;
-      const start = graph.nodes.find((n) => n.type === 'start');
+      const start = graph.nodes.find((n) => o.runs.registry.capabilitiesOf(n).entry);
       const parsed = startConfigSchema.safeParse(start?.data.config ?? {});
       const decls = parsed.success ? parsed.data.inputs : [];
       return {

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { AgentServices } from '../agent/types';
+import type { AgentServices } from './agent-services';
 import type { NodeArtifacts } from '../artifacts/types';
 import type { CredentialResolver } from '../credentials/types';
 import type { TraceEventType } from '../events/types';
 import type { KnowledgeService } from '../knowledge/types';
 import type { LlmResolver, Usage } from '../llm/types';
-import type { LoopBody } from '../loop/types';
+import type { LoopBody } from './loop-body';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { TemplateScope } from '../template/resolve';
 

@@ -170,3 +170,13 @@ export interface AgentServices {
   /** The workspace a run belongs to (memory scope "global" is the workspace's). */
   workspaceOf?(runId: string): Promise<string | undefined>;
 }
+
+/** The version a child run executes: a version number, or the draft. */
+export type ChildVersionLabel = number | 'draft';
+
+/** What `run` accepts beyond the WorkflowRunner contract: `onStarted` fires once the child run exists. */
+export type ChildRunOptions = Parameters<WorkflowRunner['run']>[2] & {
+  onStarted?(child: { runId: string; version: ChildVersionLabel }): void;
+};
+
+export type ChildRunResult = WorkflowRunResult & { version?: ChildVersionLabel };

@@ -1,0 +1,83 @@
+/**
+ * Parsing and chunking a document on the CPU pools' documents thread (engine/cpu), under the document limits.
+ */
+import { PaiError } from '../errors';
+import { cpuLimits, type CpuLimits } from '../cpu/limits';
+import { runInPool } from '../cpu/pool';
+import type { Chunk } from './chunker';
+import type { DocumentMime } from './parsers';
+import type { PreparedDocument } from './prepare-document';
+
+export interface DocumentInput {
+  /** Raw file bytes (parsed by mime) … */
+  bytes?: Uint8Array;
+  /** … or the text itself. */
+  text?: string;
+  mime: DocumentMime;
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+export interface DocumentChunks {
+  text: string;
+  title: string | null;
+  pages: number | null;
+  chunks: Chunk[];
+}
+
+/**
+ * Parses and chunks a document in the documents pool, under the document limits (each with its own error code, see
+ * prepare-document.ts), DOCUMENT_PARSE_TIMEOUT and DOCUMENT_OUT_OF_MEMORY.
+ */
+export async function prepareDocumentInWorker(
+  input: DocumentInput,
+  opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
+): Promise<DocumentChunks> {
+  const limits = opts.limits ?? cpuLimits();
+  // A copy of just the bytes (a view may sit on a larger buffer, which a clone would copy whole), moved, not cloned.
+  const bytes = input.bytes?.slice();
+  const prepared = await runInPool<PreparedDocument>(
+    'documents',
+    'document',
+    {
+      ...input,
+      bytes,
+      limits: {
+        maxChars: limits.documentMaxChars,
+        maxInflatedBytes: limits.documentMaxInflatedBytes,
+        maxPages: limits.documentMaxPages,
+        maxChunks: limits.documentMaxChunks,
+      },
+    },
+    {
+      timeoutMs: limits.documentParseTimeoutMs,
+      rssGrowthMb: limits.documentWorkerMemoryMb,
+      signal: opts.signal,
+      transferList: bytes ? [bytes.buffer] : [],
+      onTimeout: () =>
+        new PaiError(
+          'DOCUMENT_PARSE_TIMEOUT',
+          `reading the document took longer than ${limits.documentParseTimeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`,
+          { status: 422 },
+        ),
+      onOutOfMemory: () =>
+        new PaiError(
+          'DOCUMENT_OUT_OF_MEMORY',
+          `reading the document needed more than ${limits.documentWorkerMemoryMb} MB of memory ` +
+            '(DOCUMENT_WORKER_MEMORY_MB)',
+          { status: 413 },
+        ),
+    },
+  );
+  const { text, starts, ends, pageOf } = prepared;
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < starts.length; i++)
+    chunks.push({
+      index: i,
+      start: starts[i],
+      end: ends[i],
+      page: pageOf[i] || null,
+      text: text.slice(starts[i], ends[i]),
+    });
+  return { text, title: prepared.title, pages: prepared.pages, chunks };
+}
