@@ -15,7 +15,7 @@ import { InProcessEventBus } from '../engine/events/in-process-bus';
 import type { Graph } from '../engine/graph/schema';
 import type { ChatRequest, LlmProvider } from '../engine/llm/types';
 import { createGuardedFetch } from '../engine/net/ssrf-guard';
-import { agentNode, type AgentConfig } from '../engine/nodes/agent.node';
+import { agentNode, type AgentConfig } from '../engine/nodes/agent';
 import { defineNode, type NodeDefinition } from '../engine/node-kit/define';
 import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';

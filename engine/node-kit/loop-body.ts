@@ -2,8 +2,8 @@
  * What a loop node that runs its items in parallel (list mode, concurrency > 1) gets from the state-graph engine:
  * a way to run its body once for one item, as a nested execution of the body's nodes through the same runNode()
  * (their own snapshots, trace events, retries, timeouts and idempotency keys `runId:nodeId:pass`). The loop node
- * decides which items run, how many at once, and what is kept of them (engine/loop/parallel-loop.ts); the engine
- * decides how one item's body runs (engine/loop/body-runner.ts).
+ * decides which items run, how many at once, and what is kept of them (engine/nodes/loop/parallel-loop.ts); the
+ * engine decides how one item's body runs (engine/loop/body-runner.ts).
  */
 import type { ErrorJson } from '../errors';
 import type { NodeRunRecord } from '../store/types';

@@ -1,23 +1,26 @@
 /**
- * The node types PaiFlow ships, registered in one place: adding a node type is its file (or folder) and its line here.
- * The registry itself, and the contract a node type implements, are engine/node-kit's.
+ * The node types PaiFlow ships, registered in one place. Each node type is a package: the folder
+ * engine/nodes/<type>/, named exactly as the type's id (`human_input/`, `multi_agent/`), holds index.ts (its
+ * definition and execute), the helpers only it uses and its tests; helpers several types use are in shared/.
+ * Adding a node type is its folder and its line here. The registry itself, and the contract a node type implements,
+ * are engine/node-kit's.
  */
 import { NodeRegistry } from '../node-kit/registry';
-import { startNode } from './start.node';
-import { endNode } from './end.node';
-import { llmNode } from './llm.node';
-import { templateNode } from './template.node';
-import { conditionNode } from './condition.node';
-import { httpNode } from './http.node';
-import { loopNode } from './loop.node';
-import { humanInputNode } from './human-input.node';
-import { agentNode } from './agent.node';
-import { knowledgeNode } from './knowledge.node';
-import { multiAgentNode } from './multi-agent.node';
-import { workflowNode } from './workflow.node';
-import { codeNode } from './code.node';
-import { ttsNode } from './tts.node';
-import { imageNode } from './image.node';
+import { startNode } from './start';
+import { endNode } from './end';
+import { llmNode } from './llm';
+import { templateNode } from './template';
+import { conditionNode } from './condition';
+import { httpNode } from './http';
+import { loopNode } from './loop';
+import { humanInputNode } from './human_input';
+import { agentNode } from './agent';
+import { knowledgeNode } from './knowledge';
+import { multiAgentNode } from './multi_agent';
+import { workflowNode } from './workflow';
+import { codeNode } from './code';
+import { ttsNode } from './tts';
+import { imageNode } from './image';
 
 export { NodeRegistry };
 

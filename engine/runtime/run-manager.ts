@@ -10,7 +10,7 @@ import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import { descendantsOf, buildTopology } from '../graph/topology';
 import { validateGraph } from '../graph/validate';
 import type { NodeRegistry } from '../node-kit/registry';
-import { checkRunInputs, type StartConfig } from '../nodes/start.node';
+import { checkRunInputs, type StartConfig } from '../nodes/start';
 import {
   newRunRecord,
   type NewRun,

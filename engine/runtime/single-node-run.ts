@@ -15,7 +15,7 @@ import { PaiError } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
 import type { NodeRegistry } from '../node-kit/registry';
-import { checkRunInputs, type StartConfig } from '../nodes/start.node';
+import { checkRunInputs, type StartConfig } from '../nodes/start';
 import type { TraceEvent } from '../events/types';
 import { zodProblems } from '../validation/zod-problems';
 import type {

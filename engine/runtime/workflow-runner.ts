@@ -10,7 +10,7 @@
  */
 import { PaiError } from '../errors';
 import type { EngineChoice, Graph } from '../graph/schema';
-import { startConfigSchema } from '../nodes/start.node';
+import { startConfigSchema } from '../nodes/start';
 import { pinnedVersionIn } from '../graph/workflow-calls';
 import type { RunManager } from './run-manager';
 import {

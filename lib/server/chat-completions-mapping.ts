@@ -14,8 +14,8 @@
  * else JSON.stringify(outputs).
  */
 import type { Graph } from '@/engine/graph/schema';
-import { endConfigSchema } from '@/engine/nodes/end.node';
-import type { StartConfig } from '@/engine/nodes/start.node';
+import { endConfigSchema } from '@/engine/nodes/end';
+import type { StartConfig } from '@/engine/nodes/start';
 import { findRefs } from '@/engine/template/resolve';
 import type { ChatMessage } from './chat-completions-body';
 

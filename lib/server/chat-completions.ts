@@ -17,7 +17,7 @@
  *   - errors keep PaiFlow's `{ error: { code, message, path? } }` and add OpenAI's `type` and `param`.
  * `stream: true` → SSE of `chat.completion.chunk`s (chat-completions-stream.ts).
  */
-import { startConfigSchema } from '@/engine/nodes/start.node';
+import { startConfigSchema } from '@/engine/nodes/start';
 import { readJson } from '@/lib/http/body';
 import { authorizeForSlug } from './api-keys';
 import { getApp } from './app';

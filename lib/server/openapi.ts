@@ -4,8 +4,8 @@
  * inputs against — and the outputs from the end node's output names. Node internals (templates, prompts, URLs) are
  * never included: the document is served without a key.
  */
-import { endConfigSchema } from '@/engine/nodes/end.node';
-import { startConfigSchema, type StartConfig } from '@/engine/nodes/start.node';
+import { endConfigSchema } from '@/engine/nodes/end';
+import { startConfigSchema, type StartConfig } from '@/engine/nodes/start';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import { endpointPath, MCP_PATH } from './publish';
 import { RUN_MODES } from './published-runs';

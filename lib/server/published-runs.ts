@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import { PaiError } from '@/engine/errors';
-import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
+import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app-types';

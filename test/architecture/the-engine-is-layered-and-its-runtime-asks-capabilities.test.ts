@@ -41,51 +41,27 @@ function resolve(from: string, spec: string): string | null {
 }
 
 const engine = path.join(ROOT, 'engine');
+/**
+ * A file's folder unit: the first folder under engine/, except that engine/store's sub-folders are units of their own.
+ * engine/store/*.ts holds the records and the store interfaces everyone reads (below the domains); engine/store/prisma
+ * implements them and the interfaces other folders declare (a memory store, a knowledge catalogue), and
+ * engine/store/app gathers them into the app's stores: those two sit on top.
+ */
 const folderOf = (file: string) => {
   const parts = path.relative(engine, file).split(path.sep);
-  return parts.length > 1 ? parts[0] : null;
+  if (parts.length < 2) return null;
+  return parts[0] === 'store' && parts.length > 2 ? `store/${parts[1]}` : parts[0];
 };
 
 /** Folder imports that still close a circle: to be untangled, never added to. */
-const STILL_CIRCULAR: string[] = [
-  'agent→knowledge',
-  'agent→llm',
-  'agent→node-kit',
-  'artifacts→config',
-  'config→llm',
-  'config→store',
-  'cpu→config',
-  'cpu→store',
-  'graph→node-kit',
-  'graph→template',
-  'knowledge→config',
-  'knowledge→cpu',
-  'knowledge→llm',
-  'knowledge→store',
-  'llm→media',
-  'media→artifacts',
-  'media→cpu',
-  'media→store',
-  'node-kit→artifacts',
-  'node-kit→knowledge',
-  'node-kit→llm',
-  'node-kit→store',
-  'node-kit→template',
-  'store→agent',
-  'store→artifacts',
-  'store→config',
-  'store→graph',
-  'store→knowledge',
-  'store→llm',
-  'store→node-kit',
-  'template→config',
-];
+const STILL_CIRCULAR: string[] = [];
 
 describe('the layers hold', () => {
   it('no two folders of engine/ import each other, directly or around a circle', () => {
     const edges = new Map<string, { source: string; target: string; id: string; via: string }>();
     const folders = new Set<string>();
-    for (const file of filesUnder(engine)) {
+    // Tests beside the code (engine/nodes/<type>/*.test.ts) may use any layer; the layers are about the code.
+    for (const file of filesUnder(engine).filter((f) => !f.endsWith('.test.ts'))) {
       const from = folderOf(file);
       if (!from) continue;
       folders.add(from);

@@ -6,9 +6,9 @@ import type { Graph } from '@/engine/graph/schema';
 import { graphSchema } from '@/engine/graph/schema';
 import { toJsonPath } from '@/engine/validation/json-path';
 import { validateGraph } from '@/engine/graph/validate';
-import { endNode } from '@/engine/nodes/end.node';
+import { endNode } from '@/engine/nodes/end';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start.node';
+import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 
 const registry = createDefaultRegistry();
 const RESERVED = ['__proto__', 'constructor', 'prototype'];

@@ -8,7 +8,7 @@ import { formatContext } from '@/engine/knowledge/format-context';
 import { KNOWLEDGE_SEARCH_TOOL, knowledgeSearchToolSpec, runKnowledgeSearch } from '@/engine/knowledge/knowledge-tool';
 import type { KnowledgeHit, KnowledgeSearchRequest, KnowledgeService } from '@/engine/knowledge/types';
 import type { NodeContext } from '@/engine/node-kit/define';
-import { knowledgeConfigSchema, knowledgeNode, type KnowledgeConfig } from '@/engine/nodes/knowledge.node';
+import { knowledgeConfigSchema, knowledgeNode, type KnowledgeConfig } from '@/engine/nodes/knowledge';
 
 const hit = (i: number, title: string, text: string, page: number | null = null): KnowledgeHit => ({
   citation: `[${i}]`,

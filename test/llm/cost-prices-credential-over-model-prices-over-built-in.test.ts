@@ -8,7 +8,7 @@ import type { ResolvedCredential } from '@/engine/credentials/types';
 import { modelPrices, parsePriceTableJson } from '@/engine/llm/prices';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import type { ProviderSettings } from '@/engine/llm/types';
-import { providerSettings } from '@/engine/nodes/provider-settings';
+import { providerSettings } from '@/engine/nodes/shared/provider-settings';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 import { expectedUsd } from './cost-support';
 

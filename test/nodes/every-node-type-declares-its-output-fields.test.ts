@@ -53,7 +53,7 @@ describe('output fields of node types', () => {
         expect(f.description.length, `${def.type}.${f.path} has no description`).toBeGreaterThan(3);
       }
     }
-    expect(missing, 'node types without outputFields (engine/nodes/define.ts)').toEqual([]);
+    expect(missing, 'node types without outputFields (engine/node-kit/define.ts)').toEqual([]);
   });
 
   it('the knowledge, agent and human-input nodes offer theirs', () => {

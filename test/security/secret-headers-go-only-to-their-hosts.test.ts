@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import type { NodeContext } from '@/engine/node-kit/define';
-import { httpConfigSchema, httpNode, type HttpConfig } from '@/engine/nodes/http.node';
+import { httpConfigSchema, httpNode, type HttpConfig } from '@/engine/nodes/http';
 import { redact } from '@/engine/runtime/redact';
 
 let seen: IncomingHttpHeaders | undefined;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostsAllow } from '@/engine/credentials/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { providerSettings, scrubbedError } from '@/engine/nodes/provider-settings';
+import { providerSettings, scrubbedError } from '@/engine/nodes/shared/provider-settings';
 import { envSecrets } from '@/lib/server/secrets';
 
 describe("the server's OPENAI_API_KEY", () => {
