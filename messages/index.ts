@@ -1,10 +1,13 @@
 /**
  * Every UI and API string in English and Simplified Chinese, one JSON file per area and language (messages/<locale>/
- * <namespace>.json). Keys are the same in both languages: test/i18n/translation-coverage.test.ts fails when a key
- * misses its translation, a component shows a literal string, or a t('key') names a key that does not exist.
+ * <namespace>.json), except `nodes`: each node type's texts are in its own package, engine/nodes/<type>/
+ * messages.<locale>.json, gathered by engine/nodes/messages.ts. Keys are the same in both languages:
+ * test/i18n/messages-match-in-both-languages.test.ts fails when a key misses its translation, and
+ * test/i18n/ui-has-no-untranslated-strings.test.ts when a component shows a literal string or names a missing key.
  * `nodes` (the node catalogue) and `errors` (API error messages) are read on the server only.
  */
 import type { Locale } from '@/lib/i18n/locales';
+import { NODE_MESSAGES } from '@/engine/nodes/messages';
 import enCommon from './en/common.json';
 import enAuth from './en/auth.json';
 import enWorkflowList from './en/workflowList.json';
@@ -18,7 +21,6 @@ import enTriggers from './en/triggers.json';
 import enKnowledge from './en/knowledge.json';
 import enRuns from './en/runs.json';
 import enSettings from './en/settings.json';
-import enNodes from './en/nodes.json';
 import enErrors from './en/errors.json';
 import zhCommon from './zh-CN/common.json';
 import zhAuth from './zh-CN/auth.json';
@@ -33,7 +35,6 @@ import zhTriggers from './zh-CN/triggers.json';
 import zhKnowledge from './zh-CN/knowledge.json';
 import zhRuns from './zh-CN/runs.json';
 import zhSettings from './zh-CN/settings.json';
-import zhNodes from './zh-CN/nodes.json';
 import zhErrors from './zh-CN/errors.json';
 
 export const NAMESPACES = [
@@ -74,7 +75,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: enKnowledge,
     runs: enRuns,
     settings: enSettings,
-    nodes: enNodes,
+    nodes: NODE_MESSAGES.en,
     errors: enErrors,
   },
   'zh-CN': {
@@ -91,7 +92,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: zhKnowledge,
     runs: zhRuns,
     settings: zhSettings,
-    nodes: zhNodes,
+    nodes: NODE_MESSAGES['zh-CN'],
     errors: zhErrors,
   },
 };

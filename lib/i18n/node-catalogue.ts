@@ -1,13 +1,13 @@
 /**
- * The node catalogue (GET /api/node-types) in the reader's language. The engine's node definitions keep their
- * English texts (validation and traces use them); this module puts the translations of messages/<locale>/nodes.json
- * over a described catalogue: each type's label and description, its handles' labels, its output fields'
- * descriptions, and for every config property (at any depth, through array items and anyOf variants) the JSON
- * Schema `title` (the label the inspector shows), `description`, and for an array of objects `items.title` (the name
- * of one row). A key a language lacks keeps the engine's English (and a property with no label keeps no title, so
- * the inspector humanizes its name).
+ * The node catalogue (GET /api/node-types) in the reader's language. The engine's node definitions keep their English
+ * texts (validation and traces use them); this module puts the translations of the `nodes` messages (each node type's
+ * engine/nodes/<type>/messages.<locale>.json) over a described catalogue: each type's label and description, its
+ * handles' labels, its output fields' descriptions, and for every config property (at any depth, through array items
+ * and anyOf variants) the JSON Schema `title` (the label the inspector shows), `description`, and for an array of
+ * objects `items.title` (the name of one row). A key a language lacks keeps the engine's English (and a property with
+ * no label keeps no title, so the inspector humanizes its name).
  *
- * Keys in nodes.json: `<type>.label`, `<type>.description`, `<type>.inputs.<handleId>`, `<type>.outputs.<handleId>`,
+ * Keys of `nodes`: `<type>.label`, `<type>.description`, `<type>.inputs.<handleId>`, `<type>.outputs.<handleId>`,
  * `<type>.outputFields.<path>` (dots in the path written as `/`), and `<type>.config.<prop>.{label,description,item}`
  * with nested properties under `<type>.config.<prop>.fields.<sub>…`. test/i18n/node-catalogue-is-translated.test.ts
  * checks that every registered type has all of them in both languages.

@@ -1,11 +1,11 @@
 /**
  * Guarantees: the node catalogue (GET /api/node-types: the palette, the inspector's forms, the `{{` autocomplete)
- * exists in English and Simplified Chinese. For every registered node type, messages/<locale>/nodes.json has its
- * label and description, a label (and the description, where the engine gives one) for every config property at any
- * depth, a row name for every array of objects, every output field's description and every handle's label — so a new
- * node type or config field without translations fails here. English is the engine's own text (and the labels the
- * inspector derived from the property names before, which the end-to-end tests select by); the API answers in the
- * language of the `paiflow-locale` cookie, else Accept-Language.
+ * exists in English and Simplified Chinese. For every registered node type, the `nodes` messages (its package's
+ * engine/nodes/<type>/messages.<locale>.json) have its label and description, a label (and the description, where the
+ * engine gives one) for every config property at any depth, a row name for every array of objects, every output field's
+ * description and every handle's label — so a new node type or config field without translations fails here. English is
+ * the engine's own text (and the labels the inspector derived from the property names before, which the end-to-end
+ * tests select by); the API answers in the language of the `paiflow-locale` cookie, else Accept-Language.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
