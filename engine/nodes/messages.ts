@@ -2,8 +2,8 @@
  * The texts of every node type for readers (the `nodes` message namespace: labels, descriptions, config field labels,
  * handles, output fields), each in its package's messages.en.json and messages.zh-CN.json. JSON only, so the message
  * bundle (messages/index.ts) imports no engine code. Keys are `<type>.…` as lib/i18n/node-catalogue.ts reads them;
- * the order is the registry's. test/architecture/every-node-type-is-one-folder-and-its-lines.test.ts checks that
- * every package folder is listed here and in registry.ts, with both files.
+ * the order is the registry's. test/architecture/adding-a-node-type-touches-its-folder-and-its-registry-lines.test.ts
+ * checks that every package folder is listed here and in registry.ts, with both files.
  */
 import startEn from './start/messages.en.json';
 import startZh from './start/messages.zh-CN.json';

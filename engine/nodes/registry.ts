@@ -1,9 +1,11 @@
 /**
  * The node types PaiFlow ships, registered in one place. Each node type is a package: the folder
  * engine/nodes/<type>/, named exactly as the type's id (`human_input/`, `multi_agent/`), holds index.ts (its
- * definition and execute), the helpers only it uses and its tests; helpers several types use are in shared/.
- * Adding a node type is its folder and its line here. The registry itself, and the contract a node type implements,
- * are engine/node-kit's.
+ * definition and execute), the helpers only it uses, its texts for readers (messages.en.json, messages.zh-CN.json)
+ * and its tests; helpers several types use are in shared/, and no package imports another. Adding a node type is its
+ * folder, its line here and its texts' line in messages.ts (JSON only, for the message bundle):
+ * test/architecture/adding-a-node-type-touches-its-folder-and-its-registry-lines.test.ts holds the three together.
+ * The registry itself, and the contract a node type implements, are engine/node-kit's.
  */
 import { NodeRegistry } from '../node-kit/registry';
 import { startNode } from './start';
