@@ -3,7 +3,7 @@
 // whole array its `messages` input), the answer is the end output, and streaming forwards the LLM node's live tokens
 // and joins to the same content. Errors: chat-completion-errors-are-the-sdks-typed-errors.test.ts.
 import { describe, expect, it } from 'vitest';
-import { contentFromOutputs, inputsFromMessages, streamingSources } from '@/lib/server/chat-completions';
+import { contentFromOutputs, inputsFromMessages, streamingSources } from '@/lib/server/chat-completions/handler';
 import { client, echo, json, llm, node, useChatServer, whole } from './chat-completions-fixtures';
 
 useChatServer();

@@ -1,7 +1,7 @@
 import { serveDirectly } from '@/lib/http/direct-routes';
 import { authorize } from '@/lib/server/api-keys';
 import { getApp } from '@/lib/server/app';
-import { errorAnswer } from '@/lib/server/chat-completions-answers';
+import { errorAnswer } from '@/lib/server/chat-completions/answers';
 import { callableWorkflows } from '@/lib/server/mcp/callable-workflows';
 import { preflight, v1Route } from '@/lib/server/v1-http';
 

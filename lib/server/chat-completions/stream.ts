@@ -11,11 +11,11 @@
 import type { TraceEvent } from '@/engine/events/types';
 import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord } from '@/engine/store/types';
-import type { App } from './app-types';
-import { createdOf, errorJson, failedError, pendingError, TERMINAL, usageOf } from './chat-completions-answers';
-import { contentFromOutputs } from './chat-completions-mapping';
-import { waitForRunToSettle } from './run-waiter';
-import { SSE_HEADERS } from './sse';
+import type { App } from '../app-types';
+import { createdOf, errorJson, failedError, pendingError, TERMINAL, usageOf } from './answers';
+import { contentFromOutputs } from './mapping';
+import { waitForRunToSettle } from '../run-waiter';
+import { SSE_HEADERS } from '../sse';
 
 /** How long a stream follows a run before it answers RUN_PENDING (tokens and keep-alives flow meanwhile). */
 const STREAM_MAX_MS = 3_600_000;

@@ -6,8 +6,8 @@
  *
  * Order of checks: the body must be JSON with a `model` (413 / 415 / 400) — the slug lives in the body — then the
  * key (401) and its rate limit (429), the workflow (404 / 403 for another workflow's key), then the rest of the body
- * (400 with a path; chat-completions-body.ts). Messages become run inputs and run outputs the assistant's content as
- * chat-completions-mapping.ts describes.
+ * (400 with a path; body.ts). Messages become run inputs and run outputs the assistant's content as
+ * mapping.ts describes.
  *
  * Answers:
  *   - succeeded → 200 `chat.completion` (id `chatcmpl-<runId>`, usage summed from the run's LLM node snapshots);
@@ -15,23 +15,23 @@
  *   - still running after SYNC_TIMEOUT_MS, or paused on human input → 202 with
  *     `{ error: { code: 'RUN_PENDING', statusUrl, … } }` and `location` so the client can poll the run (never 504);
  *   - errors keep PaiFlow's `{ error: { code, message, path? } }` and add OpenAI's `type` and `param`.
- * `stream: true` → SSE of `chat.completion.chunk`s (chat-completions-stream.ts).
+ * `stream: true` → SSE of `chat.completion.chunk`s (stream.ts).
  */
 import { startConfigSchema } from '@/engine/nodes/start';
 import { readJson } from '@/lib/http/body';
-import { authorizeForSlug } from './api-keys';
-import { getApp } from './app';
-import { createdOf, errorAnswer, failedError, pendingError, TERMINAL, usageOf } from './chat-completions-answers';
-import { chatBodySchema, modelOnlySchema } from './chat-completions-body';
-import { contentFromOutputs, inputsFromMessages, streamingSources } from './chat-completions-mapping';
-import { streamAnswer } from './chat-completions-stream';
-import { checkSameInputs, idempotencyKeyOf, runHeaders, runUrls, startRun, versionToRun } from './published-runs';
-import { waitForRunToSettle } from './run-waiter';
-import { originOf } from './v1-http';
-import { v1Settings } from './v1-settings';
+import { authorizeForSlug } from '../api-keys';
+import { getApp } from '../app';
+import { createdOf, errorAnswer, failedError, pendingError, TERMINAL, usageOf } from './answers';
+import { chatBodySchema, modelOnlySchema } from './body';
+import { contentFromOutputs, inputsFromMessages, streamingSources } from './mapping';
+import { streamAnswer } from './stream';
+import { checkSameInputs, idempotencyKeyOf, runHeaders, runUrls, startRun, versionToRun } from '../published-runs';
+import { waitForRunToSettle } from '../run-waiter';
+import { originOf } from '../v1-http';
+import { v1Settings } from '../v1-settings';
 
-export { openAiErrorType } from './chat-completions-answers';
-export { chatBodySchema, type ChatBody } from './chat-completions-body';
+export { openAiErrorType } from './answers';
+export { chatBodySchema, type ChatBody } from './body';
 export {
   CONTENT_OUTPUT_NAMES,
   contentFromOutputs,
@@ -39,7 +39,7 @@ export {
   MESSAGE_INPUT_NAMES,
   messageText,
   streamingSources,
-} from './chat-completions-mapping';
+} from './mapping';
 
 export async function chatCompletions(req: Request): Promise<Response> {
   try {

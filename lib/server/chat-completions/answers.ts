@@ -5,7 +5,7 @@
  */
 import type { RunRecord } from '@/engine/store/types';
 import { errorResponse, toPaiError } from '@/lib/http/errors';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 
 export const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 

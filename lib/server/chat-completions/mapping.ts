@@ -17,7 +17,7 @@ import type { Graph } from '@/engine/graph/schema';
 import { endConfigSchema } from '@/engine/nodes/end';
 import type { StartConfig } from '@/engine/nodes/start';
 import { findRefs } from '@/engine/template/resolve';
-import type { ChatMessage } from './chat-completions-body';
+import type { ChatMessage } from './body';
 
 export const MESSAGE_INPUT_NAMES = ['message', 'query', 'question', 'input', 'prompt', 'text'] as const;
 export const CONTENT_OUTPUT_NAMES = ['answer', 'text', 'output', 'content', 'reply', 'message'] as const;
