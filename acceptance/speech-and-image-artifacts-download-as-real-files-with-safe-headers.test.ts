@@ -96,7 +96,7 @@ describe('speech and image artifacts', () => {
 
   it('states each answer’s length (Content-Length), whole file and byte range', async () => {
     const speech = nodeOf(run, 'say').output;
-    // lib/server/artifact-response.ts sets it; a player shows the length and a download its progress from it.
+    // lib/server/runs/artifact-response.ts sets it; a player shows the length and a download its progress from it.
     const whole = await download(speech.url, auth);
     expect
       .soft(whole.res.headers.get('content-length'), JSON.stringify(Object.fromEntries(whole.res.headers)))

@@ -6,7 +6,7 @@
  * Bounded by size as well as by time, so memory does not grow with the request rate: at most `maxEndedRuns` ended
  * runs keep their buffer through the grace period (the oldest go first), and a run keeps its last `maxEventsPerRun`
  * events. What a late subscriber then misses is in the store, and every reader of the bus re-reads the store on a
- * gap in seq (lib/server/sse.ts) or polls it (lib/server/run-waiter.ts).
+ * gap in seq (lib/server/runs/sse.ts) or polls it (lib/server/runs/run-waiter.ts).
  */
 import type { BusStatus, EventBus, TraceEvent, Unsubscribe } from './types';
 

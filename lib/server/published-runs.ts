@@ -13,8 +13,8 @@ import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/
 import type { App } from './app-types';
 import { canonicalJson } from './graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
-import { waitForRunToSettle } from './run-waiter';
-import { requireLiveEvents, runEventStream } from './sse';
+import { waitForRunToSettle } from './runs/run-waiter';
+import { requireLiveEvents, runEventStream } from './runs/sse';
 import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 

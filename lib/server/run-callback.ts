@@ -11,7 +11,7 @@ import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from 
 import type { App } from './app-types';
 import { callbackSecretOf } from './callback-secret';
 import { callbackSignatureHeaders } from './callback-signature';
-import { waitForRunToSettle } from './run-waiter';
+import { waitForRunToSettle } from './runs/run-waiter';
 
 const ATTEMPT_DELAYS_MS = [0, 2_000, 8_000];
 const ATTEMPT_TIMEOUT_MS = 10_000;

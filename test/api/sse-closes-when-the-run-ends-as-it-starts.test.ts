@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
 import type { TraceEvent } from '@/engine/events/types';
 import type { App } from '@/lib/server/app-types';
-import { runEventStream } from '@/lib/server/sse';
+import { runEventStream } from '@/lib/server/runs/sse';
 import { readSse } from './publish-contract-suite';
 
 const runId = 'run_ends_as_stream_starts';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
-import { runEventStream } from '@/lib/server/sse';
+import { runEventStream } from '@/lib/server/runs/sse';
 import {
   chain,
   expectContiguous,

@@ -26,7 +26,7 @@ import { chatBodySchema, modelOnlySchema } from './body';
 import { contentFromOutputs, inputsFromMessages, streamingSources } from './mapping';
 import { streamAnswer } from './stream';
 import { checkSameInputs, idempotencyKeyOf, runHeaders, runUrls, startRun, versionToRun } from '../published-runs';
-import { waitForRunToSettle } from '../run-waiter';
+import { waitForRunToSettle } from '../runs/run-waiter';
 import { originOf } from '../v1-http';
 import { v1Settings } from '../v1-settings';
 

@@ -14,8 +14,8 @@ import type { RunRecord } from '@/engine/store/types';
 import type { App } from '../app-types';
 import { createdOf, errorJson, failedError, pendingError, TERMINAL, usageOf } from './answers';
 import { contentFromOutputs } from './mapping';
-import { waitForRunToSettle } from '../run-waiter';
-import { SSE_HEADERS } from '../sse';
+import { waitForRunToSettle } from '../runs/run-waiter';
+import { SSE_HEADERS } from '../runs/sse';
 
 /** How long a stream follows a run before it answers RUN_PENDING (tokens and keep-alives flow meanwhile). */
 const STREAM_MAX_MS = 3_600_000;

@@ -22,7 +22,7 @@ import type { ApiKeyRecord } from '@/engine/store/publishing';
 import { toPaiError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import { runUrls, startRun } from '../published-runs';
-import { waitForRunToSettle } from '../run-waiter';
+import { waitForRunToSettle } from '../runs/run-waiter';
 import { v1Settings } from '../v1-settings';
 import { callableWorkflows } from './callable-workflows';
 import { resultOfError, resultOfRun, slugOfTool, toolOf } from './tools';

@@ -12,7 +12,7 @@ import { readBytesLimited } from '@/engine/net/read-limited';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
 import type { App } from '../app-types';
 import { checkSameInputs } from '../published-runs';
-import { waitForRunToSettle } from '../run-waiter';
+import { waitForRunToSettle } from '../runs/run-waiter';
 import { httpError } from '../v1-http';
 import { v1Settings } from '../v1-settings';
 import { DEFAULT_SECRET_HEADER, webhookConfigSchema, type WebhookConfig } from './trigger-schema';

@@ -1,12 +1,12 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { artifactResponse } from '@/lib/server/artifact-response';
+import { artifactResponse } from '@/lib/server/runs/artifact-response';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * A file a run of the caller's workspace produced (speech, images): its bytes, served inline with its content type
- * (lib/server/artifact-response.ts). Another workspace's artifact is 404, as if it did not exist.
+ * (lib/server/runs/artifact-response.ts). Another workspace's artifact is 404, as if it did not exist.
  */
 export const GET = guarded('read', async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
   const stored = await app.artifacts.readInWorkspace((await params).id, caller.workspaceId);

@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/sse';
+import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/runs/sse';
 import { getRunOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { ENGINES } from '@/engine/graph/schema';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
-import { workflowRunHistory } from '@/lib/server/workflow-run-history';
+import { workflowRunHistory } from '@/lib/server/runs/workflow-run-history';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { workflowStats } from '@/lib/server/run-analytics';
+import { workflowStats } from '@/lib/server/runs/analytics';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { getApp } from '@/lib/server/app';
 import { authorize } from '@/lib/server/api-keys';
 import { runOfKey } from '@/lib/server/published-runs';
-import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/sse';
+import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/runs/sse';
 import { preflight, v1Route } from '@/lib/server/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 

@@ -1,6 +1,6 @@
 import { getApp } from '@/lib/server/app';
 import { authorize } from '@/lib/server/api-keys';
-import { artifactResponse } from '@/lib/server/artifact-response';
+import { artifactResponse } from '@/lib/server/runs/artifact-response';
 import { preflight, v1Route } from '@/lib/server/v1-http';
 import { runOfKey } from '@/lib/server/published-runs';
 import { serveDirectly } from '@/lib/http/direct-routes';

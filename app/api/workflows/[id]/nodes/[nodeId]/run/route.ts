@@ -3,7 +3,7 @@ import { settings } from '@/engine/config/settings';
 import { singleNodeOutcome, startSingleNodeRun, upstreamRunOf } from '@/engine/runtime/single-node-run';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { waitForRunToSettle } from '@/lib/server/run-waiter';
+import { waitForRunToSettle } from '@/lib/server/runs/run-waiter';
 import { getWorkflowOr404 } from '@/lib/server/workflows';
 
 export const dynamic = 'force-dynamic';

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
-import { can } from './auth/policy';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
+import { can } from '../auth/policy';
 
 export const INBOX_DEFAULT = 20;
 export const INBOX_MAX = 100;

@@ -11,7 +11,7 @@
  */
 import { PaiError } from '@/engine/errors';
 import { TERMINAL_EVENT_TYPES, type TraceEvent } from '@/engine/events/types';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 
 /** Response headers of every event stream (no proxy buffering, no transformation). */
 export const SSE_HEADERS = {

@@ -1,13 +1,13 @@
 /**
- * GET /api/workflows/:id/runs: the editor's run history of one workflow — the workspace run list (run-analytics.ts)
+ * GET /api/workflows/:id/runs: the editor's run history of one workflow — the workspace run list (analytics.ts)
  * narrowed to the workflow, so each run says how it was started (`trigger`), which published `version` ran (null:
  * the draft), what it cost (`costUsd`) and a preview of its inputs, and `status` / `trigger` filter it the same way.
  * The answer stays an array of runs, newest first, as the editor and scripts have always read it.
  */
 import type { WorkflowRecord } from '@/engine/store/types';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
-import { listWorkspaceRuns, RUNS_PAGE_DEFAULT, RUNS_PAGE_MAX } from './run-analytics';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
+import { listWorkspaceRuns, RUNS_PAGE_DEFAULT, RUNS_PAGE_MAX } from './analytics';
 
 /** Query parameters passed on to the run list; anything else (`workflowId` above all) is not the caller's to set. */
 const FILTERS = ['status', 'trigger'] as const;

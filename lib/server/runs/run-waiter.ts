@@ -6,7 +6,7 @@
  */
 import { TERMINAL_EVENT_TYPES } from '@/engine/events/types';
 import type { RunRecord } from '@/engine/store/types';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 const END_EVENTS = new Set([...TERMINAL_EVENT_TYPES, 'run.waiting']);
