@@ -15,7 +15,7 @@ import { hostChecker, hostRefusal } from './lib/http/public-origins.mjs';
 
 process.env.NODE_ENV ??= 'production';
 // PaiFlow finds its migrations and database-thread scripts here, whatever the working directory
-// (engine/store/app-root.ts).
+// (engine/config/app-root.ts).
 process.env.PAIFLOW_ROOT ||= path();
 const { values } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },

@@ -18,7 +18,7 @@ import { createApp } from '@/lib/server/app';
 import { loadSettings } from '@/engine/config/settings';
 
 // PaiFlow's own files (migrations, database-thread scripts) are found from here, whatever the working directory
-// (engine/store/app-root.ts reads PAIFLOW_ROOT; set before anything reads the settings, as server.mjs does).
+// (engine/config/app-root.ts reads PAIFLOW_ROOT; set before anything reads the settings, as server.mjs does).
 process.env.PAIFLOW_ROOT ||= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {

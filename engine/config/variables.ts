@@ -14,10 +14,10 @@
  *   the settings (lib/server/secrets.ts); they are in SECRET_VARIABLES below for the README check.
  */
 import { availableParallelism } from 'node:os';
-import { parsePriceTableJson } from '../llm/prices';
+import { parsePriceTableJson } from './price-table-schema';
 import { parseOtlpHeaders } from '../telemetry/otlp-headers';
 import { parsePublicUrl } from './public-url.mjs';
-import { MIGRATIONS_FOLDER } from '../store/migrations-folder';
+import { MIGRATIONS_FOLDER } from './migrations-folder';
 import { flag, httpUrl, list, numeric, shaped, text, whole } from './kinds';
 
 /** setTimeout's largest delay: a longer one fires at once. */

@@ -13,7 +13,7 @@
  */
 import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { existingAppFile } from '../store/app-root';
+import { existingAppFile } from '../config/app-root';
 import { PaiError } from '../errors';
 import { CODE_THREAD_STACK_MB } from '../code/limits';
 import { cpuLimits } from './limits';

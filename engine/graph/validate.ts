@@ -1,10 +1,33 @@
-import type { NodeRegistry } from '../node-kit/registry';
+import type { ZodType } from 'zod';
 import { configWithoutPins } from './workflow-calls';
 import { collectRefs, collectUnclosedRefs } from '../template/resolve';
 import { graphSchema, RESERVED_NODE_IDS, type EngineChoice, type EngineKind, type Graph } from './schema';
 import type { Problem } from '../validation/problem';
 import { zodProblems } from '../validation/zod-problems';
 import { ancestorsOf, buildTopology, findCycle, reachableFrom, type Topology } from './topology';
+
+/**
+ * What validating a graph needs to know of its node types, declared here so that the graph module stays below the
+ * node contract (engine/node-kit's NodeRegistry is one).
+ */
+export interface NodeTypes {
+  has(type: string): boolean;
+  get(
+    type: string,
+    version?: number,
+  ): {
+    configSchema: ZodType<unknown>;
+    outputs: Array<{ id: string }>;
+    outputsFor?(config: unknown): Array<{ id: string }>;
+    checkConfig?(config: unknown): Array<{ code: string; message: string; path: string }>;
+    literalKeys?: string[];
+  };
+  capabilitiesOf(node: { type: string; data?: { version?: number } }): {
+    entry?: boolean;
+    terminal?: boolean;
+    iterates?: unknown;
+  };
+}
 
 export type { Problem } from '../validation/problem';
 
@@ -21,7 +44,7 @@ export interface ValidationResult {
  */
 export function chooseEngine(
   graph: Graph,
-  registry: NodeRegistry,
+  registry: NodeTypes,
   requested: EngineChoice = 'auto',
   t: Topology = buildTopology(graph),
 ): EngineKind {
@@ -34,11 +57,7 @@ export function chooseEngine(
  * Returns every problem at once, each with a code and a JSON path, so the editor can mark all fields together.
  * Never throws on bad input.
  */
-export function validateGraph(
-  input: unknown,
-  registry: NodeRegistry,
-  requested: EngineChoice = 'auto',
-): ValidationResult {
+export function validateGraph(input: unknown, registry: NodeTypes, requested: EngineChoice = 'auto'): ValidationResult {
   const parsed = graphSchema.safeParse(input);
   if (!parsed.success)
     return {

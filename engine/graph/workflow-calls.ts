@@ -3,8 +3,14 @@
  * configs, and the child versions publishing pinned on them. Validation, publishing, the runtime and the child-run
  * runner all read calls through this one module.
  */
-import type { ChildVersion } from '../node-kit/agent-services';
 import type { Graph, GraphNode } from './schema';
+
+/**
+ * Which version of a child workflow a call runs: `published` (its current published version), `draft` (the editor's
+ * draft; only for a draft parent run), or a version number. A parent that is itself a published run (or an API call)
+ * always runs a published version.
+ */
+export type ChildVersion = 'published' | 'draft' | number;
 
 /** One call of another workflow in a graph: a workflow node, or an entry of an agent's `workflowTools`. */
 export interface WorkflowCall {

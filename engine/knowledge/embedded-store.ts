@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { takeLockFile } from '../store/lock-file';
+import { takeLockFile } from '../config/lock-file';
 import { PaiError } from '../errors';
 import { KbIndex } from './embedded/kb-index';
 import {

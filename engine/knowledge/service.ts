@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PaiError, toErrorJson } from '../errors';
-import { DEFAULT_WORKSPACE_ID } from '../store/types';
+import { DEFAULT_WORKSPACE_ID } from '../config/default-workspace';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
 import { cpuLimits } from '../cpu/limits';
 import { prepareDocumentInWorker } from './prepare-in-worker';

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PaiError } from '../errors';
-import { fromAppRoot } from '../store/app-root';
+import { fromAppRoot } from '../config/app-root';
 
 export interface EspeakOptions {
   /** An espeak-ng voice: a language (`en`, `cmn`, …) with an optional `+variant` (`en+f3`). */

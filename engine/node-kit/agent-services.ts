@@ -2,7 +2,10 @@
  * The agent's contracts: tools, the services an Agent node needs beyond NodeContext (memory, embedder, MCP,
  * workflows-as-tools), and the tiny Embedder interface memory recall uses (any implementation fits).
  */
+import type { ChildVersion } from '../graph/workflow-calls';
 import type { KnowledgeService } from '../knowledge/types';
+
+export type { ChildVersion };
 import type { GuardedFetch } from '../net/ssrf-guard';
 
 /** Text → vectors. `id` names the model: vectors of different embedders are never compared. */
@@ -48,13 +51,6 @@ export interface WorkflowRunResult {
   outputs: Record<string, unknown> | null;
   error?: { code: string; message: string } | null;
 }
-
-/**
- * Which version of a child workflow a call runs: `published` (its current published version), `draft` (the editor's
- * draft; only for a draft parent run), or a version number. A parent that is itself a published run (or an API call)
- * always runs a published version.
- */
-export type ChildVersion = 'published' | 'draft' | number;
 
 /** Runs another workflow to completion (start + wait + outputs); lib/server wires it to the RunManager. */
 export interface WorkflowRunner {

@@ -4,7 +4,7 @@
  * SIGKILL after the grace period). A worker notices its parent going away (IPC disconnect) and shuts down too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fromAppRoot } from '../store/app-root';
+import { fromAppRoot } from '../config/app-root';
 
 const WORKER_SCRIPT = ['scripts', 'worker.ts'];
 

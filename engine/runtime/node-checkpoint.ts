@@ -1,5 +1,5 @@
 /**
- * NodeContext.checkpoint (engine/nodes/define.ts NodeCheckpoint) over the run's journal: a save is staged with the
+ * NodeContext.checkpoint (engine/node-kit/define.ts NodeCheckpoint) over the run's journal: a save is staged with the
  * node's trace events so far and committed at once (durable before save() returns); a load prefers what this
  * execution staged and not yet committed, then the store. A checkpoint belongs to the resolved config it was made
  * for (by hash): a node asked to do something else (its inputs changed before a resume) starts afresh.

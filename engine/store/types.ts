@@ -20,7 +20,7 @@ export type NodeStatus = (typeof NODE_STATUSES)[number];
 /**
  * The workspace that data from before accounts moved into (migration 0005), and the one internal callers default to.
  */
-export const DEFAULT_WORKSPACE_ID = 'ws_default';
+export { DEFAULT_WORKSPACE_ID } from '../config/default-workspace';
 
 export interface WorkflowRecord {
   id: string;
@@ -168,7 +168,7 @@ export function newRunRecord(run: NewRun, now: string): RunRecord {
   };
 }
 
-/** A node's durable state within a run (see NodeCheckpoint in engine/nodes/define.ts). */
+/** A node's durable state within a run (see NodeCheckpoint in engine/node-kit/define.ts). */
 export interface CheckpointRecord {
   /** The node's operation: `nodeId`, plus `:<pass>` inside loops. */
   nodeKey: string;

@@ -12,7 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError, type z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import { isDatabaseUnreachable } from '@/engine/store/errors';
+import { isDatabaseUnreachable } from '@/engine/store/app/errors';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';

@@ -12,7 +12,7 @@ import { createWorkflowRunner } from '@/engine/runtime/workflow-runner';
 import { createEmbedderResolver } from '@/engine/knowledge/embedders/resolve-embedder';
 import { USE_LITE_MODEL } from '@/engine/knowledge/embedders/use-lite-embedder';
 import type { RunManager } from '@/engine/runtime/run-manager';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { settings } from '@/engine/config/settings';
 import { parseAllowlist } from '@/engine/net/ssrf-guard';
 import type { AppConfig } from './config';

@@ -14,7 +14,7 @@ import { PaiError } from '@/engine/errors';
 import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
 import type { GuardedFetch } from '@/engine/net/ssrf-guard';
 import { settings, type Settings } from '@/engine/config/settings';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 

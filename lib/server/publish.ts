@@ -16,7 +16,7 @@ import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { withoutPins, workflowCallsOf } from '@/engine/graph/workflow-calls';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
-import { isUniqueViolation } from '@/engine/store/errors';
+import { isUniqueViolation } from '@/engine/store/app/errors';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app-types';
 import { diffGraphs } from './graph-diff';

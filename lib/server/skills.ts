@@ -10,7 +10,7 @@ import { SKILL_LIMITS } from '@/engine/agent/skills/limits';
 import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { validateSkillUpload } from '@/engine/agent/skills/skill-upload';
 import type { SkillDetail, SkillUploadStore, SkillView } from '@/engine/agent/skills/types';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { audit, type AuditActor } from './auth/audit';
 
 export class SkillsService {

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { takeLockFile } from '@/engine/store/lock-file';
+import { takeLockFile } from '@/engine/config/lock-file';
 
 let dir: string;
 let file: string;
@@ -48,7 +48,7 @@ it("a dead process's lock, or an empty one, is taken over", () => {
 });
 
 it('of eight processes taking it at the same moment, exactly one holds it', async () => {
-  const moduleUrl = new URL('../../engine/store/lock-file.ts', import.meta.url).href;
+  const moduleUrl = new URL('../../engine/config/lock-file.ts', import.meta.url).href;
   const start = Date.now() + 1500; // all children try at this instant, after their start-up
   const child = `
     const m = await import(${JSON.stringify(moduleUrl)});

@@ -3,8 +3,8 @@
  * session made stale, a stored ciphertext, a count of runs). Application code never reaches it: it has app.stores.
  */
 import type { Database } from '@/engine/store/prisma/database';
-import { databaseBehind } from '@/engine/store/prisma/stores';
-import type { Stores } from '@/engine/store/stores';
+import { databaseBehind } from '@/engine/store/app/prisma-stores';
+import type { Stores } from '@/engine/store/app/stores';
 
 export function databaseOf(app: { stores: Stores }): Database {
   return databaseBehind(app.stores);

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { takeLockFile } from '../lock-file';
+import { takeLockFile } from '../../config/lock-file';
 import { PaiError } from '../../errors';
 import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';

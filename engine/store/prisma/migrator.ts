@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../../errors';
-import { fromAppRoot } from '../app-root';
-import { MIGRATIONS_FOLDER } from '../migrations-folder';
+import { fromAppRoot } from '../../config/app-root';
+import { MIGRATIONS_FOLDER } from '../../config/migrations-folder';
 import { settings } from '../../config/settings';
 
 export interface SqlTx {

@@ -4,7 +4,7 @@
  * database. If the thread dies, every request in flight is rejected.
  */
 import { availableParallelism } from 'node:os';
-import { existingAppFile } from '../app-root';
+import { existingAppFile } from '../../config/app-root';
 import { Worker } from 'node:worker_threads';
 import { settings } from '../../config/settings';
 

@@ -3,7 +3,7 @@
  * Secrets (session tokens, PATs, invitation tokens) are stored as sha256 only; passwords as scrypt hashes.
  */
 import { PaiError } from '@/engine/errors';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { audit, type AuditActor } from './audit';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from './passwords';

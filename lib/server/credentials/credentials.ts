@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { CredentialResolver, ResolvedCredential } from '@/engine/credentials/types';
 import type { CredentialRecord } from '@/engine/store/credentials';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { parseInput } from '@/lib/http/body';
 import { audit, type AuditActor } from '../auth/audit';
 import { newId } from '../auth/secrets';

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRepository, UserRecord } from '@/engine/store/accounts';
-import { isUniqueViolation } from '@/engine/store/errors';
-import type { Stores } from '@/engine/store/stores';
+import { isUniqueViolation } from '@/engine/store/app/errors';
+import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { newId, type StoresFactory, type StoresUnderTest } from './stores-under-test';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewAuditEntry } from '@/engine/store/audit';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { newId, newWorkspace, type StoresFactory, type StoresUnderTest } from './stores-under-test';
 

@@ -3,7 +3,7 @@
  * (test/store/callback-secrets-and-names-are-stored-alike-on-both-databases.conformance.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { newWorkflow, newWorkspace, type StoresFactory, type StoresUnderTest } from './stores-under-test';
 
 export function describeCallbackSecretsAndNames(label: string, open: StoresFactory) {

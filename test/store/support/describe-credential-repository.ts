@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialRecord } from '@/engine/store/credentials';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { newId, newWorkspace, type StoresFactory, type StoresUnderTest } from './stores-under-test';
 
 type NewCredential = Omit<CredentialRecord, 'createdAt'> & { createdBy: string | null };

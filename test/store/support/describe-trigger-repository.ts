@@ -3,7 +3,7 @@
  * (test/store/triggers-are-stored-alike-on-both-databases.conformance.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import type { NewTrigger, TriggerRepository } from '@/engine/store/triggers';
 import { newId, newWorkflow, type StoresFactory, type StoresUnderTest } from './stores-under-test';
 

@@ -3,8 +3,8 @@
  * and a few records they all need (a workflow, a second workspace).
  */
 import { randomUUID } from 'node:crypto';
-import { storesOn } from '@/engine/store/prisma/stores';
-import type { Stores } from '@/engine/store/stores';
+import { storesOn } from '@/engine/store/app/prisma-stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { openTestDb } from '../../support/databases';
 import { GRAPH } from './run-store-fixtures';

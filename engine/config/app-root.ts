@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PaiError } from '../errors';
-import { settings } from '../config/settings';
+import { settings } from './settings';
 
 export function appRoot(): string {
   return settings().PAIFLOW_ROOT || /* turbopackIgnore: true */ process.cwd();

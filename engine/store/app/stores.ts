@@ -3,17 +3,17 @@
  * never a database client. One implementation serves both databases — PGlite (embedded) and PostgreSQL — and each
  * interface has one conformance suite run on both (test/store/). Open them with openStores (./open-stores.ts).
  */
-import type { SkillUploadStore } from '../agent/skills/types';
-import type { MemoryStore } from '../node-kit/agent-services';
-import type { ArtifactStore } from '../artifacts/types';
-import type { KnowledgeCatalog } from '../knowledge/catalog';
-import type { AccountRepository, SignInAttempts } from './accounts';
-import type { RunAnalyticsStore } from './analytics';
-import type { AuditLog } from './audit';
-import type { CredentialRepository } from './credentials';
-import type { AppStore, CallbackSecretStore, WorkflowNames } from './publishing';
-import type { TriggerRepository } from './triggers';
-import type { NewWorkflow } from './types';
+import type { SkillUploadStore } from '../../agent/skills/types';
+import type { MemoryStore } from '../../node-kit/agent-services';
+import type { ArtifactStore } from '../../artifacts/types';
+import type { KnowledgeCatalog } from '../../knowledge/catalog';
+import type { AccountRepository, SignInAttempts } from '../accounts';
+import type { RunAnalyticsStore } from '../analytics';
+import type { AuditLog } from '../audit';
+import type { CredentialRepository } from '../credentials';
+import type { AppStore, CallbackSecretStore, WorkflowNames } from '../publishing';
+import type { TriggerRepository } from '../triggers';
+import type { NewWorkflow } from '../types';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 

@@ -3,20 +3,20 @@
  * `databaseBehind` hands the database itself to code inside engine/store and to tests' support code; nothing else
  * reaches it.
  */
-import type { Stores } from '../stores';
-import { PrismaAccountRepository } from './account-repository';
-import { PrismaArtifactStore } from './artifact-store';
-import { PrismaRunAnalytics } from './analytics';
-import { PrismaAuditLog, PrismaSignInAttempts } from './audit-log';
-import { PrismaCredentialRepository } from './credential-repository';
-import { PrismaCallbackSecretStore, PrismaWorkflowNames } from './callback-secrets';
-import type { Database } from './database';
-import { PrismaKnowledgeCatalog } from './knowledge-catalog';
-import { PrismaMemoryStore } from './memory-store';
-import { PrismaStore } from './prisma-store';
-import { seedOnce } from './seed';
-import { PrismaSkillStore } from './skill-store';
-import { PrismaTriggerRepository } from './trigger-repository';
+import type { Stores } from './stores';
+import { PrismaAccountRepository } from '../prisma/account-repository';
+import { PrismaArtifactStore } from '../prisma/artifact-store';
+import { PrismaRunAnalytics } from '../prisma/analytics';
+import { PrismaAuditLog, PrismaSignInAttempts } from '../prisma/audit-log';
+import { PrismaCredentialRepository } from '../prisma/credential-repository';
+import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callback-secrets';
+import type { Database } from '../prisma/database';
+import { PrismaKnowledgeCatalog } from '../prisma/knowledge-catalog';
+import { PrismaMemoryStore } from '../prisma/memory-store';
+import { PrismaStore } from '../prisma/prisma-store';
+import { seedOnce } from '../prisma/seed';
+import { PrismaSkillStore } from '../prisma/skill-store';
+import { PrismaTriggerRepository } from '../prisma/trigger-repository';
 
 const databases = new WeakMap<Stores, Database>();
 
