@@ -103,7 +103,7 @@ export interface NodeContext<C = unknown> {
   artifacts?: NodeArtifacts;
   /** Durable state within the run (see NodeCheckpoint). */
   checkpoint: NodeCheckpoint;
-  /** State-graph engine, a loop node running its items in parallel: runs its body for one item (engine/loop/). */
+  /** State-graph engine, a loop node running its items in parallel: runs its body for one item (engine/runtime/loop-body-runner.ts). */
   loopBody?: LoopBody;
 }
 
@@ -137,7 +137,7 @@ export interface NodeCapabilities {
   pauses?: boolean;
   /**
    * It runs the nodes behind its `body` handle once per item or pass, around a cycle (so only on the state-graph
-   * engine), or, when `parallel(config)` says so, all the items itself (engine/loop/). `maxPasses(config)`: its own
+   * engine), or, when `parallel(config)` says so, all the items itself (engine/runtime/loop-body-runner.ts). `maxPasses(config)`: its own
    * limit, which raises that of every node on its cycles. Its output's `index` is the last pass it completed.
    */
   iterates?: { maxPasses(config: unknown): number; parallel(config: unknown): boolean };

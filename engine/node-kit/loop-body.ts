@@ -3,7 +3,7 @@
  * a way to run its body once for one item, as a nested execution of the body's nodes through the same runNode()
  * (their own snapshots, trace events, retries, timeouts and idempotency keys `runId:nodeId:pass`). The loop node
  * decides which items run, how many at once, and what is kept of them (engine/nodes/loop/parallel-loop.ts); the
- * engine decides how one item's body runs (engine/loop/body-runner.ts).
+ * engine decides how one item's body runs (engine/runtime/loop-body-runner.ts).
  */
 import type { ErrorJson } from '../errors';
 import type { NodeRunRecord } from '../store/types';

@@ -86,7 +86,7 @@ export interface RunNodeArgs {
    * person edited it (single-node-run.ts). Parsed with the node's configSchema; no template is resolved in it.
    */
   configOverride?: unknown;
-  /** A loop node that runs its items in parallel: its body, for NodeContext.loopBody (engine/loop/). */
+  /** A loop node that runs its items in parallel: its body, for NodeContext.loopBody (runtime/loop-body-runner.ts). */
   loopBody?: LoopBody;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What the database's errors mean, recognised from the driver's and Prisma's codes (engine/store/errors.ts exports
+ * What the database's errors mean, recognised from the driver's and Prisma's codes (engine/store/app/errors.ts exports
  * these under store-neutral names).
  *
  * Whether an error means the database did not answer (refused, reset, shut down, timed out) rather than refused one

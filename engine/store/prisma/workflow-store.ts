@@ -109,7 +109,7 @@ export class PrismaWorkflowStore implements WorkflowStore, PublishingStore {
   /**
    * Snapshots `graph` + `engine` as version max+1 and makes it current; sets `slug` only if the workflow has none.
    * Null when the workflow is gone. A concurrent publish (same version number) or a taken slug fails as a unique
-   * violation (isUniqueViolation, engine/store/errors.ts) with nothing written: the caller retries.
+   * violation (isUniqueViolation, engine/store/app/errors.ts) with nothing written: the caller retries.
    */
   async publishVersion(
     workflowId: string,
