@@ -103,7 +103,10 @@ export interface NodeContext<C = unknown> {
   artifacts?: NodeArtifacts;
   /** Durable state within the run (see NodeCheckpoint). */
   checkpoint: NodeCheckpoint;
-  /** State-graph engine, a loop node running its items in parallel: runs its body for one item (engine/runtime/loop-body-runner.ts). */
+  /**
+   * State-graph engine, a loop node running its items in parallel: runs its body for one item
+   * (runtime/loop-body-runner.ts).
+   */
   loopBody?: LoopBody;
 }
 
@@ -137,8 +140,9 @@ export interface NodeCapabilities {
   pauses?: boolean;
   /**
    * It runs the nodes behind its `body` handle once per item or pass, around a cycle (so only on the state-graph
-   * engine), or, when `parallel(config)` says so, all the items itself (engine/runtime/loop-body-runner.ts). `maxPasses(config)`: its own
-   * limit, which raises that of every node on its cycles. Its output's `index` is the last pass it completed.
+   * engine), or, when `parallel(config)` says so, all the items itself (runtime/loop-body-runner.ts).
+   * `maxPasses(config)`: its own limit, which raises that of every node on its cycles. Its output's `index` is the
+   * last pass it completed.
    */
   iterates?: { maxPasses(config: unknown): number; parallel(config: unknown): boolean };
   /** It starts a run of another workflow (the node context's `workflows`). */

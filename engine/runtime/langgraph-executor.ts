@@ -93,7 +93,8 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
   const branching = !!def.outputsFor;
   const fwdTargets = () => plan.forwardOut.get(id)!.map((e) => e.target);
   const persistWithNext = plan.persistWithNext.has(id);
-  // A loop that runs its items in parallel runs its body itself (runtime/loop-body-runner.ts): LangGraph never enters it.
+  // A loop that runs its items in parallel runs its body itself (loop-body-runner.ts): LangGraph never
+  // enters it.
   const parallelBody = caps.iterates ? parallelLoopsOf(plan, registry).get(id) : undefined;
   return async (R: RunCtx): Promise<string[]> => {
     const { a, state, attempts, outcomes } = R;

@@ -1,5 +1,5 @@
 /**
- * Beyond the SkillSource the agent reads (engine/node-kit/agent-services.ts): the workspace uploads' persistence and the views
+ * Beyond the SkillSource the agent reads (node-kit/agent-services.ts): the workspace uploads' persistence and the views
  * the settings API shows.
  */
 import type { SkillSummary } from '../../node-kit/agent-services';
