@@ -11,12 +11,11 @@ import type { NodeRegistry } from '@/engine/node-kit/registry';
 import type { QueueMode } from '@/engine/queue/queue-mode';
 import type { RunManager } from '@/engine/runtime/run-manager';
 import type { AppStore } from '@/engine/store/publishing';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import type { Accounts } from './auth/accounts';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 import type { SkillsService } from './skills';
-import type { Scheduler } from './triggers/scheduler';
 
 export interface App {
   config: AppConfig;
@@ -41,11 +40,21 @@ export interface App {
    */
   queue: QueueMode | null;
   /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
-  scheduler: Scheduler | null;
+  scheduler: AppScheduler | null;
   /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
   health(): AppHealth;
   /** Where each part lives (data folder, hosts): for admins only. */
   healthDetails(): Record<string, string | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the app keeps of its scheduler (triggers/scheduler.ts). Declared here, not imported from there: the
+ * scheduler starts runs through the App, so its module needs this one.
+ */
+export interface AppScheduler {
+  /** Fires every due schedule once; answers how many it fired. */
+  look(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -18,9 +18,9 @@ import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
-import { openStores } from '@/engine/store/open-stores';
+import { openStores } from '@/engine/store/app/open-stores';
 import type { AppStore } from '@/engine/store/publishing';
-import type { Stores } from '@/engine/store/stores';
+import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { readQueueConfig } from '@/engine/queue/config';
 import type { QueueRole } from '@/engine/queue/queue-mode';
@@ -206,11 +206,12 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   };
   // Every app replica may fire schedules: a tick still starts one run (lib/server/triggers/scheduler.ts).
   if (role === 'app' && settings.SCHEDULER) {
-    app.scheduler = new Scheduler(app, {
+    const scheduler = new Scheduler(app, {
       pollMs: settings.SCHEDULER_POLL_MS,
       misfireGraceMs: settings.SCHEDULER_MISFIRE_GRACE_MS,
     });
-    app.scheduler.start();
+    scheduler.start();
+    app.scheduler = scheduler;
   }
   return app;
 }

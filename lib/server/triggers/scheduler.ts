@@ -17,7 +17,7 @@
 import { toPaiError } from '@/lib/http/errors';
 import type { ScheduleOutcome, TriggerRecord } from '@/engine/store/triggers';
 import { settings } from '@/engine/config/settings';
-import type { App } from '../app-types';
+import type { App, AppScheduler } from '../app-types';
 import { nextRunAfter, scheduleConfigSchema, type ScheduleConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';
 
@@ -31,7 +31,7 @@ export interface SchedulerOptions {
   now?: () => Date;
 }
 
-export class Scheduler {
+export class Scheduler implements AppScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private stopped = false;
