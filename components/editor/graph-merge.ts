@@ -5,15 +5,15 @@
  * differently is a clash, listed by id, that the user settles per item (`picks`) — nothing is guessed.
  *
  * Two deliberate exceptions keep the common cases clean instead of clashing:
- * - a node's position is layout, not behaviour (as in lib/server/graph-diff.ts): it merges apart from the node's
- *   content, and when both sides moved a node, mine wins (it is what the user sees on the canvas);
+ * - a node's position is layout, not behaviour (as in lib/server/workflows/graph-diff.ts): it merges apart from the
+ *   node's content, and when both sides moved a node, mine wins (it is what the user sees on the canvas);
  * - both sides adding a node with the same id is two different nodes (ids are `llm_1`, `llm_2` … in every tab), so
  *   mine is renamed to a free id and its edges and `{{llm_1.…}}` references follow.
  * A node removed on one side that the other side changed, or connected new edges to, is a clash too: removing it
  * silently would drop the other side's work. Pure: no React, no I/O.
  */
 import type { EngineChoice, Graph, GraphEdge, GraphNode } from '@/components/api/types';
-import { canonicalJson } from '@/lib/server/graph-diff';
+import { canonicalJson } from '@/lib/server/workflows/graph-diff';
 import { newNodeId, remapRefs } from './graph-model';
 
 /** What a save stores: the graph plus the workflow's own fields. */

@@ -11,7 +11,7 @@ import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from './app-types';
-import { canonicalJson } from './graph-diff';
+import { canonicalJson } from './workflows/graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
 import { waitForRunToSettle } from './runs/run-waiter';
 import { requireLiveEvents, runEventStream } from './runs/sse';

@@ -7,7 +7,7 @@ import { POST as importWf } from '@/app/api/workflows/import/route';
 import { GET as listWf, POST as createWf } from '@/app/api/workflows/route';
 import { POST as createWorkspace } from '@/app/api/workspaces/route';
 import { getApp } from '@/lib/server/app';
-import { firstFreeName } from '@/lib/server/unique-name';
+import { firstFreeName } from '@/lib/server/workflows/unique-name';
 import { call, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from './api-helpers';
 
 useFreshDataDir('paiflow-import-names-');

@@ -13,7 +13,7 @@ import { GET as listTemplates } from '@/app/api/templates/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { TEMPLATES } from '@/engine/templates';
 import { getApp } from '@/lib/server/app';
-import { acceptedLanguage } from '@/lib/server/workflow-templates';
+import { acceptedLanguage } from '@/lib/server/workflows/templates';
 import { createKnowledgeBase } from '../knowledge/support/upload-helpers';
 import {
   call,

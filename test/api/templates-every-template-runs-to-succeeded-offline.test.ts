@@ -76,7 +76,7 @@ const HANDBOOK = [
 let kbId = '';
 
 beforeAll(async () => {
-  // Exactly one knowledge base: the RAG template is bound to it on creation (lib/server/workflow-templates.ts).
+  // Exactly one knowledge base: the RAG template is bound to it on creation (lib/server/workflows/templates.ts).
   kbId = await createKnowledgeBase('Handbook');
   for (const doc of HANDBOOK) {
     const up = await call(uploadDoc, 'POST', `/api/knowledge-bases/${kbId}/documents`, {

@@ -14,7 +14,7 @@ import { POST as validateWf } from '@/app/api/workflows/[id]/validate/route';
 import { POST as importWf } from '@/app/api/workflows/import/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
-import { checkReferences, collectReferences } from '@/lib/server/workflow-references';
+import { checkReferences, collectReferences } from '@/lib/server/workflows/references';
 import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from './api-helpers';
 import { seededWorkflowId, workflowCount } from './invalid-graph-cases';
 

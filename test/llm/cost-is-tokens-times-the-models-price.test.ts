@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import type { LlmResolver } from '@/engine/llm/types';
-import { presentRun } from '@/lib/server/workflows';
+import { presentRun } from '@/lib/server/workflows/workflows';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 import { createHarness, type Harness } from '../support/harness';
 import { expectedUsd, llmGraph, llmThenAgentGraph } from './cost-support';

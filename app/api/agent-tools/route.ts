@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { listAgentTools } from '@/lib/server/workflow-references';
+import { listAgentTools } from '@/lib/server/workflows/references';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { TEMPLATES } from '@/engine/templates';
 import { guarded } from '@/lib/server/auth/guard';
-import { contentLanguage, presentTemplate, requestLanguage } from '@/lib/server/workflow-templates';
+import { contentLanguage, presentTemplate, requestLanguage } from '@/lib/server/workflows/templates';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,12 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { parseInput, readJson } from '@/lib/http/body';
-import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
-import { blankWorkflowBodySchema, createBlankWorkflow, isBlankWorkflowBody } from '@/lib/server/blank-workflow';
-import { listWorkflowSummaries } from '@/lib/server/workflow-list';
+import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows/workflows';
+import {
+  blankWorkflowBodySchema,
+  createBlankWorkflow,
+  isBlankWorkflowBody,
+} from '@/lib/server/workflows/blank-workflow';
+import { listWorkflowSummaries } from '@/lib/server/workflows/list';
 import { requestLocale } from '@/lib/i18n/locales';
 import {
   contentLanguage,
@@ -10,19 +14,19 @@ import {
   isFromTemplate,
   parseCreateWorkflowBody,
   requestLanguage,
-} from '@/lib/server/workflow-templates';
+} from '@/lib/server/workflows/templates';
 import { z } from 'zod';
 
 export const dynamic = 'force-dynamic';
 
-/** `?q=` searches names and descriptions; each workflow comes with its `lastRun` (lib/server/workflow-list.ts). */
+/** `?q=` searches names and descriptions; each workflow comes with its `lastRun` (lib/server/workflows/list.ts). */
 export const GET = guarded('read', async (req, _ctx: unknown, { app, caller }) =>
   Response.json(await listWorkflowSummaries(app, caller, req)),
 );
 
 /**
- * `{ name, description?, graph, engine? }`, `{ templateId, name? }` (lib/server/workflow-templates.ts), or without a
- * graph `{ name?, description?, engine? }`: a blank workflow, Start → End (lib/server/blank-workflow.ts).
+ * `{ name, description?, graph, engine? }`, `{ templateId, name? }` (lib/server/workflows/templates.ts), or without a
+ * graph `{ name?, description?, engine? }`: a blank workflow, Start → End (lib/server/workflows/blank-workflow.ts).
  */
 export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) => {
   const raw = await readJson(req, z.unknown());

@@ -1,7 +1,7 @@
 /**
  * Which config fields are chosen from a list instead of typed: a small map from (node type, field path) to the
  * picker, where the path is the field's path under `config` with array indices as `[]` (`workflowTools[].workflowId`).
- * `*` matches any node type. The server checks the same references on save (lib/server/workflow-references.ts).
+ * `*` matches any node type. The server checks the same references on save (lib/server/workflows/references.ts).
  */
 import type { Path } from './form-context';
 

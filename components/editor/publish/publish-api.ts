@@ -4,7 +4,7 @@
  */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
-import type { GraphDiff } from '@/lib/server/graph-diff';
+import type { GraphDiff } from '@/lib/server/workflows/graph-diff';
 
 export interface PublishStatus {
   published: boolean;

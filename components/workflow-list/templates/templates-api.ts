@@ -1,7 +1,7 @@
 /**
  * The template gallery's calls (GET /api/templates, POST /api/workflows { templateId }) and the language it asks
  * them in: the UI's language, said with `?lang=` so the cards, the created workflow's name and its node labels are
- * all in the language the rest of the page is in (the server reads `?lang=` first, lib/server/workflow-templates.ts).
+ * all in the language the rest of the page is in (the server reads `?lang=` first, lib/server/workflows/templates.ts).
  */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph, Workflow } from '@/components/api/types';

@@ -10,7 +10,7 @@ import { RUN_STATUSES } from '@/engine/store/types';
 import { RUN_TRIGGER_NAMES, type RunListQuery, type WorkflowStats } from '@/engine/store/analytics';
 import type { App } from '../app-types';
 import type { Caller } from '../auth/authenticate';
-import { getWorkflowOr404 } from '../workflows';
+import { getWorkflowOr404 } from '../workflows/workflows';
 
 export const RUNS_PAGE_DEFAULT = 50;
 export const RUNS_PAGE_MAX = 200;

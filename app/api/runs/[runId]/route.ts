@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { getRunOr404, presentRun } from '@/lib/server/workflows';
+import { getRunOr404, presentRun } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

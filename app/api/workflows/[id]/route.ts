@@ -2,7 +2,7 @@ import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
-import { checkWorkflowForSave, getWorkflowOr404, workflowPatchSchema } from '@/lib/server/workflows';
+import { checkWorkflowForSave, getWorkflowOr404, workflowPatchSchema } from '@/lib/server/workflows/workflows';
 import { validateGraph } from '@/engine/graph/validate';
 
 export const dynamic = 'force-dynamic';

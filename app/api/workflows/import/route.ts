@@ -1,8 +1,8 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { uniqueWorkflowName } from '@/lib/server/unique-name';
-import { importSchema, upgradedWorkflow } from '@/lib/server/workflow-export';
-import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows';
+import { uniqueWorkflowName } from '@/lib/server/workflows/unique-name';
+import { importSchema, upgradedWorkflow } from '@/lib/server/workflows/export';
+import { checkWorkflowForSave, newWorkflowId } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { getRunOr404 } from '@/lib/server/workflows';
+import { getRunOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

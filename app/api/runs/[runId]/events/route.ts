@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/runs/sse';
-import { getRunOr404 } from '@/lib/server/workflows';
+import { getRunOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { getRunOr404 } from '@/lib/server/workflows';
+import { getRunOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
 import { mintApiKey, presentKey } from '@/lib/server/api-keys';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

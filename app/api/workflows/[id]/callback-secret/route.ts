@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { callbackSecretOf } from '@/lib/server/callback-secret';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

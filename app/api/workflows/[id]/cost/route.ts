@@ -1,6 +1,6 @@
 import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

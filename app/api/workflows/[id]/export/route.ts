@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { exportWorkflow } from '@/lib/server/workflow-export';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { exportWorkflow } from '@/lib/server/workflows/export';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
 import { originOf } from '@/lib/server/v1-http';
 import { presentPublished, publishBodySchema, publishSettingsSchema, publishWorkflow } from '@/lib/server/publish';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENGINES } from '@/engine/graph/schema';
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
-import { getWorkflowOr404, validateWorkflow } from '@/lib/server/workflows';
+import { getWorkflowOr404, validateWorkflow } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { originOf } from '@/lib/server/v1-http';
 import { listVersions, presentPublished } from '@/lib/server/publish';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { auditAction } from '@/lib/server/auth/audit';
 import { guarded } from '@/lib/server/auth/guard';
 import { rotateCallbackSecret } from '@/lib/server/callback-secret';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };

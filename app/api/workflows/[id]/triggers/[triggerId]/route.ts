@@ -5,7 +5,7 @@ import { readJson } from '@/lib/http/body';
 import { originOf } from '@/lib/server/v1-http';
 import { patchTriggerSchema } from '@/lib/server/triggers/trigger-schema';
 import { presentTrigger, triggersOf } from '@/lib/server/triggers/triggers';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string; triggerId: string }> };

@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { getVersionOr404 } from '@/lib/server/publish';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,7 +4,7 @@ import { singleNodeOutcome, startSingleNodeRun, upstreamRunOf } from '@/engine/r
 import { guarded } from '@/lib/server/auth/guard';
 import { readJson } from '@/lib/http/body';
 import { waitForRunToSettle } from '@/lib/server/runs/run-waiter';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string; nodeId: string }> };

@@ -6,7 +6,7 @@ import { scheduleConfigSchema, webhookConfigSchema } from '@/lib/server/triggers
 import { startTriggeredRun } from '@/lib/server/triggers/trigger-runs';
 import { triggersOf } from '@/lib/server/triggers/triggers';
 import { mapInputs, noteLastRun } from '@/lib/server/triggers/webhook';
-import { getWorkflowOr404 } from '@/lib/server/workflows';
+import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string; triggerId: string }> };

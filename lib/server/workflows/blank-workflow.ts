@@ -12,8 +12,8 @@ import type { NodeRegistry } from '@/engine/node-kit/registry';
 import { nameSchema } from '@/engine/text/names';
 import type { Locale } from '@/lib/i18n/locales';
 import { MESSAGES } from '@/messages';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
 import { uniqueWorkflowName } from './unique-name';
 import { checkWorkflowForSave, newWorkflowId } from './workflows';
 

@@ -8,10 +8,10 @@ import { totalUsage } from '@/engine/llm/prices';
 import type { NodeRegistry } from '@/engine/node-kit/registry';
 import type { NodeRunRecord, RunRecord, WorkflowRecord } from '@/engine/store/types';
 import { nameSchema } from '@/engine/text/names';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
-import { checkReferences, referenceSourcesOf } from './workflow-references';
-import { workflowCallCycles } from './workflow-calls';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
+import { checkReferences, referenceSourcesOf } from './references';
+import { workflowCallCycles } from './call-cycles';
 
 export const workflowBodySchema = z.strictObject({
   name: nameSchema(200),
@@ -71,7 +71,7 @@ export function checkGraphForSave(
 
 /**
  * checkGraphForSave plus the workspace's references (knowledge bases, workflows, credentials, tools, skills; see
- * workflow-references.ts): an unknown one rejects the save, or comes back as a problem of a draft.
+ * references.ts): an unknown one rejects the save, or comes back as a problem of a draft.
  */
 export async function checkWorkflowForSave(
   app: App,
@@ -83,7 +83,7 @@ export async function checkWorkflowForSave(
 ): Promise<{ graph: Graph; problems: Problem[] }> {
   const checked = checkGraphForSave(graph, app.registry, engine, allowDraft);
   const refs = await checkReferences(checked.graph, referenceSourcesOf(app, caller.workspaceId));
-  // A call cycle (workflow-calls.ts) is refused even in a draft: the runs would recurse.
+  // A call cycle (call-cycles.ts) is refused even in a draft: the runs would recurse.
   const cycles = await workflowCallCycles(app.store, caller.workspaceId, self?.workflowId ?? null, checked.graph);
   if (cycles.length) throw invalid(cycles);
   const problems = [...checked.problems, ...refs];

@@ -4,7 +4,7 @@
  * ends in " (n)" counts on from its base, so importing "Support bot (2)" twice gives "Support bot (3)", not
  * "Support bot (2) (2)". Names are not unique in the database: two imports at the same instant may still agree.
  */
-import type { App } from './app-types';
+import type { App } from '../app-types';
 
 /** The longest name a workflow may have (workflowBodySchema's nameSchema(200)). */
 const MAX_NAME = 200;

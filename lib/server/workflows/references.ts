@@ -13,7 +13,7 @@ import { CORE_TOOLS, MEMORY_TOOLS } from '@/engine/agent/tools/builtin-tools';
 import type { AgentServices } from '@/engine/node-kit/agent-services';
 import type { Graph } from '@/engine/graph/schema';
 import type { Problem } from '@/engine/graph/validate';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 
 /** Tools an agent offers with its skills; accepted in a selection although they are added automatically. */
 export const SKILL_TOOLS = ['load_skill', 'read_skill_file'];

@@ -3,7 +3,7 @@
  * may call itself, directly or through others. Cycles are followed through the other workflows' drafts (what the
  * next save or publish of each would run); at run time the runner's nesting limit bounds whatever slips past, e.g.
  * through older published versions. That a called workflow exists in the workspace is checked with the other
- * references (workflow-references.ts).
+ * references (references.ts).
  */
 import type { Graph } from '@/engine/graph/schema';
 import type { Problem } from '@/engine/graph/validate';

@@ -10,8 +10,8 @@
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { WorkflowRecord } from '@/engine/store/types';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
 
 const querySchema = z.object({ q: z.string().max(200).optional() });
 

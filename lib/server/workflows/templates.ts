@@ -20,8 +20,8 @@ import {
 } from '@/engine/templates';
 import { nameSchema } from '@/engine/text/names';
 import { negotiateLocale, requestLocale, type Locale } from '@/lib/i18n/locales';
-import type { App } from './app-types';
-import type { Caller } from './auth/authenticate';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
 import { checkWorkflowForSave, newWorkflowId, workflowBodySchema } from './workflows';
 import { uniqueWorkflowName } from './unique-name';
 import { parseInput } from '@/lib/http/body';
