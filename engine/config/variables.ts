@@ -30,7 +30,10 @@ const off = { default: false, on: is1, spelled: '1 (anything else: off)', shown:
 /** Limits whose bad values always fell back to the default (engine/cpu/limits.ts): they still do, with a warning. */
 const limit = (dflt: number, description: string, min = 1) =>
   whole({ default: dflt, min, lenient: true, description, note: ' (anything else: the default)' });
-/** The published API's limits: a positive number, else the default (as lib/server/v1-settings.ts always read them). */
+/**
+ * The published API's limits: a positive number, else the default (as lib/server/publishing/v1-settings.ts always
+ * read them).
+ */
 const positive = (dflt: number, description: string) =>
   numeric({ default: dflt, above: 0, lenient: true, description, note: ' (anything else: the default)' });
 

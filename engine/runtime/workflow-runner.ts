@@ -4,9 +4,10 @@
  * would otherwise recurse forever) and cancelling or timing out the caller cancels the child run.
  *
  * Which version of the child runs: a parent that is a published run (its run has a versionId, as every API call's
- * has) runs the child version pinned in its own graph when it was published (`pinnedVersion`, lib/server/publish.ts),
- * else the child's current published version — never a draft. Only a draft parent (an editor test run) may run the
- * child's draft, when it asks for `draft`; `published` means the current published version, a number that version.
+ * has) runs the child version pinned in its own graph when it was published (`pinnedVersion`,
+ * lib/server/publishing/publish.ts), else the child's current published version — never a draft. Only a draft parent
+ * (an editor test run) may run the child's draft, when it asks for `draft`; `published` means the current published
+ * version, a number that version.
  */
 import { PaiError } from '../errors';
 import type { EngineChoice, Graph } from '../graph/schema';

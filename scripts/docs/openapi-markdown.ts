@@ -1,12 +1,13 @@
 /**
- * The published API's OpenAPI document (lib/server/openapi.ts) as Markdown, for docs/http-api.md: each operation
- * with its parameters, body and answers, then each schema as a table of its properties. Rendered for an example
- * workflow (slug `{slug}`, one required string input `message`, one output `answer`): a real workflow's document,
- * served at `/api/v1/workflows/<slug>/openapi.json`, has its own inputs and outputs in `Inputs` and `Outputs`.
+ * The published API's OpenAPI document (lib/server/publishing/openapi.ts) as Markdown, for docs/http-api.md: each
+ * operation with its parameters, body and answers, then each schema as a table of its properties. Rendered for an
+ * example workflow (slug `{slug}`, one required string input `message`, one output `answer`): a real workflow's
+ * document, served at `/api/v1/workflows/<slug>/openapi.json`, has its own inputs and outputs in `Inputs` and
+ * `Outputs`.
  */
 import type { Graph } from '@/engine/graph/schema';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
-import { buildOpenApi } from '@/lib/server/openapi';
+import { buildOpenApi } from '@/lib/server/publishing/openapi';
 import { cell, wrap } from './markdown';
 
 type Schema = Record<string, unknown>;

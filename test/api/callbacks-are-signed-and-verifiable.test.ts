@@ -17,7 +17,7 @@ import { GET as readSecret } from '@/app/api/workflows/[id]/callback-secret/rout
 import { POST as publish } from '@/app/api/workflows/[id]/publish/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
-import { verifyCallbackSignature } from '@/lib/server/callback-signature';
+import { verifyCallbackSignature } from '@/lib/server/publishing/callback-signature';
 import { call, expectError, expectNoServerErrorsOrStacks, simpleGraph, useFreshDataDir } from './api-helpers';
 import { bearer } from './v1-endpoint-helpers';
 import { databaseOf } from '../support/database-of';

@@ -7,7 +7,7 @@ import { POST as v1Run } from '@/app/api/v1/workflows/[slug]/run/route';
 import { POST as createKey } from '@/app/api/workflows/[id]/api-keys/route';
 import { POST as publish } from '@/app/api/workflows/[id]/publish/route';
 import { POST as createWf } from '@/app/api/workflows/route';
-import { v1Settings } from '@/lib/server/v1-settings';
+import { v1Settings } from '@/lib/server/publishing/v1-settings';
 import { ownerPid, queueServicesAvailable, startQueueRig, type QueueRig } from '../queue/support/queue-app';
 import { call, simpleGraph } from './api-helpers';
 import { bearer, expectContiguousToTerminal, readSse } from './publish-contract-suite';

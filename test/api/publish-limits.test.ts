@@ -11,7 +11,7 @@ import { POST as createKey } from '@/app/api/workflows/[id]/api-keys/route';
 import { POST as publish } from '@/app/api/workflows/[id]/publish/route';
 import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
-import { v1Settings } from '@/lib/server/v1-settings';
+import { v1Settings } from '@/lib/server/publishing/v1-settings';
 import {
   call,
   expectError,

@@ -1,7 +1,7 @@
 // Guarantees: the per-key token bucket allows a burst of RATE_LIMIT_PER_MIN, then refills continuously (never more than
 // the limit), keeps keys apart, and says how long to wait.
 import { describe, expect, it } from 'vitest';
-import { TokenBuckets } from '@/lib/server/rate-limit';
+import { TokenBuckets } from '@/lib/server/publishing/rate-limit';
 
 describe('TokenBuckets', () => {
   it('bursts up to the limit, then answers Retry-After until a token has refilled', () => {

@@ -1,7 +1,7 @@
 // Guarantees: docs/http-api.md is what `npm run docs` renders today from the route files of app/api (each route with
 // the methods its file exports and the least role its guard lets through) and from the published API's OpenAPI
-// document (lib/server/openapi.ts) — a route, method, role or OpenAPI answer changed without regenerating the page
-// fails here — and every route file is described, with no description left for a route that is gone.
+// document (lib/server/publishing/openapi.ts) — a route, method, role or OpenAPI answer changed without regenerating
+// the page fails here — and every route file is described, with no description left for a route that is gone.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HTTP_API_DOC, leastRole, readRoutes, renderHttpApiDoc, routeProblems } from '@/scripts/docs/http-api';

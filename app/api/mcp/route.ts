@@ -1,5 +1,5 @@
 import { mcpMethodNotAllowed, mcpPost, mcpPreflight } from '@/lib/server/mcp/http';
-import { v1Route } from '@/lib/server/v1-http';
+import { v1Route } from '@/lib/server/publishing/v1-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@
  * to templates (resolved like any node config); its output is the child's end outputs by name plus `runId`, the
  * child run, which is announced (`node.progress` with `childRun`) as soon as it exists so the trace can link to it.
  * Which version runs is decided by the WorkflowRunner (engine/runtime/workflow-runner.ts): a published parent always
- * runs the child version pinned when it was published (`pinnedVersion`, written by lib/server/publish.ts).
+ * runs the child version pinned when it was published (`pinnedVersion`, written by lib/server/publishing/publish.ts).
  */
 import { z } from 'zod';
 import type { ChildRunOptions, ChildRunResult } from '../../node-kit/agent-services';

@@ -19,16 +19,23 @@
  */
 import { startConfigSchema } from '@/engine/nodes/start';
 import { readJson } from '@/lib/http/body';
-import { authorizeForSlug } from '../api-keys';
+import { authorizeForSlug } from '../publishing/api-keys';
 import { getApp } from '../app';
 import { createdOf, errorAnswer, failedError, pendingError, TERMINAL, usageOf } from './answers';
 import { chatBodySchema, modelOnlySchema } from './body';
 import { contentFromOutputs, inputsFromMessages, streamingSources } from './mapping';
 import { streamAnswer } from './stream';
-import { checkSameInputs, idempotencyKeyOf, runHeaders, runUrls, startRun, versionToRun } from '../published-runs';
+import {
+  checkSameInputs,
+  idempotencyKeyOf,
+  runHeaders,
+  runUrls,
+  startRun,
+  versionToRun,
+} from '../publishing/published-runs';
 import { waitForRunToSettle } from '../runs/run-waiter';
-import { originOf } from '../v1-http';
-import { v1Settings } from '../v1-settings';
+import { originOf } from '../publishing/v1-http';
+import { v1Settings } from '../publishing/v1-settings';
 
 export { openAiErrorType } from './answers';
 export { chatBodySchema, type ChatBody } from './body';

@@ -9,7 +9,7 @@
 import type { ApiKeyRecord } from '@/engine/store/publishing';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from '../app-types';
-import { versionToRun } from '../published-runs';
+import { versionToRun } from '../publishing/published-runs';
 
 export interface CallableWorkflow {
   workflow: WorkflowRecord & { slug: string };

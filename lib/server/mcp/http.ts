@@ -6,9 +6,9 @@
  * without sessions, so they answer 405, which the spec allows and clients expect from a stateless server.
  */
 import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authorize } from '../api-keys';
+import { authorize } from '../publishing/api-keys';
 import { getApp } from '../app';
-import { httpError, originOf, preflight } from '../v1-http';
+import { httpError, originOf, preflight } from '../publishing/v1-http';
 import { mcpServerFor } from './server';
 
 const METHODS = 'POST';

@@ -21,9 +21,9 @@ import {
 import type { ApiKeyRecord } from '@/engine/store/publishing';
 import { toPaiError } from '@/lib/http/errors';
 import type { App } from '../app-types';
-import { runUrls, startRun } from '../published-runs';
+import { runUrls, startRun } from '../publishing/published-runs';
 import { waitForRunToSettle } from '../runs/run-waiter';
-import { v1Settings } from '../v1-settings';
+import { v1Settings } from '../publishing/v1-settings';
 import { callableWorkflows } from './callable-workflows';
 import { resultOfError, resultOfRun, slugOfTool, toolOf } from './tools';
 

@@ -1,13 +1,13 @@
 /**
  * Published workflows as MCP tools. A tool's name is the workflow's slug, its input schema the start node's inputs
- * (the same JSON Schema the endpoint's OpenAPI document carries, openapi.ts), its output schema the end node's output
- * names, and a call's result the run's outputs, as text JSON and as `structuredContent`.
+ * (the same JSON Schema the endpoint's OpenAPI document carries, publishing/openapi.ts), its output schema the end
+ * node's output names, and a call's result the run's outputs, as text JSON and as `structuredContent`.
  *
  * Names: MCP tool names are 1–128 characters among A–Z a–z 0–9 _ - . (spec 2025-11-25), and a slug is lower-case
- * letters and digits joined by single hyphens, at most 64 characters (publish.ts). A slug is therefore a valid tool
- * name as it is, and the mapping is the identity both ways: nothing to escape, nothing that could collide, and the
- * name a client calls is the slug it would use on /api/v1. A stored slug that broke the rule would be left out of
- * the list rather than renamed (a renamed tool could collide with another).
+ * letters and digits joined by single hyphens, at most 64 characters (publishing/publish.ts). A slug is therefore a
+ * valid tool name as it is, and the mapping is the identity both ways: nothing to escape, nothing that could collide,
+ * and the name a client calls is the slug it would use on /api/v1. A stored slug that broke the rule would be left out
+ * of the list rather than renamed (a renamed tool could collide with another).
  *
  * Results: a failed run is a tool result with `isError` and the run's error, so the model sees why; a run that has
  * not ended when the sync timeout passes (or waits for human input) is one too, with the run id and its status URL.
@@ -16,7 +16,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PaiError } from '@/engine/errors';
 import type { RunRecord } from '@/engine/store/types';
-import { outputNames, versionInputsSchema } from '../openapi';
+import { outputNames, versionInputsSchema } from '../publishing/openapi';
 import type { CallableWorkflow } from './callable-workflows';
 
 const TOOL_NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;

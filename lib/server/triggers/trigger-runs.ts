@@ -7,7 +7,7 @@ import { PaiError } from '@/engine/errors';
 import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind } from '@/engine/store/types';
 import type { App } from '../app-types';
-import { startPublishedRun, versionToRun } from '../published-runs';
+import { startPublishedRun, versionToRun } from '../publishing/published-runs';
 
 export interface TriggerRunArgs {
   workflowId: string;

@@ -1,6 +1,6 @@
 import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
-import { presentKey } from '@/lib/server/api-keys';
+import { presentKey } from '@/lib/server/publishing/api-keys';
 import { auditAction } from '@/lib/server/auth/audit';
 
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
 import { serveDirectly } from '@/lib/http/direct-routes';
-import { authorize } from '@/lib/server/api-keys';
+import { authorize } from '@/lib/server/publishing/api-keys';
 import { getApp } from '@/lib/server/app';
 import { errorAnswer } from '@/lib/server/chat-completions/answers';
 import { callableWorkflows } from '@/lib/server/mcp/callable-workflows';
-import { preflight, v1Route } from '@/lib/server/v1-http';
+import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { serveDirectly } from '@/lib/http/direct-routes';
 import { chatCompletions } from '@/lib/server/chat-completions/handler';
-import { preflight, v1Route } from '@/lib/server/v1-http';
+import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
 
 export const dynamic = 'force-dynamic';
 

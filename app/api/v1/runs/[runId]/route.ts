@@ -1,8 +1,8 @@
 import { getApp } from '@/lib/server/app';
-import { authorize } from '@/lib/server/api-keys';
-import { preflight, v1Route } from '@/lib/server/v1-http';
-import { runOfKey } from '@/lib/server/published-runs';
-import { presentV1Run } from '@/lib/server/v1-run-view';
+import { authorize } from '@/lib/server/publishing/api-keys';
+import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
+import { runOfKey } from '@/lib/server/publishing/published-runs';
+import { presentV1Run } from '@/lib/server/publishing/v1-run-view';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';

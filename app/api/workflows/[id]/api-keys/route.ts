@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
-import { mintApiKey, presentKey } from '@/lib/server/api-keys';
+import { mintApiKey, presentKey } from '@/lib/server/publishing/api-keys';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

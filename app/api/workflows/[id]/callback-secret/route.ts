@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { callbackSecretOf } from '@/lib/server/callback-secret';
+import { callbackSecretOf } from '@/lib/server/publishing/callback-secret';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

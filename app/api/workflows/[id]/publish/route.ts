@@ -1,8 +1,13 @@
 import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { readJson } from '@/lib/http/body';
-import { originOf } from '@/lib/server/v1-http';
-import { presentPublished, publishBodySchema, publishSettingsSchema, publishWorkflow } from '@/lib/server/publish';
+import { originOf } from '@/lib/server/publishing/v1-http';
+import {
+  presentPublished,
+  publishBodySchema,
+  publishSettingsSchema,
+  publishWorkflow,
+} from '@/lib/server/publishing/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

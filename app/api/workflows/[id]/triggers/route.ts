@@ -2,7 +2,7 @@ import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
 import { requireRole } from '@/lib/server/auth/policy';
 import { readJson } from '@/lib/http/body';
-import { originOf } from '@/lib/server/v1-http';
+import { originOf } from '@/lib/server/publishing/v1-http';
 import { createTriggerSchema } from '@/lib/server/triggers/trigger-schema';
 import { presentTrigger, triggersOf } from '@/lib/server/triggers/triggers';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';

@@ -1,6 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { originOf } from '@/lib/server/v1-http';
-import { listVersions, presentPublished } from '@/lib/server/publish';
+import { originOf } from '@/lib/server/publishing/v1-http';
+import { listVersions, presentPublished } from '@/lib/server/publishing/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import { readJson } from '@/lib/http/body';
 import { guarded } from '@/lib/server/auth/guard';
 import { clientIp } from '@/lib/server/auth/request-info';
 import { invitationSchema } from '@/lib/server/auth/schemas';
-import { originOf } from '@/lib/server/v1-http';
+import { originOf } from '@/lib/server/publishing/v1-http';
 import { settings } from '@/engine/config/settings';
 
 export const dynamic = 'force-dynamic';

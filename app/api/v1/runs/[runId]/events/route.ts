@@ -1,8 +1,8 @@
 import { getApp } from '@/lib/server/app';
-import { authorize } from '@/lib/server/api-keys';
-import { runOfKey } from '@/lib/server/published-runs';
+import { authorize } from '@/lib/server/publishing/api-keys';
+import { runOfKey } from '@/lib/server/publishing/published-runs';
 import { afterSeqFrom, requireLiveEvents, runEventStream } from '@/lib/server/runs/sse';
-import { preflight, v1Route } from '@/lib/server/v1-http';
+import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import { PaiError } from '@/engine/errors';
 import { getApp } from '@/lib/server/app';
-import { buildOpenApi } from '@/lib/server/openapi';
-import { versionToRun } from '@/lib/server/published-runs';
-import { corsOf, originOf, preflight, v1Route } from '@/lib/server/v1-http';
+import { buildOpenApi } from '@/lib/server/publishing/openapi';
+import { versionToRun } from '@/lib/server/publishing/published-runs';
+import { corsOf, originOf, preflight, v1Route } from '@/lib/server/publishing/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import { getApp } from '@/lib/server/app';
 import { readJson } from '@/lib/http/body';
-import { authorizeForSlug } from '@/lib/server/api-keys';
-import { runBodySchema, runPublished } from '@/lib/server/published-runs';
-import { originOf, preflight, v1Route } from '@/lib/server/v1-http';
+import { authorizeForSlug } from '@/lib/server/publishing/api-keys';
+import { runBodySchema, runPublished } from '@/lib/server/publishing/published-runs';
+import { originOf, preflight, v1Route } from '@/lib/server/publishing/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 
 export const dynamic = 'force-dynamic';

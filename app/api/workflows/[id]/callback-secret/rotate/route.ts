@@ -1,6 +1,6 @@
 import { auditAction } from '@/lib/server/auth/audit';
 import { guarded } from '@/lib/server/auth/guard';
-import { rotateCallbackSecret } from '@/lib/server/callback-secret';
+import { rotateCallbackSecret } from '@/lib/server/publishing/callback-secret';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { guarded } from '@/lib/server/auth/guard';
-import { getVersionOr404 } from '@/lib/server/publish';
+import { getVersionOr404 } from '@/lib/server/publishing/publish';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';

@@ -10,11 +10,11 @@ import { PaiError } from '@/engine/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
-import type { App } from './app-types';
-import { canonicalJson } from './workflows/graph-diff';
+import type { App } from '../app-types';
+import { canonicalJson } from '../workflows/graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
-import { waitForRunToSettle } from './runs/run-waiter';
-import { requireLiveEvents, runEventStream } from './runs/sse';
+import { waitForRunToSettle } from '../runs/run-waiter';
+import { requireLiveEvents, runEventStream } from '../runs/sse';
 import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 

@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import type { App } from './app-types';
-import { newSecret } from './auth/secrets';
+import type { App } from '../app-types';
+import { newSecret } from '../auth/secrets';
 
 export interface CallbackSecret {
   secret: string;

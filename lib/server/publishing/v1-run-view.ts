@@ -7,7 +7,7 @@
  */
 import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import type { NodeRunRecord, RunRecord } from '@/engine/store/types';
-import { presentRun, usageOf } from './workflows/workflows';
+import { presentRun, usageOf } from '../workflows/workflows';
 
 export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: { trace: boolean }) {
   const view = {

@@ -9,7 +9,7 @@
  */
 import { PaiError } from '@/engine/errors';
 import { errorResponse, route, toPaiError } from '@/lib/http/errors';
-import { getApp } from './app';
+import { getApp } from '../app';
 import { corsOrigins } from './v1-settings';
 
 const ALLOW_HEADERS = 'authorization, content-type, idempotency-key, last-event-id';

@@ -18,9 +18,9 @@ import { withoutPins, workflowCallsOf } from '@/engine/graph/workflow-calls';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
 import { isUniqueViolation } from '@/engine/store/app/errors';
 import type { WorkflowRecord, WorkflowVersionRecord } from '@/engine/store/types';
-import type { App } from './app-types';
-import { diffGraphs } from './workflows/graph-diff';
-import { workflowCallCycles } from './workflows/call-cycles';
+import type { App } from '../app-types';
+import { diffGraphs } from '../workflows/graph-diff';
+import { workflowCallCycles } from '../workflows/call-cycles';
 import { corsOrigins } from './v1-settings';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

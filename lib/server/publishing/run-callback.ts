@@ -8,10 +8,10 @@
  */
 import { PaiError } from '@/engine/errors';
 import { checkUrl, createGuardedFetch, parseAllowlist, type GuardedFetch } from '@/engine/net/ssrf-guard';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 import { callbackSecretOf } from './callback-secret';
 import { callbackSignatureHeaders } from './callback-signature';
-import { waitForRunToSettle } from './runs/run-waiter';
+import { waitForRunToSettle } from '../runs/run-waiter';
 
 const ATTEMPT_DELAYS_MS = [0, 2_000, 8_000];
 const ATTEMPT_TIMEOUT_MS = 10_000;

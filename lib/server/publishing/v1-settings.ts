@@ -5,7 +5,7 @@
  *   API_KEY_MAX_FAILURES (20)  API_KEY_FAILURE_WINDOW_S (900)
  */
 import { settings, type Settings } from '@/engine/config/settings';
-import type { App } from './app-types';
+import type { App } from '../app-types';
 import { FailureWindow } from './failure-window';
 import { TokenBuckets } from './rate-limit';
 import { RunSlots } from './run-slots';

@@ -6,8 +6,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
-import type { App } from './app-types';
-import { clientIp } from './auth/request-info';
+import type { App } from '../app-types';
+import { clientIp } from '../auth/request-info';
 import { corsOf, httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 
