@@ -32,7 +32,7 @@ import { createDefaultRegistry } from '../engine/nodes/registry';
 import { RunManager } from '../engine/runtime/run-manager';
 import { openDatabase } from '../engine/store/prisma/database';
 import { PrismaStore } from '../engine/store/prisma/prisma-store';
-import { startTelemetry, type Telemetry } from '../lib/server/telemetry';
+import { startTelemetry, type Telemetry } from '../lib/server/runs/telemetry';
 
 const noop = defineNode<Record<string, never>>({
   type: 'noop',

@@ -11,7 +11,7 @@
  *   CHECKPOINT_DISABLE (the database client);
  * - PAIFLOW_WORKER_INDEX: set for the worker processes the app forks (engine/queue/worker-processes.ts), not read;
  * - SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending and never held in
- *   the settings (lib/server/secrets.ts); they are in SECRET_VARIABLES below for the README check.
+ *   the settings (lib/server/credentials/env-secrets.ts); they are in SECRET_VARIABLES below for the README check.
  */
 import { availableParallelism } from 'node:os';
 import { parsePriceTableJson } from './price-table-schema';
@@ -153,7 +153,8 @@ export const VARIABLES = {
     description: "chunks up to which the embedded index's kNN is an exact scan",
   }),
   KNOWLEDGE_MAX_UPLOAD_BYTES: numeric({ default: 20 * 1024 * 1024, above: 0, description: 'upload size limit' }),
-  // A bad MCP_SERVERS must not stop the app: agents that use MCP get the error (lib/server/agent.ts parses it).
+  // A bad MCP_SERVERS must not stop the app: agents that use MCP get the error (parsed by
+  // lib/server/agent/create-agent-services.ts).
   MCP_SERVERS: text({ description: 'JSON list of MCP servers for agents' }),
   SKILLS_DIR: text({ trim: true, description: 'folder of agent skill folders (each with a SKILL.md; unset: none)' }),
   MEMORY_EMBEDDING_MODEL: text({
@@ -252,7 +253,7 @@ export const VARIABLES = {
     description: 'worker threads for short CPU tasks',
   }),
 
-  // OpenTelemetry (lib/server/telemetry.ts)
+  // OpenTelemetry (lib/server/runs/telemetry.ts)
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl({
     sensitive: true,
     description: 'OTLP/HTTP collector: every run is exported as a trace to `<url>/v1/traces` (unset: no export)',
@@ -317,7 +318,10 @@ export const VARIABLES = {
   HOSTNAME: text({ default: 'localhost', description: 'where `npm start` listens (read by server.mjs)' }),
 };
 
-/** Families of variables whose names are chosen by workflows (read by lib/server/secrets.ts, never held here). */
+/**
+ * Families of variables whose names are chosen by workflows (read by lib/server/credentials/env-secrets.ts, never held
+ * here).
+ */
 export const SECRET_VARIABLES = {
   'SECRET_<NAME>': { shown: '—', description: 'a named secret' },
   'SECRET_<NAME>_HOSTS': { shown: '—', description: 'comma-separated hosts that secret may be sent to' },

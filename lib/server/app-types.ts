@@ -15,7 +15,7 @@ import type { Stores } from '@/engine/store/app/stores';
 import type { Accounts } from './auth/accounts';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
-import type { SkillsService } from './skills';
+import type { SkillsService } from './agent/skills';
 
 export interface App {
   config: AppConfig;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromKnowledgeEmbedder } from '@/engine/agent/memory/knowledge-embedder-adapter';
 import { readConfig } from '@/lib/server/config';
-import { createAgentServices } from '@/lib/server/agent';
+import { createAgentServices } from '@/lib/server/agent/create-agent-services';
 
 const env = (e: Record<string, string>) => e as unknown as NodeJS.ProcessEnv;
 const fakeStores = { runs: { getRun: async () => ({ workflowId: 'wf_1' }) }, memory: {} } as never;

@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string> = {
     '(names checked below)',
   'scripts/worker.ts': "the worker's entry point sets PAIFLOW_ROOT to its own folder before the settings are read",
   'engine/queue/worker-processes.ts': 'hands the environment on to the worker processes it forks (reads no variable)',
-  'lib/server/secrets.ts':
+  'lib/server/credentials/env-secrets.ts':
     'SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending, never held ' +
     'in the settings',
   'lib/server/credentials/credentials.ts': 'lists the SECRET_<NAME> variables as read-only environment credentials',

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKnowledgeStore, type KnowledgeSettings } from '@/lib/server/knowledge';
+import { createKnowledgeStore, type KnowledgeSettings } from '@/lib/server/knowledge/create-knowledge';
 import type { AppConfig } from '@/lib/server/config';
 
 const servers: http.Server[] = [];

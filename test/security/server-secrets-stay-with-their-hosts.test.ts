@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hostsAllow } from '@/engine/credentials/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { providerSettings, scrubbedError } from '@/engine/nodes/shared/provider-settings';
-import { envSecrets } from '@/lib/server/secrets';
+import { envSecrets } from '@/lib/server/credentials/env-secrets';
 
 describe("the server's OPENAI_API_KEY", () => {
   const resolve = createLlmResolver({ OPENAI_API_KEY: 'sk-server-key', OPENAI_BASE_URL: 'https://llm.example.com/v1' });

@@ -4,7 +4,7 @@
 // sent than the bound allows, a whole run's spans are dropped with a warning (memory stays bounded).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/engine/config/settings';
-import { startTelemetry } from '@/lib/server/telemetry';
+import { startTelemetry } from '@/lib/server/runs/telemetry';
 import { until } from '../support/until';
 import { chainGraph, createHarness, type Harness } from '../support/harness';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';

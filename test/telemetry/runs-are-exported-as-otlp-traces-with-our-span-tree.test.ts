@@ -10,7 +10,7 @@ import { PrismaMemoryStore } from '@/engine/store/prisma/memory-store';
 import { parseSettings } from '@/engine/config/settings';
 import type { TraceEvent } from '@/engine/events/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { startTelemetry } from '@/lib/server/telemetry';
+import { startTelemetry } from '@/lib/server/runs/telemetry';
 import { agentGraph } from '../agent/support/agent-harness';
 import { openTestDb, type TestDb } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';

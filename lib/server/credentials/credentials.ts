@@ -11,7 +11,7 @@ import type { Stores } from '@/engine/store/app/stores';
 import { parseInput } from '@/lib/http/body';
 import { audit, type AuditActor } from '../auth/audit';
 import { newId } from '../auth/secrets';
-import { envSecrets } from '../secrets';
+import { envSecrets } from './env-secrets';
 import { decrypt, encrypt } from './cipher';
 import { createCredentialSchema, credentialDataSchemas, mask, maskedOf, type CredentialType } from './credential-types';
 

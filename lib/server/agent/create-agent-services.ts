@@ -15,7 +15,7 @@ import type { RunManager } from '@/engine/runtime/run-manager';
 import type { Stores } from '@/engine/store/app/stores';
 import { settings } from '@/engine/config/settings';
 import { parseAllowlist } from '@/engine/net/ssrf-guard';
-import type { AppConfig } from './config';
+import type { AppConfig } from '../config';
 
 export interface AgentWiring {
   services: AgentServices;

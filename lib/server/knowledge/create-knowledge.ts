@@ -15,8 +15,8 @@ import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
 import type { GuardedFetch } from '@/engine/net/ssrf-guard';
 import { settings, type Settings } from '@/engine/config/settings';
 import type { Stores } from '@/engine/store/app/stores';
-import type { AppConfig } from './config';
-import type { CredentialVault } from './credentials/credentials';
+import type { AppConfig } from '../config';
+import type { CredentialVault } from '../credentials/credentials';
 
 /** The settings knowledge is wired from, besides the AppConfig. */
 export type KnowledgeSettings = Pick<

@@ -11,7 +11,7 @@ import { SkillLibrary } from '@/engine/agent/skills/skill-library';
 import { validateSkillUpload } from '@/engine/agent/skills/skill-upload';
 import type { SkillDetail, SkillUploadStore, SkillView } from '@/engine/agent/skills/types';
 import type { Stores } from '@/engine/store/app/stores';
-import { audit, type AuditActor } from './auth/audit';
+import { audit, type AuditActor } from '../auth/audit';
 
 export class SkillsService {
   readonly library: SkillLibrary;
