@@ -47,6 +47,17 @@ export function currentErrorLocale(): Locale {
   return requestLocale({ url, headers });
 }
 
+/** An error whose answer carries extra headers (`details.headers`: errorResponse sends them, never in the body). */
+export function httpError(
+  code: string,
+  message: string,
+  status: number,
+  headers: Record<string, string>,
+  path?: string,
+): PaiError {
+  return new PaiError(code, message, { status, path, details: { headers } });
+}
+
 /**
  * The answer for `err`: its status, `{ error: { code, message, path? } }` in the request's language, Retry-After
  * when the error has `details.retryAfter`, and the headers in `details.headers` (never sent in the body).

@@ -8,7 +8,8 @@
 import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authorize } from '../publishing/api-keys';
 import { getApp } from '../app';
-import { httpError, originOf, preflight } from '../publishing/v1-http';
+import { httpError } from '@/lib/http/errors';
+import { originOf, preflight } from '../publishing/v1-http';
 import { mcpServerFor } from './server';
 
 const METHODS = 'POST';

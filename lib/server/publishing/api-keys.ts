@@ -8,7 +8,8 @@ import { PaiError } from '@/engine/errors';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
-import { corsOf, httpError } from './v1-http';
+import { httpError } from '@/lib/http/errors';
+import { corsOf } from './v1-http';
 import { v1Settings } from './v1-settings';
 
 const KEY_RE = /^pf_[A-Za-z0-9_-]{43}$/;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import { PaiError } from '@/engine/errors';
+import { httpError } from '@/lib/http/errors';
 import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
@@ -15,7 +16,6 @@ import { canonicalJson } from '../workflows/graph-diff';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
 import { waitForRunToSettle } from '../runs/run-waiter';
 import { requireLiveEvents, runEventStream } from '../runs/sse';
-import { httpError } from './v1-http';
 import { v1Settings } from './v1-settings';
 
 export const RUN_MODES = ['sync', 'stream', 'async'] as const;

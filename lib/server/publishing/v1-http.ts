@@ -7,7 +7,6 @@
  * (CORS_ORIGINS) when it has none. A handler that has the workflow at hand records its origins (corsOf); otherwise,
  * for a browser request (one with an Origin header), the route's workflow is looked up by slug or by run id.
  */
-import { PaiError } from '@/engine/errors';
 import { errorResponse, route, toPaiError } from '@/lib/http/errors';
 import { getApp } from '../app';
 import { corsOrigins } from './v1-settings';
@@ -90,17 +89,6 @@ export function preflight(scope: CorsScope, methods: string) {
         allow: `${methods}, OPTIONS`,
       },
     });
-}
-
-/** An error whose answer carries extra headers. */
-export function httpError(
-  code: string,
-  message: string,
-  status: number,
-  headers: Record<string, string>,
-  path?: string,
-): PaiError {
-  return new PaiError(code, message, { status, path, details: { headers } });
 }
 
 /**

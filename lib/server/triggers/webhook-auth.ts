@@ -22,10 +22,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
+import { httpError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
 import { idempotencyKeyOf } from '../publishing/published-runs';
-import { httpError } from '../publishing/v1-http';
 import { v1Settings } from '../publishing/v1-settings';
 import { DEFAULT_SECRET_HEADER, type WebhookConfig } from './trigger-schema';
 import { triggersOf, type WebhookToRun } from './triggers';

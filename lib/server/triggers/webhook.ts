@@ -7,13 +7,12 @@
  * 200 `{ runId, status, outputs }` once the run ends, 202 with the run id if it takes longer than the timeout.
  */
 import { PaiError } from '@/engine/errors';
-import { errorResponse, toPaiError } from '@/lib/http/errors';
+import { errorResponse, httpError, toPaiError } from '@/lib/http/errors';
 import { readBytesLimited } from '@/engine/net/read-limited';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
 import type { App } from '../app-types';
 import { checkSameInputs } from '../publishing/published-runs';
 import { waitForRunToSettle } from '../runs/run-waiter';
-import { httpError } from '../publishing/v1-http';
 import { v1Settings } from '../publishing/v1-settings';
 import { DEFAULT_SECRET_HEADER, webhookConfigSchema, type WebhookConfig } from './trigger-schema';
 import { startTriggeredRun } from './trigger-runs';

@@ -1,0 +1,129 @@
+// Guarantees of the code's structure (issue 34): no source file imports itself around a circle of other files.
+// Type-only imports count too: a circle of types is a circle of concepts, and the next value import along it turns
+// into an import-order bug (a class or a schema read before its module has run).
+// - lib/ and app/ have no circle at all;
+// - engine/ and components/ still have a few, listed in STILL_CIRCULAR as the imports that close them. The list may
+//   only shrink: a new circle fails, and so does a listed import that no longer closes one.
+// A circle is named file by file, so whoever adds one sees where to cut it (usually: move what both sides need to a
+// module of its own, or let one side declare the narrow interface it needs of the other).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildTopology, findCycle, nodesOnCycles, type EdgeLike } from '@/engine/graph/topology';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CHECKED = ['lib', 'app', 'engine', 'components', 'scripts', 'messages'];
+const SOURCE = /\.(ts|tsx|mts|mjs)$/;
+const IMPORT =
+  /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Imports that still close a circle (importer → imported): to be untangled, never added to. */
+const STILL_CIRCULAR: string[] = [
+  'components/editor/editor-store.ts → components/editor/save-conflict.ts',
+  'components/editor/save-conflict.ts → components/editor/editor-store.ts',
+  'components/editor/inspector/array-field.tsx → components/editor/inspector/schema-form.tsx',
+  'components/editor/inspector/schema-form.tsx → components/editor/inspector/array-field.tsx',
+  'engine/agent/agent-checkpoint.ts → engine/agent/run-agent.ts',
+  'engine/agent/run-agent.ts → engine/agent/agent-checkpoint.ts',
+  'engine/agent/run-agent.ts → engine/agent/tool-batch.ts',
+  'engine/agent/tool-batch.ts → engine/agent/agent-checkpoint.ts',
+  'engine/agent/tool-batch.ts → engine/agent/run-agent.ts',
+  'engine/llm/price-table.ts → engine/llm/prices.ts',
+  'engine/llm/prices.ts → engine/llm/price-table.ts',
+  'engine/llm/prices.ts → engine/llm/types.ts',
+  'engine/llm/types.ts → engine/llm/prices.ts',
+  'engine/runtime/breakpoints.ts → engine/runtime/types.ts',
+  'engine/runtime/run-node.ts → engine/runtime/breakpoints.ts',
+  'engine/runtime/types.ts → engine/runtime/run-node.ts',
+];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'generated' || name === 'node_modules' ? [] : filesUnder(p);
+    return SOURCE.test(name) && !name.endsWith('.d.mts') && !/\.test\.tsx?$/.test(name) ? [p] : [];
+  });
+}
+
+function resolve(from: string, spec: string): string | null {
+  const base = spec.startsWith('@/')
+    ? path.join(ROOT, spec.slice(2))
+    : spec.startsWith('.')
+      ? path.resolve(path.dirname(from), spec)
+      : null;
+  if (!base) return null;
+  for (const ext of ['', '.ts', '.tsx', '.mts', '.mjs', '/index.ts', '/index.tsx'])
+    try {
+      if (statSync(base + ext).isFile()) return base + ext;
+    } catch {
+      // not this one
+    }
+  return null;
+}
+
+/** The file-level import graph of the checked folders, as repository-relative paths. */
+function importGraph() {
+  const files = CHECKED.flatMap((dir) => filesUnder(path.join(ROOT, dir)));
+  const known = new Set(files);
+  const edges: Array<EdgeLike & { id: string }> = [];
+  for (const file of files) {
+    const targets = new Set<string>();
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = resolve(file, m[1] ?? m[2]);
+      if (target && target !== file && known.has(target)) targets.add(target);
+    }
+    for (const target of targets) {
+      const [source, to] = [path.relative(ROOT, file), path.relative(ROOT, target)];
+      edges.push({ source, target: to, id: `${source} → ${to}` });
+    }
+  }
+  return { nodes: files.map((f) => ({ id: path.relative(ROOT, f) })), edges };
+}
+
+/** The imports that close a circle, and one circle of each knot of files that reach each other, spelled out. */
+function circlesOf(graph: ReturnType<typeof importGraph>) {
+  const onCycles = nodesOnCycles(buildTopology(graph));
+  const closing = graph.edges.filter(
+    (e) => onCycles.has(e.source) && onCycles.get(e.source) === onCycles.get(e.target),
+  );
+  const named = new Map<number, string>();
+  for (const component of new Set(onCycles.values())) {
+    const inside = (id: string) => onCycles.get(id) === component;
+    const circle = findCycle(
+      buildTopology({
+        nodes: graph.nodes.filter((n) => inside(n.id)),
+        edges: closing.filter((e) => inside(e.source)),
+      }),
+    )!;
+    named.set(component, [...circle, circle[0]].join(' → '));
+  }
+  return { closing, circleThrough: (file: string) => named.get(onCycles.get(file)!)! };
+}
+
+describe('the layers hold', () => {
+  const graph = importGraph();
+  const { closing, circleThrough } = circlesOf(graph);
+
+  it('the walk sees the source files and their imports', () => {
+    expect(graph.nodes.length).toBeGreaterThan(300);
+    expect(graph.edges.some((e) => e.id === 'lib/server/app.ts → lib/server/app-types.ts')).toBe(true);
+  });
+
+  it('no file of lib/ or app/ imports itself around a circle', () => {
+    const inLibOrApp = closing.filter((e) => /^(lib|app)\//.test(e.source));
+    expect([...new Set(inLibOrApp.map((e) => circleThrough(e.source)))], 'import circles').toEqual([]);
+  });
+
+  it('no new import circle anywhere else, and the listed ones are still to untangle', () => {
+    const added = closing.filter((e) => !/^(lib|app)\//.test(e.source) && !STILL_CIRCULAR.includes(e.id));
+    const circles = [...new Set(added.map((e) => circleThrough(e.source)))];
+    expect(
+      added.map((e) => e.id),
+      `new import circles: ${circles.join('; ')}`,
+    ).toEqual([]);
+    expect(
+      STILL_CIRCULAR.filter((id) => !closing.some((e) => e.id === id)),
+      'untangled: remove from STILL_CIRCULAR',
+    ).toEqual([]);
+  });
+});
