@@ -235,7 +235,8 @@ const PROMISES: Record<string, (o: Outcome) => Promise<void> | void> = {
     expect(posts[0].headers['idempotency-key']).toBe(`${run.id}:post`);
   },
   'approval-before-http': ({ run, answered, receiver, lang }) => {
-    expect(run.engine).toBe('langgraph');
+    // Acyclic: `auto` runs it on the DAG engine, which pauses for the answer like the state-graph engine.
+    expect(run.engine).toBe('dag');
     expect(answered).toEqual(['approve']);
     expect(run.outputs.status).toBe(200);
     const posts = receiver!.to(`/approval-before-http/${lang}/`);

@@ -205,7 +205,8 @@ const PROMISES: Record<string, (r: Awaited<ReturnType<typeof runTemplate>>, lang
     expect(posts[0].headers['idempotency-key']).toMatch(/^run_/);
   },
   'approval-before-http': async ({ run, answered }, lang) => {
-    expect(run.engine).toBe('langgraph');
+    // Acyclic: `auto` runs it on the DAG engine, which pauses for the answer like the state-graph engine.
+    expect(run.engine).toBe('dag');
     expect(answered).toEqual(['approve']);
     expect(run.outputs.status).toBe(200);
     const posts = postsTo('approval-before-http', lang);
