@@ -19,7 +19,7 @@
  * Newer models that stored pages mention (e.g. OpenAI GPT-5.4/5.5, DeepSeek V4) are left out: their figures could
  * not be confirmed from the providers' own pages. An unlisted model has no price (its cost is unknown, never guessed).
  */
-import type { ModelPrice } from './prices';
+import type { ModelPrice } from '../config/price-table-schema';
 
 export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   // OpenAI

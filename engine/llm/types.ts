@@ -1,6 +1,6 @@
 /** Provider-neutral chat types. The OpenAI-compatible provider maps these onto the `openai` SDK. */
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
-import type { PriceTable } from './prices';
+import type { PriceTable } from '../config/price-table-schema';
 
 export interface ChatToolCall {
   id: string;

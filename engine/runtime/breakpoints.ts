@@ -10,16 +10,20 @@ import { PaiError } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
 import type { ConfigProblem } from '../node-kit/define';
 import type { RunJournal } from './run-journal';
-import type { ExecuteArgs } from './types';
+import type { NodeRegistry } from '../node-kit/registry';
+import type { RunDebug } from '../store/types';
 
 /** Whether a debugging run pauses before this node: a breakpoint on it, or step mode (never before the entry). */
-export function pausesBefore(a: Pick<ExecuteArgs, 'debug' | 'registry'>, node: GraphNode): boolean {
+export function pausesBefore(
+  a: { debug?: RunDebug | null; registry: Pick<NodeRegistry, 'capabilitiesOf'> },
+  node: GraphNode,
+): boolean {
   const d = a.debug;
   return !!d && (d.step || d.breakpoints.includes(node.id)) && !a.registry.capabilitiesOf(node).entry;
 }
 
 /** The node whose breakpoint was just answered: it takes its answer (an edited input) even if it would not pause. */
-export const breakpointAnswered = (a: Pick<ExecuteArgs, 'debug'>, node: GraphNode): boolean =>
+export const breakpointAnswered = (a: { debug?: RunDebug | null }, node: GraphNode): boolean =>
   a.debug?.answered === node.id;
 
 export type BreakpointAction = 'continue' | 'step' | 'stop';

@@ -8,16 +8,11 @@
 //   only shrink: a new circle fails, and so does a listed import that no longer closes one.
 // A circle is named file by file, so whoever adds one sees where to cut it (usually: move what both sides need to a
 // module of its own, or let one side declare the narrow interface it needs of the other).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTopology, findCycle, nodesOnCycles, type EdgeLike } from '@/engine/graph/topology';
+import { importGraph as importGraphOf } from './support/import-graph';
 
-const ROOT = path.resolve(__dirname, '../..');
 const CHECKED = ['lib', 'app', 'engine', 'components', 'scripts', 'messages'];
-const SOURCE = /\.(ts|tsx|mts|mjs)$/;
-const IMPORT =
-  /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Imports that still close a circle (importer → imported): to be untangled, never added to. */
 const STILL_CIRCULAR: string[] = [
@@ -30,57 +25,9 @@ const STILL_CIRCULAR: string[] = [
   'engine/agent/run-agent.ts → engine/agent/tool-batch.ts',
   'engine/agent/tool-batch.ts → engine/agent/agent-checkpoint.ts',
   'engine/agent/tool-batch.ts → engine/agent/run-agent.ts',
-  'engine/llm/price-table.ts → engine/llm/prices.ts',
-  'engine/llm/prices.ts → engine/llm/price-table.ts',
-  'engine/llm/prices.ts → engine/llm/types.ts',
-  'engine/llm/types.ts → engine/llm/prices.ts',
-  'engine/runtime/breakpoints.ts → engine/runtime/types.ts',
-  'engine/runtime/run-node.ts → engine/runtime/breakpoints.ts',
-  'engine/runtime/types.ts → engine/runtime/run-node.ts',
 ];
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return name === 'generated' || name === 'node_modules' ? [] : filesUnder(p);
-    return SOURCE.test(name) && !name.endsWith('.d.mts') && !/\.test\.tsx?$/.test(name) ? [p] : [];
-  });
-}
-
-function resolve(from: string, spec: string): string | null {
-  const base = spec.startsWith('@/')
-    ? path.join(ROOT, spec.slice(2))
-    : spec.startsWith('.')
-      ? path.resolve(path.dirname(from), spec)
-      : null;
-  if (!base) return null;
-  for (const ext of ['', '.ts', '.tsx', '.mts', '.mjs', '/index.ts', '/index.tsx'])
-    try {
-      if (statSync(base + ext).isFile()) return base + ext;
-    } catch {
-      // not this one
-    }
-  return null;
-}
-
-/** The file-level import graph of the checked folders, as repository-relative paths. */
-function importGraph() {
-  const files = CHECKED.flatMap((dir) => filesUnder(path.join(ROOT, dir)));
-  const known = new Set(files);
-  const edges: Array<EdgeLike & { id: string }> = [];
-  for (const file of files) {
-    const targets = new Set<string>();
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const target = resolve(file, m[1] ?? m[2]);
-      if (target && target !== file && known.has(target)) targets.add(target);
-    }
-    for (const target of targets) {
-      const [source, to] = [path.relative(ROOT, file), path.relative(ROOT, target)];
-      edges.push({ source, target: to, id: `${source} → ${to}` });
-    }
-  }
-  return { nodes: files.map((f) => ({ id: path.relative(ROOT, f) })), edges };
-}
+const importGraph = () => importGraphOf(CHECKED);
 
 /** The imports that close a circle, and one circle of each knot of files that reach each other, spelled out. */
 function circlesOf(graph: ReturnType<typeof importGraph>) {
