@@ -128,36 +128,33 @@ describe.each(cases)('a run started while its INSERT is in flight, on %s, %s eng
     expect(Object.fromEntries(probeCalls)).toEqual({ p1: 1 });
   });
 
-  it(
-    'a failed INSERT of a run that would pause on human input writes no checkpoint of its pause',
-    async () => {
-      const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({
-        id,
-        type,
-        position: { x: 0, y: 0 },
-        data: { config },
-      });
-      const graph = {
-        nodes: [
-          node('start', 'start', { inputs: [] }),
-          node('ask', 'human_input', { prompt: 'ok?', answerType: 'text' }),
-          node('end', 'end', { outputs: [] }),
-        ],
-        edges: [
-          { id: 'e1', source: 'start', target: 'ask' },
-          { id: 'e2', source: 'ask', target: 'end' },
-        ],
-      };
-      const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'pause-insert-fails', engine)))!;
-      Object.assign(ctl, { delayMs: 150, fail: true });
-      await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
-      await new Promise((r) => setTimeout(r, 100));
-      const rows = await h.tdb.db.sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM node_checkpoints WHERE run_id = $1`,
-        [ctl.lastRunId],
-      );
-      expect(rows).toEqual([{ n: 0 }]);
-      expect(await h.store.getRun(ctl.lastRunId!)).toBeNull();
-    },
-  );
+  it('a failed INSERT of a run that would pause on human input writes no checkpoint of its pause', async () => {
+    const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({
+      id,
+      type,
+      position: { x: 0, y: 0 },
+      data: { config },
+    });
+    const graph = {
+      nodes: [
+        node('start', 'start', { inputs: [] }),
+        node('ask', 'human_input', { prompt: 'ok?', answerType: 'text' }),
+        node('end', 'end', { outputs: [] }),
+      ],
+      edges: [
+        { id: 'e1', source: 'start', target: 'ask' },
+        { id: 'e2', source: 'ask', target: 'end' },
+      ],
+    };
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(graph, 'pause-insert-fails', engine)))!;
+    Object.assign(ctl, { delayMs: 150, fail: true });
+    await expect(h.runs.start({ workflow: wf, inputs: {} })).rejects.toThrow('injected: the run INSERT failed');
+    await new Promise((r) => setTimeout(r, 100));
+    const rows = await h.tdb.db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM node_checkpoints WHERE run_id = $1`,
+      [ctl.lastRunId],
+    );
+    expect(rows).toEqual([{ n: 0 }]);
+    expect(await h.store.getRun(ctl.lastRunId!)).toBeNull();
+  });
 });
