@@ -1,15 +1,17 @@
 /**
  * The editor's document: nodes and edges (React Flow's controlled state), selection, undo/redo history, the
- * clipboard, validation problems and save state. Graph edits bump `version` (drives autosave); edits that can
- * change validity also bump `contentVersion` (drives re-validation), so dragging a node never re-validates.
+ * clipboard, validation problems and save state (the saving itself: draft-saver.ts; a refused save: save-conflict.ts).
+ * Graph edits bump `version` (drives autosave); edits that can change validity also bump `contentVersion` (drives
+ * re-validation), so dragging a node never re-validates.
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { api, ApiError, errorMessage } from '@/components/api/client';
+import { api } from '@/components/api/client';
 import type { EngineChoice, Graph, NodeTypeInfo, Problem, Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
 import { applyLayout, autoLayout } from './auto-layout';
 import { followHandles } from './branch-handles';
 import { clipboardCopy, copySelection } from './clipboard';
+import { DraftSaver } from './draft-saver';
 import { conflictMessage, notify } from './editor-notices';
 import { initialEditorState, type EditorState } from './editor-state';
 import type { WorkflowDoc } from './graph-merge';
@@ -31,23 +33,17 @@ import { UndoHistory } from './undo-history';
 
 export type { EditorState, ProblemView, SaveStatus } from './editor-state';
 
-const AUTOSAVE_MS = 1500;
 const VALIDATE_MS = 350;
 
 export class EditorStore {
   readonly store: Store<EditorState>;
   readonly types: Map<string, NodeTypeInfo>;
   private history = new UndoHistory();
-  private autosaveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly saver: DraftSaver;
   private validateTimer: ReturnType<typeof setTimeout> | undefined;
   private validateAbort: AbortController | undefined;
-  private saving: Promise<boolean> | null = null;
   private pasteCount = 0;
   private disposed = false;
-  /** A restored draft waits for the user's next edit or Save before autosave stores it (so Discard still can). */
-  private autosaveHeld = false;
-  /** The document as stored at `state.revision`: the base of a three-way merge when a save conflicts. */
-  baseDoc: WorkflowDoc;
   readonly conflict = new SaveConflict(this);
   /**
    * A viewer's editor: the graph may be looked at and selected, never changed — no edit is committed, nothing
@@ -60,7 +56,16 @@ export class EditorStore {
     this.types = new Map(types.map((t) => [t.type, t]));
     const { nodes, edges } = toFlow(wf.graph);
     this.store = createStore<EditorState>(initialEditorState(wf, nodes, edges));
-    this.baseDoc = documentOf(wf);
+    this.saver = new DraftSaver(
+      {
+        store: this.store,
+        readOnly: this.readOnly,
+        isDisposed: () => this.disposed,
+        document: () => editorDocument(this),
+        openConflict: () => void this.conflict.open(),
+      },
+      documentOf(wf),
+    );
     if (wf.problems)
       this.applyProblems(
         wf.problems,
@@ -74,16 +79,21 @@ export class EditorStore {
   activate() {
     this.disposed = false;
     this.scheduleValidate(0);
-    if (!this.readOnly && this.state.version !== this.state.savedVersion) this.scheduleAutosave();
+    if (!this.readOnly && this.state.version !== this.state.savedVersion) this.saver.schedule();
   }
 
   get state(): EditorState {
     return this.store.get();
   }
 
+  /** The document as stored at `state.revision`: the base of a three-way merge when a save conflicts. */
+  get baseDoc(): WorkflowDoc {
+    return this.saver.baseDoc;
+  }
+
   dispose() {
     this.disposed = true;
-    clearTimeout(this.autosaveTimer);
+    this.saver.cancel();
     clearTimeout(this.validateTimer);
     this.validateAbort?.abort();
   }
@@ -115,8 +125,8 @@ export class EditorStore {
     };
     if (patch.nodes) next.selectedIds = patch.nodes.filter((n) => n.selected).map((n) => n.id);
     this.store.set(next);
-    this.autosaveHeld = false;
-    this.scheduleAutosave();
+    this.saver.held = false;
+    this.saver.schedule();
     if (opts.content !== false) this.scheduleValidate();
   }
 
@@ -306,6 +316,8 @@ export class EditorStore {
     this.commit(patch, { content: patch.engine !== undefined });
   }
 
+  // ---- saving ---------------------------------------------------------------------------------------------
+
   /**
    * Replaces the whole document as one undo step (take theirs, a merge, a restored or discarded draft). `revision` and
    * `base` say which stored revision it now sits on; `saved` whether it is that revision's content.
@@ -317,8 +329,8 @@ export class EditorStore {
     if (this.readOnly) return;
     const { nodes, edges } = toFlow(doc.graph);
     this.pushHistory();
-    this.baseDoc = at.base;
-    this.autosaveHeld = at.holdAutosave ?? false;
+    this.saver.baseDoc = at.base;
+    this.saver.held = at.holdAutosave ?? false;
     const s = this.state;
     const version = s.version + 1;
     this.store.set({
@@ -338,81 +350,19 @@ export class EditorStore {
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
     });
-    if (at.saved) clearTimeout(this.autosaveTimer);
-    else this.scheduleAutosave();
+    if (at.saved) this.saver.cancel();
+    else this.saver.schedule();
     this.scheduleValidate();
   }
 
   /** Keep mine: the same document, now on top of `revision` (the server's), so that the next save overwrites it. */
   rebaseOnto(revision: number, base: WorkflowDoc) {
-    this.baseDoc = base;
+    this.saver.baseDoc = base;
     this.store.set({ ...this.state, revision, saveStatus: 'dirty', saveMessage: null });
   }
 
-  // ---- saving ---------------------------------------------------------------------------------------------
-
-  private scheduleAutosave() {
-    clearTimeout(this.autosaveTimer);
-    if (this.readOnly || this.autosaveHeld || this.state.saveStatus === 'conflict') return;
-    this.autosaveTimer = setTimeout(() => {
-      void this.save();
-    }, AUTOSAVE_MS);
-  }
-
-  /** Saves the draft; resolves true when everything up to now is stored. Concurrent calls queue behind one request. */
-  save = async (opts: { manual?: boolean } = {}): Promise<boolean> => {
-    clearTimeout(this.autosaveTimer);
-    if (this.readOnly) {
-      if (opts.manual) notify.readOnly();
-      return false;
-    }
-    if (this.saving) {
-      await this.saving;
-      if (this.state.version === this.state.savedVersion) return true;
-    }
-    const s = this.state;
-    if (s.saveStatus === 'conflict') {
-      if (opts.manual) void this.conflict.open();
-      return false;
-    }
-    if (s.version === s.savedVersion && s.saveStatus !== 'error') return true;
-    const version = s.version;
-    this.store.set({ ...this.state, saveStatus: 'saving', saveMessage: null });
-    const sent = editorDocument(this);
-    const run = (async () => {
-      try {
-        const wf = await api.saveWorkflow(s.workflowId, { ...sent, revision: s.revision });
-        if (this.disposed) return true;
-        this.baseDoc = sent;
-        const now = this.state;
-        this.store.set({
-          ...now,
-          revision: wf.revision,
-          savedVersion: version,
-          saveStatus: now.version === version ? 'saved' : 'dirty',
-          saveMessage: null,
-        });
-        if (now.version !== version) this.scheduleAutosave();
-        return true;
-      } catch (e) {
-        if (this.disposed) return false;
-        if (e instanceof ApiError && e.status === 409) {
-          this.store.set({ ...this.state, saveStatus: 'conflict', saveMessage: conflictMessage() });
-          void this.conflict.open();
-        } else {
-          this.store.set({ ...this.state, saveStatus: 'error', saveMessage: errorMessage(e) });
-          if (opts.manual) notify.saveFailed(e);
-        }
-        return false;
-      }
-    })();
-    this.saving = run;
-    try {
-      return await run;
-    } finally {
-      this.saving = null;
-    }
-  };
+  /** Saves the draft (draft-saver.ts); resolves true when everything up to now is stored. */
+  save = (opts: { manual?: boolean } = {}): Promise<boolean> => this.saver.save(opts);
 
   // ---- validation -----------------------------------------------------------------------------------------
 

@@ -3,14 +3,15 @@
  * draft sits on an older revision, this fetches the server's current version and offers three ways on, none of which
  * loses an edit by accident: keep mine (save over theirs, after seeing what theirs changed), take theirs (mine is
  * dropped, one undo step brings it back) and merge (graph-merge.ts; clashing items are picked per item). The
- * conflict dialog (conflict-dialog.tsx) only renders this state.
+ * conflict dialog (conflict-dialog.tsx) only renders this state. The editor's store (editor-store.ts) owns the flow
+ * and passes itself in as the narrow ConflictEditor this module declares, so the two do not import each other.
  */
 import { api, errorMessage } from '@/components/api/client';
-import type { Workflow } from '@/components/api/types';
+import type { Graph, Workflow } from '@/components/api/types';
 import { createStore, type Store } from '@/components/lib/external-store';
 import { tr } from '@/components/lib/i18n';
 import { toast } from '@/components/ui/toast';
-import type { EditorStore } from './editor-store';
+import type { EditorState } from './editor-state';
 import { mergeWorkflows, sameDoc, type MergeResult, type Side, type WorkflowDoc } from './graph-merge';
 import { toFlow, toGraph } from './graph-model';
 
@@ -20,8 +21,19 @@ export function documentOf(wf: Pick<Workflow, 'name' | 'description' | 'engine' 
   return { name: wf.name, description: wf.description ?? '', engine: wf.engine, graph: toGraph(nodes, edges) };
 }
 
+/** What the conflict flow needs of the editor (editor-store.ts). */
+export interface ConflictEditor {
+  readonly state: Pick<EditorState, 'workflowId' | 'name' | 'description' | 'engine'>;
+  /** The document as stored at `state.revision`: the base of the three-way merge. */
+  readonly baseDoc: WorkflowDoc;
+  graph(): Graph;
+  loadDocument(doc: WorkflowDoc, at: { revision: number; base: WorkflowDoc; saved: boolean }): void;
+  rebaseOnto(revision: number, base: WorkflowDoc): void;
+  save(opts: { manual?: boolean }): Promise<boolean>;
+}
+
 /** The editor's document as it would be saved now. */
-export function editorDocument(editor: EditorStore): WorkflowDoc {
+export function editorDocument(editor: Pick<ConflictEditor, 'state' | 'graph'>): WorkflowDoc {
   const s = editor.state;
   return { name: s.name, description: s.description, engine: s.engine, graph: editor.graph() };
 }
@@ -48,7 +60,7 @@ export class SaveConflict {
   readonly store: Store<ConflictState> = createStore(CLOSED);
   private ticket = 0;
 
-  constructor(private readonly editor: EditorStore) {}
+  constructor(private readonly editor: ConflictEditor) {}
 
   get state(): ConflictState {
     return this.store.get();
