@@ -1,16 +1,27 @@
 'use client';
 /**
  * An array of objects in the generated form: one bordered row per item with its fields side by side (wide ones span
- * the row), a remove button per row and an add button that fills in unique branch ids. Its rows render SchemaField,
- * which renders this component for nested arrays: the two modules import each other, as recursive components do.
+ * the row), a remove button per row and an add button that fills in unique branch ids. A row's fields are rendered by
+ * the component the form passes in (`Field`: schema-form.tsx's SchemaField, which renders this one for nested arrays),
+ * so the recursion runs through a prop and the two modules do not import each other.
  */
 import { useTranslations } from 'next-intl';
+import type { ComponentType } from 'react';
 import type { JsonSchema } from '@/components/api/types';
 import { defaultForSchema, fieldPath } from '../graph-model';
 import { fieldLabel, FieldErrors, itemLabel, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
-import { SchemaField } from './schema-form';
 import { isWide, typeOf } from './schema-kinds';
+
+/** The props a row gives each of its fields. */
+export interface RowFieldProps {
+  name: string;
+  schema: JsonSchema;
+  value: unknown;
+  path: Path;
+  required: boolean;
+  compact: true;
+}
 
 export function ArrayField({
   name,
@@ -18,12 +29,15 @@ export function ArrayField({
   value,
   path,
   required,
+  Field,
 }: {
   name: string;
   schema: JsonSchema;
   value: unknown[];
   path: Path;
   required?: boolean;
+  /** Renders one field of a row (the form's SchemaField). */
+  Field: ComponentType<RowFieldProps>;
 }) {
   const { onChangeAt } = useForm();
   const t = useTranslations('inspector.form');
@@ -81,7 +95,7 @@ export function ArrayField({
                   key={k}
                   className={isWide(k, p) ? 'col-span-2' : typeOf(p) === 'boolean' ? 'flex items-end pb-1.5' : ''}
                 >
-                  <SchemaField
+                  <Field
                     name={k}
                     schema={p}
                     value={(v as Record<string, unknown>)?.[k]}

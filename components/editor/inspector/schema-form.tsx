@@ -202,6 +202,7 @@ export function SchemaField({
         value={Array.isArray(value) ? value : []}
         path={path}
         required={required}
+        Field={SchemaField}
       />
     );
   } else if (t === 'array') {
