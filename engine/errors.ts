@@ -1,11 +1,10 @@
 /**
- * One error type for the engine layer. `code` is stable and machine-readable; `status` is the HTTP status the
- * API layer maps it to (lib/http/errors.ts is the one place that does that mapping); `path` points into the
- * offending JSON (e.g. `nodes[3].data.config.model`).
+ * One error type for the engine layer. `code` is stable and machine-readable and says what went wrong; `path` points
+ * into the offending JSON (e.g. `nodes[3].data.config.model`). The engine never chooses an HTTP status: the HTTP edge
+ * does, from the code (lib/http/error-statuses.ts).
  */
 export class PaiError extends Error {
   readonly code: string;
-  readonly status: number;
   readonly path?: string;
   readonly details?: unknown;
   /** Whether retrying the same operation may succeed (network blips, 429, 5xx). */
@@ -14,12 +13,11 @@ export class PaiError extends Error {
   constructor(
     code: string,
     message: string,
-    opts: { status?: number; path?: string; details?: unknown; retryable?: boolean; cause?: unknown } = {},
+    opts: { path?: string; details?: unknown; retryable?: boolean; cause?: unknown } = {},
   ) {
     super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = 'PaiError';
     this.code = code;
-    this.status = opts.status ?? 400;
     this.path = opts.path;
     this.details = opts.details;
     this.retryable = opts.retryable ?? false;

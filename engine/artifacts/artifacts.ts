@@ -26,7 +26,7 @@ const ID = /^art_[a-f0-9]{24}$/;
 export const artifactUrl = (id: string) => `/api/artifacts/${id}`;
 
 export const notFound = (id: string) =>
-  new PaiError('ARTIFACT_NOT_FOUND', `artifact ${String(id).slice(0, 64)} not found`, { status: 404 });
+  new PaiError('ARTIFACT_NOT_FOUND', `artifact ${String(id).slice(0, 64)} not found`);
 
 /** The content type without parameters, lower case; anything unlike a MIME type is stored as octet-stream. */
 export function cleanContentType(type: string): string {
@@ -67,7 +67,6 @@ export class Artifacts implements NodeArtifacts {
         'ARTIFACT_TOO_LARGE',
         `the file is ${file.bytes.byteLength} bytes, more than an artifact may hold (${this.o.maxBytes}, ` +
           'ARTIFACTS_MAX_BYTES)',
-        { status: 413 },
       );
     const hex = file.key
       ? createHash('sha256').update(`${runId}\n${file.key}`).digest('hex').slice(0, 24)

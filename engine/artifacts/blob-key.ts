@@ -9,6 +9,6 @@ const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;
 export function checkBlobKey(key: string): string {
   const parts = key.split('/');
   if (!key || parts.length > 8 || !parts.every((p) => SEGMENT.test(p)))
-    throw new PaiError('ARTIFACT_KEY_INVALID', `invalid artifact storage key "${key.slice(0, 100)}"`, { status: 500 });
+    throw new PaiError('ARTIFACT_KEY_INVALID', `invalid artifact storage key "${key.slice(0, 100)}"`);
   return key;
 }

@@ -36,7 +36,6 @@ export function blobStoreOf(s: ArtifactSettings, dataDir: string): BlobStore {
         'INVALID_CONFIG',
         `invalid configuration: ${given.map(([k]) => k).join(', ')} set without ARTIFACTS_S3_ENDPOINT; ` +
           'expected all of the ARTIFACTS_S3_* settings or none',
-        { status: 500 },
       );
     return new LocalBlobStore(path.join(dataDir, 'artifacts'));
   }
@@ -48,7 +47,6 @@ export function blobStoreOf(s: ArtifactSettings, dataDir: string): BlobStore {
       'INVALID_CONFIG',
       `invalid configuration: ARTIFACTS_S3_ENDPOINT is set but not ${missing.join(', ')}; ` +
         'expected all of the ARTIFACTS_S3_* settings or none',
-      { status: 500 },
     );
   return new S3BlobStore({
     endpoint: s.ARTIFACTS_S3_ENDPOINT,

@@ -65,7 +65,6 @@ export class S3BlobStore implements BlobStore {
       });
     } catch (e) {
       throw new PaiError('ARTIFACT_STORAGE_UNAVAILABLE', `the artifact storage (${this.location}) did not answer`, {
-        status: 503,
         retryable: true,
         cause: e,
       });
@@ -77,7 +76,6 @@ export class S3BlobStore implements BlobStore {
     const text = await res.text().catch(() => '');
     const code = tag(text, 'Code') ?? `HTTP ${res.status}`;
     throw new PaiError('ARTIFACT_STORAGE_ERROR', `the artifact storage (${this.location}) refused ${op}: ${code}`, {
-      status: 502,
       retryable: res.status >= 500 || res.status === 429,
     });
   }

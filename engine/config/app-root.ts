@@ -25,6 +25,5 @@ export function existingAppFile(...parts: string[]): string {
     'APP_FILES_NOT_FOUND',
     `PaiFlow's file ${path.join(...parts)} is not under ${appRoot()}: start PaiFlow from its folder ` +
       '(npm start, npm run dev, npm run worker) or set PAIFLOW_ROOT to that folder',
-    { status: 500 },
   );
 }

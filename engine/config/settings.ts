@@ -45,7 +45,6 @@ function invalid(problems: Array<ConfigProblem & { raw?: string }>): PaiError {
     'INVALID_CONFIG',
     `invalid configuration: ${problems.map((p) => describeProblem(p, p.raw)).join('; ')}`,
     {
-      status: 500,
       details: { problems: problems.map(({ variable, problem, expected }) => ({ variable, problem, expected })) },
     },
   );

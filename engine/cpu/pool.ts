@@ -125,7 +125,7 @@ export async function runInPool<T>(
       { ...task, started: port2 },
       { name: fn, signal: ac.signal, transferList: [port2, ...(opts.transferList ?? [])] as never },
     )) as WorkerAnswer<T>;
-    if ('error' in answer) throw new PaiError(answer.error.code, answer.error.message, { status: answer.error.status });
+    if ('error' in answer) throw new PaiError(answer.error.code, answer.error.message);
     return answer.value;
   } catch (e) {
     if (ended === 'timeout') throw opts.onTimeout();

@@ -26,7 +26,6 @@ export function regexInWorker(
           'REGEX_TIMEOUT',
           `the regular expression did not finish on ${input.length} characters within ${opts.timeoutMs} ms ` +
             '(REGEX_TIMEOUT_MS); simplify it or test a shorter value',
-          { status: 422 },
         ),
     },
   );
@@ -53,7 +52,7 @@ export async function embedInWorker(texts: string[], opts: { signal?: AbortSigna
             new PaiError(
               'EMBEDDING_TIMEOUT',
               `embedding ${part.length} texts took longer than ${embedBatchTimeoutMs} ms (EMBEDDING_BATCH_TIMEOUT_MS)`,
-              { status: 503, retryable: true },
+              { retryable: true },
             ),
         },
       )),
@@ -77,17 +76,9 @@ export function codeInWorker(task: SandboxTask, opts: { signal?: AbortSignal } =
       timeoutMs: task.timeoutMs + CODE_HARD_TIMEOUT_GRACE_MS,
       signal: opts.signal,
       onTimeout: () =>
-        new PaiError('CODE_TIMEOUT', `the code did not finish within ${task.timeoutMs} ms of CPU time (timeoutMs)`, {
-          status: 422,
-        }),
+        new PaiError('CODE_TIMEOUT', `the code did not finish within ${task.timeoutMs} ms of CPU time (timeoutMs)`),
       onOutOfMemory: () =>
-        new PaiError(
-          'CODE_MEMORY_LIMIT',
-          "the code's result or console output needed more memory than its thread has",
-          {
-            status: 422,
-          },
-        ),
+        new PaiError('CODE_MEMORY_LIMIT', "the code's result or console output needed more memory than its thread has"),
     },
   );
 }
@@ -109,7 +100,6 @@ export function speakInWorker(
       signal: opts.signal,
       onTimeout: () =>
         new PaiError('TTS_TIMEOUT', `the offline synthesizer took longer than ${SPEECH_TIMEOUT_MS} ms on one piece`, {
-          status: 504,
           retryable: true,
         }),
     },

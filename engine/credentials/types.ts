@@ -68,7 +68,7 @@ export function assertCredentialAllows(cred: ResolvedCredential, url: URL, path:
     throw new PaiError(
       'SECRET_HOST_NOT_ALLOWED',
       `credential "${cred.name}" may not be sent to ${url.host} (it is bound to ${where})`,
-      { status: 400, path },
+      { path },
     );
   }
 }

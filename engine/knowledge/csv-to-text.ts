@@ -10,7 +10,7 @@ import { PaiError } from '../errors';
 import type { TextSegment } from './chunker';
 
 function failed(reason: string): PaiError {
-  return new PaiError('DOCUMENT_PARSE_FAILED', `the CSV could not be read: ${reason}`, { status: 422 });
+  return new PaiError('DOCUMENT_PARSE_FAILED', `the CSV could not be read: ${reason}`);
 }
 
 function decodeStrictUtf8(bytes: Uint8Array): string {

@@ -29,7 +29,7 @@ export async function docxToText(bytes: Uint8Array, maxInflatedBytes: number): P
   } catch (e) {
     throw e instanceof PaiError
       ? e
-      : new PaiError('DOCUMENT_PARSE_FAILED', `${WHAT} could not be read: ${(e as Error).message}`, { status: 422 });
+      : new PaiError('DOCUMENT_PARSE_FAILED', `${WHAT} could not be read: ${(e as Error).message}`);
   }
   return { text: htmlToText(cellsWithoutParagraphs(html)).text };
 }

@@ -70,7 +70,7 @@ export function classifiedError(
       'KNOWLEDGE_INDEX_MISMATCH',
       `Elasticsearch ${what}: the index mapping refuses it (${type}: ${reason}); the index was not made by this ` +
         'PaiFlow version: delete it and upload the documents again, or use another ELASTICSEARCH_INDEX_PREFIX',
-      { status: 409, cause },
+      { cause },
     );
   }
   if (type === 'index_not_found_exception' || (status === 404 && !type)) {
@@ -78,7 +78,7 @@ export function classifiedError(
       'KNOWLEDGE_INDEX_NOT_FOUND',
       `Elasticsearch ${what}: the index does not exist (${reason}); it was deleted, or the knowledge base was ` +
         'never indexed: create the knowledge base again',
-      { status: 404, cause },
+      { cause },
     );
   }
   if (status === 401) {
@@ -86,7 +86,7 @@ export function classifiedError(
       'KNOWLEDGE_STORE_UNAUTHORIZED',
       `Elasticsearch refused the credentials (${what}: ${reason}); check ELASTICSEARCH_API_KEY (or the user and ` +
         'password in ELASTICSEARCH_URL)',
-      { status: 502, cause },
+      { cause },
     );
   }
   if (status === 403 && type === 'security_exception') {
@@ -94,7 +94,6 @@ export function classifiedError(
       'KNOWLEDGE_STORE_FORBIDDEN',
       `Elasticsearch ${what} is not allowed (${reason}); ${PRIVILEGES_HINT}`,
       {
-        status: 502,
         cause,
       },
     );
@@ -104,7 +103,7 @@ export function classifiedError(
       'KNOWLEDGE_VERSION_UNSUPPORTED',
       `Elasticsearch ${what}: the server is 8.x and refuses the 9.x client's compatible-with=9 headers (${reason}); ` +
         'the client must be made with createElasticsearchClient (engine/knowledge/elasticsearch-client.ts)',
-      { status: 502, cause },
+      { cause },
     );
   }
   if (VERSION_ERROR_TYPES.has(type) && VERSION_REASON.test(reason)) {
@@ -112,7 +111,7 @@ export function classifiedError(
       'KNOWLEDGE_VERSION_UNSUPPORTED',
       `Elasticsearch ${what} failed: the server does not understand this request (${reason}); ` +
         'PaiFlow needs Elasticsearch 8.15 or later, 8.x or 9.x',
-      { status: 502, cause },
+      { cause },
     );
   }
   return null;
@@ -132,7 +131,6 @@ export function bulkError(
   return (
     classifiedError(type, reason, first?.status, what) ??
     new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch rejected ${what}: ${type}: ${reason}`, {
-      status: 502,
       retryable: (first?.status ?? 500) >= 500 || first?.status === 429,
     })
   );
@@ -156,13 +154,12 @@ export function esError(e: unknown, what: string): PaiError {
         'KNOWLEDGE_LICENSE_REQUIRED',
         `Elasticsearch ${what} needs a licence feature the cluster lacks (${reason}); ` +
           'set KNOWLEDGE_FUSION=rescore, or use an Enterprise or trial licence',
-        { status: 502, cause: e },
+        { cause: e },
       );
     }
     const known = classifiedError(err?.type ?? '', reason, e.statusCode, what, e);
     if (known) return known;
     return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${e.statusCode}): ${reason}`, {
-      status: 502,
       retryable: (e.statusCode ?? 500) >= 500 || e.statusCode === 429,
       cause: e,
     });
@@ -171,11 +168,10 @@ export function esError(e: unknown, what: string): PaiError {
     return new PaiError(
       'KNOWLEDGE_STORE_UNAVAILABLE',
       `Elasticsearch is unreachable (${what}): ${(e as Error).message}`,
-      { status: 503, retryable: true, cause: e },
+      { retryable: true, cause: e },
     );
   }
   return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed: ${(e as Error)?.message ?? String(e)}`, {
-    status: 502,
     cause: e,
   });
 }

@@ -123,7 +123,6 @@ export function indexNameFor(prefix: string, kbId: string): string {
     throw new PaiError(
       'INVALID_KNOWLEDGE_BASE_ID',
       `invalid knowledge base id "${kbId}" (lower-case letters, digits, _ and - only)`,
-      { status: 400 },
     );
   return `${prefix}${kbId}`;
 }
@@ -228,7 +227,7 @@ export function searchBody(q: StoreQuery, fusion: FusionOptions): Record<string,
   const match = bm25Clause(q.text, 'bm25');
   const base = { size: topK, _source: SOURCE_FIELDS, track_total_hits: false };
   if (q.mode === 'bm25') return { ...base, query: { bool: { must: [match], filter } } };
-  if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
+  if (!vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`);
   if (q.mode === 'vector')
     return {
       ...base,

@@ -88,10 +88,8 @@ export function msearchItemError(item: unknown, what: string): PaiError | null {
   const err = (item as { error?: { type?: string; reason?: string }; status?: number })?.error;
   if (!err) return null;
   const status = (item as { status?: number }).status ?? 500;
-  if (status === 404)
-    return new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `${what}: no index; create it first`, { status: 404 });
+  if (status === 404) return new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `${what}: no index; create it first`);
   return new PaiError('KNOWLEDGE_STORE_ERROR', `Elasticsearch ${what} failed (${status}): ${err.type}: ${err.reason}`, {
-    status: 502,
     retryable: status >= 500 || status === 429,
   });
 }

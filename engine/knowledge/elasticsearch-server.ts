@@ -75,7 +75,7 @@ export class ElasticsearchServer {
       'KNOWLEDGE_VERSION_UNSUPPORTED',
       `Elasticsearch ${number || '(unknown version)'} at ${this.label} is not supported; PaiFlow needs ` +
         `Elasticsearch 8.15 or later, 8.x or 9.x (${tooOld ? 'upgrade the cluster' : 'use a 9.x cluster'})`,
-      { status: 502, details: { version: number } },
+      { details: { version: number } },
     );
   }
 
@@ -99,7 +99,7 @@ export class ElasticsearchServer {
       `KNOWLEDGE_ES_CJK_ANALYZER=${this.cjkAnalyzer} needs the ${plugin} plugin on every Elasticsearch node, and ` +
         `${missing.join(', ')} at ${this.label} lack${missing.length === 1 ? 's' : ''} it: run ` +
         `\`${installHint(plugin, version)}\` on each node and restart it, or set KNOWLEDGE_ES_CJK_ANALYZER=cjk`,
-      { status: 502, details: { plugin, nodes: missing } },
+      { details: { plugin, nodes: missing } },
     );
   }
 

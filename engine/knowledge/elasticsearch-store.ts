@@ -105,7 +105,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         'INVALID_CONFIG',
         `ELASTICSEARCH_INDEX_PREFIX=${JSON.stringify(this.prefix)} ${problem}; ` +
           'expected lower-case letters, digits, - and _ (Elasticsearch index-name rules)',
-        { status: 500, details: { problems: [{ variable: 'ELASTICSEARCH_INDEX_PREFIX', problem }] } },
+        { details: { problems: [{ variable: 'ELASTICSEARCH_INDEX_PREFIX', problem }] } },
       );
     }
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
@@ -180,7 +180,6 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         'KNOWLEDGE_INDEX_MISMATCH',
         `Elasticsearch index ${index} does not match knowledge base ${spec.kbId}: ${problems.join('; ')}. ` +
           'Delete the index or use another ELASTICSEARCH_INDEX_PREFIX.',
-        { status: 409 },
       );
     }
     // Indexes made before the write alias get it now (idempotent: ES answers the same for an alias already there).
@@ -228,7 +227,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         'KNOWLEDGE_ANALYZER_UNAVAILABLE',
         `KNOWLEDGE_ES_CJK_ANALYZER=${this.cjkAnalyzer} needs the ${plugin} plugin on the Elasticsearch cluster ` +
           `(${err.message}); install it, or set KNOWLEDGE_ES_CJK_ANALYZER=cjk`,
-        { status: 502, cause: e },
+        { cause: e },
       );
     }
     if (err.code === 'KNOWLEDGE_INDEX_MISMATCH') {
@@ -238,7 +237,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         'KNOWLEDGE_VERSION_UNSUPPORTED',
         `Elasticsearch ${server} refuses PaiFlow's index mapping (${reasonOf(e)}); ` +
           'PaiFlow needs Elasticsearch 8.15 or later, 8.x or 9.x',
-        { status: 502, cause: e },
+        { cause: e },
       );
     }
     return err;
@@ -264,7 +263,6 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         throw new PaiError(
           'EMBEDDING_DIMENSION_MISMATCH',
           `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
-          { status: 409 },
         );
       }
     }
@@ -335,9 +333,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         return this.searchClientRrf(index, q, fusion);
       }
       if (isResponseError(e) && e.statusCode === 404) {
-        throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`, {
-          status: 404,
-        });
+        throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`);
       }
       throw esError(e, `searching ${index}`);
     }

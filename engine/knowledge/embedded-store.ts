@@ -41,9 +41,7 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
     this.releaseLock = takeLockFile(
       path.join(this.dir, 'paiflow-knowledge.lock'),
       (pid) =>
-        new PaiError('DATA_DIR_LOCKED', `the embedded knowledge index in ${this.dir} is in use by process ${pid}`, {
-          status: 503,
-        }),
+        new PaiError('DATA_DIR_LOCKED', `the embedded knowledge index in ${this.dir} is in use by process ${pid}`),
     );
   }
 
@@ -56,8 +54,7 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   }
 
   private kbDir(kbId: string): string {
-    if (!KB_ID_RE.test(kbId))
-      throw new PaiError('INVALID_KNOWLEDGE_BASE_ID', `invalid knowledge base id "${kbId}"`, { status: 400 });
+    if (!KB_ID_RE.test(kbId)) throw new PaiError('INVALID_KNOWLEDGE_BASE_ID', `invalid knowledge base id "${kbId}"`);
     return path.join(this.dir, kbId);
   }
 
@@ -74,10 +71,7 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
 
   private async required(kbId: string): Promise<KbIndex> {
     const idx = await this.index(kbId);
-    if (!idx)
-      throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${kbId} has no index; create it first`, {
-        status: 404,
-      });
+    if (!idx) throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${kbId} has no index; create it first`);
     return idx;
   }
 
@@ -101,7 +95,6 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
             'KNOWLEDGE_INDEX_MISMATCH',
             `the index of knowledge base ${spec.kbId} holds ${existing.dimension}-d vectors, ` +
               `not ${spec.dimension}-d; drop it or use the embedding model it was built with`,
-            { status: 409 },
           );
         }
         return;

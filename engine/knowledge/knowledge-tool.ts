@@ -48,8 +48,7 @@ export async function runKnowledgeSearch(
     maxContextChars?: number;
   } = {},
 ): Promise<KnowledgeSearchToolResult> {
-  if (!knowledge)
-    throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not available in this context', { status: 500 });
+  if (!knowledge) throw new PaiError('KNOWLEDGE_UNAVAILABLE', 'knowledge search is not available in this context');
   const a = (args && typeof args === 'object' ? args : {}) as { query?: unknown; topK?: unknown };
   if (typeof a.query !== 'string' || !a.query.trim())
     throw new PaiError('INVALID_TOOL_ARGUMENTS', 'knowledge_search needs a non-empty "query" string', {

@@ -55,7 +55,7 @@ export function detectMime(filename: string | undefined, declared: string | unde
   throw new PaiError(
     'UNSUPPORTED_DOCUMENT_TYPE',
     `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html, .pdf, .docx or .csv`,
-    { status: 415, path: 'file' },
+    { path: 'file' },
   );
 }
 
@@ -94,7 +94,6 @@ export function tooLarge(chars: number, max: number): PaiError {
   return new PaiError(
     'DOCUMENT_TOO_LARGE',
     `the document has ${chars} characters of text; the limit is ${max} (DOCUMENT_MAX_CHARS)`,
-    { status: 413 },
   );
 }
 
@@ -110,7 +109,7 @@ async function parsePdf(bytes: Uint8Array, limits: ParseLimits): Promise<ParsedD
   const failed = (e: unknown) =>
     e instanceof PaiError
       ? e
-      : new PaiError('DOCUMENT_PARSE_FAILED', `the PDF could not be read: ${(e as Error).message}`, { status: 422 });
+      : new PaiError('DOCUMENT_PARSE_FAILED', `the PDF could not be read: ${(e as Error).message}`);
   let pdf: PdfProxy;
   try {
     pdf = (await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 } as never)) as unknown as PdfProxy;
@@ -124,7 +123,6 @@ async function parsePdf(bytes: Uint8Array, limits: ParseLimits): Promise<ParsedD
       throw new PaiError(
         'DOCUMENT_TOO_MANY_PAGES',
         `the PDF has ${pdf.numPages} pages; the limit is ${limits.maxPages} (DOCUMENT_MAX_PAGES)`,
-        { status: 413 },
       );
     // Page by page (as unpdf's extractText joins a page's items), so that reading stops at the text limit.
     for (let i = 1; i <= pdf.numPages; i++) {

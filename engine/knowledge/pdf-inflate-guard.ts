@@ -42,7 +42,6 @@ export async function checkPdfInflatedSize(bytes: Uint8Array, max: number): Prom
         'DOCUMENT_INFLATED_TOO_LARGE',
         `the PDF's compressed content inflates to more than ${max} bytes; the limit is ${max} ` +
           '(DOCUMENT_MAX_INFLATED_BYTES)',
-        { status: 413 },
       );
   }
 }

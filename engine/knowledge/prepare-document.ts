@@ -45,14 +45,12 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
   // CSV rows: chunks of whole rows (a row longer than a chunk is cut like any text).
   const segments = parsed.records ? packRecords(parsed.records, input.chunkSize) : parsed.segments;
   const chunks = chunkText(parsed.text, { size: input.chunkSize, overlap: input.chunkOverlap }, segments);
-  if (!chunks.length)
-    throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document', { status: 422 });
+  if (!chunks.length) throw new PaiError('EMPTY_DOCUMENT', 'no text could be extracted from the document');
   if (chunks.length > limits.maxChunks)
     throw new PaiError(
       'DOCUMENT_TOO_MANY_CHUNKS',
       `the document makes ${chunks.length} chunks of at most ${input.chunkSize} characters; the limit is ` +
         `${limits.maxChunks} (DOCUMENT_MAX_CHUNKS): split it, or use a knowledge base with larger chunks`,
-      { status: 413 },
     );
   return {
     text: parsed.text,

@@ -58,14 +58,12 @@ export async function prepareDocumentInWorker(
         new PaiError(
           'DOCUMENT_PARSE_TIMEOUT',
           `reading the document took longer than ${limits.documentParseTimeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`,
-          { status: 422 },
         ),
       onOutOfMemory: () =>
         new PaiError(
           'DOCUMENT_OUT_OF_MEMORY',
           `reading the document needed more than ${limits.documentWorkerMemoryMb} MB of memory ` +
             '(DOCUMENT_WORKER_MEMORY_MB)',
-          { status: 413 },
         ),
     },
   );

@@ -101,8 +101,7 @@ export class KnowledgeBaseService implements KnowledgeService {
   /** The embedder of a KB: its credential's (resolved each time, so a deleted credential stops it), else by model. */
   private async embedderFor(kb: Pick<KnowledgeBaseRecord, 'workspaceId' | 'credentialId' | 'embeddingModel'>) {
     if (!kb.credentialId) return this.o.embedders(kb.embeddingModel);
-    if (!this.o.credentialEmbedder)
-      throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here', { status: 409 });
+    if (!this.o.credentialEmbedder) throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here');
     return this.o.credentialEmbedder({
       workspaceId: kb.workspaceId,
       credentialId: kb.credentialId,
@@ -124,7 +123,6 @@ export class KnowledgeBaseService implements KnowledgeService {
           `knowledge base ${kb.id} holds ${kb.dimension}-d vectors (${kb.embeddingModel}) ` +
             `but the embedder returned ${v.length}-d vectors; vectors of different ` +
             'dimensions cannot be mixed — create a new knowledge base for the new model',
-          { status: 409 },
         );
       }
     }
@@ -165,7 +163,6 @@ export class KnowledgeBaseService implements KnowledgeService {
     const embeddingModel = v.embeddingModel ?? (credentialId ? DEFAULT_CREDENTIAL_MODEL : this.o.defaultEmbeddingModel);
     if (credentialId && !embeddingModel.startsWith('openai:'))
       throw new PaiError('VALIDATION_ERROR', 'a credential embeds with an "openai:<model>" embedding model', {
-        status: 400,
         path: 'embeddingModel',
       });
     const embedder = await this.embedderFor({ workspaceId, credentialId, embeddingModel });
@@ -197,7 +194,7 @@ export class KnowledgeBaseService implements KnowledgeService {
   /** `workspaceId`: a knowledge base of another workspace is 404, as if it did not exist. */
   async getKnowledgeBase(id: string, workspaceId?: string): Promise<KnowledgeBaseRecord> {
     const kb = await this.o.catalog.getKnowledgeBase(id, workspaceId);
-    if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`, { status: 404 });
+    if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`);
     return kb;
   }
 
@@ -233,14 +230,14 @@ export class KnowledgeBaseService implements KnowledgeService {
    * a refused file leaves nothing half-uploaded. `files[i]` in an error's path names the refused one.
    */
   async addDocuments(kbId: string, uploads: DocumentUpload[]): Promise<DocumentRecord[]> {
-    if (this.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down', { status: 503 });
+    if (this.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down');
     await this.getKnowledgeBase(kbId);
     const checked = uploads.map((upload, i) => {
       const where = (path: string) => (uploads.length > 1 ? `files[${i}].${path}` : path);
       const title = upload.title.trim();
-      if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { status: 400, path: where('title') });
+      if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { path: where('title') });
       if (upload.bytes === undefined && upload.text === undefined)
-        throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { status: 400, path: where('file') });
+        throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { path: where('file') });
       let mime: DocumentMime;
       try {
         mime =
@@ -250,7 +247,6 @@ export class KnowledgeBaseService implements KnowledgeService {
       } catch (e) {
         if (!(e instanceof PaiError) || uploads.length === 1) throw e;
         throw new PaiError(e.code, `${upload.filename ?? title}: ${e.message}`, {
-          status: e.status,
           path: where('file'),
           details: e.details,
         });
@@ -280,10 +276,7 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   async getDocument(kbId: string, docId: string): Promise<DocumentRecord> {
     const d = await this.o.catalog.getDocument(kbId, docId);
-    if (!d)
-      throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`, {
-        status: 404,
-      });
+    if (!d) throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`);
     return d;
   }
 
@@ -466,7 +459,6 @@ export class KnowledgeBaseService implements KnowledgeService {
       // failing, with a code, never an internal error without one.
       if (e instanceof PaiError || (e as Error)?.name === 'AbortError') throw e;
       throw new PaiError('KNOWLEDGE_SEARCH_FAILED', `searching ${kb.name} failed: ${(e as Error)?.message ?? e}`, {
-        status: 503,
         retryable: true,
         cause: e,
       });

@@ -29,14 +29,13 @@ export interface ZipEntry {
 }
 
 function unreadable(what: string, reason: string): PaiError {
-  return new PaiError('DOCUMENT_PARSE_FAILED', `${what} could not be read: ${reason}`, { status: 422 });
+  return new PaiError('DOCUMENT_PARSE_FAILED', `${what} could not be read: ${reason}`);
 }
 
 function inflatedTooLarge(what: string, max: number): PaiError {
   return new PaiError(
     'DOCUMENT_INFLATED_TOO_LARGE',
     `${what} inflates to more than ${max} bytes; the limit is ${max} (DOCUMENT_MAX_INFLATED_BYTES)`,
-    { status: 413 },
   );
 }
 

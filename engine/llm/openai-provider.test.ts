@@ -150,7 +150,7 @@ describe('OpenAiCompatibleProvider', () => {
       .chat(req())
       .catch((e) => e);
     expect(err).toBeInstanceOf(PaiError);
-    expect(err).toMatchObject({ code: 'LLM_AUTH', status: 502, retryable: false });
+    expect(err).toMatchObject({ code: 'LLM_AUTH', retryable: false });
     expect(JSON.stringify({ m: err.message, j: err.toJSON(), s: String(err) })).not.toContain(KEY);
     expect(err.message).not.toContain('SECRET');
   });

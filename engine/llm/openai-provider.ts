@@ -211,10 +211,10 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     const body = (await response.json()) as ChatCompletion & { error?: { message?: unknown } };
     if (body?.error) {
       const upstream = this.redact(String(body.error.message ?? JSON.stringify(body.error)));
-      throw new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { status: 502 });
+      throw new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`);
     }
     if (!Array.isArray(body?.choices))
-      throw new PaiError('LLM_ERROR', `${this.label} answered JSON that is not a chat completion`, { status: 502 });
+      throw new PaiError('LLM_ERROR', `${this.label} answered JSON that is not a chat completion`);
     return body;
   }
 
@@ -228,39 +228,36 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     }
     if (err instanceof APIConnectionTimeoutError) {
       return new PaiError('LLM_UNAVAILABLE', `LLM request to ${this.label} timed out`, {
-        status: 504,
         retryable: true,
       });
     }
     if (err instanceof APIConnectionError) {
-      return new PaiError('LLM_UNAVAILABLE', `Could not connect to ${this.label}`, { status: 502, retryable: true });
+      return new PaiError('LLM_UNAVAILABLE', `Could not connect to ${this.label}`, { retryable: true });
     }
     if (err instanceof APIError) {
       const status = err.status ?? 0;
       const details = { upstreamStatus: err.status, upstreamCode: err.code ?? undefined };
       if (status === 401 || status === 403) {
         const msg = `${this.label} rejected the API key (HTTP ${status}); check the configured key`;
-        return new PaiError('LLM_AUTH', msg, { status: 502, retryable: false, details });
+        return new PaiError('LLM_AUTH', msg, { retryable: false, details });
       }
       const upstream = this.redact(err.message);
       if (status === 429) {
         return new PaiError('LLM_RATE_LIMITED', `${this.label} rate limit: ${upstream}`, {
-          status: 429,
           retryable: true,
           details,
         });
       }
       if (status >= 500) {
         return new PaiError('LLM_UNAVAILABLE', `${this.label} error: ${upstream}`, {
-          status: 502,
           retryable: true,
           details,
         });
       }
-      return new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { status: 502, details });
+      return new PaiError('LLM_ERROR', `${this.label} error: ${upstream}`, { details });
     }
     const msg = err instanceof Error ? err.message : String(err);
-    return new PaiError('LLM_ERROR', `LLM call failed: ${this.redact(msg)}`, { status: 502 });
+    return new PaiError('LLM_ERROR', `LLM call failed: ${this.redact(msg)}`);
   }
 
   /** Strips the configured key and anything key-shaped (OpenAI echoes "Incorrect API key provided: sk-…"). */

@@ -101,5 +101,5 @@ export async function espeakWav(text: string, o: EspeakOptions): Promise<Uint8Ar
 function synthError(e: unknown, output: string[]): PaiError {
   const said = output.join(' ').trim().slice(0, 300);
   const why = e instanceof Error ? e.message : String(e);
-  return new PaiError('TTS_OFFLINE_FAILED', `the offline synthesizer failed: ${said || why}`, { status: 500 });
+  return new PaiError('TTS_OFFLINE_FAILED', `the offline synthesizer failed: ${said || why}`);
 }

@@ -20,14 +20,12 @@ export async function fetchBytes(
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     throw new PaiError('FETCH_FAILED', `${new URL(url).host} answered HTTP ${res.status} for the file`, {
-      status: 502,
       path: o.path,
       retryable: res.status >= 500 || res.status === 429,
     });
   }
   const tooLarge = () =>
     new PaiError('FILE_TOO_LARGE', `the file at ${new URL(url).host} is larger than ${o.maxBytes} bytes`, {
-      status: 413,
       path: o.path,
     });
   if (Number(res.headers.get('content-length') ?? 0) > o.maxBytes) {

@@ -42,8 +42,7 @@ function dataUrl(contentType: string, bytes: Uint8Array): string {
 }
 
 async function fromArtifact(ctx: Pick<ImageSource, 'artifacts' | 'runId'>, id: string, path: string) {
-  if (!ctx.artifacts)
-    throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here', { path, status: 503 });
+  if (!ctx.artifacts) throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here', { path });
   const { record, bytes } = await ctx.artifacts.read(ctx.runId, id);
   if (!record.contentType.startsWith('image/'))
     throw invalid(path, `artifact ${id} is ${record.contentType}, not an image`);

@@ -97,7 +97,6 @@ export function joinWav(pieces: Uint8Array[]): Uint8Array {
       'AUDIO_FORMAT_MISMATCH',
       `the speech pieces have different formats (${f.sampleRate} Hz × ${f.channels} vs ${other.sampleRate} Hz × ` +
         `${other.channels}); they cannot be joined`,
-      { status: 502 },
     );
   const total = infos.reduce((n, i) => n + i.dataBytes, 0);
   const out = new Uint8Array(44 + total);

@@ -18,10 +18,7 @@ export interface LimitError {
 /** The same, as bytes (uploads such as PDFs). */
 export async function readBytesLimited(msg: Request | Response, limit: number, error: LimitError): Promise<Buffer> {
   const declared = Number(msg.headers.get('content-length') ?? 0);
-  if (declared > limit)
-    throw new PaiError(error.code, `the ${error.what} is ${declared} bytes; the limit is ${limit}`, {
-      status: error.status,
-    });
+  if (declared > limit) throw new PaiError(error.code, `the ${error.what} is ${declared} bytes; the limit is ${limit}`);
   if (!msg.body) return Buffer.alloc(0);
   const reader = msg.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -32,7 +29,7 @@ export async function readBytesLimited(msg: Request | Response, limit: number, e
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw new PaiError(error.code, `the ${error.what} exceeds the limit of ${limit} bytes`, { status: error.status });
+      throw new PaiError(error.code, `the ${error.what} exceeds the limit of ${limit} bytes`);
     }
     chunks.push(value);
   }

@@ -53,7 +53,7 @@ const DEFAULT_MAX_REDIRECTS = 5;
 const defaultResolver: Resolver = async (hostname) =>
   (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-const blocked = (message: string) => new PaiError('SSRF_BLOCKED', message, { status: 400 });
+const blocked = (message: string) => new PaiError('SSRF_BLOCKED', message);
 
 /** ipaddr.js range names as a person reads them. */
 const RANGE_WORDS: Record<string, string> = {
@@ -83,7 +83,7 @@ function refusedAddress(u: URL, address: string, range: string, resolvedFrom?: s
     'SSRF_BLOCKED',
     `Blocked request to ${key}: ${what}, not public. To let PaiFlow call it, add it to HTTP_ALLOWLIST on the ` +
       `server (HTTP_ALLOWLIST=${key}; comma-separated host:port entries) and restart PaiFlow`,
-    { status: 400, details: { host: key, address, range, allowlistEntry: key } },
+    { details: { host: key, address, range, allowlistEntry: key } },
   );
 }
 
@@ -186,7 +186,6 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new PaiError('DNS_LOOKUP_FAILED', `Could not resolve host ${host}${code ? ` (${code})` : ''}`, {
-      status: 400,
       retryable: code === 'EAI_AGAIN',
       cause: err,
     });
@@ -263,7 +262,6 @@ export function createGuardedFetch(opts: GuardOptions = {}): GuardedFetch {
         throw new PaiError(
           'TOO_MANY_REDIRECTS',
           `Too many redirects (more than ${maxRedirects}) starting from ${new URL(input).hostname}`,
-          { status: 400 },
         );
       }
       const next = new URL(location, url);

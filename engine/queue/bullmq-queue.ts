@@ -155,9 +155,9 @@ export function startBullWorker(o: BullWorkerOptions): RunWorker {
       try {
         outcome = await o.executor.executeQueued(runId);
       } catch (e) {
-        // 409: someone else resumed/claimed it meanwhile — look at it again below. Other engine errors are
+        // RUN_ACTIVE: someone else resumed/claimed it meanwhile — look at it again below. Other engine errors are
         // deterministic (invalid graph, deleted workflow): retrying the job would not help.
-        if (e instanceof PaiError && e.status === 409) outcome = 'skipped';
+        if (e instanceof PaiError && e.code === 'RUN_ACTIVE') outcome = 'skipped';
         else if (e instanceof PaiError) throw new UnrecoverableError(`${e.code}: ${e.message}`);
         else throw e;
       }

@@ -45,7 +45,6 @@ export function checkQueueMode(deps: Pick<QueueModeDeps, 'config' | 'role' | 'db
     throw new PaiError(
       'QUEUE_NEEDS_REDIS',
       `${what} needs Redis: set REDIS_URL (or unset QUEUE_MODE/WORKERS to run workflows in the app process)`,
-      { status: 500 },
     );
   }
   if (deps.dbKind !== 'postgres') {
@@ -53,7 +52,6 @@ export function checkQueueMode(deps: Pick<QueueModeDeps, 'config' | 'role' | 'db
       'QUEUE_NEEDS_POSTGRES',
       `${what} needs PostgreSQL: set DATABASE_URL. The embedded database (PGlite) ` +
         'can be opened by one process only, and workers are separate processes',
-      { status: 500 },
     );
   }
   return true;
@@ -152,7 +150,7 @@ export class QueueMode {
       };
       await this.d.store.commit(run.id, { events: [ev] }).catch(() => {});
       this.d.bus.publish(ev);
-      throw new PaiError('QUEUE_UNAVAILABLE', error.message, { status: 503, retryable: true });
+      throw new PaiError('QUEUE_UNAVAILABLE', error.message, { retryable: true });
     }
   }
 
@@ -251,7 +249,6 @@ export function knowledgeOnlyInApp<T>(): T {
         'KNOWLEDGE_UNAVAILABLE',
         'knowledge bases on the embedded index can only be searched ' +
           'by the app process; queue workers need ELASTICSEARCH_URL',
-        { status: 503 },
       ),
     );
   const own: Record<string, unknown> = {

@@ -33,7 +33,7 @@ export function pauseAnswer(
         : { value };
   if ('problem' in checked) {
     const p = checked.problem;
-    throw new PaiError(p.code, p.message, { status: 400, path: p.path ? `answer.${p.path}` : 'answer' });
+    throw new PaiError(p.code, p.message, { path: p.path ? `answer.${p.path}` : 'answer' });
   }
   const v = checked.value;
   return {

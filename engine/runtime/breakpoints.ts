@@ -82,7 +82,6 @@ export function checkBreakpoints(graph: Graph, ids: string[]): string[] {
   ids.forEach((id, i) => {
     if (!graph.nodes.some((n) => n.id === id))
       throw new PaiError('NODE_NOT_FOUND', `breakpoint on node "${id}", which is not in the workflow`, {
-        status: 400,
         path: `breakpoints[${i}]`,
       });
   });

@@ -115,8 +115,7 @@ export class RunManager {
 
   private executorFor(engine: EngineKind): Executor {
     const ex = this.executors[engine];
-    if (!ex)
-      throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`, { status: 422 });
+    if (!ex) throw new PaiError('ENGINE_UNAVAILABLE', `the ${engine} engine is not available in this build`);
     return ex;
   }
 
@@ -129,7 +128,6 @@ export class RunManager {
     if (!v.ok) {
       const first = v.errors[0];
       throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, {
-        status: 422,
         path: first.path,
         details: { ...first.details, errors: v.errors },
       });
@@ -155,7 +153,7 @@ export class RunManager {
     breakpoints?: string[];
   }): Promise<{ run: RunRecord; created: boolean }> {
     const graph = args.graph ?? args.workflow.graph;
-    if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run', { status: 500 });
+    if (!graph) throw new PaiError('NO_GRAPH', 'no graph to run');
     const engine = this.validated(graph, args.engine ?? args.workflow.engine ?? 'auto');
     const start = graph.nodes.find((n) => this.o.registry.capabilitiesOf(n).entry)!;
     const { value: inputs, problems } = checkRunInputs(
@@ -164,7 +162,6 @@ export class RunManager {
     );
     if (problems.length)
       throw new PaiError(problems[0].code, problems[0].message, {
-        status: 400,
         path: problems[0].path,
         details: { errors: problems },
       });
@@ -273,10 +270,9 @@ export class RunManager {
     opts: { fromNodeId?: string; inputs?: Record<string, unknown> } = {},
   ): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
-    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
     // Its draft's other nodes would run: a single-node run is run again instead (POST …/nodes/:nodeId/run).
-    if (run.debug?.only)
-      throw new PaiError('SINGLE_NODE_RUN', 'a single-node run is not resumed; run the node again', { status: 409 });
+    if (run.debug?.only) throw new PaiError('SINGLE_NODE_RUN', 'a single-node run is not resumed; run the node again');
     // A run this process owns but no longer executes (its final write failed) is an orphan: resumable here.
     const orphanHere =
       (run.status === 'running' || run.status === 'queued') && run.ownerId === this.ownerId && !this.active.has(runId);
@@ -289,24 +285,21 @@ export class RunManager {
         run.status === 'succeeded'
           ? 'the run succeeded; give fromNodeId to re-run part of it'
           : `the run is ${run.status} and cannot be resumed now`,
-        { status: 409 },
       );
     }
     let graph: Graph;
     if (run.versionId) {
       const v = await this.o.workflows.getVersion(run.versionId);
-      if (!v)
-        throw new PaiError('VERSION_NOT_FOUND', `workflow version ${run.versionId} no longer exists`, { status: 409 });
+      if (!v) throw new PaiError('VERSION_NOT_FOUND', `workflow version ${run.versionId} no longer exists`);
       graph = v.graph;
     } else {
       const wf = await this.o.workflows.getWorkflow(run.workflowId);
-      if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${run.workflowId} no longer exists`, { status: 409 });
+      if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${run.workflowId} no longer exists`);
       graph = wf.graph;
     }
     const engine = this.validated(graph, run.engine);
     if (opts.fromNodeId && !graph.nodes.some((n) => n.id === opts.fromNodeId)) {
       throw new PaiError('NODE_NOT_FOUND', `node "${opts.fromNodeId}" is not in the workflow`, {
-        status: 400,
         path: 'fromNodeId',
       });
     }
@@ -334,7 +327,7 @@ export class RunManager {
       },
       [run.status],
     );
-    if (!ok) throw new PaiError('RUN_ACTIVE', 'the run changed state meanwhile; try again', { status: 409 });
+    if (!ok) throw new PaiError('RUN_ACTIVE', 'the run changed state meanwhile; try again');
     const resumed: RunRecord = { ...run, status: 'running', graph, inputs, engine, error: null, outputs: null };
     this.launch(resumed, graph, previous, reuse, { resumed: true, fromNodeId: opts.fromNodeId });
     return resumed;
@@ -342,7 +335,7 @@ export class RunManager {
 
   async cancel(runId: string): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
-    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
     const a = this.active.get(runId);
     if (a) {
       a.controller.abort();
@@ -380,7 +373,7 @@ export class RunManager {
       }
       return { ...run, status: 'cancelled' };
     }
-    throw new PaiError('RUN_NOT_ACTIVE', `the run is already ${run.status}`, { status: 409 });
+    throw new PaiError('RUN_NOT_ACTIVE', `the run is already ${run.status}`);
   }
 
   /**
@@ -440,22 +433,20 @@ export class RunManager {
    */
   async answer(runId: string, nodeId: string, value: unknown, by?: AnswerAuthor): Promise<RunRecord> {
     const run = await this.o.store.getRun(runId);
-    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
     if (run.status !== 'waiting' || this.active.has(runId)) {
-      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`);
     }
     const events = await this.o.store.getEvents(runId, Math.max(0, (await this.o.store.maxSeq(runId)) - 50));
     const waiting = [...events].reverse().find((e) => e.type === 'run.waiting');
     const waitingNode = waiting?.data.nodeId as string | undefined;
     if (waitingNode && waitingNode !== nodeId) {
       throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, {
-        status: 409,
         path: 'nodeId',
       });
     }
     const node = run.graph.nodes.find((n) => n.id === nodeId);
-    if (!node)
-      throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { status: 404, path: 'nodeId' });
+    if (!node) throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { path: 'nodeId' });
     const stored = pauseAnswer(this.o.registry, node, waiting?.data, value, by);
     const breakpoint =
       (stored as { kind?: string }).kind === 'breakpoint' ? (stored as unknown as BreakpointAnswer) : null;
@@ -468,11 +459,11 @@ export class RunManager {
       { status: 'running', ownerId: this.ownerId, heartbeatAt: new Date().toISOString(), ...(debug ? { debug } : {}) },
       ['waiting'],
     );
-    if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting', { status: 409 });
+    if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting');
     const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
     try {
       if (!(await this.o.store.answerCheckpoint(runId, nodeKey, stored)))
-        throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+        throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
     } catch (e) {
       await this.o.store.updateRun(runId, { status: 'waiting' }, ['running']).catch(() => {});
       throw e;

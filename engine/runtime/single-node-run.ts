@@ -57,8 +57,7 @@ export interface SingleNodePlan {
   debug: RunDebug;
 }
 
-const notFound = (nodeId: string) =>
-  new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the workflow`, { status: 404 });
+const notFound = (nodeId: string) => new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the workflow`);
 
 function valueOf(
   node: GraphNode,
@@ -93,7 +92,7 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
   const node = graph.nodes.find((n) => n.id === nodeId);
   if (!node) throw notFound(nodeId);
   if (!registry.has(node.type))
-    throw new PaiError('UNKNOWN_NODE_TYPE', `node "${nodeId}" has the unknown type "${node.type}"`, { status: 422 });
+    throw new PaiError('UNKNOWN_NODE_TYPE', `node "${nodeId}" has the unknown type "${node.type}"`);
   const def = registry.get(node.type, node.data.version);
   const t = buildTopology(graph);
   const ancestors = ancestorsOf(t, nodeId);
@@ -102,12 +101,10 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
     throw new PaiError(
       'SINGLE_NODE_IN_LOOP',
       `"${node.data.label ?? nodeId}" runs once per loop pass (or pauses the run): run the workflow instead`,
-      { status: 409 },
     );
   for (const id of Object.keys(req.upstream ?? {}))
     if (!ancestors.has(id))
       throw new PaiError('NOT_UPSTREAM', `node "${id}" is not upstream of "${nodeId}"`, {
-        status: 400,
         path: `upstream.${id}`,
       });
   if (req.input !== undefined) {
@@ -120,7 +117,6 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
       const [first] = problems;
       const message = first.code === 'INVALID_INPUT' ? `the edited input is invalid: ${first.message}` : first.message;
       throw new PaiError(first.code, message, {
-        status: 400,
         path: first.path,
         details: { ...first.details, errors: problems },
       });
@@ -161,7 +157,7 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
     throw new PaiError(
       'UPSTREAM_MISSING',
       `no value for upstream node "${missing[0]}": give upstream.${missing[0]}, a fromRunId, or run the workflow first`,
-      { status: 400, path: `upstream.${missing[0]}`, details: { missing } },
+      { path: `upstream.${missing[0]}`, details: { missing } },
     );
 
   return {
@@ -187,7 +183,6 @@ export async function upstreamRunOf(
     : ((await store.listRuns(workflowId, { limit: 1 }))[0] ?? null);
   if (fromRunId && run?.workflowId !== workflowId)
     throw new PaiError('RUN_NOT_FOUND', `run ${fromRunId} is not a run of this workflow`, {
-      status: 404,
       path: 'fromRunId',
     });
   return run ? { run, nodes: await store.getNodeRuns(run.id), explicit: !!fromRunId } : null;

@@ -95,13 +95,12 @@ export function createWorkflowRunner(o: {
           'CHILD_NOT_PUBLISHED',
           `workflow "${wf.name}" (${wf.id}) has no published version: publish it` +
             (publishedParent ? '' : ', or choose version "draft" for test runs'),
-          { status: 422, details: { workflowId: wf.id } },
+          { details: { workflowId: wf.id } },
         );
     } else {
       v = await o.workflows.getVersionByNumber(wf.id, want);
       if (!v || v.workflowId !== wf.id)
         throw new PaiError('CHILD_VERSION_NOT_FOUND', `workflow "${wf.name}" (${wf.id}) has no version ${want}`, {
-          status: 404,
           details: { workflowId: wf.id, version: want },
         });
     }
@@ -152,7 +151,6 @@ export function createWorkflowRunner(o: {
       const wf = await workflowFor(workflowId, parentRunId);
       if (!wf)
         throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, {
-          status: 404,
           details: { workflowId },
         });
       const parent = await o.store.getRun(parentRunId);

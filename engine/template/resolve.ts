@@ -195,7 +195,6 @@ function outputTooLarge(max: number): PaiError {
   return new PaiError(
     'TEMPLATE_OUTPUT_TOO_LARGE',
     `the template renders to more than ${max} characters (TEMPLATE_MAX_OUTPUT_CHARS)`,
-    { status: 422 },
   );
 }
 

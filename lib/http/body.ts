@@ -37,24 +37,20 @@ export async function readJson<T>(
   const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'body' });
   if (!text.trim()) {
     if (opts.optional) return schema.parse({});
-    throw new PaiError('BODY_REQUIRED', 'a JSON body is required', { status: 400 });
+    throw new PaiError('BODY_REQUIRED', 'a JSON body is required');
   }
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
-    throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`, {
-      status: 415,
-    });
+    throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`);
   }
   const depth = nestingDepth(text);
   if (depth > MAX_DEPTH) {
-    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`, {
-      status: 400,
-    });
+    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`, { status: 400 });
+    throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`);
   }
   refuseNulInBody(text, data);
   return parseInput(schema, data);

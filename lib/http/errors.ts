@@ -16,6 +16,7 @@ import { isDatabaseUnreachable } from '@/engine/store/app/errors';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
+import { DEFAULT_ERROR_STATUS, STATUS_OF_CODE } from './error-statuses';
 import { refuseNulInQuery } from './refused-input';
 
 /**
@@ -47,6 +48,23 @@ export function currentErrorLocale(): Locale {
   return requestLocale({ url, headers });
 }
 
+/** Statuses a handler chose for an error because its context gives the code another meaning (see answerWith). */
+const chosenStatus = new WeakMap<PaiError, number>();
+
+/**
+ * Answers `err` with `status` instead of its code's status in the table: for a handler whose context gives the code
+ * another meaning (a graph problem in the body of a save is the request's fault, 400, not the stored workflow's, 422).
+ */
+export function answerWith<E extends PaiError>(err: E, status: number): E {
+  chosenStatus.set(err, status);
+  return err;
+}
+
+/** The HTTP status `err` is answered with: the handler's choice, else its code's in the one table, else 400. */
+export function httpStatusOf(err: PaiError): number {
+  return chosenStatus.get(err) ?? STATUS_OF_CODE[err.code] ?? DEFAULT_ERROR_STATUS;
+}
+
 /** An error whose answer carries extra headers (`details.headers`: errorResponse sends them, never in the body). */
 export function httpError(
   code: string,
@@ -55,7 +73,7 @@ export function httpError(
   headers: Record<string, string>,
   path?: string,
 ): PaiError {
-  return new PaiError(code, message, { status, path, details: { headers } });
+  return answerWith(new PaiError(code, message, { path, details: { headers } }), status);
 }
 
 /**
@@ -72,7 +90,7 @@ export function errorResponse(
 ): Response {
   const { errors, ...error } = localizeError(err, locale);
   const body = { error: { ...error, ...extra, ...(errors ? { errors } : {}) } };
-  const res = Response.json(body, { status: err.status, headers });
+  const res = Response.json(body, { status: httpStatusOf(err), headers });
   res.headers.set('content-language', locale);
   const own = (err.details as { headers?: unknown } | undefined)?.headers;
   if (own && typeof own === 'object')
@@ -92,7 +110,6 @@ export function toPaiError(e: unknown): PaiError | null {
   if (e instanceof ZodError) return invalidInputError(e.issues);
   if (isDatabaseUnreachable(e))
     return new PaiError('DB_UNAVAILABLE', 'the database is not answering right now; retry shortly', {
-      status: 503,
       retryable: true,
       details: { retryAfter: DB_RETRY_AFTER_S },
     });
@@ -111,11 +128,10 @@ export function invalidInputError(
   const problems = zodProblems(from.schema, from.input, issues, { code: 'VALIDATION_ERROR', base: from.base });
   const [first] = problems;
   const err = new PaiError(first.code, first.message, {
-    status: 400,
     path: first.path,
     details: { ...first.details, errors: problems },
   });
-  return rememberZodIssues(err, issuesInOrderOf(issues));
+  return answerWith(rememberZodIssues(err, issuesInOrderOf(issues)), 400);
 }
 
 /** The issue behind each of zodProblems' problems (unknown keys first, one per key), for their Chinese wording. */
@@ -138,7 +154,7 @@ export function route<C>(fn: Handler<C>): Handler<C> {
       const pe = toPaiError(e);
       if (pe) return errorResponse(pe, undefined, undefined, locale);
       console.error('[paiflow] unhandled error in', req.method, new URL(req.url).pathname, (e as Error)?.message);
-      return errorResponse(new PaiError('INTERNAL', INTERNAL_MESSAGE, { status: 500 }), undefined, undefined, locale);
+      return errorResponse(new PaiError('INTERNAL', INTERNAL_MESSAGE), undefined, undefined, locale);
     }
   };
 }

@@ -12,14 +12,12 @@ import { toJsonPath } from '@/engine/validation/json-path';
 
 function refusal(path: string): PaiError {
   return new PaiError('INVALID_CHARACTER', `${path} contains a NUL character (U+0000), which cannot be stored`, {
-    status: 400,
     path,
   });
 }
 
 function reservedKey(path: string): PaiError {
   return new PaiError('RESERVED_KEY', `${path}: "__proto__" is a reserved key and cannot be sent`, {
-    status: 400,
     path,
   });
 }

@@ -113,7 +113,6 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     const run = await untilWaiting();
     await expect(h.runs.answer(run.id, 'a1', { decision: 'maybe' }, ann)).rejects.toMatchObject({
       code: 'INVALID_ANSWER',
-      status: 400,
       path: 'answer.decision',
     });
     await expect(h.runs.answer(run.id, 'a1', { decision: 'edit', arguments: 'x' }, ann)).rejects.toMatchObject({

@@ -204,7 +204,7 @@ describe.each(kinds)('resume on %s', (kind) => {
           (e) => e,
         );
         expect(err).toBeInstanceOf(PaiError);
-        expect(err).toMatchObject({ status: 409, code: 'RUN_ACTIVE' });
+        expect(err).toMatchObject({ code: 'RUN_ACTIVE' });
       }
       // Another process sharing the database sees status `running` and must refuse too.
       const other = new RunManager({
@@ -215,7 +215,7 @@ describe.each(kinds)('resume on %s', (kind) => {
         services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
       });
       try {
-        await expect(other.resume(run.id)).rejects.toMatchObject({ status: 409, code: 'RUN_ACTIVE' });
+        await expect(other.resume(run.id)).rejects.toMatchObject({ code: 'RUN_ACTIVE' });
       } finally {
         await other.close();
       }
@@ -241,7 +241,7 @@ describe.each(kinds)('resume on %s', (kind) => {
     const results = await Promise.allSettled([h.runs.resume(failed.id), h.runs.resume(failed.id)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(loser.reason).toMatchObject({ status: 409, code: 'RUN_ACTIVE' });
+    expect(loser.reason).toMatchObject({ code: 'RUN_ACTIVE' });
     await h.runs.waitFor(failed.id);
     expect((await h.store.getRun(failed.id))!.status).toBe('succeeded');
     expect(calls()).toEqual({ p1: 1, p2: 2, p3: 1 });
@@ -257,9 +257,8 @@ describe.each(kinds)('resume on %s', (kind) => {
     expect(calls()).toEqual({ p1: 1, p2: 1, p3: 1, p4: 1, p5: 1 });
 
     // succeeded needs fromNodeId
-    await expect(h.runs.resume(run.id)).rejects.toMatchObject({ status: 409, code: 'RUN_ACTIVE' });
+    await expect(h.runs.resume(run.id)).rejects.toMatchObject({ code: 'RUN_ACTIVE' });
     await expect(h.runs.resume(run.id, { fromNodeId: 'nope' })).rejects.toMatchObject({
-      status: 400,
       code: 'NODE_NOT_FOUND',
     });
     expect((await h.store.getRun(run.id))!.status).toBe('succeeded');

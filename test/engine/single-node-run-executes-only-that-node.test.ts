@@ -207,17 +207,16 @@ describe.each(kinds)('single-node run on %s', (kind) => {
         () => null,
         (e: PaiError) => e,
       );
-    expect(await err({})).toMatchObject({ code: 'UPSTREAM_MISSING', status: 400, path: 'upstream.p1' });
+    expect(await err({})).toMatchObject({ code: 'UPSTREAM_MISSING', path: 'upstream.p1' });
     expect(await err({ upstream: { p1: {} }, input: { model: 'm', userPrompt: 7 } })).toMatchObject({
       code: 'INVALID_INPUT',
-      status: 400,
       path: 'input.userPrompt',
     });
     expect(await err({ upstream: { p1: {}, after: {} } })).toMatchObject({
       code: 'NOT_UPSTREAM',
       path: 'upstream.after',
     });
-    expect(await err({ nodeId: 'nope' })).toMatchObject({ code: 'NODE_NOT_FOUND', status: 404 });
+    expect(await err({ nodeId: 'nope' })).toMatchObject({ code: 'NODE_NOT_FOUND' });
     expect(fake.requests).toHaveLength(0);
     expect(await h.store.listRuns(wf.id)).toHaveLength(0);
   });

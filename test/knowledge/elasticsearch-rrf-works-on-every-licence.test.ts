@@ -159,7 +159,7 @@ describe('licences without RRF and licences that lapse', () => {
     await open({ licence: 'basic' });
     await expect(
       store.search({ kbId: 'kb_none', text: 'x', vector: PET, topK: 1, mode: 'hybrid' }),
-    ).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_NOT_FOUND', status: 404 });
+    ).rejects.toMatchObject({ code: 'KNOWLEDGE_INDEX_NOT_FOUND' });
   });
 });
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaiError } from '@/engine/errors';
+import { httpStatusOf } from '@/lib/http/errors';
 import { runEventStream } from '@/lib/server/runs/sse';
 import {
   chain,
@@ -92,7 +93,7 @@ describe.runIf(available)('queue mode: Redis restarted during a run', () => {
       );
       expect(err).toBeInstanceOf(PaiError);
       expect((err as PaiError).code).toBe('QUEUE_UNAVAILABLE');
-      expect((err as PaiError).status).toBe(503);
+      expect(httpStatusOf(err as PaiError)).toBe(503);
       expect(Date.now() - t0).toBeLessThan(10_000);
       const runs = await rig.app.store.listRuns(wf, { limit: 10 });
       const failed = runs.find((r) => r.id !== runId)!;

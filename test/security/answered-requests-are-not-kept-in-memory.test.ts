@@ -22,7 +22,7 @@ const served: WeakRef<Request>[] = [];
 const handler = route(async (req: Request) => {
   served.push(new WeakRef(req));
   const body = (await req.json()) as { n: number };
-  if (body.n % 10 === 0) throw new PaiError('TEN', 'a multiple of ten', { status: 400 });
+  if (body.n % 10 === 0) throw new PaiError('TEN', 'a multiple of ten');
   return Response.json({ n: body.n });
 });
 

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 /** Any /api/ path no route serves: a JSON 404 (never the editor's HTML page), whoever asks. */
 const notFound = route(async (req: Request) => {
   const { pathname } = new URL(req.url);
-  throw new PaiError('NOT_FOUND', `no API route ${req.method} ${pathname}`, { status: 404 });
+  throw new PaiError('NOT_FOUND', `no API route ${req.method} ${pathname}`);
 });
 
 export const GET = notFound;

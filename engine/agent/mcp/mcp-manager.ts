@@ -47,14 +47,12 @@ export function parseMcpServers(json: string | undefined): McpServerConfig[] {
     throw new PaiError(
       'INVALID_MCP_SERVERS',
       'MCP_SERVERS is not valid JSON (expected [{ name, command, args } | { name, url }])',
-      { status: 500 },
     );
   }
   if (!Array.isArray(raw))
     throw new PaiError(
       'INVALID_MCP_SERVERS',
       'MCP_SERVERS must be a JSON array of { name, command, args? } or { name, url }',
-      { status: 500 },
     );
   // Pick the shape by its key, so errors name the field that is wrong (a union would only say "invalid input").
   const data = raw.map((entry, i) => {
@@ -62,16 +60,14 @@ export function parseMcpServers(json: string | undefined): McpServerConfig[] {
     const parsed = schema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS[${[i, ...issue.path].join('.')}]: ${issue.message}`, {
-        status: 500,
-      });
+      throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS[${[i, ...issue.path].join('.')}]: ${issue.message}`);
     }
     return parsed.data;
   });
   const parsed = { data };
   const names = parsed.data.map((s) => s.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup) throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS names server "${dup}" twice`, { status: 500 });
+  if (dup) throw new PaiError('INVALID_MCP_SERVERS', `MCP_SERVERS names server "${dup}" twice`);
   return parsed.data;
 }
 

@@ -17,8 +17,8 @@ export interface ParsedSkillMd {
   meta: Record<string, unknown>;
 }
 
-export function skillInvalid(message: string, path: string, status = 400): PaiError {
-  return new PaiError('SKILL_INVALID', message, { status, path });
+export function skillInvalid(message: string, path: string): PaiError {
+  return new PaiError('SKILL_INVALID', message, { path });
 }
 
 const FRONT_MATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^---[ \t]*(?:\r?\n|$)/m;
@@ -27,7 +27,6 @@ const FRONT_MATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^---[ \t]*(?:\r?\n|$)/m;
 export function parseSkillMd(text: string, where = 'SKILL.md'): ParsedSkillMd {
   if (Buffer.byteLength(text, 'utf8') > SKILL_LIMITS.skillMdBytes)
     throw new PaiError('SKILL_TOO_LARGE', `SKILL.md is larger than ${SKILL_LIMITS.skillMdBytes} bytes`, {
-      status: 413,
       path: where,
     });
   if (text.includes('\u0000')) throw skillInvalid('SKILL.md is not text', where);

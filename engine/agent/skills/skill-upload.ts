@@ -11,7 +11,7 @@ import { skillFilePath } from './skill-paths';
 import type { SkillUpload } from './types';
 
 const at = (path: string) => `files[${JSON.stringify(path)}]`;
-const tooLarge = (message: string, path: string) => new PaiError('SKILL_TOO_LARGE', message, { status: 413, path });
+const tooLarge = (message: string, path: string) => new PaiError('SKILL_TOO_LARGE', message, { path });
 
 export function validateSkillUpload(files: unknown): SkillUpload {
   if (!files || typeof files !== 'object' || Array.isArray(files))

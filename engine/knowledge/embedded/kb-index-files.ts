@@ -48,13 +48,11 @@ export async function readManifest(dir: string): Promise<Manifest> {
     throw new PaiError(
       'KNOWLEDGE_INDEX_CORRUPT',
       `cannot read the knowledge index manifest in ${dir}: ${(e as Error).message}`,
-      { status: 500, cause: e },
+      { cause: e },
     );
   }
   if (m.format !== FORMAT)
-    throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `unsupported knowledge index format ${m.format} in ${dir}`, {
-      status: 500,
-    });
+    throw new PaiError('KNOWLEDGE_INDEX_CORRUPT', `unsupported knowledge index format ${m.format} in ${dir}`);
   return m;
 }
 
@@ -118,7 +116,6 @@ export async function readCommitted(
       'KNOWLEDGE_INDEX_CORRUPT',
       `the knowledge index in ${dir} is shorter than its manifest says (${lines.length}/${m.slots} chunks); ` +
         'delete the folder and re-index',
-      { status: 500 },
     );
   }
   if (chunkBuf.byteLength > bytes) await truncate(file('chunks'), bytes);

@@ -98,7 +98,6 @@ export class KbIndex {
         throw new PaiError(
           'KNOWLEDGE_INDEX_CORRUPT',
           `line ${s + 1} of the knowledge index in ${dir} is not valid JSON; delete the folder and re-index`,
-          { status: 500 },
         );
       }
       idx.place(s, c);
@@ -177,7 +176,6 @@ export class KbIndex {
         throw new PaiError(
           'EMBEDDING_DIMENSION_MISMATCH',
           `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
-          { status: 409 },
         );
       }
     }

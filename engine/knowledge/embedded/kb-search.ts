@@ -86,12 +86,11 @@ function hit(ix: IndexView, slot: number, score: number, bm25: number | null, kn
 }
 
 function queryVector(ix: IndexView, q: StoreQuery): Float32Array {
-  if (!q.vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`, { status: 400 });
+  if (!q.vector) throw new PaiError('QUERY_VECTOR_REQUIRED', `${q.mode} search needs a query vector`);
   if (q.vector.length !== ix.dimension) {
     throw new PaiError(
       'EMBEDDING_DIMENSION_MISMATCH',
       `the query vector is ${q.vector.length}-d; this knowledge base's index is ${ix.dimension}-d`,
-      { status: 409 },
     );
   }
   return normalise(q.vector, ix.dimension);

@@ -66,7 +66,6 @@ export class OpenAiEmbedder implements Embedder {
           throw new PaiError(
             'EMBEDDING_FAILED',
             `the embeddings API returned ${data.length} vectors for ${batch.length} inputs`,
-            { status: 502 },
           );
         for (const d of data) out.push(Float32Array.from(d.embedding as number[]));
       } catch (e) {
@@ -81,11 +80,10 @@ export class OpenAiEmbedder implements Embedder {
             'EMBEDDING_FAILED',
             `the embeddings API (${this.label}) answered ` +
               `${status || 'with an error'}${status === 401 ? ': the API key was rejected' : ''}`,
-            { status: 502, retryable: status === 429 || status >= 500 || status === 0 },
+            { retryable: status === 429 || status >= 500 || status === 0 },
           );
         }
         throw new PaiError('EMBEDDING_FAILED', `the embeddings API (${this.label}) failed: ${(e as Error).message}`, {
-          status: 502,
           retryable: true,
         });
       }

@@ -31,9 +31,7 @@ export function createEmbedderResolver(env: EmbedderEnv): EmbedderResolver {
     else if (model.startsWith('openai:') && model.length > 'openai:'.length) {
       const apiKey = env.OPENAI_API_KEY?.trim();
       if (!apiKey)
-        throw new PaiError('EMBEDDER_UNAVAILABLE', `embedding model ${model} needs OPENAI_API_KEY, which is not set`, {
-          status: 409,
-        });
+        throw new PaiError('EMBEDDER_UNAVAILABLE', `embedding model ${model} needs OPENAI_API_KEY, which is not set`);
       e = new OpenAiEmbedder({
         apiKey,
         baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
@@ -43,7 +41,7 @@ export function createEmbedderResolver(env: EmbedderEnv): EmbedderResolver {
       throw new PaiError(
         'UNKNOWN_EMBEDDING_MODEL',
         `unknown embedding model "${model}"; use "use-lite" or "openai:<model>"`,
-        { status: 400, path: 'embeddingModel' },
+        { path: 'embeddingModel' },
       );
     }
     cache.set(model, e);

@@ -28,7 +28,7 @@ function loadModel(): Promise<Model> {
       throw new PaiError(
         'EMBEDDER_UNAVAILABLE',
         `the offline embedding model could not be loaded: ${(e as Error).message}`,
-        { status: 503, cause: e },
+        { cause: e },
       );
     });
   }

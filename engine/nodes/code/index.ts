@@ -107,7 +107,6 @@ export const codeNode = defineNode<CodeConfig>({
     if (!outcome.ok) {
       const { code, message, line, column } = outcome.error;
       throw new PaiError(code, message, {
-        status: 422,
         path: FIELD_OF[code],
         details: line ? { line, ...(column ? { column } : {}) } : undefined,
       });

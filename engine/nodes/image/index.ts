@@ -48,19 +48,17 @@ async function bytesOf(ctx: NodeContext<ImageConfig>, img: GeneratedImage, i: nu
   if (img.b64) {
     const bytes = new Uint8Array(Buffer.from(img.b64, 'base64'));
     if (bytes.byteLength > MAX_IMAGE_BYTES)
-      throw new PaiError('FILE_TOO_LARGE', `image ${i + 1} is larger than ${MAX_IMAGE_BYTES} bytes`, { status: 413 });
+      throw new PaiError('FILE_TOO_LARGE', `image ${i + 1} is larger than ${MAX_IMAGE_BYTES} bytes`);
     return { bytes, contentType: sniffImageType(bytes) ?? 'image/png' };
   }
   if (img.url) {
     const file = await fetchBytes(ctx.fetch, img.url, { maxBytes: MAX_IMAGE_BYTES, signal: ctx.signal, path });
     const contentType = sniffImageType(file.bytes) ?? (file.contentType.startsWith('image/') ? file.contentType : '');
     if (!contentType)
-      throw new PaiError('IMAGE_INVALID', `the provider's URL for image ${i + 1} did not answer an image`, {
-        status: 502,
-      });
+      throw new PaiError('IMAGE_INVALID', `the provider's URL for image ${i + 1} did not answer an image`);
     return { bytes: file.bytes, contentType };
   }
-  throw new PaiError('IMAGE_INVALID', `the provider answered no data for image ${i + 1}`, { status: 502 });
+  throw new PaiError('IMAGE_INVALID', `the provider answered no data for image ${i + 1}`);
 }
 
 export const imageNode = defineNode<ImageConfig>({
@@ -81,8 +79,7 @@ export const imageNode = defineNode<ImageConfig>({
   ],
   async execute(ctx) {
     const c = ctx.config;
-    if (!ctx.artifacts)
-      throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here', { status: 503 });
+    if (!ctx.artifacts) throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here');
     const prompt = (typeof c.prompt === 'string' ? c.prompt : JSON.stringify(c.prompt ?? '')).trim();
     if (!prompt)
       throw new PaiError('INVALID_CONFIG', 'the prompt is empty after resolving its references', {
@@ -104,7 +101,7 @@ export const imageNode = defineNode<ImageConfig>({
         responseFormat: c.responseFormat,
         signal: ctx.signal,
       });
-      if (!res.images.length) throw new PaiError('IMAGE_INVALID', 'the provider answered no images', { status: 502 });
+      if (!res.images.length) throw new PaiError('IMAGE_INVALID', 'the provider answered no images');
       const images: ArtifactRef[] = [];
       for (const [i, img] of res.images.slice(0, c.n).entries()) {
         const { bytes, contentType } = await bytesOf(ctx, img, i);

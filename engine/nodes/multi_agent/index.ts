@@ -128,7 +128,6 @@ async function roleSettings(ctx: NodeContext<MultiAgentConfig>, role: string, c:
   } catch (e) {
     if (!(e instanceof PaiError)) throw e;
     throw new PaiError(e.code, `${role}: ${e.message}`, {
-      status: e.status,
       details: e.details,
       path: e.path?.replace(/^config\./, `config.${role}.`),
       cause: e,

@@ -21,7 +21,7 @@ export const INLINE_REGEX_COST = 50_000;
 type RegexLimits = Pick<CpuLimits, 'regexMaxPatternLength' | 'regexMaxRepeat' | 'regexMaxProgramSize'>;
 
 function tooComplex(message: string, path?: string): PaiError {
-  return new PaiError('REGEX_TOO_COMPLEX', message, { status: 400, path });
+  return new PaiError('REGEX_TOO_COMPLEX', message, { path });
 }
 
 /**
@@ -168,9 +168,9 @@ function syntaxError(e: unknown, path?: string): PaiError {
       'REGEX_UNSUPPORTED',
       `the regular expression uses ${feature}, which RE2 does not support: patterns run on RE2, which matches in ` +
         'linear time and has no backreferences, lookahead, lookbehind, atomic groups or possessive quantifiers',
-      { status: 400, path, details: { feature } },
+      { path, details: { feature } },
     );
-  return new PaiError('INVALID_REGEX', `invalid regular expression: ${(e as Error).message}`, { status: 400, path });
+  return new PaiError('INVALID_REGEX', `invalid regular expression: ${(e as Error).message}`, { path });
 }
 
 /**

@@ -95,8 +95,7 @@ export const ttsNode = defineNode<TtsConfig>({
   ],
   async execute(ctx) {
     const c = ctx.config;
-    if (!ctx.artifacts)
-      throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here', { status: 503 });
+    if (!ctx.artifacts) throw new PaiError('ARTIFACTS_UNAVAILABLE', 'artifacts are not available here');
     const text = asText(c.text).trim();
     if (!text)
       throw new PaiError('INVALID_CONFIG', 'the text is empty after resolving its references', { path: 'config.text' });
@@ -135,9 +134,7 @@ export const ttsNode = defineNode<TtsConfig>({
           signal: ctx.signal,
         });
         if (i > 0 && res.format !== format)
-          throw new PaiError('AUDIO_FORMAT_MISMATCH', 'the speech pieces came back in different formats', {
-            status: 502,
-          });
+          throw new PaiError('AUDIO_FORMAT_MISMATCH', 'the speech pieces came back in different formats');
         format = res.format;
         model = res.model;
         audio.push(res.audio);

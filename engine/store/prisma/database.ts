@@ -43,9 +43,6 @@ function takeLock(dir: string): () => void {
       new PaiError(
         'DATA_DIR_LOCKED',
         `the embedded database in ${dir} is in use by process ${pid}; stop it or set DATA_DIR`,
-        {
-          status: 503,
-        },
       ),
   );
 }
@@ -55,7 +52,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   const { PrismaPg } = await import('@prisma/adapter-pg');
   const schema = opts.schema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema))
-    throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`, { status: 500 });
+    throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`);
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
     max: settings().DATABASE_POOL_SIZE,

@@ -37,8 +37,7 @@ export function defaultMigrationsDir(): string {
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {
-  if (!existsSync(dir))
-    throw new PaiError('MIGRATIONS_NOT_FOUND', `migrations folder not found: ${dir}`, { status: 500 });
+  if (!existsSync(dir)) throw new PaiError('MIGRATIONS_NOT_FOUND', `migrations folder not found: ${dir}`);
   const names = readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
@@ -63,7 +62,6 @@ export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Prom
           throw new PaiError(
             'MIGRATION_EDITED',
             `migration ${name} was changed after it was applied; add a new migration instead`,
-            { status: 500 },
           );
         }
         return;

@@ -46,9 +46,7 @@ export class SkillsService {
     const upload = validateSkillUpload(files);
     const exists = await this.store.get(workspaceId, upload.name);
     if (!exists && (await this.store.count(workspaceId)) >= SKILL_LIMITS.perWorkspace)
-      throw new PaiError('SKILL_LIMIT_REACHED', `a workspace may upload at most ${SKILL_LIMITS.perWorkspace} skills`, {
-        status: 409,
-      });
+      throw new PaiError('SKILL_LIMIT_REACHED', `a workspace may upload at most ${SKILL_LIMITS.perWorkspace} skills`);
     const { created } = await this.store.put(workspaceId, upload, actor.id);
     await audit(this.stores.audit, {
       action: created ? 'skill.uploaded' : 'skill.replaced',
@@ -66,14 +64,12 @@ export class SkillsService {
     const skill = await this.library.detail(workspaceId, name);
     if (!skill) throw notFound(name);
     if (skill.source === 'dir')
-      throw new PaiError('SKILL_READ_ONLY', `skill "${name}" comes from SKILLS_DIR; change it in that folder`, {
-        status: 409,
-      });
+      throw new PaiError('SKILL_READ_ONLY', `skill "${name}" comes from SKILLS_DIR; change it in that folder`);
     if (!(await this.store.delete(workspaceId, name))) throw notFound(name);
     await audit(this.stores.audit, { action: 'skill.deleted', actor, workspaceId, target: name, ip });
   }
 }
 
 function notFound(name: string): PaiError {
-  return new PaiError('SKILL_NOT_FOUND', `skill "${name.slice(0, 80)}" not found`, { status: 404 });
+  return new PaiError('SKILL_NOT_FOUND', `skill "${name.slice(0, 80)}" not found`);
 }

@@ -3,6 +3,7 @@
  * Secrets (session tokens, PATs, invitation tokens) are stored as sha256 only; passwords as scrypt hashes.
  */
 import { PaiError } from '@/engine/errors';
+import { answerWith } from '@/lib/http/errors';
 import type { Stores } from '@/engine/store/app/stores';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { audit, type AuditActor } from './audit';
@@ -64,7 +65,7 @@ export class Accounts {
       { id: newId('usr'), email, name: input.name.trim(), passwordHash },
       { id: DEFAULT_WORKSPACE_ID, name: 'My workspace' },
     );
-    if (!user) throw new PaiError('SETUP_DONE', 'the owner account exists already', { status: 409 });
+    if (!user) throw new PaiError('SETUP_DONE', 'the owner account exists already');
     await audit(this.stores.audit, { action: 'setup.owner_created', actor: { id: user.id, email }, ip });
     return userView(user);
   }
@@ -77,7 +78,7 @@ export class Accounts {
     const ok = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
     if (!user || !ok) {
       await audit(this.stores.audit, { action: 'login.failed', actor: { email }, ip });
-      throw new PaiError('INVALID_CREDENTIALS', 'wrong e-mail address or password', { status: 401 });
+      throw new PaiError('INVALID_CREDENTIALS', 'wrong e-mail address or password');
     }
     await attempt.succeeded([`email:${email}`]);
     const token = await this.createSession(user.id);
@@ -129,10 +130,11 @@ export class Accounts {
     const attempt = await startAttempt(this.stores.signInAttempts, [accountKey, ...(ip ? [`ip:${ip}`] : [])]);
     if (!(await verifyPassword(current, row.passwordHash))) {
       await audit(this.stores.audit, { action: 'password.change_failed', actor: user, ip });
-      throw new PaiError('INVALID_CREDENTIALS', 'the current password is wrong', {
-        status: 400,
-        path: 'currentPassword',
-      });
+      // The caller is signed in; a field of the body is wrong: 400, not the 401 of a failed sign-in.
+      throw answerWith(
+        new PaiError('INVALID_CREDENTIALS', 'the current password is wrong', { path: 'currentPassword' }),
+        400,
+      );
     }
     await attempt.succeeded([accountKey]);
     const passwordHash = await hashPassword(next);
@@ -171,9 +173,9 @@ export class Accounts {
 
   /** Revokes one of the user's own tokens; another user's token is "not found". */
   async revokeToken(user: UserView, id: string, ip?: string): Promise<void> {
-    if (typeof id !== 'string' || !id) throw new PaiError('TOKEN_NOT_FOUND', 'token not found', { status: 404 });
+    if (typeof id !== 'string' || !id) throw new PaiError('TOKEN_NOT_FOUND', 'token not found');
     const outcome = await this.repo.revokeToken(user.id, id, new Date());
-    if (outcome === 'missing') throw new PaiError('TOKEN_NOT_FOUND', `token ${id} not found`, { status: 404 });
+    if (outcome === 'missing') throw new PaiError('TOKEN_NOT_FOUND', `token ${id} not found`);
     if (outcome === 'already') return;
     await audit(this.stores.audit, { action: 'token.revoked', actor: user, target: id, ip });
   }
@@ -202,7 +204,6 @@ export class Accounts {
     const role = await this.roleIn(userId, workspaceId);
     if (!role)
       throw new PaiError('WORKSPACE_NOT_FOUND', `workspace ${workspaceId} not found`, {
-        status: 404,
         path: 'workspaceId',
       });
     return role;
@@ -226,15 +227,14 @@ export class Accounts {
   /** Changes a member's role. Only an owner makes or unmakes owners; the last owner stays an owner. */
   async setRole(actor: AuditActor & { role: Role }, workspaceId: string, userId: string, role: Role, ip?: string) {
     const current = await this.roleIn(userId, workspaceId);
-    if (!current) throw new PaiError('MEMBER_NOT_FOUND', `user ${userId} is not a member`, { status: 404 });
+    if (!current) throw new PaiError('MEMBER_NOT_FOUND', `user ${userId} is not a member`);
     if ((current === 'owner' || role === 'owner') && actor.role !== 'owner')
-      throw new PaiError('FORBIDDEN', 'only an owner may make or unmake owners', { status: 403 });
+      throw new PaiError('FORBIDDEN', 'only an owner may make or unmake owners');
     if (outranks(current, actor.role))
-      throw new PaiError('FORBIDDEN', 'you may not change the role of someone above you', { status: 403 });
+      throw new PaiError('FORBIDDEN', 'you may not change the role of someone above you');
     if (current === 'owner' && role !== 'owner') {
       const owners = await this.repo.countOwners(workspaceId);
-      if (owners <= 1)
-        throw new PaiError('LAST_OWNER', 'a workspace keeps at least one owner', { status: 409, path: 'role' });
+      if (owners <= 1) throw new PaiError('LAST_OWNER', 'a workspace keeps at least one owner', { path: 'role' });
     }
     await this.repo.setRole(workspaceId, userId, role);
     await audit(this.stores.audit, {
@@ -250,7 +250,7 @@ export class Accounts {
   // ── invitations ────────────────────────────────────────────────────────────────────────────────────────────
   async invite(actor: AuditActor & { role: Role }, workspaceId: string, emailInput: string, role: Role, ip?: string) {
     if (role === 'owner' && actor.role !== 'owner')
-      throw new PaiError('FORBIDDEN', 'only an owner may invite owners', { status: 403, path: 'role' });
+      throw new PaiError('FORBIDDEN', 'only an owner may invite owners', { path: 'role' });
     const token = newSecret('inv_');
     const email = normalizeEmail(emailInput);
     const inv = await this.repo.createInvitation({
@@ -274,7 +274,6 @@ export class Accounts {
     const inv = await this.repo.invitationByTokenHash(sha256(input.token));
     if (!inv || inv.acceptedAt || inv.expiresAt.getTime() <= Date.now())
       throw new PaiError('INVITATION_INVALID', 'this invitation is unknown, used or expired', {
-        status: 404,
         path: 'token',
       });
     let user = await this.repo.userByEmail(inv.email);
@@ -292,7 +291,6 @@ export class Accounts {
         });
       if (!ok)
         throw new PaiError('INVALID_CREDENTIALS', 'this address has an account: give its password', {
-          status: 401,
           path: 'password',
         });
     } else {
@@ -304,7 +302,7 @@ export class Accounts {
       });
     }
     if (!(await this.repo.claimInvitation(inv.id, new Date())))
-      throw new PaiError('INVITATION_INVALID', 'this invitation was used meanwhile', { status: 404, path: 'token' });
+      throw new PaiError('INVITATION_INVALID', 'this invitation was used meanwhile', { path: 'token' });
     await this.repo.addMember(inv.workspaceId, user.id, inv.role);
     await audit(this.stores.audit, {
       action: 'member.joined',

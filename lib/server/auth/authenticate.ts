@@ -20,7 +20,7 @@ export interface Caller {
 }
 
 export function unauthenticated(message = 'sign in first (session cookie or Authorization: Bearer pat_…)') {
-  return new PaiError('UNAUTHENTICATED', message, { status: 401 });
+  return new PaiError('UNAUTHENTICATED', message);
 }
 
 /** The signed-in user of a request, or null; no workspace is resolved (auth-state, logout, token routes). */
@@ -47,10 +47,10 @@ export async function authenticate(accounts: Accounts, req: Request, workspaceId
   const asked = workspaceId || req.headers.get('x-workspace-id')?.trim() || who.workspaceId;
   if (asked) {
     const role = await accounts.roleIn(who.user.id, asked);
-    if (!role) throw new PaiError('WORKSPACE_NOT_FOUND', `workspace ${asked} not found`, { status: 404 });
+    if (!role) throw new PaiError('WORKSPACE_NOT_FOUND', `workspace ${asked} not found`);
     return { ...who, workspaceId: asked, role };
   }
   const [first] = await accounts.workspacesOf(who.user.id);
-  if (!first) throw new PaiError('NO_WORKSPACE', 'you are not a member of any workspace', { status: 403 });
+  if (!first) throw new PaiError('NO_WORKSPACE', 'you are not a member of any workspace');
   return { ...who, workspaceId: first.id, role: first.role };
 }

@@ -29,9 +29,7 @@ export function can(role: Role, action: Action): boolean {
 
 export function requireRole(role: Role, action: Action): void {
   if (!can(role, action)) {
-    throw new PaiError('FORBIDDEN', `your role (${role}) may not do this; it needs ${NEEDS[action]} or higher`, {
-      status: 403,
-    });
+    throw new PaiError('FORBIDDEN', `your role (${role}) may not do this; it needs ${NEEDS[action]} or higher`);
   }
 }
 

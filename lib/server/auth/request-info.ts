@@ -54,5 +54,5 @@ export function checkSameOrigin(req: Request): void {
 }
 
 function csrf(why: string): PaiError {
-  return new PaiError('CSRF_REJECTED', `cross-site request refused: ${why}`, { status: 403 });
+  return new PaiError('CSRF_REJECTED', `cross-site request refused: ${why}`);
 }

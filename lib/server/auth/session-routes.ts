@@ -9,13 +9,7 @@ export async function signedIn(app: App, req: Request, opts: { sessionOnly?: boo
   const who = await identify(app.accounts, req);
   if (!who) throw unauthenticated();
   if (opts.sessionOnly && who.via !== 'session')
-    throw new PaiError(
-      'SESSION_REQUIRED',
-      'tokens are created and revoked from a signed-in session, not with a token',
-      {
-        status: 403,
-      },
-    );
+    throw new PaiError('SESSION_REQUIRED', 'tokens are created and revoked from a signed-in session, not with a token');
   return who;
 }
 

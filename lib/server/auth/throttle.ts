@@ -24,7 +24,6 @@ export async function startAttempt(attempts: SignInAttempts, keys: string[]): Pr
       const oldest = recent[recent.length - 1].getTime();
       const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - Date.now()) / 1000));
       throw new PaiError('TOO_MANY_ATTEMPTS', `too many failed sign-ins; try again in ${retryAfter} s`, {
-        status: 429,
         details: { retryAfter },
       });
     }

@@ -4,7 +4,7 @@
  * token usage and its `created` time.
  */
 import type { RunRecord } from '@/engine/store/types';
-import { errorResponse, toPaiError } from '@/lib/http/errors';
+import { errorResponse, httpStatusOf, toPaiError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 
 export const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
@@ -44,7 +44,7 @@ export function errorAnswer(e: unknown, req: Request): Response {
     return Response.json({ error: errorJson(500, 'INTERNAL', 'internal error; see the server log') }, { status: 500 });
   }
   const headers = (pe.details as { headers?: Record<string, string> } | undefined)?.headers;
-  return errorResponse(pe, headers, { type: openAiErrorType(pe.status, pe.code), param: pe.path ?? null });
+  return errorResponse(pe, headers, { type: openAiErrorType(httpStatusOf(pe), pe.code), param: pe.path ?? null });
 }
 
 export function failedError(run: RunRecord) {

@@ -25,7 +25,6 @@ export function decrypt(key: Buffer, stored: string, aad: string): string {
       'CREDENTIAL_UNREADABLE',
       'the credential cannot be decrypted: the encryption key ' +
         '(PAIFLOW_ENCRYPTION_KEY or DATA_DIR/encryption.key) changed',
-      { status: 500 },
     );
   }
 }

@@ -55,12 +55,11 @@ export class CredentialVault implements CredentialResolver {
       throw new PaiError(
         'VALIDATION_ERROR',
         'an OpenAI-compatible credential is sent only to the host of its baseUrl: leave hosts out',
-        { status: 400, path: 'hosts' },
+        { path: 'hosts' },
       );
     const hosts = type === 'openai' ? [new URL(data.baseUrl).host.toLowerCase()] : [...new Set(input.hosts ?? [])];
     if (type !== 'openai' && hosts.length === 0)
       throw new PaiError('VALIDATION_ERROR', 'name at least one host this credential may be sent to', {
-        status: 400,
         path: 'hosts',
       });
     const id = newId('cred');
@@ -76,7 +75,6 @@ export class CredentialVault implements CredentialResolver {
     });
     if (!row)
       throw new PaiError('CREDENTIAL_NAME_TAKEN', `a credential named "${input.name}" exists already`, {
-        status: 409,
         path: 'name',
       });
     await audit(this.stores.audit, {
@@ -106,9 +104,7 @@ export class CredentialVault implements CredentialResolver {
 
   async delete(workspaceId: string, id: string, actor: AuditActor, ip?: string): Promise<void> {
     if (id.startsWith('env:'))
-      throw new PaiError('CREDENTIAL_READ_ONLY', 'environment credentials are changed in the environment', {
-        status: 409,
-      });
+      throw new PaiError('CREDENTIAL_READ_ONLY', 'environment credentials are changed in the environment');
     if (!(await this.stores.credentials.delete(workspaceId, id))) throw notFound(id);
     await audit(this.stores.audit, { action: 'credential.deleted', actor, workspaceId, target: id, ip });
   }
@@ -164,5 +160,5 @@ export class CredentialVault implements CredentialResolver {
 }
 
 function notFound(id: string, path?: string): PaiError {
-  return new PaiError('CREDENTIAL_NOT_FOUND', `credential ${id} not found`, { status: 404, ...(path ? { path } : {}) });
+  return new PaiError('CREDENTIAL_NOT_FOUND', `credential ${id} not found`, { ...(path ? { path } : {}) });
 }

@@ -73,7 +73,6 @@ export function knowledgeNeedsElasticsearch(count?: number): PaiError {
     `${what} only the app process can read, but in queue mode the workflows run in worker processes: ` +
       'set ELASTICSEARCH_URL for knowledge bases (documents on the embedded index must be uploaded again there), ' +
       'or run without QUEUE_MODE/WORKERS',
-    { status: 409 },
   );
 }
 
@@ -104,7 +103,6 @@ export async function createKnowledge(
           const cred = await credentials.vault.resolveInWorkspace(workspaceId, credentialId);
           if (cred.type !== 'openai')
             throw new PaiError('CREDENTIAL_TYPE', `credential "${cred.name}" is not an OpenAI-compatible provider`, {
-              status: 400,
               path: 'credentialId',
             });
           return new OpenAiEmbedder({

@@ -19,7 +19,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiKeyRecord } from '@/engine/store/publishing';
-import { toPaiError } from '@/lib/http/errors';
+import { httpStatusOf, toPaiError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import { runUrls, startRun } from '../publishing/published-runs';
 import { waitForRunToSettle } from '../runs/run-waiter';
@@ -68,7 +68,7 @@ async function callTool(
     return resultOfRun(done, statusUrl);
   } catch (e) {
     const pe = toPaiError(e);
-    if (pe && pe.status < 500) return resultOfError(pe);
+    if (pe && httpStatusOf(pe) < 500) return resultOfError(pe);
     // Never the internal message: it may name hosts, files or queries.
     console.error('[paiflow] MCP tool call failed:', name, (e as Error)?.message);
     throw new McpError(ErrorCode.InternalError, 'internal error; see the server log');

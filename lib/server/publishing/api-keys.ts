@@ -114,9 +114,8 @@ export async function authorizeForSlug(
   if (found.workflow) corsOf(req, found.workflow); // answers, errors too, carry this workflow's CORS headers
   const key = liveKey(app, req, hash, found.key);
   rateLimit(app, key);
-  if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
-  if (found.workflow.id !== key.workflowId)
-    throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow', { status: 403 });
+  if (!found.workflow) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`);
+  if (found.workflow.id !== key.workflowId) throw new PaiError('FORBIDDEN', 'this API key belongs to another workflow');
   return { key, workflow: found.workflow };
 }
 

@@ -29,15 +29,13 @@ function unseal(app: App, workflowId: string, stored: string): CallbackSecret {
     throw new PaiError(
       'CALLBACK_SECRET_UNREADABLE',
       'the callback signing secret cannot be decrypted (the encryption key changed); rotate it to make a new one',
-      { status: 409 },
     );
   }
 }
 
 async function storedOf(app: App, workflowId: string): Promise<string | null> {
   const stored = await app.stores.callbackSecrets.get(workflowId);
-  if (stored === undefined)
-    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+  if (stored === undefined) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`);
   return stored;
 }
 
@@ -52,7 +50,7 @@ export async function callbackSecretOf(app: App, workflowId: string): Promise<Ca
   const sealed = app.credentials.seal(JSON.stringify(made), aadOf(workflowId));
   if (await app.stores.callbackSecrets.setIfUnset(workflowId, sealed)) return made;
   const winner = await storedOf(app, workflowId);
-  if (!winner) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+  if (!winner) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`);
   return unseal(app, workflowId, winner);
 }
 
@@ -61,6 +59,6 @@ export async function rotateCallbackSecret(app: App, workflowId: string): Promis
   const made = fresh();
   const sealed = app.credentials.seal(JSON.stringify(made), aadOf(workflowId));
   if (!(await app.stores.callbackSecrets.replace(workflowId, sealed)))
-    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`);
   return made;
 }

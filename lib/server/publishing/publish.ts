@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
+import { answerWith } from '@/lib/http/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
 import { withoutPins, workflowCallsOf } from '@/engine/graph/workflow-calls';
@@ -110,7 +111,6 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
   const cycles = await workflowCallCycles(app.store, wf.workspaceId, wf.id, graph);
   if (cycles.length)
     throw new PaiError(cycles[0].code, `the draft cannot be published: ${cycles[0].message}`, {
-      status: 422,
       path: `graph.${cycles[0].path}`,
     });
   for (const call of calls) {
@@ -118,7 +118,6 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
     const child = await app.store.getWorkflow(call.workflowId, wf.workspaceId);
     if (!child)
       throw new PaiError('CHILD_WORKFLOW_NOT_FOUND', `the called workflow ${call.workflowId} does not exist here`, {
-        status: 422,
         path,
       });
     let version: number;
@@ -127,7 +126,7 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
         throw new PaiError(
           'CHILD_VERSION_NOT_FOUND',
           `the called workflow "${child.name}" has no version ${call.version}`,
-          { status: 422, path },
+          { path },
         );
       version = call.version;
     } else {
@@ -136,7 +135,7 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
         throw new PaiError(
           'CHILD_NOT_PUBLISHED',
           `the called workflow "${child.name}" (${child.id}) is not published; publish it first`,
-          { status: 422, path, details: { workflowId: child.id } },
+          { path, details: { workflowId: child.id } },
         );
       version = current.version;
     }
@@ -152,7 +151,6 @@ export async function publishWorkflow(
 ): Promise<{ workflow: WorkflowRecord; version: WorkflowVersionRecord }> {
   if (requestedSlug && wf.slug && requestedSlug !== wf.slug) {
     throw new PaiError('SLUG_IMMUTABLE', `this workflow is published as "${wf.slug}"; a slug cannot change once set`, {
-      status: 409,
       path: 'slug',
     });
   }
@@ -163,7 +161,6 @@ export async function publishWorkflow(
       first.code,
       `the draft cannot be published (${v.errors.length} problem${v.errors.length > 1 ? 's' : ''}): ${first.message}`,
       {
-        status: 422,
         path: `graph.${first.path}`,
         details: { ...first.details, errors: v.errors.map((p) => ({ ...p, path: `graph.${p.path}` })) },
       },
@@ -181,20 +178,17 @@ export async function publishWorkflow(
         engine: wf.engine,
         slug,
       });
-      if (!out) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+      if (!out) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`);
       return out;
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
       const owner = await app.store.getWorkflowBySlug(slug);
       if (requestedSlug && owner && owner.id !== wf.id)
         throw new PaiError('SLUG_TAKEN', `the slug "${slug}" is used by another workflow`, {
-          status: 409,
           path: 'slug',
         });
       if (attempt >= 5)
-        throw new PaiError('PUBLISH_CONFLICT', 'the workflow is being published concurrently; try again', {
-          status: 409,
-        });
+        throw new PaiError('PUBLISH_CONFLICT', 'the workflow is being published concurrently; try again');
       // Keep the graph that was validated; only the slug may have been set meanwhile.
       wf = { ...wf, slug: (await app.store.getWorkflow(wf.id))?.slug ?? wf.slug };
     }
@@ -240,7 +234,6 @@ export async function getVersionOr404(app: App, wf: WorkflowRecord, raw: string)
   const v = Number.isInteger(n) && n >= 1 && n <= 2_147_483_647 ? await app.store.getVersionByNumber(wf.id, n) : null;
   if (!v)
     throw new PaiError('VERSION_NOT_FOUND', `workflow ${wf.id} has no version ${raw}`, {
-      status: 404,
       path: 'version',
     });
   return v;
@@ -252,8 +245,9 @@ export async function rollbackTo(
   wf: WorkflowRecord,
   version: WorkflowVersionRecord,
 ): Promise<WorkflowRecord> {
-  if (!wf.slug) throw new PaiError('NOT_PUBLISHED', 'the workflow has never been published', { status: 409 });
+  // The workflow exists; its state forbids the change: 409, not the 404 of an unknown endpoint.
+  if (!wf.slug) throw answerWith(new PaiError('NOT_PUBLISHED', 'the workflow has never been published'), 409);
   const updated = await app.store.setCurrentVersion(wf.id, version.id);
-  if (!updated) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+  if (!updated) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`);
   return updated;
 }

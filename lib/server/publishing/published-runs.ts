@@ -54,13 +54,12 @@ export async function versionToRun(
   wf: PublishedWorkflow,
   requested?: number,
 ): Promise<WorkflowVersionRecord> {
-  const notPublished = () => new PaiError('NOT_PUBLISHED', `no published workflow "${wf.slug}"`, { status: 404 });
+  const notPublished = () => new PaiError('NOT_PUBLISHED', `no published workflow "${wf.slug}"`);
   if (!wf.currentVersionId) throw notPublished();
   if (requested !== undefined) {
     const v = await app.store.getVersionByNumber(wf.id, requested);
     if (!v)
       throw new PaiError('VERSION_NOT_FOUND', `version ${requested} of "${wf.slug}" does not exist`, {
-        status: 404,
         path: 'version',
       });
     return v;
@@ -77,7 +76,6 @@ export function idempotencyKeyOf(req: Request): string | null {
   if (k === null) return null;
   if (!IDEMPOTENCY_KEY_RE.test(k)) {
     throw new PaiError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1–255 visible ASCII characters', {
-      status: 400,
       path: 'headers.Idempotency-Key',
     });
   }
@@ -90,7 +88,6 @@ export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>)
   const { value } = checkRunInputs(startConfigSchema.parse(start?.data.config ?? {}), inputs);
   if (canonicalJson(value) !== canonicalJson(run.inputs)) {
     throw new PaiError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used for a request with other inputs', {
-      status: 409,
       path: 'headers.Idempotency-Key',
     });
   }
@@ -227,6 +224,6 @@ export async function runPublished(
 export async function runOfKey(app: App, key: ApiKeyRecord, runId: string): Promise<RunRecord> {
   const run = await app.store.getRun(runId);
   if (!run || run.workflowId !== key.workflowId || run.versionId === null)
-    throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`, { status: 404 });
+    throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
   return run;
 }

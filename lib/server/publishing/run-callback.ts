@@ -29,11 +29,8 @@ export async function checkCallbackUrl(app: App, url: string): Promise<void> {
   try {
     await checkUrl(url, { allowlist: parseAllowlist(app.config.httpAllowlist) });
   } catch (e) {
-    const pe =
-      e instanceof PaiError
-        ? e
-        : new PaiError('INVALID_CALLBACK_URL', 'the callback URL cannot be used', { status: 400 });
-    throw new PaiError(pe.code, `callbackUrl: ${pe.message}`, { status: 400, path: 'callbackUrl' });
+    const pe = e instanceof PaiError ? e : new PaiError('INVALID_CALLBACK_URL', 'the callback URL cannot be used');
+    throw new PaiError(pe.code, `callbackUrl: ${pe.message}`, { path: 'callbackUrl' });
   }
 }
 

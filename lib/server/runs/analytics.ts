@@ -61,11 +61,11 @@ function parseQuery<T>(req: Request, schema: z.ZodType<T>): T {
   if (r.success) return r.data;
   const i = r.error.issues[0];
   const name = String(i.path[0] ?? '');
-  throw new PaiError('VALIDATION_ERROR', `${name} ${i.message}`.trim(), { status: 400, path: `query.${name}` });
+  throw new PaiError('VALIDATION_ERROR', `${name} ${i.message}`.trim(), { path: `query.${name}` });
 }
 
 function badRange(message: string): PaiError {
-  return new PaiError('VALIDATION_ERROR', message, { status: 400, path: 'query.from' });
+  return new PaiError('VALIDATION_ERROR', message, { path: 'query.from' });
 }
 
 /** The cursor is the last row's keyset, opaque to clients (base64url JSON). */
@@ -88,7 +88,6 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
     /* below */
   }
   throw new PaiError('INVALID_CURSOR', 'cursor is not one this endpoint returned', {
-    status: 400,
     path: 'query.cursor',
   });
 }
@@ -135,7 +134,7 @@ export async function workflowStats(
     throw badRange(`the range may span at most ${STATS_MAX_DAYS} days`);
   const wf = await getWorkflowOr404(app, caller, workflowId);
   const stats = await app.stores.analytics.workflowStats(caller.workspaceId, wf.id, from, to);
-  if (!stats) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`, { status: 404 });
+  if (!stats) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${workflowId} not found`);
   return { from: from.toISOString(), to: to.toISOString(), ...stats, perDay: fillDays(stats.perDay, from, to) };
 }
 

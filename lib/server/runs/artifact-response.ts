@@ -50,7 +50,6 @@ export function artifactResponse(req: Request, { record, bytes }: StoredArtifact
   const r = range(req.headers.get('range'), bytes.byteLength);
   if (r === 'bad')
     throw new PaiError('RANGE_NOT_SATISFIABLE', `the artifact has ${bytes.byteLength} bytes`, {
-      status: 416,
       path: 'headers.range',
     });
   if (r === 'none') {

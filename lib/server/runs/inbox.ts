@@ -30,7 +30,7 @@ function parseQuery(req: Request) {
   if (r.success) return r.data;
   const i = r.error.issues[0];
   const name = String(i.path[0] ?? '');
-  throw new PaiError('VALIDATION_ERROR', `${name} ${i.message}`.trim(), { status: 400, path: `query.${name}` });
+  throw new PaiError('VALIDATION_ERROR', `${name} ${i.message}`.trim(), { path: `query.${name}` });
 }
 
 export async function inboxOf(app: App, caller: Pick<Caller, 'user'>, req: Request) {

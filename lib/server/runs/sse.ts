@@ -37,7 +37,7 @@ export async function requireLiveEvents(app: App, graceMs = BUS_GRACE_MS): Promi
     'EVENT_BUS_UNAVAILABLE',
     'live run events are unavailable right now (the event bus is not connected); the run itself goes on: ' +
       'retry shortly, or read the run and its events once it has ended',
-    { status: 503, retryable: true, details: { headers: { 'retry-after': '2' } } },
+    { retryable: true, details: { headers: { 'retry-after': '2' } } },
   );
 }
 

@@ -4,6 +4,7 @@
  * kind and id so the run list can tell webhook, schedule and API runs apart.
  */
 import { PaiError } from '@/engine/errors';
+import { answerWith } from '@/lib/http/errors';
 import type { PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind } from '@/engine/store/types';
 import type { App } from '../app-types';
@@ -23,11 +24,13 @@ export async function startTriggeredRun(
   args: TriggerRunArgs,
 ): Promise<{ run: RunRecord; created: boolean; version: number }> {
   const wf = args.workflow ?? (await app.store.getWorkflow(args.workflowId));
-  if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${args.workflowId} not found`, { status: 404 });
+  if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${args.workflowId} not found`);
   if (!wf.currentVersionId)
-    throw new PaiError('NOT_PUBLISHED', 'the workflow is not published: triggers run its published version', {
-      status: 409,
-    });
+    // The trigger exists, its workflow's state is what stands in the way: 409, not the 404 of an unknown endpoint.
+    throw answerWith(
+      new PaiError('NOT_PUBLISHED', 'the workflow is not published: triggers run its published version'),
+      409,
+    );
   const version = await versionToRun(app, wf);
   const started = await startPublishedRun(app, wf, version, {
     inputs: args.inputs,

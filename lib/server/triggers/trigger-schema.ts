@@ -128,7 +128,6 @@ export function checkTimezone(timezone: string): void {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
   } catch {
     throw new PaiError('INVALID_TIMEZONE', `unknown time zone "${timezone}" (use an IANA name like Asia/Shanghai)`, {
-      status: 400,
       path: 'timezone',
     });
   }
@@ -145,11 +144,10 @@ export function parseCron(cron: string, timezone: string): Cron {
     job = new Cron(cron, { timezone, paused: true, mode: 'auto' });
   } catch (e) {
     throw new PaiError('INVALID_CRON', `"${cron}" is not a valid cron expression: ${(e as Error).message}`, {
-      status: 400,
       path: 'cron',
     });
   }
-  if (!job.nextRun()) throw new PaiError('INVALID_CRON', `"${cron}" never fires again`, { status: 400, path: 'cron' });
+  if (!job.nextRun()) throw new PaiError('INVALID_CRON', `"${cron}" never fires again`, { path: 'cron' });
   return job;
 }
 

@@ -64,7 +64,7 @@ const newTriggerId = (type: TriggerType) =>
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const aadOf = (id: string) => `trigger:${id}`;
 
-const notFound = (id: string) => new PaiError('TRIGGER_NOT_FOUND', `trigger ${id} not found`, { status: 404 });
+const notFound = (id: string) => new PaiError('TRIGGER_NOT_FOUND', `trigger ${id} not found`);
 
 export function presentTrigger(t: TriggerRecord, origin: string, shownSecret?: string): TriggerView {
   const base = {
@@ -126,7 +126,6 @@ function webhookAuth(
 ): { auth: WebhookConfig['auth']; secret: string | null; generated?: string } {
   if (auth.requireTimestamp && auth.type !== 'hmac')
     throw new PaiError('VALIDATION_ERROR', 'only an hmac webhook signs a timestamp that can be required', {
-      status: 400,
       path: 'auth.requireTimestamp',
     });
   const stored: WebhookConfig['auth'] = {
@@ -178,9 +177,7 @@ export class TriggerService {
   async create(workflowId: string, body: CreateTrigger): Promise<{ trigger: TriggerRecord; secret?: string }> {
     const count = await this.triggers.count(workflowId);
     if (count >= MAX_TRIGGERS_PER_WORKFLOW)
-      throw new PaiError('TRIGGER_LIMIT_REACHED', `a workflow may have at most ${MAX_TRIGGERS_PER_WORKFLOW} triggers`, {
-        status: 409,
-      });
+      throw new PaiError('TRIGGER_LIMIT_REACHED', `a workflow may have at most ${MAX_TRIGGERS_PER_WORKFLOW} triggers`);
     const id = newTriggerId(body.type);
     if (body.type === 'webhook') {
       const { auth, secret, generated } = webhookAuth(body.auth, null);
@@ -287,7 +284,7 @@ function parseCronNow(config: Pick<ScheduleConfig, 'cron' | 'timezone'>): Date {
 function rejectFields(patch: PatchTrigger, fields: Array<keyof PatchTrigger>, type: TriggerType): void {
   for (const f of fields)
     if (patch[f] !== undefined)
-      throw new PaiError('VALIDATION_ERROR', `"${f}" does not apply to a ${type} trigger`, { status: 400, path: f });
+      throw new PaiError('VALIDATION_ERROR', `"${f}" does not apply to a ${type} trigger`, { path: f });
 }
 
 const services = new WeakMap<App, TriggerService>();

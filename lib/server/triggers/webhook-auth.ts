@@ -65,7 +65,7 @@ export function authenticateCall(
   const secret = triggersOf(app).secretOf(trigger) ?? '';
   const refuse = (code: string, message: string) => {
     failures.fail(caller);
-    return new PaiError(code, message, { status: 401 });
+    return new PaiError(code, message);
   };
   if (config.auth.type === 'header') {
     const name = config.auth.header ?? DEFAULT_SECRET_HEADER;
@@ -171,7 +171,6 @@ function deliveryId(req: Request, header: string): string | null {
   if (id === null) return null;
   if (!DELIVERY_ID_RE.test(id))
     throw new PaiError('INVALID_DELIVERY_ID', `${header} must be 1–255 visible ASCII characters`, {
-      status: 400,
       path: `headers.${header}`,
     });
   return id;

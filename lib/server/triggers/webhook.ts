@@ -55,10 +55,9 @@ export async function handleWebhook(app: App, req: Request, hookId: string): Pro
 async function serveWebhook(app: App, req: Request, hookId: string): Promise<Response> {
   const service = triggersOf(app);
   const found = await service.findWebhook(hookId);
-  if (!found) throw new PaiError('HOOK_NOT_FOUND', 'no webhook at this URL', { status: 404 });
+  if (!found) throw new PaiError('HOOK_NOT_FOUND', 'no webhook at this URL');
   const { trigger, workflow } = found;
-  if (!trigger.enabled)
-    throw new PaiError('TRIGGER_DISABLED', 'this webhook is disabled; enable it in the workflow', { status: 409 });
+  if (!trigger.enabled) throw new PaiError('TRIGGER_DISABLED', 'this webhook is disabled; enable it in the workflow');
   const config = webhookConfigSchema.parse(trigger.config);
   const raw = await readBytesLimited(req, app.config.maxBodyBytes, {
     code: 'PAYLOAD_TOO_LARGE',
@@ -156,7 +155,6 @@ async function parseBody(contentType: string, raw: Buffer): Promise<unknown> {
       return JSON.parse(text());
     } catch (e) {
       throw new PaiError('INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`, {
-        status: 400,
         path: 'body',
       });
     }
@@ -171,7 +169,7 @@ async function parseBody(contentType: string, raw: Buffer): Promise<unknown> {
     try {
       data = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
     } catch {
-      throw new PaiError('INVALID_FORM', 'the multipart body cannot be read', { status: 400, path: 'body' });
+      throw new PaiError('INVALID_FORM', 'the multipart body cannot be read', { path: 'body' });
     }
     const form: Record<string, unknown> = {};
     for (const [k, v] of data)
@@ -185,7 +183,7 @@ async function parseBody(contentType: string, raw: Buffer): Promise<unknown> {
 function addField<T>(into: Record<string, T | T[]>, key: string, value: T): void {
   if (key === '__proto__' || key === 'constructor' || key === 'prototype') return;
   if (!(key in into) && Object.keys(into).length >= MAX_FORM_FIELDS)
-    throw new PaiError('TOO_MANY_FIELDS', `at most ${MAX_FORM_FIELDS} fields`, { status: 400, path: 'body' });
+    throw new PaiError('TOO_MANY_FIELDS', `at most ${MAX_FORM_FIELDS} fields`, { path: 'body' });
   const prev = into[key];
   into[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
 }

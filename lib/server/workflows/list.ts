@@ -19,7 +19,7 @@ function searchOf(req: Request): string | undefined {
   const q = new URL(req.url).searchParams.get('q') ?? undefined;
   const r = querySchema.safeParse({ q: q || undefined });
   if (r.success) return r.data.q;
-  throw new PaiError('VALIDATION_ERROR', `q ${r.error.issues[0].message}`, { status: 400, path: 'query.q' });
+  throw new PaiError('VALIDATION_ERROR', `q ${r.error.issues[0].message}`, { path: 'query.q' });
 }
 
 function matches(w: WorkflowRecord, needle: string): boolean {

@@ -83,7 +83,7 @@ export function parseCreateWorkflowBody(v: unknown): FromTemplateBody | Workflow
     throw new PaiError(
       'VALIDATION_ERROR',
       'a workflow made from a template takes its graph from the template: send templateId or graph',
-      { status: 400, path: 'graph' },
+      { path: 'graph' },
     );
   return fromTemplate ? parseInput(fromTemplateBodySchema, v) : parseInput(workflowBodySchema, v);
 }
@@ -112,7 +112,6 @@ export async function createWorkflowFromTemplate(
   const template = findTemplate(body.templateId);
   if (!template)
     throw new PaiError('TEMPLATE_NOT_FOUND', `there is no template "${body.templateId}" (GET /api/templates)`, {
-      status: 404,
       path: 'templateId',
     });
   const engine = body.engine ?? template.engine ?? 'auto';

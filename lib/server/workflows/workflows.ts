@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
+import { answerWith } from '@/lib/http/errors';
 import { ENGINES, type EngineChoice, type Graph } from '@/engine/graph/schema';
 import { validateGraph, type Problem } from '@/engine/graph/validate';
 import { totalUsage } from '@/engine/llm/prices';
@@ -40,17 +41,18 @@ const STRUCTURAL = new Set([
   'RESERVED_NODE_ID',
 ]);
 
-function invalid(problems: Problem[], status = 400): PaiError {
+/** The graph in the body of a save is what is wrong: 400, where the same problems in a stored graph answer 422. */
+function invalid(problems: Problem[]): PaiError {
   const first = problems[0];
-  return new PaiError(
+  const err = new PaiError(
     first.code,
     `the graph is invalid (${problems.length} problem${problems.length > 1 ? 's' : ''}): ${first.message}`,
     {
-      status,
       path: `graph.${first.path}`,
       details: { ...first.details, errors: problems.map((p) => ({ ...p, path: `graph.${p.path}` })) },
     },
   );
+  return answerWith(err, 400);
 }
 
 /**
@@ -119,14 +121,14 @@ export async function getWorkflowOr404(
   id: string,
 ): Promise<WorkflowRecord> {
   const wf = await app.store.getWorkflow(id, caller.workspaceId);
-  if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
+  if (!wf) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`);
   return wf;
 }
 
 /** A run of the caller's workspace; another workspace's is 404. */
 export async function getRunOr404(app: App, caller: Pick<Caller, 'workspaceId'>, id: string): Promise<RunRecord> {
   const run = await app.store.getRun(id, caller.workspaceId);
-  if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${id} not found`, { status: 404 });
+  if (!run) throw new PaiError('RUN_NOT_FOUND', `run ${id} not found`);
   return run;
 }
 

@@ -11,7 +11,7 @@ export const DELETE = guarded(
   async (req, { params }: { params: Promise<{ id: string }> }, { app, caller }) => {
     const { id } = await params;
     const key = await app.store.revokeApiKey(id, caller.workspaceId);
-    if (!key) throw new PaiError('API_KEY_NOT_FOUND', `API key ${id} not found`, { status: 404 });
+    if (!key) throw new PaiError('API_KEY_NOT_FOUND', `API key ${id} not found`);
     await auditAction(app.stores.audit, caller, req, 'api_key.revoked', id, { workflowId: key.workflowId });
     return Response.json(presentKey(key));
   },

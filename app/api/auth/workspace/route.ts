@@ -15,11 +15,10 @@ export const POST = route(async (req) => {
   const role = await app.accounts.roleIn(who.user.id, body.workspaceId);
   if (!role)
     throw new PaiError('WORKSPACE_NOT_FOUND', `workspace ${body.workspaceId} not found`, {
-      status: 404,
       path: 'workspaceId',
     });
   if (!who.sessionId)
-    throw new PaiError('SESSION_REQUIRED', 'tokens choose a workspace with the X-Workspace-Id header', { status: 400 });
+    throw new PaiError('SESSION_REQUIRED', 'tokens choose a workspace with the X-Workspace-Id header');
   await app.accounts.setSessionWorkspace(who.sessionId, body.workspaceId);
   return Response.json({ workspaceId: body.workspaceId, role });
 });

@@ -37,12 +37,12 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
     { name: body.name, description: body.description, engine: body.engine, graph },
     body.revision,
   );
-  if (wf === null) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`, { status: 404 });
+  if (wf === null) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${id} not found`);
   if (wf === 'conflict') {
     throw new PaiError(
       'CONFLICT',
       'the workflow was changed elsewhere since you loaded it; reload to see the latest version',
-      { status: 409, path: 'revision' },
+      { path: 'revision' },
     );
   }
   return Response.json({ ...wf, problems });
@@ -50,8 +50,7 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
 
 export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
-  if (!(await app.store.deleteWorkflow(wf.id)))
-    throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`, { status: 404 });
+  if (!(await app.store.deleteWorkflow(wf.id))) throw new PaiError('WORKFLOW_NOT_FOUND', `workflow ${wf.id} not found`);
   await auditAction(app.stores.audit, caller, req, 'workflow.deleted', wf.id, { name: wf.name });
   return new Response(null, { status: 204 });
 });

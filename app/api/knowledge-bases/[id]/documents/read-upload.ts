@@ -27,29 +27,25 @@ export async function readUploads(req: Request): Promise<DocumentUpload[]> {
     try {
       form = await new Response(bytes as BodyInit, { headers: { 'content-type': type } }).formData();
     } catch {
-      throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed', { status: 400 });
+      throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed');
     }
     for (const key of new Set(form.keys()))
       if (key !== 'file' && key !== 'title')
         throw new PaiError('UNKNOWN_KEY', `unknown form field "${key}"; send "file" (one or more) and "title"`, {
-          status: 400,
           path: key,
         });
     const files = form.getAll('file');
     if (!files.length || files.some((f) => typeof f === 'string'))
       throw new PaiError('VALIDATION_ERROR', 'a "file" field with the document is required', {
-        status: 400,
         path: 'file',
       });
     if (files.length > MAX_FILES_PER_UPLOAD)
       throw new PaiError('TOO_MANY_FILES', `at most ${MAX_FILES_PER_UPLOAD} files per upload`, {
-        status: 400,
         path: 'file',
       });
     const rawTitle = form.get('title');
     if (typeof rawTitle === 'string' && rawTitle.trim() && files.length > 1)
       throw new PaiError('VALIDATION_ERROR', 'a title names one file; with several files each is titled by its name', {
-        status: 400,
         path: 'title',
       });
     return Promise.all(
@@ -58,10 +54,8 @@ export async function readUploads(req: Request): Promise<DocumentUpload[]> {
         const title =
           (typeof rawTitle === 'string' && rawTitle.trim()) || filename.replace(/\.[A-Za-z0-9]+$/, '') || filename;
         const path = files.length > 1 ? `files[${i}].title` : 'title';
-        if (CONTROL_CHARACTERS.test(title))
-          throw new PaiError('VALIDATION_ERROR', NO_CONTROL_CHARACTERS, { status: 400, path });
-        if (title.length > 500)
-          throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { status: 400, path });
+        if (CONTROL_CHARACTERS.test(title)) throw new PaiError('VALIDATION_ERROR', NO_CONTROL_CHARACTERS, { path });
+        if (title.length > 500) throw new PaiError('VALIDATION_ERROR', 'title is longer than 500 characters', { path });
         return { title, filename, mime: file.type || undefined, bytes: new Uint8Array(await file.arrayBuffer()) };
       }),
     );

@@ -19,7 +19,7 @@ export const POST = guarded(
     const run = await getRunOr404(app, caller, (await params).runId);
     const body = await readJson(req, bodySchema);
     if (run.status !== 'waiting')
-      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`, { status: 409 });
+      throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`);
     const resumed = await app.runs.answer(run.id, body.nodeId, body.answer, {
       userId: caller.user.id,
       name: caller.user.name || caller.user.email,

@@ -10,7 +10,7 @@ function dateParam(url: URL, name: 'from' | 'to', dflt: Date): Date {
   if (raw === null || raw === '') return dflt;
   const d = new Date(raw);
   if (Number.isNaN(d.getTime()))
-    throw new PaiError('VALIDATION_ERROR', `${name} must be an ISO date or date-time`, { status: 400, path: name });
+    throw new PaiError('VALIDATION_ERROR', `${name} must be an ISO date or date-time`, { path: name });
   return d;
 }
 
@@ -23,7 +23,7 @@ export const GET = guarded('read', async (req, { params }: Ctx, { app, caller })
   const url = new URL(req.url);
   const from = dateParam(url, 'from', new Date(0));
   const to = dateParam(url, 'to', new Date(Date.now() + 1));
-  if (from > to) throw new PaiError('VALIDATION_ERROR', 'from must not be after to', { status: 400, path: 'from' });
+  if (from > to) throw new PaiError('VALIDATION_ERROR', 'from must not be after to', { path: 'from' });
   const cost = await app.stores.analytics.workflowCost({
     workflowId: wf.id,
     workspaceId: caller.workspaceId,

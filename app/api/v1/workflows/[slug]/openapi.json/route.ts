@@ -14,12 +14,12 @@ export const GET = v1Route('slug', async (req, { params }: { params: Promise<{ s
   const app = await getApp();
   const { slug } = await params;
   const wf = await app.store.getWorkflowBySlug(slug);
-  if (!wf) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`, { status: 404 });
+  if (!wf) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`);
   corsOf(req, wf);
   const raw = new URL(req.url).searchParams.get('version');
   const n = raw === null ? undefined : Number(raw);
   if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= 2_147_483_647)) {
-    throw new PaiError('VALIDATION_ERROR', 'version must be a positive integer', { status: 400, path: 'version' });
+    throw new PaiError('VALIDATION_ERROR', 'version must be a positive integer', { path: 'version' });
   }
   const version = await versionToRun(app, wf, n);
   return Response.json(buildOpenApi(originOf(req), wf, version), { headers: { 'cache-control': 'no-cache' } });
