@@ -9,7 +9,7 @@ import { totalUsage } from '../llm/prices';
 import type { Usage } from '../llm/types';
 import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
-import type { ExecuteArgs, ExecuteResult } from './types';
+import type { AnsweredPause, ExecuteArgs, ExecuteResult } from './types';
 import { restoredForm, storedForm } from './large-values';
 import { RunJournal } from './run-journal';
 import type { NodeServices } from './run-node';
@@ -19,10 +19,8 @@ export interface LaunchInfo {
   /** A brand-new run: it has no events yet, so the journal starts at seq 0 without asking the store. */
   fresh?: boolean;
   fromNodeId?: string;
-  /** The node a person answered: it reads its answer beside its checkpoint when it runs again. */
-  answeredNodeId?: string;
-  /** Its operation key (`<nodeId>:<pass>` on a cycle), where the answer is stored. */
-  answeredNodeKey?: string;
+  /** The pause a person answered: its node reads the answer beside its checkpoint when it runs again. */
+  answered?: AnsweredPause;
   /** Who answered it (the trace says so). */
   answeredBy?: { userId: string; name: string } | null;
   /** The run's INSERT, still in flight: the execution prepares meanwhile but commits nothing before it is stored. */
@@ -85,7 +83,11 @@ function commitOutcome(
   if (result.status === 'waiting' && result.waiting) {
     // The paused node has stored its own `waiting` snapshot (with its input).
     const w = result.waiting;
-    j.emit('run.waiting', { nodeId: w.nodeId, nodeKey: w.nodeKey, prompt: w.prompt }, { nodeId: w.nodeId });
+    j.emit(
+      'run.waiting',
+      { nodeId: w.nodeId, nodeKey: w.nodeKey, ...(w.pass ? { pass: w.pass } : {}), prompt: w.prompt },
+      { nodeId: w.nodeId },
+    );
     j.stopAutoFlush();
     return { stored: j.flush({ status: 'waiting' }).then(() => ({ ...run, status: 'waiting' })) };
   }
@@ -158,7 +160,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       versionId: run.versionId,
       resumed: info.resumed,
       ...(info.fromNodeId ? { fromNodeId: info.fromNodeId } : {}),
-      ...(info.answeredNodeId ? { answeredNodeId: info.answeredNodeId, answeredBy: info.answeredBy ?? null } : {}),
+      ...(info.answered ? { answeredNodeId: info.answered.nodeId, answeredBy: info.answeredBy ?? null } : {}),
       reused: [...reuse],
     });
     const result = await deps.executor({
@@ -173,9 +175,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       reuse,
       concurrency: deps.concurrency,
       debug: run.debug ?? null,
-      answered: info.answeredNodeId
-        ? { nodeId: info.answeredNodeId, nodeKey: info.answeredNodeKey ?? info.answeredNodeId }
-        : undefined,
+      answered: info.answered,
       finish: (r) => {
         if (!finishing) {
           announced = r;

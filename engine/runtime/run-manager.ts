@@ -475,8 +475,7 @@ export class RunManager {
     const resumed: RunRecord = { ...run, status: 'running', ...(debug ? { debug } : {}) };
     this.launch(resumed, run.graph, previous, reuse, {
       resumed: true,
-      answeredNodeId: nodeId,
-      answeredNodeKey: nodeKey,
+      answered: { nodeId, nodeKey, ...passOfWaiting(waiting?.data, nodeId, nodeKey) },
       answeredBy: by ?? null,
     });
     return resumed;
@@ -553,4 +552,14 @@ export class RunManager {
     for (const a of this.active.values()) a.controller.abort();
     await Promise.allSettled([...this.active.values()].map((a) => a.done));
   }
+}
+
+/**
+ * The loop pass a paused node waits in, from its `run.waiting` event. Events written before the pass was recorded
+ * name it only in the operation key (`<nodeId>:<pass>`), which is read for them.
+ */
+function passOfWaiting(data: Record<string, unknown> | undefined, nodeId: string, nodeKey: string): { pass?: number } {
+  if (typeof data?.pass === 'number') return { pass: data.pass };
+  const legacy = nodeKey.startsWith(`${nodeId}:`) ? Number(nodeKey.slice(nodeId.length + 1)) : NaN;
+  return Number.isInteger(legacy) && legacy > 0 ? { pass: legacy } : {};
 }

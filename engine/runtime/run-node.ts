@@ -47,6 +47,8 @@ export interface NodeOutcome {
   pause?: NodePause['prompt'];
   /** With `waiting`: the node's operation key (its checkpoint's), where the answer is stored. */
   nodeKey?: string;
+  /** With `waiting`, on a cycle: the pass the node paused in (it runs again in that pass once answered). */
+  pass?: number;
   output?: unknown;
   branch?: string | string[];
   error?: ErrorJson;
@@ -208,7 +210,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       journal.stageNode(record({ status: 'waiting', attempt, input }));
       journal.emit('node.progress', { waiting: gate.pause }, { nodeId: node.id, spanId });
       await journal.flush();
-      return { status: 'waiting', attempt, pause: gate.pause, nodeKey: operation };
+      return { status: 'waiting', attempt, pause: gate.pause, nodeKey: operation, ...passOf(a) };
     }
     if ('config' in gate && gate.answer?.input) {
       // The person's edited input replaces the resolved config, and the stored one for nodes that render their own.
@@ -307,7 +309,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       } catch (err) {
         events.flush();
         if (err instanceof NodePause && !a.signal.aborted) {
-          outcome = { status: 'waiting', attempt, pause: err.prompt, nodeKey: operation };
+          outcome = { status: 'waiting', attempt, pause: err.prompt, nodeKey: operation, ...passOf(a) };
           journal.emit('node.progress', { waiting: err.prompt }, { nodeId: node.id, spanId });
           break;
         }
@@ -385,4 +387,9 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   }
   await durable;
   return outcome;
+}
+
+/** The loop pass a node runs in, when it runs on a cycle: kept with a pause so the answer continues that pass. */
+function passOf(a: { iteration?: number }): { pass?: number } {
+  return a.iteration ? { pass: a.iteration } : {};
 }

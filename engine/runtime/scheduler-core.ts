@@ -88,10 +88,8 @@ export class RunState {
       const iterates = !!def?.capabilities?.iterates;
       this.passes.set(id, iterates && typeof index === 'number' ? index + 1 : 1);
     }
-    // A node answered in a later pass of its cycle runs again in that pass (its checkpoint's key names it).
-    const key = a.answered?.nodeKey;
-    const pass = key?.startsWith(`${a.answered!.nodeId}:`) ? Number(key.slice(a.answered!.nodeId.length + 1)) : NaN;
-    if (Number.isInteger(pass) && pass > 0) this.passes.set(a.answered!.nodeId, pass);
+    // A node answered in a later pass of its cycle runs again in that pass.
+    if (a.answered?.pass) this.passes.set(a.answered.nodeId, a.answered.pass);
   }
 
   /** The run's outputs: what its terminal (End) nodes produced. */
@@ -258,7 +256,13 @@ export class Outcomes {
       this.failed ??= { nodeId: id, outcome: out };
     }
     if (out.status === 'cancelled') this.cancelled ??= { nodeId: id, outcome: out };
-    if (out.status === 'waiting') this.waiting ??= { nodeId: id, nodeKey: out.nodeKey ?? id, prompt: out.pause };
+    if (out.status === 'waiting')
+      this.waiting ??= {
+        nodeId: id,
+        nodeKey: out.nodeKey ?? id,
+        prompt: out.pause,
+        ...(out.pass ? { pass: out.pass } : {}),
+      };
     return false;
   }
 

@@ -22,10 +22,10 @@ export interface ExecuteArgs {
   reuse: Set<string>;
   concurrency?: number;
   /**
-   * The paused node a person just answered, and its operation key (`<nodeId>` or `<nodeId>:<pass>` on a cycle): it
-   * runs again in the pass it paused in, and finds the answer beside that pass's checkpoint.
+   * The paused node a person just answered, its operation key (where the answer is stored beside its checkpoint)
+   * and, on a cycle, the pass it paused in: it runs again in that pass.
    */
-  answered?: { nodeId: string; nodeKey: string };
+  answered?: AnsweredPause;
   /** An editor test run's breakpoints and step mode (breakpoints.ts). */
   debug?: RunDebug | null;
   /**
@@ -45,5 +45,12 @@ export interface ExecuteResult {
    * breakpoint), what it asks, and its operation key, where the answer is stored beside its checkpoint. Its
    * snapshot is stored; it runs again when answered.
    */
-  waiting?: { nodeId: string; prompt: unknown; nodeKey: string };
+  waiting?: { nodeId: string; prompt: unknown; nodeKey: string; pass?: number };
+}
+
+/** A pause a person answered: which node, where its answer is stored, and (on a cycle) the pass it paused in. */
+export interface AnsweredPause {
+  nodeId: string;
+  nodeKey: string;
+  pass?: number;
 }
