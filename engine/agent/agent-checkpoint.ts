@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
 import type { NodeCheckpoint, ConfigProblem } from '../node-kit/define';
-import type { ToolCallRecord } from './run-agent';
+import type { ToolCallRecord } from './tool-call-record';
 
 export type ApprovalDecision =
   | { decision: 'approve' }

@@ -15,6 +15,7 @@ import type { TraceEventType } from '../events/types';
 import type { ChatMessage, ChatToolCall, Usage } from '../llm/types';
 import { NodePause, type EmitOptions } from '../node-kit/define';
 import { abortError } from './abort';
+import { DEFAULT_LIMITS, type AgentLimits } from './agent-limits';
 import {
   approvalPrompt,
   loadAgentCheckpoint,
@@ -26,45 +27,15 @@ import {
 import { compactMessages, mechanicalSummary, renderTranscript } from './compaction';
 import { LoopGuard } from './loop-guard';
 import type { ModelChain } from './model-chain';
-import type { ToolOutcomeKind } from './tool-errors';
 import { executeBatch } from './tool-batch';
+import type { ToolCallRecord } from './tool-call-record';
 import { toChatTools } from './tool-registry';
 import { estimateRequestTokens } from './tokens';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
 import type { AgentTool, ToolContext } from '../node-kit/agent-services';
 
-export interface AgentLimits {
-  maxRounds: number;
-  /** Input + output tokens over all requests of the node. */
-  tokenBudget: number;
-  toolTimeoutMs: number;
-  batchTimeoutMs: number;
-  maxParallelTools: number;
-  maxToolResultChars: number;
-  contextWindow: number;
-  /** Fraction of the window that triggers compaction. */
-  compactAt: number;
-}
-
-export const DEFAULT_LIMITS: AgentLimits = {
-  maxRounds: 10,
-  tokenBudget: 200_000,
-  toolTimeoutMs: 60_000,
-  batchTimeoutMs: 90_000,
-  maxParallelTools: 4,
-  maxToolResultChars: 20_000,
-  contextWindow: 128_000,
-  compactAt: 0.85,
-};
-
-export interface ToolCallRecord {
-  round: number;
-  id: string;
-  name: string;
-  status: ToolOutcomeKind;
-  durationMs: number;
-  warned?: boolean;
-}
+/** The limits a run keeps to (agent-limits.ts), for whoever sets them. */
+export type { AgentLimits } from './agent-limits';
 
 export interface AgentRunResult {
   text: string;

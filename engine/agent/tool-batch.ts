@@ -4,14 +4,24 @@
  * under per-tool and per-batch deadlines. Every call gets a trace span and exactly one role:tool message, in the
  * model's order; a tool's failure becomes text for the model, only cancellation throws.
  */
+import type { TraceEventType } from '../events/types';
 import type { ChatMessage, ChatToolCall } from '../llm/types';
+import type { EmitOptions } from '../node-kit/define';
 import { abortError, raceAbort } from './abort';
 import type { StoredDecision } from './agent-checkpoint';
+import type { AgentLimits } from './agent-limits';
 import type { LoopGuard } from './loop-guard';
-import type { AgentLimits, RunAgentArgs, ToolCallRecord } from './run-agent';
+import type { ToolCallRecord } from './tool-call-record';
 import { classifyToolError, ToolTimeoutError, type ToolOutcomeKind } from './tool-errors';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
-import type { AgentTool } from '../node-kit/agent-services';
+import type { AgentTool, ToolContext } from '../node-kit/agent-services';
+
+/** What a batch needs of the agent's run (run-agent.ts hands over its RunAgentArgs). */
+export interface BatchRun {
+  toolContext: Omit<ToolContext, 'signal' | 'timeoutMs' | 'callId'>;
+  signal: AbortSignal;
+  emit(type: TraceEventType, data: Record<string, unknown>, opts?: EmitOptions): void;
+}
 
 function parseArgs(raw: string): { args?: Record<string, unknown>; error?: string } {
   if (!raw.trim()) return { args: {} };
@@ -43,7 +53,7 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>
 }
 
 export async function executeBatch(
-  a: RunAgentArgs,
+  a: BatchRun,
   L: AgentLimits,
   calls: ChatToolCall[],
   round: number,
