@@ -26,7 +26,7 @@ function loadModel(): Promise<Model> {
     })().catch((e) => {
       g.__paiflowUseLite = undefined;
       throw new PaiError(
-        'EMBEDDER_UNAVAILABLE',
+        'EMBEDDER_LOAD_FAILED',
         `the offline embedding model could not be loaded: ${(e as Error).message}`,
         { cause: e },
       );
