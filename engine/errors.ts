@@ -33,6 +33,18 @@ export class PaiError extends Error {
   }
 }
 
+/**
+ * The stored workflow (not the request) is what is wrong: it cannot run or be published as it is — a graph problem
+ * found when a run starts or a draft is published. Its code is the problem's (GRAPH_CYCLE, UNKNOWN_KEY …); the HTTP
+ * edge answers it as unprocessable, where the same problem in a request's body is a bad request.
+ */
+export class WorkflowInvalidError extends PaiError {
+  constructor(code: string, message: string, opts: ConstructorParameters<typeof PaiError>[2] = {}) {
+    super(code, message, opts);
+    this.name = 'WorkflowInvalidError';
+  }
+}
+
 export interface ErrorJson {
   code: string;
   message: string;

@@ -21,7 +21,7 @@ import { cpuLimits } from './limits';
 export type PoolName = 'quick' | 'documents' | 'embed' | 'code' | 'speech';
 
 /** What a task function in worker.mjs answers: a value, or an error to rethrow as a PaiError. */
-export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string; status?: number } };
+export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string } };
 
 const g = globalThis as unknown as { __paiflowCpuPools?: Map<PoolName, Piscina> };
 // One set per process, also across Next.js dev hot reloads.

@@ -2,7 +2,7 @@
 // vitest); the TypeScript modules a task needs are loaded on first use with tsx's CommonJS require (tsx's tsImport
 // cannot load a module that import()s a package, as the PDF parser and the embedding model do). Each export is one
 // task: it first says on `started` that it runs (the main thread's time limit counts from then), and answers
-// `{ value }` or `{ error: { code, message, status } }`.
+// `{ value }` or `{ error: { code, message } }`.
 import { setPriority } from 'node:os';
 import { RE2JS } from 're2js';
 
@@ -31,7 +31,6 @@ function failure(e) {
     error: {
       code: known ? e.code : 'WORKER_ERROR',
       message: String(e?.message ?? e),
-      status: known ? e.status : 500,
     },
   };
 }
@@ -51,7 +50,7 @@ export function regex({ pattern, input, started }) {
     try {
       re = RE2JS.compile(pattern);
     } catch (e) {
-      return { error: { code: 'INVALID_REGEX', message: `invalid regular expression: ${e.message}`, status: 400 } };
+      return { error: { code: 'INVALID_REGEX', message: `invalid regular expression: ${e.message}` } };
     }
     if (regexes.size > 200) regexes.clear();
     regexes.set(pattern, re);

@@ -2,7 +2,7 @@ import { PaiError } from '../errors';
 
 /**
  * Reads a request/response body as UTF-8 text, refusing more than `limit` bytes (by Content-Length up front, and
- * while streaming for bodies that lie or have none) with the given error code and status.
+ * while streaming for bodies that lie or have none) with the given error code.
  */
 export async function readTextLimited(msg: Request | Response, limit: number, error: LimitError): Promise<string> {
   return (await readBytesLimited(msg, limit, error)).toString('utf8');
@@ -10,7 +10,6 @@ export async function readTextLimited(msg: Request | Response, limit: number, er
 
 export interface LimitError {
   code: string;
-  status?: number;
   /** What is being read, for the message: "body", "response", "upload". */
   what: string;
 }

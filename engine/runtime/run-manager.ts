@@ -4,7 +4,7 @@
  * cannot both win: the loser gets 409.
  */
 import { randomUUID } from 'node:crypto';
-import { PaiError } from '../errors';
+import { PaiError, WorkflowInvalidError } from '../errors';
 import type { EventBus } from '../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import { descendantsOf, buildTopology } from '../graph/topology';
@@ -127,7 +127,7 @@ export class RunManager {
     const v = validateGraph(graph, this.o.registry, engine);
     if (!v.ok) {
       const first = v.errors[0];
-      throw new PaiError(first.code, `the workflow is invalid: ${first.message}`, {
+      throw new WorkflowInvalidError(first.code, `the workflow is invalid: ${first.message}`, {
         path: first.path,
         details: { ...first.details, errors: v.errors },
       });

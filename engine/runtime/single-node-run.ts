@@ -11,7 +11,7 @@
  * upstream took (the person asked to run it). A node that runs per loop pass (on a cycle, or a loop / human-input
  * node) is refused with SINGLE_NODE_IN_LOOP: its input depends on the pass.
  */
-import { PaiError } from '../errors';
+import { PaiError, WorkflowInvalidError } from '../errors';
 import type { Graph, GraphNode } from '../graph/schema';
 import { ancestorsOf, buildTopology } from '../graph/topology';
 import type { NodeRegistry } from '../node-kit/registry';
@@ -92,7 +92,7 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
   const node = graph.nodes.find((n) => n.id === nodeId);
   if (!node) throw notFound(nodeId);
   if (!registry.has(node.type))
-    throw new PaiError('UNKNOWN_NODE_TYPE', `node "${nodeId}" has the unknown type "${node.type}"`);
+    throw new WorkflowInvalidError('UNKNOWN_NODE_TYPE', `node "${nodeId}" has the unknown type "${node.type}"`);
   const def = registry.get(node.type, node.data.version);
   const t = buildTopology(graph);
   const ancestors = ancestorsOf(t, nodeId);

@@ -34,7 +34,7 @@ export async function readJson<T>(
 ): Promise<T> {
   const limit = opts.limit ?? settings().MAX_BODY_BYTES;
   const type = req.headers.get('content-type') ?? '';
-  const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'body' });
+  const text = await readTextLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', what: 'body' });
   if (!text.trim()) {
     if (opts.optional) return schema.parse({});
     throw new PaiError('BODY_REQUIRED', 'a JSON body is required');

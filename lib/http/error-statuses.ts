@@ -2,7 +2,8 @@
  * The one table from error codes to HTTP statuses (issue 34). The engine and the services below the HTTP edge throw
  * PaiErrors that say *what* went wrong (their code); which HTTP status that is gets chosen here, at the edge. A code
  * not listed answers 400. A handler whose context gives a code another meaning says so with answerWith()
- * (lib/http/errors.ts): a graph problem is 422 when a stored workflow cannot run, but 400 when a save's body holds it.
+ * (lib/http/errors.ts). A stored workflow that cannot run or be published (WorkflowInvalidError) is 422 whatever
+ * its problem's code; the same problem in a request's body is 400.
  */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   // 400: The request is malformed or names something wrongly.
@@ -107,14 +108,15 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   DOCUMENT_TOO_MANY_CHUNKS: 413,
   DOCUMENT_TOO_MANY_PAGES: 413,
   FILE_TOO_LARGE: 413,
+  PAYLOAD_TOO_LARGE: 413,
   SKILL_TOO_LARGE: 413,
   // 415: A media type the server does not read.
   UNSUPPORTED_DOCUMENT_TYPE: 415,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // 416: A byte range outside the file.
   RANGE_NOT_SATISFIABLE: 416,
-  // 422: Well-formed, but the workflow (or what it calls) cannot run or be published as it is. Saving a graph
-  // answers its problems with 400 instead (the body is what is wrong): see answerWith().
+  // 422: Well-formed, but what it asks for cannot be done as things are (a child workflow to publish first, a code
+  // node's limits). A stored graph's problems are 422 whatever their code: see WorkflowInvalidError.
   CHILD_NOT_PUBLISHED: 422,
   CHILD_VERSION_NOT_FOUND: 422,
   CHILD_WORKFLOW_NOT_FOUND: 422,
@@ -124,33 +126,12 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   CODE_STACK_OVERFLOW: 422,
   CODE_SYNTAX_ERROR: 422,
   CODE_TIMEOUT: 422,
-  DANGLING_EDGE: 422,
   DOCUMENT_PARSE_FAILED: 422,
   DOCUMENT_PARSE_TIMEOUT: 422,
-  DUPLICATE_EDGE_ID: 422,
-  DUPLICATE_NODE_ID: 422,
   EMPTY_DOCUMENT: 422,
   ENGINE_UNAVAILABLE: 422,
-  GRAPH_CYCLE: 422,
-  GRAPH_SCHEMA: 422,
-  INVALID_CONFIG: 422,
-  INVALID_EDGE: 422,
-  INVALID_HANDLE: 422,
-  INVALID_REF: 422,
-  MISSING_END: 422,
-  MISSING_START: 422,
-  MULTIPLE_START: 422,
   REGEX_TIMEOUT: 422,
-  RESERVED_INPUT_NAME: 422,
-  RESERVED_NODE_ID: 422,
   TEMPLATE_OUTPUT_TOO_LARGE: 422,
-  TYPE_MISMATCH: 422,
-  UNCLOSED_REF: 422,
-  UNKNOWN_NODE_TYPE: 422,
-  UNKNOWN_NODE_VERSION: 422,
-  UNREACHABLE_NODE: 422,
-  UNRESOLVED_REF: 422,
-  WORKFLOW_CALL_CYCLE: 422,
   // 429: Slow down.
   LLM_RATE_LIMITED: 429,
   TOO_MANY_ATTEMPTS: 429,
@@ -168,6 +149,7 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   QUEUE_NEEDS_POSTGRES: 500,
   QUEUE_NEEDS_REDIS: 500,
   TTS_OFFLINE_FAILED: 500,
+  WORKER_ERROR: 500,
   // 502: An upstream service (a model provider, Elasticsearch, object storage) failed.
   ARTIFACT_STORAGE_ERROR: 502,
   AUDIO_FORMAT_MISMATCH: 502,
@@ -200,6 +182,9 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   // 504: An upstream service did not answer in time.
   TTS_TIMEOUT: 504,
 };
+
+/** Status of a WorkflowInvalidError: the stored workflow cannot run or be published as it is. */
+export const WORKFLOW_INVALID_STATUS = 422;
 
 /** Status for codes the table does not list. */
 export const DEFAULT_ERROR_STATUS = 400;

@@ -11,12 +11,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZodError, type z } from 'zod';
-import { PaiError } from '@/engine/errors';
+import { PaiError, WorkflowInvalidError } from '@/engine/errors';
 import { isDatabaseUnreachable } from '@/engine/store/app/errors';
 import { zodProblems } from '@/engine/validation/zod-problems';
 import { localizeError, rememberZodIssues } from '@/lib/i18n/api-errors';
 import { DEFAULT_LOCALE, requestLocale, type Locale } from '@/lib/i18n/locales';
-import { DEFAULT_ERROR_STATUS, STATUS_OF_CODE } from './error-statuses';
+import { DEFAULT_ERROR_STATUS, STATUS_OF_CODE, WORKFLOW_INVALID_STATUS } from './error-statuses';
 import { refuseNulInQuery } from './refused-input';
 
 /**
@@ -60,9 +60,15 @@ export function answerWith<E extends PaiError>(err: E, status: number): E {
   return err;
 }
 
-/** The HTTP status `err` is answered with: the handler's choice, else its code's in the one table, else 400. */
+/**
+ * The HTTP status `err` is answered with: the handler's choice; else 422 for a stored workflow that cannot run or be
+ * published (whatever its problem's code); else its code's in the one table; else 400.
+ */
 export function httpStatusOf(err: PaiError): number {
-  return chosenStatus.get(err) ?? STATUS_OF_CODE[err.code] ?? DEFAULT_ERROR_STATUS;
+  const chosen = chosenStatus.get(err);
+  if (chosen !== undefined) return chosen;
+  if (err instanceof WorkflowInvalidError) return WORKFLOW_INVALID_STATUS;
+  return STATUS_OF_CODE[err.code] ?? DEFAULT_ERROR_STATUS;
 }
 
 /** An error whose answer carries extra headers (`details.headers`: errorResponse sends them, never in the body). */

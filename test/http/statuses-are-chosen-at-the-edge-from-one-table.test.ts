@@ -1,11 +1,11 @@
 // Guarantees (issue 34): the engine says what went wrong (an error code) and never an HTTP status; the HTTP edge
-// answers each code with the status of one table (lib/http/error-statuses.ts), a handler may choose another status
-// for its context (answerWith), a code the table does not list answers 400, and the table names only codes the
-// source still throws.
+// answers each code with the status of one table (lib/http/error-statuses.ts), a stored workflow that cannot run is
+// 422 whatever its problem's code, a handler may choose another status for its context (answerWith), a code the
+// table does not list answers 400, and the table names only codes the source still throws.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PaiError } from '@/engine/errors';
+import { PaiError, WorkflowInvalidError } from '@/engine/errors';
 import { STATUS_OF_CODE } from '@/lib/http/error-statuses';
 import { answerWith, route } from '@/lib/http/errors';
 
@@ -20,7 +20,7 @@ describe('HTTP statuses are chosen at the edge from one table', () => {
   it.each([
     ['RUN_ACTIVE', 409],
     ['WORKFLOW_NOT_FOUND', 404],
-    ['GRAPH_CYCLE', 422],
+    ['CHILD_NOT_PUBLISHED', 422],
     ['KNOWLEDGE_STORE_UNAVAILABLE', 503],
     ['DOCUMENT_TOO_LARGE', 413],
     ['LLM_RATE_LIMITED', 429],
@@ -32,11 +32,20 @@ describe('HTTP statuses are chosen at the edge from one table', () => {
     expect(await answer(new PaiError('SOMETHING_NEW', 'x'))).toEqual({ status: 400, code: 'SOMETHING_NEW' });
   });
 
+  it('a stored workflow that cannot run is 422 whatever its problem; the same problem in a body is 400', async () => {
+    const stored = new WorkflowInvalidError('UNKNOWN_KEY', 'the workflow is invalid: unknown key "temprature"');
+    expect(await answer(stored)).toEqual({ status: 422, code: 'UNKNOWN_KEY' });
+    expect(await answer(new PaiError('UNKNOWN_KEY', 'unknown key "x"'))).toEqual({ status: 400, code: 'UNKNOWN_KEY' });
+  });
+
   it('a handler may answer a code with the status its context gives it', async () => {
-    const inTheBody = answerWith(new PaiError('GRAPH_CYCLE', 'the graph in the body has a cycle'), 400);
-    expect(await answer(inTheBody)).toEqual({ status: 400, code: 'GRAPH_CYCLE' });
+    const unpublish = answerWith(new PaiError('NOT_PUBLISHED', 'the workflow has never been published'), 409);
+    expect(await answer(unpublish)).toEqual({ status: 409, code: 'NOT_PUBLISHED' });
     // The choice belongs to that one error, not to the code.
-    expect(await answer(new PaiError('GRAPH_CYCLE', 'a stored graph'))).toEqual({ status: 422, code: 'GRAPH_CYCLE' });
+    expect(await answer(new PaiError('NOT_PUBLISHED', 'no such endpoint'))).toEqual({
+      status: 404,
+      code: 'NOT_PUBLISHED',
+    });
   });
 
   it('an engine error carries no HTTP status of its own', () => {
@@ -47,7 +56,9 @@ describe('HTTP statuses are chosen at the edge from one table', () => {
 
   it('every code in the table is still thrown somewhere', () => {
     const listed = Object.keys(STATUS_OF_CODE);
-    const source = execFileSync('git', ['ls-files', 'engine/*.ts', 'lib/*.ts', 'app/*.ts'], { encoding: 'utf8' })
+    const source = execFileSync('git', ['ls-files', 'engine/*.ts', 'engine/*.mjs', 'lib/*.ts', 'app/*.ts'], {
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((f) => f && !f.endsWith('.test.ts') && f !== 'lib/http/error-statuses.ts' && !f.includes('/generated/'))
       .map((f) => readFileSync(f, 'utf8'))

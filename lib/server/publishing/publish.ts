@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PaiError } from '@/engine/errors';
+import { PaiError, WorkflowInvalidError } from '@/engine/errors';
 import { answerWith } from '@/lib/http/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { validateGraph } from '@/engine/graph/validate';
@@ -110,7 +110,7 @@ async function pinChildVersions(app: App, wf: WorkflowRecord): Promise<Graph> {
   if (!calls.length) return graph;
   const cycles = await workflowCallCycles(app.store, wf.workspaceId, wf.id, graph);
   if (cycles.length)
-    throw new PaiError(cycles[0].code, `the draft cannot be published: ${cycles[0].message}`, {
+    throw new WorkflowInvalidError(cycles[0].code, `the draft cannot be published: ${cycles[0].message}`, {
       path: `graph.${cycles[0].path}`,
     });
   for (const call of calls) {
@@ -157,7 +157,7 @@ export async function publishWorkflow(
   const v = validateGraph(wf.graph, app.registry, wf.engine);
   if (!v.ok) {
     const first = v.errors[0];
-    throw new PaiError(
+    throw new WorkflowInvalidError(
       first.code,
       `the draft cannot be published (${v.errors.length} problem${v.errors.length > 1 ? 's' : ''}): ${first.message}`,
       {

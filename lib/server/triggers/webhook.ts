@@ -10,6 +10,7 @@ import { PaiError } from '@/engine/errors';
 import { errorResponse, httpError, toPaiError } from '@/lib/http/errors';
 import { readBytesLimited } from '@/engine/net/read-limited';
 import { resolveDeep, type TemplateScope } from '@/engine/template/resolve';
+import { settings } from '@/engine/config/settings';
 import type { App } from '../app-types';
 import { checkSameInputs } from '../publishing/published-runs';
 import { waitForRunToSettle } from '../runs/run-waiter';
@@ -61,7 +62,6 @@ async function serveWebhook(app: App, req: Request, hookId: string): Promise<Res
   const config = webhookConfigSchema.parse(trigger.config);
   const raw = await readBytesLimited(req, app.config.maxBodyBytes, {
     code: 'PAYLOAD_TOO_LARGE',
-    status: 413,
     what: 'body',
   });
   authenticateCall(app, req, trigger, config, raw);
@@ -200,6 +200,7 @@ export function mapInputs(mapping: Record<string, string>, call: WebhookRequest)
   const scope: TemplateScope = {
     inputs: {},
     nodes: { body: call.body as never, query: call.query as never, headers: call.headers as never },
+    maxOutputChars: settings().TEMPLATE_MAX_OUTPUT_CHARS,
   };
   const inputs: Record<string, unknown> = {};
   for (const [name, template] of Object.entries(mapping)) {

@@ -12,7 +12,7 @@ import { readJson } from '@/lib/http/body';
 import { readBytesLimited } from '@/engine/net/read-limited';
 
 function readLimited(req: Request, limit: number): Promise<Uint8Array> {
-  return readBytesLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', status: 413, what: 'upload' });
+  return readBytesLimited(req, limit, { code: 'PAYLOAD_TOO_LARGE', what: 'upload' });
 }
 
 /** At most this many files in one multipart upload (each is a document of its own). */
