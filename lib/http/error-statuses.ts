@@ -43,11 +43,6 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   // 401: Who is calling is not known, or the secret is wrong.
   INVALID_CREDENTIALS: 401,
-  INVALID_SECRET: 401,
-  INVALID_SIGNATURE: 401,
-  INVALID_TIMESTAMP: 401,
-  MISSING_SECRET: 401,
-  MISSING_SIGNATURE: 401,
   UNAUTHENTICATED: 401,
   // 403: Known caller, not allowed.
   CSRF_REJECTED: 403,

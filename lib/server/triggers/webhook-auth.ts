@@ -22,7 +22,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
-import { httpError } from '@/lib/http/errors';
+import { answerWith, httpError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
 import { idempotencyKeyOf } from '../publishing/published-runs';
@@ -65,7 +65,8 @@ export function authenticateCall(
   const secret = triggersOf(app).secretOf(trigger) ?? '';
   const refuse = (code: string, message: string) => {
     failures.fail(caller);
-    return new PaiError(code, message);
+    // Whatever the reason, the caller did not prove it holds the secret: 401.
+    return answerWith(new PaiError(code, message), 401);
   };
   if (config.auth.type === 'header') {
     const name = config.auth.header ?? DEFAULT_SECRET_HEADER;
