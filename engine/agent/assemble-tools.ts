@@ -8,7 +8,8 @@ import { createMemoryHandle } from './memory/memory';
 import { ToolRegistry } from './tool-registry';
 import { CORE_TOOLS, MEMORY_TOOLS, knowledgeSearchTool } from './tools/builtin-tools';
 import { workflowTools } from './tools/workflow-tools';
-import type { AgentServices, AgentTool, MemoryHandle, MemoryScope } from '../node-kit/agent-services';
+import type { AgentServices, AgentTool, AgentToolContext, MemoryHandle, MemoryScope } from '../node-kit/agent-services';
+import type { GuardedFetch } from '../net/ssrf-guard';
 import type { KnowledgeService } from '../knowledge/types';
 
 export interface ToolSelection {
@@ -30,6 +31,8 @@ export interface ToolSelection {
 export interface AssembledTools {
   tools: AgentTool[];
   memory?: MemoryHandle;
+  /** What every tool call of the node's agents is given (its run, node, fetch, memory, workflows, knowledge). */
+  toolContext: AgentToolContext;
   warnings: string[];
 }
 
@@ -47,7 +50,15 @@ export function mcpServersFor(selection: string[]): string[] | 'all' | null {
 }
 
 export async function assembleTools(
-  ctx: { runId: string; signal: AbortSignal; agent?: AgentServices; knowledge?: KnowledgeService },
+  ctx: {
+    runId: string;
+    nodeId: string;
+    idempotencyKey: string;
+    signal: AbortSignal;
+    fetch: GuardedFetch;
+    agent?: AgentServices;
+    knowledge?: KnowledgeService;
+  },
   sel: ToolSelection,
 ): Promise<AssembledTools> {
   const services = ctx.agent ?? {};
@@ -109,5 +120,14 @@ export async function assembleTools(
   }
   const { tools, missing } = registry.select(sel.tools);
   if (missing.length) warnings.push(`selected tools not available here: ${missing.join(', ')}`);
-  return { tools, memory, warnings };
+  const toolContext: AgentToolContext = {
+    fetch: ctx.fetch,
+    runId: ctx.runId,
+    nodeId: ctx.nodeId,
+    idempotencyKey: ctx.idempotencyKey,
+    memory,
+    workflows: services.workflows,
+    knowledge: ctx.knowledge,
+  };
+  return { tools, memory, toolContext, warnings };
 }

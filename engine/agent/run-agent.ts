@@ -32,7 +32,7 @@ import type { ToolCallRecord } from './tool-call-record';
 import { toChatTools } from './tool-registry';
 import { estimateRequestTokens } from './tokens';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
-import type { AgentTool, ToolContext } from '../node-kit/agent-services';
+import type { AgentTool, AgentToolContext } from '../node-kit/agent-services';
 
 /** The limits a run keeps to (agent-limits.ts), for whoever sets them. */
 export type { AgentLimits } from './agent-limits';
@@ -54,7 +54,7 @@ export interface RunAgentArgs {
   messages: ChatMessage[];
   /** The selected tools: their schemas are sent, and they are the only tools a call may reach. */
   tools: AgentTool[];
-  toolContext: Omit<ToolContext, 'signal' | 'timeoutMs' | 'callId'>;
+  toolContext: AgentToolContext;
   limits?: Partial<AgentLimits>;
   temperature?: number;
   maxTokens?: number;

@@ -14,11 +14,11 @@ import type { LoopGuard } from './loop-guard';
 import type { ToolCallRecord } from './tool-call-record';
 import { classifyToolError, ToolTimeoutError, type ToolOutcomeKind } from './tool-errors';
 import { argsPreview, clip, PREVIEW } from './trace-preview';
-import type { AgentTool, ToolContext } from '../node-kit/agent-services';
+import type { AgentTool, AgentToolContext } from '../node-kit/agent-services';
 
 /** What a batch needs of the agent's run (run-agent.ts hands over its RunAgentArgs). */
 export interface BatchRun {
-  toolContext: Omit<ToolContext, 'signal' | 'timeoutMs' | 'callId'>;
+  toolContext: AgentToolContext;
   signal: AbortSignal;
   emit(type: TraceEventType, data: Record<string, unknown>, opts?: EmitOptions): void;
 }

@@ -98,6 +98,9 @@ export interface ToolContext {
   knowledge?: KnowledgeService;
 }
 
+/** What a node gives every tool call of its agents; the harness adds the call's own signal, deadline and id. */
+export type AgentToolContext = Omit<ToolContext, 'signal' | 'timeoutMs' | 'callId'>;
+
 /** Memory bound to the node's scope and embedder; what memory_save / memory_recall and auto-recall use. */
 export interface MemoryHandle {
   save(content: string): Promise<{ id: string; created: boolean }>;

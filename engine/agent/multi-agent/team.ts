@@ -11,7 +11,7 @@ import type { EmitOptions, NodeCheckpoint } from '../../node-kit/define';
 import { ModelChain } from '../model-chain';
 import type { AgentLimits } from '../run-agent';
 import { addUsage, zeroUsage } from '../tokens';
-import type { AgentTool, ToolContext } from '../../node-kit/agent-services';
+import type { AgentTool, AgentToolContext } from '../../node-kit/agent-services';
 
 export interface TeamRole {
   provider: LlmProvider;
@@ -28,7 +28,7 @@ export interface MultiAgentArgs {
   reviewer: TeamRole;
   tools: AgentTool[];
   /** The worker's tool context; each step's calls get `<idempotencyKey>:<stepId>:<attempt>` as their key. */
-  toolContext: Omit<ToolContext, 'signal' | 'timeoutMs' | 'callId'>;
+  toolContext: AgentToolContext;
   maxSteps: number;
   maxParallel: number;
   maxRetries: number;

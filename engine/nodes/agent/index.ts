@@ -17,6 +17,7 @@ import { PaiError } from '../../errors';
 import { DEFAULT_WORKSPACE_ID } from '../../store/types';
 import type { ChatMessage } from '../../llm/types';
 import { imageInputs, imagesConfigSchema } from '../../media/image-inputs';
+import { agentTask, asText } from '../shared/agent-task';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from '../shared/provider-settings';
 import { defineNode } from '../../node-kit/define';
 
@@ -145,8 +146,6 @@ export const agentConfigSchema = z.strictObject({
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
-const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
-
 function historyOf(v: unknown): ChatMessage[] {
   if (v === undefined || v === null || v === '') return [];
   let value = v;
@@ -233,13 +232,9 @@ export const agentNode = defineNode<AgentConfig>({
     const provider = ctx.llm(settings);
     // A provider's error may quote the key it was given: it is scrubbed before the error is stored.
     try {
-      const task = asText(c.task);
-      if (!task.trim())
-        throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', {
-          path: 'config.task',
-        });
+      const task = agentTask(c.task);
       const skills = await skillsFor(services, ctx.runId, c.skills);
-      const { tools, memory, warnings } = await assembleTools(ctx, {
+      const { tools, memory, toolContext, warnings } = await assembleTools(ctx, {
         // Skills bring their own tools: selected with the skills, not in "tools".
         tools: skills.tools.length ? [...c.tools, ...skills.tools.map((t) => t.name)] : c.tools,
         extraTools: skills.tools,
@@ -247,7 +242,6 @@ export const agentNode = defineNode<AgentConfig>({
         knowledgeBaseIds: c.knowledgeBaseIds,
         memory: c.memory,
       });
-      const knowledge = ctx.knowledge;
       warnings.push(...skills.warnings);
       if (warnings.length) ctx.emit('node.progress', { warnings });
 
@@ -294,15 +288,7 @@ export const agentNode = defineNode<AgentConfig>({
         chain,
         messages,
         tools,
-        toolContext: {
-          fetch: ctx.fetch,
-          runId: ctx.runId,
-          nodeId: ctx.nodeId,
-          idempotencyKey: ctx.idempotencyKey,
-          memory,
-          workflows: services.workflows,
-          knowledge,
-        },
+        toolContext,
         limits: c.limits,
         temperature: c.temperature,
         maxTokens: c.maxTokens,

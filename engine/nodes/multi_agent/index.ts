@@ -12,6 +12,7 @@ import { assembleTools } from '../../agent/assemble-tools';
 import { runMultiAgent, type TeamRole } from '../../agent/multi-agent/run-multi-agent';
 import { PaiError } from '../../errors';
 import type { ProviderSettings } from '../../llm/types';
+import { agentTask, asText } from '../shared/agent-task';
 import { credentialIdSchema, providerConfigSchema, providerSettings, scrubbedError } from '../shared/provider-settings';
 import { defineNode, type NodeContext } from '../../node-kit/define';
 
@@ -119,8 +120,6 @@ export const multiAgentConfigSchema = z.strictObject({
 export type MultiAgentConfig = z.infer<typeof multiAgentConfigSchema>;
 type RoleConfig = z.infer<typeof plannerSchema>;
 
-const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
-
 /** The role's provider settings; a problem's path names the role (`config.worker.credentialId`). */
 async function roleSettings(ctx: NodeContext<MultiAgentConfig>, role: string, c: RoleConfig) {
   try {
@@ -169,12 +168,8 @@ export const multiAgentNode = defineNode<MultiAgentConfig>({
     });
     // A provider's error may quote the key it was given: it is scrubbed before the error is stored.
     try {
-      const task = asText(c.task);
-      if (!task.trim())
-        throw new PaiError('INVALID_CONFIG', 'the task is empty after resolving its references', {
-          path: 'config.task',
-        });
-      const { tools, memory, warnings } = await assembleTools(ctx, {
+      const task = agentTask(c.task);
+      const { tools, toolContext, warnings } = await assembleTools(ctx, {
         tools: c.worker.tools,
         workflowTools: c.workflowTools,
         knowledgeBaseIds: c.knowledgeBaseIds,
@@ -189,15 +184,7 @@ export const multiAgentNode = defineNode<MultiAgentConfig>({
         worker: role('worker', c.worker),
         reviewer: role('reviewer', c.reviewer),
         tools,
-        toolContext: {
-          fetch: ctx.fetch,
-          runId: ctx.runId,
-          nodeId: ctx.nodeId,
-          idempotencyKey: ctx.idempotencyKey,
-          memory,
-          workflows: ctx.agent?.workflows,
-          knowledge: ctx.knowledge,
-        },
+        toolContext,
         maxSteps: c.maxSteps,
         maxParallel: c.maxParallel,
         maxRetries: c.maxRetries,
