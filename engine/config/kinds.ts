@@ -1,6 +1,6 @@
 /**
  * The kinds of environment variable PaiFlow reads, as zod schemas from the raw string (or undefined) to a typed value,
- * each with its default as the README's configuration table states it and the form a valid value takes (for the
+ * each with its default as docs/configuration.md states it and the form a valid value takes (for the
  * error that names the variable). Numbers are read as JavaScript's Number() reads them (`1e3`, `0x10`, surrounding
  * spaces), as the code did before this module existed.
  */
@@ -9,11 +9,11 @@ import { z } from 'zod';
 export interface Variable<T = unknown> {
   /** From the raw value (undefined when unset) to the typed one; an issue's message is the value's problem. */
   readonly schema: z.ZodType<T>;
-  /** The default as the README's table gives it: `300`, `—` (none) or a description of a computed default. */
+  /** The default as docs/configuration.md gives it: `300`, `—` (none) or a description of a computed default. */
   readonly shown: string;
   /**
    * `shown` describes the default in words: computed (from the machine, another variable) or applied where the value
-   * is used (the parsed value is then undefined). Otherwise the README check compares `shown` with the parsed default.
+   * is used (the parsed value is then undefined). Otherwise the docs check compares `shown` with the parsed default.
    */
   readonly computed?: boolean;
   /** The form of a valid value, for error messages. */

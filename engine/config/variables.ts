@@ -1,6 +1,6 @@
 /**
- * Every environment variable PaiFlow reads, with its kind, default, range and meaning (the README's configuration
- * table is checked against this list: test/config/every-environment-variable-is-documented.test.ts). Defaults and
+ * Every environment variable PaiFlow reads, with its kind, default, range and meaning (docs/configuration.md is
+ * generated from this list: `npm run docs`, checked by test/config/every-environment-variable-is-documented.test.ts). Defaults and
  * accepted spellings are the ones the code had before it was gathered here.
  *
  * Not listed, because PaiFlow itself does not read them:
@@ -11,7 +11,7 @@
  *   CHECKPOINT_DISABLE (the database client);
  * - PAIFLOW_WORKER_INDEX: set for the worker processes the app forks (engine/queue/worker-processes.ts), not read;
  * - SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending and never held in
- *   the settings (lib/server/credentials/env-secrets.ts); they are in SECRET_VARIABLES below for the README check.
+ *   the settings (lib/server/credentials/env-secrets.ts); they are in SECRET_VARIABLES below for the docs check.
  */
 import { availableParallelism } from 'node:os';
 import { parsePriceTableJson } from './price-table-schema';

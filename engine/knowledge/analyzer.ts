@@ -19,7 +19,7 @@ import { porterStem } from './porter-stemmer';
 
 /**
  * 1: CJK bigrams only; 2: Han text segmented by jieba. Informational (postings are rebuilt on open, see above): the
- * knowledge tests and the README name the analyzer by it.
+ * knowledge tests name the analyzer by it.
  */
 export const ANALYZER_VERSION = 2;
 

@@ -52,7 +52,7 @@ const MAPPING_ERROR_TYPES = new Set([
   'mapper_exception',
 ]);
 
-/** The privileges the knowledge store needs (the README has the role). */
+/** The privileges the knowledge store needs (docs/operations.md has the role). */
 export const PRIVILEGES_HINT =
   'the API key (ELASTICSEARCH_API_KEY) needs the cluster privilege monitor and the index privileges ' +
   'create_index, manage, read, write (or all) on ELASTICSEARCH_INDEX_PREFIX* (default paiflow-kb-*)';

@@ -1,6 +1,6 @@
 /**
- * The app's view of its settings (engine/config/settings.ts, where every variable is parsed and validated; the README
- * lists them): what createApp() wires from.
+ * The app's view of its settings (engine/config/settings.ts, where every variable is parsed and validated;
+ * docs/configuration.md lists them): what createApp() wires from.
  */
 import { parseSettings, settings, type Env, type Settings } from '@/engine/config/settings';
 
