@@ -1,10 +1,8 @@
 /**
  * KnowledgeBaseService: knowledge bases, documents and search, over a KnowledgeCatalog (status, in the database), a
- * KnowledgeStore (chunks + vectors) and Embedders. Uploads are indexed in the background, one document at a time
- * (embedding is CPU- or rate-bound; parallel jobs would only interleave), with status and progress written to the
- * catalogue as they advance: queued → parsing → embedding → indexed | failed. Parsing and chunking run in a worker
- * thread under the document limits (each with its own error code on the failed document), as does the offline
- * embedder, so a large or hostile upload never holds up the event loop.
+ * KnowledgeStore (chunks + vectors) and Embedders. Uploads are checked and recorded here, then indexed in the
+ * background by indexing-queue.ts, one document at a time, with status and progress on the catalogue: queued →
+ * parsing → embedding → indexed | failed (each document limit with its own error code on the failed document).
  *
  * A document becomes searchable all at once when it is indexed. Uploading a title that already exists replaces the
  * older document(s) when — and only when — the new one is indexed, so a failed re-upload leaves the old one in place.
@@ -14,17 +12,15 @@
  * that says nothing never reorders the hits.
  */
 import { randomBytes } from 'node:crypto';
-import { PaiError, toErrorJson } from '../errors';
+import { PaiError } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../config/default-workspace';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
-import { cpuLimits } from '../cpu/limits';
-import { prepareDocumentInWorker } from './prepare-in-worker';
+import { IndexingQueue, type DocumentUpload } from './indexing-queue';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
 import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase, type SearchQuery } from './schemas';
 import type {
-  ChunkRecord,
   Embedder,
   KnowledgeHit,
   KnowledgeSearchRequest,
@@ -55,36 +51,26 @@ export interface KnowledgeBaseServiceOptions {
   refuseNew?: () => PaiError;
 }
 
-export interface DocumentUpload {
-  title: string;
-  /** Raw file bytes (parsed by mime) … */
-  bytes?: Uint8Array;
-  /** … or the text itself. */
-  text?: string;
-  filename?: string;
-  mime?: string;
-}
-
-interface Job {
-  doc: DocumentRecord;
-  upload: DocumentUpload;
-  mime: DocumentMime;
-  controller: AbortController;
-}
+export type { DocumentUpload } from './indexing-queue';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 const DEFAULT_CREDENTIAL_MODEL = 'openai:text-embedding-3-small';
 
 export class KnowledgeBaseService implements KnowledgeService {
-  private queue: Job[] = [];
-  private current?: Job;
-  private currentDone?: Promise<void>;
-  private running?: Promise<void>;
-  private idleWaiters: Array<() => void> = [];
-  private closed = false;
+  private readonly indexing: IndexingQueue;
 
-  constructor(private readonly o: KnowledgeBaseServiceOptions) {}
+  constructor(private readonly o: KnowledgeBaseServiceOptions) {
+    this.indexing = new IndexingQueue({
+      catalog: o.catalog,
+      store: o.store,
+      getKnowledgeBase: (id) => this.getKnowledgeBase(id),
+      embedderFor: (kb) => this.embedderFor(kb),
+      embedChecked: (kb, texts, signal, embedder) => this.embedChecked(kb, texts, signal, embedder),
+      maxDocumentChars: o.maxDocumentChars,
+      embedBatch: o.embedBatch,
+    });
+  }
 
   get store(): KnowledgeStore {
     return this.o.store;
@@ -213,7 +199,7 @@ export class KnowledgeBaseService implements KnowledgeService {
 
   async deleteKnowledgeBase(id: string): Promise<void> {
     await this.getKnowledgeBase(id);
-    await this.cancelJobs((j) => j.doc.knowledgeBaseId === id);
+    await this.indexing.cancel((doc) => doc.knowledgeBaseId === id);
     await this.o.catalog.deleteKnowledgeBase(id);
     await this.o.store.dropIndex(id);
   }
@@ -230,7 +216,7 @@ export class KnowledgeBaseService implements KnowledgeService {
    * a refused file leaves nothing half-uploaded. `files[i]` in an error's path names the refused one.
    */
   async addDocuments(kbId: string, uploads: DocumentUpload[]): Promise<DocumentRecord[]> {
-    if (this.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down');
+    if (this.indexing.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down');
     await this.getKnowledgeBase(kbId);
     const checked = uploads.map((upload, i) => {
       const where = (path: string) => (uploads.length > 1 ? `files[${i}].${path}` : path);
@@ -253,7 +239,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       }
       return { upload: { ...upload, title }, mime };
     });
-    const docs: DocumentRecord[] = [];
+    const jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }> = [];
     for (const { upload, mime } of checked) {
       const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
       const doc = await this.o.catalog.createDocument({
@@ -263,11 +249,10 @@ export class KnowledgeBaseService implements KnowledgeService {
         mime,
         byteSize,
       });
-      this.queue.push({ doc, upload, mime, controller: new AbortController() });
-      docs.push(doc);
+      jobs.push({ doc, upload, mime });
     }
-    this.pump();
-    return docs;
+    this.indexing.enqueue(jobs);
+    return jobs.map((j) => j.doc);
   }
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {
@@ -283,7 +268,7 @@ export class KnowledgeBaseService implements KnowledgeService {
   /** Removes the document and its chunks (stopping its indexing if it is in progress). */
   async deleteDocument(kbId: string, docId: string): Promise<void> {
     await this.getDocument(kbId, docId);
-    await this.cancelJobs((j) => j.doc.id === docId);
+    await this.indexing.cancel((doc) => doc.id === docId);
     await this.o.catalog.deleteDocument(docId);
     await this.o.store.deleteDocument(kbId, docId);
   }
@@ -304,142 +289,9 @@ export class KnowledgeBaseService implements KnowledgeService {
     return stale;
   }
 
-  // ── background indexing ─────────────────────────────────────────────────────────────────────────────────────
-
-  /** Drops matching jobs that have not started. */
-  private cancelQueued(match: (j: Job) => boolean) {
-    this.queue = this.queue.filter((j) => {
-      const hit = match(j);
-      if (hit) j.controller.abort();
-      return !hit;
-    });
-  }
-
-  /** Drops matching queued jobs and stops (and waits for) the running one if it matches. */
-  private async cancelJobs(match: (j: Job) => boolean): Promise<void> {
-    this.cancelQueued(match);
-    const cur = this.current;
-    if (cur && match(cur)) {
-      cur.controller.abort();
-      await this.currentDone;
-    }
-  }
-
-  private pump() {
-    if (this.running || this.closed) return;
-    this.running = (async () => {
-      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
-        this.current = job;
-        this.currentDone = this.index(job).catch(() => {});
-        await this.currentDone;
-        this.current = undefined;
-        this.currentDone = undefined;
-      }
-    })().finally(() => {
-      this.running = undefined;
-      if (this.queue.length && !this.closed) this.pump();
-      else for (const w of this.idleWaiters.splice(0)) w();
-    });
-  }
-
   /** Resolves when no document is queued or being indexed. */
   whenIdle(): Promise<void> {
-    if (!this.running && !this.queue.length) return Promise.resolve();
-    return new Promise((r) => this.idleWaiters.push(r));
-  }
-
-  private async index(job: Job): Promise<void> {
-    const { doc, controller } = job;
-    const signal = controller.signal;
-    const kbId = doc.knowledgeBaseId;
-    let lastWrite = 0;
-    const progress = async (patch: Parameters<KnowledgeCatalog['updateDocument']>[1], force = false) => {
-      if (!force && Date.now() - lastWrite < 250) return;
-      lastWrite = Date.now();
-      if (signal.aborted) return;
-      await this.o.catalog.updateDocument(doc.id, patch);
-    };
-    try {
-      const kb = await this.getKnowledgeBase(kbId);
-      await progress({ status: 'parsing', progress: 0.02 }, true);
-      // Parsing and chunking run in a worker thread, under the document limits (engine/cpu/limits.ts).
-      const limits = cpuLimits();
-      if (this.o.maxDocumentChars !== undefined) limits.documentMaxChars = this.o.maxDocumentChars;
-      const { bytes, text } = job.upload;
-      const prepared = await prepareDocumentInWorker(
-        {
-          ...(bytes !== undefined ? { bytes } : { text: text ?? '' }),
-          mime: job.mime,
-          chunkSize: kb.chunkSize,
-          chunkOverlap: kb.chunkOverlap,
-        },
-        { limits, signal },
-      );
-      signal.throwIfAborted();
-      const { chunks } = prepared;
-      await progress(
-        { status: 'embedding', progress: 0.05, charCount: prepared.text.length, pages: prepared.pages ?? null },
-        true,
-      );
-
-      const batch = this.o.embedBatch ?? 16;
-      const embedder = await this.embedderFor(kb);
-      const vectors: Float32Array[] = [];
-      for (let i = 0; i < chunks.length; i += batch) {
-        signal.throwIfAborted();
-        const part = chunks.slice(i, i + batch);
-        vectors.push(
-          ...(await this.embedChecked(
-            kb,
-            part.map((c) => `${doc.title}\n${c.text}`),
-            signal,
-            embedder,
-          )),
-        );
-        await progress({ progress: 0.05 + 0.9 * (vectors.length / chunks.length) });
-      }
-      signal.throwIfAborted();
-      const records: ChunkRecord[] = chunks.map((c, i) => ({
-        id: `${doc.id}:${c.index}`,
-        documentId: doc.id,
-        title: doc.title,
-        chunkIndex: c.index,
-        start: c.start,
-        end: c.end,
-        page: c.page,
-        text: c.text,
-        vector: vectors[i],
-        // What the embedder read: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone.
-        ...(embedderCovers(embedder, `${doc.title}\n${c.text}`) ? {} : { covered: false }),
-      }));
-      await this.o.store.upsertChunks(kbId, records);
-      if (signal.aborted || !(await this.o.catalog.getDocument(kbId, doc.id))) {
-        // Deleted (or its KB deleted) while we indexed: take the chunks back out.
-        await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
-        return;
-      }
-      // Re-upload of a title: the older versions go now that this one is searchable, before it reports "indexed".
-      for (const old of await this.o.catalog.findDocumentsByTitle(kbId, doc.title)) {
-        if (old.id === doc.id || old.createdAt > doc.createdAt) continue;
-        this.cancelQueued((j) => j.doc.id === old.id);
-        await this.o.store.deleteDocument(kbId, old.id);
-        await this.o.catalog.deleteDocument(old.id);
-      }
-      const done = await this.o.catalog.updateDocument(doc.id, {
-        status: 'indexed',
-        progress: 1,
-        chunkCount: records.length,
-        error: null,
-        indexedAt: new Date().toISOString(),
-      });
-      if (!done) await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
-    } catch (e) {
-      if (signal.aborted) return;
-      await this.o.store.deleteDocument(kbId, doc.id).catch(() => 0);
-      // A failure nothing named (a bug, not a limit of the document) still says what failed.
-      const error = e instanceof PaiError ? toErrorJson(e) : { ...toErrorJson(e), code: 'DOCUMENT_INDEXING_FAILED' };
-      await this.o.catalog.updateDocument(doc.id, { status: 'failed', error }).catch(() => null);
-    }
+    return this.indexing.whenIdle();
   }
 
   // ── search ───────────────────────────────────────────────────────────────────────────────────────────────────
@@ -511,11 +363,7 @@ export class KnowledgeBaseService implements KnowledgeService {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const j of this.queue) j.controller.abort();
-    this.queue = [];
-    this.current?.controller.abort();
-    await this.running?.catch(() => {});
+    await this.indexing.close();
     await this.o.store.close();
   }
 }
