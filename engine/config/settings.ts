@@ -9,6 +9,11 @@
  *   it came from; a read costs one environment lookup, and a variable changed since (tests set them between cases)
  *   is parsed again on its next read — so nothing is read at import time and nothing goes stale.
  * - `parseSettings(env)` parses a given environment object (tests, readConfig(env)) and keeps nothing.
+ * - `defaultSettings()` is every variable's default (an empty environment).
+ *
+ * Only the composition root (lib/server/app.ts, scripts/worker.ts) and engine/config read `settings()`: the rest of
+ * engine/ is given its values by whoever builds it (store-opening options, the run manager's limits, the knowledge
+ * stores' options), and falls back to `defaultSettings()` when built without them (tests, benches).
  *
  * Lenient variables (whose bad values the code always replaced by the default) still fall back, with a warning.
  */
@@ -133,6 +138,16 @@ export function loadSettings(env: Env = process.env): Settings {
   cache.clear();
   for (const name of NAMES) cache.set(name, { raw: env[name], value: parsed[name] });
   return view;
+}
+
+let defaults: Settings | undefined;
+
+/**
+ * Every variable's default: the settings of an empty environment. What engine code falls back to when whoever built
+ * it gave no value (a test or bench building a piece directly); never the environment's values.
+ */
+export function defaultSettings(): Settings {
+  return (defaults ??= parseSettings({}));
 }
 
 /** The settings of the current environment (see the top of this file). */

@@ -9,12 +9,11 @@ import { buildTopology } from '../graph/topology';
 import { persistWithNextIn, runNode } from './run-node';
 import { failedResult, Frontier, launchAll, nodeRunArgs, Outcomes, RunState, stageSkipped } from './scheduler-core';
 import type { ExecuteArgs, ExecuteResult } from './types';
-import { settings } from '../config/settings';
 
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const t = buildTopology(a.graph);
   const nodes = new Map<string, GraphNode>(a.graph.nodes.map((n) => [n.id, n]));
-  const state = new RunState(a.inputs);
+  const state = new RunState(a.inputs, a.limits.templateMaxOutputChars);
   const persistWithNext = persistWithNextIn(t, nodes, a.registry);
   state.seed(a, nodes);
 
@@ -24,7 +23,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
 
   await launchAll({
     frontier,
-    concurrency: Math.max(1, a.concurrency ?? settings().DAG_CONCURRENCY),
+    concurrency: Math.max(1, a.limits.dagConcurrency),
     stopped: () => outcomes.stopping || a.signal.aborted,
     launch: (id) => {
       const node = nodes.get(id)!;

@@ -12,6 +12,7 @@
  */
 import { Annotation, Command, END, START, StateGraph } from '@langchain/langgraph';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { NodeRegistry } from '../node-kit/registry';
@@ -205,7 +206,12 @@ class NodeRunnable extends Runnable<S, Update> {
   }
 }
 
-export function createLangGraphExecutor() {
+/**
+ * `loopMaxIterations`: how often a node on a cycle may run when neither it (`data.maxIterations`) nor a loop node on
+ * its cycle says (LOOP_MAX_ITERATIONS; unset, its default).
+ */
+export function createLangGraphExecutor(opts: { loopMaxIterations?: number } = {}) {
+  const loopMaxIterations = opts.loopMaxIterations ?? defaultSettings().LOOP_MAX_ITERATIONS;
   // Executions in progress, by LangGraph thread id; compiled graphs by their graph's JSON (most recent last).
   const running = new Map<string, RunCtx>();
   const ctxOf = (config: RunnableConfig | undefined) => running.get(config?.configurable?.thread_id as string)!;
@@ -229,7 +235,7 @@ export function createLangGraphExecutor() {
       cache.set(key, hit);
       return hit;
     }
-    const plan = planGraph(a);
+    const plan = planGraph(a, loopMaxIterations);
     // Node names are the graph's own ids (`n__<id>`), known only at run time: hence `string`.
     const g: StateGraph<typeof State.spec, S, Update, string> = new StateGraph(State);
     for (const [id, members] of plan.blocks) {
@@ -269,7 +275,7 @@ export function createLangGraphExecutor() {
 
   return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
     const { plan, app } = compile(a);
-    const state = new RunState(a.inputs);
+    const state = new RunState(a.inputs, a.limits.templateMaxOutputChars);
     // Seed what earlier executions of this run established, from our snapshots.
     state.seed(a, plan.nodes);
     releaseLoopBodies(plan, a.registry, state);

@@ -7,7 +7,6 @@ import type { GraphEdge, GraphNode } from '../graph/schema';
 import { buildTopology, depthFirst, nodesOnCycles, type Topology } from '../graph/topology';
 import type { ExecuteArgs } from './types';
 import { persistWithNextIn } from './run-node';
-import { settings } from '../config/settings';
 
 export interface Plan {
   t: Topology;
@@ -29,8 +28,12 @@ export interface Plan {
   blockOf: Map<string, string>;
 }
 
-/** Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles. */
-export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
+/**
+ * Classifies edges into forward and back edges (DFS from the start node) and finds the nodes on cycles.
+ * `loopMaxIterations`: the iteration limit of a node on a cycle without its own `data.maxIterations`
+ * (LOOP_MAX_ITERATIONS, which the engine's builder is given).
+ */
+export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>, loopMaxIterations: number): Plan {
   const { graph, registry } = args;
   const t = buildTopology(graph);
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -58,9 +61,7 @@ export function planGraph(args: Pick<ExecuteArgs, 'graph' | 'registry'>): Plan {
   const inCycle = new Set(components.keys());
   const maxIter = new Map<string, number>();
   for (const id of inCycle) {
-    let limit = Number(
-      (nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? settings().LOOP_MAX_ITERATIONS,
-    );
+    let limit = Number((nodes.get(id)!.data as { maxIterations?: number }).maxIterations ?? loopMaxIterations);
     for (const other of inCycle) {
       const n = nodes.get(other)!;
       const iterates = registry.capabilitiesOf(n).iterates;

@@ -10,7 +10,6 @@
  * outputs back, so restoreOffloaded() puts the artifacts' contents back in place before the run continues.
  */
 import type { ArtifactRef, NodeArtifacts } from '../artifacts/types';
-import { settings } from '../config/settings';
 
 /** A stored stand-in for a value that lives in an artifact. */
 export interface OffloadedRef extends ArtifactRef {
@@ -32,13 +31,13 @@ export interface LargeValueStore {
 }
 
 /**
- * `value` (a node's input or output, `part` says which) as the run record may keep it: see capForStorage. Without an
- * artifact service (a bare engine in a test) the value is kept as it is.
+ * `value` (a node's input or output, `part` says which) as the run record may keep it: see capForStorage. `maxBytes`:
+ * the run's NODE_OUTPUT_MAX_BYTES. Without an artifact service (a bare engine in a test) the value is kept as it is.
  */
 export function storedForm(
   value: unknown,
   part: string,
-  o: { runId: string; nodeId: string; artifacts?: NodeArtifacts; memo?: OffloadMemo },
+  o: { runId: string; nodeId: string; artifacts?: NodeArtifacts; memo?: OffloadMemo; maxBytes: number },
 ): Promise<unknown> {
   const { artifacts, runId, nodeId, memo } = o;
   const store: LargeValueStore | undefined = artifacts && {
@@ -50,7 +49,7 @@ export function storedForm(
         key: file.key,
       }),
   };
-  return capForStorage(value, settings().NODE_OUTPUT_MAX_BYTES, part, store, memo);
+  return capForStorage(value, o.maxBytes, part, store, memo);
 }
 
 const ENCODE_CHUNK_CHARS = 1 << 20;

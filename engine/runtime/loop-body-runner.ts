@@ -63,7 +63,7 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
   async function run(index: number, pass: Record<string, unknown>, signal: AbortSignal): Promise<LoopItemOutcome> {
     const records = new Map<string, NodeRunRecord>();
     const journal = observed(a.journal, (rec) => records.set(rec.nodeId, rec));
-    const item = new RunState(state.scope.inputs);
+    const item = new RunState(state.scope.inputs, state.scope.maxOutputChars);
     Object.assign(item.scope.nodes, state.scope.nodes);
     for (const id of body.order) delete item.scope.nodes[id];
     item.succeeded(loopId, pass, ['body']);

@@ -12,6 +12,7 @@ import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/type
 import type { AnsweredPause, ExecuteArgs, ExecuteResult } from './types';
 import { restoredForm, storedForm } from './large-values';
 import { RunJournal } from './run-journal';
+import type { RunLimits } from './run-limits';
 import type { NodeServices } from './run-node';
 
 export interface LaunchInfo {
@@ -32,7 +33,7 @@ export interface ExecutionDeps {
   bus: EventBus;
   registry: NodeRegistry;
   services: NodeServices;
-  concurrency?: number;
+  limits: RunLimits;
   executor: (args: ExecuteArgs) => Promise<ExecuteResult>;
 }
 
@@ -133,6 +134,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
         nodeId: 'run',
         artifacts: deps.services.artifacts,
         memo: j.offloaded,
+        maxBytes: deps.limits.nodeOutputMaxBytes,
       })) as Record<string, unknown>);
     const { patch, stored } = commitOutcome(j, launch, { ...result, outputs });
     final = patch;
@@ -173,7 +175,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       signal: controller.signal,
       previous,
       reuse,
-      concurrency: deps.concurrency,
+      limits: deps.limits,
       debug: run.debug ?? null,
       answered: info.answered,
       finish: (r) => {

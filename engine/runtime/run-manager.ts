@@ -29,6 +29,7 @@ import { pauseAnswer, type AnswerAuthor } from './answers';
 import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
+import { defaultRunLimits, type RunLimits } from './run-limits';
 import type { NodeServices } from './run-node';
 
 export type Executor = (args: ExecuteArgs) => Promise<ExecuteResult>;
@@ -44,7 +45,11 @@ export interface RunManagerOptions {
   /** A run whose heartbeat is older than this is considered orphaned (its process died). */
   staleMs?: number;
   executors?: Partial<Record<EngineKind, Executor>>;
-  concurrency?: number;
+  /**
+   * The limits runs execute under (the app's from its settings: DAG_CONCURRENCY, NODE_TIMEOUT_MS,
+   * NODE_OUTPUT_MAX_BYTES, TEMPLATE_MAX_OUTPUT_CHARS); any left out is the variable's default.
+   */
+  limits?: Partial<RunLimits>;
   /**
    * Queue mode: when set, start() only records the run as `queued` and hands its id to this function (e.g. a
    * BullMQ queue); a worker process then calls executeQueued(runId). Unset: runs execute in this process.
@@ -72,6 +77,7 @@ export class RunManager {
   private heartbeatTimer?: NodeJS.Timeout;
   private readonly executors: Partial<Record<EngineKind, Executor>>;
   private readonly staleMs: number;
+  private readonly limits: RunLimits;
   private readonly validGraphs = new WeakMap<Graph, Map<EngineChoice, EngineKind>>();
 
   /** The node types this manager runs (what their capabilities say about a graph). */
@@ -82,6 +88,7 @@ export class RunManager {
   constructor(private readonly o: RunManagerOptions) {
     this.ownerId = o.ownerId ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
     this.executors = { dag: executeDag, ...o.executors };
+    this.limits = { ...defaultRunLimits(), ...o.limits };
     const hb = o.heartbeatMs ?? 5_000;
     this.staleMs = o.staleMs ?? hb * 4;
     this.heartbeatTimer = setInterval(() => {
@@ -534,7 +541,7 @@ export class RunManager {
       bus: this.o.bus,
       registry: this.o.registry,
       services: this.o.services,
-      concurrency: this.o.concurrency,
+      limits: this.limits,
       executor: (args: ExecuteArgs) => {
         const execute = this.executorFor(run.engine); // an unknown engine fails the run
         return seeded.length ? recordSeeded(args.journal, run.id, seeded).then(() => execute(args)) : execute(args);

@@ -23,9 +23,9 @@ import { breakpointGate } from './breakpoints';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
 import { storedForm } from './large-values';
+import type { RunLimits } from './run-limits';
 import { GivenSecrets, type NodeEmit } from './secret-echoes';
 import { newSpanId, type RunJournal } from './run-journal';
-import { settings } from '../config/settings';
 import { zodProblems } from '../validation/zod-problems';
 
 export interface NodeServices {
@@ -68,6 +68,8 @@ export interface RunNodeArgs {
   signal: AbortSignal;
   journal: RunJournal;
   services: NodeServices;
+  /** The run's limits: the node's default timeout and what its record keeps (the RunManager's). */
+  limits: RunLimits;
   /** Loop iteration (state-graph engine); 0 on the DAG engine. */
   iteration?: number;
   /**
@@ -154,7 +156,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   const { node, def, journal, runId } = a;
   if (!def.pure && journal.runStored) await journal.runStored; // a node with effects runs only for a stored run
   const policy = retryPolicySchema.parse(node.data.retry ?? {});
-  const timeoutMs = node.data.timeoutMs ?? settings().NODE_TIMEOUT_MS;
+  const timeoutMs = node.data.timeoutMs ?? a.limits.nodeTimeoutMs;
   const spanId = newSpanId();
   const startedAt = new Date();
   let attempt = a.previousAttempts;
@@ -228,7 +230,13 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   }
   const checkpoint = nodeCheckpoint(journal, operation, config);
   // What the record keeps: a value over NODE_OUTPUT_MAX_BYTES keeps its large parts in artifacts (large-values.ts).
-  const storage = { runId, nodeId: node.id, artifacts: a.services.artifacts, memo: journal.offloaded };
+  const storage = {
+    runId,
+    nodeId: node.id,
+    artifacts: a.services.artifacts,
+    memo: journal.offloaded,
+    maxBytes: a.limits.nodeOutputMaxBytes,
+  };
   input = (await storedForm(input, `${operation}.input`, storage)) as typeof input;
 
   attempt += 1;

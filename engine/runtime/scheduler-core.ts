@@ -36,8 +36,9 @@ export class RunState {
   readonly passes = new Map<string, number>();
   readonly scope: TemplateScope;
 
-  constructor(inputs: Record<string, unknown>) {
-    this.scope = { inputs, nodes: {} };
+  /** `maxOutputChars`: what the scope's templates may render to (the run's TEMPLATE_MAX_OUTPUT_CHARS). */
+  constructor(inputs: Record<string, unknown>, maxOutputChars?: number) {
+    this.scope = { inputs, nodes: {}, maxOutputChars };
   }
 
   edgeState(e: GraphEdge): EdgeState {
@@ -314,6 +315,7 @@ export function nodeRunArgs(
     signal: a.signal,
     journal: a.journal,
     services: a.services,
+    limits: a.limits,
     persistWithNext: o.persistWithNext,
     pauseBefore: pausesBefore(a, node),
     breakpointAnswered: breakpointAnswered(a, node),

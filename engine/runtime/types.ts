@@ -7,6 +7,7 @@ import type { Graph } from '../graph/schema';
 import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord, RunDebug } from '../store/types';
 import type { RunJournal } from './run-journal';
+import type { RunLimits } from './run-limits';
 import type { NodeServices } from './run-node';
 
 export interface ExecuteArgs {
@@ -20,7 +21,8 @@ export interface ExecuteArgs {
   /** Stored snapshots: succeeded ones listed in `reuse` are not executed again; attempts continue from them. */
   previous: Map<string, NodeRunRecord>;
   reuse: Set<string>;
-  concurrency?: number;
+  /** The limits the run executes under (the RunManager's): the engine's concurrency, and each node's (runNode). */
+  limits: RunLimits;
   /**
    * The paused node a person just answered, its operation key (where the answer is stored beside its checkpoint)
    * and, on a cycle, the pass it paused in: it runs again in that pass.

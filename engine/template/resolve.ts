@@ -6,10 +6,11 @@
  *
  * Cost: finding refs and rendering are linear in the template plus the output, so rendering stays on the event loop;
  * what can be large is the output (a 1 MB value interpolated 200 times is 200 MB), so an interpolated string longer
- * than TEMPLATE_MAX_OUTPUT_CHARS fails with TEMPLATE_OUTPUT_TOO_LARGE. A template that is exactly one ref passes the
- * value itself along, copying nothing.
+ * than the scope's `maxOutputChars` (TEMPLATE_MAX_OUTPUT_CHARS, which the runtime is given and puts in the scopes it
+ * builds) fails with TEMPLATE_OUTPUT_TOO_LARGE. A template that is exactly one ref passes the value itself along,
+ * copying nothing.
  */
-import { settings } from '../config/settings';
+import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
 
 export type PathSegment = string | number;
@@ -18,6 +19,12 @@ export interface TemplateScope {
   inputs: Record<string, unknown>;
   /** Outputs of upstream nodes by node id: `{ n1: { output, status } }`. */
   nodes: Record<string, { output?: unknown; status?: string } | undefined>;
+  /**
+   * Characters an interpolated string may render to (TEMPLATE_MAX_OUTPUT_CHARS), set by whoever builds the scope (the
+   * runtime, from its limits); unset, the variable's default. Not a value templates can reach: refs read `inputs`
+   * and `nodes` only.
+   */
+  maxOutputChars?: number;
 }
 
 export interface TemplateRef {
@@ -177,7 +184,7 @@ export function renderTemplate(text: string, scope: TemplateScope): unknown {
   const refs = findRefs(text);
   if (refs.length === 0) return text;
   if (refs.length === 1 && refs[0].start === 0 && refs[0].end === text.length) return evalRef(refs[0], scope);
-  const max = settings().TEMPLATE_MAX_OUTPUT_CHARS;
+  const max = scope.maxOutputChars ?? defaultSettings().TEMPLATE_MAX_OUTPUT_CHARS;
   let out = '';
   let last = 0;
   for (const r of refs) {

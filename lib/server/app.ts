@@ -2,6 +2,8 @@
  * Builds the app's services once per process from the environment: the stores (PGlite or PostgreSQL), event bus,
  * node registry, LLM resolver, SSRF-guarded fetch and the run manager. Route handlers call `getApp()`; what it
  * answers is the App type (./app-types.ts).
+ * The composition root: the settings are read here, once, and handed to what is built (./engine-settings.ts); the
+ * engine never reads them itself.
  * Nothing here runs at import time, so `next build` never opens the database.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,6 +30,7 @@ import type { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { KnowledgeService } from '@/engine/knowledge/types';
 import { loadSettings } from '@/engine/config/settings';
 import { appConfigOf, type AppConfig } from './config';
+import { engineSettingsOf } from './engine-settings';
 import { createAgentServices } from './agent/create-agent-services';
 import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge/create-knowledge';
 import { envSecrets } from './credentials/env-secrets';
@@ -47,6 +50,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   // Every variable is validated before anything is opened: a bad value stops start-up with INVALID_CONFIG naming it.
   const settings = loadSettings();
   config ??= appConfigOf(settings);
+  const engine = engineSettingsOf(settings);
   const role = opts.role ?? 'app';
   // Queue mode: the app enqueues runs (BullMQ), worker processes execute them. Needs Redis and PostgreSQL: checked
   // before anything is opened.
@@ -124,7 +128,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       // Used by nodes without being handed to them (the LLM resolver's fallback key): an echo of it is never shown.
       knownSecrets: config.openaiApiKey ? [config.openaiApiKey] : [],
     },
-    executors: { langgraph: createLangGraphExecutor() },
+    executors: { langgraph: createLangGraphExecutor({ loopMaxIterations: engine.loopMaxIterations }) },
+    limits: engine.runs,
     ...queue?.runManagerOptions(),
   });
   agent.attach(runs);
