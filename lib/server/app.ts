@@ -61,6 +61,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: config.databaseSchema,
+    ...engine.stores,
   });
   // Queue workers cannot read the embedded knowledge index (it lives in this process's data folder).
   if (qm && role === 'app' && !config.elasticsearchUrl)

@@ -1,11 +1,15 @@
 /**
  * What the engine is given from the settings. The composition root (createApp, for the app and for every queue worker
- * process) reads the settings once and hands these to the pieces it builds: the run manager and its engines.
+ * process) reads the settings once and hands these to the pieces it builds: the stores, the run manager and its
+ * engines; the knowledge stores get theirs in ./knowledge/create-knowledge.ts.
  */
 import type { Settings } from '@/engine/config/settings';
 import { runLimitsOf, type RunLimits } from '@/engine/runtime/run-limits';
+import type { OpenStoresOptions } from '@/engine/store/app/open-stores';
 
 export interface EngineSettings {
+  /** How the database is opened and committed to, besides where it is (the AppConfig's URL, folder and schema). */
+  stores: Omit<OpenStoresOptions, 'databaseUrl' | 'dataDir' | 'schema'>;
   /** The RunManager's limits. */
   runs: RunLimits;
   /** The state-graph engine's iteration limit for a node on a cycle without its own `data.maxIterations`. */
@@ -15,6 +19,13 @@ export interface EngineSettings {
 /** What the engine is given from the settings `s`, read here once. */
 export function engineSettingsOf(s: Settings): EngineSettings {
   return {
+    stores: {
+      threadSpinMs: s.DB_THREAD_SPIN_MS,
+      poolSize: s.DATABASE_POOL_SIZE,
+      writeThread: s.PG_WRITE_THREAD,
+      migrationsDir: s.PAIFLOW_MIGRATIONS_DIR,
+      syncSnapshotCommits: s.SNAPSHOT_SYNC_COMMIT,
+    },
     runs: runLimitsOf(s),
     loopMaxIterations: s.LOOP_MAX_ITERATIONS,
   };

@@ -1,18 +1,18 @@
 // Guarantees (README "Durability of node snapshots"): on PostgreSQL a node's snapshot commit is an asynchronous
 // commit, while a commit that carries the run's terminal or waiting status is synchronous (and so flushes every
-// snapshot before it); SNAPSHOT_SYNC_COMMIT=1 makes every snapshot synchronous; either way every commit lands. Node
-// commits and the other hot statements on PostgreSQL go through a thread of their own: visible at once, answered
-// with their rows, failures keep the database's error.
+// snapshot before it); SNAPSHOT_SYNC_COMMIT=1 (the store's `syncSnapshotCommits`, which the app gives it:
+// test/config/every-engine-setting-takes-effect-through-the-app.test.ts) makes every snapshot synchronous; either way
+// every commit lands. Node commits and the other hot statements on PostgreSQL go through a thread of their own: visible
+// at once, answered with their rows, failures keep the database's error.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlRunner } from '@/engine/store/prisma/migrator';
-import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { PrismaStore, type PrismaStoreOptions } from '@/engine/store/prisma/prisma-store';
 import { openTestDb, postgresAvailable, TEST_DATABASE_URL, type TestDb } from '../support/databases';
 
 const hasPg = await postgresAvailable();
 let t: TestDb | undefined;
 afterEach(async () => {
-  delete process.env.SNAPSHOT_SYNC_COMMIT;
   await t?.dispose();
   t = undefined;
 });
@@ -22,7 +22,7 @@ afterEach(async () => {
  * our own, and reads the synchronous_commit setting the statement left for its transaction's commit (and whether the
  * store marked the write `last`: the write thread then sleeps at once instead of polling for a next write).
  */
-async function commitSettings(): Promise<string[]> {
+async function commitSettings(opts: PrismaStoreOptions = {}): Promise<string[]> {
   t = await openTestDb('postgres');
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${t.location}` });
   await client.connect();
@@ -47,7 +47,7 @@ async function commitSettings(): Promise<string[]> {
       name.startsWith('paiflow_commit') ? inTx(sql, params) : real.prepared(name, sql, params),
   };
   try {
-    const store = new PrismaStore(t.db.prisma, t.db.kind, spy);
+    const store = new PrismaStore(t.db.prisma, t.db.kind, spy, opts);
     const wf = await store.createWorkflow({
       id: 'wf_durability',
       name: 'd',
@@ -114,8 +114,7 @@ describe.runIf(hasPg)('node snapshot commits on PostgreSQL', () => {
   });
 
   it('SNAPSHOT_SYNC_COMMIT=1 commits node snapshots synchronously too', async () => {
-    process.env.SNAPSHOT_SYNC_COMMIT = '1';
-    expect(await commitSettings()).toEqual(['on', 'on (last)']);
+    expect(await commitSettings({ syncSnapshotCommits: true })).toEqual(['on', 'on (last)']);
   });
 });
 

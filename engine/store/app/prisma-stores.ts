@@ -13,18 +13,19 @@ import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callba
 import type { Database } from '../prisma/database';
 import { PrismaKnowledgeCatalog } from '../prisma/knowledge-catalog';
 import { PrismaMemoryStore } from '../prisma/memory-store';
-import { PrismaStore } from '../prisma/prisma-store';
+import { PrismaStore, type PrismaStoreOptions } from '../prisma/prisma-store';
 import { seedOnce } from '../prisma/seed';
 import { PrismaSkillStore } from '../prisma/skill-store';
 import { PrismaTriggerRepository } from '../prisma/trigger-repository';
 
 const databases = new WeakMap<Stores, Database>();
 
-export function storesOn(db: Database): Stores {
+/** `opts`: how the run store commits (SNAPSHOT_SYNC_COMMIT), as the opener was given it. */
+export function storesOn(db: Database, opts: PrismaStoreOptions = {}): Stores {
   const stores: Stores = {
     kind: db.kind,
     describe: db.describe,
-    runs: new PrismaStore(db.prisma, db.kind, db.sql),
+    runs: new PrismaStore(db.prisma, db.kind, db.sql, opts),
     triggers: new PrismaTriggerRepository(db.prisma, db.sql),
     callbackSecrets: new PrismaCallbackSecretStore(db.prisma),
     workflowNames: new PrismaWorkflowNames(db.prisma),

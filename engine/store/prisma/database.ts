@@ -12,7 +12,7 @@ import { PrismaClient } from './generated/client';
 import { migrate, type SqlRunner, type SqlTx } from './migrator';
 import { RemotePGlite } from './pglite-remote';
 import { spinMsFor, ThreadClient, threadError } from './thread-client';
-import { settings } from '../../config/settings';
+import { defaultSettings } from '../../config/settings';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -26,14 +26,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * What the opener is given (the app's from its settings, lib/server/engine-settings.ts); anything unset is the
+ * variable's default.
+ */
 export interface OpenOptions {
   databaseUrl?: string;
+  /** The embedded database's folder (DATA_DIR, default ./data). */
   dataDir?: string;
-  /** How long a database thread polls for its next request (default DB_THREAD_SPIN_MS, 1 ms; 0 → never). */
+  /** How long a database thread polls for its next request (DB_THREAD_SPIN_MS, default 1 ms; 0 → never). */
   threadSpinMs?: number;
   /** PostgreSQL schema to use (tests give each run its own). Created if missing. */
   schema?: string;
+  /** The migration SQL's folder (PAIFLOW_MIGRATIONS_DIR, default PaiFlow's own). */
   migrationsDir?: string;
+  /** Connections in each PostgreSQL pool (DATABASE_POOL_SIZE, default 10). */
+  poolSize?: number;
+  /** PostgreSQL's hot statements go through a thread of their own (PG_WRITE_THREAD, default on). */
+  writeThread?: boolean;
 }
 
 function takeLock(dir: string): () => void {
@@ -53,9 +63,10 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   const schema = opts.schema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema))
     throw new PaiError('INVALID_SCHEMA', `invalid schema name ${schema}`);
+  const poolSize = opts.poolSize ?? defaultSettings().DATABASE_POOL_SIZE;
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
-    max: settings().DATABASE_POOL_SIZE,
+    max: poolSize,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('error', () => {
@@ -66,12 +77,12 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
   // where there is a core for it (pg-write-worker.mjs). A database error keeps pg's class and its fields.
   const spinMs = spinMsFor(opts.threadSpinMs);
   const writer =
-    spinMs > 0 && settings().PG_WRITE_THREAD
+    spinMs > 0 && (opts.writeThread ?? defaultSettings().PG_WRITE_THREAD)
       ? await ThreadClient.start(
           'pg-write-worker.mjs',
           {
             connectionString: opts.databaseUrl,
-            max: settings().DATABASE_POOL_SIZE,
+            max: poolSize,
             options: schema ? `-c search_path=${schema}` : undefined,
             spinMs,
           },
@@ -139,7 +150,7 @@ async function openPostgres(opts: OpenOptions): Promise<Database> {
 }
 
 async function openPglite(opts: OpenOptions): Promise<Database> {
-  const dataDir = path.resolve(opts.dataDir ?? settings().DATA_DIR);
+  const dataDir = path.resolve(opts.dataDir ?? defaultSettings().DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const release = takeLock(dataDir);
   let pglite: RemotePGlite | undefined;

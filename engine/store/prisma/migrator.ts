@@ -9,7 +9,6 @@ import path from 'node:path';
 import { PaiError } from '../../errors';
 import { fromAppRoot } from '../../config/app-root';
 import { MIGRATIONS_FOLDER } from '../../config/migrations-folder';
-import { settings } from '../../config/settings';
 
 export interface SqlTx {
   exec(sql: string): Promise<void>;
@@ -32,8 +31,9 @@ export interface SqlRunner extends SqlTx {
 
 const LOCK_KEY = 727_071_001;
 
+/** PaiFlow's own migrations folder; an opener given another (PAIFLOW_MIGRATIONS_DIR, a test's) passes it to migrate. */
 export function defaultMigrationsDir(): string {
-  return settings().PAIFLOW_MIGRATIONS_DIR ?? fromAppRoot(...MIGRATIONS_FOLDER);
+  return fromAppRoot(...MIGRATIONS_FOLDER);
 }
 
 export async function migrate(db: SqlRunner, dir = defaultMigrationsDir()): Promise<string[]> {

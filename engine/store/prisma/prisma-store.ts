@@ -28,7 +28,11 @@ import {
 
 import { pgJson, pgSafe, runPatchData, toEvent, toNodeRun, toRun } from './rows';
 import { PrismaWorkflowStore } from './workflow-store';
-import { settings } from '../../config/settings';
+
+export interface PrismaStoreOptions {
+  /** Commit node snapshots on PostgreSQL synchronously too (SNAPSHOT_SYNC_COMMIT, default off). */
+  syncSnapshotCommits?: boolean;
+}
 
 export class PrismaStore extends PrismaWorkflowStore implements AppStore {
   /** Node snapshots as asynchronous commits (PostgreSQL; the embedded database always writes through). */
@@ -39,9 +43,10 @@ export class PrismaStore extends PrismaWorkflowStore implements AppStore {
     prisma: PrismaClient,
     readonly kind: string,
     sql?: SqlRunner,
+    opts: PrismaStoreOptions = {},
   ) {
     super(prisma, sql);
-    this.asyncSnapshots = kind === 'postgres' && !settings().SNAPSHOT_SYNC_COMMIT;
+    this.asyncSnapshots = kind === 'postgres' && !opts.syncSnapshotCommits;
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────

@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { existingAppFile } from '../../config/app-root';
 import { Worker } from 'node:worker_threads';
-import { settings } from '../../config/settings';
+import { defaultSettings } from '../../config/settings';
 
 type Answer = { id: number; result?: unknown; error?: Record<string, unknown> };
 
@@ -20,9 +20,12 @@ function workerPath(workerFile: WorkerFile): string {
   return existingAppFile('engine', 'store', 'prisma', workerFile);
 }
 
-/** How long a thread polls for its next request (thread-serve.mjs): only where it has a core of its own. */
+/**
+ * How long a thread polls for its next request (thread-serve.mjs): only where it has a core of its own. `requested`:
+ * what the opener was given (DB_THREAD_SPIN_MS); unset, the variable's default.
+ */
 export function spinMsFor(requested?: number): number {
-  return availableParallelism() > 1 ? (requested ?? settings().DB_THREAD_SPIN_MS) : 0;
+  return availableParallelism() > 1 ? (requested ?? defaultSettings().DB_THREAD_SPIN_MS) : 0;
 }
 
 export class ThreadClient {
