@@ -17,7 +17,7 @@
  * still indexed with their vector here — the mapping has no field for the mark yet.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { settings } from '../config/settings';
+import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
 import { bulkError, errorType, esError, isLicenceError, isResponseError, reasonOf } from './elasticsearch-errors';
 import {
@@ -79,7 +79,7 @@ export interface ElasticsearchStoreOptions {
   bulkSize?: number;
   /** For admins' /api/health details; default the client's first node host. */
   label?: string;
-  /** How new indexes tokenize CJK text; default KNOWLEDGE_ES_CJK_ANALYZER (`cjk`). */
+  /** How new indexes tokenize CJK text (KNOWLEDGE_ES_CJK_ANALYZER); default `cjk`. */
   cjkAnalyzer?: CjkAnalyzer;
 }
 
@@ -110,7 +110,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
     this.bulkSize = opts.bulkSize ?? 500;
-    this.cjkAnalyzer = opts.cjkAnalyzer ?? settings().KNOWLEDGE_ES_CJK_ANALYZER;
+    this.cjkAnalyzer = opts.cjkAnalyzer ?? defaultSettings().KNOWLEDGE_ES_CJK_ANALYZER;
     let host = 'elasticsearch';
     try {
       // A test double may have no connection pool: hence the optional chain on every step.

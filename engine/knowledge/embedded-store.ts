@@ -24,12 +24,15 @@ const KB_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 export interface EmbeddedStoreOptions {
   dir: string;
   fusion?: Partial<FusionOptions>;
+  /** Candidate rows up to which kNN scans exactly (KNOWLEDGE_EXACT_KNN_LIMIT; unset, its default). */
+  exactKnnLimit?: number;
 }
 
 export class EmbeddedKnowledgeStore implements KnowledgeStore {
   readonly kind = 'embedded';
   private readonly dir: string;
   private readonly fusion: FusionOptions;
+  private readonly exactKnnLimit?: number;
   private indexes = new Map<string, Promise<KbIndex | null>>();
   private chains = new Map<string, Promise<unknown>>();
   private readonly releaseLock: () => void;
@@ -37,6 +40,7 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   constructor(opts: EmbeddedStoreOptions) {
     this.dir = path.resolve(opts.dir);
     this.fusion = { ...DEFAULT_FUSION, ...opts.fusion };
+    this.exactKnnLimit = opts.exactKnnLimit;
     mkdirSync(this.dir, { recursive: true });
     this.releaseLock = takeLockFile(
       path.join(this.dir, 'paiflow-knowledge.lock'),
@@ -125,7 +129,7 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
   }
 
   async search(q: StoreQuery): Promise<StoreHit[]> {
-    return (await this.required(q.kbId)).search(q, this.fusion);
+    return (await this.required(q.kbId)).search(q, this.fusion, this.exactKnnLimit);
   }
 
   async uncoveredCount(kbId: string): Promise<number> {

@@ -3,11 +3,13 @@
  * in, the default and what older indexes have), or the smartcn, IK or ICU plugin's segmenter — with the English part
  * of the analyzer unchanged in every choice; the choice is recorded in the mapping's _meta; an index created with
  * another analyzer (or before the setting existed) is still accepted; a cluster without the plugin gets an error that
- * names the plugin and the setting; a misspelt value stops start-up. Asserted body by body with the real client.
+ * names the plugin and the setting; a misspelt value stops start-up. Asserted body by body with the real client, on
+ * a store given the analyzer (as the app gives it the setting:
+ * test/config/every-engine-setting-takes-effect-through-the-app.test.ts).
  */
 import { createRequire } from 'node:module';
 import { Client } from '@elastic/elasticsearch';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/engine/config/settings';
 import { ENGLISH_STOP_LIST } from '@/engine/knowledge/analyzer';
 import { CJK_ANALYZERS, ElasticsearchKnowledgeStore, indexDefinition } from '@/engine/knowledge/elasticsearch-store';
@@ -24,10 +26,6 @@ beforeEach(() => {
   fake = new FakeElasticsearch({ plugins: ['analysis-smartcn', 'analysis-ik', 'analysis-icu'] });
   client = new Client({ node: 'http://fake-es.test:9200', Connection: fake.connection() });
 });
-afterEach(() => {
-  delete process.env.KNOWLEDGE_ES_CJK_ANALYZER;
-});
-
 const created = () => fake.requests.find((r) => r.method === 'PUT' && r.path === `/${INDEX}`)?.body;
 
 describe('the CJK analyzer of new indexes', () => {
@@ -46,8 +44,7 @@ describe('the CJK analyzer of new indexes', () => {
     ['ik_smart', 'ik_smart', ['cjk_width', ...ENGLISH]],
     ['icu', 'icu_tokenizer', ['cjk_width', ...ENGLISH]],
   ] as const)('KNOWLEDGE_ES_CJK_ANALYZER=%s segments words with %s', async (choice, tokenizer, filter) => {
-    process.env.KNOWLEDGE_ES_CJK_ANALYZER = choice;
-    await new ElasticsearchKnowledgeStore({ client }).ensureIndex({ kbId: KB, dimension: 4 });
+    await new ElasticsearchKnowledgeStore({ client, cjkAnalyzer: choice }).ensureIndex({ kbId: KB, dimension: 4 });
     const body = created();
     expect(body.settings.analysis).toEqual({
       filter: {

@@ -278,7 +278,8 @@ export class KbIndex {
     for (const kind of DATA_KINDS) await rm(this.file(kind, oldGen), { force: true });
   }
 
-  search(q: StoreQuery, fusionDefaults: FusionOptions = DEFAULT_FUSION): StoreHit[] {
+  /** `exactLimit`: candidate rows up to which kNN scans exactly (KNOWLEDGE_EXACT_KNN_LIMIT; default its default). */
+  search(q: StoreQuery, fusionDefaults: FusionOptions = DEFAULT_FUSION, exactLimit?: number): StoreHit[] {
     const view: IndexView = {
       dimension: this.manifest.dimension,
       rows: this.manifest.slots,
@@ -292,6 +293,6 @@ export class KbIndex {
       bm25: this.bm25,
       codes: this.codes,
     };
-    return searchIndex(view, q, fusionDefaults);
+    return searchIndex(view, q, fusionDefaults, exactLimit);
   }
 }

@@ -8,7 +8,7 @@ import { PaiError } from '../../errors';
 import type { ChunkMeta, FusionOptions, StoreHit, StoreQuery } from '../types';
 import type { Bm25Index } from './bm25-index';
 import { TopK } from './top-k';
-import { BinaryCodes, dot, exactLimit, knnSearch } from './vector-search';
+import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
 
 /** A chunk as kept in memory and on disk; `uncovered` only when the embedder does not cover it. */
 export type StoredChunk = ChunkMeta & { uncovered?: true };
@@ -46,15 +46,15 @@ export function normalise(v: ArrayLike<number>, dim: number): Float32Array {
   return out;
 }
 
-/** kNN (exact up to exactLimit() rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
+/** kNN (exact up to `limit` rows, else binary-code prefilter + exact re-rank); knnScore = (1 + cos) / 2. */
 function knn(
   ix: IndexView,
   q: Float32Array,
   k: number,
   filter: ((slot: number) => boolean) | undefined,
   only: number[] | undefined,
+  limit: number,
 ): Array<{ slot: number; score: number }> {
-  const limit = exactLimit();
   return knnSearch({
     q,
     vectors: ix.vectors,
@@ -96,7 +96,13 @@ function queryVector(ix: IndexView, q: StoreQuery): Float32Array {
   return normalise(q.vector, ix.dimension);
 }
 
-export function searchIndex(ix: IndexView, q: StoreQuery, fusionDefaults: FusionOptions): StoreHit[] {
+/** `exactLimit`: candidate rows up to which kNN scans exactly (KNOWLEDGE_EXACT_KNN_LIMIT, the store's). */
+export function searchIndex(
+  ix: IndexView,
+  q: StoreQuery,
+  fusionDefaults: FusionOptions,
+  exactLimit: number = EXACT_LIMIT,
+): StoreHit[] {
   const topK = Math.max(0, Math.floor(q.topK));
   if (topK === 0 || ix.liveCount === 0) return [];
   const fusion = { ...fusionDefaults, ...q.fusion };
@@ -109,12 +115,12 @@ export function searchIndex(ix: IndexView, q: StoreQuery, fusionDefaults: Fusion
   if (only) {
     onlySlots = [];
     for (const d of only) for (const s of ix.docSlots.get(d) ?? []) onlySlots.push(s);
-    if (onlySlots.length > exactLimit()) onlySlots = undefined;
+    if (onlySlots.length > exactLimit) onlySlots = undefined;
   }
   const qv = q.mode === 'bm25' ? undefined : queryVector(ix, q);
 
   if (qv && q.mode === 'vector')
-    return knn(ix, qv, topK, filter, onlySlots).map((h) => hit(ix, h.slot, h.score, null, h.score));
+    return knn(ix, qv, topK, filter, onlySlots, exactLimit).map((h) => hit(ix, h.slot, h.score, null, h.score));
 
   const bm = ix.bm25.score(q.text, accept);
   try {
@@ -127,7 +133,7 @@ export function searchIndex(ix: IndexView, q: StoreQuery, fusionDefaults: Fusion
       return top.sorted().map((h) => hit(ix, h.slot, h.score, h.score, null));
     }
     const window = topK * fusion.numCandidatesFactor;
-    const near = knn(ix, qv, window, filter, onlySlots);
+    const near = knn(ix, qv, window, filter, onlySlots, exactLimit);
     if (fusion.method === 'rescore') {
       const top = new TopK(topK);
       const byslot = new Map<number, number>();

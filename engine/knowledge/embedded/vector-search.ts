@@ -1,24 +1,22 @@
 /**
  * Cosine kNN over unit vectors stored row by row in one Float32Array.
  *
- * Up to exactLimit() candidate rows (KNOWLEDGE_EXACT_KNN_LIMIT) the scan is exact (a dot product per row). Beyond
- * that, plain JS does about half a GFLOP/s, so a full 512-d scan of 100k rows costs ~100 ms; instead each row also
- * gets a 1-bit-per-dimension code (the sign of the row minus the mean vector, the idea behind binary quantization in
- * Lucene/Elasticsearch BBQ), the Hamming distance to the query's code picks `max(2000, 10·k)` candidates, and only
- * those are scored exactly. On the bench's structured vectors the recall@5 against the exact scan and the latency are
- * printed by bench/knowledge.bench.ts. Codes are built lazily, on the first approximate query, and rebuilt when the
- * index has doubled since the mean was taken.
+ * Up to `exactLimit` candidate rows (KNOWLEDGE_EXACT_KNN_LIMIT, which the store is given) the scan is exact (a dot
+ * product per row). Beyond that, plain JS does about half a GFLOP/s, so a full 512-d scan of 100k rows costs ~100 ms;
+ * instead each row also gets a 1-bit-per-dimension code (the sign of the row minus the mean vector, the idea behind
+ * binary quantization in Lucene/Elasticsearch BBQ), the Hamming distance to the query's code picks
+ * `max(2000, 10·k)` candidates, and only those are scored exactly. On the bench's structured vectors the recall@5
+ * against the exact scan and the latency are printed by bench/knowledge.bench.ts. Codes are built lazily, on the
+ * first approximate query, and rebuilt when the index has doubled since the mean was taken.
  */
-import { DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT, settings } from '../../config/settings';
+import { DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT } from '../../config/settings';
 import { TopK } from './top-k';
 
-/** The default of KNOWLEDGE_EXACT_KNN_LIMIT (bench/knowledge.bench.ts reads it); the limit in force: exactLimit(). */
+/**
+ * The default of KNOWLEDGE_EXACT_KNN_LIMIT (bench/knowledge.bench.ts reads it); the limit in force is the embedded
+ * store's `exactKnnLimit`, which the app gives it from its settings.
+ */
 export const EXACT_LIMIT = DEFAULT_KNOWLEDGE_EXACT_KNN_LIMIT;
-
-/** Candidate rows up to which the scan is exact (KNOWLEDGE_EXACT_KNN_LIMIT). */
-export function exactLimit(): number {
-  return settings().KNOWLEDGE_EXACT_KNN_LIMIT;
-}
 
 /** Rows re-ranked exactly after the binary-code prefilter: max(CANDIDATES_MIN, 10 × k). */
 const CANDIDATES_MIN = 2000;
@@ -156,7 +154,7 @@ export function knnSearch(args: {
   const dim = q.length;
   const top = new TopK(k);
   let scan: number[] | null = args.only ?? null;
-  const limit = args.exactLimit ?? exactLimit();
+  const limit = args.exactLimit ?? EXACT_LIMIT;
   if (!scan && rows > limit) {
     args.codes.ensure(vectors, rows, args.alive);
     scan = args.codes.candidates(q, rows, Math.max(CANDIDATES_MIN, 10 * k), alive, filter);

@@ -2,7 +2,8 @@
  * Wires the knowledge service from the environment: Elasticsearch when ELASTICSEARCH_URL is set (optional
  * ELASTICSEARCH_API_KEY, ELASTICSEARCH_INDEX_PREFIX), else the embedded hybrid index under DATA_DIR/knowledge;
  * embeddings from the KB's recorded model (use-lite offline, or openai:<model> with OPENAI_API_KEY; EMBEDDING_MODEL
- * sets the default for new KBs); KNOWLEDGE_FUSION = rescore | rrf picks the hybrid fusion.
+ * sets the default for new KBs); KNOWLEDGE_FUSION = rescore | rrf picks the hybrid fusion; KNOWLEDGE_ES_CJK_ANALYZER
+ * and KNOWLEDGE_EXACT_KNN_LIMIT are handed to the store.
  * Documents left half-indexed by a previous process are marked failed at start-up.
  */
 import path from 'node:path';
@@ -18,10 +19,15 @@ import type { Stores } from '@/engine/store/app/stores';
 import type { AppConfig } from '../config';
 import type { CredentialVault } from '../credentials/credentials';
 
-/** The settings knowledge is wired from, besides the AppConfig. */
+/** The settings knowledge is wired from, besides the AppConfig: the stores are given theirs here. */
 export type KnowledgeSettings = Pick<
   Settings,
-  'KNOWLEDGE_FUSION' | 'ELASTICSEARCH_API_KEY' | 'ELASTICSEARCH_INDEX_PREFIX' | 'EMBEDDING_MODEL'
+  | 'KNOWLEDGE_FUSION'
+  | 'ELASTICSEARCH_API_KEY'
+  | 'ELASTICSEARCH_INDEX_PREFIX'
+  | 'EMBEDDING_MODEL'
+  | 'KNOWLEDGE_ES_CJK_ANALYZER'
+  | 'KNOWLEDGE_EXACT_KNN_LIMIT'
 >;
 
 export async function createKnowledgeStore(
@@ -43,6 +49,7 @@ export async function createKnowledgeStore(
       client,
       indexPrefix: s.ELASTICSEARCH_INDEX_PREFIX,
       fusion,
+      cjkAnalyzer: s.KNOWLEDGE_ES_CJK_ANALYZER,
     });
     // Start-up check: an unsupported version or a missing analyzer plugin refuses to start, naming it; a server
     // that is down now is checked again before the first index check or search.
@@ -51,7 +58,11 @@ export async function createKnowledgeStore(
     });
     return store;
   }
-  return new EmbeddedKnowledgeStore({ dir: path.join(config.dataDir, 'knowledge'), fusion });
+  return new EmbeddedKnowledgeStore({
+    dir: path.join(config.dataDir, 'knowledge'),
+    fusion,
+    exactKnnLimit: s.KNOWLEDGE_EXACT_KNN_LIMIT,
+  });
 }
 
 /**
