@@ -1,10 +1,12 @@
 /**
- * Limits on CPU- and memory-heavy work (regexes, rendered templates, documents), from the settings (their variables
- * and defaults are in engine/config/variables.ts and the README's configuration table). Read on each use (a handful
- * of lookups, microseconds), so a test's change applies to the next document or run; the worker pools read theirs
- * when they start a thread.
+ * Limits on CPU- and memory-heavy work (regexes, rendered templates, documents): their variables and defaults are in
+ * engine/config/variables.ts and the README's configuration table. The CPU pools are one set per process, and so are
+ * their limits: the composition root (lib/server/app.ts) gives them with useCpuLimits(), as a function of its
+ * settings that is read on each use (a handful of lookups, microseconds), so a test's change applies to the next
+ * document or run; the worker pools read theirs when they start a thread. Until it does (a test or bench building
+ * engine pieces directly), the limits are the variables' defaults.
  */
-import { settings, type Settings } from '../config/settings';
+import { defaultSettings, type Settings } from '../config/settings';
 
 export interface CpuLimits {
   /** Characters in a regex pattern. */
@@ -35,8 +37,20 @@ export interface CpuLimits {
   threads: number;
 }
 
-/** The limits in force (engine/config/settings.ts); read on each use, so the next document or run gets a change. */
-export function cpuLimits(s: Settings = settings()): CpuLimits {
+/** Where the limits in force come from: one per process, also across Next.js dev hot reloads (like the pools). */
+const g = globalThis as unknown as { __paiflowCpuLimits?: () => CpuLimits };
+
+/** Makes `source` the limits in force in this process (read on each use); `undefined`: the defaults again. */
+export function useCpuLimits(source: (() => CpuLimits) | undefined): void {
+  g.__paiflowCpuLimits = source;
+}
+
+/**
+ * The limits of the settings `s`; without `s`, the limits in force (useCpuLimits'), read on each use so the next
+ * document or run gets a change.
+ */
+export function cpuLimits(s?: Settings): CpuLimits {
+  if (!s) return g.__paiflowCpuLimits?.() ?? cpuLimits(defaultSettings());
   return {
     regexMaxPatternLength: s.REGEX_MAX_PATTERN_LENGTH,
     regexMaxRepeat: s.REGEX_MAX_REPEAT,

@@ -2,7 +2,7 @@
  * Queue-mode settings (their variables are in engine/config/variables.ts and the README). Queue mode is on when
  * REDIS_URL is set and QUEUE_MODE=1 or WORKERS=n>0; a worker process (scripts/worker.ts) always runs in it.
  */
-import { settings, type Settings } from '../config/settings';
+import type { Settings } from '../config/settings';
 
 export interface QueueConfig {
   /** Queue mode requested (QUEUE_MODE=1 or WORKERS>0). */
@@ -39,7 +39,8 @@ export interface QueueConfig {
   shutdownGraceMs: number;
 }
 
-export function readQueueConfig(s: Settings = settings()): QueueConfig {
+/** The queue config of the settings `s` (the composition root's: lib/server/app.ts). */
+export function readQueueConfig(s: Settings): QueueConfig {
   return {
     enabled: s.QUEUE_MODE || s.WORKERS > 0,
     workers: s.WORKERS,

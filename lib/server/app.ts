@@ -15,6 +15,7 @@ import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { closeCpuPools } from '@/engine/cpu/pool';
+import { useCpuLimits } from '@/engine/cpu/limits';
 import { createArtifacts } from '@/engine/artifacts/create-artifacts';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
@@ -51,6 +52,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   const settings = loadSettings();
   config ??= appConfigOf(settings);
   const engine = engineSettingsOf(settings);
+  // The CPU pools are one set per process: so are their limits (regexes, templates, documents, embeddings).
+  useCpuLimits(engine.cpuLimits);
   const role = opts.role ?? 'app';
   // Queue mode: the app enqueues runs (BullMQ), worker processes execute them. Needs Redis and PostgreSQL: checked
   // before anything is opened.

@@ -1,9 +1,12 @@
 /**
  * What the engine is given from the settings. The composition root (createApp, for the app and for every queue worker
  * process) reads the settings once and hands these to the pieces it builds: the stores, the run manager and its
- * engines; the knowledge stores get theirs in ./knowledge/create-knowledge.ts.
+ * engines, the CPU pools; the knowledge stores get theirs in ./knowledge/create-knowledge.ts. Engine code outside
+ * engine/config never reads the settings itself
+ * (test/architecture/the-engine-is-given-its-settings-and-never-reads-them.test.ts).
  */
 import type { Settings } from '@/engine/config/settings';
+import { cpuLimits, type CpuLimits } from '@/engine/cpu/limits';
 import { runLimitsOf, type RunLimits } from '@/engine/runtime/run-limits';
 import type { OpenStoresOptions } from '@/engine/store/app/open-stores';
 
@@ -14,9 +17,14 @@ export interface EngineSettings {
   runs: RunLimits;
   /** The state-graph engine's iteration limit for a node on a cycle without its own `data.maxIterations`. */
   loopMaxIterations: number;
+  /**
+   * The CPU pools' limits (regexes, templates, documents, embeddings), read from `s` on each use: with the settings
+   * loadSettings() answers, a change to the environment reaches the next document or run, as it always did.
+   */
+  cpuLimits: () => CpuLimits;
 }
 
-/** What the engine is given from the settings `s`, read here once. */
+/** What the engine is given from the settings `s`: everything but the CPU limits is read here, once. */
 export function engineSettingsOf(s: Settings): EngineSettings {
   return {
     stores: {
@@ -28,5 +36,6 @@ export function engineSettingsOf(s: Settings): EngineSettings {
     },
     runs: runLimitsOf(s),
     loopMaxIterations: s.LOOP_MAX_ITERATIONS,
+    cpuLimits: () => cpuLimits(s),
   };
 }

@@ -7,6 +7,8 @@
  * by the order of events, not by timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSettings } from '@/engine/config/settings';
+import { cpuLimits, useCpuLimits } from '@/engine/cpu/limits';
 import { closeCpuPools } from '@/engine/cpu/pool';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventOf, finishedCode, runCode, startCode } from '@/test/nodes/code-node-support';
@@ -18,8 +20,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await closeCpuPools();
-  delete process.env.CPU_WORKER_THREADS;
+  useCpuLimits(undefined);
 });
+
+/** The Code nodes' threads from now on (CPU_WORKER_THREADS, as the app would give it); the pools start again. */
+async function codeThreads(n: number) {
+  await closeCpuPools();
+  const limits = cpuLimits(parseSettings({ CPU_WORKER_THREADS: String(n) }));
+  useCpuLimits(() => limits);
+}
 
 const LOOP = 'function main() { while (true) {} }';
 const QUICK = 'function main(input) { return { doubled: input.n * 2 }; }';
@@ -33,8 +42,7 @@ const started = (h: Harness, runId: string) => eventOf(h, runId, (e) => e.type =
 
 describe('a Code node in a worker thread', () => {
   it('leaves the event loop and other Code nodes running while it loops', async () => {
-    await closeCpuPools();
-    process.env.CPU_WORKER_THREADS = '2'; // a second thread for the other run's Code node
+    await codeThreads(2); // a second thread for the other run's Code node
     const loop = await startCode(h, { code: LOOP, timeoutMs: 30_000 });
     await started(h, loop);
 
@@ -54,8 +62,7 @@ describe('a Code node in a worker thread', () => {
   });
 
   it('replaces the thread of a run cancelled mid-loop: the next Code node runs on its one thread', async () => {
-    await closeCpuPools();
-    process.env.CPU_WORKER_THREADS = '1';
+    await codeThreads(1);
     const loop = await startCode(h, { code: LOOP, timeoutMs: 30_000 });
     await started(h, loop);
     const next = await startCode(h, { code: QUICK, inputs: { n: 1 } }); // waits for the only thread
@@ -68,8 +75,7 @@ describe('a Code node in a worker thread', () => {
   }, 20_000);
 
   it('ends a thread stuck past the sandbox deadline (CODE_TIMEOUT); the Code node queued behind it runs', async () => {
-    await closeCpuPools();
-    process.env.CPU_WORKER_THREADS = '1';
+    await codeThreads(1);
     const stuck = await startCode(h, { code: STUCK, timeoutMs: 1000 });
     await started(h, stuck);
     const next = await startCode(h, { code: QUICK, inputs: { n: 5 } });
