@@ -1,7 +1,8 @@
 /**
  * Every environment variable PaiFlow reads, with its kind, default, range and meaning (docs/configuration.md is
- * generated from this list: `npm run docs`, checked by test/config/every-environment-variable-is-documented.test.ts). Defaults and
- * accepted spellings are the ones the code had before it was gathered here.
+ * generated from this list by `npm run docs`, and checked by
+ * test/config/every-environment-variable-is-documented.test.ts). Defaults and accepted spellings are the ones the code
+ * had before it was gathered here.
  *
  * Not listed, because PaiFlow itself does not read them:
  * - test and benchmark settings: TEST_DATABASE_URL, TEST_REDIS_URL, BENCH_*, PROBE_COUNTER_FILE, CRASH_ENGINE (read by

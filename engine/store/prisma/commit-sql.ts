@@ -56,7 +56,8 @@ export const COMMIT_SQL = commitSql(false);
 export const COMMIT_WITH_RUN_SQL = commitSql(true);
 /**
  * PostgreSQL: a node snapshot's commit is an asynchronous commit — `set_config(…, true)` lasts for the statement's
- * own transaction. See docs/architecture.md "Durability of node snapshots"; SNAPSHOT_SYNC_COMMIT=1 keeps every commit synchronous.
+ * own transaction. See docs/architecture.md "Durability of node snapshots"; SNAPSHOT_SYNC_COMMIT=1 keeps every
+ * commit synchronous.
  */
 export const COMMIT_ASYNC_SQL = commitSql(false, true);
 /** The same three statements for commits that carry node checkpoints (always synchronous: they guard effects). */
