@@ -1,7 +1,8 @@
 /**
- * PaiFlow's configuration in one place: every environment variable it reads (./variables.ts, with the README's table
- * checked against that list) parsed and validated into typed `Settings`. Code reads `settings().NAME`, never
- * `process.env` (test/config/every-environment-variable-is-documented.test.ts keeps it so).
+ * PaiFlow's configuration in one place: every environment variable it reads (./variables.ts, from which
+ * docs/configuration.md is generated) parsed and validated into typed `Settings`. The composition root reads
+ * `settings().NAME` and passes values to the engine, which never reads them itself; no code reads `process.env`
+ * (test/config/every-environment-variable-is-documented.test.ts and test/architecture keep it so).
  *
  * - `loadSettings()` validates every variable at once; createApp() and the worker entry call it first, so a bad value
  *   stops start-up with INVALID_CONFIG naming the variable, the value's problem and the form expected.

@@ -1,6 +1,6 @@
 /**
  * Limits on CPU- and memory-heavy work (regexes, rendered templates, documents): their variables and defaults are in
- * engine/config/variables.ts and the README's configuration table. The CPU pools are one set per process, and so are
+ * engine/config/variables.ts and docs/configuration.md. The CPU pools are one set per process, and so are
  * their limits: the composition root (lib/server/app.ts) gives them with useCpuLimits(), as a function of its
  * settings that is read on each use (a handful of lookups, microseconds), so a test's change applies to the next
  * document or run; the worker pools read theirs when they start a thread. Until it does (a test or bench building

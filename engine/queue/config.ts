@@ -1,6 +1,6 @@
 /**
- * Queue-mode settings (their variables are in engine/config/variables.ts and the README). Queue mode is on when
- * REDIS_URL is set and QUEUE_MODE=1 or WORKERS=n>0; a worker process (scripts/worker.ts) always runs in it.
+ * Queue-mode settings (their variables are in engine/config/variables.ts and docs/configuration.md). Queue mode is
+ * on when REDIS_URL is set and QUEUE_MODE=1 or WORKERS=n>0; a worker process (scripts/worker.ts) always runs in it.
  */
 import type { Settings } from '../config/settings';
 
