@@ -6,6 +6,7 @@
 import { PaiError } from '../errors';
 import type { GraphNode } from '../graph/schema';
 import type { NodeRegistry } from '../node-kit/registry';
+import type { RunStore } from '../store/types';
 import { acceptBreakpointAnswer } from './breakpoints';
 
 /** Who answered a paused run (the trace records it). */
@@ -41,4 +42,37 @@ export function pauseAnswer(
     by: by ?? null,
     at: new Date().toISOString(),
   };
+}
+
+/** The pause a waiting run waits on, from its `run.waiting` event: what it asked, where the answer goes, its pass. */
+export interface WaitedPause {
+  /** The `run.waiting` event's data (the prompt), if the event is found. */
+  event?: Record<string, unknown>;
+  /** The node's operation key: its checkpoint's, where the answer is stored. */
+  nodeKey: string;
+  /** On a cycle: the pass the node paused in. */
+  pass?: number;
+}
+
+/** The pause run `runId` waits on, which must be `nodeId`'s (else WRONG_NODE). */
+export async function pauseWaitedOn(store: RunStore, runId: string, nodeId: string): Promise<WaitedPause> {
+  const events = await store.getEvents(runId, Math.max(0, (await store.maxSeq(runId)) - 50));
+  const waiting = [...events].reverse().find((e) => e.type === 'run.waiting');
+  const waitingNode = waiting?.data.nodeId as string | undefined;
+  if (waitingNode && waitingNode !== nodeId)
+    throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, {
+      path: 'nodeId',
+    });
+  const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
+  return { event: waiting?.data, nodeKey, ...passOf(waiting?.data, nodeId, nodeKey) };
+}
+
+/**
+ * The loop pass a paused node waits in. Events written before the pass was recorded name it only in the operation
+ * key (`<nodeId>:<pass>`), which is read for them.
+ */
+function passOf(data: Record<string, unknown> | undefined, nodeId: string, nodeKey: string): { pass?: number } {
+  if (typeof data?.pass === 'number') return { pass: data.pass };
+  const legacy = nodeKey.startsWith(`${nodeId}:`) ? Number(nodeKey.slice(nodeId.length + 1)) : NaN;
+  return Number.isInteger(legacy) && legacy > 0 ? { pass: legacy } : {};
 }

@@ -1,7 +1,7 @@
 /**
  * Owns run lifecycles in this process: start, resume, cancel, heartbeats and crash recovery.
  * Status changes use compare-and-set on the stored status, so two resumes (or a resume racing a running run)
- * cannot both win: the loser gets 409.
+ * cannot both win: the loser gets RUN_ACTIVE.
  */
 import { randomUUID } from 'node:crypto';
 import { PaiError, WorkflowInvalidError } from '../errors';
@@ -25,7 +25,8 @@ import {
 } from '../store/types';
 import { executeDag } from './dag-executor';
 import type { ExecuteArgs, ExecuteResult } from './types';
-import { pauseAnswer, type AnswerAuthor } from './answers';
+import { pauseAnswer, pauseWaitedOn, type AnswerAuthor } from './answers';
+import { markInterrupted } from './recover-runs';
 import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
@@ -388,48 +389,10 @@ export class RunManager {
    * staleBefore = now.
    */
   async recover(staleBefore = new Date(Date.now() - this.staleMs), onlyRunId?: string): Promise<string[]> {
-    const stale = (await this.o.store.findStaleRuns(staleBefore)).filter((r) => !onlyRunId || r.id === onlyRunId);
-    const done: string[] = [];
-    for (const run of stale) {
-      if (this.active.has(run.id)) continue;
-      // The status, the failed node records and run.interrupted land in one transaction: a reader never sees the
-      // run interrupted with a node still running, and a crash here leaves the run as it was, to be marked again.
-      const written = await this.o.store.transition(
-        run.id,
-        [run.status],
-        {
-          status: 'interrupted',
-          finishedAt: new Date().toISOString(),
-          error: {
-            code: 'INTERRUPTED',
-            message: 'the process running this run stopped before it finished; resume it to continue',
-          },
-        },
-        ({ nodes, maxSeq }) => ({
-          nodes: nodes
-            .filter((n) => n.status === 'running')
-            .map((n) => ({
-              ...n,
-              status: 'failed' as const,
-              error: { code: 'INTERRUPTED', message: 'interrupted while running' },
-            })),
-          events: [
-            {
-              seq: maxSeq + 1,
-              runId: run.id,
-              ts: new Date().toISOString(),
-              type: 'run.interrupted' as const,
-              spanId: 'run',
-              data: { reason: 'owner process stopped' },
-            },
-          ],
-        }),
-      );
-      if (!written) continue;
-      for (const ev of written.events ?? []) this.o.bus.publish(ev);
-      done.push(run.id);
-    }
-    return done;
+    const stale = (await this.o.store.findStaleRuns(staleBefore)).filter(
+      (r) => (!onlyRunId || r.id === onlyRunId) && !this.active.has(r.id),
+    );
+    return markInterrupted(this.o.store, this.o.bus, stale);
   }
 
   /**
@@ -444,17 +407,10 @@ export class RunManager {
     if (run.status !== 'waiting' || this.active.has(runId)) {
       throw new PaiError('RUN_NOT_WAITING', `the run is ${run.status}, not waiting for input`);
     }
-    const events = await this.o.store.getEvents(runId, Math.max(0, (await this.o.store.maxSeq(runId)) - 50));
-    const waiting = [...events].reverse().find((e) => e.type === 'run.waiting');
-    const waitingNode = waiting?.data.nodeId as string | undefined;
-    if (waitingNode && waitingNode !== nodeId) {
-      throw new PaiError('WRONG_NODE', `the run is waiting on node "${waitingNode}", not "${nodeId}"`, {
-        path: 'nodeId',
-      });
-    }
+    const pause = await pauseWaitedOn(this.o.store, runId, nodeId);
     const node = run.graph.nodes.find((n) => n.id === nodeId);
     if (!node) throw new PaiError('NODE_NOT_FOUND', `node "${nodeId}" is not in the run`, { path: 'nodeId' });
-    const stored = pauseAnswer(this.o.registry, node, waiting?.data, value, by);
+    const stored = pauseAnswer(this.o.registry, node, pause.event, value, by);
     const breakpoint =
       (stored as { kind?: string }).kind === 'breakpoint' ? (stored as unknown as BreakpointAnswer) : null;
     if (breakpoint?.action === 'stop') return this.cancel(runId);
@@ -467,9 +423,8 @@ export class RunManager {
       ['waiting'],
     );
     if (!ok) throw new PaiError('RUN_NOT_WAITING', 'the run is no longer waiting');
-    const nodeKey = (waiting?.data.nodeKey as string | undefined) ?? nodeId;
     try {
-      if (!(await this.o.store.answerCheckpoint(runId, nodeKey, stored)))
+      if (!(await this.o.store.answerCheckpoint(runId, pause.nodeKey, stored)))
         throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
     } catch (e) {
       await this.o.store.updateRun(runId, { status: 'waiting' }, ['running']).catch(() => {});
@@ -482,7 +437,7 @@ export class RunManager {
     const resumed: RunRecord = { ...run, status: 'running', ...(debug ? { debug } : {}) };
     this.launch(resumed, run.graph, previous, reuse, {
       resumed: true,
-      answered: { nodeId, nodeKey, ...passOfWaiting(waiting?.data, nodeId, nodeKey) },
+      answered: { nodeId, nodeKey: pause.nodeKey, ...(pause.pass ? { pass: pause.pass } : {}) },
       answeredBy: by ?? null,
     });
     return resumed;
@@ -559,14 +514,4 @@ export class RunManager {
     for (const a of this.active.values()) a.controller.abort();
     await Promise.allSettled([...this.active.values()].map((a) => a.done));
   }
-}
-
-/**
- * The loop pass a paused node waits in, from its `run.waiting` event. Events written before the pass was recorded
- * name it only in the operation key (`<nodeId>:<pass>`), which is read for them.
- */
-function passOfWaiting(data: Record<string, unknown> | undefined, nodeId: string, nodeKey: string): { pass?: number } {
-  if (typeof data?.pass === 'number') return { pass: data.pass };
-  const legacy = nodeKey.startsWith(`${nodeId}:`) ? Number(nodeKey.slice(nodeId.length + 1)) : NaN;
-  return Number.isInteger(legacy) && legacy > 0 ? { pass: legacy } : {};
 }
