@@ -46,7 +46,8 @@ async function uploadFile(name: string, type: string, bytes: Uint8Array | string
 }
 
 /** Polls the document list until every document is indexed or failed; returns the statuses seen per document. */
-async function waitIndexed(timeoutMs = 60_000) {
+// Generous: on a loaded 2-core CI machine the real embedder's first load alone has taken over a minute.
+async function waitIndexed(timeoutMs = 150_000) {
   const statuses = new Map<string, string[]>();
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -64,7 +65,7 @@ async function waitIndexed(timeoutMs = 60_000) {
       return { docs: a.body as any[], statuses };
     if (Date.now() > until)
       throw new Error(`still indexing: ${JSON.stringify(a.body.map((d: any) => [d.title, d.status]))}`);
-    await new Promise((r) => setTimeout(r, 15));
+    await new Promise((r) => setTimeout(r, 40));
   }
 }
 
@@ -191,6 +192,7 @@ describe('knowledge bases over HTTP', () => {
       const one = await call(getDoc, 'GET', `/api/knowledge-bases/${kbId}/documents/${w.id}`, p({ docId: w.id }));
       expect(one.body).toMatchObject({ id: w.id, status: 'indexed' });
     },
+    180_000,
   );
 
   it('refuses unsupported files, missing files and unknown knowledge bases', async () => {
