@@ -75,6 +75,21 @@ export interface AccountRepository {
    */
   changePassword(userId: string, passwordHash: string, keepSessionId?: string): Promise<{ tokensRevoked: number }>;
 
+  // ── identities at OpenID Connect issuers (single sign-on) ─────────────────────────────────────────────────────
+  /** The user whose identity at `issuer` is `subject`, or null. */
+  userByIdentity(issuer: string, subject: string): Promise<UserRecord | null>;
+  /**
+   * A new user with that identity and a membership (`workspaceId`, `role`), in one transaction: null when another
+   * sign-in created the identity first, or a user with the e-mail address exists (nothing is written then).
+   */
+  createUserWithIdentity(
+    user: UserRecord,
+    identity: { issuer: string; subject: string },
+    membership: { workspaceId: string; role: string },
+  ): Promise<UserRecord | null>;
+  /** Gives an existing user an identity: false when the identity belongs to someone already. */
+  linkIdentity(userId: string, identity: { issuer: string; subject: string }): Promise<boolean>;
+
   // ── sessions ───────────────────────────────────────────────────────────────────────────────────────────────
   createSession(session: { id: string; tokenHash: string; userId: string; expiresAt: Date }): Promise<void>;
   sessionByTokenHash(tokenHash: string): Promise<SessionRecord | null>;

@@ -1,5 +1,6 @@
 /** AccountRepository on Prisma: users, sessions, personal access tokens, workspaces, memberships, invitations. */
 import type { AccountRepository, InvitationRecord, TokenRecord, UserRecord } from '../accounts';
+import { isUniqueViolation } from './errors';
 import type { PrismaClient } from './generated/client';
 
 /** Serialises first-user setups (pg_advisory_xact_lock): of two at once, the second sees the first's user. */
@@ -72,6 +73,44 @@ export class PrismaAccountRepository implements AccountRepository {
       this.prisma.personalAccessToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } }),
     ]);
     return { tokensRevoked: tokens.count };
+  }
+
+  // ── identities at OpenID Connect issuers ───────────────────────────────────────────────────────────────────
+  async userByIdentity(issuer: string, subject: string) {
+    const i = await this.prisma.userIdentity.findUnique({
+      where: { issuer_subject: { issuer, subject } },
+      include: { user: true },
+    });
+    return i ? user(i.user) : null;
+  }
+
+  async createUserWithIdentity(
+    u: UserRecord,
+    identity: { issuer: string; subject: string },
+    membership: { workspaceId: string; role: string },
+  ) {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const created = await tx.user.create({ data: user(u) });
+        await tx.userIdentity.create({ data: { ...identity, userId: created.id } });
+        await tx.membership.create({ data: { ...membership, userId: created.id } });
+        return user(created);
+      });
+    } catch (e) {
+      // The identity or the e-mail address was taken meanwhile (two first sign-ins at once): the caller looks again.
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  async linkIdentity(userId: string, identity: { issuer: string; subject: string }) {
+    try {
+      await this.prisma.userIdentity.create({ data: { ...identity, userId } });
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
   }
 
   // ── sessions ───────────────────────────────────────────────────────────────────────────────────────────────

@@ -192,5 +192,32 @@ export function describeAccountRepository(label: string, open: StoresFactory) {
       expect(claims.filter(Boolean)).toHaveLength(1);
       expect((await accounts.invitationByTokenHash(tokenHash))!.acceptedAt).toBeInstanceOf(Date);
     });
+
+    it('an issuer identity finds its user; of two first sign-ins at once one creates the user', async () => {
+      const owner = await accounts.createUser(user());
+      const ws = await accounts.createWorkspace({ id: newId('ws'), name: 'SSO', ownerId: owner.id });
+      const identity = { issuer: 'https://idp.example.test', subject: newId('sub') };
+      const email = `${newId('sso')}@example.test`;
+      const [a, b] = await Promise.all([
+        accounts.createUserWithIdentity(user({ email }), identity, { workspaceId: ws.id, role: 'viewer' }),
+        accounts.createUserWithIdentity(user({ email }), identity, { workspaceId: ws.id, role: 'viewer' }),
+      ]);
+      const created = (a ?? b)!;
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      expect(await accounts.userByIdentity(identity.issuer, identity.subject)).toEqual(created);
+      expect(await accounts.roleIn(created.id, ws.id)).toBe('viewer');
+      // The same subject at another issuer is another identity; an address in use creates nothing.
+      expect(await accounts.userByIdentity('https://other.example.test', identity.subject)).toBeNull();
+      const other = { issuer: 'https://other.example.test', subject: identity.subject };
+      expect(await accounts.createUserWithIdentity(user({ email }), other, { workspaceId: ws.id, role: 'admin' })).toBe(
+        null,
+      );
+      expect(await accounts.userByIdentity(other.issuer, other.subject)).toBeNull();
+      // Linking: once per identity, to an existing user.
+      expect(await accounts.linkIdentity(owner.id, other)).toBe(true);
+      expect(await accounts.userByIdentity(other.issuer, other.subject)).toEqual(owner);
+      expect(await accounts.linkIdentity(created.id, other)).toBe(false);
+      expect(await accounts.userByIdentity(other.issuer, other.subject)).toEqual(owner);
+    });
   });
 }
