@@ -82,6 +82,20 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     });
   }
 
+  /** The ids `GET {baseURL}/models` lists (the account's models), at most `max`; errors mapped as a chat's are. */
+  async listModels(max = 1000): Promise<string[]> {
+    const ids: string[] = [];
+    try {
+      for await (const model of this.client.models.list()) {
+        ids.push(model.id);
+        if (ids.length >= max) break;
+      }
+      return ids;
+    } catch (err) {
+      throw this.mapError(err);
+    }
+  }
+
   async chat(req: ChatRequest): Promise<ChatResponse> {
     if (req.signal?.aborted) throw abortError();
     const params: Params = {

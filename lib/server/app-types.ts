@@ -15,6 +15,7 @@ import type { Stores } from '@/engine/store/app/stores';
 import type { Accounts } from './auth/accounts';
 import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
+import type { ProviderCheck } from './credentials/provider-check';
 import type { SkillsService } from './agent/skills';
 
 export interface App {
@@ -29,6 +30,8 @@ export interface App {
   knowledge: KnowledgeBaseService;
   accounts: Accounts;
   credentials: CredentialVault;
+  /** Asks a credential's model provider whether its key works and which models it has. */
+  providers: ProviderCheck;
   /** Files runs produced (speech, images): the blob store and their rows (engine/artifacts/). */
   artifacts: Artifacts;
   /** Agent skills: SKILLS_DIR and the workspaces' uploads. */

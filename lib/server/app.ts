@@ -37,6 +37,7 @@ import { createKnowledge, refuseEmbeddedKnowledgeUnderQueue } from './knowledge/
 import { envSecrets } from './credentials/env-secrets';
 import { Accounts } from './auth/accounts';
 import { CredentialVault } from './credentials/credentials';
+import { ProviderCheck } from './credentials/provider-check';
 import { loadMasterKey } from './credentials/master-key';
 import { SkillsService } from './agent/skills';
 import { startTelemetry } from './runs/telemetry';
@@ -175,6 +176,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     knowledge,
     accounts,
     credentials,
+    providers: new ProviderCheck(credentials, fetch),
     artifacts,
     skills,
     agent: agent.services,

@@ -83,11 +83,31 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/api/credentials',
         text:
           'list; `{ name, type: openai|http_header|bearer|basic, data, hosts? }` → 201 `{ id, name, type, masked, ' +
-          'hosts }`; never the value',
+          'hosts, provider? }`; never the value. `openai` data: `{ provider?, baseUrl?, apiKey, prices? }`',
       },
       {
         path: '/api/credentials/:id',
         text: 'read (masked); delete (nodes that use it fail with `CREDENTIAL_NOT_FOUND` from then on)',
+      },
+      {
+        path: '/api/credentials/:id/test',
+        text:
+          '`POST { model? }` → `{ ok, latencyMs, models?, model?, error?: { code, message } }`: the provider\'s ' +
+          '`/models`, else one tiny completion; a refused key, an unreachable host or an SSRF refusal (with its ' +
+          '`HTTP_ALLOWLIST` entry) is `ok: false`',
+      },
+      {
+        path: '/api/credentials/:id/models',
+        text:
+          '`{ models: [{ id, kind }], source: provider|catalogue }`: the provider\'s list (kept 5 min), else the ' +
+          'catalogue\'s; `?kind=chat|embedding|tts|image`',
+      },
+      {
+        path: '/api/providers',
+        text:
+          'the model provider catalogue: `[{ id, name, names: { en, zh }, baseUrl, docsUrl, kinds, listsModels, ' +
+          'models: [{ id, kind, contextWindow?, inputUsdPerM?, outputUsdPerM? }] }]`; a credential\'s ' +
+          '`data.provider` fills its `baseUrl`',
       },
       { path: '/api/audit', text: 'the audit log, newest first' },
     ],

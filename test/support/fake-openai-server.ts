@@ -9,6 +9,8 @@
  * - POST /v1/audio/speech: audio whose length follows the input (wav: a 24 kHz 16-bit mono WAV with 100 bytes of
  *   samples per input character; pcm: those bytes raw; anything else: an ID3-tagged stand-in). POST
  *   /v1/images/generations: `n` 1×1 PNGs as b64_json, or as URLs served by GET /files/<name>.png (no key needed).
+ * - GET /v1/models: the ids given to `setModels` (default: fake-chat, fake-embed); `setModels(null)`: 404, a provider
+ *   without a list. A bearer token containing "wrong" is refused there with 401, as a provider refuses a bad key.
  * - `paths`: the path of each request, beside `requests` (its body).
  * - Error statuses carry an OpenAI-style body and `retry-after-ms: 10` so SDK retries are fast.
  *   401/403 bodies echo the bearer token like OpenAI's "Incorrect API key provided" (to test redaction).
@@ -39,6 +41,8 @@ export interface FakeOpenAi {
   tokens: string[];
   script(...responses: ScriptedResponse[]): void;
   setDefault(fn?: (body: any) => ScriptedResponse): void;
+  /** What GET /v1/models lists; null: it answers 404. */
+  setModels(ids: string[] | null): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
   const queue: ScriptedResponse[] = [];
   let fallback = echoDefault;
   let seq = 0;
+  let modelIds: string[] | null = ['fake-chat', 'fake-embed'];
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -85,11 +90,21 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
     if (!token) return sendError(res, 401, 'Missing bearer token');
     tokens.push(token);
     const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') return models(token, res);
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, token, res);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
     if (req.method === 'POST' && path === '/v1/audio/speech') return speech(body, res);
     if (req.method === 'POST' && path === '/v1/images/generations') return images(body, req, res);
     sendError(res, 404, `No route ${req.method} ${path}`);
+  }
+
+  function models(token: string, res: ServerResponse) {
+    if (token.includes('wrong')) return sendError(res, 401, `Incorrect API key provided: ${token}.`);
+    if (!modelIds) return sendError(res, 404, 'No route GET /v1/models');
+    sendJson(res, 200, {
+      object: 'list',
+      data: modelIds.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+    });
   }
 
   async function chat(body: any, token: string, res: ServerResponse) {
@@ -246,6 +261,7 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
     tokens,
     script: (...responses) => void queue.push(...responses),
     setDefault: (fn) => void (fallback = fn ?? echoDefault),
+    setModels: (ids) => void (modelIds = ids),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

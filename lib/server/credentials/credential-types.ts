@@ -1,5 +1,6 @@
 /** The credential types, what each holds, where each may be sent, and how it is shown masked. */
 import { z } from 'zod';
+import { PROVIDER_IDS } from '@/engine/llm/catalogue';
 import { priceTableSchema } from '@/engine/llm/prices';
 import { nameSchema } from '@/engine/text/names';
 
@@ -12,7 +13,10 @@ const hostPattern = z
 
 export const credentialDataSchemas = {
   openai: z.strictObject({
-    baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
+    /** A catalogue provider (GET /api/providers): fills `baseUrl` when it is left out. Default: `openai`. */
+    provider: z.enum(PROVIDER_IDS).optional(),
+    /** Default: the provider's base URL (`openai_compatible` has none: then it is required). */
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
     apiKey: secretText,
     /** This provider's prices, USD per million tokens, over MODEL_PRICES and the built-in list (not secret). */
     prices: priceTableSchema.optional(),

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { PaiError } from '@/engine/errors';
+import { catalogueProvider, providerOfHost } from '@/engine/llm/catalogue';
 import type { CredentialResolver, ResolvedCredential } from '@/engine/credentials/types';
 import type { CredentialRecord } from '@/engine/store/credentials';
 import type { Stores } from '@/engine/store/app/stores';
@@ -23,6 +24,8 @@ export interface CredentialView {
   hosts: string[];
   readOnly: boolean;
   createdAt: string | null;
+  /** An OpenAI-compatible credential's catalogue provider, found by its host (`openai_compatible`: none listed). */
+  provider?: string;
 }
 
 const aadOf = (r: { id: string; workspaceId: string }) => `${r.workspaceId}/${r.id}`;
@@ -35,6 +38,7 @@ const view = (r: CredentialRecord): CredentialView => ({
   hosts: r.hosts,
   readOnly: false,
   createdAt: r.createdAt.toISOString(),
+  ...(r.type === 'openai' && r.hosts[0] ? { provider: providerOfHost(r.hosts[0]).id } : {}),
 });
 
 export class CredentialVault implements CredentialResolver {
@@ -51,6 +55,7 @@ export class CredentialVault implements CredentialResolver {
     const type = input.type as CredentialType;
     const dataSchema: z.ZodType = credentialDataSchemas[type];
     const data = parseInput(dataSchema, input.data, 'data') as Record<string, string>;
+    if (type === 'openai') data.baseUrl = baseUrlOf(data);
     if (type === 'openai' && input.hosts)
       throw new PaiError(
         'VALIDATION_ERROR',
@@ -157,6 +162,16 @@ export class CredentialVault implements CredentialResolver {
         };
       });
   }
+}
+
+/** An OpenAI-compatible credential's base URL: as given, else its catalogue provider's (default OpenAI's). */
+function baseUrlOf(data: Record<string, string>): string {
+  if (data.baseUrl) return data.baseUrl;
+  const provider = catalogueProvider(data.provider ?? 'openai');
+  if (provider?.baseUrl) return provider.baseUrl;
+  throw new PaiError('VALIDATION_ERROR', `give the base URL of your ${provider?.name ?? 'provider'}'s API`, {
+    path: 'data.baseUrl',
+  });
 }
 
 function notFound(id: string, path?: string): PaiError {
