@@ -26,7 +26,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: '/api/auth/state',
         access: 'open',
-        text: '`{ setupRequired, authenticated, user?: { id, email, name }, workspaces?, workspaceId?, role? }`',
+        text:
+          '`{ setupRequired, authenticated, user?: { id, email, name }, workspaces?, workspaceId?, role?, sso?: ' +
+          '{ name, startUrl } }` (`sso`: signed out, with single sign-on configured)',
       },
       {
         path: '/api/auth/setup',
@@ -44,6 +46,20 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/api/auth/logout',
         access: 'open',
         text: 'revokes the session (the cookie stops working at once, also if it was copied) and clears the cookie',
+      },
+      {
+        path: '/api/auth/oidc/start',
+        access: 'open',
+        text:
+          'single sign-on ([Single sign-on](single-sign-on.md)): `?next=/path` → 302 to the OpenID Connect issuer ' +
+          '(PKCE S256, state and nonce in a sealed httpOnly cookie); off or unreachable → 302 `/login?error=<CODE>`',
+      },
+      {
+        path: '/api/auth/oidc/callback',
+        access: 'open',
+        text:
+          "the issuer's redirect back: state, PKCE, nonce and the ID token checked → 302 to `next` + session cookie " +
+          '(the first sign-in creates the user); refused → 302 `/login?error=SSO_…`, no session',
       },
       {
         path: '/api/auth/password',
@@ -92,21 +108,21 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: '/api/credentials/:id/test',
         text:
-          '`POST { model? }` → `{ ok, latencyMs, models?, model?, error?: { code, message } }`: the provider\'s ' +
+          "`POST { model? }` → `{ ok, latencyMs, models?, model?, error?: { code, message } }`: the provider's " +
           '`/models`, else one tiny completion; a refused key, an unreachable host or an SSRF refusal (with its ' +
           '`HTTP_ALLOWLIST` entry) is `ok: false`',
       },
       {
         path: '/api/credentials/:id/models',
         text:
-          '`{ models: [{ id, kind }], source: provider|catalogue }`: the provider\'s list (kept 5 min), else the ' +
-          'catalogue\'s; `?kind=chat|embedding|tts|image`',
+          "`{ models: [{ id, kind }], source: provider|catalogue }`: the provider's list (kept 5 min), else the " +
+          "catalogue's; `?kind=chat|embedding|tts|image`",
       },
       {
         path: '/api/providers',
         text:
           'the model provider catalogue: `[{ id, name, names: { en, zh }, baseUrl, docsUrl, kinds, listsModels, ' +
-          'models: [{ id, kind, contextWindow?, inputUsdPerM?, outputUsdPerM? }] }]`; a credential\'s ' +
+          "models: [{ id, kind, contextWindow?, inputUsdPerM?, outputUsdPerM? }] }]`; a credential's " +
           '`data.provider` fills its `baseUrl`',
       },
       { path: '/api/audit', text: 'the audit log, newest first' },
