@@ -2,6 +2,7 @@
 // RE2 (no catastrophic backtracking, invalid → INVALID_REGEX, a feature RE2 lacks → REGEX_UNSUPPORTED), and the
 // condition node routes runs down the first matching branch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpuLimits, useCpuLimits } from '@/engine/cpu/limits';
 import { PaiError } from '@/engine/errors';
 import type { Graph } from '@/engine/graph/schema';
 import { compare, OPERATORS, type Operator, type ValueType } from '@/engine/nodes/shared/compare';
@@ -284,10 +285,18 @@ describe('condition node', () => {
     });
 
     it('a ReDoS pattern against a 30k-char input completes with the right branch', async () => {
-      const wf = await h.createWorkflow(graph('(a+)+$'));
-      const run = await h.runToEnd(wf, { n: 1, s: `${'a'.repeat(30_000)}!` });
-      expect(run.status).toBe('succeeded');
-      expect(run.outputs).toEqual({ r: 'else' });
-    });
+      // RE2 matches in linear time: a backtracking engine would need ~2^30000 steps, so a generous timeout still
+      // fails it, while a worker thread that starts slowly on a loaded CI machine no longer does.
+      const before = cpuLimits();
+      useCpuLimits(() => ({ ...before, regexTimeoutMs: 30_000 }));
+      try {
+        const wf = await h.createWorkflow(graph('(a+)+$'));
+        const run = await h.runToEnd(wf, { n: 1, s: `${'a'.repeat(30_000)}!` });
+        expect(run.status).toBe('succeeded');
+        expect(run.outputs).toEqual({ r: 'else' });
+      } finally {
+        useCpuLimits(() => before);
+      }
+    }, 90_000);
   });
 });
