@@ -9,11 +9,12 @@
  * (HTTP_ALLOWLIST) and where to export traces (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { ownerClient } from './client';
 import { freePort, PROFILES, ROOT, startServer, type Profile } from './server';
 
-export const RESERVED_PORTS = ['openai', 'receiver', 'otlp', 'spare'] as const;
+export const RESERVED_PORTS = ['openai', 'receiver', 'otlp', 'oidc', 'spare'] as const;
 export type ReservedPort = (typeof RESERVED_PORTS)[number];
 
 declare module 'vitest' {
@@ -46,8 +47,16 @@ export default async function setup(project: TestProject) {
   const server = await startServer({
     profile,
     env: {
-      HTTP_ALLOWLIST: RESERVED_PORTS.map((p) => `127.0.0.1:${ports[p]}`).join(','),
+      // Not the OpenID Connect issuer: as the operator's own service it is let through without the allowlist.
+      HTTP_ALLOWLIST: RESERVED_PORTS.filter((p) => p !== 'oidc')
+        .map((p) => `127.0.0.1:${ports[p]}`)
+        .join(','),
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${ports.otlp}`,
+      // Single sign-on at the provider acceptance/oidc-sign-in-… runs on its reserved port.
+      OIDC_ISSUER: `http://127.0.0.1:${ports.oidc}`,
+      OIDC_CLIENT_ID: 'paiflow-acceptance',
+      OIDC_CLIENT_SECRET: randomBytes(16).toString('hex'),
+      OIDC_NAME: 'Acceptance IdP',
     },
   });
   console.log(

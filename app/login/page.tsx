@@ -6,6 +6,10 @@ export async function generateMetadata() {
   return { title: t('login') };
 }
 
-export default function LoginPage() {
-  return <LoginForm />;
+/** `?error=SSO_…`: a single sign-on that failed (lib/server/sso/sso-flow.ts), explained in the user's language. */
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
+  const { error } = await searchParams;
+  const t = await getTranslations('errors');
+  const code = typeof error === 'string' && /^SSO_[A-Z_]+$/.test(error) && t.has(error) ? error : undefined;
+  return <LoginForm ssoError={code ? t(code) : undefined} />;
 }

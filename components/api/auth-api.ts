@@ -14,9 +14,16 @@ export interface WorkspaceView {
   name: string;
   role: Role;
 }
+/** Single sign-on, when the server has it (OIDC_ISSUER): the button's name and where it starts. */
+export interface SsoButton {
+  name: string;
+  startUrl: string;
+}
 export interface AuthState {
   setupRequired: boolean;
   authenticated: boolean;
+  /** Only signed out, and only when single sign-on is configured. */
+  sso?: SsoButton;
   user?: UserView;
   workspaces?: WorkspaceView[];
   workspaceId?: string | null;

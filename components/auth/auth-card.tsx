@@ -29,6 +29,7 @@ export function AuthCard({
   onSubmit,
   testId,
   children,
+  after,
 }: {
   title: string;
   subtitle?: ReactNode;
@@ -38,6 +39,8 @@ export function AuthCard({
   onSubmit: () => void;
   testId: string;
   children: ReactNode;
+  /** Below the submit button: another way in (the login page's single sign-on). */
+  after?: ReactNode;
 }) {
   const hydrated = useHydrated();
   const t = useTranslations('auth');
@@ -75,6 +78,7 @@ export function AuthCard({
         >
           {busy ? t('pleaseWait') : submitLabel}
         </Button>
+        {after}
       </form>
     </main>
   );
@@ -156,6 +160,7 @@ export function AuthForm<K extends string>({
   describeError?: (e: unknown) => string;
   /** Shown below the fields; it gets the error on show, if any. */
   footer?: (error: string | null) => ReactNode;
+  after?: ReactNode;
 }) {
   const router = useRouter();
   const t = useTranslations('auth');

@@ -42,7 +42,7 @@ const spec = (name: VariableName): Variable => VARIABLES[name];
 
 function describeProblem(p: ConfigProblem, raw: string | undefined): string {
   const sensitive = p.variable in VARIABLES && spec(p.variable as VariableName).sensitive;
-  const value = sensitive ? ' (value not shown)' : `=${JSON.stringify(raw)}`;
+  const value = raw === undefined ? '' : sensitive ? ' (value not shown)' : `=${JSON.stringify(raw)}`;
   return `${p.variable}${value} ${p.problem}; expected ${p.expected}`;
 }
 
@@ -74,6 +74,19 @@ const CROSS_CHECKS: Array<(s: Settings) => ConfigProblem | undefined> = [
           problem: 'is not a plain schema name',
           expected: 'lower-case letters, digits and _ (not first a digit)',
         }
+      : undefined,
+  // Single sign-on needs both the issuer and PaiFlow's client id there; a role map means nothing without its claim.
+  (s) =>
+    s.OIDC_ISSUER && !s.OIDC_CLIENT_ID
+      ? { variable: 'OIDC_CLIENT_ID', problem: 'is not set but OIDC_ISSUER is', expected: "PaiFlow's client id" }
+      : undefined,
+  (s) =>
+    !s.OIDC_ISSUER && (s.OIDC_CLIENT_ID || s.OIDC_ROLE_CLAIM)
+      ? { variable: 'OIDC_ISSUER', problem: 'is not set but other OIDC_ variables are', expected: 'the issuer URL' }
+      : undefined,
+  (s) =>
+    s.OIDC_ROLE_MAP && !s.OIDC_ROLE_CLAIM
+      ? { variable: 'OIDC_ROLE_CLAIM', problem: 'is not set but OIDC_ROLE_MAP is', expected: 'a claim name' }
       : undefined,
 ];
 

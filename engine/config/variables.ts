@@ -20,6 +20,7 @@ import { parseOtlpHeaders } from '../telemetry/otlp-headers';
 import { parsePublicUrl } from './public-url.mjs';
 import { MIGRATIONS_FOLDER } from './migrations-folder';
 import { flag, httpUrl, list, numeric, shaped, text, whole } from './kinds';
+import { DEFAULT_SSO_ROLE, parseDefaultRole, parseIssuer, parseRoleMap, parseScopes, SSO_ROLES } from './sso-values';
 
 /** setTimeout's largest delay: a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -317,6 +318,34 @@ export const VARIABLES = {
   }),
   PORT: whole({ default: 3000, min: 0, max: 65_535, description: 'where `npm start` listens (read by server.mjs)' }),
   HOSTNAME: text({ default: 'localhost', description: 'where `npm start` listens (read by server.mjs)' }),
+
+  // Single sign-on (OpenID Connect)
+  OIDC_ISSUER: shaped({
+    expected: 'an https:// URL (http:// only for localhost)',
+    description: 'OpenID Connect issuer: "Sign in with …" beside passwords (unset: off; needs OIDC_CLIENT_ID)',
+    parse: parseIssuer,
+  }),
+  OIDC_CLIENT_ID: text({ trim: true, description: "PaiFlow's client id at the issuer" }),
+  OIDC_CLIENT_SECRET: text({ trim: true, sensitive: true, description: 'its client secret (unset: PKCE only)' }),
+  OIDC_SCOPES: shaped({
+    default: 'openid email profile',
+    expected: 'space-separated scopes, openid among them',
+    description: 'scopes asked for at sign-in',
+    parse: parseScopes,
+  }),
+  OIDC_DEFAULT_ROLE: shaped({
+    default: DEFAULT_SSO_ROLE,
+    expected: SSO_ROLES.join(', '),
+    description: 'role in the default workspace of a user signing in with SSO for the first time',
+    parse: parseDefaultRole,
+  }),
+  OIDC_ROLE_CLAIM: text({ trim: true, description: "claim with the user's groups or roles, e.g. groups" }),
+  OIDC_ROLE_MAP: shaped({
+    expected: `value:role pairs, comma-separated (role: ${SSO_ROLES.join(', ')})`,
+    description: 'which value of OIDC_ROLE_CLAIM gives which role',
+    parse: parseRoleMap,
+  }),
+  OIDC_NAME: text({ trim: true, shown: "the issuer's host", computed: true, description: 'name on the button' }),
 };
 
 /**

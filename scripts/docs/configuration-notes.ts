@@ -167,4 +167,19 @@ export const CONFIGURATION_NOTES: Record<string, string> = {
     'accepted by the CSRF origin check behind a proxy that rewrites `Host`',
   PORT: 'where `npm start` listens (also `--port`)',
   HOSTNAME: 'where `npm start` listens (also `--hostname`; the Docker image sets `0.0.0.0`)',
+  OIDC_ISSUER:
+    'OpenID Connect issuer (Keycloak realm, Authing app, Azure AD tenant, Google): the login page offers ' +
+    '"Sign in with …" beside passwords; needs `OIDC_CLIENT_ID`; the callback to register is ' +
+    '`<PUBLIC_URL>/api/auth/oidc/callback` (see [Single sign-on](single-sign-on.md)); unset → no single sign-on',
+  OIDC_CLIENT_SECRET: "PaiFlow's client secret at the issuer; unset → a public client (PKCE only)",
+  OIDC_DEFAULT_ROLE:
+    'role in the default workspace of a user whose first sign-in is by single sign-on (and of everyone, with ' +
+    '`OIDC_ROLE_CLAIM`, whose claim maps to no role); never `owner`',
+  OIDC_ROLE_CLAIM:
+    "claim with the user's groups or roles (`groups`, `roles`, or a path such as `realm_access.roles`); set → the " +
+    'issuer decides the role at every sign-in, through `OIDC_ROLE_MAP` (an owner stays owner)',
+  OIDC_ROLE_MAP:
+    '`value:role` pairs, comma-separated (`paiflow-admins:admin,devs:editor`): a user whose `OIDC_ROLE_CLAIM` holds ' +
+    'the value gets the role (the highest of several); roles `admin`, `editor`, `viewer`',
+  OIDC_NAME: 'the name on the "Sign in with …" button (default: the issuer\'s host)',
 };

@@ -22,6 +22,8 @@ const PUBLIC: Record<string, string> = {
   '/api/auth/login': 'signing in',
   '/api/auth/logout': 'signing out a cookie (no-op without one)',
   '/api/auth/accept-invite': 'the invitation token is the credential',
+  '/api/auth/oidc/start': 'single sign-on: sends the browser to the OpenID Connect issuer',
+  '/api/auth/oidc/callback': "single sign-on: the issuer's verified answer is the credential",
   '/api/[...path]': 'the JSON 404 of every path no route serves (reveals nothing)',
   '/api/hooks/[hookId]': 'a webhook trigger: its unguessable id plus its own secret or HMAC signature authorise it',
   '/api/mcp': "the MCP server: authorised by a published workflow's API key (Bearer), never by a session",
