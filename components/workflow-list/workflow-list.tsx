@@ -1,13 +1,15 @@
 'use client';
 /**
  * The home page: every workflow, searched by name or description, each with its latest run (workflow-row.tsx), and
- * create (from a template or blank, templates/), rename, duplicate (export + import), delete, import and export. A
- * viewer is offered only what a viewer may do (open, export, search): the server would refuse the rest with 403.
+ * create (from a template or blank, templates/), rename, duplicate (export + import), delete, import and export. An
+ * import is a picked or dropped file: a PaiFlow, Dify or n8n export, told apart by its content (import-file.ts); a
+ * Dify or n8n import shows its report (import-report-dialog.tsx). A viewer is offered only what a viewer may do
+ * (open, export, search): the server would refuse the rest with 403.
  */
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
 import type { WorkflowSummary } from '@/components/api/types';
@@ -18,6 +20,15 @@ import { toast } from '@/components/ui/toast';
 import { TopBar } from '@/components/ui/top-bar';
 import { TemplateGallery } from './templates/template-gallery';
 import { WorkflowRow } from './workflow-row';
+import { IMPORT_ACCEPT, importRequestFor, type ImportReport } from './import-file';
+import { ImportReportDialog } from './import-report-dialog';
+
+interface Imported {
+  id: string;
+  name: string;
+  problems: number;
+  report: ImportReport;
+}
 
 /** How long typing may pause before the list is searched again. */
 const SEARCH_DEBOUNCE_MS = 200;
@@ -35,6 +46,8 @@ export function WorkflowList() {
   const [busy, setBusy] = useState(false);
   const [galleryOpen, setGalleryOpen] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const [imported, setImported] = useState<Imported | null>(null);
+  const [dragging, setDragging] = useState(false);
   // Only the answer to the latest request is shown: an earlier search that answers late is dropped.
   const latest = useRef(0);
   const queryRef = useRef('');
@@ -110,16 +123,21 @@ export function WorkflowList() {
   };
 
   const importFile = async (file: File) => {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(await file.text());
-    } catch {
-      toast('error', t('toast.importFailed'), t('toast.notJson', { file: file.name }));
+    const request = importRequestFor(await file.text());
+    if (!request) {
+      toast('error', t('toast.importFailed'), t('toast.unknownFile', { file: file.name }));
       return;
     }
     try {
-      const wf = await api.importWorkflow(doc);
+      const wf = (await api.importWorkflow(request.body)) as Awaited<ReturnType<typeof api.importWorkflow>> & {
+        importReport?: ImportReport;
+      };
       const n = wf.problems?.length ?? 0;
+      if (wf.importReport) {
+        setImported({ id: wf.id, name: wf.name, problems: n, report: wf.importReport });
+        await refresh();
+        return;
+      }
       toast(
         n ? 'warning' : 'success',
         t('toast.imported', { name: wf.name }),
@@ -138,8 +156,42 @@ export function WorkflowList() {
   };
   const searching = query.trim() !== '';
 
+  /** A file dragged over the page: only files, and only for someone who may import. */
+  const dragsFile = (e: DragEvent) => editable && e.dataTransfer.types.includes('Files');
+
   return (
-    <div className="flex min-h-full flex-col">
+    <div
+      className="relative flex min-h-full flex-col"
+      data-testid="workflow-list-page"
+      onDragOver={(e) => {
+        if (!dragsFile(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target || !e.currentTarget.contains(e.relatedTarget as Node | null))
+          setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!dragsFile(e)) return;
+        e.preventDefault();
+        setDragging(false);
+        const f = e.dataTransfer.files[0];
+        if (f) void importFile(f);
+      }}
+    >
+      {dragging && (
+        <div
+          className={
+            'pointer-events-none fixed inset-3 z-40 flex items-center justify-center rounded-2xl border-2 ' +
+            'border-dashed border-indigo-400 bg-indigo-50/80 text-base font-medium text-indigo-800'
+          }
+          data-testid="import-drop-zone"
+        >
+          {t('drop.hint')}
+        </div>
+      )}
       <TopBar
         right={
           <>
@@ -158,7 +210,7 @@ export function WorkflowList() {
                 <input
                   ref={fileRef}
                   type="file"
-                  accept="application/json,.json"
+                  accept={IMPORT_ACCEPT}
                   className="hidden"
                   data-testid="import-file"
                   onChange={(e) => {
@@ -168,7 +220,7 @@ export function WorkflowList() {
                   }}
                 />
                 <Button variant="dark" onClick={() => fileRef.current?.click()} data-testid="import-workflow">
-                  {t('nav.importJson')}
+                  {t('nav.import')}
                 </Button>
                 <Button
                   variant="primary"
@@ -255,6 +307,15 @@ export function WorkflowList() {
           </ul>
         )}
       </main>
+      {imported && (
+        <ImportReportDialog
+          name={imported.name}
+          report={imported.report}
+          problems={imported.problems}
+          onClose={() => setImported(null)}
+          onOpen={() => router.push(`/workflows/${imported.id}`)}
+        />
+      )}
       {galleryOpen && <TemplateGallery onClose={() => setGalleryOpen(false)} onBlank={create} blankBusy={busy} />}
       {confirmDelete && (
         <Modal

@@ -156,7 +156,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       },
       {
         path: '/api/workflows/import',
-        text: 'an export as a new workflow (an older format is upgraded; a taken name becomes "name (2)") → 201',
+        text:
+          'a PaiFlow export as a new workflow (an older format is upgraded; a taken name becomes "name (2)") → 201; ' +
+          'or another tool\'s: `{ format: "dify", content: "<Dify DSL YAML, app mode workflow or advanced-chat>" }`, ' +
+          '`{ format: "n8n", content: <n8n workflow export: the object or its JSON text> }` → 201 the workflow, its ' +
+          '`problems` and `importReport: { format, mapped, approximated, dropped }`, each entry `{ id, type, title, ' +
+          'nodeIds, why, whyZh, trigger? }` (`trigger`: the body of a trigger to create once published); ' +
+          '400 `IMPORT_UNREADABLE` (line, column) or `IMPORT_INVALID_DOCUMENT` with a path into `content`; an ' +
+          'unknown `format` → 400 listing the three ([docs/importing.md](importing.md))',
       },
       {
         path: '/api/templates',
