@@ -71,6 +71,27 @@ export interface CredentialView {
   hosts: string[];
   readOnly: boolean;
   createdAt: string;
+  /** An OpenAI-compatible credential's catalogue provider (found by its host). */
+  provider?: string;
+}
+
+export type ModelKind = 'chat' | 'embedding' | 'tts' | 'image';
+export interface ProviderView {
+  id: string;
+  name: string;
+  names: { en: string; zh: string };
+  baseUrl: string | null;
+  docsUrl: string;
+  kinds: ModelKind[];
+  listsModels: boolean;
+  models: Array<{ id: string; kind: ModelKind; contextWindow?: number; inputUsdPerM?: number; outputUsdPerM?: number }>;
+}
+export interface CredentialTestResult {
+  ok: boolean;
+  latencyMs: number;
+  models?: Array<{ id: string; kind: ModelKind }>;
+  model?: string;
+  error?: { code: string; message: string };
 }
 
 /** Roles that may change workflows, and roles that may manage members, credentials and API keys. */
@@ -111,4 +132,13 @@ export const authApi = {
   createCredential: (body: { name: string; type: CredentialType; data: Record<string, unknown>; hosts?: string[] }) =>
     call<CredentialView>('POST', '/api/credentials', body),
   deleteCredential: (id: string) => call<void>('DELETE', `/api/credentials/${encodeURIComponent(id)}`),
+  listProviders: () => call<ProviderView[]>('GET', '/api/providers'),
+  /** Does the key work? `{ ok: false, error }` says why when not. */
+  testCredential: (id: string, model?: string) =>
+    call<CredentialTestResult>('POST', `/api/credentials/${encodeURIComponent(id)}/test`, model ? { model } : {}),
+  credentialModels: (id: string, kind?: ModelKind) =>
+    call<{ models: Array<{ id: string; kind: ModelKind }>; source: 'provider' | 'catalogue' }>(
+      'GET',
+      `/api/credentials/${encodeURIComponent(id)}/models${kind ? `?kind=${kind}` : ''}`,
+    ),
 };

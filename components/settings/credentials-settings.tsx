@@ -10,8 +10,10 @@ import { authApi, canAdmin, type CredentialType, type CredentialView } from '@/c
 import { ApiError } from '@/components/api/client';
 import { useAuth } from '@/components/auth/auth-gate';
 import { Button } from '@/components/ui/button';
+import { CredentialTestButton } from './credential-test-button';
 import { pricesFromRows, type PriceProblem, type PriceRow } from './credential-prices';
 import { CredentialPricesFields } from './credential-prices-fields';
+import { ProviderPicker, useProviders } from './provider-picker';
 import { InputField, SelectField, SettingsForm, useSubmit } from './settings-form';
 import { ErrorNote, Section, SettingsShell, TableSection, useApiData, useFormatDate } from './settings-shell';
 
@@ -33,6 +35,9 @@ const FIELDS: Record<NewType, Array<[string, boolean]>> = {
     ['password', true],
   ],
 };
+// i18n-exempt: an example URL of a self-hosted OpenAI-compatible server, not a label
+const EXAMPLE_BASE_URL = 'http://127.0.0.1:8000/v1';
+
 /** The types with a label (settings.credentials.types.<type>); an unknown one shows as it is. */
 const TYPES: readonly string[] = ['openai', 'http_header', 'bearer', 'basic', 'env'] satisfies CredentialType[];
 
@@ -71,6 +76,7 @@ export function CredentialsSettings() {
             <td className="py-2 text-zinc-600">{c.hosts?.join(', ') || '—'}</td>
             <td className="py-2 text-zinc-500">{formatDate(c.createdAt)}</td>
             <td className="py-2 text-right">
+              {c.type === 'openai' && <CredentialTestButton id={c.id} name={c.name} />}
               {admin && !c.readOnly && (
                 <Button
                   size="sm"
@@ -96,12 +102,16 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
   const [hosts, setHosts] = useState('');
   const [priceRows, setPriceRows] = useState<PriceRow[]>([]);
   const [priceProblems, setPriceProblems] = useState<PriceProblem[]>([]);
+  const [provider, setProvider] = useState('openai');
+  const { providers } = useProviders();
+  const chosen = providers?.find((p) => p.id === provider);
   const t = useTranslations('settings.credentials');
   const { busy, error, submit } = useSubmit(async () => {
     const fields: Record<string, unknown> = Object.fromEntries(
       FIELDS[type].map(([k]) => [k, data[k] ?? '']).filter(([, v]) => v !== ''),
     );
     if (type === 'openai') {
+      fields.provider = provider;
       const { prices, problems } = pricesFromRows(priceRows);
       setPriceProblems(problems);
       if (problems.length) throw new Error(t('create.pricesNeedFixing'));
@@ -158,6 +168,9 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
             ))}
           </SelectField>
         </div>
+        {type === 'openai' && providers && (
+          <ProviderPicker providers={providers} value={provider} onChange={(p) => setProvider(p.id)} />
+        )}
         <div className="flex gap-3">
           {FIELDS[type].map(([key, secret]) => (
             <InputField
@@ -166,9 +179,8 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
               label={t(`fields.${key}`)}
               type={secret ? 'password' : 'text'}
               autoComplete="off"
-              required={!(type === 'openai' && key === 'baseUrl')}
-              // i18n-exempt: an example URL
-              placeholder={type === 'openai' && key === 'baseUrl' ? 'https://api.openai.com/v1' : undefined}
+              required={!(type === 'openai' && key === 'baseUrl' && provider !== 'openai_compatible')}
+              placeholder={type === 'openai' && key === 'baseUrl' ? (chosen?.baseUrl ?? EXAMPLE_BASE_URL) : undefined}
               value={data[key] ?? ''}
               onChange={(v) => setData((d) => ({ ...d, [key]: v }))}
             />
