@@ -84,7 +84,13 @@ async function json<T>(res: Response): Promise<T> {
 const base = '/api/knowledge-bases';
 export const knowledgeApi = {
   list: () => fetch(base, { cache: 'no-store' }).then((r) => json<KnowledgeBase[]>(r)),
-  create: (body: { name: string; chunkSize?: number; chunkOverlap?: number }) =>
+  create: (body: {
+    name: string;
+    chunkSize?: number;
+    chunkOverlap?: number;
+    credentialId?: string;
+    embeddingModel?: string;
+  }) =>
     fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
       (r) => json<KnowledgeBase>(r),
     ),

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
+import { EmbeddingChoiceFields, embeddingFields, type EmbeddingChoice } from './embedding-choice';
 import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 import { countsLabel, countsOf, indexing } from './knowledge-counts';
@@ -31,6 +32,7 @@ export function KnowledgePlayground() {
   const [name, setName] = useState('');
   const [chunkSize, setChunkSize] = useState(512);
   const [chunkOverlap, setChunkOverlap] = useState(100);
+  const [embedding, setEmbedding] = useState<EmbeddingChoice>({ model: '' });
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('hybrid');
   const [topK, setTopK] = useState(5);
@@ -134,8 +136,14 @@ export function KnowledgePlayground() {
             onSubmit={(e) => {
               e.preventDefault();
               void run(async () => {
-                const created = await knowledgeApi.create({ name: name.trim(), chunkSize, chunkOverlap });
+                const created = await knowledgeApi.create({
+                  name: name.trim(),
+                  chunkSize,
+                  chunkOverlap,
+                  ...embeddingFields(embedding),
+                });
                 setName('');
+                setEmbedding({ model: '' });
                 await refreshKbs();
                 setSelected(created.id);
               });
@@ -169,6 +177,7 @@ export function KnowledgePlayground() {
                 />
               </label>
             </div>
+            <EmbeddingChoiceFields value={embedding} onChange={setEmbedding} />
             <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">
               {t('create.submit')}
             </Button>

@@ -43,6 +43,13 @@ const server = createServer((req, res) => {
       res.end('data: [DONE]\n\n');
     });
   }
+  // The provider's model list (GET /v1/models), which a credential's "Test" and the model inputs' suggestions read.
+  if (url.pathname === '/v1/models' && req.method === 'GET') {
+    if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
+      return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
+    const ids = ['e2e-model', 'e2e-model-large', 'e2e-embed-small'];
+    return json(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'e2e' })) });
+  }
   if (url.pathname === '/slow') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 2000), 30_000);
     const t = setTimeout(() => json(200, { ok: true, sleptMs: ms }), ms);

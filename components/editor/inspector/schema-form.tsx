@@ -15,6 +15,7 @@ import { fieldLabel, FieldErrors, Label } from './field-chrome';
 import { useForm, type Path } from './form-context';
 import { useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
+import { ModelInput, modelKindFor } from './model-field';
 import { pickerFor } from './picker-kinds';
 import { ReferencePicker } from './reference-pickers';
 import { MULTILINE, typeOf } from './schema-kinds';
@@ -46,7 +47,9 @@ export function SchemaField({
   const tf = useTranslations('inspector.form');
   const locale = useLocale();
   const text = fieldLabel(name, schema);
-  const picker = pickerFor(useEditorState(selectNodeType), path);
+  const nodeType = useEditorState(selectNodeType);
+  const picker = pickerFor(nodeType, path);
+  const modelKind = modelKindFor(nodeType, name);
   const p = fieldPath(path);
   const testId = `field-${p.replace(/^data\.config\./, '').replace(/^data\./, '')}`;
   const invalid = problemsAt(p).length > 0;
@@ -67,6 +70,19 @@ export function SchemaField({
         kind={picker}
         value={value}
         path={path}
+        onChange={(v) => onChangeAt(path, v)}
+        testId={testId}
+        label={text}
+        className={inputCls}
+      />
+    );
+  } else if (modelKind) {
+    control = (
+      <ModelInput
+        kind={modelKind}
+        value={value}
+        path={path}
+        placeholder={schema.default !== undefined ? String(schema.default) : undefined}
         onChange={(v) => onChangeAt(path, v)}
         testId={testId}
         label={text}
