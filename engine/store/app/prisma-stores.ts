@@ -11,6 +11,7 @@ import { PrismaAuditLog, PrismaSignInAttempts } from '../prisma/audit-log';
 import { PrismaCredentialRepository } from '../prisma/credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callback-secrets';
 import type { Database } from '../prisma/database';
+import { PrismaDatasetStore } from '../prisma/dataset-store';
 import { PrismaKnowledgeCatalog } from '../prisma/knowledge-catalog';
 import { PrismaMemoryStore } from '../prisma/memory-store';
 import { PrismaStore, type PrismaStoreOptions } from '../prisma/prisma-store';
@@ -38,6 +39,7 @@ export function storesOn(db: Database, opts: PrismaStoreOptions = {}): Stores {
     memory: new PrismaMemoryStore(db.prisma),
     knowledgeCatalog: new PrismaKnowledgeCatalog(db.prisma),
     artifacts: new PrismaArtifactStore(db.prisma),
+    datasets: new PrismaDatasetStore(db.prisma),
     seedOnce: (workflows) => seedOnce(db.prisma, workflows),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');

@@ -11,6 +11,7 @@ import type { AccountRepository, SignInAttempts } from '../accounts';
 import type { RunAnalyticsStore } from '../analytics';
 import type { AuditLog } from '../audit';
 import type { CredentialRepository } from '../credentials';
+import type { DatasetStore } from '../datasets';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from '../publishing';
 import type { TriggerRepository } from '../triggers';
 import type { NewWorkflow } from '../types';
@@ -43,6 +44,8 @@ export interface Stores {
   readonly knowledgeCatalog: KnowledgeCatalog;
   /** The rows of files runs produced (their bytes are in the blob store). */
   readonly artifacts: ArtifactStore;
+  /** Evaluation datasets, their rows kept per version. */
+  readonly datasets: DatasetStore;
   /**
    * Creates `workflows` in one transaction the first time a database is seeded; later calls do nothing, also after
    * the workflows were deleted. True when it seeded.
