@@ -447,6 +447,31 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     ],
   },
   {
+    title: 'Evaluations',
+    routes: [
+      {
+        path: '/api/datasets',
+        text:
+          'the workspace’s datasets, newest first, without rows; create `{ name, description?, rows: [{ inputs, ' +
+          'expected?, tags? }] }` or multipart `file` (CSV: `expected` / `expected.<field>` / `tags` columns, the ' +
+          'others inputs; JSONL: a row object per line) with `name?`, `description?` → 201 `{ id, rowCount, version, ' +
+          '… }`; 400 `DATASET_FILE_UNREADABLE` with the line',
+      },
+      {
+        path: '/api/datasets/:id',
+        text:
+          'the dataset with its rows (`?version=n`: that version’s); PATCH `{ name?, description?, rows? }` (new rows ' +
+          'are the next version, earlier ones kept); DELETE → 204',
+      },
+      {
+        path: '/api/datasets/:id/rows',
+        text:
+          'adds rows as the next version: `{ rows }`, or `{ runId, expectOutputs?, tags? }` (a past run’s inputs, its ' +
+          'outputs as the expectation) → the summary',
+      },
+    ],
+  },
+  {
     title: 'Server',
     routes: [
       {

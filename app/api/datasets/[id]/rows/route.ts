@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { readJson } from '@/lib/http/body';
+import { guarded } from '@/lib/server/auth/guard';
+import { appendRows, presentSummary, rowsToAppend } from '@/lib/server/datasets/datasets';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/**
+ * Adds rows after the current ones as the next version: `{ rows: [...] }`, or `{ runId, expectOutputs?, tags? }`
+ * to add a past run's inputs (and its outputs as the expectation) → 200 the dataset's summary.
+ */
+export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const { id } = await params;
+  const rows = await rowsToAppend(app, caller, await readJson(req, z.unknown(), { limit: app.config.maxBodyBytes }));
+  return Response.json(presentSummary(await appendRows(app, caller, id, rows)));
+});

@@ -1,0 +1,41 @@
+/**
+ * Request shapes of the datasets API (zod; failures are 400s with a JSON path). A row is the Start inputs of one run
+ * and, optionally, what a good run answers (`expected`) and tags to filter by.
+ */
+import { z } from 'zod';
+import { nameSchema } from '@/engine/text/names';
+
+/** Rows per dataset (and per upload): enough for a serious evaluation, small enough to keep a version in one row. */
+export const MAX_DATASET_ROWS = 10_000;
+
+export const datasetRowSchema = z.strictObject({
+  inputs: z.record(z.string().min(1).max(200), z.unknown()),
+  expected: z.unknown().optional(),
+  tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+});
+
+const rowsSchema = z.array(datasetRowSchema).max(MAX_DATASET_ROWS, `at most ${MAX_DATASET_ROWS} rows`);
+const descriptionSchema = z.string().max(2000);
+
+export const createDatasetSchema = z.strictObject({
+  name: nameSchema(200),
+  description: descriptionSchema.default(''),
+  rows: rowsSchema,
+});
+
+export const patchDatasetSchema = z.strictObject({
+  name: nameSchema(200).optional(),
+  description: descriptionSchema.optional(),
+  rows: rowsSchema.optional(),
+});
+
+/** Rows to add after the current ones: given, or taken from a past run of the workspace. */
+export const appendRowsSchema = z.union([
+  z.strictObject({ rows: rowsSchema.min(1, 'rows needs at least one row') }),
+  z.strictObject({
+    runId: z.string().min(1).max(100),
+    /** Take the run's outputs as the row's expectation (else the row has none). */
+    expectOutputs: z.boolean().default(false),
+    tags: datasetRowSchema.shape.tags,
+  }),
+]);

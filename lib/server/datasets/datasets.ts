@@ -1,0 +1,133 @@
+/**
+ * The datasets API's work (issue 36): create from JSON or an uploaded CSV / JSONL file, read a version, edit (new
+ * rows make the next version), add rows — given, or a past run's inputs with its outputs as the expectation — and
+ * delete. Everything is scoped to the caller's workspace: another workspace's dataset is a 404.
+ */
+import { randomUUID } from 'node:crypto';
+import { settings } from '@/engine/config/settings';
+import { PaiError } from '@/engine/errors';
+import { readBytesLimited } from '@/engine/net/read-limited';
+import type { DatasetRecord, DatasetRow, DatasetSummary } from '@/engine/store/datasets';
+import { nameSchema } from '@/engine/text/names';
+import { parseInput, readJson } from '@/lib/http/body';
+import { z } from 'zod';
+import type { App } from '../app-types';
+import type { Caller } from '../auth/authenticate';
+import { getRunOr404 } from '../workflows/workflows';
+import { rowsFromFile } from './dataset-files';
+import { appendRowsSchema, createDatasetSchema, MAX_DATASET_ROWS } from './dataset-schemas';
+
+export const newDatasetId = () => `ds_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+
+export function presentSummary(d: DatasetSummary) {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    version: d.version,
+    rowCount: d.rowCount,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+}
+
+export function presentDataset(d: DatasetRecord) {
+  return { ...presentSummary(d), rows: d.rows };
+}
+
+const uploadFieldsSchema = z.strictObject({
+  name: nameSchema(200).optional(),
+  description: z.string().max(2000).default(''),
+});
+
+/** A multipart upload: `file` (CSV or JSONL), and optionally `name` (default: the file's name) and `description`. */
+async function readUpload(req: Request, type: string) {
+  const bytes = await readBytesLimited(req, settings().KNOWLEDGE_MAX_UPLOAD_BYTES, {
+    code: 'PAYLOAD_TOO_LARGE',
+    what: 'upload',
+  });
+  let form: FormData;
+  try {
+    form = await new Response(bytes as BodyInit, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed');
+  }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form.entries()) {
+    if (key === 'file') continue;
+    if (typeof value !== 'string' || !['name', 'description'].includes(key))
+      throw new PaiError('UNKNOWN_KEY', `unknown form field "${key}"; send "file", "name" and "description"`, {
+        path: key,
+      });
+    fields[key] = value;
+  }
+  const files = form.getAll('file');
+  if (files.length !== 1 || typeof files[0] === 'string')
+    throw new PaiError('VALIDATION_ERROR', 'one "file" field with a CSV or JSONL file is required', { path: 'file' });
+  const file = files[0] as File;
+  const { name, description } = parseInput(uploadFieldsSchema, fields);
+  const rows = await rowsFromFile(file.name, new Uint8Array(await file.arrayBuffer()));
+  const fallbackName = file.name.replace(/\.[A-Za-z0-9]+$/, '') || 'dataset';
+  return { name: name ?? fallbackName, description, rows };
+}
+
+/** POST /api/datasets: JSON `{ name, description?, rows }` or a multipart upload. */
+export async function createDataset(app: App, caller: Caller, req: Request) {
+  const type = req.headers.get('content-type') ?? '';
+  const body = /^multipart\/form-data/i.test(type)
+    ? await readUpload(req, type)
+    : await readJson(req, createDatasetSchema, { limit: app.config.maxBodyBytes });
+  return app.stores.datasets.create({
+    id: newDatasetId(),
+    workspaceId: caller.workspaceId,
+    name: body.name,
+    description: body.description,
+    rows: body.rows as DatasetRow[],
+  });
+}
+
+/** `?version=` of a GET: a positive integer, else a 400 at `version`. */
+export function versionParam(req: Request): number | undefined {
+  const raw = new URL(req.url).searchParams.get('version');
+  if (raw === null) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(raw))
+    throw new PaiError('VALIDATION_ERROR', 'version must be a positive whole number', { path: 'version' });
+  return Number(raw);
+}
+
+export async function getDatasetOr404(app: App, caller: Pick<Caller, 'workspaceId'>, id: string, version?: number) {
+  const d = await app.stores.datasets.get(caller.workspaceId, id, version);
+  if (!d)
+    throw new PaiError(
+      'DATASET_NOT_FOUND',
+      version ? `dataset ${id} has no version ${version}` : `dataset ${id} not found`,
+    );
+  return d;
+}
+
+/** The rows POST /api/datasets/:id/rows adds: as given, or one row from a past run of the workspace. */
+export async function rowsToAppend(app: App, caller: Caller, body: unknown): Promise<DatasetRow[]> {
+  const parsed = parseInput(appendRowsSchema, body);
+  if ('rows' in parsed) return parsed.rows as DatasetRow[];
+  const run = await getRunOr404(app, caller, parsed.runId);
+  if (parsed.expectOutputs && run.status !== 'succeeded')
+    throw new PaiError('VALIDATION_ERROR', `run ${run.id} has not succeeded, so it has no outputs to expect`, {
+      path: 'expectOutputs',
+    });
+  return [
+    {
+      inputs: run.inputs,
+      ...(parsed.expectOutputs && run.outputs ? { expected: run.outputs } : {}),
+      ...(parsed.tags?.length ? { tags: parsed.tags } : {}),
+    },
+  ];
+}
+
+export async function appendRows(app: App, caller: Caller, id: string, rows: DatasetRow[]) {
+  const current = await getDatasetOr404(app, caller, id);
+  if (current.rowCount + rows.length > MAX_DATASET_ROWS)
+    throw new PaiError('VALIDATION_ERROR', `a dataset has at most ${MAX_DATASET_ROWS} rows`, { path: 'rows' });
+  const d = await app.stores.datasets.append(caller.workspaceId, id, rows);
+  if (!d) throw new PaiError('DATASET_NOT_FOUND', `dataset ${id} not found`);
+  return d;
+}
