@@ -106,7 +106,7 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
         label: 'Fetch slowly',
         config: {
           method: 'GET',
-          url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=3000`,
+          url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=8000`,
           headers: [],
           bodyType: 'none',
           body: '',

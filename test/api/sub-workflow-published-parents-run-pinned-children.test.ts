@@ -83,7 +83,8 @@ describe('sub-workflows of published parents run the pinned child version', () =
   const draftRun = async (id: string) => {
     const a = await call(startRun, 'POST', `/api/workflows/${id}/runs`, { params: { id }, body: { inputs: {} } });
     expect(a.status, a.text).toBe(202);
-    return waitForRun(getRun, a.body.runId);
+    // Generous: an agent run with a child run takes seconds alone and far longer on a loaded CI machine.
+    return waitForRun(getRun, a.body.runId, 120_000);
   };
   /** The agent asks for the tool once, then answers with the tool's result. */
   const scriptAgent = () =>
@@ -164,7 +165,7 @@ describe('sub-workflows of published parents run the pinned child version', () =
     expect(a.body.outputs.answer).toBe('tool said {"greeting":"v1, Ada"}');
     scriptAgent();
     expect((await draftRun(agent)).outputs.answer).toBe('tool said {"greeting":"draft, Ada"}');
-  });
+  }, 180_000);
 
   it('a child that was never published makes publishing fail with 422, the code and the path', async () => {
     const lonely = await create('Never published', childGraph('x'));
