@@ -20,6 +20,7 @@ import enPublish from './en/publish.json';
 import enTriggers from './en/triggers.json';
 import enKnowledge from './en/knowledge.json';
 import enRuns from './en/runs.json';
+import enDatasets from './en/datasets.json';
 import enSettings from './en/settings.json';
 import enErrors from './en/errors.json';
 import zhCommon from './zh-CN/common.json';
@@ -34,6 +35,7 @@ import zhPublish from './zh-CN/publish.json';
 import zhTriggers from './zh-CN/triggers.json';
 import zhKnowledge from './zh-CN/knowledge.json';
 import zhRuns from './zh-CN/runs.json';
+import zhDatasets from './zh-CN/datasets.json';
 import zhSettings from './zh-CN/settings.json';
 import zhErrors from './zh-CN/errors.json';
 
@@ -50,6 +52,7 @@ export const NAMESPACES = [
   'triggers',
   'knowledge',
   'runs',
+  'datasets',
   'settings',
   'nodes',
   'errors',
@@ -74,6 +77,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     triggers: enTriggers,
     knowledge: enKnowledge,
     runs: enRuns,
+    datasets: enDatasets,
     settings: enSettings,
     nodes: NODE_MESSAGES.en,
     errors: enErrors,
@@ -91,6 +95,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     triggers: zhTriggers,
     knowledge: zhKnowledge,
     runs: zhRuns,
+    datasets: zhDatasets,
     settings: zhSettings,
     nodes: NODE_MESSAGES['zh-CN'],
     errors: zhErrors,

@@ -205,6 +205,16 @@ export function WorkflowList() {
             >
               {t('nav.knowledge')}
             </Link>
+            <Link
+              href="/datasets"
+              className={
+                'inline-flex h-8 items-center rounded-md px-3 text-sm ' +
+                'font-medium text-zinc-300 hover:bg-zinc-800 hover:text-white'
+              }
+              data-testid="nav-datasets"
+            >
+              {t('nav.datasets')}
+            </Link>
             {editable && (
               <>
                 <input
