@@ -10,6 +10,7 @@ import type { KnowledgeCatalog } from '../../knowledge/catalog';
 import type { AccountRepository, SignInAttempts } from '../accounts';
 import type { RunAnalyticsStore } from '../analytics';
 import type { AuditLog } from '../audit';
+import type { ChatStore } from '../chat';
 import type { CredentialRepository } from '../credentials';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from '../publishing';
 import type { TriggerRepository } from '../triggers';
@@ -43,6 +44,8 @@ export interface Stores {
   readonly knowledgeCatalog: KnowledgeCatalog;
   /** The rows of files runs produced (their bytes are in the blob store). */
   readonly artifacts: ArtifactStore;
+  /** Chat apps' conversations and their messages (with feedback). */
+  readonly chat: ChatStore;
   /**
    * Creates `workflows` in one transaction the first time a database is seeded; later calls do nothing, also after
    * the workflows were deleted. True when it seeded.

@@ -15,6 +15,7 @@ import type {
   WorkflowVersionRecord,
 } from '../types';
 import type { ApiKeyRecord } from '../publishing';
+import type { ChatAppSettings } from '../chat';
 import { Prisma } from './generated/client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of several tables and raw queries
@@ -65,6 +66,7 @@ export function toWorkflow(r: Row): WorkflowRecord {
     corsOrigins: (r.corsOrigins ?? null) as string[] | null,
     publicTrace: r.publicTrace === true,
     mcp: r.mcp === true,
+    chat: (r.chat ?? null) as ChatAppSettings | null,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };
