@@ -21,6 +21,7 @@ import enTriggers from './en/triggers.json';
 import enKnowledge from './en/knowledge.json';
 import enRuns from './en/runs.json';
 import enSettings from './en/settings.json';
+import enChat from './en/chat.json';
 import enErrors from './en/errors.json';
 import zhCommon from './zh-CN/common.json';
 import zhAuth from './zh-CN/auth.json';
@@ -35,6 +36,7 @@ import zhTriggers from './zh-CN/triggers.json';
 import zhKnowledge from './zh-CN/knowledge.json';
 import zhRuns from './zh-CN/runs.json';
 import zhSettings from './zh-CN/settings.json';
+import zhChat from './zh-CN/chat.json';
 import zhErrors from './zh-CN/errors.json';
 
 export const NAMESPACES = [
@@ -51,6 +53,7 @@ export const NAMESPACES = [
   'knowledge',
   'runs',
   'settings',
+  'chat',
   'nodes',
   'errors',
 ] as const;
@@ -75,6 +78,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: enKnowledge,
     runs: enRuns,
     settings: enSettings,
+    chat: enChat,
     nodes: NODE_MESSAGES.en,
     errors: enErrors,
   },
@@ -92,6 +96,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: zhKnowledge,
     runs: zhRuns,
     settings: zhSettings,
+    chat: zhChat,
     nodes: NODE_MESSAGES['zh-CN'],
     errors: zhErrors,
   },
