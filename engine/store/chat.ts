@@ -5,18 +5,28 @@
  * Implemented on PGlite and PostgreSQL (engine/store/prisma/chat-store.ts).
  */
 
-/** The chat app's settings as stored: the access code only as its sha256; `sessionSecret` signs page sessions. */
-export interface ChatAppSettings {
+/**
+ * The chat app's settings as a workflow record carries them: what anyone who may read the workflow may see. Its
+ * secrets (ChatAppSecrets) are stored beside them and read only with ChatStore.secretsOf, so that no presenter of a
+ * workflow (GET /api/workflows/:id, exports …) can leak them.
+ */
+export interface ChatAppPublicSettings {
   enabled: boolean;
   title: string | null;
   welcome: string | null;
   suggestions: string[];
   access: 'public' | 'code';
+}
+
+export interface ChatAppSecrets {
   /** sha256 (hex) of the access code; null when access is public. */
   codeHash: string | null;
   /** Signs the page's chat sessions (HMAC-SHA256); replaced when the access code changes, which ends old sessions. */
   sessionSecret: string;
 }
+
+/** The chat app's settings as stored (one JSON value on the workflow): the access code only as its sha256. */
+export type ChatAppSettings = ChatAppPublicSettings & ChatAppSecrets;
 
 export interface ChatConversationRecord {
   id: string;
@@ -65,6 +75,8 @@ export interface NewChatMessage {
 }
 
 export interface ChatStore {
+  /** The chat app's secrets of a workflow, or null when it has no chat app. */
+  secretsOf(workflowId: string): Promise<ChatAppSecrets | null>;
   createConversation(c: {
     id: string;
     workflowId: string;

@@ -51,6 +51,16 @@ describe('a chat behind an access code', () => {
     );
     expect(panel.text).not.toContain('owl-2026');
     expect(panel.text).not.toContain('sessionSecret');
+    // Nor does the workflow itself (any reader of the workspace may GET it): no code hash, no session secret.
+    const wf = await json('GET', `/api/workflows/${secret.id}`);
+    expect(wf.body.chat).toEqual({
+      enabled: true,
+      title: 'Team helper',
+      welcome: 'Ask me anything',
+      suggestions: ['What can you do?'],
+      access: 'code',
+    });
+    expect(wf.text).not.toMatch(/codeHash|sessionSecret/);
   });
 
   it('a missing code is 401, a wrong access code is refused with 403, the right one opens a session', async () => {

@@ -4,7 +4,14 @@
  * the last number and writes in one transaction, so two turns sent at once cannot take the same number — the loser
  * fails as a unique violation and is retried.
  */
-import type { ChatCitation, ChatConversationRecord, ChatMessageRecord, ChatStore, NewChatMessage } from '../chat';
+import type {
+  ChatAppSecrets,
+  ChatCitation,
+  ChatConversationRecord,
+  ChatMessageRecord,
+  ChatStore,
+  NewChatMessage,
+} from '../chat';
 import { isUniqueViolation } from '../app/errors';
 import { iso, json, type Row } from './rows';
 import type { PrismaClient } from './generated/client';
@@ -42,6 +49,13 @@ function toMessage(r: Row): ChatMessageRecord {
 
 export class PrismaChatStore implements ChatStore {
   constructor(private readonly prisma: PrismaClient) {}
+
+  async secretsOf(workflowId: string): Promise<ChatAppSecrets | null> {
+    const r = await this.prisma.workflow.findUnique({ where: { id: workflowId }, select: { chat: true } });
+    const c = r?.chat as { codeHash?: unknown; sessionSecret?: unknown } | null | undefined;
+    if (!c || typeof c.sessionSecret !== 'string') return null;
+    return { codeHash: typeof c.codeHash === 'string' ? c.codeHash : null, sessionSecret: c.sessionSecret };
+  }
 
   async createConversation(c: { id: string; workflowId: string; owner: string; title: string }) {
     const r = await this.prisma.chatConversation.create({

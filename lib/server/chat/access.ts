@@ -20,8 +20,9 @@ export async function chatWorkflow(app: App, req: Request | null, slug: string):
   const wf = await app.store.getWorkflowBySlug(slug);
   if (wf && req) corsOf(req, wf);
   if (!wf || !wf.currentVersionId) throw new PaiError('NOT_PUBLISHED', `no published workflow "${slug}"`);
-  if (!wf.chat?.enabled) throw new PaiError('CHAT_DISABLED', `the workflow "${slug}" has no chat app`);
-  return wf as ChatWorkflow;
+  const secrets = wf.chat?.enabled ? await app.stores.chat.secretsOf(wf.id) : null;
+  if (!wf.chat?.enabled || !secrets) throw new PaiError('CHAT_DISABLED', `the workflow "${slug}" has no chat app`);
+  return { ...wf, chat: { ...wf.chat, ...secrets } } as ChatWorkflow;
 }
 
 const bearer = (req: Request) => /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get('authorization') ?? '')?.[1];

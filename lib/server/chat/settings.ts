@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
-import type { ChatAppSettings } from '@/engine/store/chat';
+import type { ChatAppPublicSettings, ChatAppSecrets, ChatAppSettings } from '@/engine/store/chat';
 import type { WorkflowRecord } from '@/engine/store/types';
 
 export const chatSettingsSchema = z.strictObject({
@@ -29,7 +29,10 @@ export type ChatSettingsInput = z.infer<typeof chatSettingsSchema>;
 export const codeHash = (code: string) => createHash('sha256').update(code, 'utf8').digest('hex');
 
 /** The settings to store for `input`, given what was stored before (the code is kept when none is given). */
-export function toStoredChat(prev: ChatAppSettings | null | undefined, input: ChatSettingsInput): ChatAppSettings {
+export function toStoredChat(
+  prev: (ChatAppPublicSettings & Partial<ChatAppSecrets>) | null | undefined,
+  input: ChatSettingsInput,
+): ChatAppSettings {
   let hash: string | null = null;
   if (input.access === 'code') {
     hash = input.code !== undefined ? codeHash(input.code) : (prev?.codeHash ?? null);
@@ -60,7 +63,8 @@ export function presentChat(origin: string, wf: Pick<WorkflowRecord, 'slug' | 'c
     welcome: c?.welcome ?? null,
     suggestions: c?.suggestions ?? [],
     access: c?.access ?? 'public',
-    hasCode: !!c?.codeHash,
+    /** Access "code" always has one (it cannot be set without). */
+    hasCode: c?.access === 'code',
     url: wf.slug ? `${origin}${chatPagePath(wf.slug)}` : null,
     embedSnippet: wf.slug ? `<script src="${origin}${embedScriptPath(wf.slug)}" async></script>` : null,
   };

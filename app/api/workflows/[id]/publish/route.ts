@@ -41,7 +41,8 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
 export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const { chat, ...body } = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
-  const settings = chat ? { ...body, chat: toStoredChat(wf.chat, chat) } : body;
+  const prev = chat && wf.chat ? { ...wf.chat, ...(await app.stores.chat.secretsOf(wf.id)) } : null;
+  const settings = chat ? { ...body, chat: toStoredChat(prev, chat) } : body;
   const updated = (await app.store.setPublishSettings(wf.id, settings)) ?? wf;
   const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
   return Response.json(presentPublished(originOf(req), updated, current));
