@@ -2,7 +2,7 @@ import { getTranslations } from 'next-intl/server';
 import { ChatPage } from '@/components/chat/chat-page';
 import { getApp } from '@/lib/server/app';
 import { chatWorkflow } from '@/lib/server/chat/access';
-import { publicChatConfig } from '@/lib/server/chat/settings';
+import { publicChatConfig } from '@/lib/server/publishing/chat-settings';
 
 export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ slug: string }> };

@@ -12,7 +12,7 @@ import type {
   ChatStore,
   NewChatMessage,
 } from '../chat';
-import { isUniqueViolation } from '../app/errors';
+import { isUniqueViolation } from './errors';
 import { iso, json, type Row } from './rows';
 import type { PrismaClient } from './generated/client';
 

@@ -15,7 +15,7 @@ import { httpError } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
 import { FailureWindow } from '../publishing/failure-window';
-import { codeHash } from './settings';
+import { codeHash } from '../publishing/chat-settings';
 
 export const SESSION_PREFIX = 'cs_';
 const SESSION_TTL_MS = 30 * 24 * 3600_000;

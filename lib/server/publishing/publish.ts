@@ -23,7 +23,7 @@ import type { App } from '../app-types';
 import { diffGraphs } from '../workflows/graph-diff';
 import { workflowCallCycles } from '../workflows/call-cycles';
 import { corsOrigins } from './v1-settings';
-import { chatSettingsSchema, presentChat } from '../chat/settings';
+import { chatSettingsSchema, presentChat } from './chat-settings';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;

@@ -1,6 +1,6 @@
 import { getApp } from '@/lib/server/app';
 import { chatWorkflow } from '@/lib/server/chat/access';
-import { publicChatConfig } from '@/lib/server/chat/settings';
+import { publicChatConfig } from '@/lib/server/publishing/chat-settings';
 import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
 

@@ -8,7 +8,7 @@ import {
   publishSettingsSchema,
   publishWorkflow,
 } from '@/lib/server/publishing/publish';
-import { toStoredChat } from '@/lib/server/chat/settings';
+import { toStoredChat } from '@/lib/server/publishing/chat-settings';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
