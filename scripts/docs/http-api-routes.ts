@@ -404,7 +404,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         text:
           '`{ code? }` → 201 `{ token, expiresAt }`: the page’s chat session, sent as `Authorization: Bearer cs_…`; ' +
           'access "code": 401 `CHAT_ACCESS_CODE_REQUIRED` without the code, 403 `CHAT_ACCESS_CODE_INVALID` for a ' +
-          'wrong one, 429 `TOO_MANY_ATTEMPTS` after ten wrong ones from an address',
+          'wrong one, 429 `TOO_MANY_ATTEMPTS` after ten wrong ones from an address; sessions and the messages sent ' +
+          'with them are rate-limited per session and per address (429 `RATE_LIMITED`, `RATE_LIMIT_PER_MIN`)',
       },
       {
         path: '/api/v1/chat/:slug/messages',

@@ -8,6 +8,7 @@ import type { ChatAppSettings } from '@/engine/store/chat';
 import type { WorkflowRecord } from '@/engine/store/types';
 import { httpError } from '@/lib/http/errors';
 import type { App } from '../app-types';
+import { clientIp } from '../auth/request-info';
 import { authorizeForSlug } from '../publishing/api-keys';
 import { corsOf } from '../publishing/v1-http';
 import { v1Settings } from '../publishing/v1-settings';
@@ -23,6 +24,15 @@ export async function chatWorkflow(app: App, req: Request | null, slug: string):
   const secrets = wf.chat?.enabled ? await app.stores.chat.secretsOf(wf.id) : null;
   if (!wf.chat?.enabled || !secrets) throw new PaiError('CHAT_DISABLED', `the workflow "${slug}" has no chat app`);
   return { ...wf, chat: { ...wf.chat, ...secrets } } as ChatWorkflow;
+}
+
+/** Spends one token of the published API's rate limit for `id`, or 429 with Retry-After. */
+export function takeOrRefuse(app: App, id: string): void {
+  const t = v1Settings(app).limiter.take(id);
+  if (!t.ok)
+    throw httpError('RATE_LIMITED', `too many requests; retry in ${t.retryAfterSec} s`, 429, {
+      'retry-after': String(t.retryAfterSec),
+    });
 }
 
 const bearer = (req: Request) => /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get('authorization') ?? '')?.[1];
@@ -41,11 +51,9 @@ export async function authorizeChat(
       throw httpError('CHAT_SESSION_INVALID', 'the chat session expired or is not valid; reload the page', 401, {
         'www-authenticate': 'Bearer realm="paiflow-chat", error="invalid_token"',
       });
-    const t = v1Settings(app).limiter.take(`chat:${sid}`);
-    if (!t.ok)
-      throw httpError('RATE_LIMITED', `too many messages; retry in ${t.retryAfterSec} s`, 429, {
-        'retry-after': String(t.retryAfterSec),
-      });
+    // Per session and per address: a visitor can open sessions at will, so the session alone would not limit them.
+    takeOrRefuse(app, `chat:${sid}`);
+    takeOrRefuse(app, `chat-ip:${clientIp(req)}`);
     return { workflow: wf, owner: `session:${sid}`, apiKeyId: null };
   }
   if (!token) {

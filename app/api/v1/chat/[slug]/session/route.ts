@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { getApp } from '@/lib/server/app';
 import { readJson } from '@/lib/http/body';
-import { chatWorkflow } from '@/lib/server/chat/access';
+import { clientIp } from '@/lib/server/auth/request-info';
+import { chatWorkflow, takeOrRefuse } from '@/lib/server/chat/access';
 import { openSession } from '@/lib/server/chat/session';
 import { preflight, v1Route } from '@/lib/server/publishing/v1-http';
 import { serveDirectly } from '@/lib/http/direct-routes';
@@ -17,6 +18,8 @@ const sessionBodySchema = z.strictObject({ code: z.string().max(128).optional() 
 export const POST = v1Route('slug', async (req, { params }: { params: Promise<{ slug: string }> }) => {
   const app = await getApp();
   const wf = await chatWorkflow(app, req, (await params).slug);
+  takeOrRefuse(app, `chat-session:${clientIp(req)}`); // sessions are free to open: not at any rate
+
   const body = await readJson(req, sessionBodySchema, { optional: true, limit: app.config.maxBodyBytes });
   const s = openSession(app, req, wf.id, wf.slug, wf.chat, body.code);
   return Response.json({ token: s.token, expiresAt: new Date(s.expiresAt).toISOString() }, { status: 201 });
