@@ -22,6 +22,7 @@ import enKnowledge from './en/knowledge.json';
 import enRuns from './en/runs.json';
 import enDatasets from './en/datasets.json';
 import enSettings from './en/settings.json';
+import enChat from './en/chat.json';
 import enErrors from './en/errors.json';
 import zhCommon from './zh-CN/common.json';
 import zhAuth from './zh-CN/auth.json';
@@ -37,6 +38,7 @@ import zhKnowledge from './zh-CN/knowledge.json';
 import zhRuns from './zh-CN/runs.json';
 import zhDatasets from './zh-CN/datasets.json';
 import zhSettings from './zh-CN/settings.json';
+import zhChat from './zh-CN/chat.json';
 import zhErrors from './zh-CN/errors.json';
 
 export const NAMESPACES = [
@@ -54,6 +56,7 @@ export const NAMESPACES = [
   'runs',
   'datasets',
   'settings',
+  'chat',
   'nodes',
   'errors',
 ] as const;
@@ -79,6 +82,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     runs: enRuns,
     datasets: enDatasets,
     settings: enSettings,
+    chat: enChat,
     nodes: NODE_MESSAGES.en,
     errors: enErrors,
   },
@@ -97,6 +101,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     runs: zhRuns,
     datasets: zhDatasets,
     settings: zhSettings,
+    chat: zhChat,
     nodes: NODE_MESSAGES['zh-CN'],
     errors: zhErrors,
   },

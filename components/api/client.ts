@@ -58,7 +58,7 @@ export async function call<T>(method: string, url: string, body?: unknown, signa
 }
 
 /** Pages that work signed out: a 401 there is an answer to show (wrong password), not a reason to leave. */
-export const PUBLIC_PATHS = /^\/(login|setup|invite)(\/|$)/;
+export const PUBLIC_PATHS = /^\/(login|setup|invite|chat)(\/|$)/;
 
 /** The session is gone (expired, signed out elsewhere): go to the sign-in page, and come back here after. */
 function redirectToLogin() {

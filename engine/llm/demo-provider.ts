@@ -97,6 +97,16 @@ export class DemoProvider implements LlmProvider {
     } else {
       text = `${DEMO_PREFIX} You said: "${echo}" (${words} word${words === 1 ? '' : 's'}, fingerprint ${fingerprint})`;
     }
+    // A conversation (a chat app's earlier turns before the prompt): show that they arrived.
+    const userTurns = msgs.filter((m) => m.role === 'user');
+    if (
+      !role &&
+      !req.jsonMode &&
+      !toolResults.length &&
+      userTurns.length > 1 &&
+      msgs.some((m) => m.role === 'assistant')
+    )
+      text += ` Earlier you said: "${clip(userTurns[0].content)}".`;
     // Vision: the demo cannot see, but says how many images it was given.
     if (lastUserImages && !role && !req.jsonMode)
       text += ` I saw ${lastUserImages} image${lastUserImages === 1 ? '' : 's'}.`;

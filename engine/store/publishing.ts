@@ -4,6 +4,7 @@
  * (for a free name on import). Implemented on PGlite and PostgreSQL (engine/store/prisma/).
  */
 import type { EngineChoice, Graph } from '../graph/schema';
+import type { ChatAppSettings } from './chat';
 import type { RunRecord, RunStore, WorkflowRecord, WorkflowStore, WorkflowVersionRecord } from './types';
 
 /** What the published endpoint needs of a workflow (not its draft graph). */
@@ -62,10 +63,10 @@ export interface PublishingStore {
    * for the server default, undefined when there is no such workflow or run.
    */
   corsOriginsFor(where: { slug: string } | { runId: string }): Promise<string[] | null | undefined>;
-  /** Settings that apply to every version: CORS origins, public node traces, being an MCP tool. */
+  /** Settings that apply to every version: CORS origins, public node traces, being an MCP tool, the chat app. */
   setPublishSettings(
     workflowId: string,
-    settings: { corsOrigins?: string[] | null; publicTrace?: boolean; mcp?: boolean },
+    settings: { corsOrigins?: string[] | null; publicTrace?: boolean; mcp?: boolean; chat?: ChatAppSettings },
   ): Promise<WorkflowRecord | null>;
   /** The key whose sha256 is `hash` (revoked ones too: the caller decides), with the stored hash. */
   findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null>;

@@ -2,6 +2,7 @@ import type { ErrorJson } from '../errors';
 import type { TraceEvent } from '../events/types';
 import type { EngineChoice, EngineKind, Graph } from '../graph/schema';
 import type { Usage } from '../llm/types';
+import type { ChatAppPublicSettings } from './chat';
 
 export const RUN_STATUSES = [
   'queued',
@@ -38,6 +39,8 @@ export interface WorkflowRecord {
   publicTrace: boolean;
   /** The published workflow is offered as a tool by the MCP server (/api/mcp) to its API keys. */
   mcp: boolean;
+  /** The chat app at /chat/:slug, without its secrets (engine/store/chat.ts); null: never set up. */
+  chat?: ChatAppPublicSettings | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,6 +3,7 @@
  * WorkflowTemplate, one line below. test/api/templates-every-template-runs-offline.test.ts then runs it.
  */
 import { AGENT_TEAM_TEMPLATE } from './agent-team';
+import { CHAT_ASSISTANT_TEMPLATE } from './chat-assistant';
 import { APPROVAL_BEFORE_HTTP_TEMPLATE } from './approval-before-http';
 import { DRAFT_REVIEW_LOOP_TEMPLATE } from './draft-review-loop';
 import { RAG_QA_TEMPLATE } from './rag-qa';
@@ -14,6 +15,7 @@ import { WEBHOOK_SUMMARIZE_POST_TEMPLATE } from './webhook-summarize-post';
 
 export const TEMPLATES: readonly WorkflowTemplate[] = [
   RAG_QA_TEMPLATE,
+  CHAT_ASSISTANT_TEMPLATE,
   SUPPORT_TRIAGE_TEMPLATE,
   DRAFT_REVIEW_LOOP_TEMPLATE,
   AGENT_TEAM_TEMPLATE,

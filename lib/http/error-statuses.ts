@@ -42,9 +42,12 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   UPSTREAM_MISSING: 400,
   VALIDATION_ERROR: 400,
   // 401: Who is calling is not known, or the secret is wrong.
+  CHAT_ACCESS_CODE_REQUIRED: 401,
+  CHAT_SESSION_INVALID: 401,
   INVALID_CREDENTIALS: 401,
   UNAUTHENTICATED: 401,
   // 403: Known caller, not allowed.
+  CHAT_ACCESS_CODE_INVALID: 403,
   CSRF_REJECTED: 403,
   FORBIDDEN: 403,
   NO_WORKSPACE: 403,
@@ -52,6 +55,9 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   // 404: What the request names does not exist (or is in another workspace).
   API_KEY_NOT_FOUND: 404,
   ARTIFACT_NOT_FOUND: 404,
+  CHAT_DISABLED: 404,
+  CHAT_MESSAGE_NOT_FOUND: 404,
+  CONVERSATION_NOT_FOUND: 404,
   CREDENTIAL_NOT_FOUND: 404,
   DATASET_NOT_FOUND: 404,
   DOCUMENT_NOT_FOUND: 404,

@@ -221,6 +221,12 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'finishedAt, durationMs, usage }`',
       },
       {
+        path: '/api/runs/:runId/chat',
+        text:
+          'the chat turn a chat app’s run answered: `{ chat: { conversationId, messageId, answer, feedback: ' +
+          '{ rating: 1 | -1, comment, at } | null } | null }` (shown on the run’s view)',
+      },
+      {
         path: '/api/runs/:runId/events',
         text: 'SSE, `id: <seq>`, honours `Last-Event-ID` / `?after=`, closes after the (last) terminal event',
       },
@@ -310,7 +316,10 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           '`GET` status; `DELETE` unpublish; `PATCH` `{ corsOrigins?: ["https://app.example.com"] | ["*"] | [] | ' +
           'null, publicTrace?: boolean, mcp?: boolean }`: the browser origins allowed to call this workflow’s ' +
           'endpoint (null: `CORS_ORIGINS`), applied to every v1 answer about it, errors and preflights included; ' +
-          'whether key holders see the node trace of published runs; whether the MCP server offers it as a tool',
+          'whether key holders see the node trace of published runs; whether the MCP server offers it as a tool; ' +
+          '`chat?: { enabled, title?, welcome?, suggestions?: string[], access: "public" | "code", code? }`: the ' +
+          'chat app at `/chat/:slug` (answers show `chat: { enabled, title, welcome, suggestions, access, hasCode, ' +
+          'url, embedSnippet }`, never the code; a new code ends the page sessions of the old one)',
       },
       {
         path: '/api/workflows/:id/versions',
@@ -388,6 +397,46 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'OpenAI-compatible: `model` = a published workflow’s slug, Bearer = one of its keys; `stream: true` ' +
           'streams its LLM tokens as `chat.completion.chunk`s (see ' +
           '[OpenAI-compatible endpoint](#openai-compatible-endpoint))',
+      },
+      {
+        path: '/api/v1/chat/:slug',
+        access: 'open',
+        text:
+          'a chat app’s public face `{ slug, title, welcome, suggestions, access }` (404 `CHAT_DISABLED` when the ' +
+          'workflow has no chat app on)',
+      },
+      {
+        path: '/api/v1/chat/:slug/session',
+        access: 'open (with the access code for access "code")',
+        text:
+          '`{ code? }` → 201 `{ token, expiresAt }`: the page’s chat session, sent as `Authorization: Bearer cs_…`; ' +
+          'access "code": 401 `CHAT_ACCESS_CODE_REQUIRED` without the code, 403 `CHAT_ACCESS_CODE_INVALID` for a ' +
+          'wrong one, 429 `TOO_MANY_ATTEMPTS` after ten wrong ones from an address; sessions and the messages sent ' +
+          'with them are rate-limited per session and per address (429 `RATE_LIMITED`, `RATE_LIMIT_PER_MIN`)',
+      },
+      {
+        path: '/api/v1/chat/:slug/messages',
+        access: 'an API key of the workflow, or the page’s chat session',
+        text:
+          '`{ conversationId?, message, stream?: true }` → one turn, a run of the published version with the Start ' +
+          'inputs `message` and `history` (`[{ role, content }]`, the earlier turns); SSE `event: token` ' +
+          '`{ delta }` … `event: done` `{ conversationId, messageId, answer, citations, runId }` (`event: error` ' +
+          '`{ error }`), or that object as JSON with `stream: false`; 404 `CONVERSATION_NOT_FOUND` for another ' +
+          'caller’s conversation',
+      },
+      {
+        path: '/api/v1/chat/:slug/messages/:messageId/feedback',
+        access: 'an API key of the workflow, or the page’s chat session',
+        text:
+          '`{ rating: "up" | "down", comment? }` on an answer of the caller’s conversation (a second one replaces ' +
+          'it) → the message with `feedback`; shown on the run’s view',
+      },
+      {
+        path: '/api/v1/chat/:slug/conversations/:id/messages',
+        access: 'an API key of the workflow, or the page’s chat session',
+        text:
+          '`{ conversationId, title, messages: [ { id, role, content, citations, runId, feedback, createdAt } ] }`, ' +
+          'in order; only the conversation’s owner may read it',
       },
       {
         path: '/api/mcp',

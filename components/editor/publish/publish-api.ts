@@ -1,6 +1,6 @@
 /**
  * Typed calls for publishing: endpoint status, versions, API keys, per-workflow CORS origins, trace sharing and the
- * MCP opt-in.
+ * MCP opt-in and the chat app.
  */
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
@@ -22,6 +22,27 @@ export interface PublishStatus {
   /** Offered as a tool by the MCP server (`mcpUrl`) to the workflow's API keys while published. */
   mcp?: boolean;
   mcpUrl?: string;
+  /** The chat app at /chat/:slug and its embed snippet (never the access code). */
+  chat?: {
+    enabled: boolean;
+    title: string | null;
+    welcome: string | null;
+    suggestions: string[];
+    access: 'public' | 'code';
+    hasCode: boolean;
+    url: string | null;
+    embedSnippet: string | null;
+  };
+}
+
+/** PATCH …/publish `{ chat }`: the code only when it is set or changed. */
+export interface ChatAppSettingsInput {
+  enabled: boolean;
+  title?: string;
+  welcome?: string;
+  suggestions?: string[];
+  access: 'public' | 'code';
+  code?: string;
 }
 
 /** What the draft changed since a version: the server's own type (a type-only import). */
@@ -68,6 +89,7 @@ export const publishApi = {
   setPublicTrace: (id: string, publicTrace: boolean) =>
     call<PublishStatus>('PATCH', `${wf(id)}/publish`, { publicTrace }),
   setMcp: (id: string, mcp: boolean) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { mcp }),
+  setChat: (id: string, chat: ChatAppSettingsInput) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { chat }),
   /** Newest first. The route answers `{ …status, versions }`; a bare array is accepted too. */
   versions: async (id: string): Promise<VersionInfo[]> => {
     const res = await call<VersionInfo[] | { versions: VersionInfo[] }>('GET', `${wf(id)}/versions`);

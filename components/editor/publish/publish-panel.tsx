@@ -16,6 +16,7 @@ import { CorsSection } from './cors-section';
 import { TraceSharingSection } from './trace-sharing-section';
 import { EndpointSection } from './endpoint-section';
 import { McpSection } from './mcp-section';
+import { ChatSection } from './chat-section';
 import { CallbackSigningSection } from './callback-signing-section';
 import { publishApi, type ApiKeyInfo, type NewApiKey, type PublishStatus, type VersionInfo } from './publish-api';
 import { sampleInputs } from './snippets';
@@ -285,6 +286,11 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
                 workflowId={workflowId}
                 status={data.status}
                 apiKey={created?.key ?? null}
+                onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
+              />
+              <ChatSection
+                workflowId={workflowId}
+                status={data.status}
                 onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
               />
               <CallbackSigningSection workflowId={workflowId} />

@@ -9,6 +9,7 @@ import { useEditorContext, useRunState } from '../editor-context';
 import { cancelRun, startResume } from './run-actions';
 import { AnswerBox } from './answer-box';
 import { ArtifactPreview } from './artifact-preview';
+import { ChatFeedbackBox } from './chat-feedback-box';
 import { formatUsd, runTotal } from './run-cost';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
@@ -363,6 +364,7 @@ export function TracePanel() {
             <ArtifactPreview value={run.outputs} />
           </div>
         )}
+        {run.status === 'succeeded' && <ChatFeedbackBox runId={run.runId} />}
       </div>
     </div>
   );

@@ -10,6 +10,11 @@ export const llmConfigSchema = z.strictObject({
   model: z.string().min(1).default('gpt-4o-mini').describe('Model name as the provider knows it'),
   systemPrompt: z.string().max(200_000).default(''),
   userPrompt: z.string().min(1, 'the user prompt is required').max(200_000),
+  history: z
+    .string()
+    .max(2_000)
+    .default('')
+    .describe('Earlier turns sent before the prompt, a list of { role, content }: e.g. {{inputs.history}} of a chat'),
   temperature: z.number().min(0).max(2).default(0.7),
   maxTokens: z.number().int().min(1).max(200_000).optional(),
   jsonMode: z.boolean().default(false).describe('Ask for a JSON object and parse it into output.json'),
@@ -30,6 +35,29 @@ export const llmConfigSchema = z.strictObject({
   provider: providerConfigSchema,
 });
 export type LlmConfig = z.infer<typeof llmConfigSchema>;
+
+/**
+ * A conversation's earlier turns (a chat app's `history` input, engine-agnostic): the resolved `history` template is
+ * a list of `{ role: "user" | "assistant", content }` (or that list as JSON text); anything else is ignored.
+ */
+export function historyMessages(value: unknown): ChatMessage[] {
+  let v = value;
+  if (typeof v === 'string') {
+    if (!v.trim().startsWith('[')) return [];
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((m): ChatMessage[] => {
+    const role = (m as { role?: unknown })?.role;
+    const content = (m as { content?: unknown })?.content;
+    if ((role !== 'user' && role !== 'assistant') || typeof content !== 'string' || !content) return [];
+    return [role === 'user' ? { role, content } : { role, content }];
+  });
+}
 
 export const llmNode = defineNode<LlmConfig>({
   type: 'llm',
@@ -85,6 +113,7 @@ export const llmNode = defineNode<LlmConfig>({
         .join('\n\n');
       if (system) messages.push({ role: 'system', content: system });
       // Vision: the images go with the user message as image_url parts (engine/media/image-inputs.ts).
+      messages.push(...historyMessages(c.history));
       const images = await imageInputs(ctx, c.images);
       messages.push({
         role: 'user',

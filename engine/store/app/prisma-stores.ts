@@ -8,6 +8,7 @@ import { PrismaAccountRepository } from '../prisma/account-repository';
 import { PrismaArtifactStore } from '../prisma/artifact-store';
 import { PrismaRunAnalytics } from '../prisma/analytics';
 import { PrismaAuditLog, PrismaSignInAttempts } from '../prisma/audit-log';
+import { PrismaChatStore } from '../prisma/chat-store';
 import { PrismaCredentialRepository } from '../prisma/credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callback-secrets';
 import type { Database } from '../prisma/database';
@@ -40,6 +41,7 @@ export function storesOn(db: Database, opts: PrismaStoreOptions = {}): Stores {
     knowledgeCatalog: new PrismaKnowledgeCatalog(db.prisma),
     artifacts: new PrismaArtifactStore(db.prisma),
     datasets: new PrismaDatasetStore(db.prisma),
+    chat: new PrismaChatStore(db.prisma),
     seedOnce: (workflows) => seedOnce(db.prisma, workflows),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');

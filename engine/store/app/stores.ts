@@ -10,6 +10,7 @@ import type { KnowledgeCatalog } from '../../knowledge/catalog';
 import type { AccountRepository, SignInAttempts } from '../accounts';
 import type { RunAnalyticsStore } from '../analytics';
 import type { AuditLog } from '../audit';
+import type { ChatStore } from '../chat';
 import type { CredentialRepository } from '../credentials';
 import type { DatasetStore } from '../datasets';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from '../publishing';
@@ -46,6 +47,8 @@ export interface Stores {
   readonly artifacts: ArtifactStore;
   /** Evaluation datasets, their rows kept per version. */
   readonly datasets: DatasetStore;
+  /** Chat apps' conversations and their messages (with feedback). */
+  readonly chat: ChatStore;
   /**
    * Creates `workflows` in one transaction the first time a database is seeded; later calls do nothing, also after
    * the workflows were deleted. True when it seeded.

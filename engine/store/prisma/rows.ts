@@ -15,6 +15,7 @@ import type {
   WorkflowVersionRecord,
 } from '../types';
 import type { ApiKeyRecord } from '../publishing';
+import type { ChatAppPublicSettings } from '../chat';
 import { Prisma } from './generated/client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of several tables and raw queries
@@ -51,6 +52,19 @@ export function pgSafe<T>(v: T): T {
 export const json = (v: unknown) =>
   v === undefined ? Prisma.DbNull : v === null ? Prisma.DbNull : (pgSafe(v) as Prisma.InputJsonValue);
 
+/** The chat app's settings without their secrets (codeHash, sessionSecret): those only ChatStore.secretsOf reads. */
+function publicChat(v: unknown): ChatAppPublicSettings | null {
+  if (!v || typeof v !== 'object') return null;
+  const c = v as Record<string, unknown>;
+  return {
+    enabled: c.enabled === true,
+    title: typeof c.title === 'string' ? c.title : null,
+    welcome: typeof c.welcome === 'string' ? c.welcome : null,
+    suggestions: Array.isArray(c.suggestions) ? c.suggestions.filter((x): x is string => typeof x === 'string') : [],
+    access: c.access === 'code' ? 'code' : 'public',
+  };
+}
+
 export function toWorkflow(r: Row): WorkflowRecord {
   return {
     id: r.id,
@@ -65,6 +79,7 @@ export function toWorkflow(r: Row): WorkflowRecord {
     corsOrigins: (r.corsOrigins ?? null) as string[] | null,
     publicTrace: r.publicTrace === true,
     mcp: r.mcp === true,
+    chat: publicChat(r.chat),
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };

@@ -15,7 +15,8 @@ import type { PrismaClient } from './generated/client';
 import { Prisma } from './generated/client';
 import type { SqlRunner } from './migrator';
 import type { ApiKeyRecord, PublishedWorkflow, PublishingStore } from '../publishing';
-import { iso, toApiKey, toRun, toVersion, toWorkflow, type Row } from './rows';
+import type { ChatAppSettings } from '../chat';
+import { iso, json, toApiKey, toRun, toVersion, toWorkflow, type Row } from './rows';
 
 export class PrismaWorkflowStore implements WorkflowStore, PublishingStore {
   constructor(
@@ -250,15 +251,16 @@ export class PrismaWorkflowStore implements WorkflowStore, PublishingStore {
    */
   async setPublishSettings(
     workflowId: string,
-    settings: { corsOrigins?: string[] | null; publicTrace?: boolean; mcp?: boolean },
+    settings: { corsOrigins?: string[] | null; publicTrace?: boolean; mcp?: boolean; chat?: ChatAppSettings },
   ): Promise<WorkflowRecord | null> {
-    const { corsOrigins, publicTrace, mcp } = settings;
+    const { corsOrigins, publicTrace, mcp, chat } = settings;
     const res = await this.prisma.workflow.updateMany({
       where: { id: workflowId },
       data: {
         ...(corsOrigins !== undefined ? { corsOrigins: corsOrigins === null ? Prisma.DbNull : corsOrigins } : {}),
         ...(publicTrace !== undefined ? { publicTrace } : {}),
         ...(mcp !== undefined ? { mcp } : {}),
+        ...(chat !== undefined ? { chat: json(chat) } : {}),
       },
     });
     return res.count ? this.getWorkflow(workflowId) : null;

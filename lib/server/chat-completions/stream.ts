@@ -30,17 +30,60 @@ export function streamAnswer(
   urls: { statusUrl: string; eventsUrl: string },
   headers: Record<string, string>,
 ): Response {
-  const enc = new TextEncoder();
   const id = `chatcmpl-${run.id}`;
   const created = createdOf(run);
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => ({
-    id,
-    object: 'chat.completion.chunk',
-    created,
-    model: wf.slug,
-    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    ...extra,
+  const data = (v: unknown) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`;
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    data({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: wf.slug,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      ...extra,
+    });
+  return streamRunTokens(app, req, run, sources, urls, headers, {
+    opening: () => [chunk({ role: 'assistant' }, null)],
+    delta: (d) => chunk({ content: d }, null),
+    async succeeded(done, streamed) {
+      const content = contentFromOutputs(done.outputs);
+      const frames: string[] = [];
+      // Whatever the live tokens did not carry: everything when the node streamed nothing (e.g. a template node).
+      if (content.startsWith(streamed) && content.length > streamed.length)
+        frames.push(chunk({ content: content.slice(streamed.length) }, null));
+      frames.push(chunk({}, 'stop', { usage: await usageOf(app, done.id) }), data('[DONE]'));
+      return frames;
+    },
+    error: (error) => data({ error }),
   });
+}
+
+/** How a token stream (streamRunTokens) writes its frames: each function returns whole SSE frames. */
+export interface TokenStreamFormat {
+  /** Sent first, before any token. */
+  opening(): string[];
+  /** One live token (a delta of the answer). */
+  delta(d: string): string;
+  /** The run succeeded; `streamed` is what the deltas carried. The last frames of the stream. */
+  succeeded(done: RunRecord, streamed: string): Promise<string[]>;
+  /** The run failed or is still pending (RUN_FAILED / RUN_PENDING), or the stream itself failed (INTERNAL). */
+  error(error: Record<string, unknown>): string;
+}
+
+/**
+ * Follows a run and streams the live `node.token` events of its answer's source node (see the header), then the
+ * frames `format` makes of the outcome. Shared by the chat-completions facade and the chat apps (lib/server/chat/).
+ */
+export function streamRunTokens(
+  app: App,
+  req: Request,
+  run: RunRecord,
+  sources: string[],
+  urls: { statusUrl: string; eventsUrl: string },
+  headers: Record<string, string>,
+  format: TokenStreamFormat,
+): Response {
+  const enc = new TextEncoder();
   let cleanup = () => {};
 
   const stream = new ReadableStream<Uint8Array>({
@@ -49,10 +92,10 @@ export function streamAnswer(
       let lastSeq = 0;
       let streamed = '';
       let source: string | null = null; // with a fallback chain, the first listed node that streams
-      const send = (data: unknown) => {
+      const send = (frame: string) => {
         if (closed) return;
         try {
-          controller.enqueue(enc.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`));
+          controller.enqueue(enc.encode(frame));
         } catch {
           /* closed */
         }
@@ -66,18 +109,11 @@ export function streamAnswer(
         const d = e.data.delta ?? e.data.token;
         if (typeof d !== 'string' || !d) return;
         streamed += d;
-        send(chunk({ content: d }, null));
+        send(format.delta(d));
       };
       // From seq 0: the bus still holds every event of a run that started moments ago, so no token is missed.
       const unsubscribe = app.bus.subscribe(run.id, 0, onEvent);
-      const ka = setInterval(() => {
-        if (!closed)
-          try {
-            controller.enqueue(enc.encode(': keep-alive\n\n'));
-          } catch {
-            /* closed */
-          }
-      }, KEEP_ALIVE_MS);
+      const ka = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const close = () => {
         if (closed) return;
         closed = true;
@@ -92,16 +128,16 @@ export function streamAnswer(
       cleanup = close;
       req.signal.addEventListener('abort', close, { once: true });
 
-      send(chunk({ role: 'assistant' }, null));
+      for (const f of format.opening()) send(f);
       try {
         const done = (await waitForRunToSettle(app, run.id, { timeoutMs: STREAM_MAX_MS, signal: req.signal })) ?? run;
         if (closed || req.signal.aborted) return close();
         if (!TERMINAL.has(done.status)) {
-          send({ error: pendingError(done, urls) });
+          send(format.error(pendingError(done, urls)));
           return close();
         }
         if (done.status !== 'succeeded') {
-          send({ error: failedError(done) });
+          send(format.error(failedError(done)));
           return close();
         }
         // The run can be seen to end before the bus has delivered its last tokens (Redis reads them asynchronously):
@@ -111,15 +147,10 @@ export function streamAnswer(
           for (const e of batch) onEvent(e);
           if (batch.length < 1000) break;
         }
-        const content = contentFromOutputs(done.outputs);
-        // Whatever the live tokens did not carry: everything when the node streamed nothing (e.g. a template node).
-        if (content.startsWith(streamed) && content.length > streamed.length)
-          send(chunk({ content: content.slice(streamed.length) }, null));
-        send(chunk({}, 'stop', { usage: await usageOf(app, done.id) }));
-        send('[DONE]');
+        for (const f of await format.succeeded(done, streamed)) send(f);
       } catch (e) {
-        send({ error: errorJson(500, 'INTERNAL', 'internal error; see the server log') });
-        console.error('[paiflow] chat completion stream failed', run.id, (e as Error)?.message);
+        send(format.error(errorJson(500, 'INTERNAL', 'internal error; see the server log')));
+        console.error('[paiflow] answer stream failed', run.id, (e as Error)?.message);
       }
       close();
     },

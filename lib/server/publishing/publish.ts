@@ -23,6 +23,7 @@ import type { App } from '../app-types';
 import { diffGraphs } from '../workflows/graph-diff';
 import { workflowCallCycles } from '../workflows/call-cycles';
 import { corsOrigins } from './v1-settings';
+import { chatSettingsSchema, presentChat } from './chat-settings';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
@@ -48,8 +49,8 @@ function asOrigin(s: string): string | null {
 
 /**
  * PATCH /api/workflows/:id/publish: which browser origins may call the endpoint (null = the server default), whether
- * API-key holders may read the node trace of published runs, and whether the MCP server (/api/mcp) offers the
- * workflow as a tool to its API keys. Any of them.
+ * API-key holders may read the node trace of published runs, whether the MCP server (/api/mcp) offers the
+ * workflow as a tool to its API keys, and the chat app (`chat`: a page at /chat/:slug and its embed). Any of them.
  */
 export const publishSettingsSchema = z
   .strictObject({
@@ -73,11 +74,16 @@ export const publishSettingsSchema = z
       .optional(),
     publicTrace: z.boolean().optional(),
     mcp: z.boolean().optional(),
+    /** The chat app at /chat/:slug (lib/server/chat/settings.ts). */
+    chat: chatSettingsSchema.optional(),
   })
-  .refine((v) => v.corsOrigins !== undefined || v.publicTrace !== undefined || v.mcp !== undefined, {
-    message: 'give corsOrigins, publicTrace, mcp or several of them',
-    path: ['corsOrigins'],
-  });
+  .refine(
+    (v) => v.corsOrigins !== undefined || v.publicTrace !== undefined || v.mcp !== undefined || v.chat !== undefined,
+    {
+      message: 'give corsOrigins, publicTrace, mcp, chat or several of them',
+      path: ['corsOrigins'],
+    },
+  );
 
 export function slugify(name: string): string {
   const s = name
@@ -212,6 +218,8 @@ export function presentPublished(origin: string, workflow: WorkflowRecord, versi
     /** Offered as a tool by the MCP server while published (the key holders' MCP clients call it). */
     mcp: workflow.mcp,
     mcpUrl: `${origin}${MCP_PATH}`,
+    /** The chat app: settings (never its code), page URL and the embed snippet for other sites. */
+    chat: presentChat(origin, workflow),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   publishSettingsSchema,
   publishWorkflow,
 } from '@/lib/server/publishing/publish';
+import { toStoredChat } from '@/lib/server/publishing/chat-settings';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
@@ -35,12 +36,14 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
 /**
  * Publishing settings that apply to every version at once: the browser origins allowed to call the endpoint (CORS),
  * whether API-key holders may read the node trace of published runs, and whether the MCP server lists the workflow
- * as a tool (`mcp`).
+ * as a tool (`mcp`), and the chat app (`chat`: lib/server/chat/settings.ts).
  */
 export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
-  const body = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
-  const updated = (await app.store.setPublishSettings(wf.id, body)) ?? wf;
+  const { chat, ...body } = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
+  const prev = chat && wf.chat ? { ...wf.chat, ...(await app.stores.chat.secretsOf(wf.id)) } : null;
+  const settings = chat ? { ...body, chat: toStoredChat(prev, chat) } : body;
+  const updated = (await app.store.setPublishSettings(wf.id, settings)) ?? wf;
   const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
   return Response.json(presentPublished(originOf(req), updated, current));
 });
