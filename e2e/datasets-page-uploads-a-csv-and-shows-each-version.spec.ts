@@ -16,13 +16,11 @@ test('a CSV becomes a dataset whose rows and versions are shown', async ({ page,
   await expect(page).toHaveURL(/\/datasets$/);
 
   const form = page.getByTestId('dataset-upload');
-  await form
-    .getByTestId('dataset-file')
-    .setInputFiles({
-      name: 'broken.jsonl',
-      mimeType: 'application/x-ndjson',
-      buffer: Buffer.from('{"inputs":{}}\n{oops'),
-    });
+  await form.getByTestId('dataset-file').setInputFiles({
+    name: 'broken.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from('{"inputs":{}}\n{oops'),
+  });
   await form.getByTestId('dataset-upload-submit').click();
   await expect(form.getByTestId('dataset-upload-error')).toContainText('line 2');
 
