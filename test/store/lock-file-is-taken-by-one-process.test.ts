@@ -15,7 +15,10 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'paiflow-lock-'));
   file = path.join(dir, 'x.lock');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(`${dir}.release`, { force: true });
+});
 
 const held = (pid: number) => new Error(`held by ${pid}`);
 
@@ -50,17 +53,23 @@ it("a dead process's lock, or an empty one, is taken over", () => {
 it('of eight processes taking it at the same moment, exactly one holds it', async () => {
   const moduleUrl = new URL('../../engine/config/lock-file.ts', import.meta.url).href;
   const start = Date.now() + 1500; // all children try at this instant, after their start-up
+  // The winner holds the lock until the seven others have tried and exited, however slowly a loaded machine starts
+  // them: a winner that exited early would leave a dead process's lock, which a late starter rightly takes over.
+  const release = `${dir}.release`;
   const child = `
+    const { existsSync } = await import('node:fs');
     const m = await import(${JSON.stringify(moduleUrl)});
     const takeLockFile = m.takeLockFile ?? m.default.takeLockFile; // tsx may load it as CommonJS
     while (Date.now() < ${start}) {}
     try {
       takeLockFile(${JSON.stringify(file)}, (pid) => new Error('held by ' + pid));
       console.log('won');
-      await new Promise((r) => setTimeout(r, 1500)); // keep it while the others look
+      const pause = () => new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !existsSync(${JSON.stringify(release)}); i++) await pause();
     } catch (e) {
       console.log(e.message);
     }`;
+  let exited = 0;
   const runs = Array.from(
     { length: 8 },
     () =>
@@ -71,7 +80,10 @@ it('of eight processes taking it at the same moment, exactly one holds it', asyn
         let out = '';
         p.stdout.on('data', (d) => (out += d));
         p.on('error', reject);
-        p.on('exit', () => resolve({ pid: p.pid!, out: out.trim() }));
+        p.on('exit', () => {
+          if (++exited === 7) writeFileSync(release, '');
+          resolve({ pid: p.pid!, out: out.trim() });
+        });
       }),
   );
   const results = await Promise.all(runs);
