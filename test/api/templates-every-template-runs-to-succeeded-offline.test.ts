@@ -87,7 +87,8 @@ beforeAll(async () => {
   }
   const docs = await waitSettled(kbId);
   expect(docs.map((d) => d.status)).toEqual(['indexed', 'indexed']);
-});
+  // The offline embedder loads in a worker first: seconds alone, minutes on a CI machine running e2e beside it.
+}, 300_000);
 
 afterAll(async () => {
   expectNoServerErrorsOrStacks();
