@@ -509,14 +509,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: '/api/datasets/:id',
         text:
-          'the dataset with its rows (`?version=n`: that version’s); PATCH `{ name?, description?, rows? }` (new rows ' +
-          'are the next version, earlier ones kept); DELETE → 204',
+          'the dataset with its rows (`?version=n`: that version’s); PATCH `{ name?, description?, rows? }` ' +
+          '(new rows are the next version, earlier ones kept); DELETE → 204',
       },
       {
         path: '/api/datasets/:id/rows',
         text:
-          'adds rows as the next version: `{ rows }`, or `{ runId, expectOutputs?, tags? }` (a past run’s inputs, its ' +
-          'outputs as the expectation) → the summary',
+          'adds rows as the next version: `{ rows }`, or `{ runId, expectOutputs?, tags? }` (a past run’s ' +
+          'inputs, its outputs as the expectation) → the summary',
       },
     ],
   },
