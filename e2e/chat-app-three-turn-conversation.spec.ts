@@ -63,7 +63,7 @@ test('a visitor has a three-turn conversation whose third answer uses the first 
   request,
   browser,
   baseURL,
-}) => {
+}, testInfo) => {
   const res = await request.post('/api/workflows', { data: { name: `E2E chat ${Date.now()}`, graph: GRAPH } });
   expect(res.status(), await res.text()).toBe(201);
   const workflowId: string = (await res.json()).id;
@@ -107,6 +107,7 @@ test('a visitor has a three-turn conversation whose third answer uses the first 
   await feedback.getByTestId('feedback-comment').fill('Should have suggested pastéis de nata');
   await feedback.getByTestId('feedback-send').click();
   await expect(feedback.getByTestId('feedback-thanks')).toBeVisible();
+  await chat.screenshot({ path: testInfo.outputPath('chat-three-turns.png'), fullPage: true });
 
   // The conversation is in this browser's list and reopens with its six messages.
   await chat.reload();
