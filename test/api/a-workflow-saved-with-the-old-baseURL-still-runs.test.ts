@@ -10,6 +10,7 @@ import type { Graph } from '@/engine/graph/schema';
 import { createApp } from '@/lib/server/app';
 import type { App } from '@/lib/server/app-types';
 import { readConfig } from '@/lib/server/config';
+import { databaseOf } from '../support/database-of';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'paiflow-old-baseURL-'));
@@ -71,14 +72,12 @@ it('runs a workflow whose LLM node says provider.baseURL, calling that base URL'
       { id: 'e2', source: 'ask', target: 'end' },
     ],
   } as Graph;
-  await app.store.createWorkflow({
-    workspaceId: ws.id,
-    id: 'wf_old_spelling',
-    name: 'Old spelling',
-    description: '',
-    graph,
-    engine: 'auto',
-  });
+  // Written in SQL, as the previous release wrote it: today's client would also write columns (chat, 0017) that
+  // this older database does not have yet.
+  await databaseOf(app).sql.query(
+    'INSERT INTO "workflows" ("id", "workspace_id", "name", "graph", "updated_at") VALUES ($1, $2, $3, $4, now())',
+    ['wf_old_spelling', ws.id, 'Old spelling', JSON.stringify(graph)],
+  );
   await app.close();
 
   // The upgrade: the new release starts on the same data.
