@@ -138,6 +138,13 @@ describe('versions', () => {
     const given = await append(t.editorA.headers, c.body.id, { rows: [{ inputs: { message: 'bye' } }] });
     expect(given.body).toMatchObject({ version: 3, rowCount: 2 });
     expectError(await append(t.editorA.headers, c.body.id, { runId: 'run_nope' }), 404, 'RUN_NOT_FOUND');
+    expectError(await append(t.editorA.headers, c.body.id, {}), 400, 'VALIDATION_ERROR', 'rows');
+    expectError(
+      await append(t.editorA.headers, c.body.id, { runId: t.runA, expect: true }),
+      400,
+      'UNKNOWN_KEY',
+      'expect',
+    );
   });
 });
 
@@ -148,6 +155,7 @@ describe('workspaces and roles', () => {
     expectError(await get(t.ownerB.headers, id), 404, 'DATASET_NOT_FOUND');
     expectError(await patch(t.ownerB.headers, id, { name: 'stolen' }), 404, 'DATASET_NOT_FOUND');
     expectError(await append(t.ownerB.headers, id, { rows: [{ inputs: {} }] }), 404, 'DATASET_NOT_FOUND');
+    expectError(await append(t.ownerB.headers, id, {}), 404, 'DATASET_NOT_FOUND');
     const del = await call(deleteDataset, 'DELETE', `/api/datasets/${id}`, {
       headers: t.ownerB.headers,
       params: { id },

@@ -29,13 +29,12 @@ export const patchDatasetSchema = z.strictObject({
   rows: rowsSchema.optional(),
 });
 
-/** Rows to add after the current ones: given, or taken from a past run of the workspace. */
-export const appendRowsSchema = z.union([
-  z.strictObject({ rows: rowsSchema.min(1, 'rows needs at least one row') }),
-  z.strictObject({
-    runId: z.string().min(1).max(100),
-    /** Take the run's outputs as the row's expectation (else the row has none). */
-    expectOutputs: z.boolean().default(false),
-    tags: datasetRowSchema.shape.tags,
-  }),
-]);
+/** Rows to add after the current ones, as given. */
+export const appendGivenRowsSchema = z.strictObject({ rows: rowsSchema.min(1, 'rows needs at least one row') });
+
+/** A row taken from a past run of the workspace: its inputs, and its outputs as the expectation if asked. */
+export const appendRunRowSchema = z.strictObject({
+  runId: z.string().min(1).max(100),
+  expectOutputs: z.boolean().default(false),
+  tags: datasetRowSchema.shape.tags,
+});

@@ -15,7 +15,7 @@ import type { App } from '../app-types';
 import type { Caller } from '../auth/authenticate';
 import { getRunOr404 } from '../workflows/workflows';
 import { rowsFromFile } from './dataset-files';
-import { appendRowsSchema, createDatasetSchema, MAX_DATASET_ROWS } from './dataset-schemas';
+import { appendGivenRowsSchema, appendRunRowSchema, createDatasetSchema, MAX_DATASET_ROWS } from './dataset-schemas';
 
 export const newDatasetId = () => `ds_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
@@ -107,8 +107,10 @@ export async function getDatasetOr404(app: App, caller: Pick<Caller, 'workspaceI
 
 /** The rows POST /api/datasets/:id/rows adds: as given, or one row from a past run of the workspace. */
 export async function rowsToAppend(app: App, caller: Caller, body: unknown): Promise<DatasetRow[]> {
-  const parsed = parseInput(appendRowsSchema, body);
-  if ('rows' in parsed) return parsed.rows as DatasetRow[];
+  // One schema or the other by the body's own key, so a mistake is named at its path, not as "invalid input".
+  const fromRun = body !== null && typeof body === 'object' && 'runId' in body;
+  if (!fromRun) return parseInput(appendGivenRowsSchema, body).rows as DatasetRow[];
+  const parsed = parseInput(appendRunRowSchema, body);
   const run = await getRunOr404(app, caller, parsed.runId);
   if (parsed.expectOutputs && run.status !== 'succeeded')
     throw new PaiError('VALIDATION_ERROR', `run ${run.id} has not succeeded, so it has no outputs to expect`, {

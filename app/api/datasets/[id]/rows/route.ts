@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readJson } from '@/lib/http/body';
 import { guarded } from '@/lib/server/auth/guard';
-import { appendRows, presentSummary, rowsToAppend } from '@/lib/server/datasets/datasets';
+import { appendRows, getDatasetOr404, presentSummary, rowsToAppend } from '@/lib/server/datasets/datasets';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -12,6 +12,8 @@ type Ctx = { params: Promise<{ id: string }> };
  */
 export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const { id } = await params;
+  // Another workspace's dataset is a 404 whatever the body says.
+  await getDatasetOr404(app, caller, id);
   const rows = await rowsToAppend(app, caller, await readJson(req, z.unknown(), { limit: app.config.maxBodyBytes }));
   return Response.json(presentSummary(await appendRows(app, caller, id, rows)));
 });
