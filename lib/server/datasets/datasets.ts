@@ -125,11 +125,11 @@ export async function rowsToAppend(app: App, caller: Caller, body: unknown): Pro
   ];
 }
 
-export async function appendRows(app: App, caller: Caller, id: string, rows: DatasetRow[]) {
-  const current = await getDatasetOr404(app, caller, id);
+/** Adds `rows` to `current` (the dataset as the caller found it) as its next version. */
+export async function appendRows(app: App, caller: Caller, current: DatasetSummary, rows: DatasetRow[]) {
   if (current.rowCount + rows.length > MAX_DATASET_ROWS)
     throw new PaiError('VALIDATION_ERROR', `a dataset has at most ${MAX_DATASET_ROWS} rows`, { path: 'rows' });
-  const d = await app.stores.datasets.append(caller.workspaceId, id, rows);
-  if (!d) throw new PaiError('DATASET_NOT_FOUND', `dataset ${id} not found`);
+  const d = await app.stores.datasets.append(caller.workspaceId, current.id, rows);
+  if (!d) throw new PaiError('DATASET_NOT_FOUND', `dataset ${current.id} not found`);
   return d;
 }

@@ -13,7 +13,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const { id } = await params;
   // Another workspace's dataset is a 404 whatever the body says.
-  await getDatasetOr404(app, caller, id);
+  const current = await getDatasetOr404(app, caller, id);
   const rows = await rowsToAppend(app, caller, await readJson(req, z.unknown(), { limit: app.config.maxBodyBytes }));
-  return Response.json(presentSummary(await appendRows(app, caller, id, rows)));
+  return Response.json(presentSummary(await appendRows(app, caller, current, rows)));
 });
