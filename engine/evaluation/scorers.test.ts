@@ -83,7 +83,18 @@ describe('scorer specs', () => {
   it('refuse an unknown type or key, and two scorers of one name', () => {
     expect(scorerSchema.safeParse({ name: 'x', type: 'bleu' }).success).toBe(false);
     expect(scorerSchema.safeParse({ name: 'x', type: 'exact', feild: 'a' }).success).toBe(false);
-    expect(SCORER_TYPES).toEqual(['exact', 'contains', 'regex', 'numeric', 'latency', 'cost']);
+    expect(SCORER_TYPES).toEqual([
+      'exact',
+      'contains',
+      'regex',
+      'numeric',
+      'latency',
+      'cost',
+      'similarity',
+      'json_schema',
+      'retrieval',
+      'llm_judge',
+    ]);
     expect(() => checkScorerNames([spec({ name: 'a', type: 'exact' }), spec({ name: 'a', type: 'contains' })])).toThrow(
       /two scorers are named "a"/,
     );

@@ -1,8 +1,10 @@
 /**
- * Evaluation scorers (issue 36) that need nothing but a row's run: `exact`, `contains`, `regex`, `numeric`, `latency`
- * and `cost`. Each reads one End output (`field`, default the first) against the row's expectation — the whole
- * `expected`, or `expected[field]` when the expectation is an object with that field — and answers a score in 0–1,
- * whether it passed, and why when it did not.
+ * Evaluation scorers (issue 36). Those that need nothing but a row's run: `exact`, `contains`, `regex`, `numeric`,
+ * `latency`, `cost`, `json_schema` (json-schema-scorer.ts) and `retrieval` (the run's knowledge hits); those that ask
+ * a model through an injected service: `similarity` (an Embedder) and `llm_judge` (a JudgeFn), in model-scorers.ts.
+ * Each reads one End output (`field`, default the first) against the row's expectation — the whole `expected`, or
+ * `expected[field]` when the expectation is an object with that field — and answers a score in 0–1, whether it
+ * passed, and why when it did not.
  *
  * Text is compared after Unicode NFKC folding (full-width letters, digits and punctuation such as `，` `：` `１`
  * become their plain forms), trimming and collapsing whitespace, and, unless `caseSensitive`, lower-casing: a Chinese
@@ -10,7 +12,13 @@
  */
 import { z } from 'zod';
 import { PaiError } from '../errors';
+import type { Usage } from '../llm/types';
+import type { Embedder } from '../node-kit/agent-services';
 import { regexFind } from '../nodes/shared/regex';
+import { jsonSchemaProblem, scoreJsonSchema } from './json-schema-scorer';
+import { scoreLlmJudge, scoreSimilarity, type JudgeFn } from './model-scorers';
+
+export type { JudgeFn };
 
 const name = z
   .string()
@@ -19,6 +27,7 @@ const name = z
   .max(100)
   .regex(/^[^\s.]+$/, 'a scorer name has no spaces or dots');
 const field = z.string().min(1).max(200).optional();
+const fraction = z.number().min(0).max(1);
 
 export const scorerSchema = z.discriminatedUnion('type', [
   z.strictObject({ name, type: z.literal('exact'), field, caseSensitive: z.boolean().default(false) }),
@@ -40,6 +49,37 @@ export const scorerSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ name, type: z.literal('latency'), maxMs: z.number().positive() }),
   z.strictObject({ name, type: z.literal('cost'), maxUsd: z.number().min(0) }),
+  /** Cosine similarity of the output's and the expectation's embeddings (NFKC text); passes at `threshold`. */
+  z.strictObject({ name, type: z.literal('similarity'), field, threshold: fraction.default(0.8) }),
+  z.strictObject({
+    name,
+    type: z.literal('json_schema'),
+    field,
+    /** A JSON Schema (draft-07, or 2019-09 / 2020-12 named by `$schema`); refused here when it does not compile. */
+    schema: z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+      const problem = jsonSchemaProblem(schema);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  }),
+  z.strictObject({
+    name,
+    type: z.literal('retrieval'),
+    /** The expectation's field holding the expected sources; default `sources`, or the expectation when a list. */
+    field,
+    k: z.number().int().min(1).max(100).default(5),
+    metric: z.enum(['recall', 'mrr']).default('recall'),
+    /** Passes at this score; default 1 for recall (every source found), 0.5 for MRR (first found at rank ≤ 2). */
+    threshold: fraction.optional(),
+  }),
+  z.strictObject({
+    name,
+    type: z.literal('llm_judge'),
+    field,
+    rubric: z.string().trim().min(1).max(10_000),
+    credentialId: z.string().min(1).max(200).optional(),
+    model: z.string().trim().min(1).max(200),
+    threshold: fraction.default(0.7),
+  }),
 ]);
 export type ScorerSpec = z.output<typeof scorerSchema>;
 export const SCORER_TYPES = scorerSchema.options.map((o) => o.shape.type.value);
@@ -48,14 +88,34 @@ export const SCORER_TYPES = scorerSchema.options.map((o) => o.shape.type.value);
 export interface ScoredRun {
   outputs: Record<string, unknown> | null;
   expected?: unknown;
+  /** The row's inputs (shown to an `llm_judge`). */
+  inputs?: Record<string, unknown>;
   durationMs: number | null;
   costUsd: number | null;
+  /** The hits of the run's knowledge nodes, in rank order (for `retrieval`); absent: the run retrieved nothing. */
+  retrieved?: Array<{ title: string; documentId: string | null }>;
 }
 
 export interface Score {
   score: number;
   passed: boolean;
   reason?: string;
+  /** Tokens the scorer itself spent (an `llm_judge`'s model): the caller adds their cost. */
+  usage?: Usage;
+}
+
+/** The services `score()` may use. */
+export interface ScoreOptions {
+  signal?: AbortSignal;
+  embedder?: Embedder;
+  judge?: JudgeFn;
+}
+
+/** The services a scorer needs, so the caller prepares only those. */
+export function scorerNeeds(spec: ScorerSpec): { embedder?: true; judge?: true } {
+  if (spec.type === 'similarity') return { embedder: true };
+  if (spec.type === 'llm_judge') return { judge: true };
+  return {};
 }
 
 /** Unicode NFKC, whitespace collapsed and trimmed, lower-cased unless case matters. */
@@ -95,7 +155,43 @@ function toNumber(value: unknown): number | null {
   return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned) ? Number(cleaned) : null;
 }
 
-export async function score(spec: ScorerSpec, run: ScoredRun, opts: { signal?: AbortSignal } = {}): Promise<Score> {
+/** The expected sources of a `retrieval` scorer: `expected[field]`, the expectation when a list, or its `sources`. */
+function expectedSources(run: ScoredRun, field: string | undefined): string[] {
+  const e = field ? expectationOf(run, field) : run.expected;
+  const list = Array.isArray(e) ? e : e !== null && typeof e === 'object' ? (e as { sources?: unknown }).sources : e;
+  const items = Array.isArray(list) ? list : typeof list === 'string' ? [list] : [];
+  const sources = items.filter((x): x is string => typeof x === 'string').map((x) => x.trim());
+  return [...new Set(sources.filter((x) => x !== ''))];
+}
+
+function scoreRetrieval(spec: Extract<ScorerSpec, { type: 'retrieval' }>, run: ScoredRun): Score {
+  const sources = expectedSources(run, spec.field);
+  if (sources.length === 0) return fail('the row has no expected sources');
+  if (!run.retrieved) return fail('the run retrieved nothing (no knowledge node ran)');
+  const top = run.retrieved.slice(0, spec.k);
+  const matches = (source: string, hit: { title: string; documentId: string | null }) =>
+    hit.documentId === source || normalizeText(hit.title) === normalizeText(source);
+  const threshold = spec.threshold ?? (spec.metric === 'recall' ? 1 : 0.5);
+  if (spec.metric === 'mrr') {
+    const rank = top.findIndex((hit) => sources.some((s) => matches(s, hit))) + 1;
+    const value = rank === 0 ? 0 : 1 / rank;
+    if (value >= threshold) return { score: value, passed: true };
+    return fail(
+      rank === 0
+        ? `no expected source among the first ${top.length} hits`
+        : `the first expected source is at rank ${rank} (MRR ${value.toFixed(3)}, below ${threshold})`,
+      value,
+    );
+  }
+  const missing = sources.filter((s) => !top.some((hit) => matches(s, hit)));
+  const value = (sources.length - missing.length) / sources.length;
+  if (value >= threshold) return { score: value, passed: true };
+  const found = sources.length - missing.length;
+  const names = clip(missing.map((s) => `"${s}"`).join(', '));
+  return fail(`${found} of ${sources.length} expected sources in the top ${spec.k}; missing ${names}`, value);
+}
+
+export async function score(spec: ScorerSpec, run: ScoredRun, opts: ScoreOptions = {}): Promise<Score> {
   switch (spec.type) {
     case 'exact': {
       const expected = expectationOf(run, spec.field);
@@ -133,6 +229,25 @@ export async function score(spec: ScorerSpec, run: ScoredRun, opts: { signal?: A
     case 'cost':
       if (run.costUsd === null) return fail('the run has no known cost (a model without a price)');
       return run.costUsd <= spec.maxUsd ? pass() : fail(`cost $${run.costUsd}, over $${spec.maxUsd}`);
+    case 'similarity': {
+      const expected = expectationOf(run, spec.field);
+      if (expected === undefined) return fail('the row has no expectation');
+      const output = asText(outputOf(run, spec.field));
+      const texts = {
+        output: normalizeText(output, true),
+        expected: normalizeText(asText(expected), true),
+        same: normalizeText(output) === normalizeText(asText(expected)),
+      };
+      return scoreSimilarity(texts, spec.threshold, opts.embedder);
+    }
+    case 'json_schema':
+      return scoreJsonSchema(spec.schema, outputOf(run, spec.field));
+    case 'retrieval':
+      return scoreRetrieval(spec, run);
+    case 'llm_judge': {
+      const row = { inputs: run.inputs, expected: expectationOf(run, spec.field), output: outputOf(run, spec.field) };
+      return scoreLlmJudge(spec, row, opts.judge, opts.signal);
+    }
   }
 }
 
