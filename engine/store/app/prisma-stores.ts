@@ -13,6 +13,7 @@ import { PrismaCredentialRepository } from '../prisma/credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callback-secrets';
 import type { Database } from '../prisma/database';
 import { PrismaDatasetStore } from '../prisma/dataset-store';
+import { PrismaEvaluationStore } from '../prisma/evaluation-store';
 import { PrismaKnowledgeCatalog } from '../prisma/knowledge-catalog';
 import { PrismaMemoryStore } from '../prisma/memory-store';
 import { PrismaStore, type PrismaStoreOptions } from '../prisma/prisma-store';
@@ -41,6 +42,7 @@ export function storesOn(db: Database, opts: PrismaStoreOptions = {}): Stores {
     knowledgeCatalog: new PrismaKnowledgeCatalog(db.prisma),
     artifacts: new PrismaArtifactStore(db.prisma),
     datasets: new PrismaDatasetStore(db.prisma),
+    evaluations: new PrismaEvaluationStore(db.prisma),
     chat: new PrismaChatStore(db.prisma),
     seedOnce: (workflows) => seedOnce(db.prisma, workflows),
     ping: async () => {

@@ -13,6 +13,7 @@ import type { AuditLog } from '../audit';
 import type { ChatStore } from '../chat';
 import type { CredentialRepository } from '../credentials';
 import type { DatasetStore } from '../datasets';
+import type { EvaluationStore } from '../evaluations';
 import type { AppStore, CallbackSecretStore, WorkflowNames } from '../publishing';
 import type { TriggerRepository } from '../triggers';
 import type { NewWorkflow } from '../types';
@@ -47,6 +48,8 @@ export interface Stores {
   readonly artifacts: ArtifactStore;
   /** Evaluation datasets, their rows kept per version. */
   readonly datasets: DatasetStore;
+  /** Evaluations of workflows on datasets, row by row, and publish gates. */
+  readonly evaluations: EvaluationStore;
   /** Chat apps' conversations and their messages (with feedback). */
   readonly chat: ChatStore;
   /**
