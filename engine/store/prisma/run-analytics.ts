@@ -25,6 +25,7 @@ export const RUN_TRIGGERS: Record<RunTrigger, string> = {
   webhook: "r.trigger_kind = 'webhook'",
   schedule: "r.trigger_kind = 'schedule'",
   mcp: "r.trigger_kind = 'mcp'",
+  evaluation: "r.trigger_kind = 'evaluation'",
   api: 'r.trigger_kind IS NULL AND r.api_key_id IS NOT NULL',
   editor: 'r.trigger_kind IS NULL AND r.api_key_id IS NULL',
 };
