@@ -58,6 +58,38 @@ export function regex({ pattern, input, started }) {
   return { value: re.matcher(input).find() };
 }
 
+let schemaValidators;
+/**
+ * An evaluation output against a JSON Schema (engine/evaluation/json-schema-scorer.ts), by @cfworker/json-schema: an
+ * interpreter, no code generation. Answers `{ valid }`, or the deepest error's place and message.
+ */
+export async function jsonSchema({ schema, draft, instance, started }) {
+  begin(started);
+  try {
+    const { Validator } = await import('@cfworker/json-schema');
+    schemaValidators ??= new Map();
+    const key = `${draft}:${JSON.stringify(schema)}`;
+    let validator = schemaValidators.get(key);
+    if (!validator) {
+      if (schemaValidators.size > 200) schemaValidators.clear();
+      validator = new Validator(schema, draft, true);
+      schemaValidators.set(key, validator);
+    }
+    const result = validator.validate(instance);
+    if (result.valid) return { value: { valid: true } };
+    const deepest = [...result.errors].sort((a, b) => b.instanceLocation.length - a.instanceLocation.length)[0];
+    return {
+      value: {
+        valid: false,
+        at: deepest ? deepest.instanceLocation.replace(/^#/, '') || '/' : '/',
+        message: deepest?.error,
+      },
+    };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
 /** A document's bytes or text → its text and chunk offsets (engine/knowledge/prepare-document.ts). */
 export async function document({ started, ...input }) {
   begin(started);

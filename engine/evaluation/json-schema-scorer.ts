@@ -1,89 +1,129 @@
 /**
  * The `json_schema` scorer: an End output (a string is parsed as JSON, anything else taken as it is) validated
- * against a JSON Schema with Ajv. A schema is checked when the scorer spec is parsed — an invalid one is refused
- * there, saying why — and compiled once: validators are cached by the schema object and by its JSON text.
+ * against a JSON Schema by @cfworker/json-schema — an interpreter: the schema is walked as data, never turned into
+ * code, so an evaluation author's schema cannot become a function (no `new Function`, unlike compiling validators).
  *
- * The schema is the evaluation author's, so it is bounded before Ajv sees it: its JSON text and nesting depth are
- * limited (a deep schema would overflow the compiler's stack), and `pattern` / `patternProperties` run on RE2 with
- * the project's pattern limits (engine/nodes/shared/regex.ts), never on backtracking JavaScript regular expressions.
- * Drafts: 2020-12 and 2019-09 when `$schema` names them, else draft-07. Unknown keywords and formats are ignored.
+ * The schema is the evaluation author's, so it is checked when the scorer spec is parsed: its JSON text and nesting
+ * depth are bounded, the keywords a validator reads must have the right shape (a misspelt `"type": "strin"` is
+ * refused, saying where), and every `pattern` and `patternProperties` key must compile in RE2 with the project's
+ * pattern limits — so no lookahead or back-reference, the constructs that backtrack without end. Validation runs in
+ * the CPU pool's quick threads under REGEX_TIMEOUT_MS, so even a pattern that is slow in JavaScript's engine stops in
+ * time and never blocks the server. Drafts: 2020-12 and 2019-09 when `$schema` names them, else draft-07.
  */
-import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import type { RegExpEngine } from 'ajv/dist/types';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import { compileRegex } from '../nodes/shared/regex';
+import { checkRegexForSave } from '../nodes/shared/regex';
+import { cpuLimits } from '../cpu/limits';
+import { runInPool } from '../cpu/pool';
+import { PaiError } from '../errors';
 import type { Score } from './scorers';
 
 export const MAX_SCHEMA_CHARS = 100_000;
 export const MAX_SCHEMA_DEPTH = 32;
 
-const re2: RegExpEngine = Object.assign(
-  (pattern: string) => {
-    const re = compileRegex(pattern);
-    return { test: (s: string) => re.matcher(s).find() };
-  },
-  { code: 're2' },
-);
+const TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
+/** Keywords whose value is a schema. */
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+];
+/** Keywords whose value is an object of schemas. */
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is a list of schemas. */
+const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+const COUNT_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'];
 
-const options: Options = { strict: false, allErrors: false, logger: false, code: { regExp: re2 } };
-let engines: { draft7: Ajv; draft2019: Ajv; draft2020: Ajv } | undefined;
-
-function engineFor(schema: Record<string, unknown>): Ajv {
-  engines ??= { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) };
-  const draft = schema.$schema;
-  if (draft === undefined) return engines.draft7;
-  if (typeof draft !== 'string') throw new Error('"$schema" must be a string');
-  if (draft.includes('2020-12')) return engines.draft2020;
-  if (draft.includes('2019-09')) return engines.draft2019;
-  if (draft.includes('draft-07')) return engines.draft7;
-  throw new Error(`"$schema" ${JSON.stringify(draft)} is not supported: use draft-07, 2019-09 or 2020-12`);
+/** The draft @cfworker/json-schema validates with, from `$schema`; throws for one it does not support. */
+export function draftOf(schema: unknown): '7' | '2019-09' | '2020-12' {
+  const named = schema && typeof schema === 'object' ? (schema as Record<string, unknown>).$schema : undefined;
+  if (named === undefined) return '7';
+  if (typeof named !== 'string') throw new Error('"$schema" must be a string');
+  if (named.includes('2020-12')) return '2020-12';
+  if (named.includes('2019-09')) return '2019-09';
+  if (named.includes('draft-07')) return '7';
+  throw new Error(`"$schema" ${JSON.stringify(named)} is not supported: use draft-07, 2019-09 or 2020-12`);
 }
 
-function depthOf(value: unknown, limit: number, depth = 0): number {
-  if (depth > limit || value === null || typeof value !== 'object') return depth;
-  let max = depth;
-  for (const v of Object.values(value)) {
-    max = Math.max(max, depthOf(v, limit, depth + 1));
-    if (max > limit) break;
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A schema's pattern is ECMA-262 (JSON Schema's dialect, which the validator runs) and must also be one RE2 accepts:
+ * that leaves out the constructs that backtrack without end. Compiling a pattern runs nothing.
+ */
+function checkPattern(pattern: string, where: string) {
+  try {
+    checkRegexForSave(pattern);
+    new RegExp(pattern, 'u');
+  } catch (e) {
+    throw new Error(`${where}: ${(e as Error).message}`);
   }
-  return max;
 }
 
-const byObject = new WeakMap<object, ValidateFunction>();
-const byText = new Map<string, ValidateFunction>();
-
-/** The schema's validator, compiled once; throws an Error saying why the schema is not a valid JSON Schema. */
-export function compileJsonSchema(schema: Record<string, unknown>): ValidateFunction {
-  const known = byObject.get(schema);
-  if (known) return known;
-  const text = JSON.stringify(schema);
-  let validate = byText.get(text);
-  if (!validate) {
-    if (text.length > MAX_SCHEMA_CHARS)
-      throw new Error(`the schema has ${text.length} characters of JSON; the limit is ${MAX_SCHEMA_CHARS}`);
-    if (depthOf(schema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH)
-      throw new Error(`the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
-    const ajv = engineFor(schema);
-    // A private copy: Ajv keeps the compiled schema by object (and by `$id`), which is removed right after, so
-    // the engine holds nothing between schemas and two schemas may share an `$id`.
-    const own = JSON.parse(text) as Record<string, unknown>;
-    try {
-      validate = ajv.compile(own);
-    } finally {
-      ajv.removeSchema(own);
+/** Throws an Error naming the first keyword (by its JSON pointer) whose value a validator cannot use. */
+function checkSchema(schema: unknown, where: string, depth: number): void {
+  if (depth > MAX_SCHEMA_DEPTH) throw new Error(`the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (typeof schema === 'boolean') return;
+  if (!isObject(schema)) throw new Error(`${where || '/'}: a schema is an object or a boolean`);
+  const at = (k: string) => `${where}/${k}`;
+  const type = schema.type;
+  if (type !== undefined) {
+    const list = Array.isArray(type) ? type : [type];
+    for (const t of list)
+      if (typeof t !== 'string' || !TYPES.has(t))
+        throw new Error(`${at('type')}: ${JSON.stringify(t)} is not a type (${[...TYPES].join(', ')})`);
+  }
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string'))
+  )
+    throw new Error(`${at('required')}: must be a list of property names`);
+  if (schema.enum !== undefined && !Array.isArray(schema.enum)) throw new Error(`${at('enum')}: must be a list`);
+  for (const k of NUMBER_KEYWORDS)
+    if (schema[k] !== undefined && typeof schema[k] !== 'number' && typeof schema[k] !== 'boolean')
+      throw new Error(`${at(k)}: must be a number`);
+  for (const k of COUNT_KEYWORDS)
+    if (schema[k] !== undefined && !(Number.isInteger(schema[k]) && (schema[k] as number) >= 0))
+      throw new Error(`${at(k)}: must be a whole number ≥ 0`);
+  if (schema.pattern !== undefined) {
+    if (typeof schema.pattern !== 'string') throw new Error(`${at('pattern')}: must be a string`);
+    checkPattern(schema.pattern, at('pattern'));
+  }
+  for (const k of SCHEMA_KEYWORDS) if (schema[k] !== undefined) checkSchema(schema[k], at(k), depth + 1);
+  for (const k of SCHEMA_MAP_KEYWORDS) {
+    const map = schema[k];
+    if (map === undefined) continue;
+    if (!isObject(map)) throw new Error(`${at(k)}: must be an object of schemas`);
+    for (const [name, sub] of Object.entries(map)) {
+      if (k === 'patternProperties') checkPattern(name, `${at(k)}/${name}`);
+      checkSchema(sub, `${at(k)}/${name}`, depth + 1);
     }
-    if (byText.size >= 500) byText.clear();
-    byText.set(text, validate);
   }
-  byObject.set(schema, validate);
-  return validate;
+  for (const k of SCHEMA_LIST_KEYWORDS) {
+    const list = schema[k];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || !list.length) throw new Error(`${at(k)}: must be a non-empty list of schemas`);
+    list.forEach((sub, i) => checkSchema(sub, `${at(k)}/${i}`, depth + 1));
+  }
+  const items = schema.items;
+  if (Array.isArray(items)) items.forEach((sub, i) => checkSchema(sub, `${at('items')}/${i}`, depth + 1));
+  else if (items !== undefined) checkSchema(items, at('items'), depth + 1);
 }
 
 /** Why `schema` is not a usable JSON Schema, or null when it is (for the scorer spec's validation). */
 export function jsonSchemaProblem(schema: Record<string, unknown>): string | null {
   try {
-    compileJsonSchema(schema);
+    const text = JSON.stringify(schema);
+    if (text.length > MAX_SCHEMA_CHARS)
+      throw new Error(`the schema has ${text.length} characters of JSON; the limit is ${MAX_SCHEMA_CHARS}`);
+    draftOf(schema);
+    checkSchema(schema, '', 0);
     return null;
   } catch (e) {
     return `invalid JSON Schema: ${(e as Error).message}`;
@@ -92,29 +132,49 @@ export function jsonSchemaProblem(schema: Record<string, unknown>): string | nul
 
 const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}…` : text);
 
-function describeError(error: ErrorObject): string {
-  const where = error.instancePath === '' ? 'the root' : error.instancePath;
-  return `at ${where}: ${error.message ?? error.keyword}`;
+/** The output as a JSON value: a string is parsed (unfenced from a Markdown code block first). */
+function parseOutput(output: unknown): { value: unknown } | { reason: string } {
+  if (typeof output !== 'string') return { value: output };
+  const text = output
+    .trim()
+    .replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/i, '$1')
+    .trim();
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { reason: `the output is not JSON: "${clip(text)}"` };
+  }
+}
+
+/** What the worker answers: valid, or the deepest error's place and message. */
+export interface SchemaVerdict {
+  valid: boolean;
+  at?: string;
+  message?: string;
 }
 
 /** Scores `output` (a JSON string, or a value) against `schema`: 1 when valid, else 0 with the first error. */
-export function scoreJsonSchema(schema: Record<string, unknown>, output: unknown): Score {
+export async function scoreJsonSchema(
+  schema: Record<string, unknown>,
+  output: unknown,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Score> {
   if (output === undefined || output === null) return { score: 0, passed: false, reason: 'the run has no output' };
-  let value = output;
-  if (typeof output === 'string') {
-    // A model often fences its JSON in a Markdown code block.
-    const text = output
-      .trim()
-      .replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/i, '$1')
-      .trim();
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { score: 0, passed: false, reason: `the output is not JSON: "${clip(text)}"` };
-    }
-  }
-  const validate = compileJsonSchema(schema);
-  if (validate(value)) return { score: 1, passed: true };
-  const first = validate.errors?.[0];
-  return { score: 0, passed: false, reason: first ? describeError(first) : 'the output does not match the schema' };
+  const parsed = parseOutput(output);
+  if ('reason' in parsed) return { score: 0, passed: false, reason: parsed.reason };
+  const timeoutMs = cpuLimits().regexTimeoutMs;
+  const verdict = await runInPool<SchemaVerdict>(
+    'quick',
+    'jsonSchema',
+    { schema, draft: draftOf(schema), instance: parsed.value },
+    {
+      timeoutMs,
+      signal: opts.signal,
+      onTimeout: () =>
+        new PaiError('REGEX_TIMEOUT', `validating the output took longer than ${timeoutMs} ms (REGEX_TIMEOUT_MS)`),
+    },
+  );
+  if (verdict.valid) return { score: 1, passed: true };
+  const where = !verdict.at || verdict.at === '/' ? 'the root' : verdict.at;
+  return { score: 0, passed: false, reason: `at ${where}: ${verdict.message ?? 'does not match the schema'}` };
 }

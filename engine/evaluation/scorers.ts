@@ -241,7 +241,7 @@ export async function score(spec: ScorerSpec, run: ScoredRun, opts: ScoreOptions
       return scoreSimilarity(texts, spec.threshold, opts.embedder);
     }
     case 'json_schema':
-      return scoreJsonSchema(spec.schema, outputOf(run, spec.field));
+      return scoreJsonSchema(spec.schema, outputOf(run, spec.field), opts);
     case 'retrieval':
       return scoreRetrieval(spec, run);
     case 'llm_judge': {
