@@ -212,6 +212,14 @@ export const VARIABLES = {
     min: 0,
     description: 'a tick later than this is a misfire: it runs once (misfire run_once) or is skipped (skip)',
   }),
+  // Evaluations
+  EVALUATION_STALE_MS: whole({
+    default: 30_000,
+    min: 1_000,
+    description:
+      'an evaluation whose driving app process has not renewed its claim for this long is taken over by another ' +
+      '(PostgreSQL; the driver renews it every sixth of this)',
+  }),
   CORS_ORIGINS: shaped({
     default: '*',
     expected: '* or a comma-separated list of origins',

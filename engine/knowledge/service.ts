@@ -115,6 +115,11 @@ export class KnowledgeBaseService implements KnowledgeService {
     return vecs;
   }
 
+  /** The embedder knowledge bases get by default (the offline model, or EMBEDDING_MODEL): similarity scoring. */
+  defaultEmbedder(): Embedder {
+    return this.o.embedders(this.o.defaultEmbeddingModel);
+  }
+
   // ── knowledge bases ──────────────────────────────────────────────────────────────────────────────────────────
 
   /**

@@ -7,6 +7,7 @@ import type { AgentServices } from '@/engine/node-kit/agent-services';
 import type { Artifacts } from '@/engine/artifacts/artifacts';
 import type { EventBus } from '@/engine/events/types';
 import type { KnowledgeBaseService } from '@/engine/knowledge/service';
+import type { LlmResolver } from '@/engine/llm/types';
 import type { NodeRegistry } from '@/engine/node-kit/registry';
 import type { QueueMode } from '@/engine/queue/queue-mode';
 import type { RunManager } from '@/engine/runtime/run-manager';
@@ -17,6 +18,7 @@ import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 import type { ProviderCheck } from './credentials/provider-check';
 import type { SkillsService } from './agent/skills';
+import type { EvaluationRunner } from './evaluations/evaluation-runner';
 
 export interface App {
   config: AppConfig;
@@ -28,6 +30,8 @@ export interface App {
   registry: NodeRegistry;
   runs: RunManager;
   knowledge: KnowledgeBaseService;
+  /** The model providers runs use (the demo model, OPENAI_API_KEY, or a credential's settings): evaluation judges. */
+  llm: LlmResolver;
   accounts: Accounts;
   credentials: CredentialVault;
   /** Asks a credential's model provider whether its key works and which models it has. */
@@ -42,6 +46,8 @@ export interface App {
    * Queue mode (REDIS_URL + QUEUE_MODE=1 or WORKERS=n, and every worker process); null: runs execute in this process.
    */
   queue: QueueMode | null;
+  /** Drives evaluations: their rows' runs, scores and take-over after a crash (evaluations/evaluation-runner.ts). */
+  evaluations: EvaluationRunner;
   /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
   scheduler: AppScheduler | null;
   /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */

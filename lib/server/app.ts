@@ -13,6 +13,7 @@ import { RedisEventBus } from '@/engine/events/redis-bus';
 import type { EventBus } from '@/engine/events/types';
 import { AGENT_TEAM_EXAMPLE } from '@/engine/examples/agent-team';
 import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
+import { SUPPORT_TRIAGE_CASES } from '@/engine/examples/support-triage-cases';
 import { createLlmResolver, describeLlm } from '@/engine/llm/resolve-provider';
 import { closeCpuPools } from '@/engine/cpu/pool';
 import { useCpuLimits } from '@/engine/cpu/limits';
@@ -42,6 +43,7 @@ import { loadMasterKey } from './credentials/master-key';
 import { SkillsService } from './agent/skills';
 import { startTelemetry } from './runs/telemetry';
 import { Scheduler } from './triggers/scheduler';
+import { EvaluationRunner } from './evaluations/evaluation-runner';
 import type { App } from './app-types';
 
 /**
@@ -174,6 +176,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     registry,
     runs,
     knowledge,
+    llm,
     accounts,
     credentials,
     providers: new ProviderCheck(credentials, fetch),
@@ -181,6 +184,8 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     skills,
     agent: agent.services,
     queue,
+    // Given the app itself right below: its drivers start runs and score them through it.
+    evaluations: undefined as unknown as EvaluationRunner,
     scheduler: null,
     health: () => {
       const busStatus = bus.status();
@@ -204,6 +209,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
     async close() {
       if (reaper) clearInterval(reaper);
       await app.scheduler?.close();
+      await app.evaluations.close();
       await queue?.close();
       await runs.close();
       await artifacts.close();
@@ -215,6 +221,16 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       await stores.close();
     },
   };
+  app.evaluations = new EvaluationRunner(app, {
+    staleMs: settings.EVALUATION_STALE_MS,
+    heartbeatMs: Math.max(100, Math.floor(settings.EVALUATION_STALE_MS / 6)),
+  });
+  // Evaluations a stopped process was driving resume here (rows scored before the stop are not run again).
+  if (role === 'app')
+    await app.evaluations.resumeOrphans({
+      everyActive: stores.kind === 'pglite',
+      periodic: stores.kind === 'postgres',
+    });
   // Every app replica may fire schedules: a tick still starts one run (lib/server/triggers/scheduler.ts).
   if (role === 'app' && settings.SCHEDULER) {
     const scheduler = new Scheduler(app, {
@@ -243,7 +259,7 @@ function hostOf(url: string): string {
  * default workspace, which the owner gets at setup.
  */
 async function seedExamples(stores: Stores): Promise<void> {
-  await stores.seedOnce(
+  const seeded = await stores.seedOnce(
     [SUPPORT_TRIAGE_EXAMPLE, AGENT_TEAM_EXAMPLE].map((example) => ({
       id: `wf_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
       name: example.name,
@@ -253,6 +269,13 @@ async function seedExamples(stores: Stores): Promise<void> {
       workspaceId: DEFAULT_WORKSPACE_ID,
     })),
   );
+  // The example's evaluation dataset: the Evaluate tab of the example runs it offline.
+  if (seeded)
+    await stores.datasets.create({
+      id: `ds_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      workspaceId: DEFAULT_WORKSPACE_ID,
+      ...SUPPORT_TRIAGE_CASES,
+    });
 }
 
 /** Knowledge search for nodes: a run finds only the knowledge bases of its own workspace. */

@@ -319,7 +319,11 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'whether key holders see the node trace of published runs; whether the MCP server offers it as a tool; ' +
           '`chat?: { enabled, title?, welcome?, suggestions?: string[], access: "public" | "code", code? }`: the ' +
           'chat app at `/chat/:slug` (answers show `chat: { enabled, title, welcome, suggestions, access, hasCode, ' +
-          'url, embedSnippet }`, never the code; a new code ends the page sessions of the old one)',
+          'url, embedSnippet }`, never the code; a new code ends the page sessions of the old one); `gate?: { ' +
+          'datasetId, scorers, minMean?: { <scorer>: x }, maxDrop?: { <scorer>: x }, concurrency? } | null`: ' +
+          'from then on `POST` evaluates the draft first and answers 409 `EVAL_GATE_FAILED` with `failures`, ' +
+          '`summary` and the comparison with the published version when it falls short; `POST { force: true }` ' +
+          '(owners only, audited as `workflow.publish_forced`) publishes anyway',
       },
       {
         path: '/api/workflows/:id/versions',
@@ -517,6 +521,32 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         text:
           'adds rows as the next version: `{ rows }`, or `{ runId, expectOutputs?, tags? }` (a past run’s ' +
           'inputs, its outputs as the expectation) → the summary',
+      },
+      {
+        path: '/api/workflows/:id/evaluations',
+        text:
+          '`POST { datasetId, datasetVersion?, version?: n | "draft", scorers: [{ name, type, field?, … }], ' +
+          'concurrency?: 1–16 }` → 202 `{ evaluationId }`: every row runs as a run of that version (trigger ' +
+          '`evaluation`) and is scored by `exact`, `contains`, `regex`, `json_schema`, `numeric`, `similarity`, ' +
+          '`llm_judge`, `retrieval`, `latency` or `cost` (see docs/evaluations.md); `GET` the workflow’s ' +
+          'evaluations, newest first, with their summaries',
+      },
+      {
+        path: '/api/evaluations/:id',
+        text:
+          '`{ status, workflowId, version, datasetId, datasetVersion, progress, summary: { <scorer>: { mean, ' +
+          'passRate }, costUsd, p50Ms, p95Ms }, rows: [{ index, runId, status, inputs, outputs, expected, scores: ' +
+          '{ <scorer>: { score, passed, reason? } } }] }`',
+      },
+      {
+        path: '/api/evaluations/:id/cancel',
+        text: '`POST` → 202: the runs of the rows in flight are cancelled and no further row starts',
+      },
+      {
+        path: '/api/evaluations/compare',
+        text:
+          '`?a=<id>&b=<id>` → per scorer `{ a, b, diff }` (b − a), `counts`, and per row `change` (`worse`, ' +
+          '`better`, `same`, `added`, `removed`), changed rows first, with both sides’ outputs and scores',
       },
     ],
   },

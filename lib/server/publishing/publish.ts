@@ -24,6 +24,7 @@ import { diffGraphs } from '../workflows/graph-diff';
 import { workflowCallCycles } from '../workflows/call-cycles';
 import { corsOrigins } from './v1-settings';
 import { chatSettingsSchema, presentChat } from './chat-settings';
+import { gateSchema } from '../evaluations/evaluation-schemas';
 
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
@@ -34,6 +35,8 @@ export const publishBodySchema = z.strictObject({
     .max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
     .regex(SLUG_RE, 'a slug is lower-case letters and digits separated by single hyphens')
     .optional(),
+  /** Publish even when the evaluation gate refuses the draft (owners only; recorded in the audit log). */
+  force: z.boolean().optional(),
 });
 
 /** `scheme://host[:port]` exactly as a browser sends it in Origin (no path, no trailing slash), or null. */
@@ -76,11 +79,18 @@ export const publishSettingsSchema = z
     mcp: z.boolean().optional(),
     /** The chat app at /chat/:slug (lib/server/chat/settings.ts). */
     chat: chatSettingsSchema.optional(),
+    /** The evaluation gate every publish passes (lib/server/evaluations/publish-gate.ts); null removes it. */
+    gate: gateSchema.nullable().optional(),
   })
   .refine(
-    (v) => v.corsOrigins !== undefined || v.publicTrace !== undefined || v.mcp !== undefined || v.chat !== undefined,
+    (v) =>
+      v.corsOrigins !== undefined ||
+      v.publicTrace !== undefined ||
+      v.mcp !== undefined ||
+      v.chat !== undefined ||
+      v.gate !== undefined,
     {
-      message: 'give corsOrigins, publicTrace, mcp, chat or several of them',
+      message: 'give corsOrigins, publicTrace, mcp, chat, gate or several of them',
       path: ['corsOrigins'],
     },
   );
