@@ -14,7 +14,7 @@ import { checkRegexForSave } from '../nodes/shared/regex';
 import { cpuLimits } from '../cpu/limits';
 import { runInPool } from '../cpu/pool';
 import { PaiError } from '../errors';
-import type { Score } from './scorers';
+import type { Score } from './score';
 
 export const MAX_SCHEMA_CHARS = 100_000;
 export const MAX_SCHEMA_DEPTH = 32;

@@ -6,7 +6,7 @@
  */
 import type { Embedder } from '../node-kit/agent-services';
 import type { ChatRequest, ChatResponse } from '../llm/types';
-import type { Score } from './scorers';
+import type { Score } from './score';
 
 /** Sends one chat request for a judge, with the credential the scorer names (none: the caller's default). */
 export type JudgeFn = (req: ChatRequest & { credentialId?: string }) => Promise<ChatResponse>;

@@ -12,9 +12,9 @@
  */
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import type { Usage } from '../llm/types';
 import type { Embedder } from '../node-kit/agent-services';
 import { regexFind } from '../nodes/shared/regex';
+import type { Score } from './score';
 import { jsonSchemaProblem, scoreJsonSchema } from './json-schema-scorer';
 import { scoreLlmJudge, scoreSimilarity, type JudgeFn } from './model-scorers';
 
@@ -96,13 +96,7 @@ export interface ScoredRun {
   retrieved?: Array<{ title: string; documentId: string | null }>;
 }
 
-export interface Score {
-  score: number;
-  passed: boolean;
-  reason?: string;
-  /** Tokens the scorer itself spent (an `llm_judge`'s model): the caller adds their cost. */
-  usage?: Usage;
-}
+export type { Score };
 
 /** The services `score()` may use. */
 export interface ScoreOptions {

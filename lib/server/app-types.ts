@@ -18,7 +18,7 @@ import type { AppConfig } from './config';
 import type { CredentialVault } from './credentials/credentials';
 import type { ProviderCheck } from './credentials/provider-check';
 import type { SkillsService } from './agent/skills';
-import type { EvaluationRunner } from './evaluations/evaluation-runner';
+import type { EvaluationRecord } from '@/engine/store/evaluations';
 
 export interface App {
   config: AppConfig;
@@ -47,7 +47,7 @@ export interface App {
    */
   queue: QueueMode | null;
   /** Drives evaluations: their rows' runs, scores and take-over after a crash (evaluations/evaluation-runner.ts). */
-  evaluations: EvaluationRunner;
+  evaluations: AppEvaluations;
   /** Fires schedule triggers (SCHEDULER=0 or a worker process: null). */
   scheduler: AppScheduler | null;
   /** Which implementation each part uses, and which parts are down; no paths or hosts (see healthDetails). */
@@ -64,6 +64,22 @@ export interface App {
 export interface AppScheduler {
   /** Fires every due schedule once; answers how many it fired. */
   look(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the app keeps of its evaluation runner (evaluations/evaluation-runner.ts). Declared here, not imported from
+ * there: the runner starts its rows' runs through the App, so its module needs this one.
+ */
+export interface AppEvaluations {
+  /** Drives the evaluation in this process, unless this process drives it already. */
+  drive(ev: Pick<EvaluationRecord, 'id' | 'workspaceId'>): void;
+  /** Takes over the evaluations no process drives (at start-up, and periodically on PostgreSQL). */
+  resumeOrphans(opts: { everyActive: boolean; periodic: boolean }): Promise<void>;
+  /** Cancels an active evaluation; false when it had ended already. */
+  cancel(ev: EvaluationRecord): Promise<boolean>;
+  /** The evaluation once it has ended (or as it is when `timeoutMs` passes). */
+  settled(ev: Pick<EvaluationRecord, 'id' | 'workspaceId'>, timeoutMs: number): Promise<EvaluationRecord>;
   close(): Promise<void>;
 }
 

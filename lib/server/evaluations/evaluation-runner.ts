@@ -17,7 +17,7 @@ import { scorerSchema, type ScorerSpec } from '@/engine/evaluation/scorers';
 import type { Graph } from '@/engine/graph/schema';
 import type { EvaluationRecord, EvaluationRowRecord } from '@/engine/store/evaluations';
 import type { RunRecord } from '@/engine/store/types';
-import type { App } from '../app-types';
+import type { App, AppEvaluations } from '../app-types';
 import { waitForRunToSettle } from '../runs/run-waiter';
 import { scoreRow, unrunnableRow } from './score-row';
 
@@ -41,7 +41,7 @@ interface Driver {
 
 export const rowIdempotencyKey = (evaluationId: string, index: number) => `evaluation:${evaluationId}:${index}`;
 
-export class EvaluationRunner {
+export class EvaluationRunner implements AppEvaluations {
   private readonly ownerId = `evdriver_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   private readonly drivers = new Map<string, Driver>();
   private readonly heartbeatMs: number;
@@ -79,7 +79,10 @@ export class EvaluationRunner {
       const before = everyActive ? new Date(Date.now() + 1000) : new Date(Date.now() - this.staleMs);
       for (const o of await this.app.stores.evaluations.orphans(before)) this.drive(o);
     };
-    await sweep(opts.everyActive);
+    // A store that cannot answer (one not migrated yet, a database away) does not stop the app from starting.
+    await sweep(opts.everyActive).catch((e) =>
+      console.error('[paiflow] evaluations to resume could not be read:', (e as Error)?.message ?? e),
+    );
     if (opts.periodic && !this.sweeper) {
       this.sweeper = setInterval(() => void sweep(false).catch(() => {}), this.staleMs);
       this.sweeper.unref?.();
