@@ -26,15 +26,22 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6
 /** The owner the server creates at start-up (PAIFLOW_OWNER_*, as in Docker and CI). */
 export const OWNER = { email: 'owner@acceptance.test', password: 'acceptance-owner-1', name: 'Acceptance Owner' };
 
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999): a port a journey holds for minutes (a receiver it
+ * closes and opens again, a server it restarts on the same port) is never taken meanwhile by the local end of some
+ * outbound connection, as a port the kernel handed out from that range can be.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+    if (attempt > 200) throw new Error('no free port between 20000 and 32000');
+  }
 }
 
 export interface ServerOptions {
