@@ -85,6 +85,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       'speed-up; the issue expects ~4x)',
     run: async () => (await import('./loop-concurrency')).runLoopConcurrencyBench(),
   },
+  evaluation: {
+    title:
+      'An evaluation of 100 rows at concurrency 8 (Support triage example, offline model) on the production server: ' +
+      'GET /api/health p50/p99/max idle and during it (goal p99 < 100 ms), its wall time and rows/s',
+    run: async () => (await import('./evaluation-load.bench')).runEvaluationLoadBench(),
+  },
   'run-stats': {
     title: 'Run analytics on PostgreSQL over 100,000 runs: GET /api/workflows/:id/stats and GET /api/runs (median ms)',
     run: async () => (await import('./run-stats.bench')).runRunStatsBench(),
