@@ -19,6 +19,8 @@ export class ApiError extends Error {
     message: string,
     readonly path?: string,
     readonly errors?: Problem[],
+    /** The whole `error` object of the answer, for errors that carry more (a publish gate's summary). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -52,6 +54,7 @@ export async function call<T>(method: string, url: string, body?: unknown, signa
       e?.message ?? (text.slice(0, 200) || res.statusText),
       e?.path,
       e?.errors,
+      e && typeof e === 'object' ? (e as Record<string, unknown>) : undefined,
     );
   }
   return json as T;

@@ -3,6 +3,30 @@
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2] || process.env.PORT || 0);
+
+/**
+ * The scripted judge of an evaluation's `llm_judge` scorer (model `e2e-judge`): it reads the expected answer and the
+ * output from the judge prompt (engine/evaluation/model-scorers.ts) and answers 1 when they are equal, 0.2 when not.
+ */
+function judgeVerdict(request) {
+  const prompt = String(request.messages?.at(-1)?.content ?? '');
+  const section = (title) => {
+    const m = new RegExp(`${title}:\\n([^\\n]*)`).exec(prompt);
+    try {
+      return m ? JSON.parse(m[1]) : undefined;
+    } catch {
+      return m?.[1];
+    }
+  };
+  const expected = section('Expected answer');
+  const output = section('Output to grade');
+  return JSON.stringify(
+    String(output) === String(expected)
+      ? { score: 1, reason: `the output "${output}" is the expected answer` }
+      : { score: 0.2, reason: `the output "${output}" is not the expected "${expected}"` },
+  );
+}
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const json = (status, body) => {
@@ -18,14 +42,16 @@ const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     return req.on('end', () => {
-      const text = `e2e model answered with key …${key.slice(-4)}`;
-      const base = { id: 'chatcmpl-e2e', created: Math.floor(Date.now() / 1000), model: 'e2e-model' };
-      let stream = false;
+      let request = {};
       try {
-        stream = JSON.parse(raw || '{}').stream === true;
+        request = JSON.parse(raw || '{}');
       } catch {
         /* not JSON: answer plainly */
       }
+      const stream = request.stream === true;
+      const text =
+        request.model === 'e2e-judge' ? judgeVerdict(request) : `e2e model answered with key …${key.slice(-4)}`;
+      const base = { id: 'chatcmpl-e2e', created: Math.floor(Date.now() / 1000), model: 'e2e-model' };
       if (!stream)
         return json(200, {
           ...base,

@@ -4,7 +4,7 @@
  * unpublish.
  */
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import type { PublishStatus } from './publish-api';
 import { ConfirmButton, CopyButton, InlineError, Section, inputClass } from './publish-ui';
@@ -18,6 +18,7 @@ export function EndpointSection({
   error,
   onPublish,
   onUnpublish,
+  children,
 }: {
   status: PublishStatus;
   /** The saved draft equals the current version (nothing new to publish); null when unknown. */
@@ -26,6 +27,8 @@ export function EndpointSection({
   error: unknown;
   onPublish: (slug?: string) => void;
   onUnpublish: () => Promise<void>;
+  /** Shown under the buttons: what the publish gate said, when it refused the draft. */
+  children?: ReactNode;
 }) {
   const t = useTranslations('publish.endpoint');
   const [slug, setSlug] = useState('');
@@ -163,6 +166,7 @@ export function EndpointSection({
         </div>
       )}
       <InlineError error={error} testId="publish-error" />
+      {children}
     </Section>
   );
 }

@@ -33,6 +33,35 @@ export interface PublishStatus {
     url: string | null;
     embedSnippet: string | null;
   };
+  /** The evaluation gate a publish must pass; null: none. */
+  gate?: PublishGate | null;
+}
+
+/** A scorer as the evaluations API takes it (docs/evaluations.md): `{ name, type, field?, …options }`. */
+export type ScorerBody = { name: string; type: string; field?: string } & Record<string, unknown>;
+
+/** The workflow's publish gate: the draft is evaluated on the dataset before each publish. */
+export interface PublishGate {
+  datasetId: string;
+  scorers: ScorerBody[];
+  minMean?: Record<string, number>;
+  maxDrop?: Record<string, number>;
+  concurrency?: number;
+}
+
+/** The summary of an evaluation: per scorer `{ mean, passRate }`, and the run figures. */
+export type EvaluationSummary = Record<string, { mean: number | null; passRate: number | null } | number | null>;
+
+/** What a 409 EVAL_GATE_FAILED carries besides its message. */
+export interface GateRefusal {
+  evaluationId: string;
+  baselineEvaluationId: string | null;
+  failures: Array<{ scorer: string; rule: 'minMean' | 'maxDrop'; value: number | null; limit: number }>;
+  summary: EvaluationSummary;
+  comparison: {
+    scorers: Record<string, { a: number | null; b: number | null; diff: number | null }>;
+    counts: Record<string, number>;
+  } | null;
 }
 
 /** PATCH …/publish `{ chat }`: the code only when it is set or changed. */
@@ -82,7 +111,10 @@ const wf = (id: string) => `/api/workflows/${encodeURIComponent(id)}`;
 
 export const publishApi = {
   status: (id: string) => call<PublishStatus>('GET', `${wf(id)}/publish`),
-  publish: (id: string, slug?: string) => call<PublishStatus>('POST', `${wf(id)}/publish`, slug ? { slug } : {}),
+  /** `force`: an owner publishes past the evaluation gate (audited). */
+  publish: (id: string, slug?: string, force?: boolean) =>
+    call<PublishStatus>('POST', `${wf(id)}/publish`, { ...(slug ? { slug } : {}), ...(force ? { force } : {}) }),
+  setGate: (id: string, gate: PublishGate | null) => call<PublishStatus>('PATCH', `${wf(id)}/publish`, { gate }),
   unpublish: (id: string) => call<PublishStatus>('DELETE', `${wf(id)}/publish`),
   setCors: (id: string, corsOrigins: string[] | null) =>
     call<PublishStatus>('PATCH', `${wf(id)}/publish`, { corsOrigins }),

@@ -10,11 +10,14 @@ import { errorMessage } from '@/components/api/client';
 import type { Graph } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
+import { useAuth } from '@/components/auth/auth-gate';
 import { useEditorContext } from '../editor-context';
 import { ApiKeysSection } from './api-keys-section';
 import { CorsSection } from './cors-section';
 import { TraceSharingSection } from './trace-sharing-section';
 import { EndpointSection } from './endpoint-section';
+import { GateRefusalBox, gateRefusalOf } from './gate-refusal';
+import { GateSection } from './gate-section';
 import { McpSection } from './mcp-section';
 import { ChatSection } from './chat-section';
 import { CallbackSigningSection } from './callback-signing-section';
@@ -103,13 +106,13 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
     };
   }, [workflowId, currentVersion]);
 
-  const publish = async (slug?: string) => {
+  const publish = async (slug?: string, force?: boolean) => {
     setPublishing(true);
     setPublishError(null);
     try {
       if (!(await editor.save({ manual: true })))
         throw new Error(t('saveFailed', { reason: editor.state.saveMessage ?? t('seeTopBar') }));
-      const status = await publishApi.publish(workflowId, slug);
+      const status = await publishApi.publish(workflowId, slug, force);
       toast('success', t('published', { version: String(status.version ?? '') }));
       await load();
     } catch (e) {
@@ -185,6 +188,9 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
   );
 
   const inputs = useMemo(() => sampleInputs(versionGraph ?? editor.graph()), [versionGraph, editor]);
+  const firstOutput = useMemo(() => firstEndOutput(editor.graph()), [editor]);
+  const auth = useAuth();
+  const refusal = gateRefusalOf(publishError);
   const current = data?.versions.find((v) => v.current);
 
   return (
@@ -250,10 +256,31 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
               <EndpointSection
                 status={data.status}
                 busy={publishing}
-                error={publishError}
+                error={refusal ? null : publishError}
                 onPublish={(slug) => void publish(slug)}
                 onUnpublish={unpublish}
                 draftUnchanged={current ? current.draftChanges.same : null}
+              >
+                {publishing && data.status.gate && (
+                  <p className="mt-2 text-[12px] text-zinc-600" data-testid="publish-gate-evaluating">
+                    {t('gateEvaluating')}
+                  </p>
+                )}
+                {refusal && (
+                  <GateRefusalBox
+                    refusal={refusal}
+                    canForce={auth?.role === 'owner'}
+                    onForce={() => publish(undefined, true)}
+                  />
+                )}
+              </EndpointSection>
+              <GateSection
+                key={JSON.stringify(data.status.gate ?? null)}
+                workflowId={workflowId}
+                status={data.status}
+                firstOutput={firstOutput}
+                readOnly={editor.readOnly}
+                onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
               />
               <VersionsSection
                 versions={data.versions}
@@ -306,4 +333,12 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
       </div>
     </div>
   );
+}
+
+/** The name of the first output of the graph's first End node, if any. */
+function firstEndOutput(graph: Graph): string | null {
+  const end = graph.nodes.find((n) => n.type === 'end');
+  const outputs = (end?.data as { config?: { outputs?: Array<{ name?: unknown }> } } | undefined)?.config?.outputs;
+  const name = outputs?.[0]?.name;
+  return typeof name === 'string' && name ? name : null;
 }
