@@ -9,80 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../test/support/fake-openai-server';
 import { waitPortFree } from './support/c-services';
 import { acceptance } from './support/context';
-import { createWorkflow, node, until } from './support/runs';
+import { createWorkflow, until } from './support/runs';
+import {
+  BROKEN_URGENT_WORDS as BROKEN,
+  FIXED_URGENT_WORDS as FIXED,
+  MISSED_BY_URGENT_WORDS as MISSED,
+  triageGraph as triage,
+  triageRows,
+  URGENT_WORDS as URGENT,
+} from '../test/support/triage-journey';
 
 const { api, ports } = acceptance();
-
-const URGENT = '(?i)urgent|asap|down|紧急|宕机';
-const FIXED = `${URGENT}|right away|今天必须`;
-const BROKEN = 'matches-nothing-at-all';
-
-const MESSAGES: Array<[string, 'urgent' | 'else']> = [
-  ['Checkout is down, this is urgent!', 'urgent'],
-  ['Please help ASAP, customers cannot pay', 'urgent'],
-  ['支付页面打不开，情况紧急！', 'urgent'],
-  ['系统宕机了', 'urgent'],
-  ['The site is down for everyone', 'urgent'],
-  ['Urgent: refunds fail', 'urgent'],
-  ['订单需要紧急处理', 'urgent'],
-  ['Our API is down again', 'urgent'],
-  ['How do I change my invoice address?', 'else'],
-  ['What are your opening hours?', 'else'],
-  ['请问如何修改发票抬头？', 'else'],
-  ['我想了解一下企业版的价格', 'else'],
-  ['Thanks, the new dashboard looks great', 'else'],
-  ['怎么导出上个月的账单？', 'else'],
-  ['Can I get last month’s receipt?', 'else'],
-  ['你们的客服工作时间是几点？', 'else'],
-  ['Refunds are failing, fix this right away', 'urgent'],
-  ['Login is broken, we need it fixed right away', 'urgent'],
-  ['今天必须解决登录问题', 'urgent'],
-  ['报表导出失败，今天必须修好', 'urgent'],
-];
-const MISSED = [16, 17, 18, 19];
-
-function triage(words: string) {
-  return {
-    nodes: [
-      node('start', 'start', { inputs: [{ name: 'message', type: 'string', required: true }] }),
-      node(
-        'route',
-        'condition',
-        {
-          branches: [
-            {
-              id: 'urgent',
-              label: 'urgent',
-              logic: 'or',
-              conditions: [{ left: '{{inputs.message}}', op: 'regex', right: words }],
-            },
-          ],
-        },
-        200,
-      ),
-      node('escalate', 'template', { format: 'text', template: 'ESCALATED. Summary: {{inputs.message}}' }, 400),
-      node('reply', 'template', { format: 'text', template: 'Thanks! Summary: {{inputs.message}}' }, 400),
-      node(
-        'end',
-        'end',
-        {
-          outputs: [
-            { name: 'answer', value: '{{escalate.output.text || reply.output.text}}' },
-            { name: 'route', value: '{{route.output.branch}}' },
-          ],
-        },
-        600,
-      ),
-    ],
-    edges: [
-      { id: 'e1', source: 'start', target: 'route' },
-      { id: 'e2', source: 'route', sourceHandle: 'urgent', target: 'escalate' },
-      { id: 'e3', source: 'route', sourceHandle: 'else', target: 'reply' },
-      { id: 'e4', source: 'escalate', target: 'end' },
-      { id: 'e5', source: 'reply', target: 'end' },
-    ],
-  };
-}
 
 let fake: FakeOpenAi;
 let workflowId: string;
@@ -136,7 +73,7 @@ beforeAll(async () => {
   credentialId = cred.id;
   workflowId = await createWorkflow(api, `Triage evaluated ${Date.now()}`, triage(URGENT));
   await api.expectStatus(api.post(`/api/workflows/${workflowId}/publish`, {}), 201);
-  const rows = MESSAGES.map(([message, route]) => ({ inputs: { message }, expected: { route } }));
+  const rows = triageRows();
   datasetId = (await api.expectStatus(api.post('/api/datasets', { name: '工单分诊 20', rows }), 201)).id;
 });
 

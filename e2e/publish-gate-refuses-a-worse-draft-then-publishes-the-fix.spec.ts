@@ -6,90 +6,19 @@
  * panel says the same in Chinese.
  */
 import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
+import {
+  BROKEN_URGENT_WORDS as BROKEN,
+  FIXED_URGENT_WORDS as FIXED,
+  triageGraph as triage,
+  triageRows,
+  URGENT_WORDS as URGENT,
+} from '../test/support/triage-journey';
 import { createWorkflow } from './support/api';
 import { e2eEnv } from './support/environment';
 import { EditorPage } from './pages/editor.page';
 import { PublishPanelPage } from './pages/publish-panel.page';
 
 test.setTimeout(180_000);
-
-const URGENT = '(?i)urgent|asap|down|紧急|宕机';
-const FIXED = `${URGENT}|right away|今天必须`;
-const BROKEN = 'matches-nothing-at-all';
-
-/** 20 support messages and the route each should take; the last four need FIXED's words. */
-const MESSAGES: Array<[string, 'urgent' | 'else']> = [
-  ['Checkout is down, this is urgent!', 'urgent'],
-  ['Please help ASAP, customers cannot pay', 'urgent'],
-  ['支付页面打不开，情况紧急！', 'urgent'],
-  ['系统宕机了', 'urgent'],
-  ['The site is down for everyone', 'urgent'],
-  ['Urgent: refunds fail', 'urgent'],
-  ['订单需要紧急处理', 'urgent'],
-  ['Our API is down again', 'urgent'],
-  ['How do I change my invoice address?', 'else'],
-  ['What are your opening hours?', 'else'],
-  ['请问如何修改发票抬头？', 'else'],
-  ['我想了解一下企业版的价格', 'else'],
-  ['Thanks, the new dashboard looks great', 'else'],
-  ['怎么导出上个月的账单？', 'else'],
-  ['Can I get last month’s receipt?', 'else'],
-  ['你们的客服工作时间是几点？', 'else'],
-  ['Refunds are failing, fix this right away', 'urgent'],
-  ['Login is broken, we need it fixed right away', 'urgent'],
-  ['今天必须解决登录问题', 'urgent'],
-  ['报表导出失败，今天必须修好', 'urgent'],
-];
-
-const at = (x: number) => ({ x, y: 0 });
-function triage(words: string) {
-  const node = (id: string, type: string, config: object, x: number) => ({
-    id,
-    type,
-    position: at(x),
-    data: { label: id, config },
-  });
-  return {
-    nodes: [
-      node('start', 'start', { inputs: [{ name: 'message', type: 'string', required: true }] }, 0),
-      node(
-        'route',
-        'condition',
-        {
-          branches: [
-            {
-              id: 'urgent',
-              label: 'urgent',
-              logic: 'or',
-              conditions: [{ left: '{{inputs.message}}', op: 'regex', right: words }],
-            },
-          ],
-        },
-        250,
-      ),
-      node('escalate', 'template', { format: 'text', template: 'ESCALATED. Summary: {{inputs.message}}' }, 500),
-      node('reply', 'template', { format: 'text', template: 'Thanks! Summary: {{inputs.message}}' }, 500),
-      node(
-        'end',
-        'end',
-        {
-          outputs: [
-            { name: 'answer', value: '{{escalate.output.text || reply.output.text}}' },
-            { name: 'route', value: '{{route.output.branch}}' },
-          ],
-        },
-        750,
-      ),
-    ],
-    edges: [
-      { id: 'e1', source: 'start', target: 'route' },
-      { id: 'e2', source: 'route', sourceHandle: 'urgent', target: 'escalate' },
-      { id: 'e3', source: 'route', sourceHandle: 'else', target: 'reply' },
-      { id: 'e4', source: 'escalate', target: 'end' },
-      { id: 'e5', source: 'reply', target: 'end' },
-    ],
-  };
-}
 
 async function ok<T>(res: Promise<import('@playwright/test').APIResponse>, status: number): Promise<T> {
   const r = await res;
@@ -112,7 +41,7 @@ async function setUp(request: APIRequestContext) {
     request.post('/api/datasets', {
       data: {
         name: `工单分诊 gate ${Date.now()}`,
-        rows: MESSAGES.map(([message, route]) => ({ inputs: { message }, expected: { route } })),
+        rows: triageRows(),
       },
     }),
     201,
