@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../node-kit/agent-services';
 import type { ChatRequest, ChatResponse } from '../llm/types';
 import { score, scorerNeeds, scorerSchema, type JudgeFn, type ScoredRun } from './scorers';
+import { JUDGE_MAX_TOKENS } from './model-scorers';
 
 const run = (outputs: Record<string, unknown>, expected?: unknown, extra: Partial<ScoredRun> = {}): ScoredRun => ({
   outputs,
@@ -222,11 +223,12 @@ describe('llm_judge', () => {
     });
   });
 
-  it('sends the rubric, inputs, expectation and output, asking for JSON only at temperature 0', async () => {
+  it('sends the rubric, inputs, expectation and output, asking for a short JSON verdict at temperature 0', async () => {
     const judge = scriptedJudge('{"score":1,"reason":"ok"}');
     await score(judged, row, { judge });
     const [req] = judge.requests;
     expect(req).toMatchObject({ model: 'gpt-4o-mini', credentialId: 'cred-1', jsonMode: true, temperature: 0 });
+    expect(req.maxTokens).toBe(JUDGE_MAX_TOKENS); // a rambling judge costs at most this much per row
     const [system, user] = req.messages;
     expect(system.role).toBe('system');
     expect(system.content).toMatch(/evaluator/);

@@ -49,6 +49,9 @@ export async function scoreSimilarity(
     : { score, passed: false, reason: `similarity ${score.toFixed(3)} is below ${threshold}` };
 }
 
+/** The judge answers a one-sentence JSON verdict: a model that rambles past this is cut, and its cost with it. */
+export const JUDGE_MAX_TOKENS = 512;
+
 /** Inputs, expectation and output are cut to this many characters each in the judge's prompt. */
 export const JUDGE_VALUE_CHARS = 20_000;
 
@@ -130,6 +133,7 @@ export async function scoreLlmJudge(
     messages: judgeMessages(spec.rubric, row),
     jsonMode: true,
     temperature: 0,
+    maxTokens: JUDGE_MAX_TOKENS,
     ...(signal ? { signal } : {}),
   });
   const verdict = parseVerdict(res.text);
