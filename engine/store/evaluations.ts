@@ -97,8 +97,13 @@ export interface EvaluationStore {
   get(workspaceId: string, id: string): Promise<EvaluationRecord | null>;
   /** In index order. */
   rows(id: string): Promise<EvaluationRowRecord[]>;
-  /** A workflow's evaluations, newest first. */
-  list(workspaceId: string, workflowId: string, limit: number): Promise<EvaluationRecord[]>;
+  /** A workflow's evaluations, newest first; with `after`, those that come after that one in this order. */
+  list(
+    workspaceId: string,
+    workflowId: string,
+    limit: number,
+    after?: { createdAt: Date; id: string },
+  ): Promise<EvaluationRecord[]>;
   /**
    * Makes `ownerId` the evaluation's driver when it is active and has no live owner (none, itself, or one whose
    * heartbeat is older than `staleBefore`); marks it running. False: someone else drives it, or it has ended.

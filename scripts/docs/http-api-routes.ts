@@ -529,7 +529,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'concurrency?: 1–16 }` → 202 `{ evaluationId }`: every row runs as a run of that version (trigger ' +
           '`evaluation`) and is scored by `exact`, `contains`, `regex`, `json_schema`, `numeric`, `similarity`, ' +
           '`llm_judge`, `retrieval`, `latency` or `cost` (see docs/evaluations.md); `GET` the workflow’s ' +
-          'evaluations, newest first, with their summaries',
+          'evaluations, newest first, with their summaries: `{ evaluations, nextCursor }`, `?limit=` 1–100 ' +
+          '(default 50), `?cursor=` the `nextCursor` of the page before',
       },
       {
         path: '/api/evaluations/:id',

@@ -189,6 +189,15 @@ describe('an evaluation of a published version', () => {
     });
     expect(list.body.evaluations.map((e: { id: string }) => e.id)).toEqual([second.id, first.id]);
     expect(list.body.evaluations[0].summary.route.mean).toBe(1);
+    expect(list.body.nextCursor).toBeNull();
+    // Page by page: one per page, the cursor leads to the older one, and the last page says there is no more.
+    const page = (query: string) =>
+      call(listEvaluations, 'GET', `/api/workflows/${workflowId}/evaluations?${query}`, { params: { id: workflowId } });
+    const one = await page('limit=1');
+    expect(one.body.evaluations.map((e: { id: string }) => e.id)).toEqual([second.id]);
+    const two = await page(`limit=1&cursor=${one.body.nextCursor}`);
+    expect(two.body.evaluations.map((e: { id: string }) => e.id)).toEqual([first.id]);
+    expect(two.body.nextCursor).toBeNull();
   }, 120_000);
 });
 
@@ -329,6 +338,12 @@ describe('bad input and other workspaces', () => {
     expectError(await post({ datasetId, version: 9, scorers: [route] }), 404, 'VERSION_NOT_FOUND', 'version');
     expectError(await read('ev_nope'), 404, 'EVALUATION_NOT_FOUND');
     expectError(await call(compare, 'GET', `/api/evaluations/compare?a=${first.id}`), 400, 'VALIDATION_ERROR', 'b');
+    const list = (query: string) =>
+      call(listEvaluations, 'GET', `/api/workflows/${workflowId}/evaluations?${query}`, { params: { id: workflowId } });
+    expectError(await list('limit=0'), 400, 'VALIDATION_ERROR', 'query.limit');
+    expectError(await list('limit=ten'), 400, 'VALIDATION_ERROR', 'query.limit');
+    expectError(await list('sort=asc'), 400, 'UNKNOWN_KEY', 'query.sort');
+    expectError(await list('cursor=not-ours'), 400, 'INVALID_CURSOR', 'query.cursor');
   });
 
   it("another workspace's workflow, dataset and evaluation are not found; a viewer may only read", async () => {

@@ -101,9 +101,17 @@ export class PrismaEvaluationStore implements EvaluationStore {
     return rows.map(toRow);
   }
 
-  async list(workspaceId: string, workflowId: string, limit: number) {
+  async list(workspaceId: string, workflowId: string, limit: number, after?: { createdAt: Date; id: string }) {
     const all = await this.prisma.evaluation.findMany({
-      where: { workspaceId, workflowId },
+      where: {
+        workspaceId,
+        workflowId,
+        ...(after
+          ? {
+              OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+            }
+          : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
     });

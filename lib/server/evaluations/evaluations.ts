@@ -5,6 +5,7 @@
  * scoped to the caller's workspace: another workspace's evaluation is a 404.
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { PaiError, WorkflowInvalidError } from '@/engine/errors';
 import { validateGraph } from '@/engine/graph/validate';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
@@ -13,6 +14,7 @@ import type { WorkflowRecord } from '@/engine/store/types';
 import type { App } from '../app-types';
 import type { Caller } from '../auth/authenticate';
 import { getDatasetOr404 } from '../datasets/datasets';
+import { decodeCursor, encodeCursor } from '../runs/analytics';
 import type { CreateEvaluationBody } from './evaluation-schemas';
 import { summarize } from './summary';
 
@@ -118,8 +120,54 @@ export async function readEvaluation(app: App, ev: EvaluationRecord) {
   return presentEvaluation(ev, await app.stores.evaluations.rows(ev.id));
 }
 
-/** A workflow's evaluations, newest first, with their summaries (no rows). */
-export async function listEvaluations(app: App, caller: Pick<Caller, 'workspaceId'>, workflowId: string) {
-  const list = await app.stores.evaluations.list(caller.workspaceId, workflowId, 50);
-  return Promise.all(list.map(async (ev) => presentEvaluation(ev, await app.stores.evaluations.rows(ev.id), false)));
+const LIST_MAX = 100;
+const LIST_DEFAULT = 50;
+
+/** The query of GET /api/workflows/:id/evaluations: a page size and the cursor of the page before. */
+const listQuerySchema = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= LIST_MAX, `must be between 1 and ${LIST_MAX}`)
+    .optional(),
+  cursor: z.string().max(400).optional(),
+});
+/**
+ * One page of a workflow's evaluations, newest first, with their summaries (no rows), and the cursor of the next
+ * page (null on the last).
+ */
+export async function listEvaluations(
+  app: App,
+  caller: Pick<Caller, 'workspaceId'>,
+  workflowId: string,
+  query: URLSearchParams,
+) {
+  const parsed = listQuerySchema.safeParse(Object.fromEntries(query));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue.code === 'unrecognized_keys')
+      throw new PaiError('UNKNOWN_KEY', `unknown query parameter "${issue.keys[0]}": give limit or cursor`, {
+        path: `query.${issue.keys[0]}`,
+      });
+    const name = String(issue.path[0] ?? '');
+    throw new PaiError('VALIDATION_ERROR', `${name} ${issue.message}`.trim(), { path: `query.${name}` });
+  }
+  const { limit = LIST_DEFAULT, cursor } = parsed.data;
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  const page = await app.stores.evaluations.list(
+    caller.workspaceId,
+    workflowId,
+    limit + 1,
+    after && { createdAt: new Date(after.createdAt), id: after.id },
+  );
+  const shown = page.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    evaluations: await Promise.all(
+      shown.map(async (ev) => presentEvaluation(ev, await app.stores.evaluations.rows(ev.id), false)),
+    ),
+    nextCursor:
+      page.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+  };
 }

@@ -72,6 +72,25 @@ export function describeEvaluationStore(label: string, open: StoresFactory) {
       expect((await evaluations.list(ws, workflowId, 10)).map((e) => e.id)).toContain(ev.id);
     });
 
+    it('lists a workflow’s evaluations newest first, page after page without gaps or repeats', async () => {
+      const wf = await newWorkflow(under.stores, 'paged');
+      const made: string[] = [];
+      for (let i = 0; i < 5; i++) made.push((await create(1, { workflowId: wf })).id);
+      const all = (await evaluations.list(ws, wf, 100)).map((e) => e.id);
+      expect([...all].sort()).toEqual([...made].sort());
+      const pages: string[][] = [];
+      let after: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const page = await evaluations.list(ws, wf, 2, after);
+        if (!page.length) break;
+        pages.push(page.map((e) => e.id));
+        const last = page.at(-1)!;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+      expect(pages.flat()).toEqual(all);
+    });
+
     it('one driver at a time: a live claim excludes others, a stale one is taken over', async () => {
       const ev = await create();
       const now = new Date();

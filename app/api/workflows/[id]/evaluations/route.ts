@@ -22,8 +22,11 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
   );
 });
 
-/** The workflow's evaluations, newest first, with their summaries. */
-export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }) => {
+/**
+ * The workflow's evaluations, newest first, with their summaries: `?limit=` (1–100, default 50) per page, `?cursor=`
+ * the `nextCursor` of the page before.
+ */
+export const GET = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
-  return Response.json({ evaluations: await listEvaluations(app, caller, wf.id) });
+  return Response.json(await listEvaluations(app, caller, wf.id, new URL(req.url).searchParams));
 });
