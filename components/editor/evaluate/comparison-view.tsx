@@ -4,14 +4,15 @@
  * per row better / worse / same / added / removed with both sides' outputs and scores, changed rows first (the API
  * orders them so).
  */
-import { useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
 import { InlineError } from '../publish/publish-ui';
 import { evaluateApi, type ComparedRow, type Comparison } from './evaluate-api';
 import { useEvaluationTitle } from './evaluation-view';
-import { formatDiff, formatPercent, formatValue } from './format';
+import { formatDiff, formatPercent } from './format';
+import { RowValue, scoredFields } from './row-value';
 import { ScoreCell } from './score-cell';
 
 const CHANGE_TONE: Record<ComparedRow['change'], string> = {
@@ -25,6 +26,10 @@ const CHANGE_TONE: Record<ComparedRow['change'], string> = {
 export function ComparisonView({ a, b, onClose }: { a: string; b: string; onClose: () => void }) {
   const t = useTranslations('evaluate.compare');
   const title = useEvaluationTitle();
+  const format = useFormatter();
+  // Two evaluations of the same dataset and version differ by when they ran: that comes first.
+  const label = (ev: Comparison['a']) =>
+    `${format.dateTime(new Date(ev.createdAt), { dateStyle: 'short', timeStyle: 'medium' })} · ${title(ev)}`;
   const [result, setResult] = useState<{ key: string; value?: Comparison; error?: string } | null>(null);
   useEffect(() => {
     let live = true;
@@ -47,10 +52,10 @@ export function ComparisonView({ a, b, onClose }: { a: string; b: string; onClos
         <div className="min-w-0 flex-1 text-[12px] text-zinc-700">
           <h3 className="text-[13px] font-semibold text-zinc-800">{t('heading')}</h3>
           <div className="truncate" data-testid="comparison-a" title={c.a.id}>
-            {t('aOf', { label: title(c.a) })}
+            {t('aOf', { label: label(c.a) })}
           </div>
           <div className="truncate" data-testid="comparison-b" title={c.b.id}>
-            {t('bOf', { label: title(c.b) })}
+            {t('bOf', { label: label(c.b) })}
           </div>
         </div>
         <Button size="sm" variant="ghost" onClick={onClose} data-testid="comparison-close">
@@ -87,20 +92,18 @@ export function ComparisonView({ a, b, onClose }: { a: string; b: string; onClos
       <p className="text-[11px] text-zinc-600" data-testid="comparison-counts">
         {t('counts', c.counts)}
       </p>
-      <ComparedRows rows={c.rows} names={names} />
+      <ComparedRows rows={c.rows} names={names} fields={scoredFields([...c.a.scorers, ...c.b.scorers])} />
     </div>
   );
 }
 
-function ComparedRows({ rows, names }: { rows: ComparedRow[]; names: string[] }) {
+function ComparedRows({ rows, names, fields }: { rows: ComparedRow[]; names: string[]; fields: string[] }) {
   const t = useTranslations('evaluate.compare');
   const tResults = useTranslations('evaluate.results');
   const cell = 'border-b border-zinc-100 px-2 py-1 align-top';
   const side = (r: ComparedRow['a']) => (
     <>
-      <div className="truncate font-mono text-[11px]" title={formatValue(r?.outputs)}>
-        {formatValue(r?.outputs)}
-      </div>
+      <RowValue value={r?.outputs} first={fields} expanded={false} />
       <div className="mt-0.5 flex flex-wrap gap-1">
         {r && names.map((n) => <ScoreCell key={n} name={n} score={r.scores[n]} showReason={false} />)}
       </div>
@@ -111,8 +114,8 @@ function ComparedRows({ rows, names }: { rows: ComparedRow[]; names: string[] })
       <thead>
         <tr className="text-[10px] uppercase tracking-wide text-zinc-500">
           <th className="w-20 px-2 py-1">{t('change')}</th>
-          <th className="w-[24%] px-2 py-1">{tResults('inputs')}</th>
-          <th className="w-[12%] px-2 py-1">{tResults('expected')}</th>
+          <th className="w-[20%] px-2 py-1">{tResults('inputs')}</th>
+          <th className="w-[18%] px-2 py-1">{tResults('expected')}</th>
           <th className="px-2 py-1">{t('outputsA')}</th>
           <th className="px-2 py-1">{t('outputsB')}</th>
         </tr>
@@ -125,15 +128,11 @@ function ComparedRows({ rows, names }: { rows: ComparedRow[]; names: string[] })
                 {t(`changes.${r.change}`)}
               </span>
             </td>
-            <td className={`${cell} font-mono text-[11px]`}>
-              <div className="truncate" title={formatValue(r.inputs)}>
-                {formatValue(r.inputs)}
-              </div>
+            <td className={cell}>
+              <RowValue value={r.inputs} expanded={false} />
             </td>
-            <td className={`${cell} font-mono text-[11px]`}>
-              <div className="truncate" title={formatValue(r.expected)}>
-                {formatValue(r.expected)}
-              </div>
+            <td className={cell}>
+              <RowValue value={r.expected} first={fields} expanded={false} />
             </td>
             <td className={cell}>{side(r.a)}</td>
             <td className={cell}>{side(r.b)}</td>

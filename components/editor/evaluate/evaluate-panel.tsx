@@ -96,7 +96,9 @@ export function EvaluatePanel({ onOpenRun }: { onOpenRun: () => void }) {
           <EvaluationView
             key={shown.id}
             id={shown.id}
-            onEnded={reload}
+            onEnded={(ev) => {
+              if (list?.find((x) => x.id === ev.id)?.status !== ev.status) void reload();
+            }}
             onOpenRun={(runId) => {
               runController.open(runId);
               onOpenRun();

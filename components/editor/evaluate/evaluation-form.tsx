@@ -7,7 +7,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { authApi, type CredentialView } from '@/components/api/auth-api';
-import { errorMessage } from '@/components/api/client';
+import { ApiError, errorMessage } from '@/components/api/client';
 import { datasetsApi, type DatasetSummary } from '@/components/datasets/datasets-api';
 import { Button } from '@/components/ui/button';
 import { useEditorContext } from '../editor-context';
@@ -19,6 +19,7 @@ import { ScorerEditor } from './scorer-editor';
 import {
   evaluationBody,
   freeName,
+  serverDraftError,
   MAX_CONCURRENCY,
   newScorerDraft,
   type DraftError,
@@ -96,6 +97,9 @@ export function EvaluationForm({
       onStarted(evaluationId);
     } catch (e) {
       setServerError(e);
+      // Shown under the input it is about too, when the server names a scorer's option.
+      const at = e instanceof ApiError ? serverDraftError(e.path, e.message) : null;
+      if (at) setErrors([at]);
     } finally {
       setBusy(false);
     }
@@ -133,7 +137,7 @@ export function EvaluationForm({
         </a>
       </div>
       {loadError && <InlineError error={loadError} testId="evaluate-load-error" />}
-      <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)] items-start gap-2">
+      <div className="grid grid-cols-[minmax(0,1fr)_10rem_9rem] items-start gap-2">
         <Field label={t('dataset')} error={formError('dataset')} errorTestId="evaluate-form-error">
           <select
             className={INPUT}

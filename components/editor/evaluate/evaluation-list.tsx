@@ -36,7 +36,7 @@ export function EvaluationList({
   const t = useTranslations('evaluate.sidebar');
   const format = useFormatter();
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50" data-testid="evaluation-list">
+    <aside className="flex w-56 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50" data-testid="evaluation-list">
       <div className="flex items-center gap-1 border-b border-zinc-200 px-2 py-1.5">
         <span className="min-w-0 flex-1 truncate text-[11px] font-semibold uppercase tracking-wide text-zinc-500">
           {t('heading')}

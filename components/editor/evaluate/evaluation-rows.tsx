@@ -6,7 +6,7 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { EvaluationRow, EvaluationView } from './evaluate-api';
-import { formatValue } from './format';
+import { RowValue, scoredFields } from './row-value';
 import { ScoreCell } from './score-cell';
 
 const failed = (r: EvaluationRow) => r.status === 'failed' || Object.values(r.scores).some((s) => !s.passed);
@@ -23,6 +23,7 @@ export function EvaluationRows({
   const [open, setOpen] = useState<Set<number>>(new Set());
   const rows = (ev.rows ?? []).filter((r) => !onlyFailed || failed(r));
   const names = ev.scorers.map((s) => s.name);
+  const fields = scoredFields(ev.scorers);
   const toggle = (i: number) =>
     setOpen((o) => {
       const next = new Set(o);
@@ -50,21 +51,20 @@ export function EvaluationRows({
           <thead>
             <tr className="text-[10px] uppercase tracking-wide text-zinc-500">
               <th className="w-8 px-2 py-1">{t('index')}</th>
-              <th className="px-2 py-1">{t('inputs')}</th>
+              <th className="w-[26%] px-2 py-1">{t('inputs')}</th>
               <th className="px-2 py-1">{t('outputs')}</th>
-              <th className="w-[14%] px-2 py-1">{t('expected')}</th>
+              <th className="w-[20%] px-2 py-1">{t('expected')}</th>
               {names.map((n) => (
-                <th key={n} className="w-[16%] truncate px-2 py-1 normal-case" title={n}>
+                <th key={n} className="w-28 truncate px-2 py-1 normal-case" title={n}>
                   {n}
                 </th>
               ))}
-              <th className="w-14 px-2 py-1">{t('run')}</th>
+              <th className="w-12 px-2 py-1">{t('run')}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => {
               const expanded = open.has(r.index);
-              const wrap = expanded ? 'whitespace-pre-wrap break-words' : 'truncate';
               return (
                 <tr
                   key={r.index}
@@ -76,24 +76,20 @@ export function EvaluationRows({
                   onClick={() => toggle(r.index)}
                 >
                   <td className={`${cell} tabular-nums text-zinc-500`}>{r.index + 1}</td>
-                  <td className={`${cell} font-mono text-[11px]`}>
-                    <div className={wrap} title={formatValue(r.inputs)}>
-                      {formatValue(r.inputs)}
-                    </div>
+                  <td className={cell}>
+                    <RowValue value={r.inputs} expanded={expanded} />
                   </td>
-                  <td className={`${cell} font-mono text-[11px]`}>
-                    <div className={wrap} title={formatValue(r.outputs)}>
-                      {r.error ? (
-                        <span className="text-red-600">{t('runFailed', { message: r.error.message })}</span>
-                      ) : (
-                        formatValue(r.outputs)
-                      )}
-                    </div>
+                  <td className={cell}>
+                    {r.error ? (
+                      <div className={`text-[11px] text-red-600 ${expanded ? 'break-words' : 'truncate'}`}>
+                        {t('runFailed', { message: r.error.message })}
+                      </div>
+                    ) : (
+                      <RowValue value={r.outputs} first={fields} expanded={expanded} testId="row-outputs" />
+                    )}
                   </td>
-                  <td className={`${cell} font-mono text-[11px]`}>
-                    <div className={wrap} title={formatValue(r.expected)}>
-                      {formatValue(r.expected)}
-                    </div>
+                  <td className={cell}>
+                    <RowValue value={r.expected} first={fields} expanded={expanded} />
                   </td>
                   {names.map((n) => (
                     <td key={n} className={cell}>

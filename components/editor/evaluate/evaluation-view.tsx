@@ -25,7 +25,7 @@ export function EvaluationView({
   onOpenRun,
 }: {
   id: string;
-  onEnded: () => void;
+  onEnded: (ev: Evaluation) => void;
   onOpenRun: (runId: string) => void;
 }) {
   const title = useEvaluationTitle();

@@ -22,8 +22,9 @@ export function ScoreCell({ name, score, showReason }: { name: string; score?: S
           (score.passed ? 'bg-emerald-50 text-emerald-700' : 'bg-red-50 text-red-700')
         }
       >
-        {score.passed ? '✓' : '✗'} {formatScore(score.score)} {score.passed ? t('passed') : t('failed')}
+        {score.passed ? '✓' : '✗'} {score.passed ? t('passed') : t('failed')}
       </span>
+      <span className="ml-1 text-[11px] tabular-nums text-zinc-500">{formatScore(score.score)}</span>
       {showReason && score.reason && (
         <p className="mt-0.5 whitespace-pre-wrap break-words text-[11px] text-zinc-600" data-testid="row-reason">
           {score.reason}

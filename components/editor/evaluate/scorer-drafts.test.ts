@@ -10,6 +10,7 @@ import {
   newScorerDraft,
   SCORER_TYPES,
   scorerBody,
+  serverDraftError,
   type EvaluationDraft,
   type ScorerDraft,
 } from './scorer-drafts';
@@ -134,5 +135,18 @@ describe('a new scorer', () => {
   it('takes a name no other scorer has', () => {
     expect(freeName('exact', [])).toBe('exact');
     expect(freeName('exact', ['exact', 'exact_2'])).toBe('exact_3');
+  });
+});
+
+describe("the server's refusal", () => {
+  it('is shown under the scorer option its path names, and nowhere in particular otherwise', () => {
+    expect(serverDraftError('scorers[1].schema', 'invalid JSON Schema')).toEqual({
+      key: 'server',
+      option: 'schema',
+      index: 1,
+      message: 'invalid JSON Schema',
+    });
+    expect(serverDraftError('datasetId', 'dataset not found')).toBeNull();
+    expect(serverDraftError(undefined, 'boom')).toBeNull();
   });
 });

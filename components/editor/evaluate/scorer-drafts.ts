@@ -67,11 +67,21 @@ export interface EvaluationDraft {
   scorers: ScorerDraft[];
 }
 
-/** A mistake the user is shown: `evaluate.errors.<key>`, at scorer `index` (absent: the form) and its `option`. */
+/**
+ * A mistake the user is shown: `evaluate.errors.<key>` (or the server's own `message`), at scorer `index` (absent:
+ * the form) and its `option`.
+ */
 export interface DraftError {
   key: string;
   option: string;
   index?: number;
+  message?: string;
+}
+
+/** The server's refusal as a mistake of one scorer's option, when its path names one (`scorers[1].schema`). */
+export function serverDraftError(path: string | undefined, message: string): DraftError | null {
+  const m = /^scorers\[(\d+)\]\.(\w+)/.exec(path ?? '');
+  return m ? { key: 'server', option: m[2], index: Number(m[1]), message } : null;
 }
 
 export const MAX_CONCURRENCY = 16;

@@ -32,7 +32,7 @@ export function ScorerEditor({
   const te = useTranslations('evaluate.errors');
   const errorOf = (option: string) => {
     const e = errors.find((x) => x.option === option);
-    return e ? te(e.key) : undefined;
+    return e ? (e.message ?? te(e.key)) : undefined;
   };
   const text = (option: keyof ScorerDraft, label: string, placeholder?: string, className = '') => (
     <Field label={label} error={errorOf(option)} errorTestId="scorer-error" className={className}>

@@ -1,34 +1,37 @@
 /**
  * One evaluation as it goes: read at once, then about every second while it is queued or running, and no more once
- * it has ended (or the tab closes). `cancel` asks the server to stop it and shows the answer.
+ * it has ended (or the tab closes); `onEnded` hears of it ended (the list beside it may still say running).
+ * `cancel` asks the server to stop it and shows the answer.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/components/api/client';
 import { evaluateApi, isActive, type EvaluationView } from './evaluate-api';
 
 const POLL_MS = 1000;
 
-export function useEvaluation(id: string | null, onEnded?: () => void) {
+export function useEvaluation(id: string | null, onEnded?: (ev: EvaluationView) => void) {
   const [state, setState] = useState<{ id: string | null; evaluation: EvaluationView | null; error: string | null }>({
     id: null,
     evaluation: null,
     error: null,
   });
 
+  const ended = useRef(onEnded);
+  useEffect(() => {
+    ended.current = onEnded;
+  }, [onEnded]);
+
   useEffect(() => {
     if (!id) return;
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let wasActive = false;
     const read = async () => {
       try {
         const ev = await evaluateApi.get(id, abort.signal);
         if (abort.signal.aborted) return;
         setState({ id, evaluation: ev, error: null });
-        if (isActive(ev.status)) {
-          wasActive = true;
-          timer = setTimeout(read, POLL_MS);
-        } else if (wasActive) onEnded?.();
+        if (isActive(ev.status)) timer = setTimeout(read, POLL_MS);
+        else ended.current?.(ev);
       } catch (e) {
         if (abort.signal.aborted) return;
         setState((s) => ({ ...s, id, error: errorMessage(e) }));
@@ -40,7 +43,7 @@ export function useEvaluation(id: string | null, onEnded?: () => void) {
       abort.abort();
       clearTimeout(timer);
     };
-  }, [id, onEnded]);
+  }, [id]);
 
   const cancel = useCallback(async () => {
     if (!id) return;
