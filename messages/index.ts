@@ -21,6 +21,7 @@ import enTriggers from './en/triggers.json';
 import enKnowledge from './en/knowledge.json';
 import enRuns from './en/runs.json';
 import enDatasets from './en/datasets.json';
+import enEvaluate from './en/evaluate.json';
 import enSettings from './en/settings.json';
 import enChat from './en/chat.json';
 import enErrors from './en/errors.json';
@@ -37,6 +38,7 @@ import zhTriggers from './zh-CN/triggers.json';
 import zhKnowledge from './zh-CN/knowledge.json';
 import zhRuns from './zh-CN/runs.json';
 import zhDatasets from './zh-CN/datasets.json';
+import zhEvaluate from './zh-CN/evaluate.json';
 import zhSettings from './zh-CN/settings.json';
 import zhChat from './zh-CN/chat.json';
 import zhErrors from './zh-CN/errors.json';
@@ -55,6 +57,7 @@ export const NAMESPACES = [
   'knowledge',
   'runs',
   'datasets',
+  'evaluate',
   'settings',
   'chat',
   'nodes',
@@ -81,6 +84,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: enKnowledge,
     runs: enRuns,
     datasets: enDatasets,
+    evaluate: enEvaluate,
     settings: enSettings,
     chat: enChat,
     nodes: NODE_MESSAGES.en,
@@ -100,6 +104,7 @@ export const MESSAGES: Record<Locale, Record<Namespace, Messages>> = {
     knowledge: zhKnowledge,
     runs: zhRuns,
     datasets: zhDatasets,
+    evaluate: zhEvaluate,
     settings: zhSettings,
     chat: zhChat,
     nodes: NODE_MESSAGES['zh-CN'],

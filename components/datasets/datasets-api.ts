@@ -1,4 +1,4 @@
-/** The datasets API (app/api/datasets) as the datasets page calls it. */
+/** The datasets API (app/api/datasets) as the datasets page and the editor's run view call it. */
 import { ApiError, call } from '@/components/api/client';
 
 export interface DatasetRow {
@@ -25,6 +25,9 @@ export const datasetsApi = {
   list: () => call<DatasetSummary[]>('GET', '/api/datasets'),
   get: (id: string, version?: number) => call<Dataset>('GET', `${at(id)}${version ? `?version=${version}` : ''}`),
   remove: (id: string) => call<void>('DELETE', at(id)),
+  /** A past run's inputs as a new row (its outputs as the expectation with `expectOutputs`) → the new summary. */
+  addRun: (id: string, body: { runId: string; expectOutputs?: boolean; tags?: string[] }) =>
+    call<DatasetSummary>('POST', `${at(id)}/rows`, body),
   /** A CSV or JSONL file as a new dataset (its name: `name`, else the file's). */
   upload: async (file: File, name?: string): Promise<DatasetSummary> => {
     const form = new FormData();

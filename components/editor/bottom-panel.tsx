@@ -1,11 +1,12 @@
 'use client';
 /**
- * Problems, the live trace and run history, in one panel under the canvas: collapsible, and resizable by the
- * separator on its top edge (drag it, or arrow keys when it has focus); both are remembered (layout-prefs.ts).
+ * Problems, the live trace, run history and evaluations, in one panel under the canvas: collapsible, and resizable
+ * by the separator on its top edge (drag it, or arrow keys when it has focus); both are remembered (layout-prefs.ts).
  */
 import { useTranslations } from 'next-intl';
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useEditorState, useRunState } from './editor-context';
+import { EvaluatePanel } from './evaluate/evaluate-panel';
 import type { EditorState } from './editor-store';
 import { BOTTOM_MIN, bottomMax, clampBottom, setLayout, useLayoutPrefs } from './layout-prefs';
 import { ProblemsPanel } from './problems-panel';
@@ -14,7 +15,7 @@ import type { RunState } from './run/run-store';
 import { TimelinePanel } from './run/timeline-panel';
 import { TracePanel } from './run/trace-panel';
 
-export type BottomTab = 'problems' | 'trace' | 'timeline' | 'runs';
+export type BottomTab = 'problems' | 'trace' | 'timeline' | 'runs' | 'evaluate';
 
 const selectProblemCount = (s: EditorState) => s.problems.length;
 const selectRunStatus = (s: RunState) => s.status;
@@ -22,6 +23,7 @@ const selectRunStatus = (s: RunState) => s.status;
 export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomTab) => void }) {
   const t = useTranslations('editor.bottom');
   const tStatus = useTranslations('common.status');
+  const tEvaluate = useTranslations('evaluate');
   const layout = useLayoutPrefs();
   const collapsed = !layout.bottomOpen;
   const setCollapsed = (f: (c: boolean) => boolean) => setLayout((p) => ({ bottomOpen: !f(!p.bottomOpen) }));
@@ -64,6 +66,7 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
     },
     { id: 'timeline', label: t('timeline') },
     { id: 'runs', label: t('runs') },
+    { id: 'evaluate', label: tEvaluate('tab') },
   ];
   return (
     <section
@@ -140,6 +143,7 @@ export function BottomPanel({ tab, onTab }: { tab: BottomTab; onTab: (t: BottomT
           {tab === 'trace' && <TracePanel />}
           {tab === 'timeline' && <TimelinePanel />}
           {tab === 'runs' && <RunHistory onOpen={() => onTab('trace')} />}
+          {tab === 'evaluate' && <EvaluatePanel onOpenRun={() => onTab('trace')} />}
         </div>
       )}
     </section>

@@ -6,6 +6,7 @@ import { tr } from '@/components/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { formatDuration, StatusBadge } from '@/components/ui/status';
 import { useEditorContext, useRunState } from '../editor-context';
+import { AddToDatasetBox } from './add-to-dataset';
 import { cancelRun, startResume } from './run-actions';
 import { AnswerBox } from './answer-box';
 import { ArtifactPreview } from './artifact-preview';
@@ -228,6 +229,8 @@ export function TracePanel() {
   const { editor, runs, runController } = useEditorContext();
   const run = useRunState(selectRun);
   const t = useTranslations('run.trace');
+  const tDataset = useTranslations('evaluate.addToDataset');
+  const [addingRun, setAddingRun] = useState<string | null>(null);
   // Stable callbacks keep the memoised rows from re-rendering when only other spans changed.
   const label = useCallback(
     (id?: string) => {
@@ -317,6 +320,17 @@ export function TracePanel() {
             {t('cancel')}
           </Button>
         )}
+        {isTerminal(run.status) && (
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => setAddingRun(addingRun === run.runId ? null : run.runId)}
+            aria-expanded={addingRun === run.runId}
+            data-testid="add-to-dataset-open"
+          >
+            {tDataset('button')}
+          </Button>
+        )}
         {!active && (
           <Button
             size="sm"
@@ -331,6 +345,14 @@ export function TracePanel() {
           </Button>
         )}
       </div>
+      {addingRun === run.runId && isTerminal(run.status) && (
+        <AddToDatasetBox
+          key={run.runId}
+          runId={run.runId}
+          succeeded={run.status === 'succeeded'}
+          onClose={() => setAddingRun(null)}
+        />
+      )}
       {run.status === 'waiting' &&
         (run.waitingBreakpoint ? (
           <BreakpointBox
