@@ -9,10 +9,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient, type Client } from './support/client';
 import { acceptance } from './support/context';
-import { startServer, type RunningServer } from './support/server';
+import { freePort, startServer, type RunningServer } from './support/server';
 import { chain, createWorkflow, node, until } from './support/runs';
 
-const { profile, ports, is } = acceptance();
+const { profile, is } = acceptance();
 
 const ROWS = 10;
 /** The receiver answers this many calls at once, then holds every call until released. */
@@ -82,14 +82,17 @@ describe.skipIf(is('queue'))(`kill -9 of the ${profile} server in the middle of 
   let before: any;
 
   beforeAll(async () => {
-    receiver = await startReceiver(ports.spare);
+    // A port of its own, not a reserved one: the crash journey holds `ports.spare` while both run in parallel, and
+    // this journey's own server is told about this port at start-up.
+    const port = await freePort();
+    receiver = await startReceiver(port);
     // Short stale ages so that PostgreSQL's take-over happens within the test's patience; the behaviour is the same.
     server = await startServer({
       profile,
-      env: { HTTP_ALLOWLIST: `127.0.0.1:${ports.spare}`, RUN_STALE_MS: '3000', EVALUATION_STALE_MS: '3000' },
+      env: { HTTP_ALLOWLIST: `127.0.0.1:${port}`, RUN_STALE_MS: '3000', EVALUATION_STALE_MS: '3000' },
     });
     own = await ownerClient(server.baseURL);
-    workflowId = await createWorkflow(own, `Checks ${Date.now()}`, checkGraph(ports.spare));
+    workflowId = await createWorkflow(own, `Checks ${Date.now()}`, checkGraph(port));
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       inputs: { message: `row ${i} 第${i}行` },
       expected: { checked: `ROW ${i} 第${i}行` },
