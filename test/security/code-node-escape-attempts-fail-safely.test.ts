@@ -169,7 +169,8 @@ describe('a Code node abusing its limits', () => {
   });
 
   it('refuses a huge result with CODE_OUTPUT_TOO_LARGE and one that is not JSON with CODE_INVALID_OUTPUT', async () => {
-    const big = await errorOf('function main() { return { text: "x".repeat(11e6) }; }');
+    // Time enough to build and copy out 11 MB on a busy machine: the size, not the clock, must end it.
+    const big = await errorOf('function main() { return { text: "x".repeat(11e6) }; }', { timeoutMs: 20_000 });
     expect(big.code).toBe('CODE_OUTPUT_TOO_LARGE');
     expect(big.message).toMatch(/the limit is 10000000/);
     for (const code of [
