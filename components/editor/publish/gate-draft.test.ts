@@ -2,6 +2,7 @@
 // none they left empty — and a form that cannot be sent names what to fix and where, before anything is sent.
 import { describe, expect, it } from 'vitest';
 import { draftOf, gateOf, scorerNamesOf } from './gate-draft';
+import type { PublishGate } from './publish-api';
 
 describe('the publish gate form', () => {
   it('starts a new gate with exact on the first End output and a minimum mean of 0.8', () => {
@@ -13,7 +14,7 @@ describe('the publish gate form', () => {
   });
 
   it('opens a stored gate as it was saved, and sends it back unchanged', () => {
-    const gate = {
+    const gate: PublishGate = {
       datasetId: 'ds_2',
       scorers: [
         { name: 'route', type: 'exact', field: 'route' },

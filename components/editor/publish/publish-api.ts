@@ -2,9 +2,14 @@
  * Typed calls for publishing: endpoint status, versions, API keys, per-workflow CORS origins, trace sharing and the
  * MCP opt-in and the chat app.
  */
+import type { z } from 'zod';
 import { call } from '@/components/api/client';
 import type { EngineChoice, Graph } from '@/components/api/types';
+import type { gateSchema } from '@/lib/server/evaluations/evaluation-schemas';
+import type { GateOutcome } from '@/lib/server/evaluations/publish-gate';
+import type { EvaluationSummary } from '@/lib/server/evaluations/summary';
 import type { GraphDiff } from '@/lib/server/workflows/graph-diff';
+import type { Comparison, ScorerBody } from '../evaluate/evaluate-api';
 
 export interface PublishStatus {
   published: boolean;
@@ -37,31 +42,16 @@ export interface PublishStatus {
   gate?: PublishGate | null;
 }
 
-/** A scorer as the evaluations API takes it (docs/evaluations.md): `{ name, type, field?, …options }`. */
-export type ScorerBody = { name: string; type: string; field?: string } & Record<string, unknown>;
+/** The workflow's publish gate as PATCH …/publish `{ gate }` takes it: the server's schema (a type-only import). */
+export type PublishGate = z.input<typeof gateSchema>;
+export type { EvaluationSummary, ScorerBody };
 
-/** The workflow's publish gate: the draft is evaluated on the dataset before each publish. */
-export interface PublishGate {
-  datasetId: string;
-  scorers: ScorerBody[];
-  minMean?: Record<string, number>;
-  maxDrop?: Record<string, number>;
-  concurrency?: number;
-}
-
-/** The summary of an evaluation: per scorer `{ mean, passRate }`, and the run figures. */
-export type EvaluationSummary = Record<string, { mean: number | null; passRate: number | null } | number | null>;
-
-/** What a 409 EVAL_GATE_FAILED carries besides its message. */
-export interface GateRefusal {
-  evaluationId: string;
-  baselineEvaluationId: string | null;
-  failures: Array<{ scorer: string; rule: 'minMean' | 'maxDrop'; value: number | null; limit: number }>;
-  summary: EvaluationSummary;
-  comparison: {
-    scorers: Record<string, { a: number | null; b: number | null; diff: number | null }>;
-    counts: Record<string, number>;
-  } | null;
+/** What a 409 EVAL_GATE_FAILED carries besides its message (publish/route.ts answers a part of GateOutcome). */
+export interface GateRefusal extends Pick<
+  GateOutcome,
+  'evaluationId' | 'baselineEvaluationId' | 'failures' | 'summary'
+> {
+  comparison: Pick<Comparison, 'scorers' | 'counts'> | null;
 }
 
 /** PATCH …/publish `{ chat }`: the code only when it is set or changed. */

@@ -12,6 +12,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
 import { useAuth } from '@/components/auth/auth-gate';
 import { useEditorContext } from '../editor-context';
+import { endOutputs } from '../evaluate/end-outputs';
 import { ApiKeysSection } from './api-keys-section';
 import { CorsSection } from './cors-section';
 import { TraceSharingSection } from './trace-sharing-section';
@@ -188,7 +189,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
   );
 
   const inputs = useMemo(() => sampleInputs(versionGraph ?? editor.graph()), [versionGraph, editor]);
-  const firstOutput = useMemo(() => firstEndOutput(editor.graph()), [editor]);
+  const firstOutput = useMemo(() => endOutputs(editor.state.nodes)[0] ?? null, [editor]);
   const auth = useAuth();
   const refusal = gateRefusalOf(publishError);
   const current = data?.versions.find((v) => v.current);
@@ -333,12 +334,4 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
       </div>
     </div>
   );
-}
-
-/** The name of the first output of the graph's first End node, if any. */
-function firstEndOutput(graph: Graph): string | null {
-  const end = graph.nodes.find((n) => n.type === 'end');
-  const outputs = (end?.data as { config?: { outputs?: Array<{ name?: unknown }> } } | undefined)?.config?.outputs;
-  const name = outputs?.[0]?.name;
-  return typeof name === 'string' && name ? name : null;
 }
