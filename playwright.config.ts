@@ -13,8 +13,12 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 90_000,
   expect: { timeout: 15_000 },
+  // Two spec files at a time, each in its own worker and browser. They share the app, its data and the owner's
+  // session: every spec makes the workflows, credentials and users it reads (names made unique), and asserts nothing
+  // about what another spec may be doing at the same moment (the inbox spec reads the count the page was sent). A
+  // file's own tests run in order. E2E_WORKERS=1 runs one file at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   globalSetup: './e2e/support/global-setup.ts',

@@ -2,8 +2,9 @@
  * Guarantee: an evaluation whose server is killed (kill -9) in the middle finishes after a restart without running
  * any finished row again. Rows scored before the crash keep their run and scores (their outside call happened once),
  * rows whose run the crash cut short resume that same run, the rest start once; every row has one run with trigger
- * `evaluation` — on the embedded database (the restarted process takes the evaluation over at start-up) and on
- * PostgreSQL (another process takes over a claim that went stale).
+ * `evaluation` — on the embedded database (the process restarted at once takes the evaluation over at start-up, though
+ * the dead process's claim is far younger than the stale age: one process holds the data dir, so every claim in it is
+ * a dead one's) and on PostgreSQL (another process takes over a claim once it went stale, retrying until it has).
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,10 +87,12 @@ describe.skipIf(is('queue'))(`kill -9 of the ${profile} server in the middle of 
     // this journey's own server is told about this port at start-up.
     const port = await freePort();
     receiver = await startReceiver(port);
-    // Short stale ages so that PostgreSQL's take-over happens within the test's patience; the behaviour is the same.
+    // PostgreSQL: short stale ages, so that the take-over happens within the test's patience. Embedded: a stale age
+    // far longer than the restart, so the restart is a quick one — the claim it finds is young, and it must take over.
+    const staleMs = is('embedded') ? '600000' : '3000';
     server = await startServer({
       profile,
-      env: { HTTP_ALLOWLIST: `127.0.0.1:${port}`, RUN_STALE_MS: '3000', EVALUATION_STALE_MS: '3000' },
+      env: { HTTP_ALLOWLIST: `127.0.0.1:${port}`, RUN_STALE_MS: '3000', EVALUATION_STALE_MS: staleMs },
     });
     own = await ownerClient(server.baseURL);
     workflowId = await createWorkflow(own, `Checks ${Date.now()}`, checkGraph(port));
@@ -107,12 +110,16 @@ describe.skipIf(is('queue'))(`kill -9 of the ${profile} server in the middle of 
       202,
     );
     evaluationId = started.evaluationId;
-    // Six rows scored, two rows' runs inside the held call: then the crash.
+    // Six rows scored, two rows' runs inside the held call (and both rows marked running, which the server records
+    // beside the run's first steps, not before them): then the crash.
     before = await until(
       'six rows scored and two in flight',
       async () => {
         const ev = await own.expectStatus(own.get(`/api/evaluations/${evaluationId}`), 200);
-        return ev.progress.done === ANSWERED_BEFORE_THE_CRASH && receiver.calls.length === ANSWERED_BEFORE_THE_CRASH + 2
+        const inFlight = ev.rows.filter((r: any) => r.status === 'running').length;
+        return ev.progress.done === ANSWERED_BEFORE_THE_CRASH &&
+          inFlight === 2 &&
+          receiver.calls.length === ANSWERED_BEFORE_THE_CRASH + 2
           ? ev
           : null;
       },

@@ -4,6 +4,7 @@
  * host, not the allowlist): the login page's state names the button, the start route redirects to the issuer, the
  * callback creates the user with the default role and sets the session cookie, and that cookie works on the API with
  * exactly that role. A replayed callback is refused onto the login page, which explains why in the user's language.
+ * A `next` that a browser would resolve to another site (a backslash, a tab) lands on this site's start page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, startOidcProvider, type TestProvider } from '../test/support/oidc-test-provider';
@@ -78,5 +79,22 @@ describe('single sign-on on the production server', () => {
     const page = await anon.get('/login?error=SSO_TOKEN_REJECTED', { 'accept-language': 'zh-CN' });
     expect(page.status).toBe(200);
     expect(page.text).toContain('无法验证组织登录返回的结果');
+  });
+
+  it.each([
+    ['/\\evil.example/x', 'a backslash'],
+    ['/\t/evil.example/pwned', 'a tab'],
+  ])('keeps the browser on this site when `next` is %j (%s)', async (next) => {
+    const browser = new Browser();
+    const started = await browser.get(`${baseURL}/api/auth/oidc/start?next=${encodeURIComponent(next)}`);
+    expect(started.status).toBe(302);
+    const callback = await browser.follow(started.headers.get('location')!, (u) => u.startsWith(CALLBACK));
+    const done = await browser.get(callback);
+    expect(done.status).toBe(302);
+    // Where Chromium goes: the Location resolved against the callback's URL, as WHATWG URL resolves it.
+    const landing = new URL(done.headers.get('location')!, callback);
+    expect(landing.origin).toBe(new URL(baseURL).origin);
+    expect(landing.pathname).toBe('/');
+    expect(browser.cookie(baseURL, 'paiflow_session'), 'signed in all the same').toBeTruthy();
   });
 });

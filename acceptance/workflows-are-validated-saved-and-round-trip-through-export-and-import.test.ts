@@ -1,8 +1,8 @@
 /**
  * Guarantee: a workflow is saved only when its graph is valid (else 400 with a code and a JSON path, and nothing is
- * stored); validate answers `{ ok, engine, errors[] }` without saving (a cycle under a forced dag is GRAPH_CYCLE
- * naming its nodes); PUT updates it with conflict detection; export gives portable JSON that imports back as a new
- * workflow ("name (2)" for a taken name) which runs to the same outputs; a deleted workflow is gone (404).
+ * stored); validate answers `{ ok, engine, errors[], warnings[] }` without saving (a cycle under a forced dag is
+ * GRAPH_CYCLE naming its nodes); PUT updates it with conflict detection; export gives portable JSON that imports back
+ * as a new workflow ("name (2)" for a taken name) which runs to the same outputs; a deleted workflow is gone (404).
  */
 import { describe, expect, it } from 'vitest';
 import { acceptance } from './support/context';
@@ -146,9 +146,9 @@ describe('workflows: create, validate, save, export, import, delete', () => {
     expect(names).not.toContain(`${NAME} invalid`);
   });
 
-  it('validates a stored or sent graph: { ok, engine, errors[] }, GRAPH_CYCLE naming its nodes', async () => {
+  it('validates a stored or sent graph: { ok, engine, errors, warnings }, GRAPH_CYCLE naming its nodes', async () => {
     const stored = await api.expectStatus(api.post(`/api/workflows/${id}/validate`, {}), 200);
-    expect(stored).toEqual({ ok: true, engine: 'dag', errors: [] });
+    expect(stored).toEqual({ ok: true, engine: 'dag', errors: [], warnings: [] });
 
     const forced = await api.expectStatus(
       api.post(`/api/workflows/${id}/validate`, { graph: cyclic(), engine: 'dag' }),

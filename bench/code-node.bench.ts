@@ -10,6 +10,7 @@
 import { runSandboxed, type SandboxTask } from '../engine/code/sandbox';
 import { closeCpuPools } from '../engine/cpu/pool';
 import { codeInWorker } from '../engine/cpu/tasks';
+import { latencyRow, timed } from './support/latency-rows';
 
 const COLD = Number(process.env.CODE_BENCH_COLD ?? 5);
 const WARM = Number(process.env.CODE_BENCH_WARM ?? 300);
@@ -22,29 +23,6 @@ const TASK: SandboxTask = {
   memoryMb: 64,
   maxOutputChars: 10_000_000,
 };
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
-async function timed(fn: () => Promise<{ ok: boolean }>): Promise<number> {
-  const t0 = performance.now();
-  const r = await fn();
-  const ms = performance.now() - t0;
-  if (!r.ok) throw new Error(`bench execution failed: ${JSON.stringify(r)}`);
-  return ms;
-}
-
-function row(what: string, xs: number[]) {
-  return {
-    what,
-    runs: xs.length,
-    'p50 ms': +pct(xs, 50).toFixed(2),
-    'p95 ms': +pct(xs, 95).toFixed(2),
-    'max ms': +Math.max(...xs).toFixed(2),
-  };
-}
 
 export async function runCodeNodeBench(): Promise<unknown[]> {
   const cold: number[] = [];
@@ -62,9 +40,9 @@ export async function runCodeNodeBench(): Promise<unknown[]> {
   for (let i = 0; i < WARM; i++) inline.push(await timed(() => runSandboxed(TASK)));
 
   return [
-    row('cold: first execution on a fresh pool (thread, module load, WASM compile)', cold),
-    row('warm: trivial main through the code pool (what the node waits for)', warm),
-    row('warm: the sandbox alone, in this thread (fresh instance + runtime + context)', inline),
+    latencyRow('cold: first execution on a fresh pool (thread, module load, WASM compile)', cold),
+    latencyRow('warm: trivial main through the code pool (what the node waits for)', warm),
+    latencyRow('warm: the sandbox alone, in this thread (fresh instance + runtime + context)', inline),
   ];
 }
 

@@ -9,6 +9,12 @@
  *
  * Env: BENCH_EVAL_ROWS (default 100), BENCH_EVAL_CONCURRENCY (default 8), BENCH_EVAL_REPEAT (default 20),
  * BENCH_EVAL_STORES ("pglite,postgres").
+ *
+ * `runParallelEvaluationsBench` (suite `evaluations`, issue 43): 4 evaluations of 200 rows at concurrency 16 started
+ * at once, the load that gave health p99 502 ms before rows shared one budget — on a server with the default row
+ * budget (EVALUATION_ROWS_IN_FLIGHT) and on one whose budget lets all 64 rows run (as before the budget), one after
+ * the other. Env: BENCH_EVALS_PARALLEL (4), BENCH_EVALS_ROWS (200), BENCH_EVALS_CONCURRENCY (16), BENCH_EVALS_REPEAT
+ * (2), BENCH_EVALS_BUDGETS ("default,64"), BENCH_EVAL_STORES.
  */
 import { SUPPORT_TRIAGE_EXAMPLE } from '../engine/examples/support-triage';
 import { onStores, runIfMain, signInAsOwner, storeLabel, withBenchStore, type StoreKind } from './support/bench-server';
@@ -16,6 +22,7 @@ import { ensureBuild, startServer, stopServer } from './support/production-serve
 
 export interface EvaluationLoadRow {
   store: string;
+  budget?: string;
   phase: string;
   healthSamples: number;
   healthP50Ms: number;
@@ -74,14 +81,24 @@ const MESSAGES = [
   'Refunds are failing, fix this right away',
 ];
 
-async function benchStore(
-  kind: StoreKind,
-  rows: number,
-  concurrency: number,
-  repeat: number,
-): Promise<EvaluationLoadRow[]> {
+interface LoadShape {
+  rows: number;
+  concurrency: number;
+  repeat: number;
+  /** Evaluations started at once (each of `rows` rows at `concurrency`). */
+  parallel: number;
+  /** EVALUATION_ROWS_IN_FLIGHT (and …_PER_WORKSPACE) of the server; unset: the defaults. */
+  budget?: number;
+}
+
+async function benchStore(kind: StoreKind, shape: LoadShape): Promise<EvaluationLoadRow[]> {
+  const { rows, concurrency, repeat, parallel, budget } = shape;
+  const budgetEnv: Record<string, string> = budget
+    ? { EVALUATION_ROWS_IN_FLIGHT: String(budget), EVALUATION_ROWS_IN_FLIGHT_PER_WORKSPACE: String(budget) }
+    : {};
+  const budgetLabel = budget ? `${budget} rows` : 'default';
   return withBenchStore(kind, 'evalbench', async (env) => {
-    const { baseUrl, child } = await startServer({ ...env, SEED_EXAMPLE: '0' });
+    const { baseUrl, child } = await startServer({ ...env, SEED_EXAMPLE: '0', ...budgetEnv });
     try {
       const store = await storeLabel(baseUrl, kind);
       const send = await signInAsOwner(baseUrl);
@@ -121,27 +138,40 @@ async function benchStore(
       const idle = probeHealth(baseUrl);
       await new Promise((r) => setTimeout(r, 3000));
       const out: EvaluationLoadRow[] = [
-        { store, phase: 'idle', ...(await idle.stop()), rows: '', evaluationS: '', rowsPerSec: '' },
+        {
+          store,
+          ...(parallel > 1 ? { budget: budgetLabel } : {}),
+          phase: 'idle',
+          ...(await idle.stop()),
+          rows: '',
+          evaluationS: '',
+          rowsPerSec: '',
+        },
       ];
       // Several evaluations back to back, so that the probe gathers enough samples for a p99.
       const probe = probeHealth(baseUrl);
       const seconds: number[] = [];
       for (let i = 0; i < repeat; i++) {
         const t0 = performance.now();
-        const ev = await evaluate(concurrency);
+        const evs = await Promise.all(Array.from({ length: parallel }, () => evaluate(concurrency)));
         seconds.push((performance.now() - t0) / 1000);
-        if (ev.status !== 'succeeded' || ev.progress.done !== rows)
-          throw new Error(`the evaluation ended ${ev.status} with ${ev.progress.done} of ${rows} rows`);
+        for (const ev of evs)
+          if (ev.status !== 'succeeded' || ev.progress.done !== rows)
+            throw new Error(`the evaluation ended ${ev.status} with ${ev.progress.done} of ${rows} rows`);
       }
       const health = await probe.stop();
       const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)];
       out.push({
         store,
-        phase: `${repeat} evaluations of ${rows} rows at concurrency ${concurrency}`,
+        ...(parallel > 1 ? { budget: budgetLabel } : {}),
+        phase:
+          parallel > 1
+            ? `${repeat} × ${parallel} evaluations at once of ${rows} rows at concurrency ${concurrency}`
+            : `${repeat} evaluations of ${rows} rows at concurrency ${concurrency}`,
         ...health,
-        rows,
+        rows: rows * parallel,
         evaluationS: round(median),
-        rowsPerSec: round(rows / median),
+        rowsPerSec: round((rows * parallel) / median),
       });
       return out;
     } finally {
@@ -156,7 +186,25 @@ export async function runEvaluationLoadBench(): Promise<EvaluationLoadRow[]> {
   const repeat = Number(process.env.BENCH_EVAL_REPEAT ?? 20);
   const stores = (process.env.BENCH_EVAL_STORES ?? 'pglite,postgres').split(',');
   ensureBuild();
-  return onStores(stores, (kind) => benchStore(kind, rows, concurrency, repeat));
+  return onStores(stores, (kind) => benchStore(kind, { rows, concurrency, repeat, parallel: 1 }));
+}
+
+export async function runParallelEvaluationsBench(): Promise<EvaluationLoadRow[]> {
+  const shape = {
+    parallel: Number(process.env.BENCH_EVALS_PARALLEL ?? 4),
+    rows: Number(process.env.BENCH_EVALS_ROWS ?? 200),
+    concurrency: Number(process.env.BENCH_EVALS_CONCURRENCY ?? 16),
+    repeat: Number(process.env.BENCH_EVALS_REPEAT ?? 2),
+  };
+  const budgets = (process.env.BENCH_EVALS_BUDGETS ?? 'default,64').split(',').map((b) => b.trim());
+  const stores = (process.env.BENCH_EVAL_STORES ?? 'pglite,postgres').split(',');
+  ensureBuild();
+  return onStores(stores, async (kind) => {
+    const out: EvaluationLoadRow[] = [];
+    for (const b of budgets)
+      out.push(...(await benchStore(kind, { ...shape, budget: b === 'default' ? 0 : Number(b) })));
+    return out;
+  });
 }
 
 runIfMain(import.meta.url, runEvaluationLoadBench);

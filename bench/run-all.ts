@@ -19,6 +19,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
     title: 'Embedded knowledge store: indexing throughput and query latency',
     run: async () => (await import('./knowledge.bench')).runKnowledgeBench(),
   },
+  retrieval: {
+    title:
+      "Retrieval on real documents (a Chinese framework guide, an English library's docs; heading and paraphrase " +
+      'queries): hit@1/5, MRR, nDCG@10 per mode and setting, indexing documents/s, search p50/p95',
+    run: async () => (await import('./retrieval.bench')).runRetrievalBench(),
+  },
   'db-thread': {
     title: 'Embedded database thread: CPU in the 250 ms after a write, polling vs asleep after a `last` write',
     run: async () => (await import('./db-thread-idle.bench')).runDbThreadIdleBench(),
@@ -79,6 +85,12 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       'trivial main through the pool and in-thread',
     run: async () => (await import('./code-node.bench')).runCodeNodeBench(),
   },
+  python: {
+    title:
+      'Python Code node (Pyodide in a worker thread): cold start on a fresh pool, warm start of a small ' +
+      'Dify-shaped main through the pool (the issue asks <= 1 s p50 warm)',
+    run: async () => (await import('./python-code-node.bench')).runPythonCodeNodeBench(),
+  },
   'loop-concurrency': {
     title:
       'A 20-item list loop whose body is one ~50 ms HTTP call: concurrency 1 vs 5 (alternating; median ms per run, ' +
@@ -90,6 +102,24 @@ const SUITES: Record<string, { title: string; run: () => Promise<unknown[]> }> =
       'An evaluation of 100 rows at concurrency 8 (Support triage example, offline model) on the production server: ' +
       'GET /api/health p50/p99/max idle and during it (goal p99 < 100 ms), its wall time and rows/s',
     run: async () => (await import('./evaluation-load.bench')).runEvaluationLoadBench(),
+  },
+  evaluations: {
+    title:
+      '4 evaluations × 200 rows × concurrency 16 started at once (issue 43), with the default row budget and with ' +
+      'one that lets every row run (as before it): GET /api/health p50/p99/max (goal p99 < 100 ms), wall time, rows/s',
+    run: async () => (await import('./evaluation-load.bench')).runParallelEvaluationsBench(),
+  },
+  limits: {
+    title:
+      'Hostile uploads and imports on the production server (issue 43): each answer, GET /api/health p50/p99/max ' +
+      'while it is sent (goal p99 < 100 ms) and the server peak RSS',
+    run: async () => (await import('./upload-limits.bench')).runUploadLimitsBench(),
+  },
+  footprint: {
+    title:
+      'Server footprint (issue 47): RSS idle after the first start and a later one, start to the first published ' +
+      'answer, RSS 5 s and 60 s after a 50-connection burst (MB; goals: idle <= 250 embedded, <= 200 PostgreSQL)',
+    run: async () => (await import('./footprint.bench')).runFootprintBench(),
   },
   'run-stats': {
     title: 'Run analytics on PostgreSQL over 100,000 runs: GET /api/workflows/:id/stats and GET /api/runs (median ms)',

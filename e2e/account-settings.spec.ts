@@ -5,18 +5,19 @@
  * menu (newest entries first), and an editor is not offered it.
  */
 import { expect, test } from '@playwright/test';
-import { acceptInvite, invite, passwordFor } from './support/accounts';
+import { joinAs, passwordFor } from './support/accounts';
 import { signIn } from './support/api';
 
 test('change password: wrong current password explained, other sessions signed out, new one signs in', async ({
   browser,
-  page,
+  request,
 }) => {
   const email = `pw-${Date.now()}@example.test`;
   const name = 'Paula Password';
   const oldPassword = passwordFor(name);
   const newPassword = 'a-brand-new-password-42';
-  const user = await acceptInvite(browser, await invite(page, email, 'editor'), name);
+  const user = await joinAs(browser, request, email, 'editor', name);
+  await user.goto('/');
 
   // A second session of the same user (another device): the change signs it out.
   const other = await browser.newContext({ storageState: { cookies: [], origins: [] } });
@@ -60,10 +61,10 @@ test('change password: wrong current password explained, other sessions signed o
   await user.context().close();
 });
 
-test('a token for the chosen workspace; the audit log for owners only', async ({ browser, page }) => {
+test('a token for the chosen workspace; the audit log for owners only', async ({ browser, page, request }) => {
   const email = `tok-${Date.now()}@example.test`;
   const name = 'Tom Tokens';
-  const user = await acceptInvite(browser, await invite(page, email, 'editor'), name);
+  const user = await joinAs(browser, request, email, 'editor', name);
 
   // The editor makes a workspace of their own and a token for it, from the tokens page.
   const created = await user.request.post('/api/workspaces', { data: { name: 'Side project' } });

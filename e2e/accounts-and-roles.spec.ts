@@ -1,12 +1,12 @@
 /**
- * Guarantees: a signed-out visitor is sent to the sign-in page and back; the owner adds an OpenAI-compatible
- * credential and invites people through links; an invited editor joins, builds a workflow whose LLM node uses that
- * credential (picked from the inspector's dropdown), saves and runs it — the model is called with the credential's
- * key, which never shows in the page; an invited viewer sees the workflow read-only —
- * badge shown, Save / Run / Publish disabled — and the server refuses the viewer's write with 403.
+ * Guarantees: a signed-out visitor is sent to the sign-in page and back; the owner's OpenAI-compatible credential is
+ * listed masked, and the owner invites an editor through a link; the editor joins on the invitation page, builds a
+ * workflow whose LLM node uses that credential (picked from the inspector's dropdown), saves and runs it — the model
+ * is called with the credential's key, which never shows in the page; a viewer sees the workflow read-only — badge
+ * shown, Save / Run / Publish disabled — and the server refuses the viewer's write with 403.
  */
 import { expect, test } from '@playwright/test';
-import { acceptInvite, invite, signedOutPage } from './support/accounts';
+import { acceptInvite, invite, joinAs, signedOutPage } from './support/accounts';
 import { e2eEnv, OWNER } from './support/environment';
 import { EditorPage } from './pages/editor.page';
 import { WorkflowListPage } from './pages/workflow-list.page';
@@ -14,6 +14,9 @@ import { WorkflowListPage } from './pages/workflow-list.page';
 const CREDENTIAL = `E2E OpenAI ${Date.now()}`;
 
 test('owner invites an editor who uses a credential, and a viewer who can only look', async ({ browser }) => {
+  // The longest journey of the suite (sign-in, invitation, a workflow built by hand, a run, a viewer): over the
+  // default 90 s on a loaded 2-core machine.
+  test.setTimeout(180_000);
   // Signed out: the gate sends the visitor to /login and back to where they were going.
   const owner = await signedOutPage(browser);
   await owner.goto('/settings/credentials');
@@ -28,17 +31,22 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   await expect(owner).toHaveURL(/\/settings\/credentials$/);
   await expect(owner.getByTestId('account-menu-button')).toContainText(OWNER.name);
 
-  // The owner adds an OpenAI-compatible credential; the list shows it masked.
-  await owner.getByLabel('Name', { exact: true }).fill(CREDENTIAL);
-  await owner.getByLabel('Type').selectOption('openai');
-  await owner.getByLabel('Base URL').fill(`${e2eEnv().slowURL}/v1`); // the local service's OpenAI-compatible chat
-  await owner.getByLabel('API key').fill('sk-e2e-test-key-0123456789');
-  await owner.getByRole('button', { name: 'Add credential' }).click();
+  // The owner's OpenAI-compatible credential, listed masked. Made over the API: the credential form is the subject of
+  // credential-prices-price-the-runs-that-use-it.spec.ts and pick-a-provider-test-the-key-and-choose-a-model.spec.ts.
+  const made = await owner.request.post('/api/credentials', {
+    data: {
+      name: CREDENTIAL,
+      type: 'openai',
+      // the local service's OpenAI-compatible chat
+      data: { baseUrl: `${e2eEnv().slowURL}/v1`, apiKey: 'sk-e2e-test-key-0123456789' },
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const credentialId = ((await made.json()) as { id: string }).id;
+  await owner.reload();
   const row = owner.locator(`[data-testid="credential-row"][data-name="${CREDENTIAL}"]`);
   await expect(row).toBeVisible();
   await expect(row).not.toContainText('sk-e2e-test-key-0123456789');
-  const creds = await (await owner.request.get('/api/credentials')).json();
-  const credentialId = creds.find((c: { name: string }) => c.name === CREDENTIAL).id as string;
 
   // An editor joins through the link and builds a workflow whose LLM node uses the credential.
   const editorLink = await invite(owner, `editor-${Date.now()}@example.test`, 'editor');
@@ -73,8 +81,7 @@ test('owner invites an editor who uses a credential, and a viewer who can only l
   await expect(editorPage.locator('body')).not.toContainText('sk-e2e-test-key-0123456789');
 
   // A viewer opens it read-only, and the server refuses their write anyway.
-  const viewerLink = await invite(owner, `viewer-${Date.now()}@example.test`, 'viewer');
-  const viewerPage = await acceptInvite(browser, viewerLink, 'Vera Viewer');
+  const viewerPage = await joinAs(browser, owner.request, `viewer-${Date.now()}@example.test`, 'viewer', 'Vera Viewer');
   const viewer = new EditorPage(viewerPage);
   await viewer.goto(workflowId);
   await expect(viewerPage.getByTestId('read-only-badge')).toHaveText('Read-only (viewer)');

@@ -67,16 +67,22 @@ test('a tool call waiting for approval is edited, then another is rejected, and 
   await expect(box).toHaveAttribute('data-tool', 'calculator');
   await expect(box.getByTestId('approval-arguments')).toContainText('6*7');
 
+  // Invalid JSON is refused in the box: no answer leaves the page, the run still waits.
+  const answers: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === `/api/runs/${runId}/answer`) answers.push(r.url());
+  });
   await box.getByTestId('approval-edit').click();
   await box.getByTestId('approval-arguments-editor').fill('{"expression": ');
   await box.getByTestId('approval-edit-send').click();
   await expect(box.getByTestId('approval-error')).toBeVisible();
-  await page.waitForTimeout(300);
+  expect(answers).toEqual([]);
   await editor.expectRunStatus('waiting');
 
   await box.getByTestId('approval-arguments-editor').fill('{"expression": "2+3"}');
   await box.getByTestId('approval-edit-send').click();
   await editor.expectRunStatus('succeeded');
+  expect(answers).toHaveLength(1); // the valid edit is the only answer sent
   await expect(page.locator('[data-type="tool.approval"]')).toContainText('edited calculator');
   const events = await getEvents(request, runId);
   const decision = events.find((e) => e.type === 'tool.approval');

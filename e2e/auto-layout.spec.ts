@@ -7,8 +7,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { chain, createWorkflow } from './support/api';
 import { EditorPage } from './pages/editor.page';
 
-/** Positions as the editor holds them, once they differ from `before` (auto-layout is async). */
+/**
+ * Positions as the editor holds them, once they differ from `before`. Auto-layout is async: its one undo step is
+ * pushed when the layout is applied (Undo turns enabled), which for 300 nodes on a loaded 2-core machine can take
+ * longer than the default 15 s.
+ */
 async function positionsAfterLayout(editor: EditorPage, before: string) {
+  await expect(editor.page.getByTestId('undo')).toBeEnabled({ timeout: 60_000 });
   await expect.poll(async () => JSON.stringify((await editor.graph()).nodes.map((n) => n.position))).not.toBe(before);
   return (await editor.graph()).nodes;
 }
@@ -18,18 +23,26 @@ async function canvasZoom(page: Page): Promise<number> {
   return page.locator('.react-flow__viewport').evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
 }
 
-/** The zoom once the fit that follows auto-layout has finished animating (two reads 200 ms apart agree). */
+/**
+ * The zoom once the fit that follows auto-layout has finished animating: the viewport's transform has not changed in
+ * any animation frame for 400 ms (the fit animates for 300 ms and starts within a frame of the new positions).
+ */
 async function settledZoom(page: Page): Promise<number> {
-  let last = NaN;
-  await expect
-    .poll(async () => {
-      const prev = last;
-      await page.waitForTimeout(200);
-      last = await canvasZoom(page);
-      return last === prev;
-    })
-    .toBe(true);
-  return last;
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('.react-flow__viewport');
+      if (!el) return false;
+      const w = window as unknown as { __settle?: { t: string; since: number } };
+      const t = getComputedStyle(el).transform;
+      const now = performance.now();
+      if (!w.__settle || w.__settle.t !== t) w.__settle = { t, since: now };
+      return now - w.__settle.since >= 400;
+    },
+    undefined,
+    { polling: 'raf' },
+  );
+  await page.evaluate(() => delete (window as unknown as { __settle?: unknown }).__settle);
+  return canvasZoom(page);
 }
 
 /** Do any two of the edges' drawn paths cross? Each path is sampled into a polyline and the segments compared. */

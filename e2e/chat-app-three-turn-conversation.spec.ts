@@ -2,9 +2,9 @@
  * Guarantees: on the production build, a workflow published with its chat app on (from the Publish panel, which then
  * shows the embed `<script>`) can be talked to at /chat/:slug by a visitor who is not signed in: three turns stream
  * in, and the third answer uses the first turn (the offline demo model names it: the earlier turns reached the LLM
- * node through the Start input `history`). The conversation is kept in this browser's list and reopens with its six
- * messages; a 👎 with a comment on an answer shows on that turn's run in the editor; a chat behind an access code
- * asks for it and refuses a wrong one; and the embed script adds a bubble that opens the chat in an iframe.
+ * node through the Start input `history`). The conversation is kept in this browser's list, a reload reopens it
+ * with its six messages; a 👎 with a comment on an answer shows on that turn's run in the editor; a chat behind an
+ * access code asks for it and refuses a wrong one; and the embed script adds a bubble that opens the chat in an iframe.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { EditorPage } from './pages/editor.page';
@@ -109,22 +109,26 @@ test('a visitor has a three-turn conversation whose third answer uses the first 
   await expect(feedback.getByTestId('feedback-thanks')).toBeVisible();
   await chat.screenshot({ path: testInfo.outputPath('chat-three-turns.png'), fullPage: true });
 
-  // The conversation is in this browser's list and reopens with its six messages.
+  // A reload reopens the conversation, which is in this browser's list; "New chat" and the list switch between them.
   await chat.reload();
   await expect(chat.getByTestId('chat-page')).toHaveAttribute('data-ready', 'true');
+  await expect(chat.getByTestId('chat-message')).toHaveCount(6);
   await expect(chat.getByTestId('chat-conversation')).toHaveCount(1);
   await expect(chat.getByTestId('chat-conversation')).toHaveText('I am planning a trip to Lisbon');
+  await chat.getByTestId('chat-new').click();
+  await expect(chat.getByTestId('chat-message')).toHaveCount(0);
   await chat.getByTestId('chat-conversation').click();
   await expect(chat.getByTestId('chat-message')).toHaveCount(6);
   await expect(chat.getByTestId('chat-feedback').nth(2)).toHaveAttribute('data-rating', 'down');
 
-  // The third turn's run shows the feedback in the editor's run view; its inputs carry the history.
+  // The third turn's run shows the feedback in the editor's run view; its inputs name the history.
   const runs = await (await request.get(`/api/workflows/${workflowId}/runs`)).json();
   const list = (Array.isArray(runs) ? runs : runs.runs) as Array<{ id: string }>;
   const runId = list[0].id;
   const run = await (await request.get(`/api/runs/${runId}`)).json();
   expect(run.inputs.message).toBe('Where was I going?');
-  expect(run.inputs.history[0]).toEqual({ role: 'user', content: 'I am planning a trip to Lisbon' });
+  // The history stays in the conversation: the run keeps a reference to its first four messages.
+  expect(run.inputs.history).toMatchObject({ $ref: 'chat-history', fromSeq: 1, toSeq: 4 });
   await page.goto(`/workflows/${workflowId}?run=${runId}`);
   await editor.waitReady();
   await expect(page.getByTestId('trace-panel')).toHaveAttribute('data-run-id', runId);

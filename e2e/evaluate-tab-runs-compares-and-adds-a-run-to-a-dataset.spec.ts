@@ -91,9 +91,8 @@ test('the Evaluate tab runs the example, explains a failed row and compares two 
     await expect(form).toBeVisible();
     await form.getByTestId('evaluate-dataset').selectOption(cases);
     await expect(scorer).toHaveAttribute('data-type', 'exact');
-    // The default field is the first End output; the example's route is what the dataset expects.
-    await expect(scorer.getByTestId('scorer-field')).toHaveValue('answer');
-    await scorer.getByTestId('scorer-field').selectOption('route');
+    // The default field is the End output the dataset expects: the example's route, not its first output (answer).
+    await expect(scorer.getByTestId('scorer-field')).toHaveValue('route');
     await scorer.getByTestId('scorer-name').fill('route');
   };
   await openForm();

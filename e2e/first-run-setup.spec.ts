@@ -1,8 +1,10 @@
 /**
- * Guarantees: a fresh install (no PAIFLOW_OWNER_*, a new DATA_DIR) shows "Create the owner account" and nothing else
- * is reachable until it is done — every page leads to setup, the API answers 401 — then the owner lands in the
- * editor's list with the seeded example, which runs offline; a second setup is refused.
- * It starts a production server of its own (the suite's app already has its owner).
+ * Guarantees: a fresh install (no PAIFLOW_OWNER_*, a new DATA_DIR) shows "Create the owner account" on whatever page
+ * is opened, and the form creates the owner, who lands in the workflow list with the seeded example.
+ * It starts a production server of its own (the suite's app already has its owner). What the API answers before and
+ * after setup (401s, the seeded example, a second setup refused with 409 SETUP_DONE) is
+ * acceptance/first-run-setup-then-only-sessions-and-tokens-get-in.test.ts; that the example runs offline,
+ * e2e/evaluate-tab-runs-compares-and-adds-a-run-to-a-dataset.spec.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -16,6 +18,8 @@ let server: ChildProcess | undefined;
 let base = '';
 
 test.beforeAll(async () => {
+  // A production server's start (a fresh database, the seeded example) takes minutes on a loaded 2-core machine.
+  test.setTimeout(300_000);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -29,7 +33,7 @@ test.beforeAll(async () => {
     env,
     stdio: 'ignore',
   });
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 560; i++) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,
       () => false,
@@ -44,16 +48,11 @@ test.afterAll(() => {
   server?.kill('SIGTERM');
 });
 
-test('a fresh install asks for the owner first, then opens the editor with the runnable example', async ({
-  browser,
-}) => {
+test('a fresh install asks for the owner first, then opens the list with the example', async ({ browser }) => {
   const ctx = await browser.newContext({ storageState: SIGNED_OUT, baseURL: base });
   const page = await ctx.newPage();
 
-  // Before setup: pages lead to setup, the API refuses.
-  const state = await (await page.request.get('/api/auth/state')).json();
-  expect(state).toEqual({ setupRequired: true, authenticated: false });
-  expect((await page.request.get('/api/workflows')).status()).toBe(401);
+  // Before setup: a page leads to setup.
   await page.goto('/knowledge');
   await expect(page).toHaveURL(/\/setup/);
   await expect(page.getByRole('heading', { name: 'Create the owner account' })).toBeVisible();
@@ -66,24 +65,7 @@ test('a fresh install asks for the owner first, then opens the editor with the r
 
   // After setup: the workflow list, with the seeded example in the owner's workspace.
   await expect(page.getByTestId('workflow-list')).toBeVisible();
-  const example = page.getByTestId('workflow-row').filter({ hasText: 'Support triage' });
-  await expect(example).toHaveCount(1);
-  const list = await (await page.request.get('/api/workflows')).json();
-  const wf = list.find((w: { name: string }) => w.name.startsWith('Support triage'));
-  const started = await page.request.post(`/api/workflows/${wf.id}/runs`, {
-    data: { inputs: { message: 'Our checkout is down, urgent!' } },
-  });
-  expect(started.status()).toBe(202);
-  const { runId } = await started.json();
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/runs/${runId}`)).json()).status, { timeout: 30_000 })
-    .toBe('succeeded');
-
-  // Setup happens once.
-  const again = await page.request.post('/api/auth/setup', {
-    data: { email: 'second@example.test', password: 'second-owner-password', name: 'Second' },
-  });
-  expect(again.status()).toBe(409);
-  expect((await again.json()).error.code).toBe('SETUP_DONE');
+  await expect(page.getByTestId('workflow-row').filter({ hasText: 'Support triage' })).toHaveCount(1);
+  await expect(page.getByTestId('account-menu-button')).toContainText('First Owner');
   await ctx.close();
 });

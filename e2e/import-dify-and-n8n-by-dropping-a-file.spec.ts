@@ -34,9 +34,9 @@ test('a dropped Dify export is imported, its report shown, and it opens in the e
   await dropFile(page, 'article-helper.yml', fixture('dify-workflow-article-helper.yml'));
   const report = page.getByTestId('import-report');
   await expect(report).toContainText('Imported “Article helper” from Dify');
-  await expect(page.getByTestId('import-report-summary')).toHaveText('12 mapped, 2 approximated, 0 dropped.');
+  await expect(page.getByTestId('import-report-summary')).toHaveText('14 mapped, 0 approximated, 0 dropped.');
   await expect(report.getByTestId('import-entry')).toHaveCount(14);
-  await expect(page.getByTestId('import-approximated')).toContainText('Condition node "classify_topic_route"');
+  await expect(page.getByTestId('import-mapped')).toContainText('A Question classifier node with the same classes');
   const shot = testInfo.outputPath('import-report.png');
   await page.screenshot({ path: shot });
   await testInfo.attach('import report', { path: shot, contentType: 'image/png' });
@@ -62,9 +62,10 @@ test.describe('in Chinese', () => {
     await expect(page.getByTestId('import-report')).toContainText(
       zh.title.replace('{format}', 'n8n').replace('{name}', 'Article helper (n8n)'),
     );
-    const dropped = page.getByTestId('import-dropped');
-    await expect(dropped.getByTestId('import-entry')).toHaveCount(2);
-    await expect(dropped).toContainText('画布上的便签');
+    // Nothing of it is dropped: the sticky note's text went to the description, the chat memory is the history.
+    await expect(page.getByTestId('import-dropped')).toHaveCount(0);
+    await expect(page.getByTestId('import-mapped')).toContainText('画布上的便签');
+    await expect(page.getByTestId('import-approximated')).toContainText('对话历史');
     await page.getByTestId('import-report').getByText(zh.close, { exact: true }).click();
     await expect(list.row('Article helper (n8n)')).toBeVisible();
   });

@@ -9,6 +9,16 @@ import { EditorPage, type PaiflowWindow } from './pages/editor.page';
 import { WorkflowListPage } from './pages/workflow-list.page';
 import { startTcpProxy } from './support/tcp-proxy';
 
+const SLOW = () => `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}`;
+
+/** A URL the e2e service holds until `release(key)`: the node calling it stays running until then. */
+const holdUrl = (key: string) => `${SLOW()}/hold?key=${key}`;
+
+async function release(key: string) {
+  const res = await fetch(`${SLOW()}/release?key=${key}`);
+  expect(await res.json()).toEqual({ released: 1 });
+}
+
 test('screenshot of the editor with the seeded example', async ({ page }, testInfo) => {
   const list = new WorkflowListPage(page);
   await list.goto();
@@ -26,7 +36,7 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
   page,
   request,
 }, testInfo) => {
-  const slowUrl = `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=4000`;
+  const key = `live-${Date.now().toString(36)}`;
   const graph = chain(
     [
       {
@@ -49,11 +59,11 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
         label: 'Fetch slowly',
         config: {
           method: 'GET',
-          url: slowUrl,
+          url: holdUrl(key),
           headers: [],
           bodyType: 'none',
           body: '',
-          timeoutMs: 20000,
+          timeoutMs: 120_000, // held until released
           continueOnError: false,
         },
       },
@@ -61,7 +71,7 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
         id: 'report',
         type: 'template',
         label: 'Report',
-        config: { template: '{{summarize.output.text}} / slept {{fetch.output.body.sleptMs}} ms', format: 'text' },
+        config: { template: '{{summarize.output.text}} / held {{fetch.output.body.held}}', format: 'text' },
       },
     ],
     { inputs: [{ name: 'topic' }], outputs: [{ name: 'report', value: '{{report.output.text}}' }] },
@@ -82,10 +92,11 @@ test('a slow run is shown live, survives a dropped event stream, and is screensh
   expect(await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runController.simulateDrop())).toBe(
     true,
   );
+  await release(key);
   await editor.expectRunStatus('succeeded');
   for (const n of ['start', 'summarize', 'fetch', 'report', 'end'])
     await expect(editor.node(n)).toHaveAttribute('data-status', 'succeeded');
-  await expect(editor.traceRows('report').getByTestId('trace-preview')).toContainText('slept 4000 ms');
+  await expect(editor.traceRows('report').getByTestId('trace-preview')).toContainText(`held ${key}`);
   const seqs = await page.evaluate(() => (window as unknown as PaiflowWindow).__paiflow!.runs.state.seqs);
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
 
@@ -98,6 +109,7 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
   page,
   request,
 }) => {
+  const key = `drop-${Date.now().toString(36)}`;
   const graph = chain(
     [
       {
@@ -106,11 +118,11 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
         label: 'Fetch slowly',
         config: {
           method: 'GET',
-          url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=8000`,
+          url: holdUrl(key),
           headers: [],
           bodyType: 'none',
           body: '',
-          timeoutMs: 20000,
+          timeoutMs: 120_000, // held until released
           continueOnError: false,
         },
       },
@@ -133,6 +145,7 @@ test("after a network drop the browser's EventSource reconnects with Last-Event-
     await expect(editor.node('fetch')).toHaveAttribute('data-status', 'running');
     // Cut the event stream mid-run; the server never sees a clean close.
     expect(proxy.cut(new RegExp(`^GET /api/runs/${runId}/events`))).toBe(1);
+    await release(key);
     await editor.expectRunStatus('succeeded');
     const reconnect = proxy.requests.filter((r) => r.startsWith(`GET /api/runs/${runId}/events `))[1];
     expect(reconnect, 'the browser reconnected').toBeTruthy();
@@ -154,11 +167,11 @@ test('Cancel stops a running run and marks the in-flight node cancelled', async 
       label: 'Fetch slowly',
       config: {
         method: 'GET',
-        url: `http://127.0.0.1:${process.env.PAIFLOW_E2E_SLOW_PORT}/slow?ms=15000`,
+        url: holdUrl(`cancel-${Date.now().toString(36)}`), // never released: Cancel ends it
         headers: [],
         bodyType: 'none',
         body: '',
-        timeoutMs: 30000,
+        timeoutMs: 120_000,
         continueOnError: false,
       },
     },

@@ -77,24 +77,28 @@ test('a publish gate set in the panel refuses a worse draft, then publishes the 
   const { credentialId, datasetId, workflowId } = await setUp(request);
   await saveDraft(request, workflowId, BROKEN);
 
-  // The gate, set in the panel: three scorers as JSON, the route's mean at least 0.7, the judge's at most 0.1 lower.
+  // The gate, set in the panel's scorer form: the route exactly, the answer containing "Summary" and a judge of the
+  // route; the route's mean at least 0.7, the judge's at most 0.1 lower.
   const publish = await openPublishPanel(page, workflowId);
   const section = publish.panel.getByTestId('publish-gate-section');
   await section.getByTestId('publish-gate-edit').click();
   await section.getByTestId('publish-gate-dataset').selectOption(datasetId);
-  const scorers = [
-    { name: 'route', type: 'exact', field: 'route' },
-    { name: 'summary', type: 'contains', field: 'answer', value: 'Summary' },
-    {
-      name: 'judge',
-      type: 'llm_judge',
-      field: 'route',
-      rubric: 'The route is the expected one.',
-      credentialId,
-      model: 'e2e-judge',
-    },
-  ];
-  await section.getByTestId('publish-gate-scorers').fill(JSON.stringify(scorers, null, 2));
+  const scorer = (i: number) => section.getByTestId('scorer').nth(i);
+  await scorer(0).getByTestId('scorer-name').fill('route');
+  // The first scorer reads the End output the dataset expects (`route`), not the workflow's first (`answer`).
+  await expect(scorer(0).getByTestId('scorer-field')).toHaveValue('route');
+  await section.getByTestId('publish-gate-add-scorer').click();
+  await scorer(1).getByTestId('scorer-type').selectOption('contains');
+  await scorer(1).getByTestId('scorer-name').fill('summary');
+  await scorer(1).getByTestId('scorer-field').selectOption('answer');
+  await scorer(1).getByTestId('scorer-value').fill('Summary');
+  await section.getByTestId('publish-gate-add-scorer').click();
+  await scorer(2).getByTestId('scorer-type').selectOption('llm_judge');
+  await scorer(2).getByTestId('scorer-name').fill('judge');
+  await scorer(2).getByTestId('scorer-field').selectOption('route');
+  await scorer(2).getByTestId('scorer-rubric').fill('The route is the expected one.');
+  await scorer(2).getByTestId('scorer-model').fill('e2e-judge');
+  await scorer(2).getByTestId('scorer-credentialId').selectOption(credentialId);
   await section.getByTestId('publish-gate-minMean-route').fill('0.7');
   await section.getByTestId('publish-gate-maxDrop-judge').fill('0.1');
   await shot(publish.panel, testInfo, 'gate-form.png');
@@ -128,7 +132,7 @@ test('a publish gate set in the panel refuses a worse draft, then publishes the 
   await expect(again.panel.getByTestId('publish-gate-refusal')).toHaveCount(0);
   // The audit log records the publish that passed the gate, with its evaluation, and no forced publish.
   type Entry = { action: string; target: string | null; data: { version?: number; gateEvaluationId?: string } };
-  const audit = (await ok<Entry[]>(request.get('/api/audit?limit=50'), 200)).filter((e) => e.target === workflowId);
+  const audit = (await ok<Entry[]>(request.get('/api/audit?limit=200'), 200)).filter((e) => e.target === workflowId);
   expect(audit.find((e) => e.action === 'workflow.published' && e.data?.version === 2)?.data.gateEvaluationId).toEqual(
     expect.any(String),
   );

@@ -21,6 +21,8 @@ let base = '';
 test.skip(process.env.E2E_DEV === '1', 'needs the production build (E2E_DEV=1 runs next dev)');
 
 test.beforeAll(async () => {
+  // A production server's start (a fresh database) takes minutes on a loaded 2-core machine.
+  test.setTimeout(300_000);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   base = `http://127.0.0.1:${port}`;
   idp = await startOidcProvider({
@@ -45,7 +47,7 @@ test.beforeAll(async () => {
     env,
     stdio: 'ignore',
   });
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 560; i++) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,
       () => false,

@@ -42,15 +42,15 @@ export function ensureBuild() {
   if (built > newest) return;
   console.log(
     built
-      ? '[bench] sources changed since the production build: running `next build`'
-      : '[bench] no production build yet: running `next build` first',
+      ? '[bench] sources changed since the production build: running `npm run build`'
+      : '[bench] no production build yet: running `npm run build` first',
   );
-  const r = spawnSync('npx', ['next', 'build'], {
+  const r = spawnSync('npm', ['run', 'build'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
-  if (r.status !== 0) throw new Error('next build failed');
+  if (r.status !== 0) throw new Error('npm run build failed');
 }
 
 export interface ProductionServer {

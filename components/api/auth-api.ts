@@ -84,6 +84,8 @@ export interface ProviderView {
   docsUrl: string;
   kinds: ModelKind[];
   listsModels: boolean;
+  /** False for a server that runs without a key (Ollama, vLLM, LM Studio …): the key field may stay empty. */
+  needsKey?: boolean;
   models: Array<{ id: string; kind: ModelKind; contextWindow?: number; inputUsdPerM?: number; outputUsdPerM?: number }>;
 }
 export interface CredentialTestResult {

@@ -27,6 +27,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Browsers refuse a `keepalive` request whose body is over 64 KiB (all such requests of a page together). */
+const KEEPALIVE_MAX_BYTES = 60 * 1024;
+
 /** One API request; exported for feature modules (e.g. the publish panel) that keep their own typed calls. */
 export async function call<T>(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, {
@@ -84,6 +87,24 @@ export const api = {
     id: string,
     body: { name?: string; description?: string; engine?: EngineChoice; graph?: Graph; revision?: number },
   ) => call<Workflow & { problems: Problem[] }>('PUT', `/api/workflows/${encodeURIComponent(id)}?draft=1`, body),
+  /**
+   * The same draft save, sent as the page goes away (`keepalive`: the browser finishes it after the tab closes; it
+   * refuses bodies over 64 KB, which then stay in the local draft). Returns false when the browser would not send it.
+   */
+  saveWorkflowOnLeave: (
+    id: string,
+    body: { name?: string; description?: string; engine?: EngineChoice; graph?: Graph; revision?: number },
+  ): boolean => {
+    const text = JSON.stringify(body);
+    if (new Blob([text]).size > KEEPALIVE_MAX_BYTES) return false;
+    void fetch(`/api/workflows/${encodeURIComponent(id)}?draft=1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+      keepalive: true,
+    }).catch(() => undefined);
+    return true;
+  },
   deleteWorkflow: (id: string) => call<void>('DELETE', `/api/workflows/${encodeURIComponent(id)}`),
   exportWorkflow: (id: string) => call<ExportDoc>('GET', `/api/workflows/${encodeURIComponent(id)}/export`),
   importWorkflow: (doc: unknown) => call<Workflow & { problems: Problem[] }>('POST', '/api/workflows/import', doc),

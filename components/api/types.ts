@@ -47,6 +47,12 @@ export interface PortSpec {
 
 export type NodeCategory = 'flow' | 'ai' | 'data' | 'integration' | 'logic';
 
+export interface ListedOutputs {
+  list: string;
+  label: string;
+  fallback: string;
+}
+
 export interface NodeTypeInfo {
   type: string;
   version: number;
@@ -59,6 +65,11 @@ export interface NodeTypeInfo {
   outputs: PortSpec[];
   /** Outputs depend on config: the condition node's handles are its branch ids plus "else". */
   dynamicOutputs: boolean;
+  /**
+   * Where those outputs are in the config: one handle per item of `config[list]` (its `id`, labelled by its `label`
+   * field), then `fallback`. Absent with dynamicOutputs: the Condition node's shape (branches, label, else).
+   */
+  outputsFrom?: ListedOutputs;
   /** The fields of the node's output (`{{<id>.output.<path>}}`), for the `{{` autocomplete. */
   outputFields?: Array<{ path: string; description: string }>;
 }
@@ -68,8 +79,8 @@ export interface Problem {
   message: string;
   path: string;
   nodeIds?: string[];
-  /** UNKNOWN_KEY: the key, and the known key it was probably meant to be. */
-  details?: { key: string; suggestion?: string };
+  /** UNKNOWN_KEY: the key, and the known key it was probably meant to be; NO_END_ON_PATH: the branch going nowhere. */
+  details?: { key?: string; suggestion?: string; branch?: string };
 }
 
 export interface WorkflowSummary {
@@ -101,6 +112,8 @@ export interface Workflow {
   createdAt: string;
   updatedAt: string;
   problems?: Problem[];
+  /** What runs but may not do what is meant: a path that reaches no End node (NO_END_ON_PATH). */
+  warnings?: Problem[];
 }
 
 export interface RunNodeView {
@@ -115,7 +128,8 @@ export interface RunNodeView {
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
-  usage: { inputTokens?: number; outputTokens?: number; cachedTokens?: number } | null;
+  /** `demo`: the offline demo model answered this node, not a real model. */
+  usage: { inputTokens?: number; outputTokens?: number; cachedTokens?: number; demo?: boolean } | null;
 }
 
 export interface RunView {
@@ -132,7 +146,9 @@ export interface RunView {
   finishedAt: string | null;
   /** USD, the sum of the nodes' costs; null when a node's price is unknown. */
   costUsd?: number | null;
-  usage: { inputTokens: number; outputTokens: number; costUsd?: number | null };
+  usage: { inputTokens: number; outputTokens: number; costUsd?: number | null; demo?: boolean };
+  /** The offline demo model answered some node: not a real model's work. */
+  demo?: boolean;
   nodes: RunNodeView[];
 }
 
@@ -151,4 +167,5 @@ export interface ValidationResult {
   ok: boolean;
   engine: string;
   errors: Problem[];
+  warnings?: Problem[];
 }

@@ -2,6 +2,7 @@
 /** The centred card, labelled fields and posting form shared by the sign-in, setup and invitation pages. */
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
+import { localRedirectPath } from '@/lib/http/local-redirect';
 import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '@/components/api/client';
 import { Button } from '@/components/ui/button';
@@ -200,8 +201,7 @@ export function AuthForm<K extends string>({
   );
 }
 
-/** Where to go after signing in: the `next` the gate passed along, if it is a path on this site. */
+/** Where to go after signing in: the `next` the gate passed along, resolved as the browser would, if on this site. */
 export function nextPath(): string {
-  const next = new URLSearchParams(window.location.search).get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return localRedirectPath(new URLSearchParams(window.location.search).get('next'), window.location.origin);
 }

@@ -44,6 +44,7 @@ export class ChatApiError extends Error {
 const base = (slug: string) => `/api/v1/chat/${encodeURIComponent(slug)}`;
 const tokenKey = (slug: string) => `paiflow.chat.${slug}.token`;
 const listKey = (slug: string) => `paiflow.chat.${slug}.conversations`;
+const lastKey = (slug: string) => `paiflow.chat.${slug}.open`;
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -65,6 +66,9 @@ function write(key: string, v: unknown) {
 export const storedToken = (slug: string) => read<string | null>(tokenKey(slug), null);
 export const storeToken = (slug: string, token: string | null) => write(tokenKey(slug), token);
 export const storedConversations = (slug: string) => read<ConversationRef[]>(listKey(slug), []);
+/** The conversation this browser had open (a reload reopens it); null after "New chat". */
+export const storedOpenConversation = (slug: string) => read<string | null>(lastKey(slug), null);
+export const storeOpenConversation = (slug: string, id: string | null) => write(lastKey(slug), id);
 export function rememberConversation(slug: string, c: ConversationRef): ConversationRef[] {
   const list = [c, ...storedConversations(slug).filter((x) => x.id !== c.id)].slice(0, 50);
   write(listKey(slug), list);

@@ -13,6 +13,8 @@ import {
   rememberConversation,
   sendMessage,
   storedConversations,
+  storedOpenConversation,
+  storeOpenConversation,
   storedToken,
   storeToken,
   type ChatMessage,
@@ -95,11 +97,12 @@ export function ChatPage({ config }: { config: ChatConfig }) {
     }
   };
 
-  const openConversation = async (id: string) => {
-    if (!token || busy) return;
+  const openConversation = async (id: string, session = token) => {
+    if (!session || busy) return;
     setConversationId(id);
+    storeOpenConversation(slug, id);
     try {
-      const r = await loadMessages(slug, token, id);
+      const r = await loadMessages(slug, session, id);
       setMessages(r.messages.map((m) => ({ ...m, citations: m.citations ?? [], feedback: m.feedback ?? null })));
     } catch (err) {
       if (err instanceof ChatApiError && SESSION_ERRORS.has(err.code)) await renewSession();
@@ -107,9 +110,21 @@ export function ChatPage({ config }: { config: ChatConfig }) {
     }
   };
 
+  // A reload reopens the conversation this browser had open (once, when the session is there).
+  const reopened = useRef(false);
+  useEffect(() => {
+    if (!token || reopened.current) return;
+    reopened.current = true;
+    const open = storedOpenConversation(slug);
+    if (!open || !storedConversations(slug).some((c) => c.id === open)) return;
+    void Promise.resolve().then(() => openConversation(open, token));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page, on the first session
+  }, [token, slug]);
+
   const newChat = () => {
     if (busy) return;
     setConversationId(null);
+    storeOpenConversation(slug, null);
     setMessages([]);
   };
 
@@ -145,6 +160,7 @@ export function ChatPage({ config }: { config: ChatConfig }) {
           },
         );
         setConversationId(done.conversationId);
+        storeOpenConversation(slug, done.conversationId);
         patchLast((m) => ({
           ...m,
           id: done.messageId,
@@ -252,11 +268,9 @@ export function ChatPage({ config }: { config: ChatConfig }) {
         <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4" data-testid="chat-messages">
           {messages.length === 0 && (
             <div className="mx-auto max-w-2xl">
-              {config.welcome && (
-                <div className="mb-4 rounded-lg bg-zinc-100 px-4 py-3" data-testid="chat-welcome">
-                  {config.welcome}
-                </div>
-              )}
+              <div className="mb-4 rounded-lg bg-zinc-100 px-4 py-3" data-testid="chat-welcome">
+                {config.welcome || t('defaultWelcome')}
+              </div>
               <div className="flex flex-wrap gap-2">
                 {config.suggestions.map((s) => (
                   <button

@@ -1,15 +1,27 @@
 /**
- * Edges leaving a node with dynamic outputs (a condition's branches, plus `else`) are attached by handle id. When
- * the node's branches are edited, its edges must follow, or they would dangle or jump to another branch.
+ * Edges leaving a node with dynamic outputs (a condition's branches plus `else`, a classifier's classes plus `other`)
+ * are attached by handle id. When the node's list is edited, its edges must follow, or they would dangle or jump to
+ * another branch.
  */
+import type { ListedOutputs } from '@/components/api/types';
 import type { FlowEdge, FlowNode, NodeData } from './graph-model';
 
+const CONDITION: ListedOutputs = { list: 'branches', label: 'label', fallback: 'else' }; // i18n-exempt: config keys
+
 /** When a branch is renamed its edges follow (matched by position); when one is removed, its edges go with it. */
-export function followHandles(node: FlowNode, data: NodeData, edges: FlowEdge[]): FlowEdge[] {
-  const ids = (config: Record<string, unknown>) => [
-    ...(Array.isArray(config.branches) ? config.branches.map((b: { id?: unknown } | null) => String(b?.id ?? '')) : []),
-    'else',
-  ];
+export function followHandles(
+  node: FlowNode,
+  data: NodeData,
+  edges: FlowEdge[],
+  from: ListedOutputs = CONDITION,
+): FlowEdge[] {
+  const ids = (config: Record<string, unknown>) => {
+    const list = config[from.list];
+    return [
+      ...(Array.isArray(list) ? list.map((b: { id?: unknown } | null) => String(b?.id ?? '')) : []),
+      from.fallback,
+    ];
+  };
   const before = ids(node.data.config);
   const after = ids(data.config);
   if (before.join('\n') === after.join('\n')) return edges;

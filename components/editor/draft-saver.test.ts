@@ -2,7 +2,8 @@
  * Guarantees of saving the editor's draft: autosave stores an edit after a pause in editing, not before; a save asked
  * for while one is in flight waits for it and then stores what changed meanwhile, one request at a time, each on the
  * revision the last one returned; a save the server refuses with 409 marks the draft in conflict and opens the
- * conflict flow, and nothing is saved until that is resolved; a viewer's editor never saves.
+ * conflict flow, and nothing is saved until that is resolved; a viewer's editor never saves; edits not yet stored
+ * when the page goes away are sent in a keepalive request.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError } from '@/components/api/client';
@@ -111,5 +112,43 @@ describe('saving the draft', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(await saver.save({ manual: true })).toBe(false);
     expect(request).not.toHaveBeenCalled();
+  });
+
+  it('edits made just before the tab closes are sent in a request that outlives the page, once', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(new Response('{}'));
+    vi.stubGlobal('fetch', fetchMock);
+    const request = vi.spyOn(api, 'saveWorkflow').mockResolvedValue(stored(4));
+    const { saver, edit } = open();
+    edit('Closing');
+    expect(saver.saveOnLeave()).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/workflows/wf_save?draft=1');
+    expect(init).toMatchObject({ method: 'PUT', keepalive: true });
+    expect(JSON.parse(init.body)).toMatchObject({ name: 'Closing', revision: 3 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(request).not.toHaveBeenCalled(); // the scheduled autosave does not send it a second time
+    vi.unstubAllGlobals();
+  });
+
+  it('nothing is sent on leaving when every edit is stored, after a failed save, or by a viewer', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(api, 'saveWorkflow').mockResolvedValue(stored(4));
+    const { saver, edit } = open();
+    edit('Saved');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(saver.saveOnLeave()).toBe(false);
+    const failing = open();
+    vi.spyOn(api, 'saveWorkflow').mockRejectedValue(new ApiError(503, 'DB_UNAVAILABLE', 'down'));
+    failing.edit('Offline');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(failing.store.get().saveStatus).toBe('error');
+    expect(failing.saver.saveOnLeave()).toBe(false); // the local draft keeps it; a reload offers it back
+    const viewer = open({ readOnly: true });
+    viewer.edit('Changed');
+    expect(viewer.saver.saveOnLeave()).toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
   });
 });

@@ -59,6 +59,21 @@ export class DraftSaver {
     clearTimeout(this.timer);
   }
 
+  /**
+   * The page is going away (`pagehide`) with edits autosave has not stored yet: sends them in a request the browser
+   * finishes after the tab closes, on the revision they were made on (a newer one on the server answers 409 and the
+   * local draft keeps the edits). Returns whether a request was sent.
+   */
+  saveOnLeave(): boolean {
+    const s = this.state;
+    if (this.host.readOnly || this.held || s.version === s.savedVersion) return false;
+    // After a refused or failed save the local draft holds the edits (a reload offers them back): no blind retry.
+    if (s.saveStatus === 'conflict' || s.saveStatus === 'error') return false;
+    if (this.saving) return false; // the save in flight is already sent; what follows it stays in the local draft
+    clearTimeout(this.timer);
+    return api.saveWorkflowOnLeave(s.workflowId, { ...this.host.document(), revision: s.revision });
+  }
+
   /** Saves the draft; resolves true when everything up to now is stored. Concurrent calls queue behind one request. */
   save = async (opts: { manual?: boolean } = {}): Promise<boolean> => {
     clearTimeout(this.timer);

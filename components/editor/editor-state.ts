@@ -3,7 +3,7 @@
  * problem view they list. Kept apart from the store (editor-store.ts) so that the views, the undo history and the
  * clipboard share these types without importing the store.
  */
-import type { EngineChoice, Problem, Workflow } from '@/components/api/types';
+import type { EngineChoice, Graph, Problem, Workflow } from '@/components/api/types';
 import type { FlowEdge, FlowNode } from './graph-model';
 
 export interface ProblemView extends Problem {
@@ -23,6 +23,8 @@ export interface EditorState {
   engine: EngineChoice;
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** The workflow's conversation variables (graph.conversationVariables), edited in the workflow inspector. */
+  conversationVariables: Graph['conversationVariables'];
   selectedIds: string[];
   revision: number;
   version: number;
@@ -32,6 +34,8 @@ export interface EditorState {
   saveMessage: string | null;
   problems: ProblemView[];
   problemsByNode: Map<string, ProblemView[]>;
+  /** What runs but may not do what is meant (a path that reaches no End node): listed, never blocking. */
+  warnings: ProblemView[];
   validatedVersion: number;
   canUndo: boolean;
   canRedo: boolean;
@@ -54,6 +58,7 @@ export function initialEditorState(wf: Workflow, nodes: FlowNode[], edges: FlowE
     engine: wf.engine,
     nodes,
     edges,
+    conversationVariables: wf.graph.conversationVariables,
     selectedIds: [],
     revision: wf.revision,
     version: 0,
@@ -63,6 +68,7 @@ export function initialEditorState(wf: Workflow, nodes: FlowNode[], edges: FlowE
     saveMessage: null,
     problems: [],
     problemsByNode: new Map(),
+    warnings: [],
     validatedVersion: -1,
     canUndo: false,
     canRedo: false,

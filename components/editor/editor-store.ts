@@ -17,6 +17,7 @@ import { initialEditorState, type EditorState } from './editor-state';
 import type { WorkflowDoc } from './graph-merge';
 import {
   connectionProblem,
+  listedOutputs,
   newEdgeId,
   newNodeData,
   newNodeId,
@@ -69,6 +70,7 @@ export class EditorStore {
     if (wf.problems)
       this.applyProblems(
         wf.problems,
+        wf.warnings ?? [],
         nodes.map((n) => n.id),
         edges.map((e) => e.id),
         0,
@@ -91,6 +93,11 @@ export class EditorStore {
     return this.saver.baseDoc;
   }
 
+  /** The page is going away: sends unsaved edits in a request that outlives it (draft-saver.ts). */
+  saveOnLeave(): boolean {
+    return this.saver.saveOnLeave();
+  }
+
   dispose() {
     this.disposed = true;
     this.saver.cancel();
@@ -99,7 +106,7 @@ export class EditorStore {
   }
 
   graph(): Graph {
-    return toGraph(this.state.nodes, this.state.edges);
+    return toGraph(this.state.nodes, this.state.edges, this.state.conversationVariables);
   }
 
   // ---- history -------------------------------------------------------------------------------------------
@@ -250,7 +257,8 @@ export class EditorStore {
     this.pushHistory(historyKey ? `${id}:${historyKey}` : '', 1200);
     let edges = this.state.edges;
     const t = this.types.get(node.type ?? '');
-    if (t?.dynamicOutputs) edges = followHandles(node, data, edges);
+    const listed = listedOutputs(t);
+    if (listed) edges = followHandles(node, data, edges, listed);
     this.commit({ nodes: this.state.nodes.map((n) => (n.id === id ? { ...n, data } : n)), edges });
   }
 
@@ -316,6 +324,11 @@ export class EditorStore {
     this.commit(patch, { content: patch.engine !== undefined });
   }
 
+  /** Replaces the workflow's conversation variables (the workflow inspector's list). */
+  setConversationVariables(list: EditorState['conversationVariables']) {
+    this.commit({ conversationVariables: list });
+  }
+
   // ---- saving ---------------------------------------------------------------------------------------------
 
   /**
@@ -340,6 +353,7 @@ export class EditorStore {
       engine: doc.engine,
       nodes,
       edges,
+      conversationVariables: doc.graph.conversationVariables,
       selectedIds: [],
       revision: at.revision,
       version,
@@ -381,9 +395,9 @@ export class EditorStore {
     const nodeIds = s.nodes.map((n) => n.id);
     const edgeIds = s.edges.map((e) => e.id);
     try {
-      const res = await api.validate(s.workflowId, toGraph(s.nodes, s.edges), ctrl.signal);
+      const res = await api.validate(s.workflowId, toGraph(s.nodes, s.edges, s.conversationVariables), ctrl.signal);
       if (ctrl.signal.aborted || this.disposed) return;
-      this.applyProblems(res.errors, nodeIds, edgeIds, s.contentVersion);
+      this.applyProblems(res.errors, res.warnings ?? [], nodeIds, edgeIds, s.contentVersion);
     } catch (e) {
       if (ctrl.signal.aborted || this.disposed) return;
       // Validation is advisory; a failed request keeps the last problems and retries on the next edit.
@@ -391,9 +405,21 @@ export class EditorStore {
     }
   };
 
-  private applyProblems(problems: Problem[], nodeIds: string[], edgeIds: string[], contentVersion: number) {
+  private applyProblems(
+    problems: Problem[],
+    warnings: Problem[],
+    nodeIds: string[],
+    edgeIds: string[],
+    contentVersion: number,
+  ) {
     const views = toProblemViews(problems, nodeIds, edgeIds, this.state.edges);
     const byNode = problemsByNode(views, this.state.problemsByNode);
-    this.store.set({ ...this.state, problems: views, problemsByNode: byNode, validatedVersion: contentVersion });
+    this.store.set({
+      ...this.state,
+      problems: views,
+      problemsByNode: byNode,
+      warnings: toProblemViews(warnings, nodeIds, edgeIds, this.state.edges),
+      validatedVersion: contentVersion,
+    });
   }
 }

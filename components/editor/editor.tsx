@@ -2,6 +2,8 @@
 /**
  * The editor page: loads the node types and the workflow, then lays out palette, canvas, inspector and bottom panel.
  */
+// Before any schema parses in the browser: no eval under the pages' CSP.
+import '@/components/lib/zod-without-eval';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -129,9 +131,13 @@ function LoadedEditor({ types, wf }: { types: NodeTypeInfo[]; wf: Workflow }) {
       const s = editor.state;
       if (s.version !== s.savedVersion && s.saveStatus !== 'conflict') e.preventDefault();
     };
+    // Closing the tab within autosave's pause used to lose the last edits on the server: send them on the way out.
+    const pageHide = () => editor.saveOnLeave();
     window.addEventListener('beforeunload', beforeUnload);
+    window.addEventListener('pagehide', pageHide);
     return () => {
       window.removeEventListener('beforeunload', beforeUnload);
+      window.removeEventListener('pagehide', pageHide);
       runController.close();
       editor.dispose();
       if (window.__paiflow?.editor === editor) delete window.__paiflow;

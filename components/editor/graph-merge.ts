@@ -13,7 +13,7 @@
  * silently would drop the other side's work. Pure: no React, no I/O.
  */
 import type { EngineChoice, Graph, GraphEdge, GraphNode } from '@/components/api/types';
-import { canonicalJson } from '@/lib/server/workflows/graph-diff';
+import { canonicalJson } from '@/engine/graph/canonical-json';
 import { newNodeId, remapRefs } from './graph-model';
 
 /** What a save stores: the graph plus the workflow's own fields. */
@@ -336,7 +336,13 @@ export function mergeWorkflows(
     edges.push(value);
   }
 
+  // Conversation variables merge as one value: mine when I changed them, else theirs.
+  const mineChanged =
+    canonicalJson(mineDoc.graph.conversationVariables ?? []) !== canonicalJson(base.graph.conversationVariables ?? []);
+  const conversationVariables = (mineChanged ? mineDoc.graph : theirs.graph).conversationVariables;
   const graph: Graph = { ...theirs.graph, nodes, edges };
+  if (conversationVariables?.length) graph.conversationVariables = conversationVariables;
+  else delete graph.conversationVariables;
   const renamedList = [...renamed].map(([from, to]) => ({ from, to, label: labelOf(mN.get(to), from) }));
   return {
     doc: { ...fields, graph },

@@ -4,7 +4,15 @@
  * which connections are allowed.
  */
 import type { Edge, Node } from '@xyflow/react';
-import type { Graph, GraphEdge, GraphNode, JsonSchema, NodeTypeInfo, PortSpec } from '@/components/api/types';
+import type {
+  Graph,
+  GraphEdge,
+  GraphNode,
+  JsonSchema,
+  ListedOutputs,
+  NodeTypeInfo,
+  PortSpec,
+} from '@/components/api/types';
 import { tr } from '@/components/lib/i18n';
 
 export interface NodeData extends Record<string, unknown> {
@@ -56,8 +64,14 @@ export function toFlow(graph: Graph): { nodes: FlowNode[]; edges: FlowEdge[] } {
 }
 
 /** The graph as stored: React Flow's runtime fields stripped, null handles omitted. */
-export function toGraph(nodes: FlowNode[], edges: FlowEdge[]): Graph {
+/** The stored graph of the canvas; `conversationVariables`, the workflow's, kept when there are any. */
+export function toGraph(
+  nodes: FlowNode[],
+  edges: FlowEdge[],
+  conversationVariables?: Graph['conversationVariables'],
+): Graph {
   return {
+    ...(conversationVariables?.length ? { conversationVariables } : {}),
     nodes: nodes.map((n) => {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(n)) if (!RUNTIME_NODE_KEYS.has(k) && v !== undefined) out[k] = v;
@@ -127,6 +141,17 @@ const STARTER_CONFIG: Record<string, () => Record<string, unknown>> = {
       { id: 'if', label: 'if', logic: 'and', conditions: [{ left: '', op: 'eq', right: '', valueType: 'auto' }] },
     ],
   }),
+  question_classifier: () => ({
+    classes: [
+      // i18n-exempt: ids and names of two classes to rename, data the classifier routes by
+      { id: 'class1', name: 'class1' },
+      { id: 'class2', name: 'class2' },
+    ],
+  }),
+  parameter_extractor: () => ({
+    // i18n-exempt: a parameter's name to rename, data (the output field)
+    parameters: [{ name: 'param1', type: 'string', description: '', required: true }],
+  }),
 };
 
 export function newNodeData(t: NodeTypeInfo): NodeData {
@@ -137,19 +162,28 @@ export function newNodeData(t: NodeTypeInfo): NodeData {
   return { label: t.label, version: t.version, config };
 }
 
-/** Source handles of a node: the condition node's are its branch ids plus "else". */
+/** Where a node type with dynamic outputs lists them in its config; the Condition node's shape when unsaid. */
+export function listedOutputs(t: NodeTypeInfo | undefined): ListedOutputs | undefined {
+  if (!t?.dynamicOutputs) return undefined;
+  return t.outputsFrom ?? { list: 'branches', label: 'label', fallback: 'else' }; // i18n-exempt: config keys
+}
+
+/**
+ * Source handles of a node: for dynamic outputs, one per item of the config's list (a condition's branches, a
+ * classifier's classes) plus the fallback ("else", "other"); else the type's own.
+ */
 export function outputsOf(t: NodeTypeInfo | undefined, config: Record<string, unknown> | undefined): PortSpec[] {
   if (!t) return [{ id: 'out', label: 'out' }]; // i18n-exempt: handle id
-  if (t.dynamicOutputs && t.type === 'condition') {
-    const branches = Array.isArray(config?.branches)
-      ? (config!.branches as Array<{ id?: unknown; label?: unknown }>)
-      : [];
+  const from = listedOutputs(t);
+  if (from) {
+    const raw = config?.[from.list];
+    const items = Array.isArray(raw) ? (raw as Array<Record<string, unknown> | null>) : [];
     return [
-      ...branches
+      ...items
         .filter((b) => typeof b?.id === 'string' && b.id)
-        .map((b) => ({ id: String(b.id), label: String(b.label || b.id) })),
-      // The catalogue's "else" handle carries its label in the UI's language; the id is what the engine routes by.
-      { id: 'else', label: t.outputs.find((o) => o.id === 'else')?.label ?? 'else' }, // i18n-exempt: handle id
+        .map((b) => ({ id: String(b!.id), label: String(b![from.label] || b!.id) })),
+      // The catalogue's fallback handle carries its label in the UI's language; the id is what the engine routes by.
+      { id: from.fallback, label: t.outputs.find((o) => o.id === from.fallback)?.label ?? from.fallback },
     ];
   }
   return t.outputs;

@@ -36,7 +36,7 @@ export function toProblemViews(
 
 /**
  * The problem's message in the UI's language where the editor has its own words for it (an unknown key, with the
- * key it was probably meant to be); else the server's message.
+ * key it was probably meant to be; a path that reaches no End node); else the server's message.
  */
 export function problemMessage(p: Problem, translate: typeof tr = tr): string {
   if (p.code === 'UNKNOWN_KEY' && p.details?.key) {
@@ -44,6 +44,10 @@ export function problemMessage(p: Problem, translate: typeof tr = tr): string {
     return suggestion
       ? translate('editor.problems.unknownKeySuggestion', { key, suggestion })
       : translate('editor.problems.unknownKey', { key });
+  }
+  if (p.code === 'NO_END_ON_PATH') {
+    const branch = p.details?.branch;
+    return branch ? translate('editor.problems.noEndOnBranch', { branch }) : translate('editor.problems.noEndOnPath');
   }
   return p.message;
 }

@@ -18,7 +18,8 @@ import { toFlow, toGraph } from './graph-model';
 /** A stored workflow as a document, in the editor's own normal form, so that a round trip is no change. */
 export function documentOf(wf: Pick<Workflow, 'name' | 'description' | 'engine' | 'graph'>): WorkflowDoc {
   const { nodes, edges } = toFlow(wf.graph);
-  return { name: wf.name, description: wf.description ?? '', engine: wf.engine, graph: toGraph(nodes, edges) };
+  const graph = toGraph(nodes, edges, wf.graph.conversationVariables);
+  return { name: wf.name, description: wf.description ?? '', engine: wf.engine, graph };
 }
 
 /** What the conflict flow needs of the editor (editor-store.ts). */

@@ -7,6 +7,8 @@ export interface KnowledgeBase {
   chunkOverlap: number;
   embeddingModel: string;
   dimension: number;
+  /** Hybrid search's vector share, 0..1; null: the server's default. */
+  vectorWeight?: number | null;
   documentCount?: number;
   chunkCount?: number;
   createdAt: string;
@@ -42,6 +44,7 @@ export interface Hit {
   title: string;
   chunkIndex: number;
   page: number | null;
+  headingPath?: string[];
   text: string;
   score: number;
   bm25: number | null;
@@ -95,6 +98,12 @@ export const knowledgeApi = {
       (r) => json<KnowledgeBase>(r),
     ),
   get: (id: string) => fetch(`${base}/${id}`, { cache: 'no-store' }).then((r) => json<KnowledgeBaseDetail>(r)),
+  update: (id: string, body: { vectorWeight: number | null }) =>
+    fetch(`${base}/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => json<KnowledgeBase>(r)),
   remove: (id: string) => fetch(`${base}/${id}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   documents: (id: string) =>
     fetch(`${base}/${id}/documents`, { cache: 'no-store' }).then((r) => json<KnowledgeDocument[]>(r)),

@@ -131,7 +131,12 @@ function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: (
           {d.title}
           <span className="ml-2 text-xs text-zinc-400">
             {d.mime}
-            {d.pages ? t('pages', { count: d.pages }) : ''} · {t('chunks', { count: d.chunkCount })}
+            {d.pages ? t('pages', { count: d.pages }) : ''} ·{' '}
+            {d.status === 'indexed' || d.status === 'failed'
+              ? t('chunks', { count: d.chunkCount })
+              : d.status === 'queued'
+                ? t('waiting')
+                : t('progress', { percent: Math.round(d.progress * 100) })}
           </span>
         </span>
         {d.status !== 'indexed' && d.status !== 'failed' && (

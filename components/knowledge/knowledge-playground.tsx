@@ -10,6 +10,7 @@ import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { EmbeddingChoiceFields, embeddingFields, type EmbeddingChoice } from './embedding-choice';
+import { VectorWeightSetting } from './vector-weight-setting';
 import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 import { countsLabel, countsOf, indexing } from './knowledge-counts';
@@ -219,6 +220,14 @@ export function KnowledgePlayground() {
               </div>
 
               <EmbedderCoverageNotice kbId={kb.id} chunks={docs.reduce((n, d) => n + d.chunkCount, 0)} />
+              <VectorWeightSetting
+                key={kb.id}
+                kb={kb}
+                run={run}
+                onSaved={(next) =>
+                  setKbs((list) => list?.map((k) => (k.id === next.id ? { ...k, ...next } : k)) ?? list)
+                }
+              />
               <KnowledgeDocuments kb={kb} docs={loadedFor === kb.id ? docs : []} run={run} onChanged={afterChange} />
 
               <form
@@ -291,6 +300,11 @@ export function KnowledgePlayground() {
                           <span className="font-medium" data-testid="search-hit-title">
                             {h.title}
                           </span>
+                          {h.headingPath?.length ? (
+                            <span className="truncate text-xs text-zinc-500" data-testid="search-hit-headings">
+                              {h.headingPath.join(' › ')}
+                            </span>
+                          ) : null}
                           <span className="text-xs text-zinc-400">
                             {t('search.chunk', { index: h.chunkIndex })}
                             {h.page ? t('search.page', { page: h.page }) : ''}

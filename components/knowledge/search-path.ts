@@ -5,12 +5,13 @@
  * A wording this does not know is shown as the server gave it.
  */
 export type SearchPath =
-  | { store: 'embedded'; fusion: 'rescore' | 'rrf' }
-  | { store: 'elasticsearch'; path: 'rescore' | 'rrfServer' | 'rrfClient' | 'rrfPending' };
+  | { store: 'embedded'; fusion: 'weighted' | 'rescore' | 'rrf' }
+  | { store: 'elasticsearch'; path: 'weighted' | 'rescore' | 'rrfServer' | 'rrfClient' | 'rrfPending' };
 
-const EMBEDDED = /^embedded hybrid index \(BM25 \+ cosine kNN, (rescore|rrf) fusion\)$/;
-const ELASTIC = /^elasticsearch \(kNN \+ BM25 (rescore|rrf-server|rrf-client|rrf, licence not read yet)\)$/;
+const EMBEDDED = /^embedded hybrid index \(BM25 \+ cosine kNN, (weighted|rescore|rrf) fusion\)$/;
+const ELASTIC = /^elasticsearch \(kNN \+ BM25 (weighted|rescore|rrf-server|rrf-client|rrf, licence not read yet)\)$/;
 const ES_PATHS = {
+  weighted: 'weighted',
   rescore: 'rescore',
   'rrf-server': 'rrfServer',
   'rrf-client': 'rrfClient',
@@ -19,7 +20,7 @@ const ES_PATHS = {
 
 export function parseSearchPath(text: string): SearchPath | null {
   const e = EMBEDDED.exec(text);
-  if (e) return { store: 'embedded', fusion: e[1] as 'rescore' | 'rrf' };
+  if (e) return { store: 'embedded', fusion: e[1] as 'weighted' | 'rescore' | 'rrf' };
   const s = ELASTIC.exec(text);
   if (s) return { store: 'elasticsearch', path: ES_PATHS[s[1] as keyof typeof ES_PATHS] };
   return null;

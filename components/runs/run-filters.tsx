@@ -8,7 +8,7 @@ import { runsApi, type RunFilters } from './runs-api';
 const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
 const ENGINES = ['dag', 'langgraph'];
 /** How a run was started (labels in runs.filters.triggers); the API names more kinds as they arrive. */
-const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp', 'evaluation'] as const;
+const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp', 'evaluation', 'chat'] as const;
 /** A preset's value, its label (runs.filters.ranges) and its days. */
 export const RANGES: Array<[string, 'any' | '24h' | '7d' | '30d' | 'custom', number | null]> = [
   ['', 'any', null],

@@ -38,6 +38,17 @@ const FIELDS: Record<NewType, Array<[string, boolean]>> = {
 // i18n-exempt: an example URL of a self-hosted OpenAI-compatible server, not a label
 const EXAMPLE_BASE_URL = 'http://127.0.0.1:8000/v1';
 
+/**
+ * Must the field be filled? An OpenAI-compatible credential's base URL only for "other" (the catalogue fills the
+ * rest), its key only for a provider that needs one (a local Ollama, vLLM or LM Studio runs without).
+ */
+function fieldRequired(type: NewType, key: string, provider: string, needsKey: boolean | undefined): boolean {
+  if (type !== 'openai') return true;
+  if (key === 'baseUrl') return provider === 'openai_compatible';
+  if (key === 'apiKey') return needsKey !== false;
+  return true;
+}
+
 /** The types with a label (settings.credentials.types.<type>); an unknown one shows as it is. */
 const TYPES: readonly string[] = ['openai', 'http_header', 'bearer', 'basic', 'env'] satisfies CredentialType[];
 
@@ -72,7 +83,7 @@ export function CredentialsSettings() {
           <tr key={c.id} className="border-t border-zinc-100" data-testid="credential-row" data-name={c.name}>
             <td className="py-2 font-medium">{c.name}</td>
             <td className="py-2 text-zinc-600">{TYPES.includes(c.type) ? t(`types.${c.type}`) : c.type}</td>
-            <td className="py-2 font-mono text-[12px] text-zinc-600">{c.masked}</td>
+            <td className="py-2 font-mono text-[12px] text-zinc-600">{c.masked || t('noKey')}</td>
             <td className="py-2 text-zinc-600">{c.hosts?.join(', ') || '—'}</td>
             <td className="py-2 text-zinc-500">{formatDate(c.createdAt)}</td>
             <td className="py-2 text-right">
@@ -179,7 +190,7 @@ function CreateCredential({ onCreated }: { onCreated: () => void }) {
               label={t(`fields.${key}`)}
               type={secret ? 'password' : 'text'}
               autoComplete="off"
-              required={!(type === 'openai' && key === 'baseUrl' && provider !== 'openai_compatible')}
+              required={fieldRequired(type, key, provider, chosen?.needsKey)}
               placeholder={type === 'openai' && key === 'baseUrl' ? (chosen?.baseUrl ?? EXAMPLE_BASE_URL) : undefined}
               value={data[key] ?? ''}
               onChange={(v) => setData((d) => ({ ...d, [key]: v }))}

@@ -1,8 +1,10 @@
 /**
  * Other users for the account specs: the owner (a page signed in with the suite's owner session) invites someone
- * through the members page, and the invitee accepts the link in a signed-out context of their own.
+ * through the members page, and the invitee accepts the link in a signed-out context of their own
+ * (accounts-and-roles.spec.ts, whose subject that is). A spec that only needs another user signed in makes them with
+ * `joinAs`, over the API.
  */
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { SIGNED_OUT } from './api';
 
 /** A page in a fresh context without the owner's session. */
@@ -36,4 +38,28 @@ export async function acceptInvite(browser: Browser, url: string, name: string):
   await page.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(page.getByTestId('account-menu-button')).toContainText(name);
   return page;
+}
+
+/**
+ * Set-up without the pages: the owner (`request`) invites `email` as `role` over the API and the invitee accepts it
+ * over the API in a context of their own, as `name` (password: passwordFor(name)); returns a page of that context,
+ * signed in.
+ */
+export async function joinAs(
+  browser: Browser,
+  request: APIRequestContext,
+  email: string,
+  role: 'admin' | 'editor' | 'viewer',
+  name: string,
+): Promise<Page> {
+  const { workspaceId } = (await (await request.get('/api/auth/state')).json()) as { workspaceId: string };
+  const invited = await request.post(`/api/workspaces/${workspaceId}/invitations`, { data: { email, role } });
+  expect(invited.status(), await invited.text()).toBe(201);
+  const { token } = (await invited.json()) as { token: string };
+  const ctx = await browser.newContext({ storageState: SIGNED_OUT });
+  const accepted = await ctx.request.post('/api/auth/accept-invite', {
+    data: { token, name, password: passwordFor(name) },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(201);
+  return ctx.newPage();
 }

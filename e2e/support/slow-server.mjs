@@ -27,6 +27,9 @@ function judgeVerdict(request) {
   );
 }
 
+/** Held requests (/hold) by key, each answered when the key is released. */
+const held = new Map();
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const json = (status, body) => {
@@ -75,6 +78,27 @@ const server = createServer((req, res) => {
       return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
     const ids = ['e2e-model', 'e2e-model-large', 'e2e-embed-small'];
     return json(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'e2e' })) });
+  }
+  // A request held until the test releases its key (GET /release?key=…): the node calling it stays running for as long
+  // as the test needs to look at it, however slow the machine.
+  if (url.pathname === '/hold') {
+    const key = url.searchParams.get('key') ?? '';
+    const release = () => json(200, { ok: true, held: key });
+    held.set(key, [...(held.get(key) ?? []), release]);
+    req.on('close', () =>
+      held.set(
+        key,
+        (held.get(key) ?? []).filter((r) => r !== release),
+      ),
+    );
+    return;
+  }
+  if (url.pathname === '/release') {
+    const key = url.searchParams.get('key') ?? '';
+    const waiting = held.get(key) ?? [];
+    held.delete(key);
+    for (const release of waiting) release();
+    return json(200, { released: waiting.length });
   }
   if (url.pathname === '/slow') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 2000), 30_000);

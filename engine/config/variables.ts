@@ -46,6 +46,11 @@ export const VARIABLES = {
     default: 1,
     description: 'ms a database thread polls for its next request (≤ 0: never)',
   }),
+  DB_EMBEDDED_BUFFERS_MB: whole({
+    default: 32,
+    min: 8,
+    description: "MB of the embedded database's buffer cache (Postgres shared_buffers)",
+  }),
   PG_WRITE_THREAD: flag({
     default: true,
     on: (v) => v !== '0',
@@ -129,12 +134,12 @@ export const VARIABLES = {
   }),
   KNOWLEDGE_FUSION: shaped({
     lenient: true,
-    default: 'rescore',
-    expected: 'rescore or rrf (anything else: the default)',
+    default: 'weighted',
+    expected: 'weighted, rescore or rrf (anything else: the default)',
     description: 'hybrid search fusion',
-    parse: (v): 'rescore' | 'rrf' => {
-      const m = (v ?? 'rescore').trim().toLowerCase() || 'rescore';
-      if (m !== 'rescore' && m !== 'rrf') throw new Error('is not a fusion method');
+    parse: (v): 'weighted' | 'rescore' | 'rrf' => {
+      const m = (v ?? 'weighted').trim().toLowerCase() || 'weighted';
+      if (m !== 'weighted' && m !== 'rescore' && m !== 'rrf') throw new Error('is not a fusion method');
       return m;
     },
   }),
@@ -188,6 +193,40 @@ export const VARIABLES = {
   MAX_CONCURRENT_RUNS_PER_WORKFLOW: positive(50, 'concurrent published runs per workflow'),
   SYNC_TIMEOUT_MS: positive(30_000, 'sync-mode wait before 202'),
 
+  // Chat apps
+  CHAT_MESSAGE_MAX_CHARS: whole({
+    default: 8_000,
+    min: 1,
+    max: 100_000,
+    description: 'characters in one chat message (longer: 413 CHAT_MESSAGE_TOO_LONG)',
+  }),
+  CHAT_HISTORY_MAX_TOKENS: whole({
+    default: 4_000,
+    min: 0,
+    max: 1_000_000,
+    description: "tokens of earlier turns sent with a message, the latest that fit (a chat app's own setting wins)",
+  }),
+  CHAT_MAX_MESSAGES_PER_CONVERSATION: whole({
+    default: 200,
+    min: 2,
+    description: 'messages one conversation may hold (then 409 CONVERSATION_FULL: start a new one)',
+  }),
+  CHAT_MAX_CONVERSATIONS_PER_VISITOR: whole({
+    default: 50,
+    min: 1,
+    description: 'conversations one chat session or API key keeps per chat app (a new one deletes the oldest)',
+  }),
+  CHAT_MAX_CONVERSATIONS_PER_APP: whole({
+    default: 5_000,
+    min: 1,
+    description: 'conversations one chat app keeps (a new one deletes the least recently used)',
+  }),
+  CHAT_SESSIONS_PER_VISITOR_PER_HOUR: whole({
+    default: 30,
+    min: 1,
+    description: 'chat sessions one address may open per chat app in an hour (then 429 TOO_MANY_CHAT_SESSIONS)',
+  }),
+
   // Triggers
   SCHEDULER: flag({
     default: true,
@@ -218,7 +257,24 @@ export const VARIABLES = {
     min: 1_000,
     description:
       'an evaluation whose driving app process has not renewed its claim for this long is taken over by another ' +
-      '(PostgreSQL; the driver renews it every sixth of this)',
+      '(PostgreSQL, checked every this long; the driver renews it every sixth of this). On the embedded database a ' +
+      'restarted process takes every active evaluation over at once',
+  }),
+  // Rows of all evaluations share one budget per app process (lib/server/evaluations/row-budget.ts); the defaults
+  // keep /api/health answering during 4 evaluations × concurrency 16 on 2 cores (bench/README.md, `evaluations`).
+  EVALUATION_ROWS_IN_FLIGHT: whole({
+    default: 4 * availableParallelism(),
+    min: 1,
+    shown: '4 × cores (8 on 2 cores)',
+    computed: true,
+    description: 'evaluation rows running at once in one app process, across all evaluations and workspaces',
+  }),
+  EVALUATION_ROWS_IN_FLIGHT_PER_WORKSPACE: whole({
+    default: 3 * availableParallelism(),
+    min: 1,
+    shown: '3 × cores (6 on 2 cores)',
+    computed: true,
+    description: "evaluation rows of one workspace running at once in one app process (within the server's budget)",
   }),
   CORS_ORIGINS: shaped({
     default: '*',
@@ -252,6 +308,12 @@ export const VARIABLES = {
   DOCUMENT_PARSE_TIMEOUT_MS: limit(120_000, 'time parsing one document may take'),
   DOCUMENT_WORKER_MEMORY_MB: limit(512, "memory a document's worker may use", 32),
   EMBEDDING_BATCH_TIMEOUT_MS: limit(60_000, 'time one batch of the offline embedder may take'),
+  // Uploads and imports read on the request path (engine/uploads/): checked while they are read, in a worker thread.
+  UPLOAD_PARSE_TIMEOUT_MS: limit(20_000, 'time reading one dataset file, import or multipart upload may take'),
+  DATASET_MAX_COLUMNS: limit(200, "columns of a dataset file (a JSONL row's inputs)"),
+  DATASET_MAX_CELL_CHARS: limit(100_000, 'characters of one value in a dataset file'),
+  DATASET_MAX_BYTES: limit(4 * 1024 * 1024, "bytes of a dataset file's rows as JSON"),
+  IMPORT_MAX_YAML_NODES: limit(100_000, 'values (scalars and collections) of an imported YAML document'),
   CPU_WORKER_THREADS: whole({
     // One core stays with the event loop; on one core the worker still gets a thread (the OS shares it).
     default: Math.max(1, availableParallelism() - 1),

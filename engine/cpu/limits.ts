@@ -33,6 +33,16 @@ export interface CpuLimits {
   documentWorkerMemoryMb: number;
   /** Time one batch of the offline embedder may take (EMBEDDING_TIMEOUT). */
   embedBatchTimeoutMs: number;
+  /** Time reading one dataset file, import or multipart upload may take (UPLOAD_PARSE_TIMEOUT). */
+  uploadParseTimeoutMs: number;
+  /** Columns of a dataset file (DATASET_TOO_MANY_COLUMNS). */
+  datasetMaxColumns: number;
+  /** Characters of one value in a dataset file (DATASET_CELL_TOO_LARGE). */
+  datasetMaxCellChars: number;
+  /** Bytes of a dataset file's rows as JSON (DATASET_TOO_LARGE). */
+  datasetMaxBytes: number;
+  /** Values of an imported YAML document (YAML_TOO_MANY_NODES). */
+  importMaxYamlNodes: number;
   /** Threads for short tasks (regexes); documents and embeddings have one thread each. */
   threads: number;
 }
@@ -64,6 +74,11 @@ export function cpuLimits(s?: Settings): CpuLimits {
     documentParseTimeoutMs: s.DOCUMENT_PARSE_TIMEOUT_MS,
     documentWorkerMemoryMb: s.DOCUMENT_WORKER_MEMORY_MB,
     embedBatchTimeoutMs: s.EMBEDDING_BATCH_TIMEOUT_MS,
+    uploadParseTimeoutMs: s.UPLOAD_PARSE_TIMEOUT_MS,
+    datasetMaxColumns: s.DATASET_MAX_COLUMNS,
+    datasetMaxCellChars: s.DATASET_MAX_CELL_CHARS,
+    datasetMaxBytes: s.DATASET_MAX_BYTES,
+    importMaxYamlNodes: s.IMPORT_MAX_YAML_NODES,
     threads: s.CPU_WORKER_THREADS,
   };
 }

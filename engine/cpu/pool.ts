@@ -1,10 +1,12 @@
 /**
- * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Five
+ * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Six
  * pools, so that a short task never waits behind a long one on a small machine: `quick` (regexes; CPU_WORKER_THREADS,
  * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time), `embed`
  * (the offline embedding model, which loads once per thread and so keeps its one thread for a while) and `code`
- * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads); `speech` (the offline speech
- * synthesizer, one thread).
+ * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads); `python` (Python Code nodes: a
+ * Pyodide interpreter per thread, at most two threads, kept warm for two idle minutes); `speech` (the offline speech
+ * synthesizer, one thread); `uploads` (dataset files, imports and multipart forms read on the request path;
+ * CPU_WORKER_THREADS threads).
  *
  * Threads start on first use and stop when idle; an idle thread keeps nobody alive (piscina unrefs it), so a script
  * or test that never calls closeCpuPools() still exits. Each task runs under a time limit that starts when the worker
@@ -18,10 +20,11 @@ import { PaiError } from '../errors';
 import { CODE_THREAD_STACK_MB } from '../code/limits';
 import { cpuLimits } from './limits';
 
-export type PoolName = 'quick' | 'documents' | 'embed' | 'code' | 'speech';
+export type PoolName = 'quick' | 'documents' | 'embed' | 'code' | 'python' | 'speech' | 'uploads';
 
 /** What a task function in worker.mjs answers: a value, or an error to rethrow as a PaiError. */
-export type WorkerAnswer<T> = { value: T } | { error: { code: string; message: string } };
+export type WorkerAnswer<T> =
+  { value: T } | { error: { code: string; message: string; path?: string; details?: unknown } };
 
 const g = globalThis as unknown as { __paiflowCpuPools?: Map<PoolName, Piscina> };
 // One set per process, also across Next.js dev hot reloads.
@@ -57,9 +60,25 @@ function options(name: PoolName) {
         idleTimeout: 60_000,
         resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: CODE_THREAD_STACK_MB },
       };
+    case 'python':
+      // Python Code nodes (engine/code/python-sandbox.ts): each thread holds an interpreter (a cold start takes
+      // seconds, a warm call milliseconds) of some 100–200 MB, so few threads, ended after two idle minutes.
+      return {
+        maxThreads: Math.min(2, limits.threads),
+        idleTimeout: 120_000,
+        resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: CODE_THREAD_STACK_MB },
+      };
     case 'speech':
       // The offline synthesizer (engine/media/espeak.ts): WebAssembly compiled once per thread; one thread.
       return { maxThreads: 1, idleTimeout: 60_000, resourceLimits: { maxOldGenerationSizeMb: 256 } };
+    case 'uploads':
+      // Users' documents read while their request waits (engine/uploads/): apart from the documents pool, whose
+      // knowledge documents may take minutes each, and under a document's memory limit.
+      return {
+        maxThreads: limits.threads,
+        idleTimeout: 30_000,
+        resourceLimits: { maxOldGenerationSizeMb: limits.documentWorkerMemoryMb, maxYoungGenerationSizeMb: 32 },
+      };
   }
 }
 
@@ -125,7 +144,10 @@ export async function runInPool<T>(
       { ...task, started: port2 },
       { name: fn, signal: ac.signal, transferList: [port2, ...(opts.transferList ?? [])] as never },
     )) as WorkerAnswer<T>;
-    if ('error' in answer) throw new PaiError(answer.error.code, answer.error.message);
+    if ('error' in answer) {
+      const { code, message, path, details } = answer.error;
+      throw new PaiError(code, message, { path, details });
+    }
     return answer.value;
   } catch (e) {
     if (ended === 'timeout') throw opts.onTimeout();

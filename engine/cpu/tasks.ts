@@ -83,6 +83,57 @@ export function codeInWorker(task: SandboxTask, opts: { signal?: AbortSignal } =
   );
 }
 
+/**
+ * Runs a Code node's Python on the python pool (engine/code/python-sandbox.ts). The pool ends the thread at
+ * `timeoutMs` (CODE_TIMEOUT) or on `signal`; a new thread then starts its interpreter at once, so that the next
+ * Python node finds it warm. A thread that retires itself after answering (python-sandbox.ts) may be handed a task
+ * as it ends: that task runs again once, on a new thread.
+ */
+export async function pythonInWorker(task: SandboxTask, opts: { signal?: AbortSignal } = {}): Promise<SandboxOutcome> {
+  let ended = false;
+  const once = () =>
+    runInPool<SandboxOutcome>(
+      'python',
+      'python',
+      { ...task },
+      {
+        timeoutMs: task.timeoutMs,
+        signal: opts.signal,
+        onTimeout: () => {
+          ended = true;
+          return new PaiError('CODE_TIMEOUT', `the code did not finish within ${task.timeoutMs} ms (timeoutMs)`, {
+            path: 'config.timeoutMs',
+          });
+        },
+        onOutOfMemory: () => {
+          ended = true;
+          return new PaiError(
+            'CODE_MEMORY_LIMIT',
+            "the code's result or output needed more memory than its thread has",
+            {
+              path: 'config.memoryMb',
+            },
+          );
+        },
+      },
+    );
+  try {
+    return await once();
+  } catch (e) {
+    if (e instanceof PaiError || ended || opts.signal?.aborted || !/worker exited/.test(String(e))) throw e;
+    return await once();
+  } finally {
+    if (ended || opts.signal?.aborted) warmPython();
+  }
+}
+
+/** A thread with a started interpreter in the python pool (after one was ended). */
+function warmPython() {
+  runInPool('python', 'pythonWarm', {}, { timeoutMs: 120_000, onTimeout: () => new Error('python warm-up') }).catch(
+    () => {},
+  );
+}
+
 /** Time one piece of offline speech may take (a piece is at most a few thousand characters). */
 const SPEECH_TIMEOUT_MS = 120_000;
 

@@ -31,6 +31,9 @@ function failure(e) {
     error: {
       code: known ? e.code : 'WORKER_ERROR',
       message: String(e?.message ?? e),
+      // Where in the input (a JSON path, a line): plain data, copied so that nothing uncloneable crosses.
+      ...(known && e.path !== undefined ? { path: e.path } : {}),
+      ...(known && e.details !== undefined ? { details: JSON.parse(JSON.stringify(e.details)) } : {}),
     },
   };
 }
@@ -64,9 +67,14 @@ let schemaValidators;
  * interpreter, no code generation. Answers `{ valid }`, or the deepest error's place and message.
  */
 export async function jsonSchema({ schema, draft, instance, started }) {
-  begin(started);
+  // The validator is loaded before the task says it started: a thread's first score does not spend its time on it.
+  let Validator;
   try {
-    const { Validator } = await import('@cfworker/json-schema');
+    ({ Validator } = await import('@cfworker/json-schema'));
+  } finally {
+    begin(started);
+  }
+  try {
     schemaValidators ??= new Map();
     const key = `${draft}:${JSON.stringify(schema)}`;
     let validator = schemaValidators.get(key);
@@ -101,6 +109,36 @@ export async function document({ started, ...input }) {
   }
 }
 
+/**
+ * A user's document read on the request path (engine/uploads/): the module is loaded before the task says it
+ * started, so that a thread's first upload does not spend its time budget on loading the parser.
+ */
+async function upload(started, module, read) {
+  try {
+    const loaded = await load(module);
+    begin(started);
+    return { value: await read(loaded) };
+  } catch (e) {
+    begin(started);
+    return failure(e);
+  }
+}
+
+/** `{ body, contentType, limits }` → a dataset upload's fields and rows (engine/uploads/dataset-upload.ts). */
+export function datasetUpload({ started, body, contentType, limits }) {
+  return upload(started, '../uploads/dataset-upload.ts', (m) => m.readDatasetUpload(body, contentType, limits));
+}
+
+/** `{ source, limits }` → the plain value of a YAML document (engine/uploads/yaml-document.ts). */
+export function yamlDocument({ started, source, limits }) {
+  return upload(started, '../uploads/yaml-document.ts', (m) => m.readYaml(source, limits));
+}
+
+/** `{ body, contentType, limits }` → a multipart form's fields and files (engine/uploads/multipart-form.ts). */
+export function multipartForm({ started, body, contentType, limits }) {
+  return upload(started, '../uploads/multipart-form.ts', (m) => m.readMultipartForm(body, contentType, limits));
+}
+
 /** `{ texts }` → one vector per text from the offline model (engine/knowledge/embedders/use-lite-model.ts). */
 export async function embed({ texts, started }) {
   begin(started);
@@ -124,6 +162,44 @@ export async function code({ started, ...task }) {
     return { value: await runSandboxed(task) };
   } catch (e) {
     begin(started);
+    return failure(e);
+  }
+}
+
+/**
+ * `{ code, inputJson, timeoutMs, memoryMb, maxOutputChars }` → a Python Code node's outcome
+ * (engine/code/python-sandbox.ts). The thread's interpreter starts before the task says it started (a cold start
+ * takes seconds and is not the code's time); a thread the sandbox retires ends once it has answered (a task handed
+ * to it meanwhile ends it at once, and pythonInWorker runs that task again).
+ */
+export async function python({ started, ...task }) {
+  try {
+    const sandbox = await load('../code/python-sandbox.ts');
+    await sandbox.resetPython();
+    if (sandbox.pythonThreadRetires()) process.exit(0); // a task that came before the exit below: run again
+    await sandbox.pythonInterpreter();
+    begin(started);
+    const value = await sandbox.runPythonSandboxed(task);
+    setImmediate(async () => {
+      await sandbox.resetPython();
+      if (sandbox.pythonThreadRetires()) setTimeout(() => process.exit(0), 50);
+    });
+    return { value };
+  } catch (e) {
+    begin(started);
+    return failure(e);
+  }
+}
+
+/** Starts the thread's Python interpreter (a warm thread for the next Python Code node). */
+export async function pythonWarm({ started }) {
+  begin(started);
+  try {
+    const sandbox = await load('../code/python-sandbox.ts');
+    if (sandbox.pythonThreadRetires()) process.exit(0);
+    await sandbox.pythonInterpreter();
+    return { value: true };
+  } catch (e) {
     return failure(e);
   }
 }

@@ -2,13 +2,15 @@
  * Guarantees of the scorers beyond plain text: `similarity` (embeddings, Chinese text folded first), `json_schema`
  * (schemas refused when the spec is parsed, the first error's path in the reason), `retrieval` (recall@k and MRR
  * over the knowledge hits, by title or document id) and `llm_judge` (a model's lenient JSON verdict, its usage
- * reported). Services are fakes: a bag-of-characters embedder and a scripted judge.
+ * reported; a verdict of the offline demo model says so). Services are fakes: a bag-of-characters embedder and a
+ * scripted judge (and the demo model itself).
  */
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../node-kit/agent-services';
 import type { ChatRequest, ChatResponse } from '../llm/types';
 import { score, scorerNeeds, scorerSchema, type JudgeFn, type ScoredRun } from './scorers';
 import { JUDGE_MAX_TOKENS } from './model-scorers';
+import { DemoProvider } from '../llm/demo-provider';
 
 const run = (outputs: Record<string, unknown>, expected?: unknown, extra: Partial<ScoredRun> = {}): ScoredRun => ({
   outputs,
@@ -258,6 +260,12 @@ describe('llm_judge', () => {
     expect(s.reason).toBe(
       'the judge\'s answer was not JSON with a score: "I think this answer is quite good, maybe eight out of ten."',
     );
+  });
+
+  it('a score the offline demo model judged says so; a real judge’s does not', async () => {
+    const demo = new DemoProvider();
+    expect(await score(judged, row, { judge: (req) => demo.chat(req) })).toMatchObject({ demo: true });
+    expect(await score(judged, row, { judge: scriptedJudge('{"score":1}') })).not.toHaveProperty('demo');
   });
 
   it('without a judge answers a failed score saying so', async () => {

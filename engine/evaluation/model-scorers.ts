@@ -137,17 +137,21 @@ export async function scoreLlmJudge(
     ...(signal ? { signal } : {}),
   });
   const verdict = parseVerdict(res.text);
+  // A verdict of the offline demo model is not a real model's: the score says so.
+  const demo = res.provider === 'demo' ? { demo: true as const } : {};
   if (!verdict)
     return {
       score: 0,
       passed: false,
       reason: `the judge's answer was not JSON with a score: "${clip(res.text.trim())}"`,
       usage: res.usage,
+      ...demo,
     };
   return {
     score: verdict.score,
     passed: verdict.score >= spec.threshold,
     ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
     usage: res.usage,
+    ...demo,
   };
 }

@@ -10,4 +10,6 @@ export interface Score {
   reason?: string;
   /** Tokens the scorer itself spent (an `llm_judge`'s model): the caller adds their cost. */
   usage?: Usage;
+  /** The offline demo model judged (no model server is configured): not a real model's verdict. */
+  demo?: true;
 }

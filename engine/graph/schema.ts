@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { conversationVariablesSchema } from '../template/conversation-variables';
 
 /** Stored workflow graph = React Flow's own shape, plus our `data.config`, node version and run policy. */
 export const NODE_ID_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-export const RESERVED_NODE_IDS = new Set(['inputs', 'env', 'sys', 'secrets']);
+export const RESERVED_NODE_IDS = new Set(['inputs', 'env', 'sys', 'secrets', 'conversation']);
 
 export const retryPolicySchema = z.object({
   maxAttempts: z.number().int().min(1).max(10).default(1),
@@ -56,14 +57,20 @@ function prototypeKeys(value: unknown, path: PropertyKey[], out: PropertyKey[][]
   return out;
 }
 
+/** The most nodes a graph may have (an import with more is refused before it is converted). */
+export const MAX_GRAPH_NODES = 5000;
+
 export const graphSchema = z
   .strictObject({
-    nodes: z.array(graphNodeSchema).max(5000),
+    nodes: z.array(graphNodeSchema).max(MAX_GRAPH_NODES),
     edges: z.array(graphEdgeSchema).max(20000).default([]),
     viewport: z.object({ x: z.number(), y: z.number(), zoom: z.number() }).optional(),
+    /** Typed values that persist across the turns of a chat conversation (conversation-variables.ts). */
+    conversationVariables: conversationVariablesSchema.optional(),
   })
   .superRefine((graph, ctx) => {
-    for (const path of prototypeKeys({ nodes: graph.nodes, edges: graph.edges }, [], []))
+    const free = { nodes: graph.nodes, edges: graph.edges, conversationVariables: graph.conversationVariables };
+    for (const path of prototypeKeys(free, [], []))
       ctx.addIssue({
         code: 'custom',
         path,

@@ -5,6 +5,8 @@ import { graphSchema, RESERVED_NODE_IDS, type EngineChoice, type EngineKind, typ
 import type { Problem } from '../validation/problem';
 import { zodProblems } from '../validation/zod-problems';
 import { ancestorsOf, buildTopology, findCycle, reachableFrom, type Topology } from './topology';
+import { pathsWithoutEnd } from './paths-without-end';
+import { checkDeclarations, type ConversationVariable } from '../template/conversation-variables';
 
 /**
  * What validating a graph needs to know of its node types, declared here so that the graph module stays below the
@@ -26,6 +28,10 @@ export interface NodeTypes {
     entry?: boolean;
     terminal?: boolean;
     iterates?: unknown;
+    /** It writes conversation variables: checks its config against the graph's declarations (paths in the config). */
+    writesConversation?: {
+      check(config: unknown, declared: ConversationVariable[]): Array<{ code: string; message: string; path: string }>;
+    };
   };
 }
 
@@ -35,6 +41,8 @@ export interface ValidationResult {
   ok: boolean;
   engine: EngineKind;
   errors: Problem[];
+  /** What runs but may not do what its author means (a path that reaches no End node); never blocks a save or run. */
+  warnings: Problem[];
   graph?: Graph;
 }
 
@@ -64,6 +72,7 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
       ok: false,
       engine: 'dag',
       errors: zodProblems(graphSchema, input, parsed.error.issues, { code: 'GRAPH_SCHEMA' }),
+      warnings: [],
     };
   const graph = parsed.data;
   const errors: Problem[] = [];
@@ -112,10 +121,17 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
       for (const p of zodProblems(def.configSchema, config, cfg.error.issues, { code: 'INVALID_CONFIG', base }))
         errors.push({ ...p, nodeIds: [n.id] });
     } else {
-      for (const p of def.checkConfig?.(cfg.data) ?? [])
+      const writes = registry.capabilitiesOf(n).writesConversation;
+      for (const p of [
+        ...(def.checkConfig?.(cfg.data) ?? []),
+        ...(writes?.check(cfg.data, graph.conversationVariables ?? []) ?? []),
+      ])
         errors.push({ ...p, path: `nodes[${i}].data.config.${p.path}`, nodeIds: [n.id] });
     }
   });
+
+  errors.push(...checkDeclarations(graph.conversationVariables));
+  const conversationNames = new Set((graph.conversationVariables ?? []).map((v) => v.name));
 
   const edgeIds = new Set<string>();
   graph.edges.forEach((e, i) => {
@@ -171,8 +187,10 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
   if (ends.length === 0) errors.push({ code: 'MISSING_END', message: 'the workflow needs an end node', path: 'nodes' });
 
   const t = buildTopology(graph);
+  let warnings: Problem[] = [];
   if (starts.length >= 1) {
     const reach = reachableFrom(t, [starts[0].n.id]);
+    warnings = pathsWithoutEnd(graph, registry, t, reach);
     graph.nodes.forEach((n, i) => {
       if (!reach.has(n.id))
         errors.push({
@@ -199,7 +217,8 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
     });
   }
 
-  // Template refs: the root must be `inputs` (declared on the start node) or an upstream node.
+  // Template refs: the root must be `inputs` (declared on the start node), `conversation` (a declared conversation
+  // variable) or an upstream node.
   const declared = new Set(
     starts.length
       ? ((starts[0].n.data.config as { inputs?: Array<{ name?: string } | null> }).inputs ?? []).map((d) => d?.name)
@@ -241,6 +260,14 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
               nodeIds: [n.id],
             });
           }
+        } else if (root === 'conversation') {
+          if (typeof second === 'string' && !conversationNames.has(second))
+            errors.push({
+              code: 'UNRESOLVED_REF',
+              message: `"{{${ref.expr}}}": the workflow declares no conversation variable "${second}"`,
+              path,
+              nodeIds: [n.id],
+            });
         } else if (!idx.has(String(root))) {
           errors.push({
             code: 'UNRESOLVED_REF',
@@ -260,5 +287,5 @@ export function validateGraph(input: unknown, registry: NodeTypes, requested: En
     }
   });
 
-  return { ok: errors.length === 0, engine, errors, graph };
+  return { ok: errors.length === 0, engine, errors, warnings, graph };
 }

@@ -19,6 +19,8 @@ export interface KnowledgeBaseRecord {
   /** The OpenAI-compatible credential it embeds with; null: the server's OPENAI_API_KEY (or the offline model). */
   credentialId: string | null;
   dimension: number;
+  /** Hybrid search's vector share, 0..1; null: the default (DEFAULT_VECTOR_WEIGHT). */
+  vectorWeight: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -46,7 +48,11 @@ export interface DocumentRecord {
   indexedAt: string | null;
 }
 
-export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedAt'>;
+export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedAt' | 'vectorWeight'> & {
+  vectorWeight?: number | null;
+};
+/** What can change on a knowledge base after it is made (its model, dimension and chunking cannot). */
+export type KnowledgeBasePatch = Partial<Pick<KnowledgeBaseRecord, 'vectorWeight'>>;
 export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title' | 'mime' | 'byteSize'>;
 export type DocumentPatch = Partial<
   Pick<DocumentRecord, 'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt'>
@@ -60,6 +66,8 @@ export interface KnowledgeCatalog {
   /** How many knowledge bases there are, in every workspace. */
   countKnowledgeBases(): Promise<number>;
   deleteKnowledgeBase(id: string): Promise<boolean>;
+  /** Changes a knowledge base's settings; null when it does not exist. */
+  updateKnowledgeBase(id: string, patch: KnowledgeBasePatch): Promise<KnowledgeBaseRecord | null>;
   createDocument(doc: NewDocument): Promise<DocumentRecord>;
   getDocument(knowledgeBaseId: string, id: string): Promise<DocumentRecord | null>;
   listDocuments(knowledgeBaseId: string): Promise<DocumentRecord[]>;

@@ -31,6 +31,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
 import { ENGLISH_STOP_LIST } from './analyzer';
+import { HEADINGS_BOOST, headingsText } from './headings-field';
 import type { ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types';
 
 /**
@@ -86,11 +87,25 @@ const WRITE_ALIAS_SUFFIX = '.write';
 /** The CJK unigram sub-field of search_text, and its weight in the BM25 clause (the bigram field has 1). */
 export const UNIGRAM_FIELD = 'search_text.unigram';
 export const UNIGRAM_BOOST = 0.5;
-/** The fields the BM25 clause queries, as multi_match `fields`. */
-export const BM25_FIELDS = ['search_text', `${UNIGRAM_FIELD}^${UNIGRAM_BOOST}`];
+/** The fields the BM25 clause queries, as multi_match `fields`: the body, its CJK unigrams and the headings field. */
+export const BM25_FIELDS = [
+  'search_text',
+  `${UNIGRAM_FIELD}^${UNIGRAM_BOOST}`,
+  ...(HEADINGS_BOOST > 0 ? [`headings^${HEADINGS_BOOST}`] : []),
+];
 /** Elasticsearch's ceiling for `size` (index.max_result_window), kNN `k` and `num_candidates`: 10,000 each. */
 export const MAX_WINDOW = 10_000;
-const SOURCE_FIELDS = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+export const SOURCE_FIELDS = [
+  'document_id',
+  'title',
+  'chunk_index',
+  'start',
+  'end',
+  'page',
+  'text',
+  'heading_path',
+  'covered',
+];
 
 /** The `_source` of a chunk document, as bulkOperations() writes it (without kb_id and the embedding). */
 export interface ChunkSource {
@@ -101,6 +116,10 @@ export interface ChunkSource {
   end: number;
   page?: number | null;
   text: string;
+  /** Markdown: ChunkMeta.headingPath. */
+  heading_path?: string[];
+  /** false: the embedder does not read the chunk (ChunkRecord.covered); absent: covered. */
+  covered?: boolean;
 }
 
 /**
@@ -181,6 +200,7 @@ export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk
         start: { type: 'integer' as const },
         end: { type: 'integer' as const },
         page: { type: 'integer' as const },
+        ...ADDED_FIELDS,
         embedding: {
           type: 'dense_vector' as const,
           dims: spec.dimension,
@@ -192,6 +212,21 @@ export function indexDefinition(spec: IndexSpec, cjkAnalyzer: CjkAnalyzer = 'cjk
     },
   };
 }
+
+/**
+ * Fields added after the first indexes were made (issue 46); an older index gets them (PUT _mapping, idempotent)
+ * before this process first writes to it. `covered`: false when the embedder does not read the chunk
+ * (ChunkRecord.covered), written only then — where it is missing a chunk counts as covered. `headings`: the weighted
+ * headings field (headings-field.ts); `heading_path`: the chunk's heading path, kept to answer it.
+ */
+export const ADDED_FIELDS = {
+  covered: { type: 'boolean' as const },
+  headings: { type: 'text' as const, analyzer: 'paiflow_text' },
+  heading_path: { type: 'keyword' as const, index: false, doc_values: false },
+};
+
+/** Chunks the embedder does not read take no part in kNN, as in the embedded store. */
+const COVERED_ONLY: estypes.QueryDslQueryContainer = { bool: { must_not: [{ term: { covered: false } }] } };
 
 /** The filter every query carries: this KB, optionally these documents. */
 export function filterFor(kbId: string, documentIds?: string[]): estypes.QueryDslQueryContainer[] {
@@ -215,7 +250,13 @@ export function knnClause(
   window: number,
   filter: estypes.QueryDslQueryContainer[],
 ): estypes.KnnSearch {
-  return { field: 'embedding', query_vector: vector, k, num_candidates: numCandidates(k, window), filter };
+  return {
+    field: 'embedding',
+    query_vector: vector,
+    k,
+    num_candidates: numCandidates(k, window),
+    filter: [...filter, COVERED_ONLY],
+  };
 }
 
 /** The body of POST /<index>/_search for a query (exported for the request-shape tests). */
@@ -281,6 +322,8 @@ export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[
       end: c.end,
       page: c.page ?? null,
       text: c.text,
+      ...(c.headingPath?.length ? { headings: headingsText(c), heading_path: c.headingPath } : {}),
+      ...(c.covered === false ? { covered: false } : {}),
       embedding: Array.from(c.vector, Number),
     });
   }

@@ -14,11 +14,11 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
-import { bm25Clause, filterFor, knnClause, MAX_WINDOW } from './elasticsearch-requests';
+import { bm25Clause, filterFor, knnClause, MAX_WINDOW, SOURCE_FIELDS } from './elasticsearch-requests';
 import type { FusionOptions, StoreQuery } from './types';
 
 /** Which path hybrid retrieval takes; reported in /api/health and with each knowledge base answer. */
-export type FusionPath = 'rescore' | 'rrf-server' | 'rrf-client';
+export type FusionPath = 'weighted' | 'rescore' | 'rrf-server' | 'rrf-client';
 
 /** Licence types that include RRF (Elasticsearch's licensing matrix, 8.14–9.x). */
 const RRF_LICENCES = new Set(['enterprise', 'trial']);
@@ -28,13 +28,16 @@ export function licenceAllowsRrf(licence: { type?: string; status?: string } | u
   return !!licence && RRF_LICENCES.has(String(licence.type).toLowerCase()) && licence.status === 'active';
 }
 
-/** The two searches of client-side RRF, in `_msearch` order: BM25 first, kNN second. */
+/**
+ * The two searches of client-side fusion (RRF without the licence, and `weighted`), in `_msearch` order: BM25 first,
+ * kNN second.
+ */
 export function clientRrfSearches(index: string, q: StoreQuery, fusion: FusionOptions): estypes.MsearchRequestItem[] {
   const topK = Math.min(MAX_WINDOW, Math.max(1, Math.floor(q.topK)));
   const window = Math.min(MAX_WINDOW, topK * fusion.numCandidatesFactor);
   const filter = filterFor(q.kbId, q.documentIds);
   const vector = Array.from(q.vector ?? [], Number);
-  const source = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+  const source = [...SOURCE_FIELDS];
   return [
     { index },
     {

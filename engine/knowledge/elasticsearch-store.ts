@@ -14,28 +14,30 @@
  * RRF runs on the server only where `GET /_license` (read once, on first RRF search) allows it, else client-side
  * (elasticsearch-rrf.ts); describe() names the path in use.
  * A query the embedder cannot read is sent as BM25 by the service; chunks it cannot read (ChunkRecord.covered) are
- * still indexed with their vector here — the mapping has no field for the mark yet.
+ * marked `covered: false` and every kNN clause leaves them out, as the embedded store does. Hybrid search's default
+ * `weighted` fusion runs the BM25 and kNN searches in one `_msearch` and fuses them here with the embedded store's
+ * own function (fusion.ts).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
-import { bulkError, errorType, esError, isLicenceError, isResponseError, reasonOf } from './elasticsearch-errors';
+import { bulkError, errorType, esError, isResponseError, reasonOf } from './elasticsearch-errors';
 import {
   bulkOperations,
   CJK_ANALYZER_PLUGIN,
+  ADDED_FIELDS,
   filterFor,
   FORMAT,
   indexDefinition,
   indexNameFor,
   indexPrefixProblem,
-  searchBody,
-  type ChunkSource,
   type CjkAnalyzer,
   VECTOR_INDEX_OPTIONS,
   writeAliasFor,
 } from './elasticsearch-requests';
+import { ElasticsearchSearch } from './elasticsearch-search';
 import { ElasticsearchServer } from './elasticsearch-server';
-import { clientRrfSearches, fuseRrf, msearchItemError, type FusedHit, type FusionPath } from './elasticsearch-rrf';
+import type { FusionPath } from './elasticsearch-rrf';
 import {
   DEFAULT_FUSION,
   type ChunkRecord,
@@ -93,8 +95,11 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   private readonly cjkAnalyzer: CjkAnalyzer;
   /** Indexes verified in this process (skip the mapping check on every write). */
   private verified = new Map<string, number>();
+  /** Indexes known to map ADDED_FIELDS (created here, or given them with PUT _mapping). */
+  private fieldsMapped = new Set<string>();
   /** The version and licence, read once. */
   private readonly server: ElasticsearchServer;
+  private readonly searcher: ElasticsearchSearch;
 
   constructor(opts: ElasticsearchStoreOptions) {
     this.client = opts.client;
@@ -120,6 +125,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
     this.label = opts.label ?? host;
     this.server = new ElasticsearchServer(this.client, this.label, this.cjkAnalyzer);
+    this.searcher = new ElasticsearchSearch(this.client, this.server);
   }
 
   /** The start-up check: the server's version (8.15 ≤ v < 10) and the CJK analyzer's plugin on every node. */
@@ -129,12 +135,13 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
 
   describe(): string {
     const path = this.fusionPath();
-    return `elasticsearch (kNN + BM25 ${path === 'rescore' ? 'rescore' : (path ?? 'rrf, licence not read yet')})`;
+    const named = path === 'rescore' || path === 'weighted' ? path : (path ?? 'rrf, licence not read yet');
+    return `elasticsearch (kNN + BM25 ${named})`;
   }
 
   /** The hybrid path in use for the configured fusion (undefined: RRF configured, licence not read yet). */
   fusionPath(method: FusionOptions['method'] = this.fusion.method): FusionPath | undefined {
-    if (method === 'rescore') return 'rescore';
+    if (method === 'rescore' || method === 'weighted') return method;
     if (this.server.rrfOnServer === undefined) return undefined;
     return this.server.rrfOnServer ? 'rrf-server' : 'rrf-client';
   }
@@ -209,6 +216,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
           ...indexDefinition(spec, this.cjkAnalyzer),
         });
         this.verified.set(index, spec.dimension);
+        this.fieldsMapped.add(index);
         return;
       } catch (e) {
         // Created concurrently by another process: fall through to the mapping check.
@@ -266,6 +274,15 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
         );
       }
     }
+    if (!this.fieldsMapped.has(index)) {
+      try {
+        // An index made before these fields: add them (idempotent), so its strict mapping accepts them.
+        await this.client.indices.putMapping({ index, properties: ADDED_FIELDS });
+      } catch (e) {
+        if (!(isResponseError(e) && e.statusCode === 404)) throw esError(e, `adding fields to ${index}`);
+      }
+      this.fieldsMapped.add(index);
+    }
     for (let i = 0; i < chunks.length; i += this.bulkSize) {
       const batch = chunks.slice(i, i + this.bulkSize);
       let res: estypes.BulkResponse;
@@ -318,85 +335,10 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async search(q: StoreQuery): Promise<StoreHit[]> {
     const index = this.index(q.kbId);
     await this.server.checkVersion();
-    const fusion = { ...this.fusion, ...q.fusion };
-    if (q.mode === 'hybrid' && q.vector && fusion.method === 'rrf' && !(await this.server.serverRrf())) {
-      return this.searchClientRrf(index, q, fusion);
-    }
-    const body = searchBody(q, fusion);
-    let res: estypes.SearchResponse<ChunkSource>;
-    try {
-      res = await this.client.search<ChunkSource>({ index, ...body, include_named_queries_score: true });
-    } catch (e) {
-      if (body.retriever && isLicenceError(e)) {
-        // The licence lapsed or was downgraded since it was read: fuse here from now on.
-        this.server.licenceLapsed();
-        return this.searchClientRrf(index, q, fusion);
-      }
-      if (isResponseError(e) && e.statusCode === 404) {
-        throw new PaiError('KNOWLEDGE_INDEX_NOT_FOUND', `knowledge base ${q.kbId} has no index; create it first`);
-      }
-      throw esError(e, `searching ${index}`);
-    }
-    return res.hits.hits.map((h) => {
-      const score = h._score ?? 0;
-      const named = (h.matched_queries && !Array.isArray(h.matched_queries) ? h.matched_queries : {}) as Record<
-        string,
-        number
-      >;
-      let bm25: number | null = null;
-      let knn: number | null = null;
-      if (q.mode === 'bm25') bm25 = score;
-      else if (q.mode === 'vector') knn = score;
-      else if (fusion.method === 'rescore') {
-        // score = knnWeight × knn + bm25Weight × bm25 (bm25 0 where the rescore did not match); no text: score = knn.
-        if (!q.text.trim()) [knn, bm25] = [score, 0];
-        else {
-          bm25 = typeof named.bm25 === 'number' ? named.bm25 : 0;
-          knn = fusion.knnWeight > 0 ? Math.max(0, (score - fusion.bm25Weight * bm25) / fusion.knnWeight) : null;
-        }
-      } else {
-        bm25 = typeof named.bm25 === 'number' ? named.bm25 : null;
-      }
-      return toHit({ id: String(h._id), source: h._source as ChunkSource, score, bm25, knn });
-    });
-  }
-
-  /** RRF without the licence: one _msearch (BM25, kNN), fused in the app with the retriever's formula. */
-  private async searchClientRrf(index: string, q: StoreQuery, fusion: FusionOptions): Promise<StoreHit[]> {
-    let res: estypes.MsearchResponse<ChunkSource>;
-    try {
-      res = await this.client.msearch<ChunkSource>({ searches: clientRrfSearches(index, q, fusion) });
-    } catch (e) {
-      throw esError(e, `searching ${index}`);
-    }
-    const lists = res.responses.map((r) => {
-      const err = msearchItemError(r, `searching ${index}`);
-      if (err) throw err;
-      return (r as estypes.MsearchMultiSearchItem<ChunkSource>).hits.hits;
-    });
-    const topK = Math.min(10_000, Math.max(1, Math.floor(q.topK)));
-    return fuseRrf(lists[0] ?? [], lists[1] ?? [], fusion.rankConstant, topK).map(toHit);
+    return this.searcher.search(index, q, { ...this.fusion, ...q.fusion });
   }
 
   async close(): Promise<void> {
     /* the client is owned by whoever created it */
   }
-}
-
-/** A hit as the KnowledgeStore returns it; our queries always ask for _source, a hit without one has empty fields. */
-function toHit(h: FusedHit<ChunkSource>): StoreHit {
-  const s: ChunkSource = h.source ?? ({} as ChunkSource);
-  return {
-    id: h.id,
-    documentId: s.document_id,
-    title: s.title,
-    chunkIndex: s.chunk_index,
-    start: s.start,
-    end: s.end,
-    page: s.page ?? null,
-    text: s.text,
-    score: h.score,
-    bm25: h.bm25,
-    knn: h.knn,
-  };
 }

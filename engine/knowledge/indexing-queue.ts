@@ -79,6 +79,11 @@ export class IndexingQueue {
     }
   }
 
+  /** Whether the document is queued or being indexed here. */
+  holds(docId: string): boolean {
+    return this.current?.doc.id === docId || this.queue.some((j) => j.doc.id === docId);
+  }
+
   /** Resolves when no document is queued or being indexed. */
   whenIdle(): Promise<void> {
     if (!this.running && !this.queue.length) return Promise.resolve();
@@ -179,6 +184,7 @@ export class IndexingQueue {
         end: c.end,
         page: c.page,
         text: c.text,
+        ...(c.headingPath ? { headingPath: c.headingPath } : {}),
         vector: vectors[i],
         // What the embedder read: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone.
         ...(embedderCovers(embedder, `${doc.title}\n${c.text}`) ? {} : { covered: false }),

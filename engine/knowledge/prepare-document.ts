@@ -8,6 +8,7 @@
  */
 import { PaiError } from '../errors';
 import { chunkText, packRecords } from './chunker';
+import { headingPaths, markdownHeadings } from './markdown-headings';
 import { parseDocument, tooLarge, type DocumentMime, type ParsedDocument, type ParseLimits } from './parsers';
 
 export interface DocumentLimits extends ParseLimits {
@@ -32,6 +33,8 @@ export interface PreparedDocument {
   starts: Int32Array;
   ends: Int32Array;
   pageOf: Int32Array;
+  /** Markdown: each chunk's heading path (markdown-headings.ts); absent for other formats. */
+  headingPaths?: string[][];
 }
 
 export async function prepareDocument(input: PrepareInput): Promise<PreparedDocument> {
@@ -52,12 +55,17 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
       `the document makes ${chunks.length} chunks of at most ${input.chunkSize} characters; the limit is ` +
         `${limits.maxChunks} (DOCUMENT_MAX_CHUNKS): split it, or use a knowledge base with larger chunks`,
     );
+  const starts = Int32Array.from(chunks, (c) => c.start);
+  const ends = Int32Array.from(chunks, (c) => c.end);
   return {
     text: parsed.text,
     title: parsed.title ?? null,
     pages: parsed.pages ?? null,
-    starts: Int32Array.from(chunks, (c) => c.start),
-    ends: Int32Array.from(chunks, (c) => c.end),
+    starts,
+    ends,
     pageOf: Int32Array.from(chunks, (c) => c.page ?? 0),
+    ...(input.mime === 'text/markdown'
+      ? { headingPaths: headingPaths(markdownHeadings(parsed.text), starts, ends) }
+      : {}),
   };
 }

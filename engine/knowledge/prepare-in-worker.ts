@@ -22,7 +22,7 @@ export interface DocumentChunks {
   text: string;
   title: string | null;
   pages: number | null;
-  chunks: Chunk[];
+  chunks: Array<Chunk & { headingPath?: string[] }>;
 }
 
 /**
@@ -67,8 +67,8 @@ export async function prepareDocumentInWorker(
         ),
     },
   );
-  const { text, starts, ends, pageOf } = prepared;
-  const chunks: Chunk[] = [];
+  const { text, starts, ends, pageOf, headingPaths } = prepared;
+  const chunks: DocumentChunks['chunks'] = [];
   for (let i = 0; i < starts.length; i++)
     chunks.push({
       index: i,
@@ -76,6 +76,7 @@ export async function prepareDocumentInWorker(
       end: ends[i],
       page: pageOf[i] || null,
       text: text.slice(starts[i], ends[i]),
+      ...(headingPaths?.[i]?.length ? { headingPath: headingPaths[i] } : {}),
     });
   return { text, title: prepared.title, pages: prepared.pages, chunks };
 }

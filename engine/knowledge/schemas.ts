@@ -4,6 +4,21 @@ import { DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE } from './chunker';
 import { nameSchema } from '../text/names';
 import { SEARCH_MODES } from './types';
 
+/** A knowledge base's vector share in hybrid search (FusionOptions.vectorWeight); null: the default. */
+export const vectorWeightSchema = z
+  .number()
+  .min(0)
+  .max(1)
+  .nullable()
+  .describe(
+    "Hybrid search's vector share, 0..1: 0 ranks by keywords (BM25) alone, 1 by the embedding alone; " +
+      'null: the default (0.3)',
+  );
+
+/** PATCH /api/knowledge-bases/:id: what can change after creation; `{}` changes nothing. */
+export const updateKnowledgeBaseSchema = z.strictObject({ vectorWeight: vectorWeightSchema.optional() });
+export type UpdateKnowledgeBase = z.input<typeof updateKnowledgeBaseSchema>;
+
 export const createKnowledgeBaseSchema = z
   .strictObject({
     name: nameSchema(200),
@@ -17,6 +32,7 @@ export const createKnowledgeBaseSchema = z
       .max(200)
       .optional()
       .describe('"use-lite" (offline) or "openai:<model>"; default from the environment'),
+    vectorWeight: vectorWeightSchema.optional(),
     credentialId: z
       .string()
       .min(1)

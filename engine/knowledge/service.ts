@@ -19,14 +19,22 @@ import { IndexingQueue, type DocumentUpload } from './indexing-queue';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
-import { createKnowledgeBaseSchema, searchSchema, type CreateKnowledgeBase, type SearchQuery } from './schemas';
-import type {
-  Embedder,
-  KnowledgeHit,
-  KnowledgeSearchRequest,
-  KnowledgeSearchResult,
-  KnowledgeService,
-  KnowledgeStore,
+import {
+  createKnowledgeBaseSchema,
+  searchSchema,
+  updateKnowledgeBaseSchema,
+  type CreateKnowledgeBase,
+  type SearchQuery,
+  type UpdateKnowledgeBase,
+} from './schemas';
+import {
+  DEFAULT_VECTOR_WEIGHT,
+  type Embedder,
+  type KnowledgeHit,
+  type KnowledgeSearchRequest,
+  type KnowledgeSearchResult,
+  type KnowledgeService,
+  type KnowledgeStore,
 } from './types';
 
 export interface KnowledgeBaseServiceOptions {
@@ -59,6 +67,7 @@ const DEFAULT_CREDENTIAL_MODEL = 'openai:text-embedding-3-small';
 
 export class KnowledgeBaseService implements KnowledgeService {
   private readonly indexing: IndexingQueue;
+  private recovering: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly o: KnowledgeBaseServiceOptions) {
     this.indexing = new IndexingQueue({
@@ -132,6 +141,8 @@ export class KnowledgeBaseService implements KnowledgeService {
       createKnowledgeBase: (input: CreateKnowledgeBase) => this.createKnowledgeBase(input, workspaceId),
       listKnowledgeBases: () => this.listKnowledgeBases(workspaceId),
       getKnowledgeBase: own,
+      updateKnowledgeBase: async (id: string, patch: UpdateKnowledgeBase) =>
+        this.updateKnowledgeBase((await own(id)).id, patch),
       deleteKnowledgeBase: async (id: string) => this.deleteKnowledgeBase((await own(id)).id),
       addDocument: async (id: string, upload: DocumentUpload) => this.addDocument((await own(id)).id, upload),
       addDocuments: async (id: string, uploads: DocumentUpload[]) => this.addDocuments((await own(id)).id, uploads),
@@ -171,6 +182,7 @@ export class KnowledgeBaseService implements KnowledgeService {
         embeddingModel,
         credentialId,
         dimension,
+        vectorWeight: v.vectorWeight ?? null,
       });
     } catch (e) {
       await this.o.store.dropIndex(id).catch(() => {});
@@ -200,6 +212,16 @@ export class KnowledgeBaseService implements KnowledgeService {
     if (embedder.coverage && this.o.store.uncoveredCount)
       uncovered = await this.o.store.uncoveredCount(kb.id).catch(() => null);
     return describeCoverage(embedder, uncovered);
+  }
+
+  /** Changes what can change after creation (the vector share of hybrid search). */
+  async updateKnowledgeBase(id: string, patch: UpdateKnowledgeBase): Promise<KnowledgeBaseRecord> {
+    const v = updateKnowledgeBaseSchema.parse(patch);
+    const kb = Object.keys(v).length
+      ? await this.o.catalog.updateKnowledgeBase(id, v)
+      : await this.o.catalog.getKnowledgeBase(id);
+    if (!kb) throw new PaiError('KNOWLEDGE_BASE_NOT_FOUND', `knowledge base ${id} not found`);
+    return kb;
   }
 
   async deleteKnowledgeBase(id: string): Promise<void> {
@@ -278,9 +300,12 @@ export class KnowledgeBaseService implements KnowledgeService {
     await this.o.store.deleteDocument(kbId, docId);
   }
 
-  /** Marks documents whose indexing was cut short (process stopped) as failed; returns them. */
+  /**
+   * Marks documents whose indexing was cut short (process stopped) as failed; returns them. `before`: a document
+   * whose record changed since is left alone (its indexing may be alive elsewhere); one indexed here always is.
+   */
   async recover(before = new Date()): Promise<DocumentRecord[]> {
-    const stale = await this.o.catalog.listStaleDocuments(before);
+    const stale = (await this.o.catalog.listStaleDocuments(before)).filter((d) => !this.indexing.holds(d.id));
     for (const d of stale) {
       await this.o.catalog.updateDocument(d.id, {
         status: 'failed',
@@ -292,6 +317,16 @@ export class KnowledgeBaseService implements KnowledgeService {
       await this.o.store.deleteDocument(d.knowledgeBaseId, d.id).catch(() => 0);
     }
     return stale;
+  }
+
+  /**
+   * Shared PostgreSQL: every `everyMs`, marks failed the documents silent for `silentMs` (`recover`). At start-up a
+   * quick restart finds the dead process's documents still fresh; without this, they would stay unfinished for good.
+   */
+  recoverEvery(everyMs: number, silentMs: number): void {
+    if (this.recovering) return;
+    this.recovering = setInterval(() => void this.recover(new Date(Date.now() - silentMs)).catch(() => {}), everyMs);
+    this.recovering.unref?.();
   }
 
   /** Resolves when no document is queued or being indexed. */
@@ -349,6 +384,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       topK: r.topK,
       mode: notice ? 'bm25' : r.mode,
       documentIds: r.documentIds,
+      fusion: { vectorWeight: kb.vectorWeight ?? DEFAULT_VECTOR_WEIGHT },
     });
     const kept = r.threshold === undefined ? found : found.filter((h) => h.score >= r.threshold!);
     const hits: KnowledgeHit[] = kept.map((h, i) => ({
@@ -359,6 +395,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       page: h.page,
       start: h.start,
       end: h.end,
+      ...(h.headingPath?.length ? { headingPath: h.headingPath } : {}),
       text: h.text,
       score: h.score,
       bm25: h.bm25,
@@ -368,6 +405,7 @@ export class KnowledgeBaseService implements KnowledgeService {
   }
 
   async close(): Promise<void> {
+    if (this.recovering) clearInterval(this.recovering);
     await this.indexing.close();
     await this.o.store.close();
   }

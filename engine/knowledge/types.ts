@@ -17,6 +17,11 @@ export interface ChunkMeta {
   /** 1-based page for PDFs, else null. */
   page: number | null;
   text: string;
+  /**
+   * Markdown: the headings in force where the chunk starts, then those inside it (markdown-headings.ts). Indexed
+   * with the title as the weighted headings field; absent for other formats.
+   */
+  headingPath?: string[];
 }
 
 /** One chunk as stored; upserting the same id replaces the chunk. */
@@ -41,6 +46,9 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /**
  * How hybrid scores are fused.
+ * - `weighted` (default): each side on a 0..1 scale within the query, then (1 − vectorWeight) · bm25′ +
+ *   vectorWeight · knn′ over the union of the BM25 matches and the kNN window, by each side's coverage: no vector or
+ *   an uncovered chunk → BM25 alone, no BM25 match → kNN alone (fusion.ts). Both stores compute it the same way.
  * - `rescore`: take the kNN candidates (num_candidates = topK × numCandidatesFactor), then score each as
  *   knnWeight × knn + bm25Weight × bm25 (Elasticsearch's kNN + query rescore; a chunk outside the kNN candidates
  *   cannot be returned).
@@ -48,15 +56,21 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
  *   `topK × numCandidatesFactor` of each list (a keyword-only match can be returned even when its vector is far).
  */
 export interface FusionOptions {
-  method: 'rescore' | 'rrf';
+  method: 'weighted' | 'rescore' | 'rrf';
+  /** `weighted`: the vector side's share, 0..1 (a knowledge base's `vectorWeight`). */
+  vectorWeight: number;
   knnWeight: number;
   bm25Weight: number;
   numCandidatesFactor: number;
   rankConstant: number;
 }
 
+/** A knowledge base's vector share in `weighted` fusion when it sets none (measured: docs/knowledge.md). */
+export const DEFAULT_VECTOR_WEIGHT = 0.3;
+
 export const DEFAULT_FUSION: FusionOptions = {
-  method: 'rescore',
+  method: 'weighted',
+  vectorWeight: DEFAULT_VECTOR_WEIGHT,
   knnWeight: 0.2,
   bm25Weight: 1.0,
   numCandidatesFactor: 30,
@@ -145,6 +159,8 @@ export interface KnowledgeHit {
   page: number | null;
   start: number;
   end: number;
+  /** Markdown: the chunk's heading path (ChunkMeta.headingPath); absent for other formats. */
+  headingPath?: string[];
   text: string;
   score: number;
   bm25: number | null;

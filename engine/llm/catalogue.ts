@@ -37,6 +37,8 @@ export interface CatalogueProvider {
   kinds: ModelKind[];
   /** Does `GET {baseUrl}/models` list the account's models? Else a test sends one tiny completion. */
   listsModels: boolean;
+  /** Does it need an API key? A server on your own machine (Ollama, vLLM, LM Studio) often runs without one. */
+  needsKey: boolean;
   /** Hosts of the provider's API (its base URL's and its other regions'): a credential's provider is found by host. */
   hosts: string[];
   models: CatalogueModel[];
@@ -67,6 +69,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://platform.openai.com/docs/models',
     kinds: ['chat', 'embedding', 'tts', 'image'],
     listsModels: true,
+    needsKey: true,
     hosts: ['api.openai.com'],
     models: models([
       ['gpt-5', 'chat', 400 * K],
@@ -95,6 +98,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://api-docs.deepseek.com/',
     kinds: ['chat'],
     listsModels: true,
+    needsKey: true,
     hosts: ['api.deepseek.com'],
     models: models([
       ['deepseek-chat', 'chat', 128 * K],
@@ -110,6 +114,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://help.aliyun.com/zh/model-studio/compatibility-of-openai-with-dashscope',
     kinds: ['chat', 'embedding'],
     listsModels: true,
+    needsKey: true,
     hosts: ['dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com'],
     models: models([
       ['qwen3-max', 'chat', 256 * K],
@@ -129,6 +134,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://docs.bigmodel.cn/',
     kinds: ['chat', 'embedding', 'image'],
     listsModels: false,
+    needsKey: true,
     hosts: ['open.bigmodel.cn'],
     models: models([
       ['glm-4.5', 'chat', 128 * K],
@@ -148,6 +154,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://platform.moonshot.cn/docs',
     kinds: ['chat'],
     listsModels: true,
+    needsKey: true,
     hosts: ['api.moonshot.cn', 'api.moonshot.ai'],
     models: models([
       ['kimi-k2-0905-preview', 'chat', 256 * K],
@@ -166,6 +173,7 @@ const PROVIDERS: CatalogueProvider[] = [
     kinds: ['chat', 'embedding', 'image'],
     // Ark calls a model by its id or by an endpoint id (ep-…) of the account: no list to ask for.
     listsModels: false,
+    needsKey: true,
     hosts: ['ark.cn-beijing.volces.com'],
     models: models([
       ['doubao-seed-1-6-250615', 'chat', 256 * K],
@@ -183,6 +191,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://docs.siliconflow.cn/',
     kinds: ['chat', 'embedding', 'tts', 'image'],
     listsModels: true,
+    needsKey: true,
     hosts: ['api.siliconflow.cn', 'api.siliconflow.com'],
     models: models([
       ['deepseek-ai/DeepSeek-V3', 'chat', 128 * K],
@@ -204,6 +213,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
     kinds: ['chat', 'embedding'],
     listsModels: true,
+    needsKey: false,
     hosts: ['localhost:11434', '127.0.0.1:11434'],
     models: models([
       ['qwen3', 'chat'],
@@ -221,6 +231,7 @@ const PROVIDERS: CatalogueProvider[] = [
     docsUrl: 'https://platform.openai.com/docs/api-reference',
     kinds: ['chat', 'embedding', 'tts', 'image'],
     listsModels: true,
+    needsKey: false,
     hosts: [],
     models: [],
   },

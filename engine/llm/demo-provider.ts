@@ -1,5 +1,6 @@
 /**
- * Offline, deterministic stand-in used when no API key is configured. It never pretends to be a real model:
+ * Offline, deterministic stand-in used when no model server is configured at all (resolve-provider.ts), and marked
+ * as such wherever it answered (`demo`, runtime/demo-model-use.ts). It never pretends to be a real model:
  * every text answer starts with DEMO_PREFIX, and the answer is a pure function of the request (no clock,
  * no randomness), so workflows, tests and screenshots are reproducible.
  *
@@ -8,13 +9,15 @@
  * the time, "remember …", demo-intents.ts), the call to that tool. After tool results it summarises them as text.
  *
  * In a multi-agent team (its role read from the system message) it answers as the planner, worker, reviewer or
- * summary writer (demo-roles.ts); a worker asks for tools by what its own step needs.
+ * summary writer (demo-roles.ts); a worker asks for tools by what its own step needs. Asked for structured output
+ * (`responseFormat`), it fills the JSON Schema from the message (demo-structured.ts).
  */
 import { createHash } from 'node:crypto';
 import { teamRoleOf } from './team-roles';
 import { demoImages, demoSpeech } from '../media/demo-media';
 import type { ImageRequest, ImageResponse, SpeechRequest, SpeechResponse } from '../media/types';
 import { demoIntent } from './demo-intents';
+import { demoStructured } from './demo-structured';
 import { DEMO_PROVIDER_NAME } from './genai-provider-name';
 import { demoRoleAnswer, workerIntentText } from './demo-roles';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolCall, LlmProvider } from './types';
@@ -36,6 +39,7 @@ const clip = (s: string, n = 200) => {
 export class DemoProvider implements LlmProvider {
   readonly id = 'demo';
   readonly label = 'PaiFlow demo model (offline, deterministic — not a real LLM)';
+  readonly demo = true;
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     if (req.signal?.aborted) throw abortError();
@@ -72,7 +76,10 @@ export class DemoProvider implements LlmProvider {
     const lastUserImages = [...msgs].reverse().find((m) => m.role === 'user')?.images?.length ?? 0;
 
     let text: string;
-    if (role && !(role === 'worker' && toolResults.length)) {
+    if (req.responseFormat) {
+      // Structured output (classifier, extractor): the schema filled from the message, JSON only, no prefix.
+      text = JSON.stringify(demoStructured(req.responseFormat.schema, lastUser));
+    } else if (role && !(role === 'worker' && toolResults.length)) {
       text = demoRoleAnswer(role, msgs, DEMO_PREFIX);
     } else if (req.jsonMode) {
       text = JSON.stringify({
@@ -102,13 +109,14 @@ export class DemoProvider implements LlmProvider {
     if (
       !role &&
       !req.jsonMode &&
+      !req.responseFormat &&
       !toolResults.length &&
       userTurns.length > 1 &&
       msgs.some((m) => m.role === 'assistant')
     )
       text += ` Earlier you said: "${clip(userTurns[0].content)}".`;
     // Vision: the demo cannot see, but says how many images it was given.
-    if (lastUserImages && !role && !req.jsonMode)
+    if (lastUserImages && !role && !req.jsonMode && !req.responseFormat)
       text += ` I saw ${lastUserImages} image${lastUserImages === 1 ? '' : 's'}.`;
 
     if (req.onToken) {

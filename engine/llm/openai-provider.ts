@@ -33,8 +33,15 @@ type Params = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+/**
+ * What a server run without a key (Ollama, vLLM, LM Studio) is sent as its API key: the SDK refuses to start without
+ * one (and would read OPENAI_API_KEY from the environment in its place), and these servers ignore it.
+ */
+export const NO_KEY_PLACEHOLDER = 'no-key';
+
 export interface OpenAiProviderOptions {
-  apiKey: string;
+  /** Absent: the server needs none (NO_KEY_PLACEHOLDER is sent). */
+  apiKey?: string;
   baseURL?: string;
   maxRetries?: number;
   timeoutMs?: number;
@@ -64,17 +71,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   /** gen_ai.provider.name of the base URL's host. */
   readonly providerName: string;
   private readonly client: OpenAI;
+  /** Empty: the server was given no key. */
   private readonly apiKey: string;
   private readonly prices: ModelPrices;
 
   constructor(opts: OpenAiProviderOptions) {
     const baseURL = opts.baseURL || DEFAULT_OPENAI_BASE_URL;
-    this.apiKey = opts.apiKey;
+    this.apiKey = opts.apiKey?.trim() ?? '';
     this.prices = opts.prices ?? BUILT_IN_MODEL_PRICES;
     this.label = `OpenAI-compatible (${hostOf(baseURL)})`;
     this.providerName = genAiProviderName(baseURL);
     this.client = new OpenAI({
-      apiKey: opts.apiKey,
+      apiKey: this.apiKey || NO_KEY_PLACEHOLDER,
       baseURL,
       maxRetries: opts.maxRetries,
       timeout: opts.timeoutMs,
@@ -103,7 +111,16 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       messages: req.messages.map(toWire),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-      ...(req.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
+      ...(req.jsonMode || req.responseFormat?.wire === 'json_object'
+        ? { response_format: { type: 'json_object' as const } }
+        : req.responseFormat
+          ? {
+              response_format: {
+                type: 'json_schema' as const,
+                json_schema: { name: req.responseFormat.name, schema: req.responseFormat.schema, strict: false },
+              },
+            }
+          : {}),
       ...(req.tools?.length
         ? {
             tools: req.tools.map((t) => ({
@@ -252,7 +269,9 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       const status = err.status ?? 0;
       const details = { upstreamStatus: err.status, upstreamCode: err.code ?? undefined };
       if (status === 401 || status === 403) {
-        const msg = `${this.label} rejected the API key (HTTP ${status}); check the configured key`;
+        const msg = this.apiKey
+          ? `${this.label} rejected the API key (HTTP ${status}); check the configured key`
+          : `${this.label} answered HTTP ${status} to a request without an API key: give it a credential with its key`;
         return new PaiError('LLM_AUTH', msg, { retryable: false, details });
       }
       const upstream = this.redact(err.message);

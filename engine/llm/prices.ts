@@ -69,22 +69,28 @@ export function addCost(a: number | null | undefined, b: number | null | undefin
   return round(a + b);
 }
 
-/** A run's (or any set of spans') total: the tokens and cost of every usage given; nulls (no LLM work) are skipped. */
+/**
+ * A run's (or any set of spans') total: the tokens and cost of every usage given; nulls (no LLM work) are skipped.
+ * `demo: true` when the offline demo model answered any of them.
+ */
 export function totalUsage(usages: Iterable<Partial<Usage> | null | undefined>): {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  demo?: true;
 } {
   let inputTokens = 0;
   let outputTokens = 0;
   let costUsd: number | null | undefined = 0;
+  let demo = false;
   for (const u of usages) {
     if (!u) continue;
     inputTokens += u.inputTokens ?? 0;
     outputTokens += u.outputTokens ?? 0;
     costUsd = addCost(costUsd, u.costUsd);
+    if (u.demo) demo = true;
   }
-  return { inputTokens, outputTokens, costUsd: costUsd ?? null };
+  return { inputTokens, outputTokens, costUsd: costUsd ?? null, ...(demo ? { demo: true as const } : {}) };
 }
 
 /** `usage` that says what it cost: a provider that did not price it gets `costUsd: null` (unknown). */

@@ -1,11 +1,12 @@
 /**
- * Picks the LLM provider for a node: a real OpenAI-compatible endpoint when an API key is available (from the
- * node's settings, else the environment), otherwise the offline DemoProvider. Providers are cached so the SDK
- * client (and its connection pool) is reused; the cache key uses a sha256 of the API key so the plain key is
- * never held as a map key. Its prices: the node's credential's, over MODEL_PRICES, over the built-in list.
+ * Picks the LLM provider for a node: the OpenAI-compatible server its settings name (a credential's or its own base
+ * URL, with its key — or without one: Ollama, vLLM and LM Studio run without keys), else the server's (OPENAI_BASE_URL
+ * and/or OPENAI_API_KEY). Only when none of these is configured does the offline DemoProvider answer; the runtime
+ * marks every node that used it (demo-model-use.ts). Providers are cached so the SDK client (and its connection pool)
+ * is reused; the cache key uses a sha256 of the API key so the plain key is never held as a map key. Its prices: the
+ * node's credential's, over MODEL_PRICES, over the built-in list.
  */
 import { createHash } from 'node:crypto';
-import { PaiError } from '../errors';
 import { DemoProvider } from './demo-provider';
 import { DEFAULT_OPENAI_BASE_URL, OpenAiCompatibleProvider, hostOf } from './openai-provider';
 import { modelPrices, type PriceTable } from './prices';
@@ -30,25 +31,22 @@ export function createLlmResolver(
   opts: { guardedFetch?: (url: string | URL, init?: RequestInit) => Promise<Response> } = {},
 ): LlmResolver {
   const cache = new Map<string, LlmProvider>();
+  const envURL = env.OPENAI_BASE_URL?.trim() || undefined;
+  const envKey = env.OPENAI_API_KEY?.trim() || undefined;
   return (settings: ProviderSettings = {}) => {
-    const ownURL = !!settings.baseURL?.trim() && settings.baseURL.trim() !== env.OPENAI_BASE_URL?.trim();
-    // The server's key goes only to the server's provider: a node that names its own base URL brings its own key.
-    if (ownURL && !settings.apiKey?.trim() && env.OPENAI_API_KEY?.trim())
-      throw new PaiError(
-        'SECRET_HOST_NOT_ALLOWED',
-        `OPENAI_API_KEY is sent only to OPENAI_BASE_URL, not to ${hostOf(settings.baseURL!.trim())}: ` +
-          'give the node a credential bound to that address',
-        { path: 'config.provider.baseUrl' },
-      );
-    const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
-    if (!apiKey) return sharedDemo;
-    const baseURL = settings.baseURL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+    const nodeURL = settings.baseURL?.trim() || undefined;
+    const nodeKey = settings.apiKey?.trim() || undefined;
+    if (!nodeURL && !nodeKey && !envURL && !envKey) return sharedDemo;
+    const baseURL = nodeURL || envURL || DEFAULT_OPENAI_BASE_URL;
+    // A base URL a node chose (not the server's): it gets the node's own key, or none — never OPENAI_API_KEY.
+    const userURL = !!nodeURL && nodeURL !== envURL;
+    const apiKey = nodeKey ?? (userURL ? undefined : envKey);
     const prices = settings.prices ? JSON.stringify(settings.prices) : '';
-    const cacheKey = `${baseURL}\n${createHash('sha256').update(apiKey).digest('hex')}\n${prices}`;
+    const keyHash = apiKey ? createHash('sha256').update(apiKey).digest('hex') : 'no-key';
+    const cacheKey = `${baseURL}\n${keyHash}\n${prices}`;
     let provider = cache.get(cacheKey);
     if (!provider) {
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-      const userURL = !!settings.baseURL?.trim() && settings.baseURL.trim() !== env.OPENAI_BASE_URL?.trim();
       provider = new OpenAiCompatibleProvider({
         apiKey,
         baseURL,
@@ -66,7 +64,7 @@ export function createLlmResolver(
  * details). Never reveals the key.
  */
 export function describeLlm(env: LlmEnv, opts: { host?: boolean } = {}): string {
-  if (!env.OPENAI_API_KEY?.trim()) return 'demo (offline)';
+  if (!env.OPENAI_API_KEY?.trim() && !env.OPENAI_BASE_URL?.trim()) return 'demo (offline)';
   if (!opts.host) return 'openai-compatible';
   return `openai-compatible (${hostOf(env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL)})`;
 }

@@ -28,6 +28,8 @@ export interface Usage {
   cachedTokens?: number;
   /** USD at the model's list price (engine/llm/prices.ts); null: the price is unknown; 0 for the demo model. */
   costUsd?: number | null;
+  /** The offline demo model answered (some of) these calls, not a real model. Absent otherwise. */
+  demo?: true;
 }
 
 export interface ChatRequest {
@@ -36,12 +38,24 @@ export interface ChatRequest {
   temperature?: number;
   maxTokens?: number;
   jsonMode?: boolean;
+  /**
+   * Structured output: the reply is one JSON object that should match `schema` (a JSON Schema). Sent as
+   * `response_format: json_schema` (not strict), or as `json_object` with `wire: 'json_object'` for servers without
+   * JSON-schema output; the offline demo model fills the schema from the last user message (demo-structured.ts).
+   */
+  responseFormat?: ResponseFormat;
   tools?: ChatTool[];
   /** When set, the provider streams and calls this for each text delta. */
   onToken?: (delta: string) => void;
   signal?: AbortSignal;
   /** Retries on 429/5xx/connection errors for this request (the SDK's backoff); default: the provider's. */
   maxRetries?: number;
+}
+
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown>;
+  wire?: 'json_schema' | 'json_object';
 }
 
 export interface ChatResponse {
@@ -60,6 +74,8 @@ export interface LlmProvider {
   readonly id: string;
   /** Human-readable, e.g. "PaiFlow demo model (offline, deterministic — not a real LLM)". */
   readonly label: string;
+  /** The offline demo model, not a real one: whatever used it says so (engine/runtime/demo-model-use.ts). */
+  readonly demo?: boolean;
   chat(req: ChatRequest): Promise<ChatResponse>;
   /** Text to speech (/audio/speech); absent: this provider has none. */
   speech?(req: SpeechRequest): Promise<SpeechResponse>;

@@ -8,6 +8,7 @@ import type { LlmResolver, Usage } from '../llm/types';
 import type { LoopBody } from './loop-body';
 import type { GuardedFetch } from '../net/ssrf-guard';
 import type { TemplateScope } from '../template/resolve';
+import type { ConversationVariable } from '../template/conversation-variables';
 
 /** A handle on a node: inputs are targets, outputs are sources (condition branches are outputs). */
 export interface PortSpec {
@@ -147,6 +148,15 @@ export interface NodeCapabilities {
   iterates?: { maxPasses(config: unknown): number; parallel(config: unknown): boolean };
   /** It starts a run of another workflow (the node context's `workflows`). */
   startsChildRuns?: boolean;
+  /**
+   * It writes the run's conversation variables (template/conversation-variables.ts): `written(output)` is what it wrote
+   * (name → new value), which later nodes read as `{{conversation.<name>}}` and the run stores with its conversation
+   * when it succeeds; `check(config, declared)` is the validator's check against the graph's declarations.
+   */
+  writesConversation?: {
+    written(output: unknown): Record<string, unknown> | null;
+    check(config: unknown, declared: ConversationVariable[]): ConfigProblem[];
+  };
 }
 
 export interface NodeDefinition<C = unknown> {
@@ -160,6 +170,11 @@ export interface NodeDefinition<C = unknown> {
   /** Static outputs; `outputsFor(config)` overrides for nodes whose handles depend on config (condition). */
   outputs: PortSpec[];
   outputsFor?(config: C): PortSpec[];
+  /**
+   * How `outputsFor` reads the config, for the editor (which draws the handles as the config is edited): one handle
+   * per item of `config[list]`, its `id` labelled by its `label` field, then the `fallback` handle.
+   */
+  outputsFrom?: { list: string; label: string; fallback: string };
   /**
    * The fields of the output execute() returns, so the editor's `{{` autocomplete offers what the engine produces,
    * from this one definition (GET /api/node-types `outputFields`). Every node type lists them (a registry test checks

@@ -56,6 +56,7 @@ export class NodeRegistry {
       inputs: d.inputs,
       outputs: d.outputs,
       dynamicOutputs: !!d.outputsFor,
+      ...(d.outputsFrom ? { outputsFrom: d.outputsFrom } : {}),
       outputFields: d.outputFields ?? [],
     }));
   }

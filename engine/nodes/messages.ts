@@ -13,6 +13,12 @@ import llmEn from './llm/messages.en.json';
 import llmZh from './llm/messages.zh-CN.json';
 import templateEn from './template/messages.en.json';
 import templateZh from './template/messages.zh-CN.json';
+import listOperatorEn from './list_operator/messages.en.json';
+import listOperatorZh from './list_operator/messages.zh-CN.json';
+import variableAggregatorEn from './variable_aggregator/messages.en.json';
+import variableAggregatorZh from './variable_aggregator/messages.zh-CN.json';
+import documentExtractorEn from './document_extractor/messages.en.json';
+import documentExtractorZh from './document_extractor/messages.zh-CN.json';
 import conditionEn from './condition/messages.en.json';
 import conditionZh from './condition/messages.zh-CN.json';
 import httpEn from './http/messages.en.json';
@@ -35,6 +41,12 @@ import ttsEn from './tts/messages.en.json';
 import ttsZh from './tts/messages.zh-CN.json';
 import imageEn from './image/messages.en.json';
 import imageZh from './image/messages.zh-CN.json';
+import questionClassifierEn from './question_classifier/messages.en.json';
+import questionClassifierZh from './question_classifier/messages.zh-CN.json';
+import parameterExtractorEn from './parameter_extractor/messages.en.json';
+import parameterExtractorZh from './parameter_extractor/messages.zh-CN.json';
+import variableAssignerEn from './variable_assigner/messages.en.json';
+import variableAssignerZh from './variable_assigner/messages.zh-CN.json';
 
 export const NODE_MESSAGES = {
   en: {
@@ -42,6 +54,9 @@ export const NODE_MESSAGES = {
     end: endEn,
     llm: llmEn,
     template: templateEn,
+    list_operator: listOperatorEn,
+    variable_aggregator: variableAggregatorEn,
+    document_extractor: documentExtractorEn,
     condition: conditionEn,
     http: httpEn,
     loop: loopEn,
@@ -53,12 +68,18 @@ export const NODE_MESSAGES = {
     code: codeEn,
     tts: ttsEn,
     image: imageEn,
+    question_classifier: questionClassifierEn,
+    parameter_extractor: parameterExtractorEn,
+    variable_assigner: variableAssignerEn,
   },
   'zh-CN': {
     start: startZh,
     end: endZh,
     llm: llmZh,
     template: templateZh,
+    list_operator: listOperatorZh,
+    variable_aggregator: variableAggregatorZh,
+    document_extractor: documentExtractorZh,
     condition: conditionZh,
     http: httpZh,
     loop: loopZh,
@@ -70,5 +91,8 @@ export const NODE_MESSAGES = {
     code: codeZh,
     tts: ttsZh,
     image: imageZh,
+    question_classifier: questionClassifierZh,
+    parameter_extractor: parameterExtractorZh,
+    variable_assigner: variableAssignerZh,
   },
 };

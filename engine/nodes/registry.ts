@@ -12,6 +12,9 @@ import { startNode } from './start';
 import { endNode } from './end';
 import { llmNode } from './llm';
 import { templateNode } from './template';
+import { listOperatorNode } from './list_operator';
+import { variableAggregatorNode } from './variable_aggregator';
+import { documentExtractorNode } from './document_extractor';
 import { conditionNode } from './condition';
 import { httpNode } from './http';
 import { loopNode } from './loop';
@@ -23,6 +26,9 @@ import { workflowNode } from './workflow';
 import { codeNode } from './code';
 import { ttsNode } from './tts';
 import { imageNode } from './image';
+import { questionClassifierNode } from './question_classifier';
+import { parameterExtractorNode } from './parameter_extractor';
+import { variableAssignerNode } from './variable_assigner';
 
 export { NodeRegistry };
 
@@ -32,6 +38,9 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(endNode)
     .register(llmNode)
     .register(templateNode)
+    .register(listOperatorNode)
+    .register(variableAggregatorNode)
+    .register(documentExtractorNode)
     .register(conditionNode)
     .register(httpNode)
     .register(loopNode)
@@ -42,5 +51,8 @@ export function createDefaultRegistry(): NodeRegistry {
     .register(workflowNode)
     .register(codeNode)
     .register(ttsNode)
-    .register(imageNode);
+    .register(imageNode)
+    .register(questionClassifierNode)
+    .register(parameterExtractorNode)
+    .register(variableAssignerNode);
 }

@@ -7,13 +7,23 @@
 import type { GraphNode } from '../graph/schema';
 import { buildTopology } from '../graph/topology';
 import { persistWithNextIn, runNode } from './run-node';
-import { failedResult, Frontier, launchAll, nodeRunArgs, Outcomes, RunState, stageSkipped } from './scheduler-core';
+import {
+  failedResult,
+  finishedResult,
+  Frontier,
+  launchAll,
+  nodeRunArgs,
+  Outcomes,
+  RunState,
+  stageSkipped,
+} from './scheduler-core';
 import type { ExecuteArgs, ExecuteResult } from './types';
+import { conversationState } from './conversation-state';
 
 export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
   const t = buildTopology(a.graph);
   const nodes = new Map<string, GraphNode>(a.graph.nodes.map((n) => [n.id, n]));
-  const state = new RunState(a.inputs, a.limits.templateMaxOutputChars);
+  const state = new RunState(a.inputs, a.limits.templateMaxOutputChars, conversationState(a.graph, a.conversation));
   const persistWithNext = persistWithNextIn(t, nodes, a.registry);
   state.seed(a, nodes);
 
@@ -35,7 +45,7 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
       });
       return runNode(args).then(
         (out) => {
-          if (outcomes.node(state, id, out, !!def.outputsFor)) frontier.after(id);
+          if (outcomes.node(state, id, out, !!def.outputsFor, def)) frontier.after(id);
         },
         (err) => outcomes.threw(state, id, err),
       );
@@ -46,6 +56,6 @@ export async function executeDag(a: ExecuteArgs): Promise<ExecuteResult> {
     const unfinished = t.ids.filter((id) => !state.status.has(id));
     if (unfinished.length)
       return failedResult({ code: 'UNREACHED_NODES', message: `nodes never became ready: ${unfinished.join(', ')}` });
-    return { status: 'succeeded', outputs: state.outputs(a.graph.nodes, a.registry), error: null };
+    return finishedResult(a, state, a.graph.nodes, t);
   });
 }

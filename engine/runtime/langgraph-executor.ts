@@ -22,8 +22,17 @@ import { StoreWriteError } from './run-journal';
 import { planGraph, type Plan } from './langgraph-plan';
 import { runNode } from './run-node';
 import { nextTurn, turnIsDue } from './event-loop-turns';
-import { failedResult, Frontier, nodeRunArgs, Outcomes, RunState, stageSkipped } from './scheduler-core';
+import {
+  failedResult,
+  finishedResult,
+  Frontier,
+  nodeRunArgs,
+  Outcomes,
+  RunState,
+  stageSkipped,
+} from './scheduler-core';
 import type { ExecuteArgs, ExecuteResult } from './types';
+import { conversationState } from './conversation-state';
 
 // LangGraph copies its whole state on every step, so it holds nothing of ours: node statuses, outputs and chosen
 // branches live in the executor (seeded from our node snapshots), and a pause is our NodePause, not interrupt().
@@ -77,7 +86,7 @@ function announceIfDone(plan: Plan, R: RunCtx) {
     const s = R.state.status.get(id);
     if (s !== 'succeeded' && s !== 'skipped') return;
   }
-  R.announced = { status: 'succeeded', outputs: R.state.outputs(plan.nodes.values(), R.a.registry), error: null };
+  R.announced = finishedResult(R.a, R.state, plan.nodes.values(), plan.t);
   R.a.finish(R.announced);
 }
 
@@ -147,7 +156,7 @@ function nodeBody(plan: Plan, registry: NodeRegistry, id: string, node: GraphNod
       throw e;
     }
     attempts.set(id, out.attempt);
-    if (!outcomes.node(state, id, out, branching)) return [];
+    if (!outcomes.node(state, id, out, branching, def)) return [];
     const chosen = state.branch.get(id) ?? null;
     if (caps.terminal) announceIfDone(plan, R);
     state.passes.set(id, iteration + 1);
@@ -275,7 +284,7 @@ export function createLangGraphExecutor(opts: { loopMaxIterations?: number } = {
 
   return async function executeLangGraph(a: ExecuteArgs): Promise<ExecuteResult> {
     const { plan, app } = compile(a);
-    const state = new RunState(a.inputs, a.limits.templateMaxOutputChars);
+    const state = new RunState(a.inputs, a.limits.templateMaxOutputChars, conversationState(a.graph, a.conversation));
     // Seed what earlier executions of this run established, from our snapshots.
     state.seed(a, plan.nodes);
     releaseLoopBodies(plan, a.registry, state);
@@ -294,17 +303,24 @@ export function createLangGraphExecutor(opts: { loopMaxIterations?: number } = {
     const cfg = { configurable: { thread_id: threadId }, recursionLimit: limitSteps, signal: a.signal };
 
     // A continuation (after a pause, a failure, a crash) starts at the resume frontier: every node not yet
-    // succeeded whose forward inputs are decided, one of them live. Skips are left to the nodes (a node on a cycle
-    // skipped on one pass may run on the next).
+    // succeeded whose forward inputs are decided, one of them live. A node off every cycle whose inputs are all dead
+    // is skipped now, as on the DAG engine, so what waits for it is decided (a branch connected to an End after the
+    // run stopped without one); a node on a cycle is left to decide when triggered (skipped on one pass, it may run on
+    // the next). Nothing left to run (every node decided): LangGraph is not invoked.
     let input: Command<unknown, Update, string> | Update = {};
+    let nothingToRun = false;
     if (state.status.size > 0) {
-      const frontier = new Frontier(state, plan.forwardIn, plan.forwardOut, 'defer').considerAll(plan.nodes.keys());
-      input = new Command({ goto: [...new Set(frontier.peek().map((id) => plan.blockOf.get(id)!))].map(gname) });
+      const skip = (id: string) =>
+        plan.inCycle.has(id) ? false : stageSkipped(a, state, id, plan.nodes.get(id)!.type, R.attempts.get(id) ?? 0);
+      const frontier = new Frontier(state, plan.forwardIn, plan.forwardOut, skip).considerAll(plan.nodes.keys());
+      const goto = [...new Set(frontier.peek().map((id) => plan.blockOf.get(id)!))].map(gname);
+      nothingToRun = goto.length === 0;
+      input = new Command({ goto });
     }
 
     running.set(threadId, R);
     try {
-      await app.invoke(input, cfg);
+      if (!nothingToRun) await app.invoke(input, cfg);
       await settle(R);
     } catch (e) {
       await settle(R);
@@ -327,7 +343,7 @@ export function createLangGraphExecutor(opts: { loopMaxIterations?: number } = {
       // Untaken exits of loops / cyclic branches were never triggered: record them as skipped.
       for (const [id, node] of plan.nodes)
         if (!state.status.has(id)) stageSkipped(a, state, id, node.type, R.attempts.get(id) ?? 0);
-      return { status: 'succeeded', outputs: state.outputs(plan.nodes.values(), a.registry), error: null };
+      return finishedResult(a, state, plan.nodes.values(), plan.t);
     });
   };
 }

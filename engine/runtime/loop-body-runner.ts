@@ -13,6 +13,7 @@ import type { RunJournal } from './run-journal';
 import { runNode } from './run-node';
 import { chosenBranches, Frontier, launchAll, nodeRunArgs, Outcomes, RunState } from './scheduler-core';
 import type { ExecuteArgs } from './types';
+import { writtenBy } from './conversation-state';
 import type { LoopBodyPlan } from './loop-body-plan';
 import type { LoopBody, LoopItemOutcome, LoopNodeRun } from '../node-kit/loop-body';
 
@@ -63,7 +64,7 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
   async function run(index: number, pass: Record<string, unknown>, signal: AbortSignal): Promise<LoopItemOutcome> {
     const records = new Map<string, NodeRunRecord>();
     const journal = observed(a.journal, (rec) => records.set(rec.nodeId, rec));
-    const item = new RunState(state.scope.inputs, state.scope.maxOutputChars);
+    const item = new RunState(state.scope.inputs, state.scope.maxOutputChars, state.conversation);
     Object.assign(item.scope.nodes, state.scope.nodes);
     for (const id of body.order) delete item.scope.nodes[id];
     item.succeeded(loopId, pass, ['body']);
@@ -118,7 +119,7 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
               records.set(id, rec);
               out = { ...out, status: 'failed', error };
             }
-            if (outcomes.node(item, id, out, !!def.outputsFor)) {
+            if (outcomes.node(item, id, out, !!def.outputsFor, def)) {
               ran[id] = { index, record: records.get(id)! };
               frontier.after(id);
             }
@@ -149,7 +150,8 @@ export function loopBodyRunner({ a, plan, body, state, attempts }: BodyRunnerArg
         const node = plan.nodes.get(id);
         if (!node) continue;
         const def = a.registry.get(node.type, node.data.version);
-        state.succeeded(id, r.record.output, def.outputsFor ? chosenBranches(r.record.output) : null);
+        const branch = def.outputsFor ? chosenBranches(r.record.output) : null;
+        state.succeeded(id, r.record.output, branch, writtenBy(def, r.record.output));
         state.passes.set(id, (basePass.get(id) ?? 0) + items);
         attempts.set(id, r.record.attempt);
         a.journal.stageNode(r.record);

@@ -10,6 +10,8 @@ import type { Usage } from '../llm/types';
 import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeRunRecord, RunPatch, RunRecord, RunStore } from '../store/types';
 import type { AnsweredPause, ExecuteArgs, ExecuteResult } from './types';
+import { RunInputRefs } from './input-refs';
+import { conversationOfRun, storedValues, type ConversationVariableStore } from './conversation-state';
 import { restoredForm, storedForm } from './large-values';
 import { RunJournal } from './run-journal';
 import type { RunLimits } from './run-limits';
@@ -125,11 +127,15 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
   let final: RunPatch | undefined; // set once the terminal event is emitted: a retry must record the same outcome
   let finishing: Promise<RunRecord> | undefined;
   let announced: ExecuteResult | undefined;
-  const finish = async (j: TalliedJournal, result: ExecuteResult) => {
+  const finish = async (j: TalliedJournal, given: ExecuteResult) => {
+    // The conversation variables the run wrote are stored before the run is recorded as succeeded: whoever sees it
+    // succeed (the chat turn's answer) may start the next turn, which must read them. A run that did not succeed
+    // writes none; a write that fails fails the run.
+    const result = await storeConversationWrites(run, given, deps.services.conversations);
     // The run record keeps its outputs as the End node's record does: large parts in artifacts (large-values.ts).
     const outputs =
       result.outputs &&
-      ((await storedForm(result.outputs, 'run.outputs', {
+      ((await storedForm(j.inputRefs.byReference(result.outputs), 'run.outputs', {
         runId: run.id,
         nodeId: 'run',
         artifacts: deps.services.artifacts,
@@ -141,11 +147,17 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
     return stored;
   };
   try {
-    // Reused outputs come back whole: what the record keeps in artifacts is read back before any node needs it.
+    // Inputs kept by reference (a chat's history) are read now, on every start, resume or worker alike.
+    const { inputs, refs } = await RunInputRefs.resolve(run.inputs, deps.services.inputRefs);
+    // Reused outputs come back whole: what the record keeps in artifacts or by reference is read back before any
+    // node needs it.
     for (const id of reuse) {
       const rec = previous.get(id);
       if (rec?.output != null)
-        previous.set(id, { ...rec, output: await restoredForm(rec.output, run.id, deps.services.artifacts) });
+        previous.set(id, {
+          ...rec,
+          output: refs.resolved(await restoredForm(rec.output, run.id, deps.services.artifacts)),
+        });
     }
     const j = (journal = new TalliedJournal(
       previous,
@@ -155,6 +167,7 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
       info.fresh ? 0 : await deps.store.maxSeq(run.id),
       info.created,
     ));
+    j.inputRefs = refs;
     journal.startAutoFlush();
     journal.emit('run.started', {
       engine: run.engine,
@@ -168,7 +181,8 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
     const result = await deps.executor({
       runId: run.id,
       graph,
-      inputs: run.inputs,
+      inputs,
+      conversation: await storedValues(run, graph, deps.services.conversations),
       registry: deps.registry,
       services: deps.services,
       journal,
@@ -205,5 +219,25 @@ export async function executeRun(deps: ExecutionDeps, launch: Launch): Promise<R
         : deps.store.updateRun(run.id, { status: 'failed', error })
     ).catch(() => {});
     return null;
+  }
+}
+
+/** Stores what a succeeded run wrote to its conversation's variables; a failed write fails the run instead. */
+async function storeConversationWrites(
+  run: RunRecord,
+  result: ExecuteResult,
+  store: ConversationVariableStore | undefined,
+): Promise<ExecuteResult> {
+  const conversationId = conversationOfRun(run);
+  if (result.status !== 'succeeded' || !result.conversation || !conversationId || !store) return result;
+  try {
+    await store.write(conversationId, result.conversation);
+    return result;
+  } catch (e) {
+    const error = {
+      code: 'CONVERSATION_WRITE_FAILED',
+      message: `the conversation variables could not be stored: ${(e as Error).message}`,
+    };
+    return { status: 'failed', outputs: null, error };
   }
 }

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus, TraceEvent, TraceEventType } from '../events/types';
 import type { CheckpointRecord, NodeRunRecord, RunPatch, RunStore } from '../store/types';
+import { RunInputRefs } from './input-refs';
 import type { OffloadMemo } from './large-values';
 
 /** How long a streamed token or progress event waits, at most, for the commit that publishes it. */
@@ -47,6 +48,8 @@ export class RunJournal {
   readonly runSpanId = newSpanId();
   /** The large strings this execution moved into artifacts (large-values.ts), so none is written twice. */
   readonly offloaded: OffloadMemo = new Map();
+  /** The run's inputs kept by reference (input-refs.ts): snapshots and events keep the reference, not the value. */
+  inputRefs: RunInputRefs = RunInputRefs.none;
   /**
    * Set while the run's own row is still being inserted (see RunManager.start); null once it is stored. Nothing is
    * committed before it settles, and runNode() awaits it before executing any node that is not pure: nodes with

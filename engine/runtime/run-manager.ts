@@ -29,6 +29,7 @@ import { pauseAnswer, pauseWaitedOn, type AnswerAuthor } from './answers';
 import { markInterrupted } from './recover-runs';
 import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
+import type { InputRef } from './input-refs';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
 import { defaultRunLimits, type RunLimits } from './run-limits';
 import type { NodeServices } from './run-node';
@@ -152,6 +153,11 @@ export class RunManager {
     versionId?: string | null;
     graph?: Graph;
     inputs: Record<string, unknown>;
+    /**
+     * Inputs the run keeps by reference (input-refs.ts): `inputs` has their values (checked against the Start node
+     * like any other), the run record these references, resolved again whenever the run executes.
+     */
+    refs?: Record<string, InputRef>;
     engine?: EngineChoice;
     idempotencyKey?: string | null;
     apiKeyId?: string | null;
@@ -183,7 +189,7 @@ export class RunManager {
       versionId: args.versionId ?? null,
       engine,
       status: local ? 'running' : 'queued',
-      inputs,
+      inputs: args.refs ? { ...inputs, ...args.refs } : inputs,
       graph,
       idempotencyKey: args.idempotencyKey ?? null,
       apiKeyId: args.apiKeyId ?? null,

@@ -20,8 +20,11 @@ import type { GuardedFetch } from '../net/ssrf-guard';
 import type { NodeRunRecord } from '../store/types';
 import { resolveDeep, type TemplateScope } from '../template/resolve';
 import { breakpointGate } from './breakpoints';
+import { DemoModelUse, withDemoMark } from './demo-model-use';
 import { nodeCheckpoint } from './node-checkpoint';
 import { redact } from './redact';
+import type { InputRefResolver } from './input-refs';
+import type { ConversationVariableStore } from './conversation-state';
 import { storedForm } from './large-values';
 import type { RunLimits } from './run-limits';
 import { GivenSecrets, type NodeEmit } from './secret-echoes';
@@ -38,6 +41,10 @@ export interface NodeServices {
   artifacts?: NodeArtifacts;
   /** Secret values a node may use without being handed them (the process's own provider keys): never shown. */
   knownSecrets?: string[];
+  /** Resolves run inputs kept by reference (input-refs.ts), e.g. a chat conversation's history. */
+  inputRefs?: InputRefResolver;
+  /** Where chat conversations keep their variables (conversation-state.ts); absent: runs use the defaults. */
+  conversations?: ConversationVariableStore;
 }
 
 export interface NodeOutcome {
@@ -202,7 +209,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       setupError = toErrorJson(e);
     }
   }
-  let input = redact(config ?? node.data.config ?? {});
+  // Stored as the record keeps it: an input the run has by reference (input-refs.ts) stays a reference.
+  let input = redact(journal.inputRefs.byReference(config ?? node.data.config ?? {}));
 
   // The operation, not the attempt: the same on every retry, resume and restart (plus the loop pass).
   const operation = a.iteration ? `${node.id}:${a.iteration}` : node.id;
@@ -217,7 +225,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
     if ('config' in gate && gate.answer?.input) {
       // The person's edited input replaces the resolved config, and the stored one for nodes that render their own.
       config = rawConfig = gate.config;
-      input = redact(config ?? {});
+      input = redact(journal.inputRefs.byReference(config ?? {}));
     }
     if ('config' in gate && gate.answer) {
       const { action, by, at } = gate.answer;
@@ -250,6 +258,8 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   );
 
   let outcome: NodeOutcome;
+  // Did the offline demo model answer any of this node's calls (any attempt)? Its record says so.
+  const demo = new DemoModelUse();
   if (setupError) {
     outcome = { status: 'failed', error: setupError, attempt };
   } else {
@@ -296,7 +306,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
           emit: events.emit,
           fetch: a.services.fetch,
           secrets: services.secrets,
-          llm: services.llm,
+          llm: demo.watch(services.llm),
           iteration: a.iteration ?? 0,
           agent: a.services.agent,
           knowledge: a.services.knowledge,
@@ -355,12 +365,14 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
   let output = outcome.status === 'succeeded' ? outcome.output : null;
   // Successors get the full output (outcome.output); the record and the event, what storage keeps.
   if (output !== null)
-    output = await storedForm(output, `${operation}.output`, storage).catch((e) => {
+    output = await storedForm(journal.inputRefs.byReference(output), `${operation}.output`, storage).catch((e) => {
       outcome = { status: 'failed', attempt: outcome.attempt, error: toErrorJson(e) };
       return null;
     });
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
+  const usage = withDemoMark(outcome.usage, demo.used);
+  if (usage) outcome.usage = usage;
   if (outcome.status === 'succeeded') checkpoint.dropIfUsed(); // in the same commit as the snapshot
   journal.stageNode(
     record({
@@ -369,7 +381,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       input,
       output,
       error: outcome.error ?? null,
-      usage: outcome.usage ?? null,
+      usage,
       finishedAt: finishedAt.toISOString(),
       durationMs,
     }),
@@ -382,7 +394,7 @@ export async function runNode(a: RunNodeArgs): Promise<NodeOutcome> {
       attempt: outcome.attempt,
       durationMs,
       ...(outcome.status === 'succeeded'
-        ? { output, usage: outcome.usage ?? null }
+        ? { output, usage }
         : { error: outcome.error, cancelled: outcome.status === 'cancelled' }),
     },
     { nodeId: node.id, spanId },

@@ -3,11 +3,13 @@
  * loop's items and the planning of a single-node run: the state of each edge (live, dead, still open), whether a node
  * is ready, skipped or must wait (the frontier, also on a resume), which branches a node chose, the reuse of stored
  * snapshots, skipped snapshots, the launch loop (ready → in flight, bounded), the order in which outcomes decide a
- * result (store failure → cancelled → failed → waiting → succeeded) and the run's outputs (its terminal nodes').
+ * result (store failure → cancelled → failed → waiting → succeeded) and the run's outputs (its terminal nodes'), or
+ * NO_END_REACHED when no terminal node ran.
  * The state-graph engine keeps only LangGraph's graph build (langgraph-executor.ts).
  */
 import type { ErrorJson } from '../errors';
 import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { Topology } from '../graph/topology';
 import type { NodeDefinition } from '../node-kit/define';
 import type { NodeRegistry } from '../node-kit/registry';
 import type { NodeStatus } from '../store/types';
@@ -17,6 +19,7 @@ import { nextTurn, turnIsDue } from './event-loop-turns';
 import { StoreWriteError } from './run-journal';
 import type { NodeOutcome, RunNodeArgs } from './run-node';
 import type { ExecuteArgs, ExecuteResult } from './types';
+import { writtenBy, type ConversationState } from './conversation-state';
 
 export type EdgeState = 'live' | 'dead' | 'open';
 
@@ -35,10 +38,21 @@ export class RunState {
   /** Completed passes per node (nodes on cycles run more than once). */
   readonly passes = new Map<string, number>();
   readonly scope: TemplateScope;
+  /** The conversation variables (conversation-state.ts); a loop item shares its run's. */
+  readonly conversation: ConversationState | undefined;
 
-  /** `maxOutputChars`: what the scope's templates may render to (the run's TEMPLATE_MAX_OUTPUT_CHARS). */
-  constructor(inputs: Record<string, unknown>, maxOutputChars?: number) {
-    this.scope = { inputs, nodes: {}, maxOutputChars };
+  /**
+   * `maxOutputChars`: what the scope's templates may render to (the run's TEMPLATE_MAX_OUTPUT_CHARS).
+   * `conversation`: the run's conversation variables, when its graph declares any.
+   */
+  constructor(inputs: Record<string, unknown>, maxOutputChars?: number, conversation?: ConversationState) {
+    this.conversation = conversation;
+    this.scope = {
+      inputs,
+      nodes: {},
+      maxOutputChars,
+      ...(conversation ? { conversation: conversation.values, conversationDeclared: conversation.declared } : {}),
+    };
   }
 
   edgeState(e: GraphEdge): EdgeState {
@@ -61,10 +75,16 @@ export class RunState {
     return live ? 'run' : 'skip';
   }
 
-  succeeded(id: string, output: unknown, branch: string[] | null) {
+  /** `written`: the conversation variables the node wrote (writtenBy), seen by the nodes after it. */
+  succeeded(id: string, output: unknown, branch: string[] | null, written?: Record<string, unknown> | null) {
     this.status.set(id, 'succeeded');
     this.branch.set(id, branch);
     this.scope.nodes[id] = { output, status: 'succeeded' };
+    if (written && this.conversation)
+      for (const [name, value] of Object.entries(written)) {
+        this.conversation.values[name] = value;
+        this.conversation.writes.set(name, value);
+      }
   }
 
   /** A node that ended without an output: failed, cancelled, skipped (or, on the DAG engine, running). */
@@ -84,7 +104,12 @@ export class RunState {
       const node = nodes.get(id);
       if (!prev || prev.status !== 'succeeded' || !node || node.type !== prev.type) continue;
       const def = a.registry.has(node.type) ? a.registry.get(node.type, node.data.version) : undefined;
-      this.succeeded(id, prev.output, def?.outputsFor ? chosenBranches(prev.output) : null);
+      this.succeeded(
+        id,
+        prev.output,
+        def?.outputsFor ? chosenBranches(prev.output) : null,
+        writtenBy(def, prev.output),
+      );
       const index = (prev.output as { index?: unknown } | null)?.index;
       const iterates = !!def?.capabilities?.iterates;
       this.passes.set(id, iterates && typeof index === 'number' ? index + 1 : 1);
@@ -101,6 +126,47 @@ export class RunState {
         outputs = { ...outputs, ...(this.scope.nodes[n.id]?.output as Record<string, unknown>) };
     return outputs;
   }
+
+  /** The nodes where the run stopped: succeeded, and no edge that leaves them was taken. */
+  endedAt(t: Topology): string[] {
+    return t.ids.filter(
+      (id) =>
+        this.status.get(id) === 'succeeded' && !(t.outgoing.get(id) ?? []).some((e) => this.edgeState(e) === 'live'),
+    );
+  }
+}
+
+/**
+ * The result of an execution whose every node ended without a failure or a pause: succeeded with what its End nodes
+ * produced — unless no End node ran (each path it took ended elsewhere: a branch leading nowhere, see
+ * graph/paths-without-end.ts). Then it has no outputs, and passing that off as a success would hide it from the
+ * caller: the run fails with NO_END_REACHED, naming where it stopped. A single-node run runs one node, not a path to
+ * an End: it succeeds.
+ */
+export function finishedResult(
+  a: Pick<ExecuteArgs, 'registry' | 'debug'>,
+  state: RunState,
+  nodes: Iterable<GraphNode>,
+  t: Topology,
+): ExecuteResult {
+  const list = [...nodes];
+  const reachedEnd = list.some((n) => state.status.get(n.id) === 'succeeded' && a.registry.capabilitiesOf(n).terminal);
+  if (reachedEnd || a.debug?.only)
+    return {
+      status: 'succeeded',
+      outputs: state.outputs(list, a.registry),
+      error: null,
+      ...(state.conversation?.writes.size ? { conversation: Object.fromEntries(state.conversation.writes) } : {}),
+    };
+  const endedAt = state.endedAt(t);
+  const where = endedAt.length ? ` at ${endedAt.map((id) => `"${id}"`).join(', ')}` : '';
+  return failedResult({
+    code: 'NO_END_REACHED',
+    message:
+      `the run ended${where} without reaching an End node, so it has no outputs: ` +
+      'connect the path it took to an End node',
+    details: { endedAt },
+  });
 }
 
 /** Records a node as skipped: a snapshot staged with the run's next commit and a `node.skipped` event. */
@@ -146,8 +212,9 @@ export const cancelledResult = (): ExecuteResult => ({
  * Built over a run's state after its stored snapshots were seeded, `consider`-ing every node gives the resume
  * frontier: what (re)starts, with the skips already decided by what was reused.
  *
- * `deferSkips` (the state-graph engine, where a node on a cycle may be skipped on one pass and run on the next):
- * a node whose inputs are all dead is left undecided, for the node itself to decide when it is triggered.
+ * `'defer'` (or `onSkip` answering false for a node — the state-graph engine's nodes on a cycle, which may be skipped
+ * on one pass and run on the next): a node whose inputs are all dead is left undecided, for the node itself to decide
+ * when it is triggered.
  */
 export class Frontier {
   private readonly ready: string[] = [];
@@ -157,7 +224,8 @@ export class Frontier {
     private readonly state: RunState,
     private readonly incoming: Map<string, GraphEdge[]>,
     private readonly outgoing: Map<string, GraphEdge[]>,
-    private readonly onSkip: ((id: string) => void) | 'defer',
+    /** Records a skip; returning false leaves that node undecided (as 'defer' does every one). */
+    private readonly onSkip: ((id: string) => void | false) | 'defer',
   ) {}
 
   consider(id: string): void {
@@ -165,8 +233,7 @@ export class Frontier {
     const readiness = this.state.readiness(this.incoming.get(id)!);
     if (readiness === 'wait') return;
     if (readiness === 'skip') {
-      if (this.onSkip === 'defer') return;
-      this.onSkip(id);
+      if (this.onSkip === 'defer' || this.onSkip(id) === false) return;
       this.after(id);
       return;
     }
@@ -244,11 +311,18 @@ export class Outcomes {
 
   /**
    * Records a node's outcome in `state` and here; true when it succeeded (its successors may be ready).
-   * `branching`: the node's type chooses branches (its output's `branch`).
+   * `branching`: the node's type chooses branches (its output's `branch`); `def`: its type (what it writes).
    */
-  node(state: RunState, id: string, out: NodeOutcome, branching: boolean): boolean {
+  node(
+    state: RunState,
+    id: string,
+    out: NodeOutcome,
+    branching: boolean,
+    def?: Pick<NodeDefinition, 'capabilities'>,
+  ): boolean {
     if (out.status === 'succeeded') {
-      state.succeeded(id, out.output, branching ? chosenBranches(out.output, out.branch) : null);
+      const branch = branching ? chosenBranches(out.output, out.branch) : null;
+      state.succeeded(id, out.output, branch, writtenBy(def, out.output));
       return true;
     }
     state.settled(id, out.status);

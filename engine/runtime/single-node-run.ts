@@ -130,6 +130,8 @@ export function planSingleNodeRun(req: SingleNodeRequest, registry: NodeRegistry
     nodes,
     // Edges among the ancestors decide which of them a seeded condition skips; the node's own are left out.
     edges: graph.edges.filter((e) => ancestors.has(e.source) && ancestors.has(e.target)),
+    // The node reads (and, an assigner, writes) the conversation variables at their defaults.
+    ...(graph.conversationVariables ? { conversationVariables: graph.conversationVariables } : {}),
   };
   const seeded: SeededNode[] = [];
   for (const n of nodes) {

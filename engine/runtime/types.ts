@@ -28,6 +28,11 @@ export interface ExecuteArgs {
    * and, on a cycle, the pass it paused in: it runs again in that pass.
    */
   answered?: AnsweredPause;
+  /**
+   * The values the run's conversation holds (conversation-state.ts); absent: the run belongs to no conversation and
+   * its conversation variables start at their defaults.
+   */
+  conversation?: Record<string, unknown> | null;
   /** An editor test run's breakpoints and step mode (breakpoints.ts). */
   debug?: RunDebug | null;
   /**
@@ -48,6 +53,8 @@ export interface ExecuteResult {
    * snapshot is stored; it runs again when answered.
    */
   waiting?: { nodeId: string; prompt: unknown; nodeKey: string; pass?: number };
+  /** Set when status is `succeeded`: the conversation variables the run wrote (name → value), to store. */
+  conversation?: Record<string, unknown>;
 }
 
 /** A pause a person answered: which node, where its answer is stored, and (on a cycle) the pass it paused in. */

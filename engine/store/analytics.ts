@@ -12,7 +12,7 @@ import type { RunStatus } from './types';
  * How a run was started: a trigger's kind where one started it (webhook, schedule, MCP client, evaluation), else the
  * published endpoint when it bore an API key, else the editor. In this order: the first that holds names the run.
  */
-export const RUN_TRIGGER_NAMES = ['webhook', 'schedule', 'mcp', 'evaluation', 'api', 'editor'] as const;
+export const RUN_TRIGGER_NAMES = ['webhook', 'schedule', 'mcp', 'evaluation', 'chat', 'api', 'editor'] as const;
 export type RunTrigger = (typeof RUN_TRIGGER_NAMES)[number];
 
 export interface RunListQuery {

@@ -16,6 +16,10 @@ export interface ChatAppPublicSettings {
   welcome: string | null;
   suggestions: string[];
   access: 'public' | 'code';
+  /** Sites that may show the chat page in a frame (the embed): `["*"]` any, `[]` none but PaiFlow itself. */
+  embedOrigins: string[];
+  /** Tokens of earlier turns a turn sends to the model (the latest that fit); null: CHAT_HISTORY_MAX_TOKENS. */
+  historyMaxTokens: number | null;
 }
 
 export interface ChatAppSecrets {
@@ -92,12 +96,27 @@ export interface ChatStore {
     id: string,
     m: { content: string; runId: string | null; citations: ChatCitation[] },
   ): Promise<ChatMessageRecord | null>;
-  /** The conversation's messages in order. */
-  listMessages(conversationId: string): Promise<ChatMessageRecord[]>;
+  /** The conversation's messages in order; with a range, those numbered `fromSeq` to `toSeq` (both included). */
+  listMessages(conversationId: string, range?: { fromSeq: number; toSeq: number }): Promise<ChatMessageRecord[]>;
+  /**
+   * Deletes (with their messages) the least recently updated conversations of the workflow beyond the newest
+   * `perOwner` of `owner` and the newest `perApp` of the workflow. Answers how many went.
+   */
+  pruneConversations(workflowId: string, owner: string, keep: { perOwner: number; perApp: number }): Promise<number>;
   /** A message of a conversation of that workflow (with its conversation's owner), or null. */
   getMessage(workflowId: string, id: string): Promise<(ChatMessageRecord & { owner: string }) | null>;
   /** Records (or replaces) the feedback on an assistant message. */
   setFeedback(id: string, feedback: { rating: 1 | -1; comment: string | null }): Promise<ChatMessageRecord | null>;
   /** The assistant message a run produced (to show its feedback on the run's page), or null. */
   messageOfRun(runId: string): Promise<ChatMessageRecord | null>;
+  /**
+   * The conversation's variables (name → value; engine/template/conversation-variables.ts): `{}` before any was
+   * written, null when there is no such conversation.
+   */
+  variablesOf(conversationId: string): Promise<Record<string, unknown> | null>;
+  /**
+   * Stores `written` over the conversation's variables in one statement (each name replaced, the others kept), so two
+   * turns that write different variables at once both keep theirs. A deleted conversation is left as it is.
+   */
+  writeVariables(conversationId: string, written: Record<string, unknown>): Promise<void>;
 }

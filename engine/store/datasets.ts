@@ -36,6 +36,13 @@ export interface NewDataset {
   rows: DatasetRow[];
 }
 
+/** A new dataset whose rows the caller has as JSON text (an upload read in a worker thread). */
+export interface NewDatasetFromJson extends Omit<NewDataset, 'rows'> {
+  /** The rows as a JSON array, stored as it is: neither parsed nor serialised again on the way. */
+  rowsJson: string;
+  rowCount: number;
+}
+
 export interface DatasetPatch {
   name?: string;
   description?: string;
@@ -45,6 +52,11 @@ export interface DatasetPatch {
 
 export interface DatasetStore {
   create(dataset: NewDataset): Promise<DatasetRecord>;
+  /**
+   * The same from rows as JSON text, which a large upload's rows stay until they are read: parsing and serialising
+   * megabytes of rows would hold up the event loop.
+   */
+  createFromJson(dataset: NewDatasetFromJson): Promise<DatasetSummary>;
   /** Newest first, without rows. */
   list(workspaceId: string): Promise<DatasetSummary[]>;
   /** `version` omitted: the current one. Null when the dataset or that version does not exist in the workspace. */

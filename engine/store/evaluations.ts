@@ -20,6 +20,8 @@ export interface RowScore {
   score: number;
   passed: boolean;
   reason?: string;
+  /** The offline demo model judged this score (an `llm_judge` with no model server configured). */
+  demo?: true;
 }
 
 export interface EvaluationError {

@@ -76,12 +76,15 @@ export interface RunRecord {
   debug?: RunDebug | null;
   /** The trigger that started the run (null: the editor, or the published API with a key). */
   triggerKind?: RunTriggerKind | null;
-  /** The trigger's id (a webhook's or schedule's; for `mcp` the API key's; for `evaluation` the evaluation's). */
+  /**
+   * The trigger's id (a webhook's or schedule's; for `mcp` the API key's; for `evaluation` the evaluation's; for
+   * `chat` the conversation's).
+   */
   triggerId?: string | null;
 }
 
 /** Triggers that start runs besides the editor and the published API. */
-export const RUN_TRIGGER_KINDS = ['webhook', 'schedule', 'mcp', 'evaluation'] as const;
+export const RUN_TRIGGER_KINDS = ['webhook', 'schedule', 'mcp', 'evaluation', 'chat'] as const;
 export type RunTriggerKind = (typeof RUN_TRIGGER_KINDS)[number];
 
 /** Debugging of an editor test run: pause before the listed nodes, and (`step`) before every node. */

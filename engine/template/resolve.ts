@@ -12,6 +12,7 @@
  */
 import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
+import type { ConversationVariable } from './conversation-variables';
 
 export type PathSegment = string | number;
 
@@ -20,9 +21,16 @@ export interface TemplateScope {
   /** Outputs of upstream nodes by node id: `{ n1: { output, status } }`. */
   nodes: Record<string, { output?: unknown; status?: string } | undefined>;
   /**
+   * The run's conversation variables as they are now (`{{conversation.name}}`): the run's starting values, changed by
+   * the nodes that wrote them (engine/template/conversation-variables.ts). Absent: the workflow declares none.
+   */
+  conversation?: Record<string, unknown>;
+  /** The declarations of those variables (what a node that writes them checks types against); not reachable by refs. */
+  conversationDeclared?: ConversationVariable[];
+  /**
    * Characters an interpolated string may render to (TEMPLATE_MAX_OUTPUT_CHARS), set by whoever builds the scope (the
-   * runtime, from its limits); unset, the variable's default. Not a value templates can reach: refs read `inputs`
-   * and `nodes` only.
+   * runtime, from its limits); unset, the variable's default. Not a value templates can reach: refs read `inputs`,
+   * `conversation` and `nodes` only.
    */
   maxOutputChars?: number;
 }
@@ -151,10 +159,11 @@ function own(obj: unknown, key: PathSegment): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
-/** Looks a path up in the scope. Root `inputs` → run inputs; any other root is a node id. */
+/** Looks a path up in the scope. Root `inputs` → run inputs; `conversation` → its variables; else a node id. */
 export function lookup(scope: TemplateScope, path: PathSegment[]): unknown {
   const [root, ...rest] = path;
-  let cur: unknown = root === 'inputs' ? scope.inputs : own(scope.nodes, root);
+  let cur: unknown =
+    root === 'inputs' ? scope.inputs : root === 'conversation' ? scope.conversation : own(scope.nodes, root);
   for (const seg of rest) cur = own(cur, seg);
   return cur;
 }

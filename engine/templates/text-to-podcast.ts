@@ -16,13 +16,13 @@ export const TEXT_TO_PODCAST_TEMPLATE: WorkflowTemplate = {
   howTo: {
     en:
       '1. Run it with the sample topic: the trace shows the script and an audio player for the result.\n' +
-      '2. Without an API key the script comes from the offline demo model and the voice from the built-in offline ' +
-      'synthesizer (robotic, but real audio). Add an OpenAI-compatible credential to the LLM and speech nodes for ' +
-      'natural voices.\n' +
+      '2. Without a model server the script comes from the offline demo model and the voice from the built-in ' +
+      'offline synthesizer (robotic, but real audio). Add an OpenAI-compatible credential to the LLM and speech ' +
+      'nodes for natural voices.\n' +
       '3. In the speech node, "speakers" maps each script name to a voice (alloy, nova, onyx …); format mp3 or wav.',
     zh:
       '1. 用示例话题运行：运行轨迹里能看到生成的脚本，以及可直接播放的音频。\n' +
-      '2. 未配置 API 密钥时，脚本来自离线演示模型，声音来自内置的离线语音合成器（音色较机械，但确实是可播放的音频）。' +
+      '2. 未配置任何模型服务时，脚本来自离线演示模型，声音来自内置的离线语音合成器（音色较机械，但确实是可播放的音频）。' +
       '为大模型节点和语音节点配置 OpenAI 兼容的凭据后，即可获得自然的人声。\n' +
       '3. 在语音节点的 speakers 中为脚本里的每个角色指定音色（alloy、nova、onyx 等）；格式可选 mp3 或 wav。',
   },

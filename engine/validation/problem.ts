@@ -4,8 +4,19 @@ export interface Problem {
   message: string;
   path: string;
   nodeIds?: string[];
-  /** Machine-readable specifics; for UNKNOWN_KEY the key and, when a known key is close, the suggestion. */
-  details?: UnknownKeyDetails;
+  /**
+   * Machine-readable specifics; for UNKNOWN_KEY the key and, when a known key is close, the suggestion; for
+   * NO_END_ON_PATH the branch that leads nowhere (none: the node itself is the last of its path).
+   */
+  details?: ProblemDetails;
+}
+
+/** The specifics a problem may carry (each code uses its own: UnknownKeyDetails, NoEndDetails). */
+export type ProblemDetails = Partial<UnknownKeyDetails> & NoEndDetails;
+
+/** `details` of a NO_END_ON_PATH warning (graph/paths-without-end.ts). */
+export interface NoEndDetails {
+  branch?: string;
 }
 
 /** `details` of an UNKNOWN_KEY problem. */

@@ -2,29 +2,9 @@ import type { z } from 'zod';
 import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { readTextLimited } from '@/engine/net/read-limited';
+import { jsonDepth, MAX_VALUE_DEPTH } from '@/engine/uploads/json-depth';
 import { invalidInputError } from './errors';
 import { refuseNulInBody } from './refused-input';
-
-/** Deeper bodies are refused up front: graph validation, templating and storage walk values recursively. */
-const MAX_DEPTH = 256;
-
-/** The maximum [ / { nesting of a JSON text (strings skipped), without parsing or recursion. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \\ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123 /* [ { */) {
-      if (++depth > max) max = depth;
-    } else if (c === 93 || c === 125 /* ] } */) depth--;
-  }
-  return max;
-}
 
 /** Reads a JSON body with a size limit (413), a content-type check (415) and zod validation (400 with a path). */
 export async function readJson<T>(
@@ -42,9 +22,12 @@ export async function readJson<T>(
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new PaiError('UNSUPPORTED_MEDIA_TYPE', `expected application/json, got ${type.split(';')[0]}`);
   }
-  const depth = nestingDepth(text);
-  if (depth > MAX_DEPTH) {
-    throw new PaiError('JSON_TOO_DEEP', `the body nests ${depth} levels deep; the limit is ${MAX_DEPTH}`);
+  // Deeper bodies are refused before they are parsed: validation, templating and the stores walk values recursively.
+  if (jsonDepth(text, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
+    throw new PaiError(
+      'JSON_TOO_DEEP',
+      `the body nests more than ${MAX_VALUE_DEPTH} levels deep; the limit is ${MAX_VALUE_DEPTH}`,
+    );
   }
   let data: unknown;
   try {

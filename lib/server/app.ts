@@ -44,6 +44,8 @@ import { SkillsService } from './agent/skills';
 import { startTelemetry } from './runs/telemetry';
 import { Scheduler } from './triggers/scheduler';
 import { EvaluationRunner } from './evaluations/evaluation-runner';
+import { chatHistoryResolver } from './chat/history';
+import { chatConversationVariables } from './chat/conversation-variables';
 import type { App } from './app-types';
 
 /**
@@ -134,6 +136,10 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       artifacts,
       // Used by nodes without being handed to them (the LLM resolver's fallback key): an echo of it is never shown.
       knownSecrets: config.openaiApiKey ? [config.openaiApiKey] : [],
+      // A chat turn's history is stored once, in its conversation; its runs keep a reference (chat/history.ts).
+      inputRefs: chatHistoryResolver(stores.chat),
+      // A chat turn's run reads and writes its conversation's variables (chat/conversation-variables.ts).
+      conversations: chatConversationVariables(stores.chat),
     },
     executors: { langgraph: createLangGraphExecutor({ loopMaxIterations: engine.loopMaxIterations }) },
     limits: engine.runs,
@@ -224,6 +230,10 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
   app.evaluations = new EvaluationRunner(app, {
     staleMs: settings.EVALUATION_STALE_MS,
     heartbeatMs: Math.max(100, Math.floor(settings.EVALUATION_STALE_MS / 6)),
+    rowsInFlight: {
+      server: settings.EVALUATION_ROWS_IN_FLIGHT,
+      perWorkspace: settings.EVALUATION_ROWS_IN_FLIGHT_PER_WORKSPACE,
+    },
   });
   // Evaluations a stopped process was driving resume here (rows scored before the stop are not run again).
   if (role === 'app')

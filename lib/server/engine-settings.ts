@@ -29,6 +29,7 @@ export function engineSettingsOf(s: Settings): EngineSettings {
   return {
     stores: {
       threadSpinMs: s.DB_THREAD_SPIN_MS,
+      embeddedBuffersMb: s.DB_EMBEDDED_BUFFERS_MB,
       poolSize: s.DATABASE_POOL_SIZE,
       writeThread: s.PG_WRITE_THREAD,
       migrationsDir: s.PAIFLOW_MIGRATIONS_DIR,

@@ -13,6 +13,9 @@ export const CONFIGURATION_NOTES: Record<string, string> = {
     'long for the next one before it sleeps (waking a sleeping thread cost a node on a chain 0.1–0.3 ms here); never ' +
     'after a run’s final commit (the core goes to the database server and the next run); `0` → never poll; always ' +
     'off on one core',
+  DB_EMBEDDED_BUFFERS_MB:
+    "the embedded database's buffer cache (Postgres `shared_buffers`), which it allocates whole at start: Postgres's " +
+    'own 128 MB was a third of an idle embedded server; raise it for large embedded databases',
   PG_WRITE_THREAD:
     "`0` → PostgreSQL's hot statements (node commits, the run INSERT, the API key lookup) are sent from the main " +
     'thread instead of a thread of their own (also so with `DB_THREAD_SPIN_MS=0` or one core)',
@@ -27,8 +30,12 @@ export const CONFIGURATION_NOTES: Record<string, string> = {
     'where PaiFlow finds its own files (set by `server.mjs` and `scripts/worker.ts`; see ' +
     '[Migrations](operations.md#upgrades-and-migrations))',
   PAIFLOW_MIGRATIONS_DIR: 'where PaiFlow finds its migration SQL',
-  OPENAI_API_KEY: 'API key of an OpenAI-compatible provider; unset → the offline demo model',
-  OPENAI_BASE_URL: 'any OpenAI-compatible endpoint (DeepSeek, Qwen/DashScope, Ollama, vLLM …)',
+  OPENAI_API_KEY:
+    'API key of an OpenAI-compatible provider; with `OPENAI_BASE_URL` unset too (and no node or credential naming a ' +
+    'server) → the offline demo model, and every run it answers says `demo: true`',
+  OPENAI_BASE_URL:
+    'any OpenAI-compatible endpoint (DeepSeek, Qwen/DashScope, Ollama, vLLM …); set alone, without ' +
+    '`OPENAI_API_KEY`, it is called without a key (a local Ollama, vLLM or LM Studio needs none)',
   MODEL_PRICES:
     'model prices in USD per million tokens over the built-in list (`engine/llm/price-table.ts`: common OpenAI, ' +
     'DeepSeek, Qwen models): `{ "gpt-4o-mini": { "input": 0.15, "cachedInput": 0.075, "output": 0.6 }, ' +
@@ -133,6 +140,15 @@ export const CONFIGURATION_NOTES: Record<string, string> = {
     "memory a document's worker may use (JS heap) and the process may grow by while it parses → " +
     '`DOCUMENT_OUT_OF_MEMORY`',
   EMBEDDING_BATCH_TIMEOUT_MS: 'time one batch of the offline embedder may take → `EMBEDDING_TIMEOUT`',
+  UPLOAD_PARSE_TIMEOUT_MS:
+    'time reading one dataset upload, Dify YAML or multipart upload may take in its worker thread → 413 ' +
+    '`UPLOAD_PARSE_TIMEOUT`',
+  DATASET_MAX_COLUMNS: "columns of a dataset file (fields of a JSONL row's `inputs`) → 413 `DATASET_TOO_MANY_COLUMNS`",
+  DATASET_MAX_CELL_CHARS: 'characters of one value in a dataset file → 413 `DATASET_CELL_TOO_LARGE`',
+  DATASET_MAX_BYTES:
+    "bytes of an uploaded dataset's rows as JSON (what is stored; column names repeat in every row) → 413 " +
+    '`DATASET_TOO_LARGE`',
+  IMPORT_MAX_YAML_NODES: 'values (scalars and collections) of an imported Dify YAML → 413 `YAML_TOO_MANY_NODES`',
   CPU_WORKER_THREADS: 'worker threads for short CPU tasks (regexes); documents and embeddings have one thread each',
   OTEL_EXPORTER_OTLP_ENDPOINT:
     "an OTLP/HTTP collector's base URL (spans go to `<url>/v1/traces`, JSON): every run this process executes is " +

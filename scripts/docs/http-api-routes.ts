@@ -147,9 +147,15 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       },
       {
         path: '/api/workflows/:id',
-        text: 'read; update (`revision` for conflict detection → 409); delete',
+        text: 'read (with `problems` and `warnings`); update (`revision` for conflict detection → 409); delete',
       },
-      { path: '/api/workflows/:id/validate', text: '`{ graph?, engine? }` → `{ ok, engine, errors[] }`' },
+      {
+        path: '/api/workflows/:id/validate',
+        text:
+          '`{ graph?, engine? }` → `{ ok, engine, errors[], warnings[] }`; a warning never makes it not ok: ' +
+          '`NO_END_ON_PATH` marks a node no edge leaves, or a branch (`details.branch`) none leaves from, on a ' +
+          'path that reaches no End node',
+      },
       {
         path: '/api/workflows/:id/export',
         text: 'portable JSON `{ format: "paiflow.workflow", formatVersion, workflow }` (format 2)',
@@ -207,9 +213,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/api/runs',
         text:
           'the workspace’s runs, newest first: `?workflowId= &status= &engine= &version=<n>|draft ' +
-          '&trigger=editor|api|webhook|schedule|mcp &from= &to= &q= &cursor= &limit=` (50, max 200; `q`: run id ' +
-          'prefix or text in the inputs) → `{ runs: [{ id, workflowId, workflowName, versionId, version, engine, ' +
-          'status, trigger, createdAt, startedAt, finishedAt, durationMs, error?, costUsd, inputsPreview, ' +
+          '&trigger=editor|api|webhook|schedule|mcp|evaluation|chat &from= &to= &q= &cursor= &limit=` (50, max 200; ' +
+          '`q`: run id prefix or text in the inputs) → `{ runs: [{ id, workflowId, workflowName, versionId, version, ' +
+          'engine, status, trigger, createdAt, startedAt, finishedAt, durationMs, error?, costUsd, inputsPreview, ' +
           'singleNode }], nextCursor }` (keyset pages; a bad parameter → 400 with `path: "query.<name>"`; ' +
           '`singleNode`: null, or for a "run this node" run `{ nodeId, label, inputPreview }`, the input that node ' +
           'ran with)',
@@ -218,7 +224,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/api/runs/:runId',
         text:
           'run with its graph and per-node `{ nodeId, type, status, attempt, input, output, error, startedAt, ' +
-          'finishedAt, durationMs, usage }`',
+          'finishedAt, durationMs, usage }`; `demo: true` (and `usage.demo` on each node it answered) when the ' +
+          'offline demo model answered instead of a real model; a run that reached no End node is `failed` with ' +
+          '`NO_END_REACHED` (`error.details.endedAt`: where it stopped)',
       },
       {
         path: '/api/runs/:runId/chat',
@@ -317,13 +325,19 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'null, publicTrace?: boolean, mcp?: boolean }`: the browser origins allowed to call this workflow’s ' +
           'endpoint (null: `CORS_ORIGINS`), applied to every v1 answer about it, errors and preflights included; ' +
           'whether key holders see the node trace of published runs; whether the MCP server offers it as a tool; ' +
-          '`chat?: { enabled, title?, welcome?, suggestions?: string[], access: "public" | "code", code? }`: the ' +
+          '`chat?: { enabled, title?, welcome?, suggestions?: string[], access: "public" | "code", code?, ' +
+          'embedOrigins?: ["https://shop.example.com"] | ["*"] | [], historyMaxTokens?: number | null }`: the ' +
           'chat app at `/chat/:slug` (answers show `chat: { enabled, title, welcome, suggestions, access, hasCode, ' +
-          'url, embedSnippet }`, never the code; a new code ends the page sessions of the old one); `gate?: { ' +
+          'embedOrigins, historyMaxTokens, url, embedSnippet }`, never the code; a new code ends the page sessions ' +
+          'of the old one; `embedOrigins`: the sites that may frame the page, default any; `historyMaxTokens`: the ' +
+          'earlier turns sent with a message, null: `CHAT_HISTORY_MAX_TOKENS`); `gate?: { ' +
           'datasetId, scorers, minMean?: { <scorer>: x }, maxDrop?: { <scorer>: x }, concurrency? } | null`: ' +
           'from then on `POST` evaluates the draft first and answers 409 `EVAL_GATE_FAILED` with `failures`, ' +
           '`summary` and the comparison with the published version when it falls short; `POST { force: true }` ' +
-          '(owners only, audited as `workflow.publish_forced`) publishes anyway',
+          '(owners only, audited as `workflow.publish_forced`) publishes anyway; removing or weakening the gate ' +
+          '(another dataset, a scorer removed or changed, a lower `minMean`, a higher or no `maxDrop`) is for ' +
+          'owners too (403 `FORBIDDEN` otherwise), and every gate change is audited (`workflow.gate_changed`, ' +
+          '`workflow.gate_weakened`)',
       },
       {
         path: '/api/workflows/:id/versions',
@@ -416,17 +430,22 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           '`{ code? }` → 201 `{ token, expiresAt }`: the page’s chat session, sent as `Authorization: Bearer cs_…`; ' +
           'access "code": 401 `CHAT_ACCESS_CODE_REQUIRED` without the code, 403 `CHAT_ACCESS_CODE_INVALID` for a ' +
           'wrong one, 429 `TOO_MANY_ATTEMPTS` after ten wrong ones from an address; sessions and the messages sent ' +
-          'with them are rate-limited per session and per address (429 `RATE_LIMITED`, `RATE_LIMIT_PER_MIN`)',
+          'with them are rate-limited per session and per address (429 `RATE_LIMITED`, `RATE_LIMIT_PER_MIN`); an ' +
+          'address opens at most `CHAT_SESSIONS_PER_VISITOR_PER_HOUR` sessions of a chat an hour (429 ' +
+          '`TOO_MANY_CHAT_SESSIONS`)',
       },
       {
         path: '/api/v1/chat/:slug/messages',
         access: 'an API key of the workflow, or the page’s chat session',
         text:
           '`{ conversationId?, message, stream?: true }` → one turn, a run of the published version with the Start ' +
-          'inputs `message` and `history` (`[{ role, content }]`, the earlier turns); SSE `event: token` ' +
-          '`{ delta }` … `event: done` `{ conversationId, messageId, answer, citations, runId }` (`event: error` ' +
-          '`{ error }`), or that object as JSON with `stream: false`; 404 `CONVERSATION_NOT_FOUND` for another ' +
-          'caller’s conversation',
+          'inputs `message` and `history` (`[{ role, content }]`, the latest earlier turns that fit the app’s ' +
+          'token budget; the run records them as `{ $ref: "chat-history", conversationId, fromSeq, toSeq }`); SSE ' +
+          '`event: token` `{ delta }` … `event: done` `{ conversationId, messageId, answer, citations, runId }` ' +
+          '(`event: error` `{ error }`), or that object as JSON with `stream: false`; 404 `CONVERSATION_NOT_FOUND` ' +
+          'for another caller’s conversation; 413 `CHAT_MESSAGE_TOO_LONG` over `CHAT_MESSAGE_MAX_CHARS`; 409 ' +
+          '`CONVERSATION_FULL` past `CHAT_MAX_MESSAGES_PER_CONVERSATION`; a new conversation deletes the oldest ' +
+          'beyond `CHAT_MAX_CONVERSATIONS_PER_VISITOR` (per session or key) and `CHAT_MAX_CONVERSATIONS_PER_APP`',
       },
       {
         path: '/api/v1/chat/:slug/messages/:messageId/feedback',
@@ -462,7 +481,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         text:
           'read, with `documentCount`, `chunkCount`, `embedder` (whether the embedder covers the texts, see ' +
           '[Embedder coverage](features.md#knowledge-bases)) and `search` (the store and hybrid path its searches ' +
-          'take); delete (its documents and its index too)',
+          'take); update `{ vectorWeight }` (hybrid search’s vector share, 0..1, `null`: the default 0.3; see ' +
+          '[Retrieval](knowledge.md)); delete (its documents and its index too)',
       },
       {
         path: '/api/knowledge-bases/:id/documents',
@@ -477,8 +497,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: '/api/knowledge-bases/:id/search',
         text:
-          '`{ query, topK?, threshold?, mode? }` → `{ hits: [{ citation, documentId, title, chunkIndex, page, text, ' +
-          'score, bm25, knn }], notice? }` (`knn: null`: no vector for that text, see ' +
+          '`{ query, topK?, threshold?, mode? }` → `{ hits: [{ citation, documentId, title, chunkIndex, page, ' +
+          'headingPath?, text, score, bm25, knn }], notice? }` (`headingPath`: a Markdown chunk’s headings; ' +
+          '`knn: null`: no vector for that text, see ' +
           '[Embedder coverage](features.md#knowledge-bases))',
       },
     ],

@@ -1,8 +1,7 @@
 // Guarantees: an Agent node's completed rounds are durable. When it fails at round 3, a resume continues at round 3
 // with the conversation it would have had, and the tool calls of rounds 1–2 reached their target exactly once, each
-// with the idempotency key `runId:nodeId:round:callIndex`. On both engines and both stores.
+// with the idempotency key `runId:nodeId:round:callIndex`. On both engines (PGlite).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeKinds } from '../support/databases';
 import type { FakeOpenAi } from '../support/fake-openai-server';
 import type { Harness } from '../support/harness';
 import {
@@ -14,7 +13,8 @@ import {
   type CountingTarget,
 } from './support/durable-agent';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 const combos = kinds.flatMap((k) => (['dag', 'langgraph'] as const).map((engine) => [k, engine] as const));
 
 describe.each(combos)('agent checkpoints on %s with the %s engine', (kind, engine) => {

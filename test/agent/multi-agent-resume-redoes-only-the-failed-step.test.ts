@@ -4,7 +4,6 @@
 // stores. The resumed node's output holds every step.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
-import { storeKinds } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi, type ScriptedResponse } from '../support/fake-openai-server';
 import { createHarness, type Harness } from '../support/harness';
 import {
@@ -17,7 +16,8 @@ import {
   THREE_STEPS,
 } from './support/multi-agent-team';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 describe.each(kinds)('multi_agent resume (%s)', (kind) => {
   let fake: FakeOpenAi;

@@ -1,7 +1,7 @@
 // Guarantees: an Agent's call of a tool listed in `toolApproval` pauses the run (`waiting`) with the call's name and
 // arguments before the tool runs. Approve runs it as asked, edit runs it with the person's arguments, reject never
 // runs it and tells the model a person refused (with the message); the trace says who decided what. The pending
-// approval survives a restart of the server. On both engines and both stores.
+// approval survives a restart of the server. On both engines, on PGlite (the restart case on PostgreSQL too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '@/engine/store/types';
 import { storeKinds, openTestDb, type TestDb } from '../support/databases';
@@ -22,6 +22,8 @@ const combos = kinds.flatMap((k) => (['dag', 'langgraph'] as const).map((engine)
 const ann = { userId: 'u_ann', name: 'Ann' };
 
 describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engine) => {
+  // Only the restart case runs on PostgreSQL too: no store conformance suite holds a pending wait's storage yet.
+  const onPglite = it.runIf(kind === 'pglite');
   let fake: FakeOpenAi;
   let target: CountingTarget;
   let tdb: TestDb;
@@ -56,7 +58,7 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     return (await h.store.getRun(runId))!;
   }
 
-  it('waits before the tool runs and shows the call; approve runs it as asked', async () => {
+  onPglite('waits before the tool runs and shows the call; approve runs it as asked', async () => {
     const run = await untilWaiting();
     expect(target.hits).toEqual([]);
     const waiting = (await h.events(run.id)).filter((e) => e.type === 'run.waiting').at(-1)!;
@@ -84,7 +86,7 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     expect(resumed.data).toMatchObject({ resumed: true, answeredNodeId: 'a1', answeredBy: ann });
   });
 
-  it('edit runs the call with the edited arguments, and the model sees the call as it ran', async () => {
+  onPglite('edit runs the call with the edited arguments, and the model sees the call as it ran', async () => {
     const run = await untilWaiting();
     const edited = { url: `${target.url}/edited`, method: 'POST', body: 'corrected figures' };
     const done = await answerAndFinish(run.id, { decision: 'edit', arguments: edited });
@@ -96,7 +98,7 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     expect(decided.data).toMatchObject({ decision: 'edit', arguments: edited, by: ann });
   });
 
-  it('reject never runs the tool and tells the model a person refused it, with the message', async () => {
+  onPglite('reject never runs the tool and tells the model a person refused it, with the message', async () => {
     const run = await untilWaiting();
     const done = await answerAndFinish(run.id, { decision: 'reject', message: 'not before the audit' });
     expect(done.status).toBe('succeeded');
@@ -109,7 +111,7 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     expect(events.find((e) => e.type === 'tool.denied')?.data).toMatchObject({ reason: 'rejected' });
   });
 
-  it('a bad answer is a 400 with a path and leaves the run waiting', async () => {
+  onPglite('a bad answer is a 400 with a path and leaves the run waiting', async () => {
     const run = await untilWaiting();
     await expect(h.runs.answer(run.id, 'a1', { decision: 'maybe' }, ann)).rejects.toMatchObject({
       code: 'INVALID_ANSWER',
@@ -135,42 +137,45 @@ describe.each(combos)('tool-call approval on %s with the %s engine', (kind, engi
     expect(target.hits.map((x) => x.path)).toEqual(['/report']);
   });
 
-  it('two calls that need approval are asked one after the other; the others of the round wait with them', async () => {
-    fake.requests.length = 0;
-    target.hits.length = 0;
-    fake.script(
-      {
-        toolCalls: [
-          post(target, 'first', '1'),
-          { name: 'calculator', arguments: { expression: '6*7' } },
-          post(target, 'second', '2'),
-        ],
-      },
-      { text: 'done' },
-    );
-    const wf = await h.createWorkflow(
-      agentGraph({ tools: ['http_fetch', 'calculator'], toolApproval: ['http_fetch'] }),
-      'two approvals',
-      engine,
-    );
-    const run = await h.runToEnd(wf);
-    expect(run.status).toBe('waiting');
-    const prompt = async () =>
-      (await h.events(run.id)).filter((e) => e.type === 'run.waiting').at(-1)!.data.prompt as Record<string, unknown>;
-    expect(await prompt()).toMatchObject({ pendingCalls: 2, arguments: { body: '1' } });
-    await h.runs.answer(run.id, 'a1', { decision: 'reject' }, ann);
-    await h.runs.waitFor(run.id);
-    await until(async () => (await h.store.getRun(run.id))!.status === 'waiting', 'the second approval');
-    expect(await prompt()).toMatchObject({ pendingCalls: 1, arguments: { body: '2' } });
-    expect(target.hits).toEqual([]);
-    const done = await answerAndFinish(run.id, { decision: 'approve' });
-    expect(done.status).toBe('succeeded');
-    expect(target.hits.map((x) => x.path)).toEqual(['/second']);
-    const tools = fake.requests[1].messages.filter((m: { role: string }) => m.role === 'tool');
-    expect(tools.map((m: { content: string }) => m.content)).toEqual([
-      expect.stringContaining('refused'),
-      '42',
-      expect.stringContaining('"ok":true'),
-    ]);
-  });
+  onPglite(
+    'two calls that need approval are asked one after the other; the others of the round wait with them',
+    async () => {
+      fake.requests.length = 0;
+      target.hits.length = 0;
+      fake.script(
+        {
+          toolCalls: [
+            post(target, 'first', '1'),
+            { name: 'calculator', arguments: { expression: '6*7' } },
+            post(target, 'second', '2'),
+          ],
+        },
+        { text: 'done' },
+      );
+      const wf = await h.createWorkflow(
+        agentGraph({ tools: ['http_fetch', 'calculator'], toolApproval: ['http_fetch'] }),
+        'two approvals',
+        engine,
+      );
+      const run = await h.runToEnd(wf);
+      expect(run.status).toBe('waiting');
+      const prompt = async () =>
+        (await h.events(run.id)).filter((e) => e.type === 'run.waiting').at(-1)!.data.prompt as Record<string, unknown>;
+      expect(await prompt()).toMatchObject({ pendingCalls: 2, arguments: { body: '1' } });
+      await h.runs.answer(run.id, 'a1', { decision: 'reject' }, ann);
+      await h.runs.waitFor(run.id);
+      await until(async () => (await h.store.getRun(run.id))!.status === 'waiting', 'the second approval');
+      expect(await prompt()).toMatchObject({ pendingCalls: 1, arguments: { body: '2' } });
+      expect(target.hits).toEqual([]);
+      const done = await answerAndFinish(run.id, { decision: 'approve' });
+      expect(done.status).toBe('succeeded');
+      expect(target.hits.map((x) => x.path)).toEqual(['/second']);
+      const tools = fake.requests[1].messages.filter((m: { role: string }) => m.role === 'tool');
+      expect(tools.map((m: { content: string }) => m.content)).toEqual([
+        expect.stringContaining('refused'),
+        '42',
+        expect.stringContaining('"ok":true'),
+      ]);
+    },
+  );
 });

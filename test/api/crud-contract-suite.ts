@@ -213,10 +213,10 @@ export function crudAndContractSuite(kind: 'pglite' | 'postgres', onClose?: () =
       expect(run.outputs).toEqual({ text: 'Hi Ada!' });
     });
 
-    it('validates the stored draft or a posted graph: { ok, engine, errors }', async () => {
+    it('validates the stored draft or a posted graph: { ok, engine, errors, warnings }', async () => {
       const a = await call(validateWf, 'POST', `/api/workflows/${id}/validate`, { params: { id } });
       expect(a.status).toBe(200);
-      expect(a.body).toEqual({ ok: true, engine: 'dag', errors: [] });
+      expect(a.body).toEqual({ ok: true, engine: 'dag', errors: [], warnings: [] });
 
       const cyclic = simpleGraph();
       cyclic.edges.push({ id: 'back', source: 'end', target: 't1' });

@@ -1,9 +1,10 @@
 /**
- * The skills API contract, run on the embedded database and on PostgreSQL: over the HTTP API, editors upload,
- * replace and delete a workspace's skills and viewers only read them; SKILLS_DIR skills are listed for every
- * workspace (read-only); a workspace upload of the same name wins over the folder skill for that workspace only;
- * another workspace's upload is 404 to read or delete; a bad SKILL.md or file path is 400 SKILL_INVALID with the path
- * and saves nothing; no answer is ever a 500. The Agent node's services get the same skills.
+ * The skills API contract, run on the embedded database (the store on both: the SkillUploadStore conformance suite):
+ * over the HTTP API, editors upload, replace and delete a workspace's skills and viewers only read them; SKILLS_DIR
+ * skills are listed for every workspace (read-only); a workspace upload of the same name wins over the folder skill
+ * for that workspace only; another workspace's upload is 404 to read or delete; a bad SKILL.md or file path is 400
+ * SKILL_INVALID with the path and saves nothing; no answer is ever a 500. The Agent node's services get the same
+ * skills.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,13 +1,13 @@
 /**
- * The webhook-trigger contract, shared by the embedded-store and PostgreSQL test files (the caller points the
- * environment at its database first). A webhook trigger starts a run of the workflow's published version only when
- * the call proves it knows the secret: a GitHub-style `X-Hub-Signature-256: sha256=<hex>` or our `X-Signature` over
- * the raw body (hmac), or the secret in its header (header). A wrong or missing proof is 401 and starts nothing. The
- * run's inputs are the mapping's templates over `body`, `query` and `headers`; the run records the trigger (GET
- * /api/runs?trigger=webhook). `async` answers 202 `{ runId }` at once, `wait` 200 `{ runId, status, outputs }`;
- * JSON, form and text bodies map; `none` is allowed but warned about; an unpublished workflow is 409 NOT_PUBLISHED,
- * a disabled trigger 409. An Idempotency-Key repeated on the same hook finds the first run (other inputs → 409) and
- * is the hook's own: the same key on another hook is another run. A body over MAX_BODY_BYTES is 413.
+ * The webhook-trigger contract, on the embedded store (the lookup on both databases: the TriggerRepository conformance
+ * suite) (the caller points the environment at its database first). A webhook trigger starts a run of the workflow's
+ * published version only when the call proves it knows the secret: a GitHub-style `X-Hub-Signature-256: sha256=<hex>`
+ * or our `X-Signature` over the raw body (hmac), or the secret in its header (header). A wrong or missing proof is 401
+ * and starts nothing. The run's inputs are the mapping's templates over `body`, `query` and `headers`; the run records
+ * the trigger (GET /api/runs?trigger=webhook). `async` answers 202 `{ runId }` at once, `wait` 200 `{ runId, status,
+ * outputs }`; JSON, form and text bodies map; `none` is allowed but warned about; an unpublished workflow is 409
+ * NOT_PUBLISHED, a disabled trigger 409. An Idempotency-Key repeated on the same hook finds the first run (other
+ * inputs → 409) and is the hook's own: the same key on another hook is another run. A body over MAX_BODY_BYTES is 413.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as hookGet } from '@/app/api/hooks/[hookId]/route';

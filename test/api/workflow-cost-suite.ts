@@ -1,9 +1,10 @@
 /**
  * The cost contract over the HTTP API with the real app (an OpenAI-compatible server scripted over real HTTP), run on
- * the embedded database and on PostgreSQL: GET /api/runs/:id has the run's `usage: { inputTokens, outputTokens,
- * costUsd }` (the sum of its nodes', at MODEL_PRICES over the built-in list, a credential's own `prices` over both),
- * and GET /api/workflows/:id/cost sums the workflow's runs created in [from, to): runs, tokens, the known cost and how
- * many runs used a model without a price; another workspace's workflow is 404; a bad date is 400.
+ * the embedded database (its SQL on both databases: the RunAnalyticsStore conformance suite): GET /api/runs/:id has
+ * the run's `usage: { inputTokens, outputTokens, costUsd }` (the sum of its nodes', at MODEL_PRICES over the built-in
+ * list, a credential's own `prices` over both), and GET /api/workflows/:id/cost sums the workflow's runs created in
+ * [from, to): runs, tokens, the known cost and how many runs used a model without a price; another workspace's
+ * workflow is 404; a bad date is 400.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { POST as createCred } from '@/app/api/credentials/route';

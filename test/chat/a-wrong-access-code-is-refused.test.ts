@@ -59,6 +59,8 @@ describe('a chat behind an access code', () => {
       welcome: 'Ask me anything',
       suggestions: ['What can you do?'],
       access: 'code',
+      embedOrigins: ['*'],
+      historyMaxTokens: null,
     });
     expect(wf.text).not.toMatch(/codeHash|sessionSecret/);
   });
@@ -125,7 +127,7 @@ describe('settings and switching off', () => {
     const wf = await json('POST', '/api/workflows', { name: 'Codeless', graph: historyGraph() });
     const a = await json('PATCH', `/api/workflows/${wf.body.id}/publish`, { chat: { enabled: true, access: 'code' } });
     expect(a.status).toBe(400);
-    expect(a.body.error.path).toBe('chat.code');
+    expect(a.body.error).toMatchObject({ code: 'CHAT_CODE_MISSING', path: 'chat.code' });
     const b = await json('PATCH', `/api/workflows/${wf.body.id}/publish`, {
       chat: { enabled: true, access: 'public', colour: 'red' },
     });

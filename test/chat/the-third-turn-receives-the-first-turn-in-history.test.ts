@@ -1,6 +1,7 @@
 // Guarantees: a chat conversation is first-class. Each turn is a run of the published version; the conversation's
 // earlier turns reach the workflow through the Start input `history` ([{ role, content }]) and an LLM node sends them
-// before the message, so the third turn's model request holds the first turn; the turns are stored and read back in
+// before the message, so the third turn's model request holds the first turn; the run, its snapshots and its events
+// keep the history as a reference to the conversation's messages, never a copy; the turns are stored and read back in
 // order with GET …/conversations/:id/messages; `stream: false` answers the same final object as JSON.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
@@ -66,15 +67,18 @@ describe('a three-turn conversation', () => {
       ['user', 'What is my name?'],
     ]);
 
-    // The third run's inputs: the message and the history, as the run view shows them.
+    // The third run's inputs: the message, and the history as a reference to the conversation's first four messages.
     const run = await json('GET', `/api/runs/${third.done.runId}`);
     expect(run.body.inputs.message).toBe('What is my name?');
-    expect(run.body.inputs.history).toEqual([
-      { role: 'user', content: 'My name is Ada and I like owls.' },
-      { role: 'assistant', content: 'echo: My name is Ada and I like owls.' },
-      { role: 'user', content: 'What is the weather?' },
-      { role: 'assistant', content: 'echo: What is the weather?' },
-    ]);
+    const ref = { $ref: 'chat-history', conversationId, fromSeq: 1, toSeq: 4, as: 'list' };
+    expect(run.body.inputs.history).toEqual(ref);
+    // No snapshot or event of the run copies the earlier turns: each keeps the reference.
+    const byNode = Object.fromEntries(run.body.nodes.map((n: { nodeId: string }) => [n.nodeId, n]));
+    expect(byNode.start.output.history).toEqual(ref);
+    expect(byNode.reply.input.history).toEqual(ref);
+    const events = await json('GET', `/api/runs/${third.done.runId}/events`);
+    for (const stored of [JSON.stringify(run.body), events.text])
+      expect(stored).not.toContain('My name is Ada and I like owls.');
 
     // Stored: six messages in order, each answer with its run.
     const stored = await json(

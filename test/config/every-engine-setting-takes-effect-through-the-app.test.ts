@@ -186,6 +186,7 @@ describe('what the app hands down', () => {
   it('opens its stores with the store variables, and runs under the run variables', () => {
     const s = parseSettings({
       DB_THREAD_SPIN_MS: '0',
+      DB_EMBEDDED_BUFFERS_MB: '16',
       DATABASE_POOL_SIZE: '3',
       PG_WRITE_THREAD: '0',
       PAIFLOW_MIGRATIONS_DIR: '/srv/migrations',
@@ -195,6 +196,7 @@ describe('what the app hands down', () => {
     const given = engineSettingsOf(s);
     expect(given.stores).toEqual({
       threadSpinMs: 0,
+      embeddedBuffersMb: 16,
       poolSize: 3,
       writeThread: false,
       migrationsDir: '/srv/migrations',

@@ -80,7 +80,7 @@ describe('lenient limits', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const s = loadSettings({ REGEX_TIMEOUT_MS: 'soon', RATE_LIMIT_PER_MIN: '0', KNOWLEDGE_FUSION: 'best' });
-      expect([s.REGEX_TIMEOUT_MS, s.RATE_LIMIT_PER_MIN, s.KNOWLEDGE_FUSION]).toEqual([1000, 600, 'rescore']);
+      expect([s.REGEX_TIMEOUT_MS, s.RATE_LIMIT_PER_MIN, s.KNOWLEDGE_FUSION]).toEqual([1000, 600, 'weighted']);
       const said = warn.mock.calls.map((c) => String(c[0])).join('\n');
       expect(said).toContain('REGEX_TIMEOUT_MS="soon" is not a number');
       expect(said).toContain('RATE_LIMIT_PER_MIN="0" is not above 0');

@@ -21,7 +21,7 @@ const TODAY = {
   REDIS_PREFIX: 'paiflow:',
   EVENTS_RETENTION_S: 300,
   EMBEDDING_MODEL: undefined,
-  KNOWLEDGE_FUSION: 'rescore',
+  KNOWLEDGE_FUSION: 'weighted',
   KNOWLEDGE_EXACT_KNN_LIMIT: 20_000,
   KNOWLEDGE_MAX_UPLOAD_BYTES: 20 * 1024 * 1024,
   MCP_SERVERS: undefined,
@@ -84,6 +84,11 @@ const CPU = {
   documentParseTimeoutMs: 120_000,
   documentWorkerMemoryMb: 512,
   embedBatchTimeoutMs: 60_000,
+  uploadParseTimeoutMs: 20_000,
+  datasetMaxColumns: 200,
+  datasetMaxCellChars: 100_000,
+  datasetMaxBytes: 4 * 1024 * 1024,
+  importMaxYamlNodes: 100_000,
   threads: Math.max(1, availableParallelism() - 1),
 };
 

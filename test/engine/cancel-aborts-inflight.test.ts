@@ -11,7 +11,6 @@ import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
-import { storeKinds } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 import {
   chainGraph,
@@ -24,7 +23,8 @@ import {
 } from '../support/harness';
 import { until } from '../support/until';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 /** Resolves when the promise does; fails with a clear message instead of a bare test timeout. */
 async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,5 +1,6 @@
 // Guarantees: acyclic workflows behave identically on the DAG engine and the LangGraph engine — same node
-// statuses, outputs and trace-event type sequence — including skipped branches, fan-out/fan-in and failure + resume.
+// statuses, outputs and trace-event type sequence — including skipped branches, fan-out/fan-in and failure + resume,
+// and a run whose path reaches no End node, which fails with NO_END_REACHED (never a success with no outputs).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import type { TraceEvent } from '@/engine/events/types';
@@ -180,6 +181,45 @@ describe('DAG vs LangGraph parity (embedded store)', () => {
         outputs: done.outputs,
         perNode: done.types.perNode,
       };
+    }
+    expect(results.langgraph).toEqual(results.dag);
+  });
+
+  it('a branch ending nowhere: NO_END_REACHED naming where it stopped, both engines; fixed, it resumes', async () => {
+    const nodes = [
+      n('start', 'start', { inputs: [{ name: 'x', type: 'number', required: false }] }),
+      n('route', 'condition', {
+        branches: [{ id: 'big', conditions: [{ left: '{{inputs.x}}', op: 'gt', right: '10', valueType: 'number' }] }],
+      }),
+      n('answer', 'template', { template: 'big' }),
+      n('side', 'probe'),
+      end('{{answer.output.text}}'),
+    ];
+    const edges = [e('start', 'route'), e('route', 'answer', 'big'), e('route', 'side', 'else'), e('answer', 'end')];
+    const results: Record<string, unknown> = {};
+    for (const engine of ['dag', 'langgraph'] as const) {
+      resetProbes();
+      const runId = await runOn(h, engine, { nodes, edges }, { x: 1 });
+      const run = (await h.store.getRun(runId))!;
+      expect(run.status, engine).toBe('failed');
+      expect(run.outputs).toBeNull();
+      expect(run.error).toMatchObject({ code: 'NO_END_REACHED', details: { endedAt: ['side'] } });
+      expect(run.error!.message).toMatch(/"side" without reaching an End node/);
+      const failed = await summary(h, runId);
+      expect(failed.types.sequence.at(-1)).toBe('run.failed');
+      // Resumed as it is, it stops where it did, with the same error (nothing runs again).
+      await h.runs.resume(runId);
+      await h.runs.waitFor(runId);
+      expect((await h.store.getRun(runId))!.error, engine).toMatchObject({ code: 'NO_END_REACHED' });
+      // The fix: the path it took now leads to an End node. A resume runs only what is new.
+      const wf = (await h.store.getWorkflow(run.workflowId))!;
+      await h.store.updateWorkflow(wf.id, { graph: { nodes, edges: [...edges, e('side', 'end')] } }, wf.revision);
+      await h.runs.resume(runId);
+      await h.runs.waitFor(runId);
+      const fixed = await summary(h, runId);
+      expect(fixed.status).toBe('succeeded');
+      expect(Object.fromEntries(probeCalls)).toEqual({ side: 1 });
+      results[engine] = { failedNodes: failed.nodes, error: run.error, fixed: fixed.nodes, outputs: fixed.outputs };
     }
     expect(results.langgraph).toEqual(results.dag);
   });

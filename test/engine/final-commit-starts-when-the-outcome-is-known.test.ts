@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import type { CommitBatch } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { chainGraph, createHarness, interceptStore, probeScript, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 const node = (id: string, type: string, config: Record<string, unknown> = {}) => ({
   id,

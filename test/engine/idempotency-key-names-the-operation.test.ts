@@ -1,15 +1,16 @@
 // Guarantees: a side-effecting node's Idempotency-Key names the operation (`runId:nodeId`), not the attempt: an HTTP
 // POST that times out and is retried, and the same POST sent again by a resume after a failure or after its process
-// died, all reach the receiver with the same key, so the receiver can deduplicate (on both stores).
+// died, all reach the receiver with the same key, so the receiver can deduplicate. (One database: the run store
+// conformance suite holds the idempotency key on both.)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { storeKinds } from '../support/databases';
 import { createHarness, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 let server: Server;
 let base: string;

@@ -4,7 +4,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { createHarness, probeCalls, resetProbes, type Harness } from '../support/harness';
-import { storeKinds } from '../support/databases';
 
 const n = (
   id: string,
@@ -48,7 +47,8 @@ const REVIEW_LOOP: Graph = {
   ],
 };
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 describe.each(kinds)('LangGraph engine on %s', (kind) => {
   const harnesses: Harness[] = [];

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import type { NodeRunRecord } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { createHarness, type Harness } from '../support/harness';
 import { until } from '../support/until';
 import { expectedResults, fetchLoopGraph, range, startGateServer, type GateServer } from './loop-concurrency-support';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 let gate: GateServer;
 beforeAll(async () => {

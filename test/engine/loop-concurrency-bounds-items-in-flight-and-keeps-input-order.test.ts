@@ -7,12 +7,12 @@ import { buildTimeline } from '@/components/editor/run/timeline-model';
 import type { TraceEvent } from '@/engine/events/types';
 import type { Graph } from '@/engine/graph/schema';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { storeKinds } from '../support/databases';
 import { createHarness, type Harness } from '../support/harness';
 import { until } from '../support/until';
 import { expectedResults, fetchLoopGraph, range, startGateServer, type GateServer } from './loop-concurrency-support';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 let gate: GateServer;
 beforeAll(async () => {

@@ -4,12 +4,12 @@
 // results come out whole and in input order. The body's nodes are never restarted on their own outside the loop.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
-import { storeKinds } from '../support/databases';
 import { createHarness, probeCalls, probeScript, resetProbes, type Harness } from '../support/harness';
 import { until } from '../support/until';
 import { expectedResults, fetchLoopGraph, range, startGateServer, type GateServer } from './loop-concurrency-support';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 let gate: GateServer;
 beforeAll(async () => {

@@ -1,12 +1,12 @@
-// Guarantees, on both engines and both stores: a node's `timeoutMs` aborts its attempt (its signal fires) and fails it
+// Guarantees, on both engines (PGlite): a node's `timeoutMs` aborts its attempt (its signal fires) and fails it
 // with NODE_TIMEOUT; a timed-out or failed attempt is retried per `data.retry` with a node.progress event between
 // attempts; the snapshot records the attempt count; a node that recovers on retry succeeds and its successors run once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
-import { storeKinds } from '../support/databases';
 import { chainGraph, createHarness, probeCalls, probeScript, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
 
 function withP1(data: Record<string, unknown>): Graph {

@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import { withoutTestData } from '@/engine/runtime/pinned-data';
-import { storeKinds } from '../support/databases';
 import { createHarness, probeCalls, probeScript, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 /** start → p1 (pinned) → p2 (reads p1's value) → end(last = p2's value). */
 function pinnedGraph(): Graph {

@@ -1,4 +1,4 @@
-// Guarantees, both engines, every store kind:
+// Guarantees, both engines (PGlite):
 // - a node with effects (here: probes) has its snapshot committed before any successor with effects starts;
 // - pure nodes (Start, Template, Condition, End) never wait for a commit of their own: their snapshots ride with the
 //   next commit, and so do the snapshots of nodes followed only by pure nodes (they ride with the run's final
@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Graph } from '@/engine/graph/schema';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { CommitBatch, RunStore } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
 
 /**

@@ -10,11 +10,11 @@ import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
-import { storeKinds } from '../support/databases';
 import { createHarness, probeCalls, probeNode, probeScript, resetProbes, type Harness } from '../support/harness';
 import { until } from '../support/until';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 const node = (id: string, type: string, config: Record<string, unknown>, x = 0): Graph['nodes'][number] => ({
   id,

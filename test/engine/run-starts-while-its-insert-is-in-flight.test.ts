@@ -1,4 +1,4 @@
-// Guarantees, both engines, every store kind: a new run starts executing while its INSERT is in flight, yet
+// Guarantees, both engines (PGlite): a new run starts executing while its INSERT is in flight, yet
 // - no node with effects runs and nothing is committed before the run is stored;
 // - its events are published live only once it is stored;
 // - if the INSERT fails, start() fails with its error, no node with effects ran and nothing was written (no LangGraph
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { NewRun, RunStore } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 const cases = kinds.flatMap((kind) => (['dag', 'langgraph'] as const).map((engine) => [kind, engine] as const));
 
 interface Ctl {

@@ -15,11 +15,11 @@ import {
   type SingleNodeRequest,
 } from '@/engine/runtime/single-node-run';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 import { createHarness, probeCalls, probeNode, probeScript, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 const registry = createDefaultRegistry().register(probeNode);
 
 /** start(topic) → p1 (probe) → ask (llm) → after (probe) → end. */

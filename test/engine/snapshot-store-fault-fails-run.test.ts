@@ -7,10 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/engine/events/types';
 import type { PrismaStore } from '@/engine/store/prisma/prisma-store';
 import type { CommitBatch, RunStore } from '@/engine/store/types';
-import { storeKinds } from '../support/databases';
 import { chainGraph, createHarness, interceptStore, probeCalls, resetProbes, type Harness } from '../support/harness';
 
-const kinds = await storeKinds();
+// One database: the store conformance suites (test/store/) hold PGlite and PostgreSQL alike.
+const kinds = ['pglite'] as const;
 
 type Fault = 'none' | 'once' | 'outage' | 'final-once';
 

@@ -267,6 +267,44 @@ describe('the publish gate', () => {
     expect(forced).toMatchObject({ target: wf });
   }, 120_000);
 
+  it('lets only an owner remove or weaken the gate, and records every change in the audit log', async () => {
+    const wf = t.workflowA.id;
+    const patch = (headers: Record<string, string>, g: unknown) =>
+      call(patchPublish, 'PATCH', `/api/workflows/${wf}/publish`, { headers, body: { gate: g }, params: { id: wf } });
+    const strict = { ...gate(), datasetId: await datasetOf(t.ownerA.headers) };
+    expect((await patch(t.ownerA.headers, strict)).status).toBe(200);
+    // Each of these lets through a draft the strict gate refuses: an editor may not make them.
+    const { maxDrop: _drop, ...noBaseline } = strict;
+    for (const [weaker, path] of [
+      [null, 'gate'],
+      [{ ...strict, minMean: { route: 0.1 } }, 'gate.minMean.route'],
+      [{ ...noBaseline, minMean: strict.minMean }, 'gate.maxDrop.route'],
+      [{ ...strict, maxDrop: { route: 0.5 } }, 'gate.maxDrop.route'],
+      [{ ...strict, scorers: strict.scorers.slice(0, 1) }, 'gate.scorers.mentions_summary'],
+    ] as const) {
+      const refused = await patch(t.editorA.headers, weaker);
+      expectError(refused, 403, 'FORBIDDEN', path);
+    }
+    const still = await call(patchPublish, 'PATCH', `/api/workflows/${wf}/publish`, {
+      headers: t.editorA.headers,
+      body: { publicTrace: false },
+      params: { id: wf },
+    });
+    expect(still.body.gate).toMatchObject(strict);
+    // Raising a bar is any editor's to do; an owner may remove the gate. Both are in the audit log.
+    expect((await patch(t.editorA.headers, { ...strict, minMean: { route: 0.9 } })).status).toBe(200);
+    expect((await patch(t.ownerA.headers, null)).status).toBe(200);
+    const audit = await call(listAudit, 'GET', '/api/audit?limit=50', { headers: t.ownerA.headers });
+    const entries = audit.body.filter((e: { target: string }) => e.target === wf);
+    const raised = entries.find((e: { action: string }) => e.action === 'workflow.gate_changed');
+    expect(raised).toMatchObject({ actor: { email: t.editorA.email }, data: { after: { minMean: { route: 0.9 } } } });
+    const removed = entries.find((e: { action: string }) => e.action === 'workflow.gate_weakened');
+    expect(removed).toMatchObject({
+      actor: { email: t.ownerA.email },
+      data: { after: null, weakenings: ['removes the gate'] },
+    });
+  }, 120_000);
+
   it('publishes the fixed draft once it passes', async () => {
     await saveDraft(FIXED_URGENT_WORDS);
     const ok = await call(publish, 'POST', `/api/workflows/${workflowId}/publish`, { params: { id: workflowId } });

@@ -70,7 +70,7 @@ describe('Dify wiring', () => {
       ],
     });
     const r = dify(
-      [start, cond, dn('t', 'tool'), dn('x', 'document-extractor'), end('e', ['t', 'text']), end('f', ['s', 'q'])],
+      [start, cond, dn('t', 'tool'), dn('x', 'datasource'), end('e', ['t', 'text']), end('f', ['s', 'q'])],
       [
         ['s', 'c'],
         ['c', 't', 'true'],
@@ -109,7 +109,7 @@ describe('Dify wiring', () => {
     expect(problems(r.graph)).toEqual([]);
   });
 
-  it('adds a Start node when there is none, drops failure branches, keeps Python source in a comment', () => {
+  it('adds a Start node when there is none, drops failure branches, keeps the Python source as it is', () => {
     const code = dn('py', 'code', {
       code_language: 'python3',
       code: 'def main():\n    """ends */ here"""\n    return {"a": 1}',
@@ -128,13 +128,16 @@ describe('Dify wiring', () => {
     expect(r.graph.nodes.map((n) => n.type)).toContain('start');
     expect(all(r.report).find((e) => e.type === 'start')?.why).toMatch(/no Start node/);
     expect(all(r.report).find((e) => e.id === 'py')?.why).toMatch(/failure branch/);
-    const src = String(r.graph.nodes.find((n) => n.id === 'py')?.data.config.code);
-    expect(src).toContain('"""ends * / here"""');
-    expect(src.match(/\*\//g)).toHaveLength(1);
+    const config = r.graph.nodes.find((n) => n.id === 'py')?.data.config;
+    // The Code node runs Python: the source is the node's code, byte for byte.
+    expect(config).toMatchObject({
+      language: 'python',
+      code: 'def main():\n    """ends */ here"""\n    return {"a": 1}',
+    });
   });
 
-  it('refuses an app that is not a workflow, with the path of its mode', () => {
-    expect(() => convertDify('app:\n  mode: agent-chat\nworkflow:\n  graph:\n    nodes: []\n')).toThrow(
+  it('refuses an app of a mode it does not know, with the path of its mode', () => {
+    expect(() => convertDify('app:\n  mode: rag-pipeline\nworkflow:\n  graph:\n    nodes: []\n')).toThrow(
       expect.objectContaining({ code: 'IMPORT_INVALID_DOCUMENT', path: 'content.app.mode' }),
     );
   });

@@ -56,7 +56,7 @@ describe('Chinese search over HTTP', () => {
     expect(a.body.embedder).toMatchObject({ model: 'use-lite', uncoveredChunks: 2 });
     expect(a.body.embedder.notice).toMatch(/does not cover Chinese.*bge-m3.*text-embedding-v4/);
     // Which store and fusion its searches take, as /api/health names it.
-    expect(a.body.search).toBe('embedded hybrid index (BM25 + cosine kNN, rescore fusion)');
+    expect(a.body.search).toBe('embedded hybrid index (BM25 + cosine kNN, weighted fusion)');
     const b = await call(getKb, 'GET', `/api/knowledge-bases/${en}`, { params: { id: en } });
     expect(b.body.embedder).toMatchObject({ model: 'use-lite', uncoveredChunks: 0, notice: null });
     expectNoServerErrorsOrStacks();

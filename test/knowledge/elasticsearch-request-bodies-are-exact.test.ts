@@ -2,8 +2,9 @@
  * Guarantee: the Elasticsearch store sends exactly the documented requests — the index mapping (strict, analyzer,
  * cosine dense_vector with the KB's dims), idempotent creation, a clear KNOWLEDGE_INDEX_MISMATCH for a foreign or
  * differently-sized index, the pinned int8_hnsw vector index, the write alias, bulk indexing through it with
- * require_alias, kNN (k = topK × 30, num_candidates 4 × k, unnamed) + named BM25 rescore (0.2 / 1.0; BM25 over
- * search_text and its CJK unigram sub-field), RRF, BM25 and vector queries with the KB filter inside the query,
+ * require_alias, the default weighted hybrid as one _msearch (BM25 window + kNN window), kNN (k = topK × 30,
+ * num_candidates 4 × k, unnamed, uncovered chunks left out) + named BM25 rescore (0.2 / 1.0; BM25 over search_text and
+ * its CJK unigram sub-field), RRF, BM25 and vector queries with the KB filter inside the query,
  * every window clamped to 10,000, and delete-by-query — asserted body by body through @elastic/elasticsearch-mock with
  * the real client.
  */
@@ -21,8 +22,14 @@ const ALIAS = `${INDEX}.write`;
 const BM25 = (query: string) => ({
   multi_match: { query, fields: ['search_text', 'search_text.unigram^0.5'], type: 'most_fields', _name: 'bm25' },
 });
+/** The unnamed BM25 clause of the client-side fusions. */
+const BM25Plain = (query: string) => ({
+  multi_match: { query, fields: ['search_text', 'search_text.unigram^0.5'], type: 'most_fields' },
+});
 const V = [0.1, 0.2, 0.3, 0.4];
-const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text', 'heading_path', 'covered'];
+/** Every kNN clause leaves out chunks the embedder does not read. */
+const COVERED_ONLY = { bool: { must_not: [{ term: { covered: false } }] } };
 
 let fake: FakeElasticsearch;
 let client: Client;
@@ -94,6 +101,9 @@ describe('index creation', () => {
               start: { type: 'integer' },
               end: { type: 'integer' },
               page: { type: 'integer' },
+              covered: { type: 'boolean' },
+              headings: { type: 'text', analyzer: 'paiflow_text' },
+              heading_path: { type: 'keyword', index: false, doc_values: false },
               embedding: {
                 type: 'dense_vector',
                 dims: 4,
@@ -291,24 +301,59 @@ describe('search requests', () => {
     await store.upsertChunks(KB, [chunk('doc_a', 0, 'Invoices', 'invoice INV-7731 was paid', V, 2)]);
     fake.requests.length = 0;
   });
-  const lastSearch = () => {
+  const lastSearch = (querystring: Record<string, string> = { include_named_queries_score: 'true' }) => {
     const r = fake.requests.at(-1)!;
     expect({ method: r.method, path: r.path, querystring: r.querystring }).toEqual({
       method: 'POST',
       path: `/${INDEX}/_search`,
-      querystring: { include_named_queries_score: 'true' },
+      querystring,
     });
     return r.body;
   };
   const filter = [{ term: { kb_id: KB } }];
+  const knnFilter = [...filter, COVERED_ONLY];
 
-  it('hybrid default: unnamed knn (k = topK × 30, num_candidates 4k, filter inside) + named BM25 rescore', async () => {
+  it('hybrid default (weighted): one _msearch of the BM25 window and the kNN window, fused in the app', async () => {
     const hits = await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 5, mode: 'hybrid' });
+    const r = fake.requests.at(-1)!;
+    expect({ method: r.method, path: r.path }).toEqual({ method: 'POST', path: '/_msearch' });
+    expect(r.body).toEqual([
+      { index: INDEX },
+      {
+        size: 150,
+        _source: SOURCE,
+        track_total_hits: false,
+        query: { bool: { must: [BM25Plain('invoice')], filter } },
+      },
+      { index: INDEX },
+      {
+        size: 150,
+        _source: SOURCE,
+        track_total_hits: false,
+        knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 600, filter: knnFilter },
+      },
+    ]);
+    // The only chunk is the best of both lists: 0.7 × 1 + 0.3 × 1.
+    expect(hits[0]).toMatchObject({ id: 'doc_a:0', page: 2, text: 'invoice INV-7731 was paid' });
+    expect(hits[0].score).toBeCloseTo(1, 6);
+    expect(hits[0].bm25).toBeGreaterThan(0);
+    expect(hits[0].knn).toBeCloseTo(1, 5);
+  });
+
+  it('hybrid rescore: unnamed knn (k = topK × 30, num_candidates 4k, filter inside) + named BM25 rescore', async () => {
+    const hits = await store.search({
+      kbId: KB,
+      text: 'invoice',
+      vector: V,
+      topK: 5,
+      mode: 'hybrid',
+      fusion: { method: 'rescore' },
+    });
     expect(lastSearch()).toEqual({
       size: 5,
       _source: SOURCE,
       track_total_hits: false,
-      query: { knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 600, filter } },
+      query: { knn: { field: 'embedding', query_vector: V, k: 150, num_candidates: 600, filter: knnFilter } },
       rescore: {
         window_size: 150,
         query: {
@@ -333,7 +378,7 @@ describe('search requests', () => {
   });
 
   it('weights and candidate factor are configurable', async () => {
-    const s = newStore({ fusion: { knnWeight: 0.5, bm25Weight: 2, numCandidatesFactor: 10 } });
+    const s = newStore({ fusion: { method: 'rescore', knnWeight: 0.5, bm25Weight: 2, numCandidatesFactor: 10 } });
     await s.search({ kbId: KB, text: 'invoice', vector: V, topK: 3, mode: 'hybrid' });
     const body = lastSearch();
     expect(body.query.knn).toMatchObject({ k: 30, num_candidates: 120 });
@@ -364,7 +409,7 @@ describe('search requests', () => {
                 query: { bool: { must: [BM25('invoice')], filter } },
               },
             },
-            { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 480, filter } },
+            { knn: { field: 'embedding', query_vector: V, k: 120, num_candidates: 480, filter: knnFilter } },
           ],
           rank_window_size: 120,
           rank_constant: 60,
@@ -374,12 +419,12 @@ describe('search requests', () => {
   });
 
   it(
-    'bm25: multi_match in a bool with the filter; vector: ' +
+    'bm25: multi_match in a bool with the filter, over the proximity window (50); vector: ' +
       'top-level knn (k = topK, num_candidates = max(topK × 30, 50))',
     async () => {
       await store.search({ kbId: KB, text: 'invoice', topK: 2, mode: 'bm25', documentIds: ['doc_a', 'doc_b'] });
-      expect(lastSearch()).toEqual({
-        size: 2,
+      expect(lastSearch({})).toEqual({
+        size: 50,
         _source: SOURCE,
         track_total_hits: false,
         query: {
@@ -394,7 +439,7 @@ describe('search requests', () => {
         size: 2,
         _source: SOURCE,
         track_total_hits: false,
-        knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter },
+        knn: { field: 'embedding', query_vector: V, k: 2, num_candidates: 60, filter: knnFilter },
       });
     },
   );
@@ -415,14 +460,21 @@ describe('search requests', () => {
   );
 
   it('clamps size, k and num_candidates to the 10,000 limits (a larger window is refused by ES)', async () => {
-    await store.search({ kbId: KB, text: 'invoice', vector: V, topK: 500, mode: 'hybrid' });
+    await store.search({
+      kbId: KB,
+      text: 'invoice',
+      vector: V,
+      topK: 500,
+      mode: 'hybrid',
+      fusion: { method: 'rescore' },
+    });
     expect(lastSearch()).toMatchObject({
       size: 500,
       query: { knn: { k: 10_000, num_candidates: 10_000 } },
       rescore: { window_size: 10_000 },
     });
     await store.search({ kbId: KB, text: 'invoice', topK: 20_000, mode: 'bm25' });
-    expect(lastSearch()).toMatchObject({ size: 10_000 });
+    expect(lastSearch({})).toMatchObject({ size: 10_000 });
   });
 
   it('the index definition puts the dims of the KB into the mapping', () => {

@@ -18,8 +18,10 @@ const KB = 'kb_rrf';
 const INDEX = `paiflow-kb-${KB}`;
 const FIN = [1, 0, 0, 0];
 const PET = [0, 1, 0, 0];
-const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text'];
+const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text', 'heading_path', 'covered'];
 const filter = [{ term: { kb_id: KB } }];
+/** kNN leaves out chunks the embedder does not read. */
+const knnFilter = [...filter, { bool: { must_not: [{ term: { covered: false } }] } }];
 
 let fake: FakeElasticsearch;
 let store: ElasticsearchKnowledgeStore;
@@ -73,7 +75,7 @@ describe('Basic licence: client-side RRF', () => {
         size: 90,
         _source: SOURCE,
         track_total_hits: false,
-        knn: { field: 'embedding', query_vector: PET, k: 90, num_candidates: 360, filter },
+        knn: { field: 'embedding', query_vector: PET, k: 90, num_candidates: 360, filter: knnFilter },
       },
     ]);
     expect(store.describe()).toBe('elasticsearch (kNN + BM25 rrf-client)');

@@ -1,9 +1,12 @@
 /**
- * Guarantee, through the HTTP API on a fresh embedded database with the real offline embedder: create a knowledge
- * base; upload JSON, .md, .html and .pdf; watch status/progress go queued → parsing → embedding → indexed; search
- * (hybrid, bm25, vector, threshold) with [n] citations and PDF pages; re-upload of a title replaces it; deleting a
- * document removes its chunks; a workflow start → knowledge → llm (demo model) → end answers citing [n] and traces
- * retrieval.hits; deleting the KB removes everything. Never a 5xx, never a stack trace.
+ * Guarantee, through the route handlers on a fresh embedded database with the real offline embedder: a knowledge
+ * base's defaults and validation (body, vectorWeight); status/progress only go forward, queued → parsing → embedding
+ * → indexed; unsupported files, missing files and unknown knowledge bases are refused with their codes; a hit's
+ * fields (component scores, heading path, PDF page), what each search mode finds (a paraphrase by the vector side
+ * only), the threshold; script text stripped from HTML; re-upload of a title replaces it; deleting a document removes
+ * its chunks; deleting the KB removes its folder. Never a 5xx, never a stack trace. The journey itself (every format,
+ * the knowledge node and the RAG template answering with citations on the built server) is walked by
+ * acceptance/knowledge-bases-index-every-format-and-answer-with-citations.test.ts.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,15 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as health } from '@/app/api/health/route';
 import { DELETE as deleteDoc, GET as getDoc } from '@/app/api/knowledge-bases/[id]/documents/[docId]/route';
 import { GET as listDocs, POST as uploadDoc } from '@/app/api/knowledge-bases/[id]/documents/route';
-import { DELETE as deleteKb, GET as getKb } from '@/app/api/knowledge-bases/[id]/route';
+import { DELETE as deleteKb, GET as getKb, PATCH as patchKb } from '@/app/api/knowledge-bases/[id]/route';
 import { POST as search } from '@/app/api/knowledge-bases/[id]/search/route';
 import { GET as listKbs, POST as createKb } from '@/app/api/knowledge-bases/route';
 import { GET as nodeTypes } from '@/app/api/node-types/route';
-import { GET as getRun } from '@/app/api/runs/[runId]/route';
-import { POST as startRun } from '@/app/api/workflows/[id]/runs/route';
-import { POST as createWf } from '@/app/api/workflows/route';
 import { getApp } from '@/lib/server/app';
-import { call, expectError, expectNoServerErrorsOrStacks, seen, useFreshDataDir, waitForRun } from '../api/api-helpers';
+import { call, expectError, expectNoServerErrorsOrStacks, seen, useFreshDataDir } from '../api/api-helpers';
 import { makePdf } from './support/make-pdf';
 import { ownerHeaders } from '../support/owner';
 
@@ -132,6 +132,30 @@ describe('knowledge bases over HTTP', () => {
     expect(existsSync(path.join(dataDir, 'knowledge', kbId, 'manifest.json'))).toBe(true);
   });
 
+  it("sets a knowledge base's vectorWeight (0..1, null: the default), refusing anything else by path", async () => {
+    expect((await call(getKb, 'GET', `/api/knowledge-bases/${kbId}`, p())).body.vectorWeight).toBeNull();
+    const url = `/api/knowledge-bases/${kbId}`;
+    const set = await call(patchKb, 'PATCH', url, { ...p(), body: { vectorWeight: 0.5 } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: kbId, vectorWeight: 0.5 });
+    expect((await call(getKb, 'GET', url, p())).body.vectorWeight).toBe(0.5);
+    expectError(
+      await call(patchKb, 'PATCH', url, { ...p(), body: { vectorWeight: 2 } }),
+      400,
+      'VALIDATION_ERROR',
+      'vectorWeight',
+    );
+    expectError(
+      await call(patchKb, 'PATCH', url, { ...p(), body: { vectorWeight: 0.4, chunkSize: 100 } }),
+      400,
+      'UNKNOWN_KEY',
+      'chunkSize',
+    );
+    expect((await call(getKb, 'GET', url, p())).body.vectorWeight).toBe(0.5); // nothing half-saved
+    const reset = await call(patchKb, 'PATCH', url, { ...p(), body: { vectorWeight: null } });
+    expect(reset.body.vectorWeight).toBeNull();
+  });
+
   it(
     'uploads JSON, markdown, HTML and PDF and indexes them ' + 'in the background with visible status and progress',
     async () => {
@@ -231,9 +255,24 @@ describe('knowledge bases over HTTP', () => {
     const top = a.body.hits[0];
     expect(top).toMatchObject({ citation: '[1]', title: 'errors', chunkIndex: 0, page: null });
     expect(top.text).toContain('ERR-4521');
+    // A Markdown chunk also says the headings it sits under.
     expect(Object.keys(top).sort()).toEqual(
-      ['bm25', 'chunkIndex', 'citation', 'documentId', 'end', 'knn', 'page', 'score', 'start', 'text', 'title'].sort(),
+      [
+        'bm25',
+        'chunkIndex',
+        'citation',
+        'documentId',
+        'end',
+        'headingPath',
+        'knn',
+        'page',
+        'score',
+        'start',
+        'text',
+        'title',
+      ].sort(),
     );
+    expect(top.headingPath).toEqual(['Error codes']);
     expect(a.body.hits.map((h: any) => h.citation)).toEqual(a.body.hits.map((_: any, i: number) => `[${i + 1}]`));
     expect(a.body.hits.length).toBeLessThanOrEqual(5);
     expect(top.bm25).toBeGreaterThan(0);
@@ -299,77 +338,6 @@ describe('knowledge bases over HTTP', () => {
     );
     const kb = await call(getKb, 'GET', `/api/knowledge-bases/${kbId}`, p());
     expect(kb.body.documentCount).toBe(4);
-  });
-
-  it('a workflow start → knowledge → llm (demo) → end answers citing [n] and traces retrieval.hits', async () => {
-    const graph = {
-      nodes: [
-        {
-          id: 'start',
-          type: 'start',
-          position: { x: 0, y: 0 },
-          data: { config: { inputs: [{ name: 'question', type: 'string', required: true }] } },
-        },
-        {
-          id: 'k1',
-          type: 'knowledge',
-          position: { x: 200, y: 0 },
-          data: { label: 'Retrieve', config: { knowledgeBaseId: kbId, query: '{{inputs.question}}', topK: 3 } },
-        },
-        {
-          id: 'llm1',
-          type: 'llm',
-          position: { x: 400, y: 0 },
-          data: {
-            config: {
-              model: 'demo',
-              systemPrompt: 'Answer only from the context; cite sources as [n].',
-              userPrompt: 'Context:\n{{k1.output.context}}\n\nQuestion: {{inputs.question}}',
-              stream: false,
-            },
-          },
-        },
-        {
-          id: 'end',
-          type: 'end',
-          position: { x: 600, y: 0 },
-          data: {
-            config: {
-              outputs: [
-                { name: 'answer', value: '{{llm1.output.text}}' },
-                { name: 'sources', value: '{{k1.output.hits}}' },
-              ],
-            },
-          },
-        },
-      ],
-      edges: [
-        { id: 'e1', source: 'start', target: 'k1' },
-        { id: 'e2', source: 'k1', target: 'llm1' },
-        { id: 'e3', source: 'llm1', target: 'end' },
-      ],
-    };
-    const wf = await call(createWf, 'POST', '/api/workflows', { body: { name: 'Grounded answer', graph } });
-    expect(wf.status, wf.text).toBe(201);
-    expect(wf.body.problems).toEqual([]);
-    const run = await call(startRun, 'POST', `/api/workflows/${wf.body.id}/runs`, {
-      params: { id: wf.body.id },
-      body: { inputs: { question: 'Are dogs allowed in the office?' } },
-    });
-    expect(run.status).toBe(202);
-    const done = await waitForRun(getRun, run.body.runId);
-    expect(done.status, JSON.stringify(done.nodes)).toBe('succeeded');
-    expect(done.outputs.answer).toMatch(/\[1\] Pets at work/);
-    expect(done.outputs.sources[0]).toMatchObject({ citation: '[1]', title: 'Pets at work' });
-    const k1 = done.nodes.find((n: any) => n.nodeId === 'k1');
-    expect(k1.output.context).toMatch(/^\[1\] Pets at work\n/);
-    const events = await (await getApp()).store.getEvents(run.body.runId);
-    const retrieval = events.find((e) => e.type === 'retrieval.hits');
-    expect(retrieval).toMatchObject({
-      nodeId: 'k1',
-      data: { knowledgeBaseId: kbId, query: 'Are dogs allowed in the office?' },
-    });
-    expect((retrieval!.data.hits as any[])[0]).toMatchObject({ citation: '[1]', title: 'Pets at work' });
   });
 
   it('deleting the knowledge base removes its documents and index', async () => {

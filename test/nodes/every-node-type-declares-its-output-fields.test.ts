@@ -20,6 +20,7 @@ const NO_FIXED_FIELDS: Record<string, string> = {
   start: 'its output is the run inputs, read as {{inputs.<name>}}',
   end: 'its output is the outputs named in its config; nothing runs after it',
   code: 'its output is whatever main(input) returns',
+  parameter_extractor: 'its output is the parameters its config names, read as {{<id>.output.<name>}}',
 };
 /**
  * Node types added while outputFields was introduced, by other changes, that do not declare it yet. Remove a type

@@ -158,8 +158,12 @@ describe.runIf(available)('queue mode: a killed worker and orphaned runs (AUTO_R
       const runId = await zombie(rig, 'x');
       const r = await rig.waitForStatus(runId, ['interrupted', 'succeeded', 'failed'], 20_000);
       expect(r.status).toBe('interrupted');
-      // several reaper passes: stays interrupted without AUTO_RESUME
-      await new Promise((res) => setTimeout(res, 1_500));
+      // A later reaper pass (it reaps a second orphan made after the first was marked) leaves it interrupted without
+      // AUTO_RESUME: no fixed wait, the second orphan's status is the sign that the reaper has been round again.
+      const later = await zombie(rig, 'y');
+      expect((await rig.waitForStatus(later, ['interrupted', 'succeeded', 'failed'], 20_000)).status).toBe(
+        'interrupted',
+      );
       expect((await rig.run(runId)).status).toBe('interrupted');
       expect((await rig.events(runId)).map((e) => e.type)).toEqual(['run.interrupted']);
     },

@@ -1,8 +1,8 @@
 /**
- * Guarantee: the offline embedding model runs in a worker thread, never on the event loop. While a document of a few
- * hundred chunks is being embedded, /api/health answers and a search of another knowledge base (its query embedded
- * by the same worker, between two batches of the upload) is served, both before the upload is indexed; the model is
- * never loaded in the main thread. Shown by order and by where the model lives, not by timings.
+ * Guarantee: the offline embedding model runs in a worker thread, never on the event loop. While a document of some
+ * hundred chunks (seven batches of 16) is being embedded, /api/health answers and a search of another knowledge base
+ * (its query embedded by the same worker, between two batches of the upload) is served, both before the upload is
+ * indexed; the model is never loaded in the main thread. Shown by order and by where the model lives, not by timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as health } from '@/app/api/health/route';
@@ -26,8 +26,8 @@ const paragraph = (i: number) =>
   `and replaces a defective unit free of charge during the first ${i % 5} years.`;
 
 describe('embedding a large upload', () => {
-  // Embedding ~300 chunks on the offline model takes 20–60 s on a loaded 2-core machine (the whole suite runs beside
-  // it): a longer limit than the suite's 60 s, so the test fails on what it checks, not on the machine's load.
+  // ~110 chunks leave several batches of the upload after the search's query, which is all the order needs (400
+  // chunks took 20–60 s to embed on a loaded machine). The limit is above the suite's for that machine's load.
   it('happens in a worker while the server keeps answering', { timeout: 180_000 }, async () => {
     const other = await createKnowledgeBase('Handbook');
     const pets = await uploadText(other, 'Pets at work', 'Dogs are welcome in the office on Fridays.');
@@ -37,7 +37,7 @@ describe('embedding a large upload', () => {
     const big = await uploadText(
       kbId,
       'Supply contract',
-      Array.from({ length: 400 }, (_, i) => paragraph(i)).join('\n\n'),
+      Array.from({ length: 120 }, (_, i) => paragraph(i)).join('\n\n'),
     );
     expect((await waitForDocument(kbId, big, (d) => d.status === 'embedding')).status).toBe('embedding');
 
@@ -57,7 +57,7 @@ describe('embedding a large upload', () => {
 
     const done = await waitForDocument(kbId, big);
     expect(done.status).toBe('indexed');
-    expect(done.chunkCount).toBeGreaterThan(300);
+    expect(done.chunkCount).toBeGreaterThan(100);
     // The model lives in the worker thread only.
     expect((globalThis as { __paiflowUseLite?: unknown }).__paiflowUseLite).toBeUndefined();
     expectNoServerErrorsOrStacks();

@@ -11,10 +11,19 @@ import { getApp } from '@/lib/server/app';
 import { expectNoServerErrorsOrStacks, useFreshDataDir } from '../api/api-helpers';
 import { makePdf } from '../knowledge/support/make-pdf';
 import { makePdfBomb } from './support/make-pdf-bomb';
-import { createKnowledgeBase, MB, uploadFile, uploadText, waitForDocument } from './support/knowledge-api';
+import {
+  createKnowledgeBase,
+  MB,
+  scriptedEmbedder,
+  uploadFile,
+  uploadText,
+  waitForDocument,
+} from './support/knowledge-api';
 
 useFreshDataDir('paiflow-doc-limits-');
 process.env.SEED_EXAMPLE = '0';
+// The limits are the subject: documents embed on a scripted server, not after the offline model's first load.
+const embedder = await scriptedEmbedder();
 const LIMITS = [
   'DOCUMENT_MAX_PAGES',
   'DOCUMENT_MAX_CHUNKS',
@@ -26,13 +35,14 @@ const LIMITS = [
 let kbId = '';
 beforeAll(async () => {
   await getApp();
-  kbId = await createKnowledgeBase('Limits', { chunkSize: 100, chunkOverlap: 0 });
+  kbId = await createKnowledgeBase('Limits', { chunkSize: 100, chunkOverlap: 0, ...(await embedder.kb()) });
 });
 afterEach(() => {
   for (const name of LIMITS) delete process.env[name];
 });
 afterAll(async () => {
   await (await getApp()).close();
+  await embedder.server.close();
 });
 
 const sentences = (n: number) => Array.from({ length: n }, (_, i) => `Sentence ${i} of the document.`).join(' ');
@@ -45,7 +55,8 @@ async function failsWith(docId: string, code: string, limit: RegExp) {
 }
 
 describe('document limits', () => {
-  it('DOCUMENT_MAX_PAGES → DOCUMENT_TOO_MANY_PAGES; a PDF at the limit is indexed', async () => {
+  // The file's first documents start the documents' worker thread: minutes on a loaded machine.
+  it('DOCUMENT_MAX_PAGES → DOCUMENT_TOO_MANY_PAGES; a PDF at the limit is indexed', { timeout: 180_000 }, async () => {
     process.env.DOCUMENT_MAX_PAGES = '3';
     const over = await uploadFile(kbId, 'five.pdf', 'application/pdf', pdfPages(5));
     const at = await uploadFile(kbId, 'three.pdf', 'application/pdf', pdfPages(3));

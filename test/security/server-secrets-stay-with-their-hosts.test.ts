@@ -1,23 +1,30 @@
 // Guarantees: the server's own secrets cannot be sent where a workflow chooses: OPENAI_API_KEY goes only to
-// OPENAI_BASE_URL (a node naming its own base URL must bring a credential bound to it), and a SECRET_<NAME> named by
+// OPENAI_BASE_URL (a node naming its own base URL is sent its own key, or none), and a SECRET_<NAME> named by
 // an LLM node with its own base URL goes only to the hosts SECRET_<NAME>_HOSTS lists; host lists mean https on the
 // default port unless a port is given.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostsAllow } from '@/engine/credentials/types';
 import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { providerSettings, scrubbedError } from '@/engine/nodes/shared/provider-settings';
 import { envSecrets } from '@/lib/server/credentials/env-secrets';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 
 describe("the server's OPENAI_API_KEY", () => {
+  let elsewhere: FakeOpenAi;
+  beforeAll(async () => {
+    elsewhere = await startFakeOpenAi();
+  });
+  afterAll(() => elsewhere?.close());
   const resolve = createLlmResolver({ OPENAI_API_KEY: 'sk-server-key', OPENAI_BASE_URL: 'https://llm.example.com/v1' });
 
-  it('is used for the server provider, and refused for a base URL a node chose', () => {
+  it('is used for the server provider, and never sent to a base URL a node chose', async () => {
     expect(resolve({}).label).toMatch(/llm\.example\.com/);
-    expect(() => resolve({ baseURL: 'https://attacker.example/v1' })).toThrow(
-      expect.objectContaining({ code: 'SECRET_HOST_NOT_ALLOWED' }),
-    );
-    // A node that brings its own key may use its own base URL.
-    expect(resolve({ baseURL: 'https://attacker.example/v1', apiKey: 'its-own-key' }).label).toMatch(/attacker/);
+    const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
+    // A node's own base URL without a key of its own is called without one (a local server needs none).
+    await resolve({ baseURL: elsewhere.baseURL }).chat(chat);
+    // A node that brings its own key sends that one.
+    await resolve({ baseURL: elsewhere.baseURL, apiKey: 'its-own-key' }).chat(chat);
+    expect(elsewhere.tokens).toEqual(['no-key', 'its-own-key']);
   });
 });
 

@@ -1,7 +1,8 @@
 // Guarantees: the embedded database (PGlite on its own thread) behaves like PGlite in-process for everything the
 // store and Prisma rely on — database errors keep their class and code, a transaction is isolated (an outside query
 // waits for it) and rolls back on request or on error, prepared statements survive DEALLOCATE ALL, array columns
-// parse — while the event loop keeps running during a long query, and the thread answers after a `last` write.
+// parse — while the event loop keeps running during a long query, and the thread answers after a `last` write; its
+// buffer cache is the size it is given (DB_EMBEDDED_BUFFERS_MB), not Postgres's 128 MB.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -145,5 +146,17 @@ describe('the embedded database thread', () => {
     clearInterval(timer);
     expect(r.rows).toEqual([{ n: 3000000 }]);
     expect(ticks).toBeGreaterThan(5);
+  });
+
+  it('its buffer cache is the size it is given, 32 MB unless told', async () => {
+    const shown = async (d: RemotePGlite) =>
+      (await d.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0].shared_buffers;
+    expect(await shown(db)).toBe('32MB');
+    const small = await RemotePGlite.create(path.join(dir, 'small'), { buffersMb: 16 });
+    try {
+      expect(await shown(small)).toBe('16MB');
+    } finally {
+      await small.close();
+    }
   });
 });

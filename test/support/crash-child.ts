@@ -1,14 +1,16 @@
 /**
- * A separate process for crash tests (test/engine/crash-restart-resume.test.ts): opens the database, starts a run
- * of start → p1 → p2 → p3 (sleeps 60 s) → p4 → end, and is then SIGKILLed by the test.
+ * The child process of the crash harness (test/engine/a-killed-process-resumes-without-re-running-what-
+ * succeeded.test.ts), the process the test SIGKILLs mid-run: it opens the test's database, builds a RunManager as
+ * the app builds one (in-process bus, the default nodes plus a probe that counts its executions in a file, a 100 ms
+ * heartbeat so the test soon sees the owner gone) and starts a run of the crash graph (test/support/crash-graph.ts)
+ * on one engine.
  *
- *   npx tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>
- *   env PROBE_COUNTER_FILE: one line "<nodeId>" is appended per probe execution (in-memory counters die with us).
- *   env CRASH_ENGINE: dag (default) | langgraph.
+ *   PROBE_COUNTER_FILE=… FAKE_BASE_URL=… TARGET_URL=… GATE_URL=… CRASH_ENGINE=dag|langgraph \
+ *     npx tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>
  *
- * Prints, one per line: `PID <pid>` (this process, the one holding the database), `RUN <runId>`, then
- * `P2_DONE <runId>` once p2's `succeeded` snapshot is in the database and `P3_RUNNING <runId>` once p3's
- * `running` snapshot is. (A PGlite dir cannot be opened by the test while we hold it, so we poll our own store.)
+ * Prints `PID <pid>`, `RUN <runId>`, then `STATE <json>` each time what is stored changes: the status of p2 and p3
+ * and the loop's finished items (its checkpoint). A PGlite dir cannot be opened by the test while we hold it, so we
+ * read our own store; the stored state (not the bus, whose events may precede the write) is what a restart finds.
  */
 import { appendFileSync } from 'node:fs';
 import { InProcessEventBus } from '@/engine/events/in-process-bus';
@@ -16,26 +18,32 @@ import { createLlmResolver } from '@/engine/llm/resolve-provider';
 import { createGuardedFetch } from '@/engine/net/ssrf-guard';
 import { defineNode } from '@/engine/node-kit/define';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
-import { RunManager } from '@/engine/runtime/run-manager';
 import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
+import { RunManager } from '@/engine/runtime/run-manager';
 import { openDatabase } from '@/engine/store/prisma/database';
 import { PrismaStore } from '@/engine/store/prisma/prisma-store';
+import { crashGraph } from './crash-graph';
 import { TEST_DATABASE_URL } from './databases';
-import { chainGraph, probeNode, probeScript } from './harness';
+import { probeNode, probeScript } from './harness';
 
 async function main() {
   const [kind, location] = process.argv.slice(2);
-  const counterFile = process.env.PROBE_COUNTER_FILE;
-  if ((kind !== 'pglite' && kind !== 'postgres') || !location || !counterFile) {
+  const { PROBE_COUNTER_FILE: counterFile, FAKE_BASE_URL, TARGET_URL, GATE_URL } = process.env;
+  if (
+    (kind !== 'pglite' && kind !== 'postgres') ||
+    !location ||
+    !counterFile ||
+    !FAKE_BASE_URL ||
+    !TARGET_URL ||
+    !GATE_URL
+  ) {
     console.error(
-      'usage: PROBE_COUNTER_FILE=<file> tsx test/support/crash-child.ts <pglite|postgres> <data dir | schema>',
+      'usage: PROBE_COUNTER_FILE FAKE_BASE_URL TARGET_URL GATE_URL tsx test/support/crash-child.ts <kind> <loc>',
     );
     process.exit(2);
   }
-  // Never outlive a test that died without killing us.
-  setTimeout(() => process.exit(3), 120_000).unref();
+  setTimeout(() => process.exit(3), 120_000).unref(); // never outlive a test that died without killing us
   console.log(`PID ${process.pid}`);
-
   const db = await openDatabase(
     kind === 'pglite' ? { dataDir: location } : { databaseUrl: TEST_DATABASE_URL, schema: location },
   );
@@ -47,43 +55,42 @@ async function main() {
       return probeNode.execute(ctx);
     },
   });
-  probeScript.set('p3', { sleepMs: 60_000 });
+  probeScript.set('p3', { hang: true }); // p3 is executing when the test kills us
   const runs = new RunManager({
     store,
     workflows: store,
     bus: new InProcessEventBus(),
     registry: createDefaultRegistry().register(countingProbe),
-    services: { llm: createLlmResolver({}), fetch: createGuardedFetch(), secrets: { get: () => undefined } },
+    services: {
+      llm: createLlmResolver({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: FAKE_BASE_URL }),
+      fetch: createGuardedFetch({ allowlist: [new URL(TARGET_URL).host, new URL(GATE_URL).host] }),
+      secrets: { get: () => undefined },
+    },
     heartbeatMs: 100,
     executors: { langgraph: createLangGraphExecutor() },
   });
-
+  const engine = process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag';
   const wf = await store.createWorkflow({
     id: `wf_crash_${Date.now()}`,
     name: 'crash',
     description: '',
-    graph: chainGraph(4),
+    graph: crashGraph(GATE_URL, engine === 'langgraph'),
     engine: 'auto',
   });
-  const engine = process.env.CRASH_ENGINE === 'langgraph' ? 'langgraph' : 'dag';
-  const { run } = await runs.start({ workflow: wf, inputs: {}, engine });
+  const { run } = await runs.start({ workflow: wf, inputs: { items: Array.from({ length: 9 }, (_, i) => i) }, engine });
   console.log(`RUN ${run.id}`);
 
-  let p2Done = false;
+  let last = '';
   for (;;) {
     const nodes = new Map((await store.getNodeRuns(run.id)).map((n) => [n.nodeId, n.status]));
-    if (!p2Done && nodes.get('p2') === 'succeeded') {
-      p2Done = true;
-      console.log(`P2_DONE ${run.id}`);
-    }
-    if (p2Done && nodes.get('p3') === 'running') {
-      console.log(`P3_RUNNING ${run.id}`);
-      break;
-    }
+    const cp = engine === 'langgraph' ? await store.getCheckpoint(run.id, 'loop') : null;
+    const finished = Object.keys((cp?.state as { done?: Record<string, unknown> } | null)?.done ?? {})
+      .map(Number)
+      .sort((a, b) => a - b);
+    const state = JSON.stringify({ p2: nodes.get('p2'), p3: nodes.get('p3'), finished });
+    if (state !== last) console.log(`STATE ${(last = state)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  // Keep running (p3 sleeps) until the test kills us.
-  await runs.waitFor(run.id);
 }
 
 main().catch((e) => {

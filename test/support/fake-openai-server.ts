@@ -5,7 +5,9 @@
  * - POST /v1/chat/completions: non-streaming (chat.completion) or SSE (chat.completion.chunk … [DONE]).
  *   Responses come from the script() queue, else from the default (echo of the last user message).
  * - POST /v1/embeddings: deterministic unit vectors of dimension 8 (sha256 of each input); honours the SDK's
- *   default `encoding_format: 'base64'`.
+ *   default `encoding_format: 'base64'`. `setEmbeddings` makes it answer float arrays whatever was asked (as some
+ *   self-hosted servers do) and/or vectors of its own (a non-finite number is written as 1e999, which JSON reads
+ *   as Infinity; NaN as null).
  * - POST /v1/audio/speech: audio whose length follows the input (wav: a 24 kHz 16-bit mono WAV with 100 bytes of
  *   samples per input character; pcm: those bytes raw; anything else: an ID3-tagged stand-in). POST
  *   /v1/images/generations: `n` 1×1 PNGs as b64_json, or as URLs served by GET /files/<name>.png (no key needed).
@@ -43,7 +45,17 @@ export interface FakeOpenAi {
   setDefault(fn?: (body: any) => ScriptedResponse): void;
   /** What GET /v1/models lists; null: it answers 404. */
   setModels(ids: string[] | null): void;
+  /**
+   * How POST /v1/embeddings answers from now on: `format: 'float'` ignores `encoding_format`; `vector` gives an
+   * input's vector instead of the default one. No argument: the default again.
+   */
+  setEmbeddings(o?: EmbeddingsMode): void;
   close(): Promise<void>;
+}
+
+export interface EmbeddingsMode {
+  format?: 'as-asked' | 'float';
+  vector?: (input: string, index: number) => number[];
 }
 
 const textOf = (c: unknown) => (typeof c === 'string' ? c : c == null ? '' : JSON.stringify(c));
@@ -62,6 +74,7 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
   let fallback = echoDefault;
   let seq = 0;
   let modelIds: string[] | null = ['fake-chat', 'fake-embed'];
+  let embeddingsMode: EmbeddingsMode = {};
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -193,22 +206,25 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
 
   function embeddings(body: any, res: ServerResponse) {
     const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
+    const base64 = body.encoding_format === 'base64' && embeddingsMode.format !== 'float';
     const data = inputs.map((input, index) => {
-      const bytes = createHash('sha256').update(textOf(input)).digest();
-      const raw = Array.from({ length: 8 }, (_, i) => bytes[i] / 127.5 - 1);
-      const norm = Math.hypot(...raw) || 1;
-      const vec = raw.map((v) => v / norm);
-      const embedding =
-        body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
+      const vec = embeddingsMode.vector?.(textOf(input), index) ?? defaultVector(textOf(input));
+      const embedding = base64 ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding };
     });
     const tokens = inputs.reduce<number>((n, i) => n + Math.ceil(textOf(i).length / 4), 0);
-    sendJson(res, 200, {
+    const answer = {
       object: 'list',
       data,
       model: body.model ?? 'fake-embedding',
       usage: { prompt_tokens: tokens, total_tokens: tokens },
-    });
+    };
+    // JSON has no Infinity: written as 1e999, which a JSON parser reads back as Infinity.
+    const text = JSON.stringify(answer, (_k, v) =>
+      typeof v === 'number' && !Number.isFinite(v) && !Number.isNaN(v) ? `__inf${v > 0 ? '+' : '-'}__` : v,
+    ).replace(/"__inf([+-])__"/g, (_m, sign: string) => (sign === '+' ? '1e999' : '-1e999'));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
   }
 
   function speech(body: any, res: ServerResponse) {
@@ -262,12 +278,21 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
     script: (...responses) => void queue.push(...responses),
     setDefault: (fn) => void (fallback = fn ?? echoDefault),
     setModels: (ids) => void (modelIds = ids),
+    setEmbeddings: (o) => void (embeddingsMode = o ?? {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** A unit vector of dimension 8 from the sha256 of the text. */
+function defaultVector(text: string): number[] {
+  const bytes = createHash('sha256').update(text).digest();
+  const raw = Array.from({ length: 8 }, (_, i) => bytes[i] / 127.5 - 1);
+  const norm = Math.hypot(...raw) || 1;
+  return raw.map((v) => v / norm);
 }
 
 /** A 1×1 red PNG. */

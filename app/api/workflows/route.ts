@@ -41,7 +41,13 @@ export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) 
     return Response.json(wf, { status: 201, headers: { 'content-language': contentLanguage(lang) } });
   }
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
-  const { graph, problems } = await checkWorkflowForSave(app, caller, body.graph, body.engine ?? 'auto', allowDraft);
+  const { graph, problems, warnings } = await checkWorkflowForSave(
+    app,
+    caller,
+    body.graph,
+    body.engine ?? 'auto',
+    allowDraft,
+  );
   const wf = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),
@@ -50,5 +56,5 @@ export const POST = guarded('edit', async (req, _ctx: unknown, { app, caller }) 
     graph,
     engine: body.engine ?? 'auto',
   });
-  return Response.json({ ...wf, problems }, { status: 201 });
+  return Response.json({ ...wf, problems, warnings }, { status: 201 });
 });

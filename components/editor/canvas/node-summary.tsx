@@ -29,12 +29,36 @@ export function Summary({ type, config }: { type: string; config: Record<string,
           {config.userPrompt ? <> · {firstLine(config.userPrompt, 40)}</> : null}
         </>
       );
+    case 'question_classifier':
+      return (
+        <>
+          <span className="font-mono text-zinc-700">{String(config.model ?? '')}</span>
+          {config.query ? <> · {firstLine(config.query, 40)}</> : null}
+        </>
+      );
+    case 'parameter_extractor': {
+      const params = Array.isArray(config.parameters) ? (config.parameters as Array<{ name?: string }>) : [];
+      return (
+        <>
+          <span className="font-mono text-zinc-700">{String(config.model ?? '')}</span>
+          {params.length ? <> · {firstLine(params.map((p) => p.name || '?').join(', '), 40)}</> : null}
+        </>
+      );
+    }
     case 'template':
       return (
         <span className="font-mono">
           {firstLine(config.template) || <span className="italic text-zinc-400">{t('emptyTemplate')}</span>}
         </span>
       );
+    case 'list_operator':
+      return <span className="font-mono">{firstLine(config.input, 48)}</span>;
+    case 'document_extractor':
+      return <span className="font-mono">{firstLine(config.files, 48)}</span>;
+    case 'variable_aggregator': {
+      const groups = Array.isArray(config.groups) ? (config.groups as Array<{ name?: string }>) : [];
+      return <span className="font-mono">{groups.map((g) => g.name || '?').join(', ')}</span>;
+    }
     case 'http':
       return (
         <span className="font-mono">

@@ -5,7 +5,7 @@
  * finds are shown under their inputs and nothing is sent; the server's refusal (code, message, path) beside the form.
  */
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { authApi, type CredentialView } from '@/components/api/auth-api';
 import { ApiError, errorMessage } from '@/components/api/client';
 import { datasetsApi, type DatasetSummary } from '@/components/datasets/datasets-api';
@@ -16,9 +16,12 @@ import { InlineError } from '../publish/publish-ui';
 import { evaluateApi } from './evaluate-api';
 import { Field, INPUT } from './form-controls';
 import { ScorerEditor } from './scorer-editor';
+import { useExpectedFields } from './use-expected-fields';
 import {
+  defaultOutput,
   evaluationBody,
   freeName,
+  pointedAtDataset,
   serverDraftError,
   MAX_CONCURRENCY,
   newScorerDraft,
@@ -55,6 +58,27 @@ function useFormChoices(workflowId: string) {
   return { datasets, versions, credentials, error };
 }
 
+/**
+ * Once the picked dataset's expected fields are known, scorers comparing an output it never expects read one it does
+ * (pointedAtDataset): the seeded example's cases expect `route`, not its first output `answer`. Once per dataset.
+ */
+function useRepointOnDataset(
+  expected: string[] | null,
+  outputs: string[],
+  onDraft: (f: (d: EvaluationDraft) => EvaluationDraft) => void,
+) {
+  const applied = useRef('');
+  useEffect(() => {
+    const key = expected && JSON.stringify([expected, outputs]);
+    if (!key || key === applied.current) return;
+    applied.current = key;
+    onDraft((d) => {
+      const scorers = pointedAtDataset(d.scorers, outputs, expected);
+      return scorers === d.scorers ? d : { ...d, scorers };
+    });
+  }, [expected, outputs, onDraft]);
+}
+
 export function EvaluationForm({
   draft,
   outputs,
@@ -78,6 +102,8 @@ export function EvaluationForm({
   // The first dataset is picked once the list is known and nothing is picked yet.
   const datasetId = draft.datasetId || datasets?.[0]?.id || '';
   const effective: EvaluationDraft = { ...draft, datasetId };
+  const expected = useExpectedFields(datasetId);
+  useRepointOnDataset(expected, outputs, onDraft);
   const formError = (option: string) => {
     const e = errors.find((x) => x.index === undefined && x.option === option);
     return e ? te(e.key) : undefined;
@@ -212,7 +238,10 @@ export function EvaluationForm({
                 'exact',
                 d.scorers.map((x) => x.name),
               );
-              return { ...d, scorers: [...d.scorers, { ...newScorerDraft('exact', outputs[0] ?? ''), name }] };
+              return {
+                ...d,
+                scorers: [...d.scorers, { ...newScorerDraft('exact', defaultOutput(outputs, expected ?? [])), name }],
+              };
             })
           }
         >

@@ -1,15 +1,24 @@
 // Guarantees: the Evaluate form's defaults and every scorer type convert to a body the server's own schema accepts;
 // a mistake (a blank name, a bad number, JSON that is not a schema, a name used twice, no dataset) is named with the
-// scorer and the option it belongs to, and nothing is sent while one remains.
+// scorer and the option it belongs to, and nothing is sent while one remains. A saved scorer opens in the form and is
+// sent back unchanged, and a new scorer reads an End output the dataset expects (never `answer` the cases lack).
 import { describe, expect, it } from 'vitest';
+import { SUPPORT_TRIAGE_EXAMPLE } from '@/engine/examples/support-triage';
+import { SUPPORT_TRIAGE_CASES } from '@/engine/examples/support-triage-cases';
 import { createEvaluationSchema } from '@/lib/server/evaluations/evaluation-schemas';
+import { toFlow } from '../graph-model';
+import { endOutputs } from './end-outputs';
 import {
+  defaultOutput,
   evaluationBody,
+  expectedFields,
   freeName,
   initialDraft,
   newScorerDraft,
+  pointedAtDataset,
   SCORER_TYPES,
   scorerBody,
+  scorerDraftOf,
   serverDraftError,
   type EvaluationDraft,
   type ScorerDraft,
@@ -65,6 +74,19 @@ describe('every scorer type', () => {
     expect(body!.version).toBe(3);
     expect(body!.scorers[0]).toMatchObject({ name: `s_${type}`, type });
   });
+
+  it.each(SCORER_TYPES)(
+    '%s saved (as sent, or as the server stored it) opens in the form and is sent unchanged',
+    (type) => {
+      const sent = scorerBody(scorer(type, { name: `s_${type}`, ...filled[type] }), 0).body!;
+      const stored = createEvaluationSchema.parse({ datasetId: 'ds_1', scorers: [sent] }).scorers[0];
+      for (const body of [sent, stored]) {
+        const draft = scorerDraftOf(body);
+        expect([draft.name, draft.type]).toEqual([`s_${type}`, type]);
+        expect(scorerBody(draft, 0)).toEqual({ body, errors: [] });
+      }
+    },
+  );
 
   it('sends the options each type needs, and leaves blank optional ones to the server default', () => {
     expect(scorerBody(scorer('similarity'), 0).body).toEqual({
@@ -148,5 +170,50 @@ describe("the server's refusal", () => {
     });
     expect(serverDraftError('datasetId', 'dataset not found')).toBeNull();
     expect(serverDraftError(undefined, 'boom')).toBeNull();
+  });
+});
+
+describe('the End output a new scorer reads', () => {
+  // The seeded Support triage example: its End outputs `answer`, `route`, `model`; its cases expect only `route`.
+  const outputs = endOutputs(toFlow(SUPPORT_TRIAGE_EXAMPLE.graph).nodes);
+  const expected = expectedFields(SUPPORT_TRIAGE_CASES.rows);
+
+  it('is, on the seeded example and its cases, the route the cases expect — not the answer they lack', () => {
+    expect(outputs).toEqual(['answer', 'route', 'model']);
+    expect(expected).toEqual(['route']);
+    expect(defaultOutput(outputs, expected)).toBe('route');
+    const opened = initialDraft(outputs, 'ds_cases').scorers;
+    const picked = pointedAtDataset(opened, outputs, expected);
+    expect(picked.map((s) => [s.type, s.field])).toEqual([['exact', 'route']]);
+  });
+
+  it('is the first End output when the dataset is unknown or expects none of them, and none without outputs', () => {
+    expect(defaultOutput(outputs)).toBe('answer');
+    expect(defaultOutput(outputs, ['sentiment'])).toBe('answer');
+    expect(defaultOutput([], ['route'])).toBe('');
+    expect(expectedFields([{ expected: 'urgent' }, { expected: ['a'] }, {}, { expected: { b: 1, a: 2 } }])).toEqual([
+      'b',
+      'a',
+    ]);
+  });
+
+  it('moves only scorers that compare an output the dataset never expects, and changes nothing otherwise', () => {
+    const scorers = [
+      scorer('exact', { field: 'answer' }),
+      scorer('contains', { field: 'answer', value: 'Summary' }),
+      scorer('llm_judge', { field: 'answer' }),
+      scorer('numeric', { field: 'model' }),
+      scorer('exact', { field: 'route' }),
+    ];
+    expect(pointedAtDataset(scorers, outputs, expected).map((s) => s.field)).toEqual([
+      'route',
+      'answer',
+      'answer',
+      'route',
+      'route',
+    ]);
+    const fine = [scorer('exact', { field: 'route' })];
+    expect(pointedAtDataset(fine, outputs, expected)).toBe(fine);
+    expect(pointedAtDataset(scorers, outputs, ['sentiment'])).toBe(scorers);
   });
 });

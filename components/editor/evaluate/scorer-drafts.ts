@@ -264,3 +264,83 @@ export function evaluationBody(draft: EvaluationDraft): { body?: NewEvaluation; 
   const version = draft.version === 'draft' ? 'draft' : Number(draft.version);
   return { body: { datasetId: draft.datasetId, version, concurrency, scorers }, errors };
 }
+
+/**
+ * The form of a scorer already saved (a publish gate's): every option it has, as its input shows it, the rest as a
+ * new scorer of its type. `scorerBody` of the result is the same body again.
+ */
+export function scorerDraftOf(body: ScorerBody): ScorerDraft {
+  const d = { ...newScorerDraft(body.type), name: body.name };
+  const s = (n: number | undefined) => (n === undefined ? '' : String(n));
+  switch (body.type) {
+    case 'exact':
+      return { ...d, field: body.field ?? '', caseSensitive: body.caseSensitive ?? false };
+    case 'contains':
+      return { ...d, field: body.field ?? '', value: body.value ?? '', caseSensitive: body.caseSensitive ?? false };
+    case 'regex':
+      return { ...d, field: body.field ?? '', pattern: body.pattern };
+    case 'json_schema':
+      return { ...d, field: body.field ?? '', schema: JSON.stringify(body.schema, null, 2) };
+    case 'numeric':
+      return { ...d, field: body.field ?? '', tolerance: s(body.tolerance) };
+    case 'similarity':
+      return { ...d, field: body.field ?? '', threshold: s(body.threshold) };
+    case 'llm_judge':
+      return {
+        ...d,
+        field: body.field ?? '',
+        rubric: body.rubric,
+        model: body.model,
+        credentialId: body.credentialId ?? '',
+        threshold: s(body.threshold),
+      };
+    case 'retrieval':
+      return {
+        ...d,
+        sourcesField: body.field ?? '',
+        k: s(body.k),
+        metric: body.metric ?? 'recall',
+        threshold: s(body.threshold),
+      };
+    case 'latency':
+      return { ...d, maxMs: s(body.maxMs) };
+    case 'cost':
+      return { ...d, maxUsd: s(body.maxUsd) };
+  }
+}
+
+/** The fields the rows' expectations have, in the order first seen (an expectation that is not an object has none). */
+export function expectedFields(rows: readonly { expected?: unknown }[]): string[] {
+  const fields: string[] = [];
+  for (const { expected } of rows)
+    if (expected && typeof expected === 'object' && !Array.isArray(expected))
+      for (const k of Object.keys(expected)) if (!fields.includes(k)) fields.push(k);
+  return fields;
+}
+
+/**
+ * The End output a new scorer reads: the first the dataset's rows expect, else the workflow's first, else none.
+ * The seeded Support triage example's first output is `answer`, but its cases expect only `route`.
+ */
+export function defaultOutput(outputs: readonly string[], expected: readonly string[] = []): string {
+  return outputs.find((o) => expected.includes(o)) ?? outputs[0] ?? '';
+}
+
+/** The types that compare an End output with the row's expectation of it (`contains` only without a value). */
+const compares = (d: ScorerDraft) =>
+  d.type === 'exact' || d.type === 'numeric' || d.type === 'similarity' || (d.type === 'contains' && !d.value.trim());
+
+/**
+ * The scorers once a dataset is picked: one that compares an output the dataset never expects (it could only fail)
+ * reads defaultOutput instead, when the dataset expects one of the workflow's outputs. The same array when nothing
+ * changes, so a form can apply it on every pick.
+ */
+export function pointedAtDataset(
+  scorers: ScorerDraft[],
+  outputs: readonly string[],
+  expected: readonly string[],
+): ScorerDraft[] {
+  const field = outputs.find((o) => expected.includes(o));
+  if (!field || !scorers.some((s) => compares(s) && !expected.includes(s.field))) return scorers;
+  return scorers.map((s) => (compares(s) && !expected.includes(s.field) ? { ...s, field } : s));
+}

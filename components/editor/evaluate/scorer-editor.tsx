@@ -19,6 +19,7 @@ export function ScorerEditor({
   errors,
   onChange,
   onRemove,
+  footer,
 }: {
   draft: ScorerDraft;
   index: number;
@@ -27,6 +28,8 @@ export function ScorerEditor({
   errors: DraftError[];
   onChange: Patch;
   onRemove?: () => void;
+  /** More inputs at the foot of the scorer's box (the publish gate's limits). */
+  footer?: ReactNode;
 }) {
   const t = useTranslations('evaluate.scorer');
   const te = useTranslations('evaluate.errors');
@@ -115,6 +118,7 @@ export function ScorerEditor({
         threshold={threshold}
         errorOf={errorOf}
       />
+      {footer}
     </div>
   );
 }

@@ -46,13 +46,15 @@ export function ArrayField({
   const max = schema.maxItems ?? Infinity;
   const add = () => {
     const fresh = defaultForSchema(item) as Record<string, unknown>;
-    // Ids must be unique and valid identifiers (condition branch ids become handle ids).
+    // Ids must be unique and valid identifiers (condition branch and classifier class ids become handle ids).
     if (item.properties?.id && typeof fresh === 'object') {
+      const prefix = name.replace(/(?:es|s)$/, '') || 'item'; // i18n-exempt: ids, "branches" → branch1
       const taken = new Set(value.map((v) => (v as { id?: unknown })?.id));
       let i = value.length + 1;
-      while (taken.has(`branch${i}`)) i++;
-      fresh.id = `branch${i}`;
-      if (item.properties.label) fresh.label = `branch${i}`;
+      while (taken.has(`${prefix}${i}`)) i++;
+      fresh.id = `${prefix}${i}`;
+      if (item.properties.label) fresh.label = `${prefix}${i}`;
+      else if (item.properties.name) fresh.name = `${prefix}${i}`;
     }
     onChangeAt(path, [...value, fresh]);
   };

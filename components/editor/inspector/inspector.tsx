@@ -11,6 +11,7 @@ import { categoryStyle } from '../canvas/categories';
 import { startResume } from '../run/run-actions';
 import { FormContext, ObjectFields, renderedPaths, type FormContextValue } from './schema-form';
 import { RunNodePanel } from './run-node-panel';
+import { defaultsFollowing } from './defaults-by';
 import { templateSuggestions } from './template-suggestions';
 import { UnknownKeyFix } from './unknown-key-fix';
 import { LOCKED_FIELDS, MultiInspector, Panel, ReadOnlyNote, WorkflowInspector } from './workflow-inspector';
@@ -39,7 +40,14 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const t = type ? editor.types.get(type) : undefined;
   // Read at the moment `{{` is typed, so the inspector does not re-render while other nodes are dragged.
   const suggestions = useCallback(
-    () => templateSuggestions(nodeId, editor.state.nodes, editor.state.edges, editor.types),
+    () =>
+      templateSuggestions(
+        nodeId,
+        editor.state.nodes,
+        editor.state.edges,
+        editor.types,
+        editor.state.conversationVariables,
+      ),
     [editor, nodeId],
   );
 
@@ -56,9 +64,22 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
       suggestions,
       // Form paths are node paths (`data.config.…`); node data starts below `data`.
       onChangeAt: (path, value) =>
-        editor.updateNodeData(nodeId, (d) => setIn(d, path.slice(1), value), fieldPath(path)),
+        editor.updateNodeData(
+          nodeId,
+          (d) => {
+            let next = setIn(d, path.slice(1), value);
+            // A top-level config choice may bring other fields' defaults with it (the Code node's language).
+            if (path.length === 3 && path[1] === 'config') {
+              const config = (d as { config?: Record<string, unknown> }).config;
+              const follow = defaultsFollowing(t?.configSchema, config, String(path[2]), value);
+              for (const [name, v] of Object.entries(follow)) next = setIn(next, ['config', name], v);
+            }
+            return next;
+          },
+          fieldPath(path),
+        ),
     }),
-    [problems, suggestions, editor, nodeId],
+    [problems, suggestions, editor, nodeId, t],
   );
 
   const runId = useRunState(selectRunId);

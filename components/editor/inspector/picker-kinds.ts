@@ -5,7 +5,8 @@
  */
 import type { Path } from './form-context';
 
-export type PickerKind = 'tools' | 'toolApproval' | 'skills' | 'knowledgeBases' | 'knowledgeBase' | 'workflow';
+export type PickerKind =
+  'tools' | 'toolApproval' | 'skills' | 'knowledgeBases' | 'knowledgeBase' | 'workflow' | 'conversationVariable';
 
 const PICKERS: Record<string, Record<string, PickerKind>> = {
   // `credentialId` (any node, any depth) keeps its own select in schema-form.tsx (credential-field.tsx).
@@ -30,6 +31,7 @@ const PICKERS: Record<string, Record<string, PickerKind>> = {
   },
   workflow: { workflowId: 'workflow' },
   knowledge: { knowledgeBaseId: 'knowledgeBase' },
+  variable_assigner: { 'operations[].variable': 'conversationVariable' },
 };
 
 /** `data.config.workflowTools.0.workflowId` → `workflowTools[].workflowId`; null outside `data.config`. */

@@ -15,6 +15,7 @@ import { fieldPath } from '../graph-model';
 import { useForm, type Path } from './form-context';
 import { MultiPicker, type PickGroup } from './multi-picker';
 import type { PickerKind } from './picker-kinds';
+import { ConversationVariablePicker } from './conversation-variables';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{0,64}\*?$/;
 
@@ -94,6 +95,8 @@ export function ReferencePicker(props: PickerProps) {
     case 'knowledgeBase':
     case 'workflow':
       return <SinglePicker {...props} />;
+    case 'conversationVariable':
+      return <ConversationVariablePicker {...props} />;
   }
 }
 

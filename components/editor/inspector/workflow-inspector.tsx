@@ -8,6 +8,7 @@ import type { EngineChoice } from '@/components/api/types';
 import { Button } from '@/components/ui/button';
 import { useEditorContext, useEditorState } from '../editor-context';
 import type { EditorState } from '../editor-store';
+import { ConversationVariablesSection } from './conversation-variables';
 
 export function Panel({ children, testId }: { children: React.ReactNode; testId: string }) {
   return (
@@ -134,6 +135,7 @@ export function WorkflowInspector() {
             <option value="langgraph">langgraph</option>
           </select>
         </div>
+        <ConversationVariablesSection />
         <div className="rounded-md bg-zinc-50 p-3 text-[12px] leading-relaxed text-zinc-500">
           <b className="text-zinc-700">{t('shortcuts')}</b>
           <br />

@@ -9,6 +9,12 @@ import { Button } from '@/components/ui/button';
 import { publishApi, type ChatAppSettingsInput, type PublishStatus } from './publish-api';
 import { CopyButton, InlineError, Section } from './publish-ui';
 
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 export function ChatSection({
   workflowId,
   status,
@@ -23,6 +29,7 @@ export function ChatSection({
   const [title, setTitle] = useState(chat?.title ?? '');
   const [welcome, setWelcome] = useState(chat?.welcome ?? '');
   const [suggestions, setSuggestions] = useState((chat?.suggestions ?? []).join('\n'));
+  const [embedOrigins, setEmbedOrigins] = useState((chat?.embedOrigins ?? ['*']).join('\n'));
   const [access, setAccess] = useState<'public' | 'code'>(chat?.access ?? 'public');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,17 +38,19 @@ export function ChatSection({
   const enabled = chat?.enabled === true;
 
   const save = async (nextEnabled: boolean) => {
+    setSaved(false);
+    if (access === 'code' && !code && !chat?.hasCode) {
+      setError(new Error(t('codeMissing')));
+      return;
+    }
     setBusy(true);
     setError(null);
-    setSaved(false);
     const body: ChatAppSettingsInput = {
       enabled: nextEnabled,
       title: title.trim(),
       welcome: welcome.trim(),
-      suggestions: suggestions
-        .split('\n')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      suggestions: lines(suggestions),
+      embedOrigins: lines(embedOrigins),
       access,
       ...(access === 'code' && code ? { code } : {}),
     };
@@ -101,6 +110,16 @@ export function ChatSection({
             value={suggestions}
             onChange={(e) => setSuggestions(e.target.value)}
             data-testid="chat-suggestions"
+          />
+        </label>
+        <label className="text-[12px] text-zinc-700">
+          {t('embedOriginsLabel')}
+          <textarea
+            className={field}
+            rows={2}
+            value={embedOrigins}
+            onChange={(e) => setEmbedOrigins(e.target.value)}
+            data-testid="chat-embed-origins"
           />
         </label>
         <fieldset className="text-[12px] text-zinc-700">

@@ -2,30 +2,39 @@
 /**
  * The publish gate: a dataset and scorers the draft is evaluated on before each publish, and the limits it must meet
  * (a scorer's minimum mean, its largest drop from the published version). Shown as a sentence while set; edited in
- * a small form whose scorers are the same JSON an evaluation takes (docs/evaluations.md).
+ * a small form whose scorers are edited with the Evaluate tab's scorer form, each with its two limits.
  */
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { authApi, type CredentialView } from '@/components/api/auth-api';
 import { ApiError } from '@/components/api/client';
 import { datasetsApi, type DatasetSummary } from '@/components/datasets/datasets-api';
 import { Button } from '@/components/ui/button';
-import { JsonTextArea } from '../run/json-textarea';
-import { draftOf, gateOf, scorerNamesOf, type GateDraft } from './gate-draft';
+import { Field, INPUT } from '../evaluate/form-controls';
+import { ScorerEditor } from '../evaluate/scorer-editor';
+import {
+  defaultOutput,
+  expectedFields,
+  pointedAtDataset,
+  type DraftError,
+  type ScorerDraft,
+} from '../evaluate/scorer-drafts';
+import { draftOf, gateOf, withScorerAdded, withScorerRemoved, type GateDraft } from './gate-draft';
 import { publishApi, type PublishGate, type PublishStatus } from './publish-api';
 import { ConfirmButton, InlineError, Section, inputClass } from './publish-ui';
 
 export function GateSection({
   workflowId,
   status,
-  firstOutput,
+  outputs,
   readOnly,
   onSaved,
 }: {
   workflowId: string;
   status: PublishStatus;
-  /** The workflow's first End output: a new gate's scorer compares it. */
-  firstOutput: string | null;
+  /** The workflow's End outputs: a scorer reads one; a new one reads the first. */
+  outputs: string[];
   readOnly: boolean;
   onSaved: (s: PublishStatus) => void;
 }) {
@@ -35,6 +44,8 @@ export function GateSection({
   const [draft, setDraft] = useState<GateDraft | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [scorerErrors, setScorerErrors] = useState<DraftError[]>([]);
+  const [credentials, setCredentials] = useState<CredentialView[]>([]);
 
   useEffect(() => {
     let cancelled = false;
@@ -42,10 +53,35 @@ export function GateSection({
       .list()
       .then((list) => !cancelled && setDatasets(list))
       .catch(() => !cancelled && setDatasets([]));
+    // For a judge's credential; a viewer may not list them, which only narrows the choice.
+    authApi.listCredentials().then(
+      (c) => !cancelled && setCredentials(c),
+      () => undefined,
+    );
     return () => {
       cancelled = true;
     };
   }, []);
+
+  // The fields the draft's dataset expects: an added scorer reads one of them. A dataset the user picks also points
+  // scorers comparing an output it never expects at one it does (the seeded example's cases expect `route`, not its
+  // first output `answer`); a stored gate opens as it was saved.
+  const [expected, setExpected] = useState<{ id: string; fields: string[] } | null>(null);
+  const loadFields = (datasetId: string, repoint: boolean) => {
+    if (!datasetId) return;
+    datasetsApi.get(datasetId).then(
+      (d) => {
+        const fields = expectedFields(d.rows);
+        setExpected({ id: datasetId, fields });
+        if (repoint)
+          setDraft((cur) =>
+            cur?.datasetId === datasetId ? { ...cur, scorers: pointedAtDataset(cur.scorers, outputs, fields) } : cur,
+          );
+      },
+      () => undefined,
+    );
+  };
+  const fieldsOf = (datasetId: string) => (expected?.id === datasetId ? expected.fields : []);
 
   const save = async (next: PublishGate | null) => {
     setBusy(true);
@@ -63,6 +99,7 @@ export function GateSection({
   const submit = () => {
     if (!draft) return;
     const out = gateOf(draft);
+    setScorerErrors('problem' in out ? out.scorerErrors : []);
     if ('problem' in out) {
       const { key, path, values } = out.problem;
       setError(new ApiError(400, 'INVALID_GATE', t(`problems.${key}`, values ?? {}), path));
@@ -97,7 +134,14 @@ export function GateSection({
       {!draft && !gate && <p className="mb-2 text-[12px] text-zinc-500">{t('none')}</p>}
       {!draft && !readOnly && (
         <div className="flex gap-2">
-          <Button size="sm" data-testid="publish-gate-edit" onClick={() => setDraft(draftOf(gate, firstOutput))}>
+          <Button
+            size="sm"
+            data-testid="publish-gate-edit"
+            onClick={() => {
+              setDraft(draftOf(gate, outputs[0] ?? ''));
+              if (gate) loadFields(gate.datasetId, false);
+            }}
+          >
             {gate ? t('edit') : t('add')}
           </Button>
           {gate && (
@@ -115,12 +159,21 @@ export function GateSection({
         <GateForm
           draft={draft}
           datasets={datasets}
+          outputs={outputs}
+          newField={defaultOutput(outputs, fieldsOf(draft.datasetId))}
+          onPickDataset={(datasetId) => {
+            setDraft({ ...draft, datasetId });
+            loadFields(datasetId, true);
+          }}
+          credentials={credentials}
+          scorerErrors={scorerErrors}
           busy={busy}
           onChange={setDraft}
           onSubmit={submit}
           onCancel={() => {
             setDraft(null);
             setError(null);
+            setScorerErrors([]);
           }}
         />
       )}
@@ -132,6 +185,11 @@ export function GateSection({
 function GateForm({
   draft,
   datasets,
+  outputs,
+  newField,
+  onPickDataset,
+  credentials,
+  scorerErrors,
   busy,
   onChange,
   onSubmit,
@@ -139,23 +197,32 @@ function GateForm({
 }: {
   draft: GateDraft;
   datasets: DatasetSummary[] | null;
+  outputs: string[];
+  /** The End output an added scorer reads. */
+  newField: string;
+  onPickDataset: (datasetId: string) => void;
+  credentials: CredentialView[];
+  scorerErrors: DraftError[];
   busy: boolean;
   onChange: (d: GateDraft) => void;
   onSubmit: () => void;
   onCancel: () => void;
 }) {
   const t = useTranslations('publish.gate');
-  const names = scorerNamesOf(draft.scorersText);
-  const limit = (rule: 'minMean' | 'maxDrop', name: string) => (
-    <input
-      className={`${inputClass} w-20`}
-      inputMode="decimal"
-      placeholder="—"
-      aria-label={t(rule === 'minMean' ? 'minMeanOf' : 'maxDropOf', { name })}
-      data-testid={`publish-gate-${rule}-${name}`}
-      value={draft[rule][name] ?? ''}
-      onChange={(e) => onChange({ ...draft, [rule]: { ...draft[rule], [name]: e.target.value } })}
-    />
+  const patchScorer = (key: number, patch: Partial<ScorerDraft>) =>
+    onChange({ ...draft, scorers: draft.scorers.map((s) => (s.key === key ? { ...s, ...patch } : s)) });
+  const limit = (rule: 'minMean' | 'maxDrop', s: ScorerDraft) => (
+    <Field label={t(rule)}>
+      <input
+        className={INPUT}
+        inputMode="decimal"
+        placeholder="—"
+        aria-label={t(rule === 'minMean' ? 'minMeanOf' : 'maxDropOf', { name: s.name })}
+        data-testid={`publish-gate-${rule}-${s.name.trim()}`}
+        value={draft[rule][s.key] ?? ''}
+        onChange={(e) => onChange({ ...draft, [rule]: { ...draft[rule], [s.key]: e.target.value } })}
+      />
+    </Field>
   );
   return (
     <div className="space-y-2.5 text-[12px]" data-testid="publish-gate-form">
@@ -173,7 +240,7 @@ function GateForm({
             className={inputClass}
             data-testid="publish-gate-dataset"
             value={draft.datasetId}
-            onChange={(e) => onChange({ ...draft, datasetId: e.target.value })}
+            onChange={(e) => onPickDataset(e.target.value)}
           >
             <option value="">{t('pickDataset')}</option>
             {(datasets ?? []).map((d) => (
@@ -184,40 +251,35 @@ function GateForm({
           </select>
         )}
       </label>
-      <div>
-        <span className="mb-1 block text-zinc-600">{t('scorers')}</span>
-        <JsonTextArea
-          value={draft.scorersText}
-          onChange={(scorersText) => onChange({ ...draft, scorersText })}
-          label={t('scorers')}
-          testId="publish-gate-scorers"
-          invalid={!names.length}
-          tone="amber"
-        />
-        <p className="mt-1 text-[11px] text-zinc-500">{t('scorersHelp')}</p>
+      <div className="space-y-2" data-testid="publish-gate-scorers">
+        <span className="block text-zinc-600">{t('scorers')}</span>
+        {draft.scorers.map((s, i) => (
+          <ScorerEditor
+            key={s.key}
+            draft={s}
+            index={i}
+            outputs={outputs}
+            credentials={credentials}
+            errors={scorerErrors.filter((e) => e.index === i)}
+            onChange={(patch) => patchScorer(s.key, patch)}
+            onRemove={draft.scorers.length > 1 ? () => onChange(withScorerRemoved(draft, s.key)) : undefined}
+            footer={
+              <div className="mt-2 grid grid-cols-3 gap-2 border-t border-zinc-200 pt-2">
+                {limit('minMean', s)}
+                {limit('maxDrop', s)}
+              </div>
+            }
+          />
+        ))}
+        <Button
+          size="sm"
+          variant="ghost"
+          data-testid="publish-gate-add-scorer"
+          onClick={() => onChange(withScorerAdded(draft, newField))}
+        >
+          + {t('addScorer')}
+        </Button>
       </div>
-      {names.length > 0 && (
-        <table className="w-full text-left">
-          <thead className="text-[11px] text-zinc-500">
-            <tr>
-              <th className="py-1 font-medium">{t('scorer')}</th>
-              <th className="py-1 font-medium">{t('minMean')}</th>
-              <th className="py-1 font-medium">{t('maxDrop')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {names.map((name) => (
-              <tr key={name}>
-                <td className="max-w-[10rem] truncate py-1 pr-2 font-mono text-[11px]" title={name}>
-                  {name}
-                </td>
-                <td className="py-1 pr-2">{limit('minMean', name)}</td>
-                <td className="py-1">{limit('maxDrop', name)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
       <p className="text-[11px] text-zinc-500">{t('limitsHelp')}</p>
       <div className="flex gap-2">
         <Button size="sm" variant="primary" data-testid="publish-gate-save" disabled={busy} onClick={onSubmit}>

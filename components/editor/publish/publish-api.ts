@@ -35,6 +35,10 @@ export interface PublishStatus {
     suggestions: string[];
     access: 'public' | 'code';
     hasCode: boolean;
+    /** Sites that may frame the chat page: `["*"]` any, `[]` none but PaiFlow itself. */
+    embedOrigins: string[];
+    /** Tokens of earlier turns sent with each message; null: the server's default. */
+    historyMaxTokens: number | null;
     url: string | null;
     embedSnippet: string | null;
   };
@@ -62,6 +66,8 @@ export interface ChatAppSettingsInput {
   suggestions?: string[];
   access: 'public' | 'code';
   code?: string;
+  embedOrigins?: string[];
+  historyMaxTokens?: number | null;
 }
 
 /** What the draft changed since a version: the server's own type (a type-only import). */

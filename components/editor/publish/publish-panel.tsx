@@ -189,7 +189,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
   );
 
   const inputs = useMemo(() => sampleInputs(versionGraph ?? editor.graph()), [versionGraph, editor]);
-  const firstOutput = useMemo(() => endOutputs(editor.state.nodes)[0] ?? null, [editor]);
+  const outputs = useMemo(() => endOutputs(editor.state.nodes), [editor]);
   const auth = useAuth();
   const refusal = gateRefusalOf(publishError);
   const current = data?.versions.find((v) => v.current);
@@ -279,7 +279,7 @@ export function PublishPanel({ onClose }: { onClose: () => void }) {
                 key={JSON.stringify(data.status.gate ?? null)}
                 workflowId={workflowId}
                 status={data.status}
-                firstOutput={firstOutput}
+                outputs={outputs}
                 readOnly={editor.readOnly}
                 onSaved={(status) => setData((d) => (d ? { ...d, status: { ...d.status, ...status } } : d))}
               />

@@ -123,6 +123,7 @@ describe('publish panel helpers', () => {
       edgesAdded: 0,
       edgesRemoved: 0,
       engineChanged: false,
+      conversationVariablesChanged: false,
       same: true,
     };
     const changes = { ...none, same: false, added: ['a', 'b'], changed: ['c'], edgesRemoved: 1, engineChanged: true };

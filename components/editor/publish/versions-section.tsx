@@ -19,6 +19,7 @@ export function summarizeDiff(d: GraphDiff, t: DiffMessages): string {
   if (d.edgesAdded) parts.push(t('edgesAdded', { count: d.edgesAdded }));
   if (d.edgesRemoved) parts.push(t('edgesRemoved', { count: d.edgesRemoved }));
   if (d.engineChanged) parts.push(t('engineChanged'));
+  if (d.conversationVariablesChanged) parts.push(t('conversationVariablesChanged'));
   return parts.join(t('separator'));
 }
 

@@ -50,3 +50,9 @@ export function runUsageOf(v: unknown): RunUsage | null {
     costUsd: typeof u.costUsd === 'number' ? u.costUsd : null,
   };
 }
+
+/** Did the offline demo model answer any node of the run (its usage says `demo`)? Then the run view says so. */
+export function usedDemoModel(run: Pick<RunState, 'nodes'>): boolean {
+  for (const n of run.nodes.values()) if (n.usage?.demo) return true;
+  return false;
+}

@@ -30,7 +30,7 @@ export type HistoryRun = RunSummary & {
 };
 
 /** How a run can be started (run.history.triggers names them). */
-export const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp', 'evaluation'] as const;
+export const TRIGGERS = ['editor', 'api', 'webhook', 'schedule', 'mcp', 'evaluation', 'chat'] as const;
 const STATUSES: RunStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 
 /** The inputs on one line (shared with /runs). */

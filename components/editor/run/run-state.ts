@@ -13,7 +13,8 @@ export interface NodeRunState {
   output?: unknown;
   error?: ErrorJson | null;
   durationMs?: number | null;
-  usage?: { inputTokens?: number; outputTokens?: number } | null;
+  /** `demo`: the offline demo model answered this node, not a real model. */
+  usage?: { inputTokens?: number; outputTokens?: number; demo?: boolean } | null;
 }
 
 export interface TraceSpan {
@@ -31,7 +32,7 @@ export interface TraceSpan {
   output?: unknown;
   error?: ErrorJson | null;
   durationMs?: number | null;
-  usage?: { inputTokens?: number; outputTokens?: number } | null;
+  usage?: { inputTokens?: number; outputTokens?: number; demo?: boolean } | null;
   tokens: string;
   notes: string[];
   startedSeq: number;

@@ -11,7 +11,7 @@ import { cancelRun, startResume } from './run-actions';
 import { AnswerBox } from './answer-box';
 import { ArtifactPreview } from './artifact-preview';
 import { ChatFeedbackBox } from './chat-feedback-box';
-import { formatUsd, runTotal } from './run-cost';
+import { formatUsd, runTotal, usedDemoModel } from './run-cost';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
 import { BreakpointBox } from './breakpoint-box';
@@ -142,6 +142,15 @@ const SpanRow = memo(function SpanRow({
             {t('attempt', { n: span.attempt ?? 1 })}
           </span>
         )}
+        {span.usage?.demo && (
+          <span
+            className="shrink-0 rounded bg-amber-100 px-1.5 text-[10px] font-medium text-amber-800"
+            data-testid="trace-demo-model"
+            title={t('demoModelTitle')}
+          >
+            {t('demoModelNode')}
+          </span>
+        )}
         {usage && <span className="shrink-0 text-[10px] text-zinc-400">{usage}</span>}
         <span className="w-14 shrink-0 text-right text-[11px] tabular-nums text-zinc-500">
           {formatDuration(span.durationMs)}
@@ -260,6 +269,7 @@ export function TracePanel() {
     run.startedAt && run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime() : null;
   const total = runTotal(run);
   const showTotal = !!total && (total.inputTokens > 0 || total.outputTokens > 0 || !!total.costUsd);
+  const demo = usedDemoModel(run);
 
   const resume = async () => {
     if (!(await editor.save({ manual: true }))) return;
@@ -287,6 +297,15 @@ export function TracePanel() {
             title={isTerminal(run.status) ? t('totalTitle') : t('soFarTitle')}
           >
             {usageText(total)}
+          </span>
+        )}
+        {demo && (
+          <span
+            className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-800"
+            data-testid="run-demo-model"
+            title={t('demoModelTitle')}
+          >
+            {t('demoModel')}
           </span>
         )}
         {run.connection === 'reconnecting' && (

@@ -6,7 +6,11 @@
  */
 import { parseDocument } from 'yaml';
 import { PaiError } from '../../errors';
+import { checkYamlShape } from '../../uploads/yaml-document';
 import { SKILL_LIMITS, SKILL_NAME_RE } from './limits';
+
+/** Front matter is a handful of keys (name, description, license, allowed-tools, metadata). */
+const FRONT_MATTER_LIMITS = { maxNodes: 1000, maxDepth: 32 };
 
 export interface ParsedSkillMd {
   name: string;
@@ -34,6 +38,8 @@ export function parseSkillMd(text: string, where = 'SKILL.md'): ParsedSkillMd {
   const m = src.startsWith('---') ? FRONT_MATTER_RE.exec(src) : null;
   if (!m || m.index !== 0)
     throw skillInvalid('SKILL.md must start with YAML front matter between "---" lines (name, description)', where);
+  // Bounded before it is parsed (on the request path of an upload): a few keys, never thousands of values or levels.
+  checkYamlShape(m[1], FRONT_MATTER_LIMITS, { path: where });
   const doc = parseDocument(m[1], { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length)
     throw skillInvalid(`front matter is not valid YAML: ${firstLine(doc.errors[0].message)}`, where);

@@ -14,7 +14,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { PaiError } from '../../errors';
 import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
-import { Bm25Index } from './bm25-index';
+import { headingsText } from '../headings-field';
+import { FieldedBm25 } from './fielded-bm25';
 import {
   appendDurably,
   commitManifest,
@@ -42,7 +43,7 @@ export class KbIndex {
   private vectors: Float32Array;
   private idToSlot = new Map<string, number>();
   private docSlots = new Map<string, Set<number>>();
-  private bm25 = new Bm25Index();
+  private bm25 = new FieldedBm25();
   private dead = 0;
   private titles = new Map<string, string>();
   private codes: BinaryCodes;
@@ -145,7 +146,7 @@ export class KbIndex {
     let set = this.docSlots.get(c.documentId);
     if (!set) this.docSlots.set(c.documentId, (set = new Set()));
     set.add(slot);
-    this.bm25.add(slot, `${c.title}\n${c.text}`);
+    this.bm25.add(slot, `${c.title}\n${c.text}`, headingsText(c));
   }
 
   private kill(slot: number) {
@@ -194,6 +195,7 @@ export class KbIndex {
         end: c.end,
         page: c.page ?? null,
         text: c.text,
+        ...(c.headingPath?.length ? { headingPath: c.headingPath } : {}),
         ...(c.covered === false ? { uncovered: true as const } : {}),
       };
       stored.push(s);
@@ -269,7 +271,7 @@ export class KbIndex {
     this.vectors.set(vecs);
     this.idToSlot.clear();
     this.docSlots.clear();
-    this.bm25 = new Bm25Index();
+    this.bm25 = new FieldedBm25();
     this.codes.reset();
     this.dead = 0;
     liveChunks.forEach((c, i) => this.place(i, c));

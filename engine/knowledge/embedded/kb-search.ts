@@ -6,7 +6,9 @@
  */
 import { PaiError } from '../../errors';
 import type { ChunkMeta, FusionOptions, StoreHit, StoreQuery } from '../types';
-import type { Bm25Index } from './bm25-index';
+import type { FieldedBm25 } from './fielded-bm25';
+import { fuseWeighted } from '../fusion';
+import { PROXIMITY_WINDOW, withProximity } from '../proximity';
 import { TopK } from './top-k';
 import { BinaryCodes, dot, EXACT_LIMIT, knnSearch } from './vector-search';
 
@@ -29,7 +31,7 @@ export interface IndexView {
   /** Unit vectors, `dimension` floats per slot. */
   vectors: Float32Array;
   docSlots: ReadonlyMap<string, Set<number>>;
-  bm25: Bm25Index;
+  bm25: FieldedBm25;
   codes: BinaryCodes;
 }
 
@@ -78,11 +80,20 @@ function hit(ix: IndexView, slot: number, score: number, bm25: number | null, kn
     start: c.start,
     end: c.end,
     page: c.page,
+    ...(c.headingPath ? { headingPath: c.headingPath } : {}),
     text: c.text,
     score,
     bm25,
     knn: knnScore,
   };
+}
+
+/** The `n` best of a list by score, best first (ties: lower key first). */
+function topOf(list: Array<{ key: number; score: number }>, n: number): Array<{ key: number; score: number }> {
+  if (list.length <= n) return [...list].sort((a, b) => b.score - a.score || a.key - b.key);
+  const top = new TopK(n);
+  for (const h of list) top.push(h.score, h.key);
+  return top.sorted().map((h) => ({ key: h.slot, score: h.score }));
 }
 
 function queryVector(ix: IndexView, q: StoreQuery): Float32Array {
@@ -124,16 +135,40 @@ export function searchIndex(
 
   const bm = ix.bm25.score(q.text, accept);
   try {
+    const chunkText = (s: number) => `${ix.chunks[s]!.title}\n${ix.chunks[s]!.text}`;
     if (!qv) {
-      const top = new TopK(topK);
-      for (let i = 0; i < bm.count; i++) {
-        const s = bm.slotAt(i);
-        top.push(bm.scoreOf(s), s);
-      }
-      return top.sorted().map((h) => hit(ix, h.slot, h.score, h.score, null));
+      const matches: Array<{ key: number; score: number }> = [];
+      for (let i = 0; i < bm.count; i++) matches.push({ key: bm.slotAt(i), score: bm.scoreOf(bm.slotAt(i)) });
+      return topOf(withProximity(q.text, topOf(matches, Math.max(topK, PROXIMITY_WINDOW)), chunkText), topK).map((h) =>
+        hit(ix, h.key, h.score, bm.scoreOf(h.key), null),
+      );
     }
     const window = topK * fusion.numCandidatesFactor;
     const near = knn(ix, qv, window, filter, onlySlots, exactLimit);
+    if (fusion.method === 'weighted') {
+      const matches: Array<{ key: number; score: number }> = [];
+      for (let i = 0; i < bm.count; i++) {
+        const s = bm.slotAt(i);
+        matches.push({ key: s, score: bm.scoreOf(s) });
+      }
+      const fused = fuseWeighted({
+        bm25: withProximity(q.text, topOf(matches, window), chunkText),
+        knn: near.map((h) => ({ key: h.slot, score: h.score })),
+        uncovered: (s) => !knnAlive[s],
+        vectorWeight: fusion.vectorWeight,
+        size: topK,
+      });
+      // The exact kNN score of a covered hit outside the window is still known here: report it.
+      return fused.map((h) =>
+        hit(
+          ix,
+          h.key,
+          h.score,
+          bm.scoreOf(h.key),
+          knnAlive[h.key] ? (h.knn ?? (1 + dot(qv, ix.vectors, h.key * ix.dimension)) / 2) : null,
+        ),
+      );
+    }
     if (fusion.method === 'rescore') {
       const top = new TopK(topK);
       const byslot = new Map<number, number>();

@@ -1,15 +1,19 @@
 /**
  * Embedder for any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, …) via the
- * official `openai` SDK (its retries/backoff apply). The dimension is learned from one probe call and cached.
- * Error messages are our own: upstream 401 bodies may echo the key.
+ * official `openai` SDK (its retries/backoff apply). The dimension is learned from one probe call and cached. The
+ * answer is read in either format a server may send, and a vector no search can use is refused
+ * (embedding-vectors.ts). Error messages are our own: upstream 401 bodies may echo the key.
  */
 import OpenAI, { APIError } from 'openai';
 import { PaiError } from '../../errors';
+import { NO_KEY_PLACEHOLDER } from '../../llm/openai-provider';
 import { guardErrorIn } from '../../net/ssrf-guard';
 import type { Embedder } from '../types';
+import { readEmbeddings } from './embedding-vectors';
 
 export interface OpenAiEmbedderOptions {
-  apiKey: string;
+  /** Absent: the server needs none (a local one: Ollama, vLLM …). */
+  apiKey?: string;
   baseURL?: string;
   /** The provider's model name, e.g. text-embedding-3-small. */
   model: string;
@@ -38,7 +42,9 @@ export class OpenAiEmbedder implements Embedder {
     this.label = `${opts.model} (OpenAI-compatible, ${host})`;
     this.batchSize = opts.batchSize ?? 96;
     this.client = new OpenAI({
-      apiKey: opts.apiKey,
+      // The SDK needs a key (and would read OPENAI_API_KEY from the environment in its place): a keyless server
+      // ignores the placeholder.
+      apiKey: opts.apiKey?.trim() || NO_KEY_PLACEHOLDER,
       baseURL: opts.baseURL,
       maxRetries: opts.maxRetries,
       fetch: opts.fetch,
@@ -60,14 +66,24 @@ export class OpenAiEmbedder implements Embedder {
     for (let i = 0; i < texts.length; i += this.batchSize) {
       const batch = texts.slice(i, i + this.batchSize).map((t) => t || ' ');
       try {
-        const res = await this.client.embeddings.create({ model: this.name, input: batch }, { signal: opts.signal });
-        const data = [...res.data].sort((a, b) => a.index - b.index);
+        // base64 asked for explicitly: then the SDK hands the answer over as it came, and readEmbeddings reads it
+        // whichever format the server chose to send.
+        const res = await this.client.embeddings.create(
+          { model: this.name, input: batch, encoding_format: 'base64' },
+          { signal: opts.signal },
+        );
+        const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
         if (data.length !== batch.length)
           throw new PaiError(
             'EMBEDDING_FAILED',
             `the embeddings API returned ${data.length} vectors for ${batch.length} inputs`,
           );
-        for (const d of data) out.push(Float32Array.from(d.embedding as number[]));
+        const vectors = readEmbeddings(
+          data.map((d) => d.embedding as unknown),
+          `the embeddings API (${this.label})`,
+          i,
+        );
+        out.push(...vectors);
       } catch (e) {
         if (e instanceof PaiError) throw e;
         if (opts.signal?.aborted) throw e;

@@ -1,8 +1,9 @@
 /**
  * Picks the Embedder for a knowledge base's recorded model: "use-lite" is the offline model; "openai:<name>" uses
- * the OpenAI-compatible embeddings API and needs OPENAI_API_KEY. New knowledge bases get EMBEDDING_MODEL, else
- * openai:text-embedding-3-small when a key is set, else use-lite. A KB keeps its model: setting a key later does
- * not silently switch an existing KB to vectors of another space.
+ * the server's OpenAI-compatible embeddings API (OPENAI_BASE_URL, with OPENAI_API_KEY when it has one: a local server
+ * such as Ollama runs without). New knowledge bases get EMBEDDING_MODEL, else openai:text-embedding-3-small when a key
+ * is set, else use-lite (a base URL alone does not name a model that server has). A KB keeps its model: setting a key
+ * later does not silently switch an existing KB to vectors of another space.
  */
 import { PaiError } from '../../errors';
 import type { Embedder } from '../types';
@@ -29,12 +30,16 @@ export function createEmbedderResolver(env: EmbedderEnv): EmbedderResolver {
     if (e) return e;
     if (model === USE_LITE_MODEL) e = new UseLiteEmbedder();
     else if (model.startsWith('openai:') && model.length > 'openai:'.length) {
-      const apiKey = env.OPENAI_API_KEY?.trim();
-      if (!apiKey)
-        throw new PaiError('EMBEDDER_UNAVAILABLE', `embedding model ${model} needs OPENAI_API_KEY, which is not set`);
+      const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+      const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
+      if (!apiKey && !baseURL)
+        throw new PaiError(
+          'EMBEDDER_UNAVAILABLE',
+          `embedding model ${model} needs OPENAI_BASE_URL or OPENAI_API_KEY, and neither is set`,
+        );
       e = new OpenAiEmbedder({
         apiKey,
-        baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
+        baseURL,
         model: model.slice('openai:'.length),
       });
     } else {

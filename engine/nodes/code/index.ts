@@ -3,6 +3,9 @@
  * inputs; what main returns (JSON) is the node's output. It runs in a QuickJS/WebAssembly sandbox in a worker
  * thread (engine/code/sandbox.ts, the `code` CPU pool), never in our own JavaScript engine: no network, files,
  * process or host objects, a CPU-time and a memory limit per node, and a fresh sandbox for every execution.
+ * With `language: "python"`, Python 3 (Pyodide, engine/code/python-sandbox.ts, the `python` pool) runs Dify's shape:
+ * `def main(arg1: str, ...) -> dict` with the inputs as keyword arguments; print() lines are console lines.
+ * `outputs` (Dify's declared outputs, name → type) are checked against main's result (declared-outputs.ts).
  *
  * `code` is not a template: it is neither resolved nor checked for refs (rawKeys, literalKeys), so `{{` in it is just
  * JavaScript. Its console lines go
@@ -12,9 +15,10 @@
 import { z } from 'zod';
 import { CODE_MAX_OUTPUT_CHARS, CODE_MAX_SOURCE_CHARS, CODE_MEMORY_MB, CODE_TIMEOUT_MS } from '../../code/limits';
 import type { SandboxFailure } from '../../code/sandbox';
-import { codeInWorker } from '../../cpu/tasks';
+import { codeInWorker, pythonInWorker } from '../../cpu/tasks';
 import { PaiError } from '../../errors';
 import { defineNode } from '../../node-kit/define';
+import { checkDeclaredOutputs, OUTPUT_TYPES } from './declared-outputs';
 
 export const DEFAULT_CODE = `// input holds this node's inputs; what main returns (any JSON value) is the node's output.
 // The sandbox has JSON, Math, Date and console.log — no network, files or timers.
@@ -24,6 +28,15 @@ function main(input) {
   console.log('words:', words.length);
   return { words: words.length, upper: text.toUpperCase() };
 }
+`;
+
+/** The example main for Python (the editor offers it when the language is switched to Python). */
+export const DEFAULT_PYTHON_CODE = `# The inputs come as keyword arguments; the dict main returns is the node's output.
+# Python 3 with its standard library — no network, files outside memory or packages.
+def main(text: str = "") -> dict:
+    words = text.split()
+    print("words:", len(words))
+    return {"words": len(words), "upper": text.upper()}
 `;
 
 /** The config field a failure is about, for the editor to mark (an error of the code itself: the code). */
@@ -40,12 +53,18 @@ const RESERVED = ['__proto__', 'constructor', 'prototype'];
 const MAX_INPUTS = 100;
 
 export const codeConfigSchema = z.strictObject({
+  language: z
+    .enum(['javascript', 'python'])
+    .default('javascript')
+    .describe('javascript: function main(input); python: def main(**inputs) -> dict (Python 3, standard library)'),
   code: z
     .string()
     .min(1, 'the code is required')
     .max(CODE_MAX_SOURCE_CHARS)
     .default(DEFAULT_CODE)
-    .describe('JavaScript defining function main(input), run in a sandbox; main returns the output (JSON)'),
+    // The editor swaps the example for the chosen language's while the code is still an example (defaults-by.ts).
+    .meta({ defaultsBy: { language: { javascript: DEFAULT_CODE, python: DEFAULT_PYTHON_CODE } } })
+    .describe('The code defining main, run in a sandbox; main returns the output (JSON)'),
   inputs: z
     .record(
       z
@@ -57,6 +76,13 @@ export const codeConfigSchema = z.strictObject({
     .refine((o) => Object.keys(o).length <= MAX_INPUTS, `at most ${MAX_INPUTS} inputs`)
     .default({ text: 'Hello from the Code node' })
     .describe('input.<name> for main, as JSON: {"name": "{{n1.output.text}}", …}; values may hold {{refs}}'),
+  outputs: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'output names are identifiers: letters, digits and _'),
+      z.enum(OUTPUT_TYPES),
+    )
+    .optional()
+    .describe("Declared outputs, name → type (string, number, boolean, object, array[…]): main's result is checked"),
   timeoutMs: z
     .number()
     .int()
@@ -79,7 +105,8 @@ export const codeNode = defineNode<CodeConfig>({
   version: 1,
   label: 'Code',
   category: 'data',
-  description: 'Runs JavaScript (function main(input)) in a sandbox; its returned JSON is the output.',
+  description:
+    'Runs JavaScript (function main(input)) or Python (def main(...)) in a sandbox; its result is the output.',
   configSchema: codeConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],
@@ -88,17 +115,18 @@ export const codeNode = defineNode<CodeConfig>({
   rawKeys: ['code'],
   literalKeys: ['code'],
   async execute(ctx) {
-    const { inputs, timeoutMs, memoryMb } = ctx.config;
-    const outcome = await codeInWorker(
-      {
-        code: ctx.rawConfig.code,
-        inputJson: JSON.stringify(inputs ?? {}),
-        timeoutMs,
-        memoryMb,
-        maxOutputChars: CODE_MAX_OUTPUT_CHARS,
-      },
-      { signal: ctx.signal },
-    );
+    const { inputs, timeoutMs, memoryMb, language, outputs } = ctx.config;
+    const python = language === 'python';
+    // A Python node left with the JavaScript example runs the Python one.
+    const code = python && ctx.rawConfig.code === DEFAULT_CODE ? DEFAULT_PYTHON_CODE : ctx.rawConfig.code;
+    const task = {
+      code,
+      inputJson: JSON.stringify(inputs ?? {}),
+      timeoutMs,
+      memoryMb,
+      maxOutputChars: CODE_MAX_OUTPUT_CHARS,
+    };
+    const outcome = await (python ? pythonInWorker : codeInWorker)(task, { signal: ctx.signal });
     if (outcome.logs.length || outcome.droppedLogs)
       ctx.emit('node.progress', {
         console: outcome.logs,
@@ -111,6 +139,7 @@ export const codeNode = defineNode<CodeConfig>({
         details: line ? { line, ...(column ? { column } : {}) } : undefined,
       });
     }
+    checkDeclaredOutputs(outcome.value, outputs);
     return { output: outcome.value };
   },
 });

@@ -40,6 +40,7 @@ export const conditionNode = defineNode<ConditionConfig>({
     { path: 'results', description: 'Each condition of the taken branch: true or false' },
   ],
   pure: true,
+  outputsFrom: { list: 'branches', label: 'label', fallback: 'else' },
   outputsFor: (config) => [
     ...(config.branches ?? []).map((b) => ({ id: b.id, label: b.label ?? b.id })),
     { id: 'else', label: 'else' },

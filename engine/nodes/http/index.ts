@@ -85,8 +85,8 @@ function networkError(err: unknown, signal: AbortSignal, host: string, timeoutMs
   return new PaiError('HTTP_NETWORK_ERROR', `request to ${host} failed: ${why}`, { retryable: true, cause: err });
 }
 
-/** The header a credential is sent as. */
-function credentialHeader(cred: ResolvedCredential): [string, string] {
+/** The header a credential is sent as; none for an OpenAI-compatible credential without a key (a local server). */
+function credentialHeader(cred: ResolvedCredential): [string, string] | null {
   switch (cred.type) {
     case 'http_header':
       return [cred.data.name, cred.data.value];
@@ -98,7 +98,7 @@ function credentialHeader(cred: ResolvedCredential): [string, string] {
         `Basic ${Buffer.from(`${cred.data.username}:${cred.data.password}`).toString('base64')}`,
       ];
     case 'openai':
-      return ['authorization', `Bearer ${cred.data.apiKey}`];
+      return cred.data.apiKey ? ['authorization', `Bearer ${cred.data.apiKey}`] : null;
   }
 }
 
@@ -157,10 +157,12 @@ export const httpNode = defineNode<HttpConfig>({
     if (c.credentialId) {
       const cred = await credentialFor(ctx, c.credentialId);
       assertCredentialAllows(cred, target(), 'config.url');
-      const [name, value] = credentialHeader(cred);
-      headers.set(name, value);
-      secretHeaders.push(name);
-      sent.push(...secretValuesOf(cred));
+      const header = credentialHeader(cred);
+      if (header) {
+        headers.set(header[0], header[1]);
+        secretHeaders.push(header[0]);
+        sent.push(...secretValuesOf(cred));
+      }
     }
     let body: string | undefined;
     if (c.bodyType !== 'none' && c.method !== 'GET' && c.method !== 'HEAD') {

@@ -64,7 +64,7 @@ export const llmNode = defineNode<LlmConfig>({
   version: 1,
   label: 'LLM',
   category: 'ai',
-  description: 'Calls an OpenAI-compatible chat model (the offline demo model when no API key is configured).',
+  description: 'Calls an OpenAI-compatible chat model (the offline demo model when no model server is configured).',
   configSchema: llmConfigSchema,
   inputs: [{ id: 'in', label: 'in' }],
   outputs: [{ id: 'out', label: 'out' }],

@@ -1,7 +1,9 @@
 /**
  * Where an LLM or Agent node sends its model calls, and with which key: a credential (`credentialId`, an
- * OpenAI-compatible provider of the run's workspace: its base URL and key), else a named secret, else the server's
- * OPENAI_API_KEY. A node's own `provider.baseUrl` may only be used with a credential bound to that origin.
+ * OpenAI-compatible provider of the run's workspace: its base URL and key, or none for a local server), else a named
+ * secret (to a node's own `provider.baseUrl` only where SECRET_<NAME>_HOSTS allows), else the server's settings.
+ * With a credential, `provider.baseUrl` may only name the credential's origin. A node's own base URL without a key is
+ * called without one; OPENAI_API_KEY goes only to OPENAI_BASE_URL (llm/resolve-provider.ts).
  */
 import { z } from 'zod';
 import { assertCredentialAllows, hostsAllow, type ResolvedCredential } from '../../credentials/types';

@@ -13,7 +13,7 @@ import type {
   NewChatMessage,
 } from '../chat';
 import { isUniqueViolation } from './errors';
-import { iso, json, type Row } from './rows';
+import { iso, json, pgJson, type Row } from './rows';
 import type { PrismaClient } from './generated/client';
 
 /** PostgreSQL refuses U+0000 in text. */
@@ -113,9 +113,29 @@ export class PrismaChatStore implements ChatStore {
     return r ? toMessage(r) : null;
   }
 
-  async listMessages(conversationId: string) {
-    const rows = await this.prisma.chatMessage.findMany({ where: { conversationId }, orderBy: { seq: 'asc' } });
+  async listMessages(conversationId: string, range?: { fromSeq: number; toSeq: number }) {
+    const rows = await this.prisma.chatMessage.findMany({
+      where: { conversationId, ...(range ? { seq: { gte: range.fromSeq, lte: range.toSeq } } : {}) },
+      orderBy: { seq: 'asc' },
+    });
     return rows.map(toMessage);
+  }
+
+  async pruneConversations(workflowId: string, owner: string, keep: { perOwner: number; perApp: number }) {
+    // Newest first; the id breaks ties so that two calls agree on which is older.
+    const order = [{ updatedAt: 'desc' as const }, { id: 'desc' as const }];
+    const beyond = async (where: { workflowId: string; owner?: string }, skip: number) =>
+      (await this.prisma.chatConversation.findMany({ where, orderBy: order, skip, select: { id: true } })).map(
+        (r) => r.id,
+      );
+    const ids = new Set([
+      ...(await beyond({ workflowId, owner }, keep.perOwner)),
+      ...(await beyond({ workflowId }, keep.perApp)),
+    ]);
+    if (!ids.size) return 0;
+    // Messages go with their conversation (ON DELETE CASCADE).
+    const res = await this.prisma.chatConversation.deleteMany({ where: { id: { in: [...ids] } } });
+    return res.count;
   }
 
   async getMessage(workflowId: string, id: string) {
@@ -143,5 +163,23 @@ export class PrismaChatStore implements ChatStore {
   async messageOfRun(runId: string) {
     const r = await this.prisma.chatMessage.findFirst({ where: { runId, role: 'assistant' } });
     return r ? toMessage(r) : null;
+  }
+
+  async variablesOf(conversationId: string) {
+    const r = await this.prisma.chatConversation.findUnique({
+      where: { id: conversationId },
+      select: { variables: true },
+    });
+    if (!r) return null;
+    const v = r.variables;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+
+  async writeVariables(conversationId: string, written: Record<string, unknown>) {
+    // jsonb `||` replaces the written names and keeps the others, in the one UPDATE (no read-modify-write race).
+    const value = pgJson(written);
+    await this.prisma.$executeRaw`
+      UPDATE chat_conversations SET variables = COALESCE(variables, '{}'::jsonb) || ${value}::jsonb
+      WHERE id = ${conversationId}`;
   }
 }

@@ -3,7 +3,16 @@
  * that first bumps the dataset's `version` — the row lock that update takes orders concurrent writers — and then
  * inserts the rows under the number it got.
  */
-import type { DatasetPatch, DatasetRecord, DatasetRow, DatasetStore, DatasetSummary, NewDataset } from '../datasets';
+import type {
+  DatasetPatch,
+  DatasetRecord,
+  DatasetRow,
+  DatasetStore,
+  DatasetSummary,
+  NewDataset,
+  NewDatasetFromJson,
+} from '../datasets';
+import { isPgSafeJson, pgSafe } from './rows';
 import type { Dataset, Prisma, PrismaClient } from './generated/client';
 
 type Tx = Prisma.TransactionClient;
@@ -35,6 +44,26 @@ export class PrismaDatasetStore implements DatasetStore {
       },
     });
     return { ...summary(created), rows: d.rows };
+  }
+
+  async createFromJson(d: NewDatasetFromJson): Promise<DatasetSummary> {
+    // Text jsonb cannot hold (a NUL, a lone surrogate) goes the way of any other value, made safe first.
+    if (!isPgSafeJson(d.rowsJson)) {
+      const { rowsJson, rowCount: _count, ...rest } = d;
+      const { rows: _rows, ...created } = await this.create({
+        ...rest,
+        rows: pgSafe(JSON.parse(rowsJson) as DatasetRow[]),
+      });
+      return created;
+    }
+    return this.prisma.$transaction(async (tx) => {
+      const created = await tx.dataset.create({
+        data: { id: d.id, workspaceId: d.workspaceId, name: d.name, description: d.description, rowCount: d.rowCount },
+      });
+      await tx.$executeRaw`
+        INSERT INTO dataset_versions (dataset_id, version, rows) VALUES (${d.id}, 1, ${d.rowsJson}::jsonb)`;
+      return summary(created);
+    });
   }
 
   async list(workspaceId: string) {

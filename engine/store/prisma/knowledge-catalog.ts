@@ -6,6 +6,7 @@ import type {
   DocumentPatch,
   DocumentRecord,
   DocumentStatus,
+  KnowledgeBasePatch,
   KnowledgeBaseRecord,
   KnowledgeBaseSummary,
   KnowledgeCatalog,
@@ -27,6 +28,7 @@ function toKb(r: KnowledgeBase): KnowledgeBaseRecord {
     embeddingModel: r.embeddingModel,
     credentialId: r.credentialId ?? null,
     dimension: r.dimension,
+    vectorWeight: r.vectorWeight ?? null,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };
@@ -89,6 +91,12 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   async deleteKnowledgeBase(id: string) {
     const r = await this.prisma.knowledgeBase.deleteMany({ where: { id } });
     return r.count > 0;
+  }
+
+  async updateKnowledgeBase(id: string, patch: KnowledgeBasePatch) {
+    const r = await this.prisma.knowledgeBase.updateMany({ where: { id }, data: patch });
+    if (r.count === 0) return null;
+    return toKb((await this.prisma.knowledgeBase.findUnique({ where: { id } }))!);
   }
 
   async createDocument(doc: NewDocument) {

@@ -5,6 +5,7 @@
  * a node's snapshot commit overlaps the engine's own work, and HTTP requests are parsed while the database works.
  */
 import type { Results } from '@electric-sql/pglite';
+import { defaultSettings } from '../../config/settings';
 import { spinMsFor, ThreadClient, threadError } from './thread-client';
 
 type PGliteModule = typeof import('@electric-sql/pglite');
@@ -35,8 +36,10 @@ export class RemotePGlite {
   /**
    * Starts the thread and opens the database in `dataDir` there. `spinMs` (env `DB_THREAD_SPIN_MS`, default 1): how
    * long the thread keeps polling for the next request after answering one, instead of sleeping (0: never).
+   * `buffersMb` (env `DB_EMBEDDED_BUFFERS_MB`, default 32): Postgres's shared_buffers, which it touches whole at
+   * start (Postgres's own default, 128 MB, was a third of an idle embedded server's memory).
    */
-  static async create(dataDir: string, opts: { spinMs?: number } = {}): Promise<RemotePGlite> {
+  static async create(dataDir: string, opts: { spinMs?: number; buffersMb?: number } = {}): Promise<RemotePGlite> {
     const lib = await import('@electric-sql/pglite');
     // A database error keeps PGlite's class (Prisma's adapter maps it by `instanceof`) and its fields.
     const toError = (f: Record<string, unknown>) =>
@@ -45,7 +48,11 @@ export class RemotePGlite {
       );
     const thread = await ThreadClient.start(
       'pglite-worker.mjs',
-      { dataDir, spinMs: spinMsFor(opts.spinMs) },
+      {
+        dataDir,
+        spinMs: spinMsFor(opts.spinMs),
+        buffersMb: opts.buffersMb ?? defaultSettings().DB_EMBEDDED_BUFFERS_MB,
+      },
       { label: 'the embedded database', toError },
     );
     const remote = new RemotePGlite(thread, lib);

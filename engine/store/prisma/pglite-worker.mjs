@@ -11,7 +11,9 @@ import { checkInternals, exclusive as exclusiveWith, serializerFor } from './pgl
 import { serve } from './thread-serve.mjs';
 
 const { serialize } = protocol;
-const pg = await PGlite.create(workerData.dataDir);
+// Postgres's buffer cache, which it touches whole at start: sized for one embedded server (DB_EMBEDDED_BUFFERS_MB).
+const buffers = ['-c', `shared_buffers=${workerData.buffersMb}MB`, '-c', 'temp_buffers=2MB', '-c', 'wal_buffers=1MB'];
+const pg = await PGlite.create(workerData.dataDir, { startParams: [...PGlite.defaultStartParams, ...buffers] });
 checkInternals(pg);
 const ready = new Set(); // named prepared statements
 const txs = new Map(); // tx id → finish(commit)

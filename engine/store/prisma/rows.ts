@@ -38,6 +38,8 @@ function pgSafeReplacer(_key: string, v: unknown): unknown {
   }
   return v;
 }
+/** Whether JSON text can go to a jsonb column as it is (no escaped NUL or lone surrogate, which jsonb refuses). */
+export const isPgSafeJson = (text: string) => !UNSAFE_JSON.test(text);
 /** JSON text safe for a jsonb parameter. */
 export function pgJson(v: unknown): string {
   const text = JSON.stringify(v);
@@ -62,6 +64,12 @@ function publicChat(v: unknown): ChatAppPublicSettings | null {
     welcome: typeof c.welcome === 'string' ? c.welcome : null,
     suggestions: Array.isArray(c.suggestions) ? c.suggestions.filter((x): x is string => typeof x === 'string') : [],
     access: c.access === 'code' ? 'code' : 'public',
+    // Stored before the setting existed: any site, as the embed then allowed.
+    embedOrigins: Array.isArray(c.embedOrigins)
+      ? c.embedOrigins.filter((x): x is string => typeof x === 'string')
+      : ['*'],
+    historyMaxTokens:
+      typeof c.historyMaxTokens === 'number' && Number.isInteger(c.historyMaxTokens) ? c.historyMaxTokens : null,
   };
 }
 

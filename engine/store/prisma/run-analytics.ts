@@ -26,6 +26,7 @@ export const RUN_TRIGGERS: Record<RunTrigger, string> = {
   schedule: "r.trigger_kind = 'schedule'",
   mcp: "r.trigger_kind = 'mcp'",
   evaluation: "r.trigger_kind = 'evaluation'",
+  chat: "r.trigger_kind = 'chat'",
   api: 'r.trigger_kind IS NULL AND r.api_key_id IS NOT NULL',
   editor: 'r.trigger_kind IS NULL AND r.api_key_id IS NULL',
 };

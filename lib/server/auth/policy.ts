@@ -17,6 +17,11 @@ const NEEDS = {
   edit: 'editor',
   /** Members and invitations, credentials, API keys, the audit log. */
   admin: 'admin',
+  /**
+   * Publish past a workflow's evaluation gate (`force`), or weaken the gate (remove it, lower a bar, drop a scorer,
+   * loosen the rule against the published version): both let through a draft the gate would refuse.
+   */
+  forcePublish: 'owner',
   /** Make or unmake owners. */
   owner: 'owner',
 } as const satisfies Record<string, Role>;

@@ -13,6 +13,8 @@ import { authorizeForSlug } from '../publishing/api-keys';
 import { corsOf } from '../publishing/v1-http';
 import { v1Settings } from '../publishing/v1-settings';
 import { SESSION_PREFIX, verifySession } from './session';
+// The page proxy learns from it who may frame a chat page.
+import './embed-origins';
 
 export type ChatWorkflow = WorkflowRecord & { chat: ChatAppSettings; slug: string };
 

@@ -7,6 +7,10 @@
  *
  * Access "code": the code is compared by its sha256 in constant time; wrong codes are counted per client address
  * and chat (CHAT_CODE_MAX_FAILURES in CHAT_CODE_WINDOW_MS), after which the address waits (429 TOO_MANY_ATTEMPTS).
+ *
+ * Nothing is stored per session, but each owns conversations: an address may open CHAT_SESSIONS_PER_VISITOR_PER_HOUR
+ * sessions of a chat app an hour (then 429 TOO_MANY_CHAT_SESSIONS), so reloading with a fresh browser cannot multiply
+ * the conversations a visitor keeps (turns.ts bounds those per session and per app).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PaiError } from '@/engine/errors';
@@ -16,6 +20,7 @@ import type { App } from '../app-types';
 import { clientIp } from '../auth/request-info';
 import { FailureWindow } from '../publishing/failure-window';
 import { codeHash } from '../publishing/chat-settings';
+import { chatLimits } from './limits';
 
 export const SESSION_PREFIX = 'cs_';
 const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -28,6 +33,15 @@ const codeFailures = (app: App) => {
   if (!f) failuresPerApp.set(app, (f = new FailureWindow(CHAT_CODE_MAX_FAILURES, CHAT_CODE_WINDOW_MS)));
   return f;
 };
+
+const SESSION_WINDOW_MS = 3600_000;
+const sessionsPerApp = new WeakMap<App, FailureWindow>();
+/** Sessions opened per address and chat in the last hour (a FailureWindow counts any event, not only failures). */
+function openedSessions(app: App, max: number): FailureWindow {
+  let w = sessionsPerApp.get(app);
+  if (!w || w.max !== max) sessionsPerApp.set(app, (w = new FailureWindow(max, SESSION_WINDOW_MS)));
+  return w;
+}
 
 const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
@@ -89,5 +103,17 @@ export function openSession(
       throw new PaiError('CHAT_ACCESS_CODE_INVALID', 'the access code is wrong', { path: 'code' });
     }
   }
+  const opened = openedSessions(app, chatLimits().sessionsPerVisitorPerHour);
+  const visitor = `${clientIp(req)} ${slug}`;
+  const wait = opened.retryAfterSec(visitor);
+  if (wait > 0)
+    throw httpError(
+      'TOO_MANY_CHAT_SESSIONS',
+      `this address opened ${opened.max} chat sessions in the last hour (CHAT_SESSIONS_PER_VISITOR_PER_HOUR); ` +
+        `retry in ${wait} s`,
+      429,
+      { 'retry-after': String(wait) },
+    );
+  opened.fail(visitor);
   return issueSession(workflowId, chat);
 }

@@ -3,11 +3,16 @@
  * published version (like the chat-completions facade, whose input mapping, answer picking and token streaming it
  * reuses): the message goes to the Start input the facade would give it (`message`, `query`, `question` …), and the
  * conversation's earlier turns go to the input `history` as `[{ role, content }]` (a declared string input gets them
- * as JSON text; an undeclared one is passed through, so the run's inputs always show what the model was given).
+ * as JSON text; an undeclared one is passed through). Only the latest turns that fit the app's token budget are sent,
+ * and the run keeps them by reference to the conversation (history.ts), not as a copy.
  *
  * The user's message is stored before the run starts; the answer (with the run's id and the knowledge nodes'
  * citations) when the run succeeds — by a task that does not depend on the request, so a reader who closes the page
  * mid-answer still finds it in the conversation. A failed run stores no answer (the next turn's history skips it).
+ *
+ * Bounds (limits.ts): a message over CHAT_MESSAGE_MAX_CHARS is 413; a conversation holds at most
+ * CHAT_MAX_MESSAGES_PER_CONVERSATION messages (then 409 CONVERSATION_FULL); a new conversation deletes the oldest of
+ * its owner beyond CHAT_MAX_CONVERSATIONS_PER_VISITOR and of the app beyond CHAT_MAX_CONVERSATIONS_PER_APP.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -23,6 +28,8 @@ import { runHeaders, runUrls, startPublishedRun, versionToRun } from '../publish
 import { v1Settings } from '../publishing/v1-settings';
 import { waitForRunToSettle } from '../runs/run-waiter';
 import type { ChatWorkflow } from './access';
+import { historyRef, historyValue, historyWindow } from './history';
+import { chatLimits } from './limits';
 
 export const chatMessageBodySchema = z.strictObject({
   conversationId: z.string().min(1).max(100).optional(),
@@ -30,13 +37,12 @@ export const chatMessageBodySchema = z.strictObject({
     .string({ error: 'message (the text to send) is required' })
     .trim()
     .min(1, 'message must not be empty')
-    .max(20_000, 'a message has at most 20000 characters'),
+    // The hard ceiling; the configured one (CHAT_MESSAGE_MAX_CHARS) is checked in sendMessage.
+    .max(100_000, 'a message has at most 100000 characters'),
   stream: z.boolean().default(true),
 });
 export type ChatMessageBody = z.infer<typeof chatMessageBodySchema>;
 
-/** How many earlier messages a turn sends as history (the latest ones). */
-const HISTORY_MAX = 50;
 /** How long an answer is waited for after its reader went away (the run goes on; its answer is still stored). */
 const ANSWER_MAX_MS = 3_600_000;
 
@@ -109,6 +115,27 @@ async function recordAnswer(
   return { answer: { conversationId: conversation.id, messageId: m.id, answer, citations, runId: done.id } };
 }
 
+/** A new conversation of `owner`; the oldest beyond the visitor's and the app's bounds are deleted with it. */
+async function newConversation(
+  app: App,
+  wf: ChatWorkflow,
+  owner: string,
+  message: string,
+  limits: ReturnType<typeof chatLimits>,
+) {
+  const c = await app.stores.chat.createConversation({
+    id: newId('conv'),
+    workflowId: wf.id,
+    owner,
+    title: message.slice(0, 80),
+  });
+  await app.stores.chat.pruneConversations(wf.id, owner, {
+    perOwner: limits.conversationsPerVisitor,
+    perApp: limits.conversationsPerApp,
+  });
+  return c;
+}
+
 export async function sendMessage(
   app: App,
   req: Request,
@@ -117,32 +144,46 @@ export async function sendMessage(
   caller: { owner: string; apiKeyId: string | null },
   body: ChatMessageBody,
 ): Promise<Response> {
+  const limits = chatLimits(wf.chat);
+  if (body.message.length > limits.messageMaxChars)
+    throw new PaiError(
+      'CHAT_MESSAGE_TOO_LONG',
+      `a message has at most ${limits.messageMaxChars} characters (CHAT_MESSAGE_MAX_CHARS); ` +
+        `this one has ${body.message.length}`,
+      { path: 'message', details: { limit: limits.messageMaxChars } },
+    );
   const version = await versionToRun(app, wf);
   const conversation = body.conversationId
     ? await conversationOf(app, wf, caller.owner, body.conversationId)
-    : await app.stores.chat.createConversation({
-        id: newId('conv'),
-        workflowId: wf.id,
-        owner: caller.owner,
-        title: body.message.slice(0, 80),
-      });
-  const history = (await app.stores.chat.listMessages(conversation.id))
-    .filter((m) => m.content !== '')
-    .slice(-HISTORY_MAX)
-    .map((m) => ({ role: m.role, content: m.content }));
+    : await newConversation(app, wf, caller.owner, body.message, limits);
+  const earlier = body.conversationId ? await app.stores.chat.listMessages(conversation.id) : [];
+  // A turn adds two messages: the user's and the answer.
+  if (earlier.length + 2 > limits.messagesPerConversation)
+    throw new PaiError(
+      'CONVERSATION_FULL',
+      `this conversation has ${earlier.length} messages, the most one may hold (CHAT_MAX_MESSAGES_PER_CONVERSATION); ` +
+        'start a new conversation',
+      { path: 'conversationId', details: { limit: limits.messagesPerConversation } },
+    );
+  const window = historyWindow(earlier, limits.historyMaxTokens);
 
   const start = version.graph.nodes.find((n) => n.type === 'start');
   const decls = startConfigSchema.safeParse(start?.data?.config ?? {});
   const declared = decls.success ? decls.data.inputs : [];
-  const messages = [...history, { role: 'user' as const, content: body.message }];
+  const sent = window.map((m) => ({ role: m.role, content: m.content }));
+  const messages = [...sent, { role: 'user' as const, content: body.message }];
   const inputs = inputsFromMessages(declared, messages, messages);
-  const historyDecl = declared.find((d) => d.name === 'history');
-  inputs.history = historyDecl?.type === 'string' ? JSON.stringify(history) : history;
+  const as = declared.find((d) => d.name === 'history')?.type === 'string' ? 'json' : 'list';
+  inputs.history = historyValue(window, as);
+  const ref = historyRef(conversation.id, window, as);
 
   const { run } = await startPublishedRun(app, wf, version, {
     inputs,
+    ...(ref ? { refs: { history: ref } } : {}),
     idempotencyKey: null,
     apiKeyId: caller.apiKeyId,
+    // The run belongs to the conversation: it starts with the conversation's variables and stores what it writes.
+    trigger: { kind: 'chat', id: conversation.id },
   });
   await app.stores.chat.appendMessages(conversation.id, [
     { id: newId('msg'), role: 'user', content: body.message, runId: run.id },

@@ -17,7 +17,8 @@ export const credentialDataSchemas = {
     provider: z.enum(PROVIDER_IDS).optional(),
     /** Default: the provider's base URL (`openai_compatible` has none: then it is required). */
     baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-    apiKey: secretText,
+    /** Optional for a provider that runs without one (the catalogue's `needsKey`: Ollama, vLLM, LM Studio …). */
+    apiKey: secretText.optional(),
     /** This provider's prices, USD per million tokens, over MODEL_PRICES and the built-in list (not secret). */
     prices: priceTableSchema.optional(),
   }),
@@ -54,7 +55,8 @@ export function mask(secret: string): string {
 export function maskedOf(type: CredentialType, data: Record<string, string>): string {
   switch (type) {
     case 'openai':
-      return mask(data.apiKey);
+      // No key (a local server that needs none): nothing to mask, the list says so.
+      return data.apiKey ? mask(data.apiKey) : '';
     case 'http_header':
       return `${data.name}: ${mask(data.value)}`;
     case 'bearer':

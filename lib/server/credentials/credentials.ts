@@ -55,7 +55,10 @@ export class CredentialVault implements CredentialResolver {
     const type = input.type as CredentialType;
     const dataSchema: z.ZodType = credentialDataSchemas[type];
     const data = parseInput(dataSchema, input.data, 'data') as Record<string, string>;
-    if (type === 'openai') data.baseUrl = baseUrlOf(data);
+    if (type === 'openai') {
+      data.baseUrl = baseUrlOf(data);
+      assertKeyIfNeeded(data);
+    }
     if (type === 'openai' && input.hosts)
       throw new PaiError(
         'VALIDATION_ERROR',
@@ -172,6 +175,17 @@ function baseUrlOf(data: Record<string, string>): string {
   throw new PaiError('VALIDATION_ERROR', `give the base URL of your ${provider?.name ?? 'provider'}'s API`, {
     path: 'data.baseUrl',
   });
+}
+
+/**
+ * A provider that needs a key gets one: the catalogue's entry for the base URL's host says so (`needsKey`). A local
+ * server (Ollama) or any other OpenAI-compatible one (vLLM, LM Studio) may run without a key.
+ */
+function assertKeyIfNeeded(data: Record<string, string>): void {
+  if (data.apiKey) return;
+  const provider = providerOfHost(new URL(data.baseUrl).host.toLowerCase());
+  if (provider.needsKey)
+    throw new PaiError('VALIDATION_ERROR', `${provider.name} needs an API key`, { path: 'data.apiKey' });
 }
 
 function notFound(id: string, path?: string): PaiError {

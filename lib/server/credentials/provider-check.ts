@@ -156,7 +156,8 @@ function upstreamStatus(err: unknown): number {
 
 /** Why a test failed, in the words the runtime uses for the same failure, never with the key in it. */
 function failureOf(err: unknown, cred: ResolvedCredential): { code: string; message: string } {
-  if (err instanceof PaiError) return { code: err.code, message: scrub(err.message, [cred.data.apiKey]) };
+  const secrets = cred.data.apiKey ? [cred.data.apiKey] : []; // a local server's credential may have no key
+  if (err instanceof PaiError) return { code: err.code, message: scrub(err.message, secrets) };
   const message = err instanceof Error ? err.message : String(err);
-  return { code: 'LLM_ERROR', message: scrub(message, [cred.data.apiKey]) };
+  return { code: 'LLM_ERROR', message: scrub(message, secrets) };
 }

@@ -3,16 +3,13 @@
  * and, optionally, what a good run answers (`expected`) and tags to filter by.
  */
 import { z } from 'zod';
+import { datasetRowSchema } from '@/engine/uploads/dataset-row-schema';
 import { nameSchema } from '@/engine/text/names';
 
 /** Rows per dataset (and per upload): enough for a serious evaluation, small enough to keep a version in one row. */
 export const MAX_DATASET_ROWS = 10_000;
 
-export const datasetRowSchema = z.strictObject({
-  inputs: z.record(z.string().min(1).max(200), z.unknown()),
-  expected: z.unknown().optional(),
-  tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-});
+export { datasetRowSchema };
 
 const rowsSchema = z.array(datasetRowSchema).max(MAX_DATASET_ROWS, `at most ${MAX_DATASET_ROWS} rows`);
 const descriptionSchema = z.string().max(2000);

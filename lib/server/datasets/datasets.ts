@@ -8,14 +8,21 @@ import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { readBytesLimited } from '@/engine/net/read-limited';
 import type { DatasetRecord, DatasetRow, DatasetSummary } from '@/engine/store/datasets';
+import type { DatasetUpload } from '@/engine/uploads/dataset-upload';
+import { readDatasetUploadInWorker } from '@/engine/uploads/parse-in-worker';
 import { nameSchema } from '@/engine/text/names';
 import { parseInput, readJson } from '@/lib/http/body';
 import { z } from 'zod';
 import type { App } from '../app-types';
 import type { Caller } from '../auth/authenticate';
 import { getRunOr404 } from '../workflows/workflows';
-import { rowsFromFile } from './dataset-files';
-import { appendGivenRowsSchema, appendRunRowSchema, createDatasetSchema, MAX_DATASET_ROWS } from './dataset-schemas';
+import {
+  appendGivenRowsSchema,
+  appendRunRowSchema,
+  createDatasetSchema,
+  datasetRowSchema,
+  MAX_DATASET_ROWS,
+} from './dataset-schemas';
 
 export const newDatasetId = () => `ds_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
@@ -40,45 +47,45 @@ const uploadFieldsSchema = z.strictObject({
   description: z.string().max(2000).default(''),
 });
 
-/** A multipart upload: `file` (CSV or JSONL), and optionally `name` (default: the file's name) and `description`. */
+/**
+ * A multipart upload: `file` (CSV or JSONL), and optionally `name` (default: the file's name) and `description`. The
+ * body is read with the upload size limit as it streams; the form and the file's rows are read in a worker thread
+ * under the dataset limits (engine/uploads/dataset-file.ts) and come back as JSON text, which goes to the store as it
+ * is. A JSONL row of the wrong shape is checked again here, so that its error has its path in the request's language.
+ */
 async function readUpload(req: Request, type: string) {
   const bytes = await readBytesLimited(req, settings().KNOWLEDGE_MAX_UPLOAD_BYTES, {
     code: 'PAYLOAD_TOO_LARGE',
     what: 'upload',
   });
-  let form: FormData;
+  let upload: DatasetUpload;
   try {
-    form = await new Response(bytes as BodyInit, { headers: { 'content-type': type } }).formData();
-  } catch {
-    throw new PaiError('INVALID_MULTIPART', 'the multipart body could not be parsed');
+    upload = await readDatasetUploadInWorker(bytes, type, MAX_DATASET_ROWS);
+  } catch (e) {
+    if (e instanceof PaiError && e.code === 'DATASET_ROW_INVALID') {
+      const { index, source } = e.details as { index: number; source: string };
+      parseInput(datasetRowSchema, JSON.parse(source), `rows[${index}]`);
+    }
+    throw e;
   }
-  const fields: Record<string, string> = {};
-  for (const [key, value] of form.entries()) {
-    if (key === 'file') continue;
-    if (typeof value !== 'string' || !['name', 'description'].includes(key))
-      throw new PaiError('UNKNOWN_KEY', `unknown form field "${key}"; send "file", "name" and "description"`, {
-        path: key,
-      });
-    fields[key] = value;
-  }
-  const files = form.getAll('file');
-  if (files.length !== 1 || typeof files[0] === 'string')
-    throw new PaiError('VALIDATION_ERROR', 'one "file" field with a CSV or JSONL file is required', { path: 'file' });
-  const file = files[0] as File;
-  const { name, description } = parseInput(uploadFieldsSchema, fields);
-  const rows = await rowsFromFile(file.name, new Uint8Array(await file.arrayBuffer()));
-  const fallbackName = file.name.replace(/\.[A-Za-z0-9]+$/, '') || 'dataset';
-  return { name: name ?? fallbackName, description, rows };
+  const { name, description } = parseInput(uploadFieldsSchema, upload.fields);
+  const fallbackName = upload.filename.replace(/\.[A-Za-z0-9]+$/, '') || 'dataset';
+  return { name: name ?? fallbackName, description, rowsJson: upload.rows.rowsJson, rowCount: upload.rows.rowCount };
 }
 
 /** POST /api/datasets: JSON `{ name, description?, rows }` or a multipart upload. */
-export async function createDataset(app: App, caller: Caller, req: Request) {
+export async function createDataset(app: App, caller: Caller, req: Request): Promise<DatasetSummary> {
   const type = req.headers.get('content-type') ?? '';
-  const body = /^multipart\/form-data/i.test(type)
-    ? await readUpload(req, type)
-    : await readJson(req, createDatasetSchema, { limit: app.config.maxBodyBytes });
+  const id = newDatasetId();
+  if (/^multipart\/form-data/i.test(type))
+    return app.stores.datasets.createFromJson({
+      id,
+      workspaceId: caller.workspaceId,
+      ...(await readUpload(req, type)),
+    });
+  const body = await readJson(req, createDatasetSchema, { limit: app.config.maxBodyBytes });
   return app.stores.datasets.create({
-    id: newDatasetId(),
+    id,
     workspaceId: caller.workspaceId,
     name: body.name,
     description: body.description,

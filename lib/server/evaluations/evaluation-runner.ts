@@ -9,16 +9,22 @@
  * waits for — or resumes, when it was interrupted — every row whose run exists, and starts only the rows that never
  * had one. No finished row is run again.
  *
+ * Rows of every evaluation in this process share one budget (./row-budget.ts): `concurrency` is how many rows an
+ * evaluation asks to run at once; a row beyond the server's or its workspace's budget waits for a slot, served in turn
+ * across evaluations.
+ *
  * Cancelling marks the evaluation cancelled, cancels the runs of the rows in flight (in-flight model calls are
  * aborted) and leaves the rows not started as cancelled.
  */
 import { randomUUID } from 'node:crypto';
+import { defaultSettings } from '@/engine/config/settings';
 import { scorerSchema, type ScorerSpec } from '@/engine/evaluation/scorers';
 import type { Graph } from '@/engine/graph/schema';
 import type { EvaluationRecord, EvaluationRowRecord } from '@/engine/store/evaluations';
 import type { RunRecord } from '@/engine/store/types';
 import type { App, AppEvaluations } from '../app-types';
 import { waitForRunToSettle } from '../runs/run-waiter';
+import { RowBudget, type RowBudgetLimits } from './row-budget';
 import { scoreRow, unrunnableRow } from './score-row';
 
 /** How long one row's run may take before its row fails. */
@@ -30,6 +36,8 @@ export interface EvaluationRunnerOptions {
   heartbeatMs?: number;
   /** A claim older than this is an orphan another process may take over (PostgreSQL). */
   staleMs?: number;
+  /** The budget of rows in flight (default: EVALUATION_ROWS_IN_FLIGHT and …_PER_WORKSPACE's defaults). */
+  rowsInFlight?: RowBudgetLimits;
 }
 
 type StopReason = 'cancelled' | 'lost' | 'closing';
@@ -46,6 +54,8 @@ export class EvaluationRunner implements AppEvaluations {
   private readonly drivers = new Map<string, Driver>();
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
+  /** Shared by the rows of every evaluation this process drives. */
+  readonly budget: RowBudget;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -55,15 +65,25 @@ export class EvaluationRunner implements AppEvaluations {
   ) {
     this.heartbeatMs = o.heartbeatMs ?? 5_000;
     this.staleMs = o.staleMs ?? 30_000;
+    const d = defaultSettings();
+    this.budget = new RowBudget(
+      o.rowsInFlight ?? {
+        server: d.EVALUATION_ROWS_IN_FLIGHT,
+        perWorkspace: d.EVALUATION_ROWS_IN_FLIGHT_PER_WORKSPACE,
+      },
+    );
   }
 
-  /** Drives the evaluation in this process, unless this process drives it already. */
-  drive(ev: Pick<EvaluationRecord, 'id' | 'workspaceId'>): void {
+  /**
+   * Drives the evaluation in this process, unless this process drives it already. `claimStaleBefore`: a claim renewed
+   * before this is taken over (default: one older than `staleMs`).
+   */
+  drive(ev: Pick<EvaluationRecord, 'id' | 'workspaceId'>, claimStaleBefore?: Date): void {
     if (this.closed || this.drivers.has(ev.id)) return;
     const ctl = new AbortController();
     const driver: Driver = {
       stop: (reason) => ctl.abort(reason),
-      done: this.run(ev.workspaceId, ev.id, ctl)
+      done: this.run(ev.workspaceId, ev.id, ctl, claimStaleBefore)
         .catch((e) => console.error('[paiflow] evaluation driver stopped', ev.id, (e as Error)?.message ?? e))
         .finally(() => this.drivers.delete(ev.id)),
     };
@@ -72,12 +92,14 @@ export class EvaluationRunner implements AppEvaluations {
 
   /**
    * Takes over the evaluations no process drives: at start-up every active one on the embedded database (one process
-   * owns it), and on PostgreSQL those whose driver stopped renewing its claim — now and every `staleMs`.
+   * holds its data dir, so every claim in it is a dead process's, however young: it is taken over at once), and on
+   * PostgreSQL those whose driver stopped renewing its claim — now and every `staleMs`, so a claim still young at
+   * start-up (a quick restart) is taken over once it goes stale.
    */
   async resumeOrphans(opts: { everyActive: boolean; periodic: boolean }): Promise<void> {
     const sweep = async (everyActive: boolean) => {
       const before = everyActive ? new Date(Date.now() + 1000) : new Date(Date.now() - this.staleMs);
-      for (const o of await this.app.stores.evaluations.orphans(before)) this.drive(o);
+      for (const o of await this.app.stores.evaluations.orphans(before)) this.drive(o, before);
     };
     // A store that cannot answer (one not migrated yet, a database away) does not stop the app from starting.
     await sweep(opts.everyActive).catch((e) =>
@@ -129,9 +151,9 @@ export class EvaluationRunner implements AppEvaluations {
     await Promise.all(all.map((d) => d.done));
   }
 
-  private async run(workspaceId: string, id: string, ctl: AbortController): Promise<void> {
+  private async run(workspaceId: string, id: string, ctl: AbortController, staleBefore?: Date): Promise<void> {
     const store = this.app.stores.evaluations;
-    if (!(await store.claim(id, this.ownerId, new Date(Date.now() - this.staleMs)))) return;
+    if (!(await store.claim(id, this.ownerId, staleBefore ?? new Date(Date.now() - this.staleMs)))) return;
     const ev = await store.get(workspaceId, id);
     if (!ev) return;
     const beat = setInterval(() => {
@@ -153,8 +175,16 @@ export class EvaluationRunner implements AppEvaluations {
         .filter((r) => r.status === 'pending' || r.status === 'running')
         .sort((a, b) => Number(b.status === 'running') - Number(a.status === 'running') || a.index - b.index);
       const lanes = Array.from({ length: Math.min(ev.concurrency, todo.length) }, async () => {
-        for (let row = todo.shift(); row && !ctl.signal.aborted; row = todo.shift())
-          await this.runRow(ev, graph, specs, row, ctl.signal);
+        for (let row = todo.shift(); row && !ctl.signal.aborted; row = todo.shift()) {
+          // Stopped while waiting for a slot: the row was not started (it stays pending, or is cancelled).
+          const release = await this.budget.acquire(ev.workspaceId, ev.id, ctl.signal).catch(() => null);
+          if (!release) return;
+          try {
+            await this.runRow(ev, graph, specs, row, ctl.signal);
+          } finally {
+            release();
+          }
+        }
       });
       await Promise.all(lanes);
       if (!ctl.signal.aborted) await store.finish(id, 'succeeded');

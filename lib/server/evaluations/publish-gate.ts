@@ -11,8 +11,11 @@ import type { WorkflowRecord } from '@/engine/store/types';
 import { answerWith } from '@/lib/http/errors';
 import type { App } from '../app-types';
 import type { Caller } from '../auth/authenticate';
+import { auditAction } from '../auth/audit';
+import { can } from '../auth/policy';
 import { getDatasetOr404 } from '../datasets/datasets';
 import { compareEvaluations } from './compare';
+import { gateWeakenings } from './gate-weakening';
 import { DEFAULT_CONCURRENCY, type GateBody } from './evaluation-schemas';
 import { createEvaluation, readEvaluation } from './evaluations';
 import { scorerSummary, summarize } from './summary';
@@ -36,13 +39,48 @@ export interface GateOutcome {
   comparison: Awaited<ReturnType<typeof compareEvaluations>> | null;
 }
 
-/** Stores (or with null removes) a workflow's gate; its dataset must exist in the workspace. */
+/**
+ * Stores (or with null removes) a workflow's gate; its dataset must exist in the workspace. A change that weakens the
+ * gate (gate-weakening.ts) needs the role that may force a publish (403 FORBIDDEN, nothing changed). Answers the gate
+ * before and after and the weakenings, for the audit log.
+ */
 export async function setGate(app: App, caller: Caller, wf: WorkflowRecord, gate: GateBody | null) {
   if (gate)
     await getDatasetOr404(app, caller, gate.datasetId).catch((e) => {
       throw e instanceof PaiError ? new PaiError(e.code, e.message, { path: 'gate.datasetId' }) : e;
     });
-  await app.stores.evaluations.setGate(wf.id, gate as EvaluationGate | null);
+  const before = await app.stores.evaluations.getGate(wf.id);
+  const after = gate as EvaluationGate | null;
+  const weakenings = gateWeakenings(before, after);
+  if (weakenings.length && !can(caller.role, 'forcePublish')) {
+    const what = weakenings.map((w) => w.reason).join(', ');
+    throw new PaiError('FORBIDDEN', `only a workspace owner may weaken the evaluation gate; this change ${what}`, {
+      path: weakenings[0].path === 'gate' ? 'gate' : `gate.${weakenings[0].path}`,
+      details: { weakenings },
+    });
+  }
+  await app.stores.evaluations.setGate(wf.id, after);
+  return { before, after, weakenings };
+}
+
+/** setGate, and the change in the audit log: `workflow.gate_weakened` (with the weakenings) or `gate_changed`. */
+export async function changeGate(app: App, caller: Caller, req: Request, wf: WorkflowRecord, gate: GateBody | null) {
+  const change = await setGate(app, caller, wf, gate);
+  if (JSON.stringify(change.before) === JSON.stringify(change.after)) return change;
+  const weakened = change.weakenings.length > 0;
+  await auditAction(
+    app.stores.audit,
+    caller,
+    req,
+    weakened ? 'workflow.gate_weakened' : 'workflow.gate_changed',
+    wf.id,
+    {
+      before: change.before,
+      after: change.after,
+      ...(weakened ? { weakenings: change.weakenings.map((w) => w.reason) } : {}),
+    },
+  );
+  return change;
 }
 
 const sameScorers = (a: EvaluationRecord['scorers'], b: EvaluationRecord['scorers']) =>

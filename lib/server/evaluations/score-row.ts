@@ -111,7 +111,12 @@ export async function scoreRow(
   for (const spec of specs) {
     try {
       const s = await score(spec, scored, services);
-      scores[spec.name] = { score: s.score, passed: s.passed, ...(s.reason ? { reason: s.reason } : {}) };
+      scores[spec.name] = {
+        score: s.score,
+        passed: s.passed,
+        ...(s.reason ? { reason: s.reason } : {}),
+        ...(s.demo ? { demo: s.demo } : {}),
+      };
       if (s.usage) costUsd = costUsd === null || s.usage.costUsd == null ? null : costUsd + s.usage.costUsd;
     } catch (e) {
       if (signal?.aborted) throw e;

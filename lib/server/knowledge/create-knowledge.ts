@@ -92,6 +92,9 @@ export async function refuseEmbeddedKnowledgeUnderQueue(stores: Pick<Stores, 'kn
   if (count > 0) throw knowledgeNeedsElasticsearch(count);
 }
 
+/** A document whose indexing record has not changed for this long on PostgreSQL lost its process. */
+const INDEXING_SILENT_MS = 30 * 60_000;
+
 export async function createKnowledge(
   config: AppConfig,
   stores: Pick<Stores, 'kind' | 'knowledgeCatalog'>,
@@ -126,7 +129,12 @@ export async function createKnowledge(
       : undefined,
     refuseNew: opts.queueMode && !config.elasticsearchUrl ? () => knowledgeNeedsElasticsearch() : undefined,
   });
-  // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones.
-  await service.recover(stores.kind === 'pglite' ? new Date(Date.now() + 1000) : new Date(Date.now() - 30 * 60_000));
+  // Single-process embedded database: anything unfinished is an orphan. Shared PostgreSQL: only long-silent ones —
+  // at start-up and from then on (a quick restart finds its dead process's documents still fresh).
+  if (stores.kind === 'pglite') await service.recover(new Date(Date.now() + 1000));
+  else {
+    await service.recover(new Date(Date.now() - INDEXING_SILENT_MS));
+    service.recoverEvery(INDEXING_SILENT_MS / 6, INDEXING_SILENT_MS);
+  }
   return service;
 }

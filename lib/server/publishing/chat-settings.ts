@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PaiError } from '@/engine/errors';
 import type { ChatAppPublicSettings, ChatAppSecrets, ChatAppSettings } from '@/engine/store/chat';
 import type { WorkflowRecord } from '@/engine/store/types';
+import { originListSchema } from './origins';
 
 export const chatSettingsSchema = z.strictObject({
   enabled: z.boolean(),
@@ -23,6 +24,16 @@ export const chatSettingsSchema = z.strictObject({
     .min(4, 'an access code has at least 4 characters')
     .max(128, 'an access code has at most 128 characters')
     .optional(),
+  /** Sites that may frame the chat page (the embed): `["*"]` (the default) any, `[]` none but PaiFlow itself. */
+  embedOrigins: originListSchema.optional(),
+  /** Tokens of earlier turns sent to the model with each message; null: the server's CHAT_HISTORY_MAX_TOKENS. */
+  historyMaxTokens: z
+    .number()
+    .int('historyMaxTokens is a whole number')
+    .min(0, 'historyMaxTokens is 0 (no history) or more')
+    .max(1_000_000, 'historyMaxTokens is at most 1000000')
+    .nullable()
+    .optional(),
 });
 export type ChatSettingsInput = z.infer<typeof chatSettingsSchema>;
 
@@ -37,7 +48,9 @@ export function toStoredChat(
   if (input.access === 'code') {
     hash = input.code !== undefined ? codeHash(input.code) : (prev?.codeHash ?? null);
     if (!hash)
-      throw new PaiError('VALIDATION_ERROR', 'access "code" needs a code: give chat.code', { path: 'chat.code' });
+      throw new PaiError('CHAT_CODE_MISSING', 'access "code" needs an access code: give chat.code', {
+        path: 'chat.code',
+      });
   }
   const sameAccess = prev && prev.access === input.access && prev.codeHash === hash;
   return {
@@ -46,6 +59,8 @@ export function toStoredChat(
     welcome: input.welcome !== undefined ? input.welcome || null : (prev?.welcome ?? null),
     suggestions: input.suggestions ?? prev?.suggestions ?? [],
     access: input.access,
+    embedOrigins: input.embedOrigins ?? prev?.embedOrigins ?? ['*'],
+    historyMaxTokens: input.historyMaxTokens !== undefined ? input.historyMaxTokens : (prev?.historyMaxTokens ?? null),
     codeHash: hash,
     sessionSecret: sameAccess && prev.sessionSecret ? prev.sessionSecret : randomBytes(32).toString('base64url'),
   };
@@ -65,6 +80,8 @@ export function presentChat(origin: string, wf: Pick<WorkflowRecord, 'slug' | 'c
     access: c?.access ?? 'public',
     /** Access "code" always has one (it cannot be set without). */
     hasCode: c?.access === 'code',
+    embedOrigins: c?.embedOrigins ?? ['*'],
+    historyMaxTokens: c?.historyMaxTokens ?? null,
     url: wf.slug ? `${origin}${chatPagePath(wf.slug)}` : null,
     embedSnippet: wf.slug ? `<script src="${origin}${embedScriptPath(wf.slug)}" async></script>` : null,
   };

@@ -272,6 +272,10 @@ export function buildOpenApi(origin: string, wf: WorkflowRecord, version: Workfl
               type: 'object',
               properties: { inputTokens: { type: 'integer' }, outputTokens: { type: 'integer' } },
             },
+            demo: {
+              type: 'boolean',
+              description: 'The offline demo model answered, not a real model: the server has no model configured',
+            },
             nodes: {
               description:
                 "Only where the workflow's publisher shares the trace: each node's status and timing, never its data",

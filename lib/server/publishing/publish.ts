@@ -23,6 +23,7 @@ import type { App } from '../app-types';
 import { diffGraphs } from '../workflows/graph-diff';
 import { workflowCallCycles } from '../workflows/call-cycles';
 import { corsOrigins } from './v1-settings';
+import { originListSchema } from './origins';
 import { chatSettingsSchema, presentChat } from './chat-settings';
 import { gateSchema } from '../evaluations/evaluation-schemas';
 
@@ -39,17 +40,6 @@ export const publishBodySchema = z.strictObject({
   force: z.boolean().optional(),
 });
 
-/** `scheme://host[:port]` exactly as a browser sends it in Origin (no path, no trailing slash), or null. */
-function asOrigin(s: string): string | null {
-  try {
-    const u = new URL(s);
-    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) return null;
-    return s.replace(/\/$/, '').toLowerCase() === u.origin.toLowerCase() ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * PATCH /api/workflows/:id/publish: which browser origins may call the endpoint (null = the server default), whether
  * API-key holders may read the node trace of published runs, whether the MCP server (/api/mcp) offers the
@@ -57,24 +47,7 @@ function asOrigin(s: string): string | null {
  */
 export const publishSettingsSchema = z
   .strictObject({
-    corsOrigins: z
-      .array(
-        z
-          .string()
-          .trim()
-          .max(300)
-          .refine((o) => o === '*' || asOrigin(o) !== null, {
-            message:
-              'an origin is scheme://host[:port] with no path, like https://app.example.com, or * for any origin',
-          }),
-      )
-      .max(50, 'at most 50 origins')
-      .nullable()
-      .transform((list) => (list === null ? null : [...new Set(list.map((o) => (o === '*' ? o : asOrigin(o)!)))]))
-      .refine((list) => list === null || !list.includes('*') || list.length === 1, {
-        message: '* allows every origin: give it alone',
-      })
-      .optional(),
+    corsOrigins: originListSchema.nullable().optional(),
     publicTrace: z.boolean().optional(),
     mcp: z.boolean().optional(),
     /** The chat app at /chat/:slug (lib/server/chat/settings.ts). */

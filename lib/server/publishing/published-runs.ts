@@ -4,6 +4,7 @@
  * sync holds the request until the run ends or SYNC_TIMEOUT_MS passes (then 202 + statusUrl, never 504), stream
  * answers with the trace as SSE, async answers 202 at once.
  */
+import type { InputRef } from '@/engine/runtime/input-refs';
 import { z } from 'zod';
 import { withPublishedArtifactUrls } from '@/engine/artifacts/published-urls';
 import { PaiError } from '@/engine/errors';
@@ -12,7 +13,7 @@ import { checkRunInputs, startConfigSchema } from '@/engine/nodes/start';
 import type { ApiKeyRecord, PublishedWorkflow } from '@/engine/store/publishing';
 import type { RunRecord, RunTriggerKind, WorkflowVersionRecord } from '@/engine/store/types';
 import type { App } from '../app-types';
-import { canonicalJson } from '../workflows/graph-diff';
+import { canonicalJson } from '@/engine/graph/canonical-json';
 import { checkCallbackUrl, deliverOnCompletion } from './run-callback';
 import { waitForRunToSettle } from '../runs/run-waiter';
 import { requireLiveEvents, runEventStream } from '../runs/sse';
@@ -96,6 +97,8 @@ export function checkSameInputs(run: RunRecord, inputs: Record<string, unknown>)
 /** What a run of a published version is started with, whoever starts it (an API key, a trigger, an MCP client). */
 export interface PublishedRunStart {
   inputs: Record<string, unknown>;
+  /** Inputs the run keeps by reference (RunManager.start): a chat turn's history. */
+  refs?: Record<string, InputRef>;
   idempotencyKey: string | null;
   apiKeyId?: string | null;
   /** What started it besides a key, recorded on the run (webhook, schedule, the MCP server's tool calls). */
@@ -131,6 +134,7 @@ export async function startPublishedRun(
       graph: version.graph,
       engine: version.engine,
       inputs: start.inputs,
+      ...(start.refs ? { refs: start.refs } : {}),
       idempotencyKey: start.idempotencyKey,
       apiKeyId: start.apiKeyId ?? null,
       ...(start.trigger ? { trigger: start.trigger } : {}),

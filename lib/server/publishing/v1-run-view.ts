@@ -23,6 +23,8 @@ export function presentV1Run(run: RunRecord, snapshots: NodeRunRecord[], opts: {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     usage: usageOf(snapshots),
+    /** The offline demo model answered, not a real model (no model server is configured). */
+    demo: snapshots.some((s) => s.usage?.demo === true),
   };
   if (!opts.trace) return view;
   // The editor's per-node view without the node's data: its input, output and error message stay internal.

@@ -10,6 +10,7 @@ import { settings } from '@/engine/config/settings';
 import { PaiError } from '@/engine/errors';
 import { guardErrorIn } from '@/engine/net/ssrf-guard';
 import type { App } from '../app-types';
+import { localRedirectPath } from '@/lib/http/local-redirect';
 import { originOf } from '../publishing/v1-http';
 import { loadMasterKey } from '../credentials/master-key';
 import { audit } from '../auth/audit';
@@ -47,11 +48,6 @@ function redirect(location: string, cookies: string[]): Response {
   const headers = new Headers({ location, 'cache-control': 'no-store' });
   for (const c of cookies) headers.append('set-cookie', c);
   return new Response(null, { status: 302, headers });
-}
-
-/** A path on this site to go to after signing in (the gate's `next`), else the start page. */
-function safeNext(next: string | null | undefined): string {
-  return next && /^\/(?![/\\])/.test(next) && !/[\r\n]/.test(next) ? next : '/';
 }
 
 function callbackUrl(req: Request): string {
@@ -110,7 +106,7 @@ export async function startSignIn(getApp: () => Promise<App>, req: Request): Pro
     app = await getApp();
     const redirectUri = callbackUrl(req);
     const auth = await authorizationRequest(await issuer(app, sso), sso, redirectUri);
-    const next = safeNext(new URL(req.url).searchParams.get('next'));
+    const next = localRedirectPath(new URL(req.url).searchParams.get('next'), originOf(req));
     const sealed = sealState(keyOf(app), { ...auth, issuer: sso.issuer, redirectUri, next });
     return redirect(auth.url.href, [stateCookie(req, sealed)]);
   } catch (e) {
@@ -138,7 +134,11 @@ export async function finishSignIn(getApp: () => Promise<App>, req: Request): Pr
     const claims = await redeemCallback(await issuer(app, sso), callback, saved, needed);
     const ip = clientIp(req);
     const { token } = await signInWithIdentity(app.stores, app.accounts, identityOf(claims, sso), ip);
-    return redirect(saved.next, [clear, sessionCookie(req, token, app.config.sessionMaxAgeSeconds)]);
+    // Checked again on the way out: a state sealed by an older server kept `next` as its text checks let it through.
+    return redirect(localRedirectPath(saved.next, originOf(req)), [
+      clear,
+      sessionCookie(req, token, app.config.sessionMaxAgeSeconds),
+    ]);
   } catch (e) {
     return failed(app, req, e, [clear]);
   }

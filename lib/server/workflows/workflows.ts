@@ -64,16 +64,16 @@ export function checkGraphForSave(
   registry: NodeRegistry,
   engine: EngineChoice,
   allowDraft: boolean,
-): { graph: Graph; problems: Problem[] } {
+): { graph: Graph; problems: Problem[]; warnings: Problem[] } {
   const v = validateGraph(graph, registry, engine);
   const blocking = allowDraft ? v.errors.filter((e) => STRUCTURAL.has(e.code)) : v.errors;
   if (blocking.length || !v.graph) throw invalid(blocking.length ? blocking : v.errors);
-  return { graph: v.graph, problems: v.errors };
+  return { graph: v.graph, problems: v.errors, warnings: v.warnings };
 }
 
 /**
  * checkGraphForSave plus the workspace's references (knowledge bases, workflows, credentials, tools, skills; see
- * references.ts): an unknown one rejects the save, or comes back as a problem of a draft.
+ * references.ts): an unknown one rejects the save, or comes back as a problem of a draft. Warnings never reject it.
  */
 export async function checkWorkflowForSave(
   app: App,
@@ -82,7 +82,7 @@ export async function checkWorkflowForSave(
   engine: EngineChoice,
   allowDraft: boolean,
   self?: { workflowId: string },
-): Promise<{ graph: Graph; problems: Problem[] }> {
+): Promise<{ graph: Graph; problems: Problem[]; warnings: Problem[] }> {
   const checked = checkGraphForSave(graph, app.registry, engine, allowDraft);
   const refs = await checkReferences(checked.graph, referenceSourcesOf(app, caller.workspaceId));
   // A call cycle (call-cycles.ts) is refused even in a draft: the runs would recurse.
@@ -90,24 +90,27 @@ export async function checkWorkflowForSave(
   if (cycles.length) throw invalid(cycles);
   const problems = [...checked.problems, ...refs];
   if (!allowDraft && problems.length) throw invalid(problems);
-  return { graph: checked.graph, problems };
+  return { graph: checked.graph, problems, warnings: checked.warnings };
 }
 
-/** validateGraph plus the workspace's references, as POST /api/workflows/:id/validate answers. */
+/**
+ * validateGraph plus the workspace's references, as POST /api/workflows/:id/validate answers: `ok` when nothing is
+ * in `errors`; `warnings` (a path that reaches no End node) never make it not ok.
+ */
 export async function validateWorkflow(
   app: App,
   caller: Pick<Caller, 'workspaceId'>,
   graph: unknown,
   engine: EngineChoice,
   self?: { workflowId: string },
-): Promise<{ ok: boolean; engine: string; errors: Problem[] }> {
+): Promise<{ ok: boolean; engine: string; errors: Problem[]; warnings: Problem[] }> {
   const v = validateGraph(graph, app.registry, engine);
   const refs = v.graph ? await checkReferences(v.graph, referenceSourcesOf(app, caller.workspaceId)) : [];
   const cycles = v.graph
     ? await workflowCallCycles(app.store, caller.workspaceId, self?.workflowId ?? null, v.graph)
     : [];
   const errors = [...v.errors, ...refs, ...cycles];
-  return { ok: errors.length === 0, engine: v.engine, errors };
+  return { ok: errors.length === 0, engine: v.engine, errors, warnings: v.warnings };
 }
 
 export function newWorkflowId(): string {
@@ -180,6 +183,8 @@ export function presentRun(run: RunRecord, snapshots: NodeRunRecord[]) {
     /** The run's cost in USD: its nodes' summed; null when a node's price is unknown (engine/llm/prices.ts). */
     costUsd: usage.costUsd,
     usage,
+    /** The offline demo model answered some node (each such node's `usage.demo` is true): not a real model's work. */
+    demo: usage.demo === true,
     nodes,
     graph: run.graph,
     singleNode: singleNodeOf(run),

@@ -58,7 +58,8 @@ export function matches(idx: Index, d: Doc, q: any): boolean {
   }
   if (q.bool) {
     const all = [...[q.bool.must ?? []].flat(), ...[q.bool.filter ?? []].flat()];
-    return all.every((c) => matches(idx, d, c));
+    const none = [q.bool.must_not ?? []].flat();
+    return all.every((c) => matches(idx, d, c)) && !none.some((c) => matches(idx, d, c));
   }
   if (q.match || q.multi_match) return textScore(idx, d, q) > 0;
   throw new Error(`fake ES: unsupported query ${JSON.stringify(q).slice(0, 100)}`);

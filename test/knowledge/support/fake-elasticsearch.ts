@@ -47,7 +47,7 @@ export interface RecordedRequest {
   body: any;
 }
 
-const TEXT_FIELDS = ['title', 'text', 'search_text'];
+const TEXT_FIELDS = ['title', 'text', 'search_text', 'headings'];
 
 export interface FakeElasticsearchOptions {
   /** The licence type `GET /_license` reports; default `basic` (a fresh self-managed cluster). */
@@ -188,6 +188,15 @@ export class FakeElasticsearch {
         this.aliases.set(alias, this.name(p));
         return { acknowledged: true };
       }),
+    );
+    m.add(
+      { method: 'PUT', path: '/:index/_mapping' },
+      write('indices:admin/mapping/put', (p) =>
+        this.withIndex(p, (idx) => {
+          idx.mappings.properties = { ...p.body.properties, ...idx.mappings.properties };
+          return { acknowledged: true };
+        }),
+      ),
     );
     m.add(
       { method: 'GET', path: '/:index/_mapping' },

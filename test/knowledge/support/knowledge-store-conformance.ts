@@ -91,13 +91,16 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
     });
 
     it(
-      'bm25: ranks the exact rare term first, stems, ' + 'returns only matching chunks, reports bm25 as the score',
+      'bm25: ranks the exact rare term first, stems, returns only matching chunks, reports bm25 (the score adds ' +
+        'only the proximity boost)',
       async () => {
         const hits = await store.search({ kbId: kb, text: 'invoice INV-7731', topK: 5, mode: 'bm25' });
         expect(hits[0].id).toBe('d1:0');
-        expect(
-          hits.every((h) => h.bm25 !== null && h.bm25 > 0 && Math.abs(h.score - h.bm25) < 1e-6 && h.knn === null),
-        ).toBe(true);
+        expect(hits.every((h) => h.bm25 !== null && h.bm25 > 0 && h.score >= h.bm25 - 1e-6 && h.knn === null)).toBe(
+          true,
+        );
+        const one = await store.search({ kbId: kb, text: 'invoice', topK: 5, mode: 'bm25' });
+        expect(one.every((h) => Math.abs(h.score - h.bm25!) < 1e-6)).toBe(true);
         expect(hits[0]).toMatchObject({
           documentId: 'd1',
           title: 'Finance report',
@@ -159,6 +162,66 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       }
       expect(hits[1].bm25).toBeCloseTo(0, 6);
       expect(sortedDesc(hits)).toBe(true);
+    });
+
+    it('hybrid (weighted, default): (1 − w)·bm25′ + w·knn′ over both lists, keyword-only and vector-only', async () => {
+      // The words point at the invoice, the vector at cooking: both come back, each side's best first by its weight.
+      const hits = await store.search({ kbId: kb, text: 'invoice', vector: COOK, topK: 3, mode: 'hybrid' });
+      expect(ids(hits).slice(0, 2)).toEqual(['d1:0', 'd4:0']);
+      // The only BM25 match: bm25′ = 1, plus its share of the vector side (its cosine to cooking is not the lowest).
+      expect(hits[0].score).toBeGreaterThanOrEqual(0.7);
+      expect(hits[0].score).toBeLessThan(1);
+      expect(hits[1].score).toBeCloseTo(0.3, 4); // the nearest vector: knn′ = 1, no BM25
+      expect(hits[1].bm25).toBeCloseTo(0, 6);
+      const words = await store.search({
+        kbId: kb,
+        text: 'invoice',
+        vector: COOK,
+        topK: 3,
+        mode: 'hybrid',
+        fusion: { vectorWeight: 0 },
+      });
+      expect(ids(words)).toEqual(['d1:0']);
+      const vectors = await store.search({
+        kbId: kb,
+        text: 'invoice',
+        vector: COOK,
+        topK: 1,
+        mode: 'hybrid',
+        fusion: { vectorWeight: 1 },
+      });
+      expect(ids(vectors)).toEqual(['d4:0']);
+      expect(sortedDesc(hits)).toBe(true);
+    });
+
+    it('bm25: query words standing together outrank the same words apart (proximity)', async () => {
+      const tmp = `kb_prox_${suffix}`;
+      await store.ensureIndex({ kbId: tmp, dimension: 4 });
+      await store.upsertChunks(tmp, [
+        chunk('a', 0, 'Notes', 'The prefix of a route is set by the plugin that registers it.', FIN),
+        chunk('b', 0, 'Notes', 'Route prefixing puts every route of a plugin under one path.', FIN),
+      ]);
+      expect(ids(await store.search({ kbId: tmp, text: 'route prefixing', topK: 2, mode: 'bm25' }))).toEqual([
+        'b:0',
+        'a:0',
+      ]);
+      await store.dropIndex(tmp);
+    });
+
+    it("keeps a chunk's heading path; a chunk stored covered: false takes no part in kNN", async () => {
+      const tmp = `kb_cov_${suffix}`;
+      await store.ensureIndex({ kbId: tmp, dimension: 4 });
+      await store.upsertChunks(tmp, [
+        { ...chunk('zh', 0, '退款', '退款 invoice 会在五个工作日内原路退回。', FIN), covered: false },
+        { ...chunk('en', 0, 'Billing', 'Every invoice is paid by card.', WEATHER), headingPath: ['Billing', 'Cards'] },
+      ]);
+      const vector = await store.search({ kbId: tmp, text: '', vector: FIN, topK: 5, mode: 'vector' });
+      expect(ids(vector)).toEqual(['en:0']);
+      const hybrid = await store.search({ kbId: tmp, text: 'invoice', vector: FIN, topK: 5, mode: 'hybrid' });
+      expect(new Set(ids(hybrid))).toEqual(new Set(['zh:0', 'en:0']));
+      expect(hybrid.find((h) => h.id === 'zh:0')!.knn).toBeNull();
+      expect(hybrid.find((h) => h.id === 'en:0')!.headingPath).toEqual(['Billing', 'Cards']);
+      await store.dropIndex(tmp);
     });
 
     it('hybrid (rrf): a keyword-only match and a vector-only match both make the top results', async () => {

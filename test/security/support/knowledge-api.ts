@@ -1,9 +1,11 @@
 /**
  * Knowledge-base calls through the real route handlers, as the security tests need them: create a knowledge base,
  * upload a file (multipart) or a text, read a document, wait for a document to reach a status, sample the process's
- * peak RSS while something runs.
+ * peak RSS while something runs; embed on a scripted OpenAI-compatible server instead of the offline model.
  */
 import { expect } from 'vitest';
+import { POST as createCred } from '@/app/api/credentials/route';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fake-openai-server';
 import { GET as getDoc } from '@/app/api/knowledge-bases/[id]/documents/[docId]/route';
 import { POST as uploadDoc } from '@/app/api/knowledge-bases/[id]/documents/route';
 import { POST as createKb } from '@/app/api/knowledge-bases/route';
@@ -80,3 +82,32 @@ export function sampleRss(): { stop(): number; baseline: number } {
 }
 
 export const MB = 1024 * 1024;
+
+/**
+ * An OpenAI-compatible embedder on this machine (the scripted server, real SDK over real HTTP), for files whose
+ * guarantee is parsing or a limit, not the offline model: their documents are embedded in milliseconds instead of
+ * after the model's first load (seconds; minutes under CI load). Start it before the app (it allowlists its port);
+ * `kb()` is what a knowledge-base body adds to use it (a credential is made on first use).
+ */
+export async function scriptedEmbedder(): Promise<{ server: FakeOpenAi; kb(): Promise<Record<string, unknown>> }> {
+  const server = await startFakeOpenAi();
+  process.env.HTTP_ALLOWLIST = new URL(server.baseURL).host;
+  let credentialId: string | undefined;
+  return {
+    server,
+    async kb() {
+      if (!credentialId) {
+        const c = await call(createCred, 'POST', '/api/credentials', {
+          body: {
+            name: 'embeddings',
+            type: 'openai',
+            data: { baseUrl: server.baseURL, apiKey: 'sk-embed-0123456789' },
+          },
+        });
+        expect(c.status, c.text).toBe(201);
+        credentialId = c.body.id as string;
+      }
+      return { credentialId, embeddingModel: 'openai:text-embedding-3-small' };
+    },
+  };
+}

@@ -40,6 +40,32 @@ export function describeDatasetStore(label: string, open: StoresFactory) {
       expect(read!.createdAt).toBeInstanceOf(Date);
     });
 
+    it('createFromJson stores rows given as JSON text exactly as version 1; what jsonb refuses made safe', async () => {
+      const id = newId('ds');
+      const rowsJson = JSON.stringify(ROWS);
+      const d = await datasets.createFromJson({
+        id,
+        workspaceId: ws,
+        name: 'uploaded',
+        description: '',
+        rowsJson,
+        rowCount: 3,
+      });
+      expect(d).toMatchObject({ id, name: 'uploaded', version: 1, rowCount: 3 });
+      expect((await datasets.get(ws, id))?.rows).toEqual(ROWS);
+      const nul = newId('ds');
+      const unsafe = JSON.stringify([{ inputs: { q: 'a\u0000b' } }]);
+      await datasets.createFromJson({
+        id: nul,
+        workspaceId: ws,
+        name: 'nul',
+        description: '',
+        rowsJson: unsafe,
+        rowCount: 1,
+      });
+      expect((await datasets.get(ws, nul))?.rows).toEqual([{ inputs: { q: 'a\uFFFDb' } }]);
+    });
+
     it('is found only in its own workspace: get, update, append and delete of another workspace miss it', async () => {
       const d = await create('private');
       const { workspaceId: other } = await newWorkspace(under.stores);

@@ -1,4 +1,6 @@
 import { guarded } from '@/lib/server/auth/guard';
+import { readJson } from '@/lib/http/body';
+import { updateKnowledgeBaseSchema } from '@/engine/knowledge/schemas';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -13,6 +15,14 @@ export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }
   // the app: "elasticsearch (kNN + BM25 rrf-client)").
   const search = app.knowledge.describeStore();
   return Response.json({ ...kb, documentCount: docs.length, chunkCount, embedder, search });
+});
+
+/** `{ vectorWeight }` (0..1, null: the default) → the knowledge base; an unknown key is refused. */
+export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
+  const body = await readJson(req, updateKnowledgeBaseSchema);
+  return Response.json(
+    await app.knowledge.inWorkspace(caller.workspaceId).updateKnowledgeBase((await params).id, body),
+  );
 });
 
 /** Deletes the knowledge base, its documents and its index. */

@@ -10,7 +10,8 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = guarded('read', async (_req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
-  return Response.json({ ...wf, problems: validateGraph(wf.graph, app.registry, wf.engine).errors });
+  const v = validateGraph(wf.graph, app.registry, wf.engine);
+  return Response.json({ ...wf, problems: v.errors, warnings: v.warnings });
 });
 
 export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
@@ -19,6 +20,7 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
   const body = await readJson(req, workflowPatchSchema);
   const allowDraft = new URL(req.url).searchParams.get('draft') === '1';
   let problems: unknown[] = [];
+  let warnings: unknown[] = [];
   let graph;
   if (body.graph !== undefined || body.engine !== undefined) {
     const checked = await checkWorkflowForSave(
@@ -31,6 +33,7 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
     );
     graph = checked.graph;
     problems = checked.problems;
+    warnings = checked.warnings;
   }
   const wf = await app.store.updateWorkflow(
     id,
@@ -45,7 +48,7 @@ export const PUT = guarded('edit', async (req, { params }: Ctx, { app, caller })
       { path: 'revision' },
     );
   }
-  return Response.json({ ...wf, problems });
+  return Response.json({ ...wf, problems, warnings });
 });
 
 export const DELETE = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {

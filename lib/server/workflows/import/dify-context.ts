@@ -3,6 +3,7 @@
  * became, the start inputs that Dify's system, environment and conversation variables turn into, and where each
  * node's values are found in PaiFlow (the reference path of a selector).
  */
+import type { ConversationVariable } from '@/engine/template/conversation-variables';
 import { GraphBuilder, label, positionOf, type ImportedNode } from './graph-builder';
 import type { DifyRefs, Selector } from './dify-refs';
 import { identifier, joinPath } from './refs';
@@ -43,8 +44,14 @@ export class DifyContext implements DifyRefs {
   readonly idOf = new Map<string, string>();
   readonly dropped = new Set<string>();
   readonly inputs = new Map<string, StartInput>();
+  /** Where a converted node's output variables are, when not where its type puts them (a tool that became HTTP). */
+  readonly outputs = new Map<string, (variable: string) => string | undefined>();
+  /** The source graph's edges. */
+  edges: ReadonlyArray<{ source: string; target: string; sourceHandle?: unknown }> = [];
   /** The source node being converted (notes about references go to its report item). */
   current = '';
+  /** Dify's conversation variables that PaiFlow declares too (dify-assigner.ts): `{{conversation.<name>}}`. */
+  conversationVariables: ConversationVariable[] = [];
 
   constructor(
     readonly mode: DifyMode,
@@ -114,6 +121,8 @@ export class DifyContext implements DifyRefs {
       );
     }
     if (root === 'conversation') {
+      // A declared conversation variable is one in PaiFlow too (dify-assigner.ts); any other becomes an input.
+      if (this.conversationVariables.some((v) => v.name === variable)) return at(`conversation.${variable}`);
       const value = this.conversation.get(variable);
       const type = Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : 'string';
       const name = identifier(`conversation_${variable}`, 'conversation');
@@ -122,9 +131,13 @@ export class DifyContext implements DifyRefs {
     const node = this.nodes.get(root);
     const id = this.idOf.get(root);
     if (!node || !id || this.dropped.has(root)) return undefined;
-    return at(outputPath(String(node.data.type), id, variable));
+    const own = this.outputs.get(root);
+    return at(own ? own(variable) : outputPath(String(node.data.type), id, variable));
   }
 }
+
+/** The name a Dify variable aggregator's group has in PaiFlow's Variable aggregator (dify-lists.ts). */
+export const groupName = (name: string) => identifier(name, 'group');
 
 /** Where a Dify node type's output variable is in the PaiFlow node it became. */
 function outputPath(type: string, id: string, variable: string): string | undefined {
@@ -155,6 +168,7 @@ function outputPath(type: string, id: string, variable: string): string | undefi
       return `${id}.output.text`;
     case 'variable-aggregator':
     case 'variable-assigner':
+      return joinPath(`${id}.output`, [groupName(variable)]);
     case 'parameter-extractor':
       return joinPath(`${id}.output.json`, [variable]);
     default:

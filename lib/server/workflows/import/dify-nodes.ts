@@ -1,11 +1,11 @@
 /**
  * Dify node types that become one PaiFlow node each: start, end, answer, llm, knowledge-retrieval, code,
- * http-request, template-transform and variable-aggregator. Each adds its node and says how close it is.
- * (Branching and iterating types are dify-branching.ts.)
+ * http-request and template-transform. Each adds its node and says how close it is. (Branching and iterating types
+ * are dify-branching.ts; variable-aggregator, list-operator and document-extractor dify-lists.ts.)
  */
 import type { DifyContext, DifyNode, StartInput } from './dify-context';
 import { rewriteDifyText, rewriteJinja, type Selector } from './dify-refs';
-import { identifier, literal, refOf, safeKey } from './refs';
+import { identifier, literal } from './refs';
 import { t, type Outcome, type Text } from './report';
 import { clamp, dict, dicts, int, list, num, str } from './values';
 
@@ -77,23 +77,6 @@ export function end(n: DifyNode, c: DifyContext): Converted {
   }));
   c.add(n, 'end', { outputs });
   return mapped(t('An End node with the same outputs.', '结束节点，输出变量相同。'));
-}
-
-/** A chatflow's answer: the run's `answer` output where it ends the flow, else text passed on. */
-export function answer(n: DifyNode, c: DifyContext, leads: boolean): Converted {
-  const value = text(c, n.data.answer);
-  if (!leads) {
-    c.add(n, 'end', { outputs: [{ name: 'answer', value }] });
-    return mapped(t('An End node whose output "answer" is the reply.', '结束节点，输出 answer 即回复内容。'));
-  }
-  c.add(n, 'template', { template: value, format: 'text' });
-  return approximated(
-    t(
-      'A Template node with the reply: PaiFlow sends no reply before the run ends, so this text reaches the user ' +
-        'only if an End node outputs it.',
-      '改为模板节点：PaiFlow 不会在运行结束前发送回复，需由结束节点输出这段文字才能返回给用户。',
-    ),
-  );
 }
 
 function llmMessages(n: DifyNode, c: DifyContext, context: string) {
@@ -213,36 +196,6 @@ export function knowledge(n: DifyNode, c: DifyContext): Converted {
   );
 }
 
-export function code(n: DifyNode, c: DifyContext): Converted {
-  const inputs: Record<string, string> = {};
-  for (const v of dicts(n.data.variables)) inputs[identifier(str(v.variable), 'arg')] = refTo(c, v.value_selector);
-  const source = str(n.data.code);
-  const outputs = Object.keys(dict(n.data.outputs));
-  if (str(n.data.code_language) === 'javascript') {
-    c.add(n, 'code', { code: source || 'function main() { return {}; }', inputs });
-    return mapped(
-      t('A Code node with the same JavaScript (main receives the same inputs).', '代码节点，JavaScript 代码相同。'),
-    );
-  }
-  const comment = source.replace(/\*\//g, '* /');
-  const stub =
-    `// Imported from Dify: this code is Python, and PaiFlow's Code node runs JavaScript. Rewrite it as\n` +
-    `// function main(input) returning { ${outputs.join(', ')} }; input holds: ${Object.keys(inputs).join(', ')}.\n` +
-    `/* The Python code from Dify:\n${comment}\n*/\n` +
-    'function main(input) {\n' +
-    "  throw new Error('This node still holds Python code from Dify: rewrite it in JavaScript');\n" +
-    '}\n';
-  c.add(n, 'code', { code: stub, inputs });
-  return approximated(
-    t(
-      "A Code node that fails until rewritten: Dify's code is Python and PaiFlow runs JavaScript. The Python " +
-        'code is kept in a comment in the node, with the same inputs.',
-      '代码节点（改写前运行会失败）：Dify 的代码是 Python，而 PaiFlow 运行 JavaScript。原 Python 代码保留在节点的' +
-        '注释中，输入变量相同。',
-    ),
-  );
-}
-
 const lines = (s: string) =>
   s
     .split('\n')
@@ -327,23 +280,3 @@ export function templateTransform(n: DifyNode, c: DifyContext): Converted {
 }
 
 /** The first branch's value that is there, per group: `{{a || b}}` in a JSON template. */
-export function aggregator(n: DifyNode, c: DifyContext): Converted {
-  const chain = (selectors: unknown) => {
-    const paths = list(selectors)
-      .map((s) => refTo(c, s))
-      .filter(Boolean)
-      .map((r) => r.slice(2, -2));
-    return refOf(paths);
-  };
-  const adv = dict(n.data.advanced_settings);
-  const doc: Record<string, unknown> = { output: chain(n.data.variables) };
-  if (adv.group_enabled)
-    for (const g of dicts(adv.groups)) doc[safeKey(str(g.group_name, 'Group'))] = { output: chain(g.variables) };
-  c.add(n, 'template', { template: JSON.stringify(doc, null, 2), format: 'json' });
-  return mapped(
-    t(
-      "A Template node (JSON) holding the first branch's value that is there, as {{a || b}} (output.json.output).",
-      '模板节点（JSON），用 {{a || b}} 取第一个有值的分支（output.json.output）。',
-    ),
-  );
-}

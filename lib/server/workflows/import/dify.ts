@@ -4,22 +4,27 @@
  * (dify-context.ts knows where each node's values are); an iteration becomes a Loop node whose body is wired back
  * to it; a node type PaiFlow has no equivalent for is dropped and its neighbours joined.
  */
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { cpuLimits } from '@/engine/cpu/limits';
+import { MAX_VALUE_DEPTH } from '@/engine/uploads/json-depth';
+import { readYaml } from '@/engine/uploads/yaml-document';
+import * as answers from './dify-answers';
+import { code } from './dify-code';
+import { HAS_CLASSIFIER, questionClassifierNode } from './dify-classifier';
+import { HAS_EXTRACTOR, parameterExtractorNode } from './dify-extractor';
+import { convertsTool, tool } from './dify-tools';
 import * as branching from './dify-branching';
+import { assigner, assignsConversation, difyConversationVariables } from './dify-assigner';
 import { DifyContext, type DifyMode, type DifyNode } from './dify-context';
 import * as nodes from './dify-nodes';
-import { invalidDocument, shaped, unreadable } from './errors';
-import type { ImportedGraph } from './graph-builder';
-import { t, type ImportReport, type Text } from './report';
-import { dicts, str } from './values';
+import * as lists from './dify-lists';
+import { invalidDocument, shaped } from './errors';
+import { closeLostEnds, mainOutput } from './lost-ends';
+import { notesAsDescription, t, type ConvertedWorkflow, type Text } from './report';
+import { dict, dicts, str } from './values';
+import { APP_MODES, convertDifyApp } from './dify-app';
 
-export interface ConvertedWorkflow {
-  name: string;
-  description: string;
-  graph: ImportedGraph;
-  report: ImportReport;
-}
+export type { ConvertedWorkflow } from './report';
 
 const id = z.union([z.string().min(1), z.number()]).transform(String);
 const documentSchema = z.looseObject({
@@ -39,24 +44,40 @@ const documentSchema = z.looseObject({
 });
 
 const MODES = ['workflow', 'advanced-chat'];
+/** An app without a graph (dify-app.ts): what it needs is its model_config. */
+const appSchema = z.looseObject({
+  app: z.looseObject({ name: z.string().nullish(), mode: z.string() }),
+  model_config: z.looseObject({}, { message: 'model_config is missing' }),
+});
 const STRUCTURAL = new Set(['iteration-start', 'loop-start']);
 
-type Convert = (n: DifyNode, c: DifyContext, h: branching.Handles, leads: boolean) => nodes.Converted;
+type Convert = (n: DifyNode, c: DifyContext, h: branching.Handles, leads: ReadonlySet<string>) => nodes.Converted;
 const CONVERTERS: Record<string, Convert> = {
   start: (n, c) => nodes.start(n, c),
   end: (n, c) => nodes.end(n, c),
-  answer: (n, c, _h, leads) => nodes.answer(n, c, leads),
+  answer: (n, c, _h, leads) =>
+    answers.answer(
+      n,
+      c,
+      leads.has(n.id),
+      answers.answersShown(c, leads, (x) => str(x.data.type) === 'assigner' && assignsConversation(x, c)).has(n.id),
+    ),
   llm: (n, c) => nodes.llm(n, c),
   'knowledge-retrieval': (n, c) => nodes.knowledge(n, c),
-  code: (n, c) => nodes.code(n, c),
+  code: (n, c) => code(n, c),
   'http-request': (n, c) => nodes.http(n, c),
   'template-transform': (n, c) => nodes.templateTransform(n, c),
-  'variable-aggregator': (n, c) => nodes.aggregator(n, c),
-  'variable-assigner': (n, c) => nodes.aggregator(n, c),
+  'variable-aggregator': (n, c) => lists.aggregator(n, c),
+  'variable-assigner': (n, c) => lists.aggregator(n, c),
+  'list-operator': (n, c) => lists.listOperator(n, c),
+  'document-extractor': (n, c) => lists.documentExtractor(n, c),
+  assigner: (n, c, _h, leads) => assigner(n, c, !leads.has(n.id) && !answers.inContainer(n)),
   'if-else': (n, c, h) => branching.ifElse(n, c, h),
-  'question-classifier': (n, c, h) => branching.questionClassifier(n, c, h),
-  'parameter-extractor': (n, c) => branching.parameterExtractor(n, c),
+  'question-classifier': (n, c, h) =>
+    HAS_CLASSIFIER ? questionClassifierNode(n, c, h) : branching.questionClassifier(n, c, h),
+  'parameter-extractor': (n, c) => (HAS_EXTRACTOR ? parameterExtractorNode(n, c) : branching.parameterExtractor(n, c)),
   iteration: (n, c) => branching.iteration(n, c),
+  tool: (n, c) => tool(n, c),
 };
 
 const DROPPED_WHY: Record<string, Text> = {
@@ -64,41 +85,39 @@ const DROPPED_WHY: Record<string, Text> = {
     'Dify tools (plugins) have no PaiFlow node: use an HTTP request or an Agent node with tools.',
     'Dify 工具（插件）在 PaiFlow 中没有对应节点：请改用 HTTP 请求节点或带工具的 Agent 节点。',
   ),
+  assigner: t(
+    "This Variable Assigner writes a loop's own variables, not conversation variables: PaiFlow's assigns only those.",
+    '此变量赋值节点写入的是循环自身的变量而不是会话变量：PaiFlow 的变量赋值只作用于会话变量。',
+  ),
   agent: t(
     "Dify's Agent node (strategy plugins) was not converted: add a PaiFlow Agent node.",
     'Dify 的 Agent 节点（策略插件）未转换：请添加 PaiFlow 的 Agent 节点。',
   ),
-  assigner: t('Conversation variables are not kept between runs in PaiFlow.', 'PaiFlow 不在多次运行之间保存会话变量。'),
   loop: t(
     "Dify's Loop node was not converted: use a Loop node in while mode.",
     'Dify 的循环节点未转换：请使用 while 模式的循环节点。',
   ),
-  'document-extractor': t(
-    'PaiFlow reads documents in knowledge bases, not in a workflow node.',
-    'PaiFlow 在知识库中读取文档，而不是在工作流节点中。',
-  ),
 };
 
-function parseYaml(content: string): unknown {
-  const doc = parseDocument(content, { uniqueKeys: false });
-  const err = doc.errors[0];
-  if (err) {
-    const why = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw unreadable('YAML', why, err.linePos?.[0]?.line, err.linePos?.[0]?.col);
-  }
-  try {
-    return doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    throw unreadable('YAML', (e as Error).message);
-  }
+/** A Dify DSL as YAML text (read here, under the import limits: tests and scripts) or as the value a worker read. */
+function documentOf(content: unknown): unknown {
+  if (typeof content !== 'string') return content;
+  return readYaml(content, { maxNodes: cpuLimits().importMaxYamlNodes, maxDepth: MAX_VALUE_DEPTH });
 }
 
-export function convertDify(content: string): ConvertedWorkflow {
-  const doc = shaped(documentSchema, parseYaml(content), 'a Dify DSL export (app.mode and workflow.graph)');
+export function convertDify(content: unknown): ConvertedWorkflow {
+  const data = documentOf(content);
+  const appMode = str(dict(dict(data).app).mode);
+  if ((APP_MODES as readonly string[]).includes(appMode)) {
+    const app = shaped(appSchema, data, `a Dify ${appMode} app export (app.mode and model_config)`);
+    return convertDifyApp(app, appMode as (typeof APP_MODES)[number]);
+  }
+  const doc = shaped(documentSchema, data, 'a Dify DSL export (app.mode and workflow.graph)');
   const mode = doc.app.mode;
   if (!MODES.includes(mode))
     throw invalidDocument(
-      `Dify app mode "${mode}" has no workflow graph: only workflow and advanced-chat (Chatflow) apps import`,
+      `Dify app mode "${mode}" is not one PaiFlow imports: workflow, advanced-chat (Chatflow), chat, agent-chat and ` +
+        'completion apps do',
       'content.app.mode',
     );
   const wf = doc.workflow;
@@ -111,6 +130,9 @@ export function convertDify(content: string): ConvertedWorkflow {
   );
   const conversation = new Map(dicts(wf.conversation_variables).map((v) => [str(v.name), v.value]));
   const c = new DifyContext(mode as DifyMode, all, env, conversation);
+  const conversationVariables = difyConversationVariables(wf.conversation_variables);
+  c.conversationVariables = conversationVariables.declared;
+  c.edges = wf.graph.edges;
   if (mode === 'advanced-chat') c.pathOf(['sys', 'query']);
 
   // Ids first: references between nodes (and to dropped ones) are resolved while converting.
@@ -119,11 +141,13 @@ export function convertDify(content: string): ConvertedWorkflow {
     const type = str(n.data.type);
     if (STRUCTURAL.has(type) || n.type === 'custom-iteration-start') continue;
     c.idOf.set(n.id, c.g.newId(c.titleOf(n), type || 'note'));
-    if (CONVERTERS[type]) convertible.push(n);
+    if (CONVERTERS[type] && (type !== 'tool' || convertsTool(n)) && (type !== 'assigner' || assignsConversation(n, c)))
+      convertible.push(n);
     else c.dropped.add(n.id);
   }
   const leads = new Set(wf.graph.edges.map((e) => e.source));
   const handles: branching.Handles = new Map();
+  const notes: string[] = [];
   for (const n of all.values()) {
     const type = str(n.data.type);
     if (!c.idOf.has(n.id)) continue;
@@ -135,18 +159,28 @@ export function convertDify(content: string): ConvertedWorkflow {
       nodeIds: [c.idOf.get(n.id)!],
       why: [],
     });
+    if (!type || n.type === 'custom-note') {
+      const text = noteText(n.data.text);
+      if (text) notes.push(text);
+      item.nodeIds = [];
+      item.why.push(
+        t(
+          "A note on the canvas: its text is in the workflow's description.",
+          '画布上的注释：其文字已写入工作流的描述。',
+        ),
+      );
+      continue;
+    }
     if (c.dropped.has(n.id)) {
       item.outcome = 'dropped';
       item.why.push(
-        !type || n.type === 'custom-note'
-          ? t('A note on the canvas.', '画布上的注释。')
-          : (DROPPED_WHY[type] ?? t(`PaiFlow has no "${type}" node.`, `PaiFlow 没有“${type}”节点。`)),
+        DROPPED_WHY[type] ?? t(`PaiFlow has no "${type}" node.`, `PaiFlow 没有“${type}”节点。`),
         t('It was left out and the nodes around it were joined.', '已舍弃，并把前后节点直接相连。'),
       );
       continue;
     }
     c.current = n.id;
-    const r = CONVERTERS[type](n, c, handles, leads.has(n.id));
+    const r = CONVERTERS[type](n, c, handles, leads);
     item.why.unshift(...r.why);
     if (r.outcome !== 'mapped') item.outcome = r.outcome;
     item.nodeIds.push(...(r.extra ?? []));
@@ -154,11 +188,23 @@ export function convertDify(content: string): ConvertedWorkflow {
   wireEdges(c, wf.graph.edges, handles);
   wireIterations(c, handles);
   for (const d of c.dropped) c.g.bridge(c.idOf.get(d)!);
+  const sourceOf = new Map([...c.idOf].map(([source, id]) => [id, source]));
+  closeLostEnds(
+    c.g,
+    c.report,
+    (id) => sourceOf.get(id),
+    (id) => mainOutput(c.g, id),
+  );
   finishStart(c);
+  const start = [...c.nodes.values()].find((n) => n.data.type === 'start')?.id;
+  if (start) for (const why of conversationVariables.skipped) c.note(why, start);
   return {
     name: str(doc.app.name).trim().slice(0, 200) || 'Imported Dify workflow',
-    description: str(doc.app.description).slice(0, 5000),
-    graph: c.g.build(),
+    description: notesAsDescription(notes, str(doc.app.description)),
+    graph: {
+      ...c.g.build(),
+      ...(c.conversationVariables.length ? { conversationVariables: c.conversationVariables } : {}),
+    },
     report: c.report.build(),
   };
 }
@@ -259,4 +305,28 @@ function finishStart(c: DifyContext) {
       ),
       source,
     );
+}
+
+/** The words of a Dify note: its text is a rich-text document as JSON (`{"root":{"children":[…{"text":…}]}}`). */
+function noteText(raw: unknown): string {
+  let doc: unknown = raw;
+  try {
+    doc = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  } catch {
+    return str(raw).trim();
+  }
+  const lines: string[] = [];
+  const walk = (v: unknown, depth: number): string => {
+    if (depth > 50 || !v || typeof v !== 'object') return '';
+    const o = v as { text?: unknown; children?: unknown; type?: unknown };
+    if (typeof o.text === 'string') return o.text;
+    const inner = Array.isArray(o.children) ? o.children.map((x) => walk(x, depth + 1)).join('') : '';
+    if (['paragraph', 'heading', 'listitem', 'quote'].includes(str(o.type))) {
+      lines.push(inner);
+      return '';
+    }
+    return inner;
+  };
+  const rest = walk((doc as { root?: unknown })?.root ?? doc, 0);
+  return [...lines, rest].join('\n').trim();
 }

@@ -18,6 +18,13 @@ export interface ImportedEdge {
   sourceHandle?: string;
 }
 
+/** A path that ended at dropped nodes (`via`, first to last) and now ends at `source` (on its branch). */
+export interface LostEnd {
+  source: string;
+  sourceHandle?: string;
+  via: string[];
+}
+
 export interface ImportedGraph {
   nodes: ImportedNode[];
   edges: ImportedEdge[];
@@ -53,6 +60,7 @@ export class GraphBuilder {
   private readonly nodes: ImportedNode[] = [];
   private readonly edges: Omit<ImportedEdge, 'id'>[] = [];
   private readonly taken = new Set<string>(RESERVED_NODE_IDS);
+  private lost: LostEnd[] = [];
 
   /** A node id no other node has, from `preferred` (a title) or else `fallback` (a type). */
   newId(preferred: string, fallback: string): string {
@@ -94,14 +102,36 @@ export class GraphBuilder {
     return this.edges.filter((e) => e.target === id);
   }
 
-  /** Takes `id` out of the edges: each node that led to it now leads (on the same branch) to each it led to. */
+  /**
+   * Takes `id` out of the edges: each node that led to it now leads (on the same branch) to each it led to. A path
+   * that went on only through `id` now ends at the node before it: recorded, for lostEnds().
+   */
   bridge(id: string): void {
-    const into = this.incoming(id);
-    const out = this.outgoing(id);
+    const into = this.incoming(id).filter((a) => a.source !== id);
+    const out = this.outgoing(id).filter((b) => b.target !== id);
     for (let i = this.edges.length - 1; i >= 0; i--)
       if (this.edges[i].source === id || this.edges[i].target === id) this.edges.splice(i, 1);
     for (const a of into)
       for (const b of out) if (a.source !== b.target) this.addEdge(a.source, b.target, a.sourceHandle);
+    const through = [
+      ...(out.length ? [] : [[id]]),
+      ...this.lost.filter((l) => l.source === id).map((l) => [id, ...l.via]),
+    ];
+    this.lost = this.lost.filter((l) => l.source !== id);
+    for (const via of through)
+      for (const a of into)
+        this.lost.push({ source: a.source, ...(a.sourceHandle ? { sourceHandle: a.sourceHandle } : {}), via });
+  }
+
+  /** Paths that ended at a node taken out (bridge): each node and branch where such a path now ends. */
+  lostEnds(): ReadonlyArray<LostEnd> {
+    const seen = new Set<string>();
+    return this.lost.filter((l) => {
+      const key = `${l.source}\u0000${l.sourceHandle ?? ''}`;
+      if (seen.has(key) || this.outgoing(l.source).some((e) => e.sourceHandle === l.sourceHandle)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   /** Drops edges that `keep` refuses (e.g. a branch that has no PaiFlow equivalent). */

@@ -5,6 +5,10 @@
  * as any other (a draft may keep problems, answered as `problems`), under a name the workspace does not have yet.
  */
 import { z } from 'zod';
+import { PaiError } from '@/engine/errors';
+import { MAX_GRAPH_NODES } from '@/engine/graph/schema';
+import { jsonDepth, MAX_VALUE_DEPTH } from '@/engine/uploads/json-depth';
+import { readYamlInWorker } from '@/engine/uploads/parse-in-worker';
 import { parseInput } from '@/lib/http/body';
 import type { App } from '../../app-types';
 import type { Caller } from '../../auth/authenticate';
@@ -13,7 +17,7 @@ import { uniqueWorkflowName } from '../unique-name';
 import { checkWorkflowForSave, newWorkflowId } from '../workflows';
 import { convertDify } from './dify';
 import { convertN8n } from './n8n';
-import type { ImportReport } from './report';
+import { demoteEntriesWithProblems, type ImportReport } from './report';
 
 export const IMPORT_FORMATS = [EXPORT_FORMAT, 'dify', 'n8n'] as const;
 export type ForeignFormat = 'dify' | 'n8n';
@@ -43,21 +47,61 @@ export interface ImportAnswer {
   importReport?: ImportReport & { format: ForeignFormat };
 }
 
+/** The nodes of an imported document, before it is converted: a graph has at most MAX_GRAPH_NODES. */
+function checkNodeCount(nodes: unknown, path: string) {
+  if (Array.isArray(nodes) && nodes.length > MAX_GRAPH_NODES)
+    throw new PaiError(
+      'IMPORT_TOO_MANY_NODES',
+      `the workflow has ${nodes.length} nodes; a PaiFlow workflow has at most ${MAX_GRAPH_NODES}`,
+      { path },
+    );
+}
+
+/** A Dify DSL's YAML, read in a worker thread under the import limits (engine/uploads/yaml-document.ts). */
+async function difyDocument(body: unknown): Promise<unknown> {
+  const doc = await readYamlInWorker(parseInput(difyImportSchema, body).content);
+  const graph = (doc as { workflow?: { graph?: { nodes?: unknown } } } | null)?.workflow?.graph;
+  checkNodeCount(graph?.nodes, 'content.workflow.graph.nodes');
+  return doc;
+}
+
+/**
+ * An n8n export as sent: the body's own JSON (whose nesting readJson checked), or JSON text, its nesting checked by a
+ * scan that stops at the limit before it is parsed (text that does not parse goes to the converter as it is, which
+ * says where it stops parsing).
+ */
+function n8nDocument(body: unknown): unknown {
+  let { content } = parseInput(n8nImportSchema, body);
+  if (typeof content === 'string') {
+    if (jsonDepth(content, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH)
+      throw new PaiError('JSON_TOO_DEEP', `the JSON nests more than ${MAX_VALUE_DEPTH} levels deep`, {
+        path: 'content',
+      });
+    try {
+      content = JSON.parse(content) as typeof content;
+    } catch {
+      return content;
+    }
+  }
+  const doc = Array.isArray(content) && content.length === 1 ? content[0] : content;
+  checkNodeCount((doc as { nodes?: unknown } | null)?.nodes, 'content.nodes');
+  return content;
+}
+
 export async function importWorkflow(app: App, caller: Caller, body: unknown): Promise<ImportAnswer> {
   const { format } = parseInput(formatSchema, body);
   let doc: { name: string; description?: string; graph: unknown; engine?: 'auto' | 'dag' | 'langgraph' };
   let importReport: ImportAnswer['importReport'];
   if (format === EXPORT_FORMAT) doc = upgradedWorkflow(parseInput(importSchema, body));
   else {
-    const converted =
-      format === 'dify'
-        ? convertDify(parseInput(difyImportSchema, body).content)
-        : convertN8n(parseInput(n8nImportSchema, body).content);
+    const converted = format === 'dify' ? convertDify(await difyDocument(body)) : convertN8n(n8nDocument(body));
     doc = converted;
     importReport = { format, ...converted.report };
   }
   const engine = doc.engine ?? 'auto';
   const { graph, problems } = await checkWorkflowForSave(app, caller, doc.graph, engine, true);
+  if (importReport)
+    importReport = { format: importReport.format, ...demoteEntriesWithProblems(importReport, problems) };
   const workflow = await app.store.createWorkflow({
     workspaceId: caller.workspaceId,
     id: newWorkflowId(),

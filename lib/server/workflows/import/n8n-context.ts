@@ -25,8 +25,10 @@ export interface N8nNode {
 
 /** What a node's `$json` is in PaiFlow (see the header). */
 export interface Source {
-  kind: 'inputs' | 'json' | 'body' | 'plain' | 'openai' | 'agent' | 'chain';
+  kind: 'inputs' | 'json' | 'body' | 'plain' | 'openai' | 'agent' | 'chain' | 'parsed' | 'extracted' | 'split';
   base: string;
+  /** Split Out (n8n-lists.ts): the field an item that is no object is put under (`$json.<field>` is the item). */
+  field?: string;
   /** OpenAI with "Output Content as JSON": `message.content.x` is `output.json.x`. */
   jsonOutput?: boolean;
   /** Edit Fields that keeps the other fields: the names it sets, and where the others come from. */
@@ -48,9 +50,13 @@ export class N8nContext {
   readonly inputs = new Map<string, StartInput>();
   /** Nodes that pass their input on unchanged (IF, Switch, Merge, NoOp) or were dropped. */
   readonly passThrough = new Set<string>();
+  /** Sort / Limit / Remove Duplicates folded into the Split Out before them (n8n-lists.ts): name → what it did. */
+  readonly folded = new Map<string, Text>();
   /** Branching nodes: n8n output index → PaiFlow source handles. */
   readonly handles = new Map<string, Map<number, string[]>>();
   current = '';
+  /** The text of the canvas's sticky notes, for the workflow's description. */
+  readonly notes: string[] = [];
   private readonly memo = new Map<string, Source[]>();
 
   constructor(
@@ -80,7 +86,10 @@ export class N8nContext {
   }
 
   predecessors(name: string, input?: number): string[] {
-    return this.links.filter((l) => l.to === name && (input === undefined || l.input === input)).map((l) => l.from);
+    return this.links
+      .filter((l) => l.to === name && (input === undefined || l.input === input))
+      .sort((a, b) => a.input - b.input)
+      .map((l) => l.from);
   }
 
   /** The sources of the `$json` node `name` hands on. */
@@ -117,6 +126,12 @@ export class N8nContext {
           return [a === 'output' ? joinPath(`${s.base}.text`, path.slice(1)) : joinPath(s.base, path)];
         case 'chain':
           return [a === 'text' ? `${s.base}.text` : joinPath(s.base, path)];
+        case 'parsed':
+          return [a === 'output' ? joinPath(`${s.base}.json`, path.slice(1)) : joinPath(s.base, path)];
+        case 'extracted':
+          return [a === 'output' ? joinPath(s.base, path.slice(1)) : joinPath(s.base, path)];
+        case 'split':
+          return a === s.field ? [joinPath(s.base, path.slice(1))] : [joinPath(s.base, path)];
         case 'json':
           if (s.rest && typeof a === 'string' && !s.assigned?.includes(a)) return this.fieldPaths(s.rest, path);
           return [joinPath(s.base, path)];
@@ -189,13 +204,30 @@ export class N8nContext {
   modelOf(name: string | undefined): { model: string; temperature?: number; maxTokens?: number } {
     const p = dict(name ? this.nodes.get(name)?.parameters : undefined);
     const m = p.model ?? p.modelName ?? p.modelId;
-    const model = str(dict(m).value, str(m)) || 'gpt-4o-mini';
+    const model = this.modelName(str(dict(m).value, str(m)));
     const o = dict(p.options);
     return {
       model,
       ...(typeof o.temperature === 'number' ? { temperature: Math.min(2, Math.max(0, o.temperature)) } : {}),
       ...(typeof o.maxTokens === 'number' && o.maxTokens >= 1 ? { maxTokens: Math.round(o.maxTokens) } : {}),
     };
+  }
+
+  /**
+   * A model name: `gpt-4o` as it is; an expression that is a path (`={{ $json.model }}`) becomes the reference to
+   * that value (a node's model may be a {{ref}}); other code, or nothing, the default model, reported.
+   */
+  modelName(raw: string): string {
+    if (!raw.startsWith('=')) return raw.trim() || 'gpt-4o-mini';
+    const ref = this.text(raw, { field: 'model' }).trim();
+    if (/^\{\{[^{}]+\}\}$/.test(ref)) return ref;
+    this.note(
+      t(
+        `Its model is chosen by the expression ${raw.slice(1, 80)}, which PaiFlow could not keep: it uses gpt-4o-mini.`,
+        `其模型由表达式 ${raw.slice(1, 80)} 决定，PaiFlow 无法保留：改用 gpt-4o-mini。`,
+      ),
+    );
+    return 'gpt-4o-mini';
   }
 
   /** Sub-nodes attached to `name` by an `ai_*` connection type. */

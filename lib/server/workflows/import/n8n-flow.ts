@@ -66,7 +66,7 @@ const V1_OPS: Record<string, string> = {
 const valueTypeOf = (type: string) => (['number', 'boolean', 'string'].includes(type) ? type : 'auto');
 
 /** The conditions of an n8n filter (IF v2, Switch v3), and the operators that had no PaiFlow equivalent. */
-function filterConditions(
+export function filterConditions(
   c: N8nContext,
   filter: unknown,
   field: string,
@@ -107,9 +107,9 @@ function v1Condition(c: N8nContext, type: string, k: Record<string, unknown>, od
   };
 }
 
-const always = (): Cond => ({ left: '', op: 'is_empty', valueType: 'auto' });
+export const always = (): Cond => ({ left: '', op: 'is_empty', valueType: 'auto' });
 
-function oddWhy(odd: string[]): Text[] {
+export function oddWhy(odd: string[]): Text[] {
   return odd.length
     ? [
         t(
@@ -270,6 +270,8 @@ const SHIM_HEAD = `  const text = (c) => (c.v ? c.v.text : undefined);
       c.k === 'openai' ? { message: { role: 'assistant', content: c.j ? c.v && c.v.json : text(c) } }
       : c.k === 'agent' ? { output: text(c) }
       : c.k === 'chain' ? { text: text(c) }
+      : c.k === 'parsed' ? { output: c.v && c.v.json }
+      : c.k === 'extracted' ? { output: c.v }
       : c.v;
     return c.rest ? Object.assign({}, pick(c.rest), v) : v;
   };
@@ -277,14 +279,22 @@ const SHIM_HEAD = `  const text = (c) => (c.v ? c.v.text : undefined);
     for (const c of list || []) if (c.v !== undefined && c.v !== null) return shape(c);
     return {};
   };
-  const handle = (json) => {
-    const item = { json };
-    return { item, first: () => item, last: () => item, all: () => [item], isExecuted: true };
+  // One item per upstream source that has a value: a Merge's inputs in order, as n8n's append mode gives them.
+  const itemsOf = (list) => {
+    const all = (list || []).filter((c) => c.v !== undefined && c.v !== null).map((c) => ({ json: shape(c) }));
+    return all.length ? all : [{ json: {} }];
   };
-  const $json = pick(input.json);
-  const items = [{ json: $json }];
-  const $input = handle($json);
-  const $ = (name) => handle(pick((input.nodes || {})[name]));
+  const handle = (all) => ({
+    item: all[0],
+    first: () => all[0],
+    last: () => all[all.length - 1],
+    all: () => all,
+    isExecuted: true,
+  });
+  const items = itemsOf(input.json);
+  const $json = items[0].json;
+  const $input = handle(items);
+  const $ = (name) => handle(itemsOf((input.nodes || {})[name]));
   const $node = new Proxy({}, { get: (_t, name) => ({ json: pick((input.nodes || {})[name]) }) });
 `;
 

@@ -8,7 +8,7 @@ import type { N8nContext, N8nNode } from './n8n-context';
 import type { N8nConverted } from './n8n-flow';
 import { identifier, refOf, safeKey } from './refs';
 import { t, type Text } from './report';
-import { dict, dicts, isDict, list, num, str } from './values';
+import { dict, dicts, isDict, num, str } from './values';
 
 const idOf = (c: N8nContext, n: N8nNode) => c.idOf.get(n.name)!;
 
@@ -96,7 +96,7 @@ export function setNode(n: N8nNode, c: N8nContext, index: number): N8nConverted 
   template ??= str(p.mode) === 'raw' ? undefined : JSON.stringify(doc, null, 2);
   const approx = template === undefined;
   if (template === undefined) {
-    template = JSON.stringify({ value: c.text(p.jsonOutput) });
+    template = JSON.stringify({ value: c.text(p.jsonOutput, { field: 'jsonOutput' }) });
     why.push(
       t(
         'Its JSON could not be kept as JSON: it is in output.json.value as text.',
@@ -208,7 +208,7 @@ export function respondNode(n: N8nNode, c: N8nContext, index: number): N8nConver
         name: identifier(k, `output${i + 1}`),
         value: typeof v === 'string' ? v : JSON.stringify(v),
       }));
-    else outputs = [{ name: 'response', value: doc ?? c.text(raw) }];
+    else outputs = [{ name: 'response', value: doc ?? c.text(raw, { field: 'responseBody' }) }];
   } else if (mode === 'text') outputs = [{ name: 'text', value: c.text(p.responseBody, { field: 'responseBody' }) }];
   else if (mode === 'firstIncomingItem' || mode === 'allIncomingItems')
     outputs = [{ name: 'response', value: whole() }];
@@ -227,138 +227,4 @@ export function respondNode(n: N8nNode, c: N8nContext, index: number): N8nConver
     );
   c.add(n, 'end', { outputs }, index);
   return { outcome: why.length > 1 ? 'approximated' : 'mapped', why };
-}
-
-/** System and user prompts from n8n messages (`{ role, content }` or LangChain's `{ type, message }`). */
-function prompts(c: N8nContext, messages: unknown[]): { system: string; user: string } {
-  const system: string[] = [];
-  const user: string[] = [];
-  for (const m of messages.filter(isDict)) {
-    const role =
-      str(m.role) ||
-      (str(m.type).startsWith('System') ? 'system' : str(m.type).startsWith('AI') ? 'assistant' : 'user');
-    const body = c.text(m.content ?? m.message, { field: 'messages' });
-    if (!body.trim()) continue;
-    if (role === 'system') system.push(body);
-    else user.push(role === 'assistant' ? `Assistant: ${body}` : body);
-  }
-  return { system: system.join('\n\n'), user: user.join('\n\n') };
-}
-
-const modelWhy = (model: string) =>
-  t(
-    `Model ${model}: give the node a credential; without one it uses the server's OpenAI-compatible settings, or ` +
-      'the offline demo model.',
-    `模型 ${model}：请为节点选择凭据；未选择时使用服务器的 OpenAI 兼容配置，或离线演示模型。`,
-  );
-
-export function openAiNode(n: N8nNode, c: N8nContext, index: number): N8nConverted | undefined {
-  const p = dict(n.parameters);
-  if (str(p.resource, 'text') !== 'text' || !['message', 'response'].includes(str(p.operation, 'message')))
-    return undefined;
-  const model = str(dict(p.modelId).value, str(p.modelId)) || 'gpt-4o-mini';
-  const { system, user } = prompts(c, list(dict(p.messages ?? p.responses).values));
-  const o = dict(p.options);
-  const jsonMode = p.jsonOutput === true;
-  c.add(
-    n,
-    'llm',
-    {
-      model,
-      systemPrompt: system,
-      userPrompt: user || 'Hello',
-      jsonMode,
-      stream: true,
-      ...(typeof o.temperature === 'number' ? { temperature: Math.min(2, Math.max(0, o.temperature)) } : {}),
-      ...(typeof o.maxTokens === 'number' && o.maxTokens >= 1 ? { maxTokens: Math.round(o.maxTokens) } : {}),
-    },
-    index,
-  );
-  c.own.set(n.name, [{ kind: 'openai', base: `${idOf(c, n)}.output`, jsonOutput: jsonMode }]);
-  return {
-    outcome: 'mapped',
-    why: [
-      t(
-        'An LLM node with the same messages; $json.message.content is output.text.',
-        'LLM 节点，消息相同；$json.message.content 对应 output.text。',
-      ),
-      modelWhy(model),
-    ],
-  };
-}
-
-/** The AI Agent (and Basic LLM Chain) prompt: the text it is given, or the chat input for "auto". */
-const promptOf = (p: Record<string, unknown>) =>
-  str(p.promptType) === 'define' || (!p.promptType && p.text) ? p.text : '={{ $json.chatInput }}';
-
-export function agentNode(n: N8nNode, c: N8nContext, index: number): N8nConverted {
-  const p = dict(n.parameters);
-  const lm = c.attached(n.name, 'ai_languageModel')[0];
-  const { model, ...settings } = c.modelOf(lm);
-  const tools = c.attached(n.name, 'ai_tool');
-  const kept = tools.filter((name) => c.nodes.get(name)?.type.endsWith('.toolCalculator'));
-  const task = c.text(promptOf(p), { field: 'text' });
-  c.add(
-    n,
-    'agent',
-    {
-      model,
-      ...settings,
-      systemPrompt: c.text(dict(p.options).systemMessage, { field: 'systemMessage' }),
-      task: task || 'Help the user.',
-      tools: kept.length ? ['calculator'] : [],
-      memory: { enabled: false },
-      stream: true,
-    },
-    index,
-  );
-  c.own.set(n.name, [{ kind: 'agent', base: `${idOf(c, n)}.output` }]);
-  const why: Text[] = [
-    t(
-      'An Agent node with the same prompt and system message; $json.output is output.text.',
-      'Agent 节点，提示词和系统消息相同；$json.output 对应 output.text。',
-    ),
-    modelWhy(model),
-  ];
-  if (
-    tools.length > kept.length ||
-    c.attached(n.name, 'ai_memory').length ||
-    c.attached(n.name, 'ai_outputParser').length
-  )
-    why.push(
-      t(
-        'Some of its tools, its memory or its output parser did not come along (see those nodes).',
-        '部分工具、记忆或输出解析器未迁移（见这些节点）。',
-      ),
-    );
-  return { outcome: why.length > 2 ? 'approximated' : 'mapped', why };
-}
-
-export function chainNode(n: N8nNode, c: N8nContext, index: number): N8nConverted {
-  const p = dict(n.parameters);
-  const { model, ...settings } = c.modelOf(c.attached(n.name, 'ai_languageModel')[0]);
-  const { system } = prompts(c, list(dict(p.messages).messageValues));
-  c.add(
-    n,
-    'llm',
-    {
-      model,
-      ...settings,
-      systemPrompt: system,
-      userPrompt: c.text(promptOf(p), { field: 'text' }) || 'Hello',
-      stream: true,
-    },
-    index,
-  );
-  c.own.set(n.name, [{ kind: 'chain', base: `${idOf(c, n)}.output` }]);
-  return {
-    outcome: 'mapped',
-    why: [
-      t(
-        'An LLM node with the same prompt; $json.text is output.text.',
-        'LLM 节点，提示词相同；$json.text 对应 output.text。',
-      ),
-      modelWhy(model),
-    ],
-  };
 }

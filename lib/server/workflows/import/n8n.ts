@@ -7,16 +7,23 @@
  */
 import { z } from 'zod';
 import { buildTopology, topologicalOrder } from '@/engine/graph/topology';
-import type { ConvertedWorkflow } from './dify';
+import type { ConvertedWorkflow } from './report';
 import { invalidDocument, shaped, unreadable } from './errors';
 import { slug } from './graph-builder';
+import { closeLostEnds } from './lost-ends';
 import { N8nContext, type Link, type N8nNode } from './n8n-context';
 import * as flow from './n8n-flow';
 import * as nodes from './n8n-nodes';
+import * as ai from './n8n-ai';
+import * as extract from './n8n-extract';
+import * as items from './n8n-items';
+import * as lists from './n8n-lists';
+import { orderCrossBranchReads } from './n8n-order';
 import { isTrigger, triggerNode } from './n8n-triggers';
 import { identifier, refOf } from './refs';
 import { t, type ReportItem } from './report';
 import { dict, list, str } from './values';
+import { notesAsDescription } from './report';
 
 const documentSchema = z.looseObject({
   name: z.string().nullish(),
@@ -46,12 +53,33 @@ const CONVERTERS: Record<string, Convert> = {
   [`${BASE}function`]: flow.codeNode,
   [`${BASE}functionItem`]: flow.codeNode,
   [`${BASE}respondToWebhook`]: nodes.respondNode,
-  [`${LC}openAi`]: nodes.openAiNode,
-  [`${LC}agent`]: nodes.agentNode,
-  [`${LC}chainLlm`]: nodes.chainNode,
+  [`${LC}openAi`]: ai.openAiNode,
+  [`${BASE}openAi`]: ai.legacyOpenAiNode,
+  [`${BASE}filter`]: items.filterNode,
+  [`${BASE}aggregate`]: items.aggregateNode,
+  [`${BASE}limit`]: (n, c) => lists.foldedNode(n, c) ?? items.unchangedOnOneItem(n, c),
+  [`${BASE}sort`]: (n, c) => lists.foldedNode(n, c) ?? items.unchangedOnOneItem(n, c),
+  [`${BASE}removeDuplicates`]: (n, c) => lists.foldedNode(n, c) ?? items.unchangedOnOneItem(n, c),
+  [`${BASE}itemLists`]: (n, c, i) => items.itemListsNode(n, c, i) ?? lists.splitOutNode(n, c, i),
+  [`${BASE}splitOut`]: lists.splitOutNode,
+  [`${LC}agent`]: ai.agentNode,
+  [`${LC}chainLlm`]: ai.chainNode,
+  [`${LC}textClassifier`]: extract.textClassifierNode,
+  [`${LC}informationExtractor`]: extract.informationExtractorNode,
 };
 /** Nodes whose items go on as they came: IF, Switch, Merge (for later references), and NoOp or disabled ones. */
-const PASS_THROUGH = new Set([`${BASE}if`, `${BASE}switch`, `${BASE}merge`, `${BASE}noOp`]);
+const PASS_THROUGH = new Set([
+  `${BASE}if`,
+  `${BASE}switch`,
+  `${BASE}merge`,
+  `${BASE}noOp`,
+  `${BASE}filter`,
+  `${BASE}limit`,
+  `${BASE}sort`,
+  `${BASE}removeDuplicates`,
+]);
+/** Nodes that split a list into items, which needs a Loop node around what follows. */
+const SPLITS = new Set([`${BASE}splitOut`, `${BASE}splitInBatches`, `${BASE}itemLists`]);
 
 function parseJson(content: unknown): unknown {
   if (typeof content !== 'string') return content;
@@ -121,7 +149,8 @@ export function convertN8n(content: unknown): ConvertedWorkflow {
   const order = flowOrder(c);
   order.forEach((name, index) => convertOne(c, all.get(name)!, items.get(name)!, index, timezone));
   const ends = wire(c, start);
-  for (const name of subNodes) foldSubNode(c, all.get(name)!, items.get(name)!);
+  orderCrossBranchReads(c, order);
+  for (const name of subNodes) ai.foldSubNode(c, all.get(name)!, items.get(name)!);
   let startItem = [...items.values()].find((i) => i.nodeIds.includes(start));
   startItem ??= c.report.add({
     outcome: 'approximated',
@@ -151,7 +180,7 @@ export function convertN8n(content: unknown): ConvertedWorkflow {
   });
   return {
     name: str(doc.name).trim().slice(0, 200) || 'Imported n8n workflow',
-    description: '',
+    description: notesAsDescription(c.notes),
     graph: c.g.build(),
     report: c.report.build(),
   };
@@ -183,15 +212,41 @@ function convertOne(c: N8nContext, n: N8nNode, item: ReportItem, index: number, 
     item.outcome = 'dropped';
     item.why = [...why, t('It was left out and the nodes around it were joined.', '已舍弃，并把前后节点直接相连。')];
   };
-  if (n.type === `${BASE}stickyNote`) return drop(t('A sticky note on the canvas.', '画布上的便签。'));
+  // Nodes whose leaving out changes nothing: PaiFlow does the same without them.
+  const same = (why: ReturnType<typeof t>) => {
+    item.nodeIds = [];
+    item.why = [why];
+  };
+  if (n.type === `${BASE}stickyNote`) {
+    const text = str(dict(n.parameters).content).trim();
+    if (text) c.notes.push(text);
+    return same(
+      t(
+        "A sticky note on the canvas: its text is in the workflow's description.",
+        '画布上的便签：其文字已写入工作流的描述。',
+      ),
+    );
+  }
   if (n.disabled)
-    return drop(t('It is disabled in n8n, where items pass it unchanged.', '它在 n8n 中已停用，数据原样通过。'));
+    return same(
+      t(
+        'It is disabled in n8n, where items pass it unchanged: it was left out and its neighbours joined, which does ' +
+          'the same.',
+        '它在 n8n 中已停用，数据原样通过：已省略并把前后节点相连，效果相同。',
+      ),
+    );
   if (n.type === `${BASE}noOp`)
-    return drop(t('It does nothing: items pass it unchanged.', '它不做任何处理：数据原样通过。'));
+    return same(
+      t(
+        'It does nothing (items pass it unchanged): it was left out and its neighbours joined, which does the same.',
+        '它不做任何处理（数据原样通过）：已省略并把前后节点相连，效果相同。',
+      ),
+    );
   const r = CONVERTERS[n.type]?.(n, c, index);
   if (!r) {
     const short = n.type.replace(BASE, '').replace(LC, '');
     const resource = str(dict(n.parameters).resource);
+    if (SPLITS.has(n.type)) return drop(items.SPLIT_WHY);
     return drop(
       t(
         `PaiFlow has no node for n8n's ${short}${resource ? ` (${resource})` : ''}.`,
@@ -217,9 +272,20 @@ function wire(c: N8nContext, start: string): string | undefined {
   }
   for (const [name, id] of c.idOf) if (id !== start && !added.has(id) && c.nodes.has(name)) c.g.bridge(id);
   for (const n of c.g.allNodes()) if (!c.g.incoming(n.id).length) c.g.addEdge(start, n.id);
-  if (c.g.allNodes().some((n) => n.type === 'end')) return undefined;
-  const leaves = c.g.allNodes().filter((n) => !c.g.outgoing(n.id).length);
   const nameOf = new Map([...c.idOf].map(([name, id]) => [id, name]));
+  if (c.g.allNodes().some((n) => n.type === 'end')) {
+    closeLostEnds(
+      c.g,
+      c.report,
+      (id) => {
+        const name = nameOf.get(id);
+        return name ? (c.nodes.get(name)?.id ?? name) : undefined;
+      },
+      (id) => refOf(c.fieldPaths(c.sourcesOf(nameOf.get(id) ?? ''), [])),
+    );
+    return undefined;
+  }
+  const leaves = c.g.allNodes().filter((n) => !c.g.outgoing(n.id).length);
   const end = c.g.claim('end');
   const outputs = (leaves.length ? leaves : [{ id: start }]).map((leaf, i) => {
     const name = nameOf.get(leaf.id);
@@ -239,34 +305,4 @@ function wire(c: N8nContext, start: string): string | undefined {
   }
   if (!leaves.length) c.g.addEdge(start, end);
   return end;
-}
-
-/** A chat model, tool, memory or output parser attached to an Agent or LLM chain. */
-function foldSubNode(c: N8nContext, n: N8nNode, item: ReportItem) {
-  const link = c.subLinks.find((l) => l.from === n.name);
-  const owner = link ? c.idOf.get(link.to) : undefined;
-  const present = owner && c.g.allNodes().some((x) => x.id === owner);
-  const kind = link?.kind ?? '';
-  const keep = (why: ReturnType<typeof t>) => {
-    item.nodeIds = [owner!];
-    item.why = [why];
-  };
-  if (present && kind === 'ai_languageModel')
-    return keep(t(`Its model settings are in the node "${owner}".`, `其模型设置已并入节点“${owner}”。`));
-  if (present && kind === 'ai_tool' && n.type.endsWith('.toolCalculator'))
-    return keep(t(`The calculator tool of the Agent node "${owner}".`, `Agent 节点“${owner}”的计算器工具。`));
-  item.outcome = 'dropped';
-  item.why = [
-    kind === 'ai_memory'
-      ? t(
-          "Chat memory is not carried: pass earlier turns through the Agent node's history.",
-          '对话记忆未迁移：请通过 Agent 节点的 history 传入之前的对话。',
-        )
-      : kind === 'ai_tool'
-        ? t(
-            "PaiFlow's Agent has no such built-in tool: offer a workflow or an MCP server as a tool instead.",
-            'PaiFlow 的 Agent 没有这个内置工具：请改用工作流或 MCP 服务器作为工具。',
-          )
-        : t('PaiFlow has no node for this AI sub-node.', 'PaiFlow 没有对应这个 AI 子节点的节点。'),
-  ];
 }

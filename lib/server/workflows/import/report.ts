@@ -6,6 +6,9 @@
  *   dropped       — nothing in PaiFlow does it: the node was left out and its neighbours joined.
  */
 
+import type { ConversationVariable } from '@/engine/template/conversation-variables';
+import type { ImportedEdge, ImportedNode } from './graph-builder';
+
 /** A sentence in both languages. */
 export interface Text {
   en: string;
@@ -33,6 +36,15 @@ export interface ImportReportEntry {
 }
 
 export type ImportReport = Record<Outcome, ImportReportEntry[]>;
+
+/** What a converter (dify.ts, n8n.ts) makes of a source workflow. */
+export interface ConvertedWorkflow {
+  name: string;
+  description: string;
+  /** The PaiFlow graph (graph-builder.ts's ImportedGraph). */
+  graph: { nodes: ImportedNode[]; edges: ImportedEdge[]; conversationVariables?: ConversationVariable[] };
+  report: ImportReport;
+}
 
 export interface ReportItem {
   outcome: Outcome;
@@ -81,4 +93,38 @@ export class ReportBuilder {
       });
     return report;
   }
+}
+
+/**
+ * "Mapped" is a claim about the result: an entry whose PaiFlow nodes have a problem PaiFlow's validation reports
+ * (a reference it cannot resolve, a config it refuses) is approximated, with the problem as the reason.
+ */
+export function demoteEntriesWithProblems(
+  report: ImportReport,
+  problems: ReadonlyArray<{ message: string; nodeIds?: string[] }>,
+): ImportReport {
+  const byNode = new Map<string, string[]>();
+  for (const p of problems) for (const id of p.nodeIds ?? []) byNode.set(id, [...(byNode.get(id) ?? []), p.message]);
+  const keep: ImportReportEntry[] = [];
+  const demoted: ImportReportEntry[] = [];
+  for (const e of report.mapped) {
+    const messages = [...new Set(e.nodeIds.flatMap((id) => byNode.get(id) ?? []))];
+    if (!messages.length) keep.push(e);
+    else
+      demoted.push({
+        ...e,
+        why: `${e.why} PaiFlow reports a problem to fix before it runs: ${messages.join('; ')}.`,
+        whyZh: `${e.whyZh}PaiFlow 报告了需要先修正的问题：${messages.join('；')}。`,
+      });
+  }
+  return { ...report, mapped: keep, approximated: [...report.approximated, ...demoted] };
+}
+
+const MAX_DESCRIPTION = 5000;
+
+/** A workflow's description from the source's description and the notes on its canvas, within PaiFlow's limit. */
+export function notesAsDescription(notes: readonly string[], description = ''): string {
+  const parts = [description.trim(), ...notes.map((n) => n.trim())].filter(Boolean);
+  const text = parts.join('\n\n---\n\n');
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
 }

@@ -1,6 +1,7 @@
 import { PaiError } from '@/engine/errors';
 import { guarded } from '@/lib/server/auth/guard';
 import { auditAction } from '@/lib/server/auth/audit';
+import { can } from '@/lib/server/auth/policy';
 import { readJson } from '@/lib/http/body';
 import { errorResponse } from '@/lib/http/errors';
 import { originOf } from '@/lib/server/publishing/v1-http';
@@ -11,7 +12,7 @@ import {
   publishWorkflow,
 } from '@/lib/server/publishing/publish';
 import { toStoredChat } from '@/lib/server/publishing/chat-settings';
-import { describeFailures, runGate, setGate } from '@/lib/server/evaluations/publish-gate';
+import { changeGate, describeFailures, runGate } from '@/lib/server/evaluations/publish-gate';
 import { getWorkflowOr404 } from '@/lib/server/workflows/workflows';
 
 export const dynamic = 'force-dynamic';
@@ -33,7 +34,7 @@ export const GET = guarded('read', async (req, { params }: Ctx, { app, caller })
 export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const body = await readJson(req, publishBodySchema, { optional: true, limit: app.config.maxBodyBytes });
-  if (body.force && caller.role !== 'owner')
+  if (body.force && !can(caller.role, 'forcePublish'))
     throw new PaiError('FORBIDDEN', 'only a workspace owner may publish past the evaluation gate', { path: 'force' });
   const gate = body.force ? null : await runGate(app, caller, wf);
   if (gate?.failures.length) {
@@ -76,9 +77,10 @@ export const POST = guarded('edit', async (req, { params }: Ctx, { app, caller }
 export const PATCH = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const wf = await getWorkflowOr404(app, caller, (await params).id);
   const { chat, gate, ...body } = await readJson(req, publishSettingsSchema, { limit: app.config.maxBodyBytes });
-  if (gate !== undefined) await setGate(app, caller, wf, gate);
+  // The chat settings are checked before anything is stored: a refused body changes nothing.
   const prev = chat && wf.chat ? { ...wf.chat, ...(await app.stores.chat.secretsOf(wf.id)) } : null;
   const settings = chat ? { ...body, chat: toStoredChat(prev, chat) } : body;
+  if (gate !== undefined) await changeGate(app, caller, req, wf, gate);
   const updated = Object.keys(settings).length ? ((await app.store.setPublishSettings(wf.id, settings)) ?? wf) : wf;
   const current = updated.currentVersionId ? await app.store.getVersion(updated.currentVersionId) : null;
   return Response.json({

@@ -15,5 +15,5 @@ export const POST = guarded('read', async (req, { params }: { params: Promise<{ 
   const v = await validateWorkflow(app, caller, body.graph ?? wf.graph, body.engine ?? wf.engine, {
     workflowId: wf.id,
   });
-  return Response.json({ ok: v.ok, engine: v.engine, errors: v.errors });
+  return Response.json({ ok: v.ok, engine: v.engine, errors: v.errors, warnings: v.warnings });
 });
