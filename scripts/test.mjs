@@ -4,7 +4,7 @@
 //
 //   1. lint, format, next build (once, without its own type check)     — at once
 //   2. typecheck (`tsc --noEmit`, .next/types included), acceptance    — at once, acceptance on that build
-//   3. e2e (Playwright in Chromium, on that build), vitest             — at once
+//   3. e2e (Playwright in Chromium, on that build), then vitest        — one after the other
 //
 // A failing stage does not stop the others (CI shows every failure at once); the exit code is 1 if any failed.
 // `node scripts/test.mjs --only vitest,e2e` runs some stages (a stage that needs the build builds first).
@@ -56,7 +56,7 @@ const npx = (...args) => ['npx', args];
 // answers against timeouts; with vitest's workers beside them on 2 cores they failed on CI):
 //   1. lint, format and next build at once
 //   2. typecheck (needs the build's .next/types) beside acceptance (on that build)
-//   3. e2e (on that build; one browser, mostly waiting on the page) beside vitest
+//   3. e2e (on that build, two Playwright workers), then vitest alone
 const wants = (...names) => !only || names.some((s) => only.has(s));
 const skipBuild = { ACCEPTANCE_SKIP_BUILD: '1', E2E_SKIP_BUILD: '1' }; // both suites use this build
 let built = true;
@@ -78,10 +78,11 @@ await Promise.all([
   onBuild('typecheck', ...npx('tsc', '--noEmit'), {}),
   onBuild('acceptance', 'node', ['scripts/test-acceptance.mjs', '--skip-build'], skipBuild),
 ]);
-await Promise.all([
-  onBuild('e2e', 'node', ['scripts/test-e2e.mjs'], skipBuild),
-  stage('vitest', ...npx('vitest', 'run')),
-]);
+// e2e, then vitest: side by side on 2 cores they ran 18–30× slower at times (`next dev`'s compile in the npm-run-dev
+// spec beside vitest's forks) and vitest's model-loading tests failed on 30 s waits; one after the other costs
+// about the same time in all, because either alone already keeps both cores busy.
+await onBuild('e2e', 'node', ['scripts/test-e2e.mjs'], skipBuild);
+await stage('vitest', ...npx('vitest', 'run'));
 
 // The failures again, last, where a CI log's tail shows them: each failed stage's failure lines, then the table.
 const FAILURE_LINE = /(FAIL|✘|×|Error|failed|Expected|Received|expected|timed? ?out)/;

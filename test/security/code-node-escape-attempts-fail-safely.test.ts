@@ -43,16 +43,22 @@ const HOST_NAMES = [
   'Bun',
 ];
 
+/**
+ * The node's config: a time limit far above what these few lines need, so that only the limit a case is about can
+ * end it (the limit is wall-clock time in the sandbox, and a loaded machine stretches it).
+ */
+const SPACIOUS = { timeoutMs: 15_000 };
+
 /** The node's output, after checking that the run succeeded. */
 async function outputOf(code: string, config: Record<string, unknown> = {}) {
-  const r = await runCode(h, { code, ...config });
+  const r = await runCode(h, { code, ...SPACIOUS, ...config });
   expect(r.node.error, JSON.stringify(r.node.error)).toBeNull();
   expect(r.run.status).toBe('succeeded');
   return r.node.output;
 }
 
 async function errorOf(code: string, config: Record<string, unknown> = {}) {
-  const r = await runCode(h, { code, ...config });
+  const r = await runCode(h, { code, ...SPACIOUS, ...config });
   expect(r.run.status).toBe('failed');
   expect(r.node.status).toBe('failed');
   return r.node.error!;
