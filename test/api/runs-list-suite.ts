@@ -4,7 +4,6 @@
  * newest first; each filter and the search narrow to exactly the runs they name; another workspace's runs never
  * appear; bad parameters are 400 with the parameter's path.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRuns } from '@/app/api/runs/route';
 import { POST as createWf } from '@/app/api/workflows/route';
@@ -14,58 +13,7 @@ import type { App } from '@/lib/server/app-types';
 import { ownerHeaders } from '../support/owner';
 import { call, expectNoServerErrorsOrStacks, simpleGraph } from './api-helpers';
 import { databaseOf } from '../support/database-of';
-
-interface SeedRun {
-  id: string;
-  workflowId: string;
-  workflowName: string;
-  versionId: string | null;
-  version: number | null;
-  engine: 'dag' | 'langgraph';
-  status: string;
-  apiKeyId: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  inputs: Record<string, unknown>;
-  error: { code: string; message: string } | null;
-}
-
-const STATUSES = ['succeeded', 'failed', 'running', 'cancelled', 'waiting'];
-const BASE = Date.parse('2026-11-20T12:00:00.000Z');
-const MINUTE = 60_000;
-
-const runId = () => `run_${randomBytes(16).toString('hex')}`;
-
-async function insertRuns(app: App, runs: SeedRun[]) {
-  const rows = runs.map((r) => ({
-    id: r.id,
-    workflow_id: r.workflowId,
-    version_id: r.versionId,
-    engine: r.engine,
-    status: r.status,
-    inputs: r.inputs,
-    error: r.error,
-    api_key_id: r.apiKeyId,
-    created_at: r.createdAt.replace('Z', ''),
-    started_at: r.startedAt?.replace('Z', '') ?? null,
-    finished_at: r.finishedAt?.replace('Z', '') ?? null,
-  }));
-  await databaseOf(app).sql.query(
-    `INSERT INTO runs (id, workflow_id, version_id, engine, status, inputs, error, graph, api_key_id,
-                       created_at, started_at, finished_at)
-     SELECT x.id, x.workflow_id, x.version_id, x.engine, x.status, x.inputs, x.error, '{"nodes":[],"edges":[]}',
-            x.api_key_id, x.created_at, x.started_at, x.finished_at
-       FROM jsonb_to_recordset($1::jsonb) AS x(id text, workflow_id text, version_id text, engine text, status text,
-            inputs jsonb, error jsonb, api_key_id text, created_at timestamp(3), started_at timestamp(3),
-            finished_at timestamp(3))`,
-    [JSON.stringify(rows)],
-  );
-}
-
-/** Newest first, ties by id descending: the order the endpoint promises. */
-const newestFirst = (a: SeedRun, b: SeedRun) =>
-  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+import { BASE, MINUTE, newestFirst, seedRunList, type SeedRun } from '../store/support/seed-runs';
 
 export function runsListSuite(kind: string, cleanup?: () => Promise<void>) {
   describe(`GET /api/runs filters, searches and pages 1,000 runs (${kind})`, () => {
@@ -122,57 +70,16 @@ export function runsListSuite(kind: string, cleanup?: () => Promise<void>) {
       });
       expect(b.status, b.text).toBe(201);
       wfB = b.body.id;
-      // Versions 1–3 of each workflow of A.
-      const versionIds = new Map<string, string>();
-      for (const wf of wfIds)
-        for (let v = 1; v <= 3; v++) {
-          const id = `ver_${wf}_${v}`;
-          versionIds.set(`${wf}:${v}`, id);
-          await databaseOf(app).sql.query(
-            `INSERT INTO workflow_versions (id, workflow_id, version, graph, engine) VALUES ($1, $2, $3, '{}', 'auto')`,
-            [id, wf, v],
-          );
-        }
-      const names = ['Alpha', 'Beta', 'Gamma'];
-      for (let i = 0; i < 1000; i++) {
-        const w = i % 3;
-        const version = i % 4 === 0 ? null : i % 4;
-        const status = STATUSES[(i * 7) % 5];
-        // Three runs share each created_at: the id breaks the tie, so the keyset must too.
-        const created = BASE - Math.floor(i / 3) * 7 * MINUTE;
-        const ended = status !== 'running' && status !== 'waiting';
-        seeded.push({
-          id: runId(),
-          workflowId: wfIds[w],
-          workflowName: names[w],
-          versionId: version ? versionIds.get(`${wfIds[w]}:${version}`)! : null,
-          version,
-          engine: (i >> 1) % 2 ? 'dag' : 'langgraph',
-          status,
-          apiKeyId: i % 3 === 1 ? 'key_seeded' : null,
-          createdAt: new Date(created).toISOString(),
-          startedAt: new Date(created + 1000).toISOString(),
-          finishedAt: ended ? new Date(created + 1000 + (i % 10) * 100).toISOString() : null,
-          inputs: {
-            message: `order ${i}`,
-            note: i === 500 ? '100% Done' : i % 50 === 0 ? 'Needle-In-Haystack' : 'hay',
-          },
-          error: status === 'failed' ? { code: 'NODE_FAILED', message: `boom ${i}` } : null,
-        });
-      }
-      for (let i = 0; i < 50; i++) {
-        seededB.push({
-          ...seeded[i * 20],
-          id: runId(),
-          workflowId: wfB,
-          workflowName: 'Other flow',
-          versionId: null,
-          version: null,
-          inputs: { message: 'Needle-In-Haystack of B' },
-        });
-      }
-      await insertRuns(app, seeded);
-      await insertRuns(app, seededB);
+      const seed = await seedRunList(databaseOf(app), {
+        workflows: wfIds.map((id, i) => ({ id, name: ['Alpha', 'Beta', 'Gamma'][i] })),
+        workflowOfB: wfB,
+        count: 1000,
+        needleEvery: 50,
+        percentAt: 500,
+        bEvery: 20,
+      });
+      seeded.push(...seed.a);
+      seededB.push(...seed.b);
     });
 
     afterAll(async () => {

@@ -6,126 +6,28 @@
  * range and of single runs; each workflow's latest run (a single-node run never is); the runs waiting for a person.
  * Rows are written straight into the tables so that every number is known beforehand.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunAnalyticsStore, RunListQuery } from '@/engine/store/analytics';
 import { storesOn } from '@/engine/store/app/prisma-stores';
 import type { Stores } from '@/engine/store/app/stores';
-import type { Database } from '@/engine/store/prisma/database';
 import { DEFAULT_WORKSPACE_ID } from '@/engine/store/types';
 import { openTestDb, type TestDb } from '../../support/databases';
+import {
+  BASE,
+  insertNodes,
+  insertRuns,
+  MINUTE,
+  newestFirst,
+  seedRun as run,
+  seedRunList,
+  seedStatsRuns,
+  STATS_RUNS as RUNS,
+  type SeedRun,
+} from './seed-runs';
 import { newWorkflow, newWorkspace } from './stores-under-test';
 
-interface SeedRun {
-  id: string;
-  workflowId: string;
-  workflowName: string;
-  versionId: string | null;
-  version: number | null;
-  engine: 'dag' | 'langgraph';
-  status: string;
-  apiKeyId: string | null;
-  triggerKind: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  inputs: Record<string, unknown>;
-  error: { code: string; message: string } | null;
-  debug?: Record<string, unknown> | null;
-  graph?: unknown;
-}
-
-interface NodeSeed {
-  runId: string;
-  node: string;
-  type: string;
-  status: string;
-  ms: number;
-  at: string;
-  usage?: unknown;
-  error?: { code: string; message: string };
-  input?: unknown;
-}
-
-const naive = (iso: string | null) => iso?.replace('Z', '') ?? null;
-
-async function insertRuns(db: Database, runs: SeedRun[]) {
-  const rows = runs.map((r) => ({
-    id: r.id,
-    workflow_id: r.workflowId,
-    version_id: r.versionId,
-    engine: r.engine,
-    status: r.status,
-    inputs: r.inputs,
-    error: r.error,
-    api_key_id: r.apiKeyId,
-    trigger_kind: r.triggerKind,
-    debug: r.debug ?? null,
-    graph: r.graph ?? { nodes: [], edges: [] },
-    created_at: naive(r.createdAt),
-    started_at: naive(r.startedAt),
-    finished_at: naive(r.finishedAt),
-  }));
-  await db.sql.query(
-    `INSERT INTO runs (id, workflow_id, version_id, engine, status, inputs, error, graph, api_key_id, trigger_kind,
-                       debug, created_at, started_at, finished_at)
-     SELECT x.id, x.workflow_id, x.version_id, x.engine, x.status, x.inputs, x.error, x.graph, x.api_key_id,
-            x.trigger_kind, x.debug, x.created_at, x.started_at, x.finished_at
-       FROM jsonb_to_recordset($1::jsonb) AS x(id text, workflow_id text, version_id text, engine text, status text,
-            inputs jsonb, error jsonb, graph jsonb, api_key_id text, trigger_kind text, debug jsonb,
-            created_at timestamp(3), started_at timestamp(3), finished_at timestamp(3))`,
-    [JSON.stringify(rows)],
-  );
-}
-
-async function insertNodes(db: Database, nodes: NodeSeed[]) {
-  const rows = nodes.map((n) => ({
-    run_id: n.runId,
-    node_id: n.node,
-    type: n.type,
-    status: n.status,
-    usage: n.usage ?? null,
-    error: n.error ?? null,
-    input: n.input ?? null,
-    duration_ms: n.ms,
-    finished_at: naive(new Date(Date.parse(n.at) + n.ms).toISOString()),
-  }));
-  await db.sql.query(
-    `INSERT INTO node_runs (run_id, node_id, type, status, usage, error, input, duration_ms, finished_at)
-     SELECT x.run_id, x.node_id, x.type, x.status, x.usage, x.error, x.input, x.duration_ms, x.finished_at
-       FROM jsonb_to_recordset($1::jsonb) AS x(run_id text, node_id text, type text, status text, usage jsonb,
-            error jsonb, input jsonb, duration_ms int, finished_at timestamp(3))`,
-    [JSON.stringify(rows)],
-  );
-}
-
-const runId = () => `run_${randomBytes(16).toString('hex')}`;
-/** Newest first, ties by id descending: the order the store promises. */
-const newestFirst = (a: SeedRun, b: SeedRun) =>
-  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
-
-const STATUSES = ['succeeded', 'failed', 'running', 'cancelled', 'waiting'];
-const BASE = Date.parse('2026-11-20T12:00:00.000Z');
-const MINUTE = 60_000;
+const naive = (iso: string) => iso.replace('Z', '');
 const RUNS_IN_A = 240;
-
-function run(over: Partial<SeedRun> & Pick<SeedRun, 'workflowId' | 'createdAt'>): SeedRun {
-  return {
-    id: runId(),
-    workflowName: '',
-    versionId: null,
-    version: null,
-    engine: 'dag',
-    status: 'succeeded',
-    apiKeyId: null,
-    triggerKind: null,
-    startedAt: over.createdAt,
-    finishedAt: null,
-    inputs: {},
-    error: null,
-    ...over,
-  };
-}
 
 export function describeRunAnalytics(kind: 'pglite' | 'postgres') {
   describe(`RunAnalyticsStore conformance on ${kind}`, () => {
@@ -146,58 +48,17 @@ export function describeRunAnalytics(kind: 'pglite' | 'postgres') {
       for (const name of ['Alpha', 'Beta', 'Gamma']) wfIds.push(await newWorkflow(stores, name));
       wsB = (await newWorkspace(stores)).workspaceId;
       wfB = await newWorkflow(stores, 'Other flow', wsB);
-      const versionIds = new Map<string, string>();
-      for (const wf of wfIds)
-        for (let v = 1; v <= 3; v++) {
-          const id = `ver_${wf}_${v}`;
-          versionIds.set(`${wf}:${v}`, id);
-          await tdb.db.sql.query(
-            `INSERT INTO workflow_versions (id, workflow_id, version, graph, engine) VALUES ($1, $2, $3, '{}', 'auto')`,
-            [id, wf, v],
-          );
-        }
-      const names = ['Alpha', 'Beta', 'Gamma'];
-      const kinds = [null, null, null, 'webhook', 'schedule', 'mcp', 'evaluation', 'chat'];
-      for (let i = 0; i < RUNS_IN_A; i++) {
-        const w = i % 3;
-        const version = i % 4 === 0 ? null : i % 4;
-        const status = STATUSES[(i * 7) % 5];
-        // Three runs share each created_at: the id breaks the tie, so the keyset must too.
-        const created = BASE - Math.floor(i / 3) * 7 * MINUTE;
-        const ended = status !== 'running' && status !== 'waiting';
-        seeded.push(
-          run({
-            workflowId: wfIds[w],
-            workflowName: names[w],
-            versionId: version ? versionIds.get(`${wfIds[w]}:${version}`)! : null,
-            version,
-            engine: (i >> 1) % 2 ? 'dag' : 'langgraph',
-            status,
-            apiKeyId: i % 3 === 1 ? 'key_seeded' : null,
-            triggerKind: kinds[i % kinds.length],
-            createdAt: new Date(created).toISOString(),
-            startedAt: new Date(created + 1000).toISOString(),
-            finishedAt: ended ? new Date(created + 1000 + (i % 10) * 100).toISOString() : null,
-            inputs: {
-              message: `order ${i}`,
-              note: i === 100 ? '100% Done' : i % 25 === 0 ? 'Needle-In-Haystack' : 'hay',
-            },
-            error: status === 'failed' ? { code: 'NODE_FAILED', message: `boom ${i}` } : null,
-          }),
-        );
-      }
-      for (let i = 0; i < 20; i++)
-        seededB.push({
-          ...seeded[i * 12],
-          id: runId(),
-          workflowId: wfB,
-          workflowName: 'Other flow',
-          versionId: null,
-          version: null,
-          inputs: { message: 'Needle-In-Haystack of B' },
-        });
-      await insertRuns(tdb.db, seeded);
-      await insertRuns(tdb.db, seededB);
+      const seed = await seedRunList(tdb.db, {
+        workflows: wfIds.map((id, i) => ({ id, name: ['Alpha', 'Beta', 'Gamma'][i] })),
+        workflowOfB: wfB,
+        count: RUNS_IN_A,
+        needleEvery: 25,
+        percentAt: 100,
+        bEvery: 12,
+        triggerKinds: [null, null, null, 'webhook', 'schedule', 'mcp', 'evaluation', 'chat'],
+      });
+      seeded.push(...seed.a);
+      seededB.push(...seed.b);
     });
     afterAll(async () => {
       await tdb?.dispose();
@@ -334,94 +195,14 @@ export function describeRunAnalytics(kind: 'pglite' | 'postgres') {
     });
 
     describe('workflowStats, workflowCost and runCosts', () => {
-      const llm = (ms: number, extra: Partial<NodeSeed> = {}) => ({ node: 'n_llm', type: 'llm', ms, ...extra });
-      const tpl = (ms: number, extra: Partial<NodeSeed> = {}) => ({ node: 't1', type: 'template', ms, ...extra });
-      const u = (inputTokens: number, outputTokens = 0, costUsd?: number) => ({
-        inputTokens,
-        outputTokens,
-        ...(costUsd !== undefined ? { costUsd } : {}),
-      });
-      type N = Partial<NodeSeed> & { node: string; type: string; ms: number };
-      const RUNS: Array<{ id: string; at: string; ms: number | null; status: string; nodes: N[] }> = [
-        {
-          id: 'r0',
-          at: '2026-11-05T10:00:00.000Z',
-          ms: 5000,
-          status: 'succeeded',
-          nodes: [llm(4000, { usage: u(1000) })],
-        },
-        {
-          id: 'r1',
-          at: '2026-11-10T08:00:00.000Z',
-          ms: 100,
-          status: 'succeeded',
-          nodes: [llm(80, { usage: u(10, 5, 0.001) }), tpl(10)],
-        },
-        {
-          id: 'r2',
-          at: '2026-11-10T09:00:00.000Z',
-          ms: 200,
-          status: 'succeeded',
-          nodes: [llm(150, { usage: u(20, 10, 0.002) }), tpl(20)],
-        },
-        {
-          id: 'r3',
-          at: '2026-11-10T10:00:00.000Z',
-          ms: 300,
-          status: 'failed',
-          nodes: [llm(250, { status: 'failed', error: { code: 'LLM_ERROR', message: 'rate limited' } }), tpl(30)],
-        },
-        {
-          id: 'r4',
-          at: '2026-11-11T08:00:00.000Z',
-          ms: 400,
-          status: 'succeeded',
-          nodes: [llm(350, { usage: u(30, 15) }), tpl(40, { usage: { costUsd: 'n/a' } })],
-        },
-        {
-          id: 'r5',
-          at: '2026-11-11T09:00:00.000Z',
-          ms: 1000,
-          status: 'failed',
-          nodes: [
-            llm(900, { status: 'failed', error: { code: 'TIMEOUT', message: 'timed out' } }),
-            tpl(5, { status: 'failed', error: { code: 'TEMPLATE', message: 'bad template' } }),
-          ],
-        },
-        {
-          id: 'r6',
-          at: '2026-11-11T23:59:59.999Z',
-          ms: null,
-          status: 'running',
-          nodes: [llm(1, { status: 'running' })],
-        },
-      ];
       const FROM = new Date('2026-11-10T00:00:00Z');
       const TO = new Date('2026-11-12T00:00:00Z');
       let wf = '';
       let noCost = '';
       let wfOfB = '';
 
-      async function seed(workflowId: string, runs: typeof RUNS, prefix: string) {
-        await insertRuns(
-          tdb.db,
-          runs.map((r) =>
-            run({
-              id: `${prefix}${r.id}`,
-              workflowId,
-              status: r.status,
-              createdAt: r.at,
-              finishedAt: r.ms === null ? null : new Date(Date.parse(r.at) + r.ms).toISOString(),
-            }),
-          ),
-        );
-        await insertNodes(
-          tdb.db,
-          runs.flatMap((r) =>
-            r.nodes.map((n) => ({ status: 'succeeded', ...n, runId: `${prefix}${r.id}`, at: r.at }) as NodeSeed),
-          ),
-        );
-      }
+      const seed = (workflowId: string, runs: typeof RUNS, prefix: string) =>
+        seedStatsRuns(tdb.db, workflowId, runs, prefix);
 
       beforeAll(async () => {
         wf = await newWorkflow(stores, 'Stats');
