@@ -2,8 +2,9 @@
  * Guarantee: the quick start works as printed — `npm run dev` opened at http://127.0.0.1:PORT or at the "Network"
  * address `next dev` prints reaches the app (the sign-in page), instead of sitting on "Loading…" because the dev
  * server refuses its own scripts and HMR socket to an origin it does not trust (allowedDevOrigins).
- * Knowledge bases index and answer under `next dev` too. It starts `npm run dev` of its own (which builds into
- * .next/dev, so the suite's production build is untouched).
+ * While the first visit waits on the dev server compiling, the page says so. Knowledge bases index and answer under
+ * `next dev` too. It starts `npm run dev` of its own (which builds into .next/dev, so the suite's production build
+ * is untouched).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -45,8 +46,12 @@ test('npm run dev reaches the app at 127.0.0.1 and at its Network address, and k
 
   const messages: string[] = [];
   page.on('console', (m) => messages.push(m.text()));
+  let first = true;
   for (const base of [`http://127.0.0.1:${port}`, ...(network ? [network] : [])]) {
     await page.goto(`${base}/`, { timeout: 180_000 });
+    // The first visit waits while the dev server compiles the API routes it calls; the page says why.
+    if (first) await expect(page.getByTestId('first-compile-note')).toContainText('compiles each page');
+    first = false;
     // The first request compiles the page and opens a fresh database: minutes on a busy 2-core machine.
     await expect(page.getByRole('button', { name: 'Sign in' }), `${base}\n${output.slice(-3000)}`).toBeVisible({
       timeout: 180_000,

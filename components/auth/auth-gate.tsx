@@ -9,6 +9,7 @@ import { useTranslations } from 'next-intl';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { authApi, type AuthState } from '@/components/api/auth-api';
 import { errorMessage, PUBLIC_PATHS } from '@/components/api/client';
+import { FirstCompileNote } from '@/components/ui/first-compile-note';
 
 const AuthContext = createContext<AuthState | null>(null);
 
@@ -57,7 +58,10 @@ export function AuthGate({ children }: { children: ReactNode }) {
   if (!state)
     return (
       <div className="grid h-screen place-items-center text-sm text-zinc-500" data-testid="auth-loading">
-        {tc('loading')}
+        <div className="flex flex-col items-center">
+          {tc('loading')}
+          <FirstCompileNote />
+        </div>
       </div>
     );
   return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;

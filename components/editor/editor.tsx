@@ -11,6 +11,7 @@ import { canEdit } from '@/components/api/auth-api';
 import { api, errorMessage } from '@/components/api/client';
 import type { NodeTypeInfo, Workflow } from '@/components/api/types';
 import { useAuth } from '@/components/auth/auth-gate';
+import { FirstCompileNote } from '@/components/ui/first-compile-note';
 import { TopBar } from '@/components/ui/top-bar';
 import { BottomPanel, type BottomTab } from './bottom-panel';
 import { Canvas } from './canvas/canvas';
@@ -81,7 +82,12 @@ export function Editor({ workflowId }: { workflowId: string }) {
     return (
       <div className="flex h-screen flex-col">
         <TopBar />
-        <div className="grid flex-1 place-items-center text-sm text-zinc-500">{t('loading')}</div>
+        <div className="grid flex-1 place-items-center text-sm text-zinc-500">
+          <div className="flex flex-col items-center">
+            {t('loading')}
+            <FirstCompileNote />
+          </div>
+        </div>
       </div>
     );
   }
