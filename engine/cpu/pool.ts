@@ -110,6 +110,16 @@ export interface RunOptions {
 }
 
 /**
+ * A copy of `bytes` in an ArrayBuffer of its own, to move to a worker in `transferList`. Never move the buffer of
+ * bytes you were handed: a Buffer (and its `slice()`, which is a view) often sits on Node's shared 8 KB pool, which
+ * Node 22+ refuses to transfer ("Cannot transfer object of unsupported type") and Node 20 would detach under every
+ * other Buffer on it.
+ */
+export function movableCopy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes);
+}
+
+/**
  * Runs the worker.mjs export `fn` with `task` on a pool. The worker says on a port of ours when it starts, and the
  * time limit counts from then.
  */

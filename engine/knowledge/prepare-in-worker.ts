@@ -3,7 +3,7 @@
  */
 import { PaiError } from '../errors';
 import { cpuLimits, type CpuLimits } from '../cpu/limits';
-import { runInPool } from '../cpu/pool';
+import { movableCopy, runInPool } from '../cpu/pool';
 import type { Chunk } from './chunker';
 import type { DocumentMime } from './parsers';
 import type { PreparedDocument } from './prepare-document';
@@ -34,8 +34,8 @@ export async function prepareDocumentInWorker(
   opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
 ): Promise<DocumentChunks> {
   const limits = opts.limits ?? cpuLimits();
-  // A copy of just the bytes (a view may sit on a larger buffer, which a clone would copy whole), moved, not cloned.
-  const bytes = input.bytes?.slice();
+  // A copy of just the bytes, moved to the worker, not cloned.
+  const bytes = input.bytes && movableCopy(input.bytes);
   const prepared = await runInPool<PreparedDocument>(
     'documents',
     'document',

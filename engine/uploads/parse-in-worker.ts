@@ -5,7 +5,7 @@
  * document's worker (UPLOAD_OUT_OF_MEMORY). The main thread only hands over the bytes and takes back a compact answer.
  */
 import { cpuLimits, type CpuLimits } from '../cpu/limits';
-import { runInPool, type RunOptions } from '../cpu/pool';
+import { movableCopy, runInPool, type RunOptions } from '../cpu/pool';
 import { PaiError } from '../errors';
 import type { DatasetFileLimits } from './dataset-file';
 import type { DatasetUpload } from './dataset-upload';
@@ -30,10 +30,6 @@ function budget(limits: CpuLimits, what: string, transfer?: Uint8Array): Omit<Ru
   };
 }
 
-/** A copy of just the bytes (a view may sit on a larger buffer, which would be moved whole), to move to the worker. */
-const own = (bytes: Uint8Array) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-
 export function datasetLimits(limits: CpuLimits, maxRows: number): DatasetFileLimits {
   return {
     maxRows,
@@ -52,7 +48,7 @@ export async function readDatasetUploadInWorker(
   opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
 ): Promise<DatasetUpload> {
   const limits = opts.limits ?? cpuLimits();
-  const bytes = own(body);
+  const bytes = movableCopy(body);
   return runInPool<DatasetUpload>(
     'uploads',
     'datasetUpload',
@@ -80,7 +76,7 @@ export function readMultipartFormInWorker(
   opts: { limits?: CpuLimits; signal?: AbortSignal } = {},
 ): Promise<ParsedForm> {
   const limits = opts.limits ?? cpuLimits();
-  const bytes = own(body);
+  const bytes = movableCopy(body);
   return runInPool<ParsedForm>(
     'uploads',
     'multipartForm',

@@ -1,7 +1,8 @@
 // Guarantee: dataset uploads, YAML imports and multipart forms are read in the CPU pools' `uploads` worker thread: the
 // main thread gets the answer (fields, files, rows) or the refusal with its code, path and line intact; a document that
 // takes longer than UPLOAD_PARSE_TIMEOUT_MS ends its thread with UPLOAD_PARSE_TIMEOUT (naming the setting), and the
-// next upload is read by a fresh thread.
+// next upload is read by a fresh thread. The worker gets a copy: the caller's bytes, and whatever shares their memory
+// (Node's shared Buffer pool holds every small Buffer), stay intact.
 import { describe, expect, it } from 'vitest';
 import { cpuLimits, type CpuLimits } from '@/engine/cpu/limits';
 import { datasetForm, difyWithSmallMaps, jsonlNested } from '@/test/support/hostile-documents';
@@ -27,6 +28,19 @@ describe('read in the worker', () => {
     ]);
   });
 
+  it("moves a copy: the caller's Buffer and the memory it shares stay intact", async () => {
+    const { body, type } = await multipart(datasetForm('small.csv', 'question,expected\nq1,a1\n'));
+    // A Buffer on a larger ArrayBuffer that other data shares, as every small Buffer on Node's shared pool is.
+    const memory = Buffer.alloc(body.byteLength + 'neighbour'.length);
+    memory.set(body);
+    memory.write('neighbour', body.byteLength);
+    const view = memory.subarray(0, body.byteLength);
+    const upload = await readDatasetUploadInWorker(view, type, 10_000);
+    expect(JSON.parse(upload.rows.rowsJson)).toEqual([{ inputs: { question: 'q1' }, expected: 'a1' }]);
+    expect(view.byteLength).toBe(body.byteLength);
+    expect(memory.subarray(body.byteLength).toString()).toBe('neighbour');
+  });
+
   it('a refusal keeps its code, path and line; a form field the upload does not know is named', async () => {
     const deep = await multipart(datasetForm('deep.jsonl', `{"inputs":{}}\n${jsonlNested(2_000_000)}`));
     await expect(readDatasetUploadInWorker(deep.body, deep.type, 10_000)).rejects.toMatchObject({
@@ -48,8 +62,7 @@ describe('read in the worker', () => {
     form.append('title', '手册');
     form.append('file', new File(['hello'], 'a.txt', { type: 'text/plain' }));
     const { body, type } = await multipart(form);
-    // The bytes are moved to the worker: the second read gets a copy.
-    const parsed = await readMultipartFormInWorker(body.slice(), type, { maxParts: 2 });
+    const parsed = await readMultipartFormInWorker(body, type, { maxParts: 2 });
     expect(parsed.fields).toEqual([['title', '手册']]);
     expect(parsed.files).toMatchObject([{ field: 'file', name: 'a.txt', type: 'text/plain' }]);
     expect(new TextDecoder().decode(parsed.files[0].bytes)).toBe('hello');
