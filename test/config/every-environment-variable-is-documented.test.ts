@@ -32,6 +32,8 @@ const ALLOWED: Record<string, string> = {
     'SECRET_<NAME> and SECRET_<NAME>_HOSTS: names chosen by workflows, read at the moment of sending, never held ' +
     'in the settings',
   'lib/server/credentials/credentials.ts': 'lists the SECRET_<NAME> variables as read-only environment credentials',
+  'components/ui/first-compile-note.tsx':
+    'a client component: NODE_ENV, which Next writes into the browser bundle, tells `next dev` from a build',
 };
 
 const PRODUCT = ['engine', 'lib', 'app', 'components', 'scripts/worker.ts', 'server.mjs'];
