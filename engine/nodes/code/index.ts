@@ -119,9 +119,14 @@ export const codeNode = defineNode<CodeConfig>({
     const python = language === 'python';
     // A Python node left with the JavaScript example runs the Python one.
     const code = python && ctx.rawConfig.code === DEFAULT_CODE ? DEFAULT_PYTHON_CODE : ctx.rawConfig.code;
+    // Python's main takes its inputs as arguments: each declared one is passed, as None when its reference found no
+    // value (an optional start input left out), as Dify does, never left out as a missing argument.
+    const given = python
+      ? Object.fromEntries(Object.entries(inputs ?? {}).map(([name, v]) => [name, v === undefined ? null : v]))
+      : (inputs ?? {});
     const task = {
       code,
-      inputJson: JSON.stringify(inputs ?? {}),
+      inputJson: JSON.stringify(given),
       timeoutMs,
       memoryMb,
       maxOutputChars: CODE_MAX_OUTPUT_CHARS,

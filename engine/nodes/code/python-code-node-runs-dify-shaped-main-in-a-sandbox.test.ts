@@ -1,6 +1,7 @@
 /**
  * Guarantee: a Code node with `language: "python"` runs Dify's shape as it is — `def main(arg1: str, arg2: int) ->
- * dict` called with the node's resolved inputs as keyword arguments, its returned dict the node's output, print()
+ * dict` called with the node's resolved inputs as keyword arguments (None for one that resolved to nothing), its
+ * returned dict the node's output, print()
  * lines its console lines — and declared outputs are checked (missing or mistyped: CODE_OUTPUT_MISMATCH). The
  * Python cannot get out: no network (urllib, sockets), no host files, no JavaScript bridge (`js`, `pyodide_js`,
  * `pyodide.http`, `run_js`, ctypes, `micropip`; no Function constructor or new prototype property through the bridge's
@@ -14,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCpuPools } from '@/engine/cpu/pool';
 import { createHarness, type Harness } from '@/test/support/harness';
-import { runCode } from '@/test/nodes/code-node-support';
+import { codeGraph, finishedCode, runCode } from '@/test/nodes/code-node-support';
 
 let h: Harness;
 beforeAll(async () => {
@@ -67,6 +68,21 @@ describe('a Python Code node', () => {
     expect(r.node.output).toEqual(output);
     expect(r.run.outputs).toEqual({ result: output });
     expect(r.console).toEqual([{ level: 'log', text: 'hello ab' }]);
+  });
+
+  it('passes every declared input: one whose reference finds no value is None, as in Dify', async () => {
+    const config = {
+      language: 'python',
+      code: 'def main(text: str, flag: str) -> dict:\n    return {"text": text, "flag": flag}\n',
+      inputs: { text: '{{inputs.text}}', flag: '{{inputs.flag}}' },
+      ...ROOMY,
+    };
+    // Both are optional start inputs; the run gives only `text`.
+    const wf = (await h.store.getWorkflow(await h.createWorkflow(codeGraph(config, { text: '', flag: '' }))))!;
+    const { run } = await h.runs.start({ workflow: wf, inputs: { text: 'hi' } });
+    const r = await finishedCode(h, run.id);
+    expect(r.node.error, JSON.stringify(r.node.error)).toBeNull();
+    expect(r.node.output).toEqual({ text: 'hi', flag: null });
   });
 
   it('runs its default example when left with the JavaScript one', async () => {
