@@ -21,7 +21,7 @@ import { createArtifacts } from '@/engine/artifacts/create-artifacts';
 import { createGuardedFetch, parseAllowlist } from '@/engine/net/ssrf-guard';
 import { createDefaultRegistry } from '@/engine/nodes/registry';
 import { RunManager } from '@/engine/runtime/run-manager';
-import { createLangGraphExecutor } from '@/engine/runtime/langgraph-executor';
+import { lazyLangGraphExecutor } from '@/engine/runtime/lazy-langgraph-executor';
 import { openStores } from '@/engine/store/app/open-stores';
 import type { AppStore } from '@/engine/store/publishing';
 import type { Stores } from '@/engine/store/app/stores';
@@ -141,7 +141,7 @@ export async function createApp(config?: AppConfig, opts: { role?: QueueRole } =
       // A chat turn's run reads and writes its conversation's variables (chat/conversation-variables.ts).
       conversations: chatConversationVariables(stores.chat),
     },
-    executors: { langgraph: createLangGraphExecutor({ loopMaxIterations: engine.loopMaxIterations }) },
+    executors: { langgraph: lazyLangGraphExecutor({ loopMaxIterations: engine.loopMaxIterations }) },
     limits: engine.runs,
     ...queue?.runManagerOptions(),
   });
