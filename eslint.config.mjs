@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // Code that Next bundles must not find files through the module system at run time: the bundle turns
     // `createRequire().resolve()` / `require.resolve()` into module ids and rewrites `__dirname` (it broke every
-    // knowledge base on the built app). Ship data as an import, keep the package external (next.config.ts), or find
+    // knowledge base on the built app). Ship data as an import, keep the package external (next.config.mjs), or find
     // PaiFlow's own files from the entry point (engine/config/app-root.ts). A line that must do it says why.
     files: ['app/**/*.{ts,tsx}', 'lib/**/*.ts', 'engine/**/*.ts', 'components/**/*.{ts,tsx}', 'i18n/**/*.ts'],
     ignores: ['**/*.test.ts', 'engine/store/prisma/generated/**', ...WORKER_THREAD_ONLY],

@@ -25,7 +25,7 @@ let segmenter: Segmenter | undefined;
 function jieba(): Segmenter {
   if (!segmenter) {
     // Loaded on the first Chinese text only (a native addon and a 5 MB dictionary). Requiring a package by name works
-    // in Next's bundle because it is external (next.config.ts); resolving a path through it would not.
+    // in Next's bundle because it is external (next.config.mjs); resolving a path through it would not.
     // eslint-disable-next-line no-restricted-syntax
     const load = createRequire(import.meta.url);
     const { Jieba } = load('@node-rs/jieba') as JiebaModule;
