@@ -21,6 +21,7 @@ import {
   seedRun as run,
   seedRunList,
   seedStatsRuns,
+  STATS_FAILING_NODES,
   STATS_RUNS as RUNS,
   type SeedRun,
 } from './seed-runs';
@@ -243,10 +244,7 @@ export function describeRunAnalytics(kind: 'pglite' | 'postgres') {
         expect(s.slowestNodes[0]).toMatchObject({ type: 'llm', runs: 5 });
         expect(s.slowestNodes[0].p95Ms).toBeCloseTo(790, 6);
         expect(s.slowestNodes[1].p95Ms).toBeCloseTo(38, 6);
-        expect(s.failingNodes).toEqual([
-          { nodeId: 'n_llm', type: 'llm', failures: 2, lastError: { code: 'TIMEOUT', message: 'timed out' } },
-          { nodeId: 't1', type: 'template', failures: 1, lastError: { code: 'TEMPLATE', message: 'bad template' } },
-        ]);
+        expect(s.failingNodes).toEqual(STATS_FAILING_NODES);
       });
 
       it('only days with runs, no cost when no node has one, null for another workspace', async () => {

@@ -273,6 +273,12 @@ export const STATS_RUNS: StatsRun[] = [
   },
 ];
 
+/** The failing nodes STATS_RUNS give from 2026-11-10 to 2026-11-12, most failures first, each with its latest error. */
+export const STATS_FAILING_NODES = [
+  { nodeId: 'n_llm', type: 'llm', failures: 2, lastError: { code: 'TIMEOUT', message: 'timed out' } },
+  { nodeId: 't1', type: 'template', failures: 1, lastError: { code: 'TEMPLATE', message: 'bad template' } },
+];
+
 /** Writes `runs` as runs of `workflowId` (ids prefixed with `prefix`) with their node runs. */
 export async function seedStatsRuns(db: Database, workflowId: string, runs: StatsRun[], prefix: string) {
   await insertRuns(
