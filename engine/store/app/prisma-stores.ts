@@ -9,6 +9,7 @@ import { PrismaArtifactStore } from '../prisma/artifact-store';
 import { PrismaRunAnalytics } from '../prisma/analytics';
 import { PrismaAuditLog, PrismaSignInAttempts } from '../prisma/audit-log';
 import { PrismaChatStore } from '../prisma/chat-store';
+import { PrismaCheckpointStore } from '../prisma/checkpoint-store';
 import { PrismaCredentialRepository } from '../prisma/credential-repository';
 import { PrismaCallbackSecretStore, PrismaWorkflowNames } from '../prisma/callback-secrets';
 import type { Database } from '../prisma/database';
@@ -44,6 +45,7 @@ export function storesOn(db: Database, opts: PrismaStoreOptions = {}): Stores {
     datasets: new PrismaDatasetStore(db.prisma),
     evaluations: new PrismaEvaluationStore(db.prisma),
     chat: new PrismaChatStore(db.prisma),
+    checkpoints: new PrismaCheckpointStore(db.sql),
     seedOnce: (workflows) => seedOnce(db.prisma, workflows),
     ping: async () => {
       await db.prisma.$queryRawUnsafe('SELECT 1');

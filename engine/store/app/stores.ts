@@ -11,6 +11,7 @@ import type { AccountRepository, SignInAttempts } from '../accounts';
 import type { RunAnalyticsStore } from '../analytics';
 import type { AuditLog } from '../audit';
 import type { ChatStore } from '../chat';
+import type { CheckpointStore } from '../checkpoints';
 import type { CredentialRepository } from '../credentials';
 import type { DatasetStore } from '../datasets';
 import type { EvaluationStore } from '../evaluations';
@@ -52,6 +53,8 @@ export interface Stores {
   readonly evaluations: EvaluationStore;
   /** Chat apps' conversations and their messages (with feedback). */
   readonly chat: ChatStore;
+  /** LangGraph's checkpoints (the state-graph engine's, and any LangGraph.js program's given the saver). */
+  readonly checkpoints: CheckpointStore;
   /**
    * Creates `workflows` in one transaction the first time a database is seeded; later calls do nothing, also after
    * the workflows were deleted. True when it seeded.
