@@ -129,7 +129,31 @@ export const api = {
     call<{ runId: string; status: RunStatus }>('POST', `/api/runs/${encodeURIComponent(runId)}/cancel`),
   answerRun: (runId: string, nodeId: string, answer: unknown) =>
     call<unknown>('POST', `/api/runs/${encodeURIComponent(runId)}/answer`, { nodeId, answer }),
+  runCheckpoints: (runId: string) => call<RunCheckpoints>('GET', `/api/runs/${encodeURIComponent(runId)}/checkpoints`),
+  /** `state`: new outputs for steps up to the checkpoint (nodeId → output). */
+  forkRun: (runId: string, checkpointId: string, state?: Record<string, unknown>) =>
+    call<{ runId: string; status: RunStatus; forkedFrom: { runId: string; checkpointId: string; step: number } }>(
+      'POST',
+      `/api/runs/${encodeURIComponent(runId)}/fork`,
+      state && Object.keys(state).length ? { checkpointId, state } : { checkpointId },
+    ),
 };
+
+/** GET /api/runs/:id/checkpoints: one per succeeded node, in the order they finished. */
+export interface RunCheckpoints {
+  runId: string;
+  engine: string;
+  inputs: Record<string, unknown>;
+  checkpoints: Array<{
+    checkpointId: string;
+    step: number;
+    nodeId: string;
+    type: string;
+    label: string | null;
+    finishedAt: string | null;
+    output: unknown;
+  }>;
+}
 
 export interface ExportDoc {
   format: string;

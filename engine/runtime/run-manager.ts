@@ -31,6 +31,7 @@ import { checkBreakpoints, type BreakpointAnswer } from './breakpoints';
 import { executeRun, type LaunchInfo } from './run-execution';
 import type { InputRef } from './input-refs';
 import { pinnedSeeds, recordSeeded, seededRecord, type SeededNode } from './pinned-data';
+import { planFork, type RunCheckpoint } from './run-checkpoints';
 import { defaultRunLimits, type RunLimits } from './run-limits';
 import type { NodeServices } from './run-node';
 
@@ -345,6 +346,38 @@ export class RunManager {
     const resumed: RunRecord = { ...run, status: 'running', graph, inputs, engine, error: null, outputs: null };
     this.launch(resumed, graph, previous, reuse, { resumed: true, fromNodeId: opts.fromNodeId });
     return resumed;
+  }
+
+  /**
+   * A new run of `runId`'s graph (the same workflow version, engine and inputs) that starts from one of its
+   * checkpoints (run-checkpoints.ts): the steps up to it are seeded from their snapshots, `state` replacing the
+   * outputs it names, and only what came after runs. The run forked from is not changed. Executes in this process.
+   */
+  async fork(
+    runId: string,
+    opts: { checkpointId: string; state?: Record<string, unknown> },
+  ): Promise<{ run: RunRecord; checkpoint: RunCheckpoint; seeded: string[] }> {
+    const source = await this.o.store.getRun(runId);
+    if (!source) throw new PaiError('RUN_NOT_FOUND', `run ${runId} not found`);
+    if (source.debug?.only) throw new PaiError('SINGLE_NODE_RUN', 'a single-node run has no checkpoints to fork from');
+    const plan = planFork(source.graph, await this.o.store.getNodeRuns(runId), { sourceRunId: runId, ...opts });
+    const { run } = await this.o.store.createRun({
+      id: newRunId(),
+      workflowId: source.workflowId,
+      versionId: source.versionId,
+      engine: source.engine,
+      status: 'running',
+      inputs: source.inputs,
+      graph: source.graph,
+      ownerId: this.ownerId,
+      startedAt: new Date().toISOString(),
+    });
+    // A draft's pins stand in for the nodes that run again, as in any test run of the draft.
+    const pinned = source.versionId
+      ? []
+      : pinnedSeeds(source.graph, this.o.registry, new Set(plan.seeds.map((s) => s.nodeId)));
+    this.launch(run, source.graph, new Map(), new Set(), { resumed: false, fresh: true }, [...plan.seeds, ...pinned]);
+    return { run, checkpoint: plan.checkpoint, seeded: plan.seeds.map((s) => s.nodeId) };
   }
 
   async cancel(runId: string): Promise<RunRecord> {

@@ -244,6 +244,20 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       },
       { path: '/api/runs/:runId/cancel', text: '→ 202; in-flight LLM/HTTP calls are aborted' },
       {
+        path: '/api/runs/:runId/checkpoints',
+        text:
+          'the state history, both engines alike: `{ runId, engine, inputs, checkpoints: [{ checkpointId, step, ' +
+          'nodeId, type, label, finishedAt, output }] }`, one per succeeded node in the order they finished; the ' +
+          'state at a checkpoint is the inputs plus the outputs of the steps up to it',
+      },
+      {
+        path: '/api/runs/:runId/fork',
+        text:
+          '`{ checkpointId, state? }` → 201 `{ runId, status, forkedFrom, reused }`: a new run of the same graph ' +
+          'that reuses the steps up to the checkpoint (`state`: nodeId → a new output for one of them) and runs the ' +
+          'rest; 404 `CHECKPOINT_NOT_FOUND`, 400 `FORK_STATE_NOT_AT_CHECKPOINT`',
+      },
+      {
         path: '/api/runs/:runId/answer',
         text:
           '`{ nodeId, answer }` for a run waiting on human input, on an agent’s tool call (`answer: { decision: ' +

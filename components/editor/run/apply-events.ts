@@ -164,8 +164,9 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
         break;
       }
       case 'node.progress': {
-        // A seeded node (pinned output, a single-node run's upstream) never starts: its note opens its row.
-        if (e.nodeId && !spanIndex.has(e.spanId) && (d.pinned || d.seeded)) {
+        // A seeded node (pinned output, a single-node run's upstream, a forked run's reused step) never starts: its
+        // note opens its row.
+        if (e.nodeId && !spanIndex.has(e.spanId) && (d.pinned || d.seeded || d.forkedFrom)) {
           addTop({
             spanId: e.spanId,
             kind: 'node',
@@ -319,6 +320,8 @@ export function applyEvents(prev: RunState, events: TraceEvent[]): RunState {
 /** Why a node was recorded without executing (pinned-data.ts's `node.progress` notes). */
 function seededNote(d: Record<string, unknown>): string {
   if (d.pinned) return tr('run.model.pinned');
+  const fork = d.forkedFrom as { checkpointId?: string } | undefined;
+  if (fork) return tr(d.edited ? 'run.model.forkedEdited' : 'run.model.forked', { node: fork.checkpointId ?? '' });
   return tr('run.model.seeded', { from: d.seeded === 'inputs' || d.seeded === 'run' ? d.seeded : 'upstream' });
 }
 

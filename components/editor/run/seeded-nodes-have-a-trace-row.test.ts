@@ -1,4 +1,5 @@
-// Guarantees: a node recorded without executing — a pinned output, or a single-node run's upstream value — gets its
+// Guarantees: a node recorded without executing — a pinned output, a single-node run's upstream value, or a forked
+// run's reused step (edited or not) — gets its
 // own row in the run panel's trace, succeeded with its value, saying why it did not run; an executed node's progress
 // notes still land on its own row.
 import { describe, expect, it, vi } from 'vitest';
@@ -42,5 +43,25 @@ describe('seeded nodes in the trace', () => {
     expect(rows[0].notes).toEqual(['Pinned output reused: the node was not executed']);
     expect(rows[1].notes).toEqual(['Value from the given upstream: the node was not executed']);
     expect(rows[2].notes).toEqual([JSON.stringify({ note: 'working' })]);
+  });
+
+  it('a forked run’s reused steps each get a succeeded row saying where they came from', () => {
+    const fork = { forkedFrom: { runId: 'r0', checkpointId: 'review' } };
+    const s = applyEvents({ ...EMPTY_RUN, runId: 'r1', nodes: new Map() }, [
+      ev(1, 'run.started', { engine: 'langgraph' }, undefined, 'run'),
+      ev(2, 'node.progress', fork, 'draft'),
+      ev(3, 'node.succeeded', { type: 'template', attempt: 0, output: { text: 'd' }, ...fork }, 'draft'),
+      ev(4, 'node.progress', { ...fork, edited: true }, 'review'),
+      ev(5, 'node.succeeded', { type: 'template', attempt: 0, output: { text: 'r' }, ...fork, edited: true }, 'review'),
+    ]);
+    const rows = s.spans.filter((sp) => sp.kind === 'node');
+    expect(rows.map((r) => [r.nodeId, r.status, r.attempt])).toEqual([
+      ['draft', 'succeeded', 0],
+      ['review', 'succeeded', 0],
+    ]);
+    expect(rows.map((r) => r.notes)).toEqual([
+      ['Reused from the run this one forked from at “review”: the node was not executed'],
+      ['Edited when forking at “review”: the node was not executed'],
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import { formatUsd, runTotal, usedDemoModel } from './run-cost';
 import { childRunHref } from './run-url';
 import { isTerminal, type RunState, type TraceSpan } from './run-store';
 import { BreakpointBox } from './breakpoint-box';
+import { StepsBox } from './steps-box';
 import { ToolApprovalBox } from './tool-approval-box';
 
 const selectRun = (s: RunState) => s;
@@ -240,6 +241,7 @@ export function TracePanel() {
   const t = useTranslations('run.trace');
   const tDataset = useTranslations('evaluate.addToDataset');
   const [addingRun, setAddingRun] = useState<string | null>(null);
+  const [stepsOf, setStepsOf] = useState<string | null>(null);
   // Stable callbacks keep the memoised rows from re-rendering when only other spans changed.
   const label = useCallback(
     (id?: string) => {
@@ -343,6 +345,18 @@ export function TracePanel() {
           <Button
             size="sm"
             variant="secondary"
+            onClick={() => setStepsOf(stepsOf === run.runId ? null : run.runId)}
+            aria-expanded={stepsOf === run.runId}
+            data-testid="run-steps-open"
+            title={t('stepsTitle')}
+          >
+            {t('steps')}
+          </Button>
+        )}
+        {isTerminal(run.status) && (
+          <Button
+            size="sm"
+            variant="secondary"
             onClick={() => setAddingRun(addingRun === run.runId ? null : run.runId)}
             aria-expanded={addingRun === run.runId}
             data-testid="add-to-dataset-open"
@@ -364,6 +378,16 @@ export function TracePanel() {
           </Button>
         )}
       </div>
+      {stepsOf === run.runId && isTerminal(run.status) && (
+        <StepsBox
+          key={run.runId}
+          runId={run.runId}
+          onForked={(id) => {
+            setStepsOf(null);
+            runController.open(id);
+          }}
+        />
+      )}
       {addingRun === run.runId && isTerminal(run.status) && (
         <AddToDatasetBox
           key={run.runId}
