@@ -75,7 +75,7 @@ export interface CredentialView {
   provider?: string;
 }
 
-export type ModelKind = 'chat' | 'embedding' | 'tts' | 'image';
+export type ModelKind = 'chat' | 'embedding' | 'rerank' | 'tts' | 'image';
 export interface ProviderView {
   id: string;
   name: string;

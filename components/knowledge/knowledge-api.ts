@@ -49,6 +49,9 @@ export interface Hit {
   score: number;
   bm25: number | null;
   knn: number | null;
+  /** Reranked searches: the rerank model's score (also `score`), and the retrieval's. */
+  rerank?: number;
+  retrievalScore?: number;
 }
 
 /** A refused request, with the server's `{ error: { code, message, path } }` (see upload-errors.ts for its wording). */
@@ -123,10 +126,19 @@ export const knowledgeApi = {
     }).then((r) => json<KnowledgeDocument>(r)),
   removeDocument: (id: string, docId: string) =>
     fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
-  search: (id: string, body: { query: string; topK: number; mode: string; threshold?: number }) =>
+  search: (
+    id: string,
+    body: {
+      query: string;
+      topK: number;
+      mode: string;
+      threshold?: number;
+      rerank?: { credentialId: string; model: string; topN?: number };
+    },
+  ) =>
     fetch(`${base}/${id}/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-    }).then((r) => json<{ hits: Hit[]; query: string }>(r)),
+    }).then((r) => json<{ hits: Hit[]; query: string; reranked?: { model: string; candidates: number } }>(r)),
 };

@@ -10,6 +10,7 @@ import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
 import { EmbeddingChoiceFields, embeddingFields, type EmbeddingChoice } from './embedding-choice';
+import { RerankChoiceFields, rerankField, type RerankChoice } from './rerank-choice';
 import { VectorWeightSetting } from './vector-weight-setting';
 import { EmbedderCoverageNotice } from './embedder-coverage-notice';
 import { knowledgeApi, type Hit, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
@@ -38,7 +39,9 @@ export function KnowledgePlayground() {
   const [mode, setMode] = useState('hybrid');
   const [topK, setTopK] = useState(5);
   const [threshold, setThreshold] = useState('');
+  const [rerank, setRerank] = useState<RerankChoice>({ model: '', topN: '' });
   const [hits, setHits] = useState<Hit[] | null>(null);
+  const [reranked, setReranked] = useState<{ model: string; candidates: number } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (fn: () => Promise<unknown>) => {
@@ -237,7 +240,15 @@ export function KnowledgePlayground() {
                   setBusy(true);
                   void run(async () => {
                     const t = threshold.trim() ? Number(threshold) : undefined;
-                    setHits((await knowledgeApi.search(kb.id, { query, topK, mode, threshold: t })).hits);
+                    const res = await knowledgeApi.search(kb.id, {
+                      query,
+                      topK,
+                      mode,
+                      threshold: t,
+                      ...rerankField(rerank),
+                    });
+                    setHits(res.hits);
+                    setReranked(res.reranked ?? null);
                   }).finally(() => setBusy(false));
                 }}
               >
@@ -282,7 +293,13 @@ export function KnowledgePlayground() {
                 <Button type="submit" variant="primary" disabled={!query.trim() || busy} data-testid="search-run">
                   {t('search.submit')}
                 </Button>
+                <RerankChoiceFields value={rerank} onChange={setRerank} />
               </form>
+              {hits && reranked && (
+                <p className="text-xs text-zinc-500" data-testid="search-reranked">
+                  {t('search.reranked', { model: reranked.model, candidates: reranked.candidates })}
+                </p>
+              )}
 
               {hits && (
                 <div className="grid grid-cols-[1fr_320px] gap-4">
@@ -310,7 +327,14 @@ export function KnowledgePlayground() {
                             {h.page ? t('search.page', { page: h.page }) : ''}
                           </span>
                           <span className="ml-auto font-mono text-xs text-zinc-500">
-                            {t('search.scores', { score: fmt(h.score), bm25: fmt(h.bm25), knn: fmt(h.knn) })}
+                            {h.rerank !== undefined
+                              ? t('search.rerankScores', {
+                                  rerank: fmt(h.rerank),
+                                  score: fmt(h.retrievalScore ?? null),
+                                  bm25: fmt(h.bm25),
+                                  knn: fmt(h.knn),
+                                })
+                              : t('search.scores', { score: fmt(h.score), bm25: fmt(h.bm25), knn: fmt(h.knn) })}
                           </span>
                         </div>
                         <p className="whitespace-pre-wrap text-zinc-700">{h.text}</p>

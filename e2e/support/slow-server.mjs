@@ -72,11 +72,34 @@ const server = createServer((req, res) => {
       res.end('data: [DONE]\n\n');
     });
   }
+  // A rerank API (POST /v1/rerank, the shape of Jina / SiliconFlow / vLLM): each document scored by the share of the
+  // query's words it has, best first, so a spec can predict the order.
+  if (url.pathname === '/v1/rerank' && req.method === 'POST') {
+    if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
+      return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    return req.on('end', () => {
+      const { query = '', documents = [] } = JSON.parse(raw || '{}');
+      const words = (t) =>
+        String(t)
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? [];
+      const asked = [...new Set(words(query))];
+      const results = documents
+        .map((d, index) => {
+          const has = new Set(words(d));
+          return { index, relevance_score: asked.filter((w) => has.has(w)).length / Math.max(1, asked.length) };
+        })
+        .sort((a, b) => b.relevance_score - a.relevance_score);
+      json(200, { model: 'e2e-reranker', results });
+    });
+  }
   // The provider's model list (GET /v1/models), which a credential's "Test" and the model inputs' suggestions read.
   if (url.pathname === '/v1/models' && req.method === 'GET') {
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? ''))
       return json(401, { error: { message: 'Missing bearer token', type: 'invalid_request_error' } });
-    const ids = ['e2e-model', 'e2e-model-large', 'e2e-embed-small'];
+    const ids = ['e2e-model', 'e2e-model-large', 'e2e-embed-small', 'e2e-reranker'];
     return json(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'e2e' })) });
   }
   // A request held until the test releases its key (GET /release?key=…): the node calling it stays running for as long

@@ -54,12 +54,28 @@ export const textDocumentSchema = z.strictObject({
   mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv']).default('text/plain'),
 });
 
+/** A rerank step: `topN` candidates are retrieved and scored by `model` through the credential; `topK` come out. */
+export const rerankSchema = z
+  .strictObject({
+    credentialId: z.string().min(1).max(100).describe('A credential of the workspace for the rerank API'),
+    model: z.string().trim().min(1).max(200).describe('The rerank model, e.g. BAAI/bge-reranker-v2-m3'),
+    topN: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Candidates to rerank; default four times topK, at least 20'),
+  })
+  .describe('Rerank the hits with a rerank model (the /rerank API of SiliconFlow, Jina, Xinference, vLLM…)');
+
 export const searchSchema = z.strictObject({
   query: z.string().trim().min(1, 'query is required').max(10_000),
   topK: z.number().int().min(1).max(100).default(5),
   threshold: z.number().min(0).optional(),
   mode: z.enum(SEARCH_MODES).default('hybrid'),
   documentIds: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  rerank: rerankSchema.optional(),
 });
 export type SearchInput = z.input<typeof searchSchema>;
 /** A search request after defaults are applied. */

@@ -19,6 +19,7 @@ import { IndexingQueue, type DocumentUpload } from './indexing-queue';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { detectMime, type DocumentMime } from './parsers';
+import { candidatesFor, rerankHits, type Reranker } from './rerank';
 import {
   createKnowledgeBaseSchema,
   searchSchema,
@@ -55,6 +56,8 @@ export interface KnowledgeBaseServiceOptions {
    * the knowledge base's workspace. Absent → such knowledge bases cannot be created (CREDENTIALS_UNAVAILABLE).
    */
   credentialEmbedder?: (kb: { workspaceId: string; credentialId: string; model: string }) => Promise<Embedder>;
+  /** A rerank model through a credential of the knowledge base's workspace. Absent → reranking is refused. */
+  credentialReranker?: (r: { workspaceId: string; credentialId: string; model: string }) => Promise<Reranker>;
   /** Set where no knowledge base can be created here (queue mode on the embedded index): the error to answer. */
   refuseNew?: () => PaiError;
 }
@@ -377,17 +380,17 @@ export class KnowledgeBaseService implements KnowledgeService {
     if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
     const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], signal, embedder))[0] : undefined;
     signal?.throwIfAborted();
+    const reranker = r.rerank ? await this.rerankerFor(kb, r.rerank) : undefined;
     const found = await this.o.store.search({
       kbId: kb.id,
       text: r.query,
       vector,
-      topK: r.topK,
+      topK: r.rerank ? candidatesFor(r.topK, r.rerank.topN) : r.topK,
       mode: notice ? 'bm25' : r.mode,
       documentIds: r.documentIds,
       fusion: { vectorWeight: kb.vectorWeight ?? DEFAULT_VECTOR_WEIGHT },
     });
-    const kept = r.threshold === undefined ? found : found.filter((h) => h.score >= r.threshold!);
-    const hits: KnowledgeHit[] = kept.map((h, i) => ({
+    const retrieved: KnowledgeHit[] = found.map((h, i) => ({
       citation: `[${i + 1}]`,
       documentId: h.documentId,
       title: h.title,
@@ -401,7 +404,27 @@ export class KnowledgeBaseService implements KnowledgeService {
       bm25: h.bm25,
       knn: h.knn,
     }));
-    return { query: r.query, mode: r.mode, hits, ...(notice ? { notice } : {}) };
+    const ranked = reranker ? await rerankHits(reranker, r.query, retrieved, r.topK, signal) : retrieved;
+    // The threshold applies to the score the hits are ranked by: the rerank model's when there is one.
+    const hits =
+      r.threshold === undefined
+        ? ranked
+        : ranked.filter((h) => h.score >= r.threshold!).map((h, i) => ({ ...h, citation: `[${i + 1}]` }));
+    return {
+      query: r.query,
+      mode: r.mode,
+      hits,
+      ...(notice ? { notice } : {}),
+      ...(reranker ? { reranked: { model: r.rerank!.model, candidates: retrieved.length } } : {}),
+    };
+  }
+
+  private rerankerFor(kb: KnowledgeBaseRecord, r: { credentialId: string; model: string }): Promise<Reranker> {
+    if (!this.o.credentialReranker)
+      throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here', {
+        path: 'rerank.credentialId',
+      });
+    return this.o.credentialReranker({ workspaceId: kb.workspaceId, ...r });
   }
 
   async close(): Promise<void> {

@@ -162,9 +162,14 @@ export interface KnowledgeHit {
   /** Markdown: the chunk's heading path (ChunkMeta.headingPath); absent for other formats. */
   headingPath?: string[];
   text: string;
+  /** The rank's score: the rerank model's when the search was reranked, else the retrieval's (see StoreHit). */
   score: number;
   bm25: number | null;
   knn: number | null;
+  /** Reranked searches: the rerank model's relevance score (the same as `score`)… */
+  rerank?: number;
+  /** …and the retrieval's score it replaced. */
+  retrievalScore?: number;
 }
 
 export interface KnowledgeSearchRequest {
@@ -174,6 +179,8 @@ export interface KnowledgeSearchRequest {
   threshold?: number;
   mode?: SearchMode;
   documentIds?: string[];
+  /** Rerank the candidates with a rerank model through a credential of the workspace (rerank.ts). */
+  rerank?: { credentialId: string; model: string; topN?: number };
 }
 
 export interface KnowledgeSearchResult {
@@ -186,6 +193,8 @@ export interface KnowledgeSearchResult {
    * vector mode answers no hits rather than noise).
    */
   notice?: { code: string; message: string };
+  /** Set when the hits were reranked: the model and how many candidates it scored. */
+  reranked?: { model: string; candidates: number };
 }
 
 /**

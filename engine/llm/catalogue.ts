@@ -15,8 +15,8 @@
  */
 import { BUILT_IN_PRICES } from './price-table';
 
-export type ModelKind = 'chat' | 'embedding' | 'tts' | 'image';
-export const MODEL_KINDS: readonly ModelKind[] = ['chat', 'embedding', 'tts', 'image'];
+export type ModelKind = 'chat' | 'embedding' | 'rerank' | 'tts' | 'image';
+export const MODEL_KINDS: readonly ModelKind[] = ['chat', 'embedding', 'rerank', 'tts', 'image'];
 
 export interface CatalogueModel {
   id: string;
@@ -112,7 +112,7 @@ const PROVIDERS: CatalogueProvider[] = [
     // Mainland China; the International (Singapore) edition is dashscope-intl.aliyuncs.com with the same path.
     baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
     docsUrl: 'https://help.aliyun.com/zh/model-studio/compatibility-of-openai-with-dashscope',
-    kinds: ['chat', 'embedding'],
+    kinds: ['chat', 'embedding', 'rerank'],
     listsModels: true,
     needsKey: true,
     hosts: ['dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com'],
@@ -124,6 +124,8 @@ const PROVIDERS: CatalogueProvider[] = [
       ['qwen-turbo', 'chat', 1000 * K],
       ['text-embedding-v4', 'embedding', 8192],
       ['text-embedding-v3', 'embedding', 8192],
+      // Reranked through DashScope's own text-rerank service on the same host (knowledge/rerank.ts).
+      ['gte-rerank-v2', 'rerank'],
     ]),
   },
   {
@@ -189,7 +191,7 @@ const PROVIDERS: CatalogueProvider[] = [
     names: { en: 'SiliconFlow', zh: '硅基流动 SiliconFlow' },
     baseUrl: 'https://api.siliconflow.cn/v1',
     docsUrl: 'https://docs.siliconflow.cn/',
-    kinds: ['chat', 'embedding', 'tts', 'image'],
+    kinds: ['chat', 'embedding', 'rerank', 'tts', 'image'],
     listsModels: true,
     needsKey: true,
     hosts: ['api.siliconflow.cn', 'api.siliconflow.com'],
@@ -200,6 +202,8 @@ const PROVIDERS: CatalogueProvider[] = [
       ['Qwen/Qwen2.5-72B-Instruct', 'chat', 32 * K],
       ['THUDM/GLM-4-9B-0414', 'chat', 32 * K],
       ['BAAI/bge-m3', 'embedding', 8 * K],
+      ['BAAI/bge-reranker-v2-m3', 'rerank', 8 * K],
+      ['netease-youdao/bce-reranker-base_v1', 'rerank'],
       ['FunAudioLLM/CosyVoice2-0.5B', 'tts'],
       ['Kwai-Kolors/Kolors', 'image'],
     ]),
@@ -229,7 +233,7 @@ const PROVIDERS: CatalogueProvider[] = [
     names: { en: 'Other OpenAI-compatible (vLLM, LM Studio …)', zh: '其他 OpenAI 兼容服务（vLLM、LM Studio 等）' },
     baseUrl: null,
     docsUrl: 'https://platform.openai.com/docs/api-reference',
-    kinds: ['chat', 'embedding', 'tts', 'image'],
+    kinds: ['chat', 'embedding', 'rerank', 'tts', 'image'],
     listsModels: true,
     needsKey: false,
     hosts: [],
@@ -258,6 +262,7 @@ export function kindOfModel(id: string, provider?: CatalogueProvider): ModelKind
   const known = (provider?.models ?? PROVIDERS.flatMap((p) => p.models)).find((m) => m.id === id);
   if (known) return known.kind;
   const name = id.toLowerCase();
+  if (/rerank/.test(name)) return 'rerank';
   if (/embed|bge|e5-|gte-/.test(name)) return 'embedding';
   if (/tts|speech|voice/.test(name)) return 'tts';
   if (/dall-e|image|seedream|cogview|kolors|flux|stable-diffusion|sdxl/.test(name)) return 'image';

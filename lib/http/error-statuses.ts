@@ -187,6 +187,7 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   LLM_AUTH: 502,
   LLM_ERROR: 502,
   LLM_UNAVAILABLE: 502,
+  RERANK_FAILED: 502,
   // 503: A part the server needs is not available right now; retrying may work.
   ARTIFACTS_UNAVAILABLE: 503,
   ARTIFACT_STORAGE_UNAVAILABLE: 503,

@@ -86,7 +86,14 @@ describe('the model provider catalogue', () => {
     expect(qwen.baseUrl).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1');
     expect(qwen.names.zh).toMatch(/通义千问/);
     expect(a.body.find((p: any) => p.id === 'openai').kinds).toEqual(['chat', 'embedding', 'tts', 'image']);
-    for (const p of a.body) for (const m of p.models) expect(['chat', 'embedding', 'tts', 'image']).toContain(m.kind);
+    for (const p of a.body)
+      for (const m of p.models) expect(['chat', 'embedding', 'rerank', 'tts', 'image']).toContain(m.kind);
+    // Rerank models are listed next to the embedding models of the providers that serve both.
+    const siliconflow = a.body.find((p: any) => p.id === 'siliconflow');
+    expect(siliconflow.models.filter((m: any) => m.kind === 'rerank').map((m: any) => m.id)).toContain(
+      'BAAI/bge-reranker-v2-m3',
+    );
+    expect(qwen.models.find((m: any) => m.kind === 'rerank')?.id).toBe('gte-rerank-v2');
   });
 
   it('fills the base URL from the provider, binds the credential to its host, lets the URL be overridden', async () => {

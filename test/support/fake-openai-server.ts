@@ -11,6 +11,9 @@
  * - POST /v1/audio/speech: audio whose length follows the input (wav: a 24 kHz 16-bit mono WAV with 100 bytes of
  *   samples per input character; pcm: those bytes raw; anything else: an ID3-tagged stand-in). POST
  *   /v1/images/generations: `n` 1×1 PNGs as b64_json, or as URLs served by GET /files/<name>.png (no key needed).
+ * - POST /v1/rerank (Jina / SiliconFlow / vLLM shape) and POST /api/v1/services/rerank/text-rerank/text-rerank
+ *   (DashScope's): each document scored by the share of the query's words it contains (ties: shorter first), in
+ *   each API's own answer shape, best first; a bearer token containing "wrong" is refused with 401 (echoing it).
  * - GET /v1/models: the ids given to `setModels` (default: fake-chat, fake-embed); `setModels(null)`: 404, a provider
  *   without a list. A bearer token containing "wrong" is refused there with 401, as a provider refuses a bad key.
  * - `paths`: the path of each request, beside `requests` (its body).
@@ -65,6 +68,8 @@ const echoDefault = (body: any): ScriptedResponse => {
   return { text: `echo: ${textOf(lastUser?.content)}` };
 };
 
+const DASHSCOPE_RERANK = '/api/v1/services/rerank/text-rerank/text-rerank';
+
 /** `listenPort`: a port of its own (0: any free one), e.g. one the server under test was told it may call. */
 export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
   const requests: any[] = [];
@@ -106,9 +111,35 @@ export async function startFakeOpenAi(listenPort = 0): Promise<FakeOpenAi> {
     if (req.method === 'GET' && path === '/v1/models') return models(token, res);
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(body, token, res);
     if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(body, res);
+    if (req.method === 'POST' && (path === '/v1/rerank' || path === DASHSCOPE_RERANK))
+      return rerank(body, token, path, res);
     if (req.method === 'POST' && path === '/v1/audio/speech') return speech(body, res);
     if (req.method === 'POST' && path === '/v1/images/generations') return images(body, req, res);
     sendError(res, 404, `No route ${req.method} ${path}`);
+  }
+
+  function rerank(body: any, token: string, path: string, res: ServerResponse) {
+    if (token.includes('wrong')) return sendError(res, 401, `Incorrect API key provided: ${token}.`);
+    const dashscope = path === DASHSCOPE_RERANK;
+    const query: string = dashscope ? body?.input?.query : body?.query;
+    const documents: string[] = dashscope ? body?.input?.documents : body?.documents;
+    if (typeof query !== 'string' || !Array.isArray(documents))
+      return sendError(res, 400, 'query and documents needed');
+    const words = (t: string) => t.toLowerCase().match(/\p{Script=Han}|[\p{L}\p{N}]+/gu) ?? [];
+    const asked = [...new Set(words(query))];
+    const results = documents
+      .map((d, index) => {
+        const has = new Set(words(String(d)));
+        const share = asked.length ? asked.filter((w) => has.has(w)).length / asked.length : 0;
+        return { index, relevance_score: Math.round((share - String(d).length / 1e7) * 1e6) / 1e6 };
+      })
+      .sort((a, b) => b.relevance_score - a.relevance_score)
+      .slice(0, (dashscope ? body?.parameters?.top_n : body?.top_n) ?? documents.length);
+    sendJson(
+      res,
+      200,
+      dashscope ? { output: { results }, usage: { total_tokens: 1 } } : { model: body.model, results },
+    );
   }
 
   function models(token: string, res: ServerResponse) {

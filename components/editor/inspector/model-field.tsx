@@ -1,6 +1,7 @@
 'use client';
 /**
- * The inspector's control for a node's `model` (LLM, Agent, multi-agent roles, TTS, image): free text, with the
+ * The inspector's control for a node's `model` (LLM, Agent, multi-agent roles, TTS, image, a knowledge node's rerank
+ * model): free text, with the
  * models of the node's credential offered as suggestions — the provider's list when it answers, else the
  * catalogue's — so a model the list does not know can still be typed.
  */
@@ -19,6 +20,7 @@ const MODEL_KINDS: Record<string, ModelKind> = {
   multi_agent: 'chat',
   tts: 'tts',
   image: 'image',
+  knowledge: 'rerank',
 };
 
 export function modelKindFor(nodeType: string | undefined, name: string): ModelKind | undefined {

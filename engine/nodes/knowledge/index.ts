@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../../errors';
 import { formatContext } from '../../knowledge/format-context';
+import { rerankSchema } from '../../knowledge/schemas';
 import { SEARCH_MODES } from '../../knowledge/types';
 import { defineNode } from '../../node-kit/define';
 
@@ -20,6 +21,7 @@ export const knowledgeConfigSchema = z.strictObject({
     .max(200_000)
     .optional()
     .describe('Cap on output.context (whole passages only)'),
+  rerank: rerankSchema.optional(),
 });
 export type KnowledgeConfig = z.infer<typeof knowledgeConfigSchema>;
 
@@ -49,13 +51,14 @@ export const knowledgeNode = defineNode<KnowledgeConfig>({
     if (!query) throw new PaiError('EMPTY_QUERY', 'the query resolved to an empty string', { path: 'config.query' });
     const res = await ctx.knowledge.search(
       c.knowledgeBaseId,
-      { query, topK: c.topK, threshold: c.threshold, mode: c.mode },
+      { query, topK: c.topK, threshold: c.threshold, mode: c.mode, ...(c.rerank ? { rerank: c.rerank } : {}) },
       { signal: ctx.signal, runId: ctx.runId },
     );
     ctx.emit('retrieval.hits', {
       knowledgeBaseId: c.knowledgeBaseId,
       query: res.query,
       mode: res.mode,
+      ...(res.reranked ? { reranked: res.reranked } : {}),
       hits: res.hits.map((h) => ({
         citation: h.citation,
         documentId: h.documentId,
@@ -65,6 +68,7 @@ export const knowledgeNode = defineNode<KnowledgeConfig>({
         score: h.score,
         bm25: h.bm25,
         knn: h.knn,
+        ...(h.rerank !== undefined ? { rerank: h.rerank } : {}),
       })),
     });
     return {

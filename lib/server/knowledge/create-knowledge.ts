@@ -12,6 +12,7 @@ import { EmbeddedKnowledgeStore } from '@/engine/knowledge/embedded-store';
 import { KnowledgeBaseService } from '@/engine/knowledge/service';
 import type { FusionOptions, KnowledgeStore } from '@/engine/knowledge/types';
 import { PaiError } from '@/engine/errors';
+import { ApiReranker } from '@/engine/knowledge/rerank';
 import { OpenAiEmbedder } from '@/engine/knowledge/embedders/openai-embedder';
 import type { GuardedFetch } from '@/engine/net/ssrf-guard';
 import { settings, type Settings } from '@/engine/config/settings';
@@ -124,6 +125,24 @@ export async function createKnowledge(
             baseURL: cred.data.baseUrl,
             model: model.slice('openai:'.length),
             fetch: credentials.fetch as typeof fetch,
+          });
+        }
+      : undefined,
+    credentialReranker: credentials
+      ? async ({ workspaceId, credentialId, model }) => {
+          const cred = await credentials.vault.resolveInWorkspace(workspaceId, credentialId, 'rerank.credentialId');
+          if (cred.type !== 'openai')
+            throw new PaiError(
+              'CREDENTIAL_TYPE',
+              `credential "${cred.name}" is not an OpenAI-compatible provider (a base URL and a key)`,
+              { path: 'rerank.credentialId' },
+            );
+          // Sent only to the credential's own origin: `<baseUrl>/rerank`, or DashScope's service path on its host.
+          return new ApiReranker({
+            apiKey: cred.data.apiKey,
+            baseURL: cred.data.baseUrl,
+            model,
+            fetch: credentials.fetch,
           });
         }
       : undefined,

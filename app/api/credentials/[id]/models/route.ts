@@ -5,7 +5,7 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /**
  * `{ models: [{ id, kind }], source: "provider" | "catalogue" }`: the provider's own list when it answers (kept five
- * minutes), else PaiFlow's catalogue for that provider. `?kind=chat|embedding|tts|image` keeps one kind.
+ * minutes), else PaiFlow's catalogue for that provider. `?kind=chat|embedding|rerank|tts|image` keeps one kind.
  */
 export const GET = guarded('edit', async (req, { params }: Ctx, { app, caller }) => {
   const list = await app.providers.models(caller.workspaceId, (await params).id);

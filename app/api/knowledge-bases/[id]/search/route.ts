@@ -6,7 +6,8 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
 /**
- * { query, topK? (5), threshold?, mode? ('hybrid' | 'bm25' | 'vector') } → { query, mode, hits: [ { citation, … } ] }
+ * { query, topK? (5), threshold?, mode? ('hybrid' | 'bm25' | 'vector'), documentIds?, rerank? { credentialId, model,
+ * topN? } } → { query, mode, hits: [ { citation, … } ], notice?, reranked? }
  */
 export const POST = guarded('read', async (req, { params }: Ctx, { app, caller }) => {
   const kbs = app.knowledge.inWorkspace(caller.workspaceId);
