@@ -511,8 +511,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: '/api/knowledge-bases/:id/search',
         text:
-          '`{ query, topK?, threshold?, mode?, documentIds?, rerank? }` → `{ hits: [{ citation, documentId, title, ' +
-          'chunkIndex, page, headingPath?, text, score, bm25, knn, rerank?, retrievalScore? }], notice?, reranked? }` ' +
+          '`{ query, topK?, threshold?, mode?, documentIds?, rerank? }` → `{ hits: [{ citation, documentId, ' +
+          'title, chunkIndex, page, headingPath?, text, score, bm25, knn, rerank?, retrievalScore? }], notice?, ' +
+          'reranked? }` ' +
           '(`headingPath`: a Markdown chunk’s headings; `knn: null`: no vector for that text, see ' +
           '[Embedder coverage](features.md#knowledge-bases); `rerank: { credentialId, model, topN? }`: reranked by ' +
           'that model through the credential, see [Reranking](knowledge.md#how-a-search-ranks))',
