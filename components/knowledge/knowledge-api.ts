@@ -35,6 +35,9 @@ export interface KnowledgeDocument {
   error: { code: string; message: string } | null;
   chunkCount: number;
   pages: number | null;
+  /** Key–value metadata searches filter on; `enabled: false` leaves the document out of every search. */
+  metadata?: Record<string, string | number | boolean>;
+  enabled?: boolean;
   createdAt: string;
 }
 
@@ -124,6 +127,12 @@ export const knowledgeApi = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title, text }),
     }).then((r) => json<KnowledgeDocument>(r)),
+  updateDocument: (id: string, docId: string, body: { enabled?: boolean; metadata?: unknown }) =>
+    fetch(`${base}/${id}/documents/${docId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => json<KnowledgeDocument>(r)),
   removeDocument: (id: string, docId: string) =>
     fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   search: (
@@ -134,6 +143,7 @@ export const knowledgeApi = {
       mode: string;
       threshold?: number;
       rerank?: { credentialId: string; model: string; topN?: number };
+      filter?: Record<string, unknown>;
     },
   ) =>
     fetch(`${base}/${id}/search`, {

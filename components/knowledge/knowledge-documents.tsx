@@ -5,9 +5,10 @@
  * list and polls it.
  */
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { DocumentDropZone } from './document-drop-zone';
+import { DocumentSettings } from './document-settings';
 import { knowledgeApi, type KnowledgeBase, type KnowledgeDocument } from './knowledge-api';
 import type { KnowledgeT } from './knowledge-text';
 import { explainKnowledgeError, type ExplainedError } from './upload-errors';
@@ -109,6 +110,7 @@ export function KnowledgeDocuments({
             key={d.id}
             doc={d}
             onDelete={() => void run(() => knowledgeApi.removeDocument(kb.id, d.id).then(onChanged))}
+            settings={<DocumentSettings kbId={kb.id} doc={d} onChanged={onChanged} />}
           />
         ))}
         {docs.length === 0 && <li className="px-3 py-4 text-sm text-zinc-500">{t('empty')}</li>}
@@ -117,12 +119,25 @@ export function KnowledgeDocuments({
   );
 }
 
-function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: () => void }) {
+function DocumentRow({
+  doc: d,
+  onDelete,
+  settings,
+}: {
+  doc: KnowledgeDocument;
+  onDelete: () => void;
+  settings: ReactNode;
+}) {
   const t = useTranslations('knowledge.documents');
   const tk = useTranslations('knowledge');
   const failure = d.error ? explainKnowledgeError(d.error, tk as unknown as KnowledgeT) : null;
   return (
-    <li className="px-3 py-2 text-sm" data-testid="doc-row" data-status={d.status}>
+    <li
+      className={`px-3 py-2 text-sm ${d.enabled === false ? 'opacity-60' : ''}`}
+      data-testid="doc-row"
+      data-status={d.status}
+      data-enabled={d.enabled !== false}
+    >
       <div className="flex items-center gap-3">
         <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>
           {t.has(`status.${d.status}`) ? t(`status.${d.status}`) : d.status}
@@ -148,6 +163,7 @@ function DocumentRow({ doc: d, onDelete }: { doc: KnowledgeDocument; onDelete: (
           {t('delete')}
         </Button>
       </div>
+      {settings}
       {failure && (
         <div className="mt-1 text-xs text-red-700" data-testid="doc-error" data-code={failure.code}>
           {failure.title}

@@ -21,6 +21,16 @@ import { explainThrown, type ExplainedError } from './upload-errors';
 
 const MODES = ['hybrid', 'bm25', 'vector'] as const;
 
+/** The search's `filter` from the field's JSON (empty: none); the server says what in it is wrong. */
+function filterField(text: string): { filter?: Record<string, unknown> } {
+  if (!text.trim()) return {};
+  try {
+    return { filter: JSON.parse(text) };
+  } catch {
+    return { filter: text as unknown as Record<string, unknown> }; // refused with its path, as typed
+  }
+}
+
 export function KnowledgePlayground() {
   const t = useTranslations('knowledge');
   const kt = t as unknown as KnowledgeT;
@@ -40,6 +50,7 @@ export function KnowledgePlayground() {
   const [topK, setTopK] = useState(5);
   const [threshold, setThreshold] = useState('');
   const [rerank, setRerank] = useState<RerankChoice>({ model: '', topN: '' });
+  const [filter, setFilter] = useState('');
   const [hits, setHits] = useState<Hit[] | null>(null);
   const [reranked, setReranked] = useState<{ model: string; candidates: number } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -245,6 +256,7 @@ export function KnowledgePlayground() {
                       topK,
                       mode,
                       threshold: t,
+                      ...filterField(filter),
                       ...rerankField(rerank),
                     });
                     setHits(res.hits);
@@ -293,6 +305,18 @@ export function KnowledgePlayground() {
                 <Button type="submit" variant="primary" disabled={!query.trim() || busy} data-testid="search-run">
                   {t('search.submit')}
                 </Button>
+                <label className="text-xs text-zinc-600" title={t('search.filterTitle')}>
+                  {t('search.filter')}
+                  <input
+                    className="ml-1 w-64 rounded border border-zinc-300 px-1 py-1 font-mono"
+                    // i18n-exempt: an example filter, not a label
+                    placeholder='{"lang": "zh"}'
+                    spellCheck={false}
+                    value={filter}
+                    onChange={(e) => setFilter(e.target.value)}
+                    data-testid="search-filter"
+                  />
+                </label>
                 <RerankChoiceFields value={rerank} onChange={setRerank} />
               </form>
               {hits && reranked && (

@@ -3,6 +3,7 @@
  * interface; engine/store implements it on PGlite and PostgreSQL (Stores.knowledgeCatalog).
  */
 import type { ErrorJson } from '../errors';
+import type { DocumentMetadata, MetadataFilter } from './metadata';
 
 export const DOCUMENT_STATUSES = ['queued', 'parsing', 'embedding', 'indexed', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -43,6 +44,10 @@ export interface DocumentRecord {
   charCount: number;
   byteSize: number;
   pages: number | null;
+  /** Key–value metadata searches may filter on (metadata.ts). */
+  metadata: DocumentMetadata;
+  /** false: kept, but left out of every search. */
+  enabled: boolean;
   createdAt: string;
   updatedAt: string;
   indexedAt: string | null;
@@ -53,9 +58,13 @@ export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedA
 };
 /** What can change on a knowledge base after it is made (its model, dimension and chunking cannot). */
 export type KnowledgeBasePatch = Partial<Pick<KnowledgeBaseRecord, 'vectorWeight'>>;
-export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title' | 'mime' | 'byteSize'>;
+export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title' | 'mime' | 'byteSize'> &
+  Partial<Pick<DocumentRecord, 'metadata'>>;
 export type DocumentPatch = Partial<
-  Pick<DocumentRecord, 'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt'>
+  Pick<
+    DocumentRecord,
+    'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt' | 'metadata' | 'enabled'
+  >
 >;
 
 export interface KnowledgeCatalog {
@@ -77,4 +86,9 @@ export interface KnowledgeCatalog {
   deleteDocument(id: string): Promise<boolean>;
   /** Documents still queued/parsing/embedding that were last touched before `before`. */
   listStaleDocuments(before: Date): Promise<DocumentRecord[]>;
+  /**
+   * The ids of the knowledge base's documents a search may return: enabled ones whose metadata matches `filter`.
+   * null when that is every document (no filter, none disabled), so the search need not name them.
+   */
+  searchableDocumentIds(knowledgeBaseId: string, filter?: MetadataFilter): Promise<string[] | null>;
 }

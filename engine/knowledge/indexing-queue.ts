@@ -12,6 +12,7 @@ import { prepareDocumentInWorker } from './prepare-in-worker';
 import { embedderCovers } from './embedders/coverage';
 import type { DocumentMime } from './parsers';
 import type { ChunkRecord, Embedder, KnowledgeStore } from './types';
+import type { DocumentMetadata } from './metadata';
 
 export interface DocumentUpload {
   title: string;
@@ -21,6 +22,8 @@ export interface DocumentUpload {
   text?: string;
   filename?: string;
   mime?: string;
+  /** Key–value metadata searches may filter on (metadata.ts); checked by the caller. */
+  metadata?: DocumentMetadata;
 }
 
 /** What indexing needs of its service: where documents and chunks are kept, and the knowledge base's embedder. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE } from './chunker';
 import { nameSchema } from '../text/names';
+import { documentMetadataSchema, metadataFilterSchema } from './metadata';
 import { SEARCH_MODES } from './types';
 
 /** A knowledge base's vector share in hybrid search (FusionOptions.vectorWeight); null: the default. */
@@ -52,7 +53,15 @@ export const textDocumentSchema = z.strictObject({
   title: nameSchema(500, 'title is required'),
   text: z.string().min(1, 'text is required'),
   mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv']).default('text/plain'),
+  metadata: documentMetadataSchema.optional(),
 });
+
+/** PATCH /api/knowledge-bases/:id/documents/:docId: new metadata (replacing it whole), or on / off for searches. */
+export const documentUpdateSchema = z.strictObject({
+  metadata: documentMetadataSchema.optional(),
+  enabled: z.boolean().optional().describe('false: kept, but left out of every search'),
+});
+export type DocumentUpdate = z.input<typeof documentUpdateSchema>;
 
 /** A rerank step: `topN` candidates are retrieved and scored by `model` through the credential; `topK` come out. */
 export const rerankSchema = z
@@ -76,6 +85,7 @@ export const searchSchema = z.strictObject({
   mode: z.enum(SEARCH_MODES).default('hybrid'),
   documentIds: z.array(z.string().min(1).max(200)).max(1000).optional(),
   rerank: rerankSchema.optional(),
+  filter: metadataFilterSchema.optional(),
 });
 export type SearchInput = z.input<typeof searchSchema>;
 /** A search request after defaults are applied. */

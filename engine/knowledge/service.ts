@@ -22,9 +22,11 @@ import { detectMime, type DocumentMime } from './parsers';
 import { candidatesFor, rerankHits, type Reranker } from './rerank';
 import {
   createKnowledgeBaseSchema,
+  documentUpdateSchema,
   searchSchema,
   updateKnowledgeBaseSchema,
   type CreateKnowledgeBase,
+  type DocumentUpdate,
   type SearchQuery,
   type UpdateKnowledgeBase,
 } from './schemas';
@@ -152,6 +154,8 @@ export class KnowledgeBaseService implements KnowledgeService {
       listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
       getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
+      updateDocument: async (id: string, docId: string, patch: DocumentUpdate) =>
+        this.updateDocument((await own(id)).id, docId, patch),
       search: async (id: string, req: KnowledgeSearchRequest, opts: { signal?: AbortSignal } = {}) =>
         this.search((await own(id)).id, req, opts),
       embedderCoverage: async (id: string) => this.embedderCoverage(await own(id)),
@@ -278,6 +282,7 @@ export class KnowledgeBaseService implements KnowledgeService {
         title: upload.title,
         mime,
         byteSize,
+        ...(upload.metadata ? { metadata: upload.metadata } : {}),
       });
       jobs.push({ doc, upload, mime });
     }
@@ -293,6 +298,14 @@ export class KnowledgeBaseService implements KnowledgeService {
     const d = await this.o.catalog.getDocument(kbId, docId);
     if (!d) throw new PaiError('DOCUMENT_NOT_FOUND', `document ${docId} not found in knowledge base ${kbId}`);
     return d;
+  }
+
+  /** Changes a document's metadata (replacing it whole) or switches it off or on for searches. */
+  async updateDocument(kbId: string, docId: string, patch: DocumentUpdate): Promise<DocumentRecord> {
+    const v = documentUpdateSchema.parse(patch);
+    await this.getDocument(kbId, docId);
+    const d = Object.keys(v).length ? await this.o.catalog.updateDocument(docId, v) : null;
+    return d ?? this.getDocument(kbId, docId);
   }
 
   /** Removes the document and its chunks (stopping its indexing if it is in progress). */
@@ -380,6 +393,8 @@ export class KnowledgeBaseService implements KnowledgeService {
     if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
     const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], signal, embedder))[0] : undefined;
     signal?.throwIfAborted();
+    const documentIds = await this.searchableIds(kb.id, r);
+    if (documentIds?.length === 0) return { query: r.query, mode: r.mode, hits: [], ...(notice ? { notice } : {}) };
     const reranker = r.rerank ? await this.rerankerFor(kb, r.rerank) : undefined;
     const found = await this.o.store.search({
       kbId: kb.id,
@@ -387,7 +402,7 @@ export class KnowledgeBaseService implements KnowledgeService {
       vector,
       topK: r.rerank ? candidatesFor(r.topK, r.rerank.topN) : r.topK,
       mode: notice ? 'bm25' : r.mode,
-      documentIds: r.documentIds,
+      documentIds,
       fusion: { vectorWeight: kb.vectorWeight ?? DEFAULT_VECTOR_WEIGHT },
     });
     const retrieved: KnowledgeHit[] = found.map((h, i) => ({
@@ -417,6 +432,15 @@ export class KnowledgeBaseService implements KnowledgeService {
       ...(notice ? { notice } : {}),
       ...(reranker ? { reranked: { model: r.rerank!.model, candidates: retrieved.length } } : {}),
     };
+  }
+
+  /** The documents a search may return: those it names, enabled, matching its filter; null: every document. */
+  private async searchableIds(kbId: string, r: SearchQuery): Promise<string[] | undefined> {
+    const allowed = await this.o.catalog.searchableDocumentIds(kbId, r.filter);
+    if (!allowed) return r.documentIds;
+    if (!r.documentIds) return allowed;
+    const named = new Set(r.documentIds);
+    return allowed.filter((id) => named.has(id));
   }
 
   private rerankerFor(kb: KnowledgeBaseRecord, r: { credentialId: string; model: string }): Promise<Reranker> {

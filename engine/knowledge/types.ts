@@ -4,6 +4,7 @@
  * conformance suite (test/knowledge/knowledge-store.conformance.test.ts). An Embedder turns text into vectors.
  * A KnowledgeService is what nodes and tools see: search by knowledge-base id, nothing else.
  */
+import type { MetadataFilter } from './metadata';
 
 /** A chunk's text and where it came from. `id` is `${documentId}:${chunkIndex}`. */
 export interface ChunkMeta {
@@ -179,6 +180,8 @@ export interface KnowledgeSearchRequest {
   threshold?: number;
   mode?: SearchMode;
   documentIds?: string[];
+  /** Only documents whose metadata matches (metadata.ts). */
+  filter?: MetadataFilter;
   /** Rerank the candidates with a rerank model through a credential of the workspace (rerank.ts). */
   rerank?: { credentialId: string; model: string; topN?: number };
 }

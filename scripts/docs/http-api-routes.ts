@@ -502,21 +502,25 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/api/knowledge-bases/:id/documents',
         text:
           'upload (multipart `file` → 202 the document; several `file` fields → 202 `{ documents }`, all checked ' +
-          'before any is kept; or JSON `{ title, text }`); list, with status + progress',
+          'before any is kept; an optional `metadata` field, a JSON object; or JSON `{ title, text, metadata? }`); ' +
+          'list, with status, progress, `metadata` and `enabled`',
       },
       {
         path: '/api/knowledge-bases/:id/documents/:docId',
-        text: 'one document’s status; delete (its chunks too; stops its indexing if it is still running)',
+        text:
+          'one document’s status; PATCH `{ metadata?, enabled? }` (metadata replaced whole; `enabled: false` ' +
+          'keeps it but leaves it out of every search); delete (its chunks too; stops its indexing if it is running)',
       },
       {
         path: '/api/knowledge-bases/:id/search',
         text:
-          '`{ query, topK?, threshold?, mode?, documentIds?, rerank? }` → `{ hits: [{ citation, documentId, ' +
+          '`{ query, topK?, threshold?, mode?, documentIds?, filter?, rerank? }` → `{ hits: [{ citation, documentId, ' +
           'title, chunkIndex, page, headingPath?, text, score, bm25, knn, rerank?, retrievalScore? }], notice?, ' +
           'reranked? }` ' +
           '(`headingPath`: a Markdown chunk’s headings; `knn: null`: no vector for that text, see ' +
           '[Embedder coverage](features.md#knowledge-bases); `rerank: { credentialId, model, topN? }`: reranked by ' +
-          'that model through the credential, see [Reranking](knowledge.md#how-a-search-ranks))',
+          'that model through the credential; `filter`: documents whose metadata matches, see ' +
+          '[How a search ranks](knowledge.md#how-a-search-ranks))',
       },
     ],
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaiError } from '../../errors';
 import { formatContext } from '../../knowledge/format-context';
+import { metadataFilterSchema } from '../../knowledge/metadata';
 import { rerankSchema } from '../../knowledge/schemas';
 import { SEARCH_MODES } from '../../knowledge/types';
 import { defineNode } from '../../node-kit/define';
@@ -21,6 +22,7 @@ export const knowledgeConfigSchema = z.strictObject({
     .max(200_000)
     .optional()
     .describe('Cap on output.context (whole passages only)'),
+  filter: metadataFilterSchema.optional(),
   rerank: rerankSchema.optional(),
 });
 export type KnowledgeConfig = z.infer<typeof knowledgeConfigSchema>;
@@ -51,7 +53,14 @@ export const knowledgeNode = defineNode<KnowledgeConfig>({
     if (!query) throw new PaiError('EMPTY_QUERY', 'the query resolved to an empty string', { path: 'config.query' });
     const res = await ctx.knowledge.search(
       c.knowledgeBaseId,
-      { query, topK: c.topK, threshold: c.threshold, mode: c.mode, ...(c.rerank ? { rerank: c.rerank } : {}) },
+      {
+        query,
+        topK: c.topK,
+        threshold: c.threshold,
+        mode: c.mode,
+        ...(c.filter ? { filter: c.filter } : {}),
+        ...(c.rerank ? { rerank: c.rerank } : {}),
+      },
       { signal: ctx.signal, runId: ctx.runId },
     );
     ctx.emit('retrieval.hits', {

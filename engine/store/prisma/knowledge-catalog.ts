@@ -14,6 +14,7 @@ import type {
   NewKnowledgeBase,
 } from '../../knowledge/catalog';
 import { UNFINISHED_STATUSES } from '../../knowledge/catalog';
+import { metadataFilterSql, type DocumentMetadata, type MetadataFilter } from '../../knowledge/metadata';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -47,6 +48,8 @@ function toDoc(r: KnowledgeDocument): DocumentRecord {
     charCount: r.charCount,
     byteSize: r.byteSize,
     pages: r.pages ?? null,
+    metadata: (r.metadata ?? {}) as DocumentMetadata,
+    enabled: r.enabled,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
     indexedAt: iso(r.indexedAt),
@@ -100,7 +103,12 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
   }
 
   async createDocument(doc: NewDocument) {
-    return toDoc(await this.prisma.knowledgeDocument.create({ data: { ...doc, status: 'queued', progress: 0 } }));
+    const { metadata, ...rest } = doc;
+    return toDoc(
+      await this.prisma.knowledgeDocument.create({
+        data: { ...rest, ...(metadata ? { metadata } : {}), status: 'queued', progress: 0 },
+      }),
+    );
   }
 
   async getDocument(knowledgeBaseId: string, id: string) {
@@ -148,6 +156,20 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
 
   async deleteDocument(id: string) {
     return (await this.prisma.knowledgeDocument.deleteMany({ where: { id } })).count > 0;
+  }
+
+  async searchableDocumentIds(knowledgeBaseId: string, filter?: MetadataFilter): Promise<string[] | null> {
+    const conditions = filter && Object.keys(filter).length ? metadataFilterSql(filter, 2) : null;
+    if (!conditions) {
+      const off = await this.prisma.knowledgeDocument.count({ where: { knowledgeBaseId, enabled: false } });
+      if (off === 0) return null;
+    }
+    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT id FROM knowledge_documents WHERE knowledge_base_id = $1 AND enabled AND (${conditions?.sql ?? 'TRUE'})`,
+      knowledgeBaseId,
+      ...(conditions?.params ?? []),
+    );
+    return rows.map((r) => r.id);
   }
 
   async listStaleDocuments(before: Date) {

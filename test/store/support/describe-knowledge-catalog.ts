@@ -132,6 +132,42 @@ export function describeKnowledgeCatalog(label: string, open: StoresFactory) {
       expect(await catalog.updateDocument(d3.id, { progress: 1 })).toBeNull(); // deleted meanwhile
     });
 
+    it('keeps document metadata, and names the documents a filter keeps, leaving disabled ones out', async () => {
+      const k = await catalog.createKnowledgeBase(kb({ name: 'Filtered' }));
+      const doc = (title: string, metadata?: Record<string, string | number | boolean>) =>
+        catalog.createDocument({
+          id: newId('doc'),
+          knowledgeBaseId: k.id,
+          title,
+          mime: 'text/plain',
+          byteSize: 1,
+          metadata,
+        });
+      const guide = await doc('guide', { lang: 'zh', year: 2024, published: '2024-03-01', 部门: '销售' });
+      const faq = await doc('faq', { lang: 'en', year: 2026, published: '2026-11-30T08:00:00Z', internal: true });
+      const note = await doc('note'); // no metadata
+      expect(guide).toMatchObject({ metadata: { lang: 'zh', year: 2024, 部门: '销售' }, enabled: true });
+      expect(note.metadata).toEqual({});
+      const ids = async (filter?: Parameters<KnowledgeCatalog['searchableDocumentIds']>[1]) =>
+        ((await catalog.searchableDocumentIds(k.id, filter)) ?? ['every document']).sort();
+      expect(await ids()).toEqual(['every document']);
+      expect(await ids({ lang: 'zh' })).toEqual([guide.id]);
+      expect(await ids({ 部门: '销售', year: 2024 })).toEqual([guide.id]);
+      expect(await ids({ internal: true })).toEqual([faq.id]);
+      expect(await ids({ lang: { in: ['zh', 'en'] } })).toEqual([guide.id, faq.id].sort());
+      expect(await ids({ year: { gte: 2025 } })).toEqual([faq.id]);
+      expect(await ids({ year: { gt: 2023, lt: 2026 } })).toEqual([guide.id]);
+      expect(await ids({ published: { gte: '2026-01-01' } })).toEqual([faq.id]);
+      expect(await ids({ published: { lte: '2024-12-31' } })).toEqual([guide.id]);
+      expect(await ids({ lang: 'fr' })).toEqual([]);
+      // Edited metadata is what the next search filters on; a disabled document is in no search.
+      await catalog.updateDocument(note.id, { metadata: { lang: 'zh' } });
+      expect(await ids({ lang: 'zh' })).toEqual([guide.id, note.id].sort());
+      expect((await catalog.updateDocument(guide.id, { enabled: false }))?.enabled).toBe(false);
+      expect(await ids({ lang: 'zh' })).toEqual([note.id]);
+      expect(await ids()).toEqual([faq.id, note.id].sort());
+    });
+
     it('deleting a knowledge base takes its documents', async () => {
       const k = await catalog.createKnowledgeBase(kb({ name: 'Gone' }));
       const d = await catalog.createDocument({
