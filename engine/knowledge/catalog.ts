@@ -84,8 +84,11 @@ export interface KnowledgeCatalog {
   findDocumentsByTitle(knowledgeBaseId: string, title: string): Promise<DocumentRecord[]>;
   updateDocument(id: string, patch: DocumentPatch): Promise<DocumentRecord | null>;
   deleteDocument(id: string): Promise<boolean>;
-  /** Documents still queued/parsing/embedding that were last touched before `before`. */
-  listStaleDocuments(before: Date): Promise<DocumentRecord[]>;
+  /**
+   * Documents still queued/parsing/embedding that were last touched before `before`: their ids (read at every
+   * start-up, so only the columns every release has had).
+   */
+  listStaleDocuments(before: Date): Promise<Array<Pick<DocumentRecord, 'id' | 'knowledgeBaseId'>>>;
   /**
    * The ids of the knowledge base's documents a search may return: enabled ones whose metadata matches `filter`.
    * null when that is every document (no filter, none disabled), so the search need not name them.

@@ -320,7 +320,7 @@ export class KnowledgeBaseService implements KnowledgeService {
    * Marks documents whose indexing was cut short (process stopped) as failed; returns them. `before`: a document
    * whose record changed since is left alone (its indexing may be alive elsewhere); one indexed here always is.
    */
-  async recover(before = new Date()): Promise<DocumentRecord[]> {
+  async recover(before = new Date()): Promise<Array<Pick<DocumentRecord, 'id' | 'knowledgeBaseId'>>> {
     const stale = (await this.o.catalog.listStaleDocuments(before)).filter((d) => !this.indexing.holds(d.id));
     for (const d of stale) {
       await this.o.catalog.updateDocument(d.id, {

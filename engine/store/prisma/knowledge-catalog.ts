@@ -172,11 +172,10 @@ export class PrismaKnowledgeCatalog implements KnowledgeCatalog {
     return rows.map((r) => r.id);
   }
 
-  async listStaleDocuments(before: Date) {
-    return (
-      await this.prisma.knowledgeDocument.findMany({
-        where: { status: { in: UNFINISHED_STATUSES }, updatedAt: { lt: before } },
-      })
-    ).map(toDoc);
+  listStaleDocuments(before: Date) {
+    return this.prisma.knowledgeDocument.findMany({
+      where: { status: { in: UNFINISHED_STATUSES }, updatedAt: { lt: before } },
+      select: { id: true, knowledgeBaseId: true },
+    });
   }
 }
