@@ -1,6 +1,7 @@
 /**
  * Guarantee: documents carry key–value metadata — given on upload (JSON or a multipart form) and replaced later —
- * and a search filters on it, over the API and in a workflow's knowledge node: a value, one of several (`in`), a
+ * and a search filters on it, over the API and in a workflow's knowledge node (its knowledge base named by a
+ * variable): a value, one of several (`in`), a
  * range of numbers or of dates; a document switched off stays listed but is in no search until switched on again.
  * A filter or a patch that cannot be read is 400 with its path, and nothing changes.
  */
@@ -75,16 +76,16 @@ describe.skipIf(is('queue'))('document metadata and filters', () => {
     expect(await search({ filter: { region: 'EU' } })).toEqual([]);
   });
 
-  it('filters in a workflow’s knowledge node', async () => {
+  it('filters in a workflow’s knowledge node, whose knowledge base may come from a variable', async () => {
     const graph = {
       nodes: [
-        node('start', 'start'),
-        node('k', 'knowledge', { knowledgeBaseId: kbId, query: QUERY, filter: { year: { lt: 2026 } } }, 200),
+        node('start', 'start', { inputs: [{ name: 'kb', type: 'string', required: true }] }),
+        node('k', 'knowledge', { knowledgeBaseId: '{{inputs.kb}}', query: QUERY, filter: { year: { lt: 2026 } } }, 200),
         node('end', 'end', { outputs: [{ name: 'hits', value: '{{k.output.hits}}' }] }, 400),
       ],
       edges: chain('start', 'k', 'end'),
     };
-    const run = await runToEnd(api, await createWorkflow(api, `Filtered retrieval ${stamp}`, graph));
+    const run = await runToEnd(api, await createWorkflow(api, `Filtered retrieval ${stamp}`, graph), { kb: kbId });
     expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
     expect(nodeOf(run, 'k').output.hits.map((h: any) => h.title)).toEqual(['partners']);
   });
