@@ -31,7 +31,7 @@ test('a credential made from a provider tile is tested and feeds the model input
   const row = page.locator(`[data-testid="credential-row"][data-name="${name}"]`);
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: `Test ${name}` }).click();
-  await expect(row.getByTestId('credential-test-result')).toContainText(/Works \(\d+ ms\) · 3 models/);
+  await expect(row.getByTestId('credential-test-result')).toContainText(/Works \(\d+ ms\) · 4 models/);
   await page.screenshot({ path: testInfo.outputPath('credential-tested.png'), fullPage: true });
 
   const credential = (

@@ -1,4 +1,5 @@
 /** Typed calls to the PaiFlow HTTP API. Every non-2xx answer becomes an ApiError carrying the API's error body. */
+import type { RunCheckpoint } from '@/engine/runtime/run-checkpoints';
 import type {
   EngineChoice,
   Graph,
@@ -144,15 +145,7 @@ export interface RunCheckpoints {
   runId: string;
   engine: string;
   inputs: Record<string, unknown>;
-  checkpoints: Array<{
-    checkpointId: string;
-    step: number;
-    nodeId: string;
-    type: string;
-    label: string | null;
-    finishedAt: string | null;
-    output: unknown;
-  }>;
+  checkpoints: RunCheckpoint[];
 }
 
 export interface ExportDoc {

@@ -5,9 +5,7 @@
  * provider's list, else the catalogue's) or typed. A member who may not list credentials sees the offline choice only.
  */
 import { useTranslations } from 'next-intl';
-import { useEffect, useId, useState } from 'react';
-import { authApi, type CredentialView } from '@/components/api/auth-api';
-import { useCredentialModels } from '@/components/api/use-credential-models';
+import { ModelNameInput, useOpenAiCredentials } from './credential-model-input';
 
 export interface EmbeddingChoice {
   credentialId?: string;
@@ -30,19 +28,7 @@ export function EmbeddingChoiceFields({
   onChange: (choice: EmbeddingChoice) => void;
 }) {
   const t = useTranslations('knowledge.create.embedding');
-  const listId = useId();
-  const [credentials, setCredentials] = useState<CredentialView[]>([]);
-  useEffect(() => {
-    let cancelled = false;
-    authApi.listCredentials().then(
-      (all) => !cancelled && setCredentials(all.filter((c) => c.type === 'openai')),
-      () => undefined, // not allowed to list them: offline only
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, []);
-  const models = useCredentialModels(value.credentialId, 'embedding');
+  const credentials = useOpenAiCredentials();
 
   return (
     <div className="space-y-1 text-xs text-zinc-600">
@@ -65,24 +51,16 @@ export function EmbeddingChoiceFields({
       {value.credentialId && (
         <label className="block">
           {t('model')}
-          <input
+          <ModelNameInput
+            credentialId={value.credentialId}
+            kind="embedding"
             className="w-full rounded border border-zinc-300 px-1 py-0.5"
-            data-testid="kb-embedding-model"
-            list={models?.ids.length ? listId : undefined}
+            testId="kb-embedding-model"
             // i18n-exempt: a model id, not a label
             placeholder="text-embedding-3-small"
-            autoComplete="off"
-            spellCheck={false}
             value={value.model}
-            onChange={(e) => onChange({ ...value, model: e.target.value })}
+            onChange={(model) => onChange({ ...value, model })}
           />
-          {models && models.ids.length > 0 && (
-            <datalist id={listId} data-testid="kb-embedding-model-options">
-              {models.ids.map((id) => (
-                <option key={id} value={id} />
-              ))}
-            </datalist>
-          )}
         </label>
       )}
     </div>

@@ -5,9 +5,7 @@
  * the catalogue's) or typed — scoring `topN` candidates (empty: the server's default, four times top K).
  */
 import { useTranslations } from 'next-intl';
-import { useEffect, useId, useState } from 'react';
-import { authApi, type CredentialView } from '@/components/api/auth-api';
-import { useCredentialModels } from '@/components/api/use-credential-models';
+import { ModelNameInput, useOpenAiCredentials } from './credential-model-input';
 
 export interface RerankChoice {
   credentialId?: string;
@@ -25,19 +23,7 @@ export function rerankField(c: RerankChoice): { rerank?: { credentialId: string;
 
 export function RerankChoiceFields({ value, onChange }: { value: RerankChoice; onChange: (c: RerankChoice) => void }) {
   const t = useTranslations('knowledge.search.rerank');
-  const listId = useId();
-  const [credentials, setCredentials] = useState<CredentialView[]>([]);
-  useEffect(() => {
-    let cancelled = false;
-    authApi.listCredentials().then(
-      (all) => !cancelled && setCredentials(all.filter((c) => c.type === 'openai')),
-      () => undefined, // not allowed to list them: no rerank
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, []);
-  const models = useCredentialModels(value.credentialId, 'rerank');
+  const credentials = useOpenAiCredentials();
   if (!credentials.length) return null;
 
   return (
@@ -62,24 +48,16 @@ export function RerankChoiceFields({ value, onChange }: { value: RerankChoice; o
         <>
           <label>
             {t('model')}
-            <input
+            <ModelNameInput
+              credentialId={value.credentialId}
+              kind="rerank"
               className="ml-1 w-56 rounded border border-zinc-300 px-1 py-1"
-              data-testid="search-rerank-model"
-              list={models?.ids.length ? listId : undefined}
+              testId="search-rerank-model"
               // i18n-exempt: a model id, not a label
               placeholder="BAAI/bge-reranker-v2-m3"
-              autoComplete="off"
-              spellCheck={false}
               value={value.model}
-              onChange={(e) => onChange({ ...value, model: e.target.value })}
+              onChange={(model) => onChange({ ...value, model })}
             />
-            {models && models.ids.length > 0 && (
-              <datalist id={listId} data-testid="search-rerank-model-options">
-                {models.ids.map((id) => (
-                  <option key={id} value={id} />
-                ))}
-              </datalist>
-            )}
           </label>
           <label title={t('topNTitle')}>
             {t('topN')}
