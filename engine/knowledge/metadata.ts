@@ -3,7 +3,8 @@
  * per document; a filter names fields with a value (equal), `{ in: [...] }` (one of), or a range — `gt` / `gte` /
  * `lt` / `lte` with numbers, or with dates (ISO 8601, compared as dates are written: `2026-12-05`, or with a time).
  * Every condition must hold. The catalogue turns a filter into the ids of the documents it keeps (with the disabled
- * ones left out), and the knowledge store searches only those, on the embedded index and Elasticsearch alike.
+ * ones left out; the store writes it as SQL, metadata-filter-sql.ts), and the knowledge store searches only those,
+ * on the embedded index and Elasticsearch alike.
  */
 import { z } from 'zod';
 
@@ -49,40 +50,3 @@ export const metadataFilterSchema = z
     'Only documents whose metadata matches: each field a value, one of several (in), or a range (gt, gte, lt, lte)',
   );
 export type MetadataFilter = z.infer<typeof metadataFilterSchema>;
-
-/**
- * The SQL condition (PostgreSQL, on the `metadata` JSONB column) a filter stands for, with its parameters numbered
- * from `first`. Fields and values are parameters, never SQL text.
- */
-export function metadataFilterSql(filter: MetadataFilter, first: number): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
-  const p = (v: unknown) => (params.push(v), `$${first + params.length - 1}`);
-  const parts: string[] = [];
-  for (const [field, c] of Object.entries(filter)) {
-    if (typeof c !== 'object') {
-      parts.push(`metadata @> ${p(JSON.stringify({ [field]: c }))}::jsonb`);
-      continue;
-    }
-    if (c.in)
-      parts.push(`(${c.in.map((v) => `metadata @> ${p(JSON.stringify({ [field]: v }))}::jsonb`).join(' OR ')})`);
-    let named: string | undefined; // the field's parameter, only once a range uses it (an unused one has no type)
-    const f = () => (named ??= `${p(field)}::text`);
-    const ops = [
-      ['gt', '>'],
-      ['gte', '>='],
-      ['lt', '<'],
-      ['lte', '<='],
-    ] as const;
-    for (const [key, op] of ops) {
-      const b = c[key];
-      if (b === undefined) continue;
-      parts.push(
-        typeof b === 'number'
-          ? `(jsonb_typeof(metadata -> ${f()}) = 'number' AND (metadata ->> ${f()})::numeric ${op} ${p(b)}::numeric)`
-          : `(jsonb_typeof(metadata -> ${f()}) = 'string' AND metadata ->> ${f()} ~ '^\\d{4}-\\d{2}-\\d{2}' ` +
-              `AND metadata ->> ${f()} ${op} ${p(b)}::text)`,
-      );
-    }
-  }
-  return { sql: parts.length ? parts.join(' AND ') : 'TRUE', params };
-}

@@ -10,13 +10,6 @@ import type { GuardedFetch } from '../net/ssrf-guard';
 import { readTextLimited } from '../net/read-limited';
 import type { KnowledgeHit } from './types';
 
-/** What a search asks for: a rerank model through a credential of the workspace, `topN` candidates in. */
-export interface RerankRequest {
-  credentialId: string;
-  model: string;
-  topN?: number;
-}
-
 export interface Reranker {
   /** e.g. "BAAI/bge-reranker-v2-m3 (api.siliconflow.cn)": for messages and the answer. */
   readonly label: string;

@@ -391,9 +391,13 @@ export class KnowledgeBaseService implements KnowledgeService {
           }
         : undefined;
     if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
-    const vector = embedder && !notice ? (await this.embedChecked(kb, [r.query], signal, embedder))[0] : undefined;
+    // Which documents may answer (filter, switched-off ones) is asked while the query is embedded.
+    const [vectors, documentIds] = await Promise.all([
+      embedder && !notice ? this.embedChecked(kb, [r.query], signal, embedder) : undefined,
+      this.searchableIds(kb.id, r),
+    ]);
+    const vector = vectors?.[0];
     signal?.throwIfAborted();
-    const documentIds = await this.searchableIds(kb.id, r);
     if (documentIds?.length === 0) return { query: r.query, mode: r.mode, hits: [], ...(notice ? { notice } : {}) };
     const reranker = r.rerank ? await this.rerankerFor(kb, r.rerank) : undefined;
     const found = await this.o.store.search({

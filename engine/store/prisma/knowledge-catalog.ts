@@ -14,7 +14,8 @@ import type {
   NewKnowledgeBase,
 } from '../../knowledge/catalog';
 import { UNFINISHED_STATUSES } from '../../knowledge/catalog';
-import { metadataFilterSql, type DocumentMetadata, type MetadataFilter } from '../../knowledge/metadata';
+import type { DocumentMetadata, MetadataFilter } from '../../knowledge/metadata';
+import { metadataFilterSql } from './metadata-filter-sql';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
