@@ -34,6 +34,9 @@ export interface KnowledgeDocument {
   progress: number;
   error: { code: string; message: string } | null;
   chunkCount: number;
+  /** While it embeds: chunks the document makes (null before it is parsed) and how many are embedded. */
+  totalChunks?: number | null;
+  embeddedChunks?: number;
   pages: number | null;
   /** Key–value metadata searches filter on; `enabled: false` leaves the document out of every search. */
   metadata?: Record<string, string | number | boolean>;

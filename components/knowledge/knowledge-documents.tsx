@@ -151,7 +151,9 @@ function DocumentRow({
               ? t('chunks', { count: d.chunkCount })
               : d.status === 'queued'
                 ? t('waiting')
-                : t('progress', { percent: Math.round(d.progress * 100) })}
+                : d.status === 'embedding' && d.totalChunks
+                  ? t('embedded', { done: d.embeddedChunks ?? 0, total: d.totalChunks })
+                  : t('progress', { percent: Math.round(d.progress * 100) })}
           </span>
         </span>
         {d.status !== 'indexed' && d.status !== 'failed' && (

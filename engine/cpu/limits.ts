@@ -43,8 +43,10 @@ export interface CpuLimits {
   datasetMaxBytes: number;
   /** Values of an imported YAML document (YAML_TOO_MANY_NODES). */
   importMaxYamlNodes: number;
-  /** Threads for short tasks (regexes); documents and embeddings have one thread each. */
+  /** Threads for short tasks (regexes); documents have one thread. */
   threads: number;
+  /** Threads of the offline embedding model. */
+  embedThreads: number;
 }
 
 /** Where the limits in force come from: one per process, also across Next.js dev hot reloads (like the pools). */
@@ -80,5 +82,6 @@ export function cpuLimits(s?: Settings): CpuLimits {
     datasetMaxBytes: s.DATASET_MAX_BYTES,
     importMaxYamlNodes: s.IMPORT_MAX_YAML_NODES,
     threads: s.CPU_WORKER_THREADS,
+    embedThreads: s.EMBEDDING_THREADS,
   };
 }

@@ -2,7 +2,8 @@
  * Worker-thread pools (piscina) for CPU-heavy work, so that it runs beside the event loop instead of on it. Six
  * pools, so that a short task never waits behind a long one on a small machine: `quick` (regexes; CPU_WORKER_THREADS,
  * by default one thread less than the cores), `documents` (parsing and chunking, one document at a time), `embed`
- * (the offline embedding model, which loads once per thread and so keeps its one thread for a while) and `code`
+ * (the offline embedding model, which loads once per thread and so keeps its threads for a while; EMBEDDING_THREADS,
+ * by default two) and `code`
  * (Code nodes' sandboxed JavaScript, up to 30 s each; CPU_WORKER_THREADS threads); `python` (Python Code nodes: a
  * Pyodide interpreter per thread, at most two threads, kept warm for two idle minutes); `speech` (the offline speech
  * synthesizer, one thread); `uploads` (dataset files, imports and multipart forms read on the request path;
@@ -51,7 +52,11 @@ function options(name: PoolName) {
       };
     case 'embed':
       // The model takes about 0.3 s to load in a new thread: keep the thread for five idle minutes.
-      return { maxThreads: 1, idleTimeout: 5 * 60_000, resourceLimits: { maxOldGenerationSizeMb: 1024 } };
+      return {
+        maxThreads: limits.embedThreads,
+        idleTimeout: 5 * 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: 1024 },
+      };
     case 'code':
       // Code nodes' sandboxes (engine/code/sandbox.ts): their memory is WebAssembly's, outside this heap limit (it
       // holds their results); a large native stack keeps deep guest recursion a guest error (CODE_THREAD_STACK_MB).

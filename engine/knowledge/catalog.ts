@@ -40,7 +40,12 @@ export interface DocumentRecord {
   /** 0..1 */
   progress: number;
   error: ErrorJson | null;
+  /** Chunks of the indexed document (0 until it is indexed). */
   chunkCount: number;
+  /** Chunks the document makes, known once it is parsed (null before): "embedding n of m chunks". */
+  totalChunks: number | null;
+  /** Chunks embedded so far (of totalChunks). */
+  embeddedChunks: number;
   charCount: number;
   byteSize: number;
   pages: number | null;
@@ -63,7 +68,17 @@ export type NewDocument = Pick<DocumentRecord, 'id' | 'knowledgeBaseId' | 'title
 export type DocumentPatch = Partial<
   Pick<
     DocumentRecord,
-    'status' | 'progress' | 'error' | 'chunkCount' | 'charCount' | 'pages' | 'indexedAt' | 'metadata' | 'enabled'
+    | 'status'
+    | 'progress'
+    | 'error'
+    | 'chunkCount'
+    | 'totalChunks'
+    | 'embeddedChunks'
+    | 'charCount'
+    | 'pages'
+    | 'indexedAt'
+    | 'metadata'
+    | 'enabled'
   >
 >;
 

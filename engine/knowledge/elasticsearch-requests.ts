@@ -324,7 +324,8 @@ export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[
       text: c.text,
       ...(c.headingPath?.length ? { headings: headingsText(c), heading_path: c.headingPath } : {}),
       ...(c.covered === false ? { covered: false } : {}),
-      embedding: Array.from(c.vector, Number),
+      // A chunk the embedder does not cover has no vector: kNN never finds it (and skips it by `covered` too).
+      ...(c.vector ? { embedding: Array.from(c.vector, Number) } : {}),
     });
   }
   return ops;

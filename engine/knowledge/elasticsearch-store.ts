@@ -22,6 +22,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import { defaultSettings } from '../config/settings';
 import { PaiError } from '../errors';
 import { bulkError, errorType, esError, isResponseError, reasonOf } from './elasticsearch-errors';
+import { checkVector } from './chunk-vector';
 import {
   bulkOperations,
   CJK_ANALYZER_PLUGIN,
@@ -266,14 +267,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     const index = this.index(kbId);
     const alias = writeAliasFor(index);
     const dim = this.verified.get(index);
-    for (const c of chunks) {
-      if (dim !== undefined && c.vector.length !== dim) {
-        throw new PaiError(
-          'EMBEDDING_DIMENSION_MISMATCH',
-          `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
-        );
-      }
-    }
+    for (const c of chunks) checkVector(c, dim);
     if (!this.fieldsMapped.has(index)) {
       try {
         // An index made before these fields: add them (idempotent), so its strict mapping accepts them.

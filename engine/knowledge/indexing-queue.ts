@@ -1,9 +1,12 @@
 /**
- * The background indexing of a knowledge base service (service.ts): one document at a time (embedding is CPU- or
- * rate-bound; parallel jobs would only interleave), with status and progress written to the catalogue as they
- * advance: queued → parsing → embedding → indexed | failed. Parsing and chunking run in a worker thread under the
- * document limits, so a large or hostile upload never holds up the event loop. A re-uploaded title replaces the older
- * document(s) only once the new one is indexed.
+ * The background indexing of a knowledge base service (service.ts): four documents at once (`concurrency`), so that
+ * one document's parsing, another's embedding and a third's write overlap, with status and progress written to the
+ * catalogue as they advance: queued → parsing → embedding (n of m chunks) → indexed | failed.
+ * Parsing and chunking run in a worker thread under the document limits, so a large or hostile upload never holds up
+ * the event loop. Embedding calls of all documents share `embedSlots` (default: the offline model's threads), so a
+ * search's query embedding waits behind at most one batch per thread. A chunk the embedder cannot read (coverage.ts)
+ * is not embedded at all: its vector would take no part in kNN. A re-uploaded title replaces the older document(s)
+ * only once the new one is indexed.
  */
 import { PaiError, toErrorJson } from '../errors';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeCatalog } from './catalog';
@@ -43,6 +46,34 @@ export interface IndexingDeps {
   maxDocumentChars?: number;
   /** Texts per embedder call (progress is reported between calls); default 16. */
   embedBatch?: number;
+  /** Documents indexed at once; default 4. */
+  concurrency?: number;
+  /** Embedder calls in flight at once, over all documents; default: the offline model's threads (EMBEDDING_THREADS). */
+  embedSlots?: number;
+}
+
+const DEFAULT_CONCURRENCY = 4;
+
+/** At most `size` holders at once; the others wait in order. */
+class Slots {
+  private free: number;
+  private waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = Math.max(1, size);
+  }
+
+  async hold<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
 }
 
 interface Job {
@@ -54,52 +85,55 @@ interface Job {
 
 export class IndexingQueue {
   private queue: Job[] = [];
-  private current?: Job;
-  private currentDone?: Promise<void>;
-  private running?: Promise<void>;
+  /** The jobs being indexed, by document id, with the promise of their end. */
+  private running = new Map<string, { job: Job; done: Promise<void> }>();
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
+  private readonly concurrency: number;
+  private readonly embedSlots: Slots;
 
-  constructor(private readonly d: IndexingDeps) {}
+  constructor(private readonly d: IndexingDeps) {
+    this.concurrency = Math.max(1, d.concurrency ?? DEFAULT_CONCURRENCY);
+    this.embedSlots = new Slots(d.embedSlots ?? cpuLimits().embedThreads);
+  }
 
   get closed(): boolean {
     return this.stopped;
   }
 
-  /** Indexes the (already recorded, queued) documents in the background, after those queued before them. */
+  /** Indexes the (already recorded, queued) documents in the background, after those queued before them start. */
   enqueue(jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }>): void {
     for (const j of jobs) this.queue.push({ ...j, controller: new AbortController() });
     this.pump();
   }
 
-  /** Drops the matching documents that have not started, and stops (and waits for) the running one if it matches. */
+  /** Drops the matching documents that have not started, and stops (and waits for) the running ones that match. */
   async cancel(match: (doc: DocumentRecord) => boolean): Promise<void> {
     this.cancelQueued(match);
-    const cur = this.current;
-    if (cur && match(cur.doc)) {
-      cur.controller.abort();
-      await this.currentDone;
-    }
+    const stopping = [...this.running.values()].filter((r) => match(r.job.doc));
+    for (const r of stopping) r.job.controller.abort();
+    await Promise.all(stopping.map((r) => r.done));
   }
 
   /** Whether the document is queued or being indexed here. */
   holds(docId: string): boolean {
-    return this.current?.doc.id === docId || this.queue.some((j) => j.doc.id === docId);
+    return this.running.has(docId) || this.queue.some((j) => j.doc.id === docId);
   }
 
   /** Resolves when no document is queued or being indexed. */
   whenIdle(): Promise<void> {
-    if (!this.running && !this.queue.length) return Promise.resolve();
+    if (!this.running.size && !this.queue.length) return Promise.resolve();
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
-  /** Stops: queued documents are dropped, the running one is aborted and awaited. */
+  /** Stops: queued documents are dropped, the running ones are aborted and awaited. */
   async close(): Promise<void> {
     this.stopped = true;
     for (const j of this.queue) j.controller.abort();
     this.queue = [];
-    this.current?.controller.abort();
-    await this.running?.catch(() => {});
+    const running = [...this.running.values()];
+    for (const r of running) r.job.controller.abort();
+    await Promise.all(running.map((r) => r.done));
   }
 
   private cancelQueued(match: (doc: DocumentRecord) => boolean) {
@@ -111,20 +145,18 @@ export class IndexingQueue {
   }
 
   private pump() {
-    if (this.running || this.stopped) return;
-    this.running = (async () => {
-      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
-        this.current = job;
-        this.currentDone = this.index(job).catch(() => {});
-        await this.currentDone;
-        this.current = undefined;
-        this.currentDone = undefined;
-      }
-    })().finally(() => {
-      this.running = undefined;
-      if (this.queue.length && !this.stopped) this.pump();
-      else for (const w of this.idleWaiters.splice(0)) w();
-    });
+    while (!this.stopped && this.running.size < this.concurrency && this.queue.length) {
+      const job = this.queue.shift()!;
+      const done = this.index(job)
+        .catch(() => {})
+        .finally(() => {
+          this.running.delete(job.doc.id);
+          this.pump();
+          if (!this.running.size && !this.queue.length) for (const w of this.idleWaiters.splice(0)) w();
+        });
+      this.running.set(job.doc.id, { job, done });
+    }
+    if (this.stopped && !this.running.size) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private async index(job: Job): Promise<void> {
@@ -156,26 +188,42 @@ export class IndexingQueue {
       );
       signal.throwIfAborted();
       const { chunks } = prepared;
+      const total = chunks.length;
       await progress(
-        { status: 'embedding', progress: 0.05, charCount: prepared.text.length, pages: prepared.pages ?? null },
+        {
+          status: 'embedding',
+          progress: 0.05,
+          charCount: prepared.text.length,
+          pages: prepared.pages ?? null,
+          totalChunks: total,
+          embeddedChunks: 0,
+        },
         true,
       );
 
       const batch = this.d.embedBatch ?? 16;
       const embedder = await this.d.embedderFor(kb);
-      const vectors: Float32Array[] = [];
-      for (let i = 0; i < chunks.length; i += batch) {
+      // What the embedder reads: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone, with no vector.
+      const texts = chunks.map((c) => `${doc.title}\n${c.text}`);
+      const covered = texts.map((t) => embedderCovers(embedder, t));
+      const toEmbed = texts.flatMap((t, i) => (covered[i] ? [i] : []));
+      const vectors: Array<Float32Array | undefined> = new Array(total);
+      let done = total - toEmbed.length;
+      for (let i = 0; i < toEmbed.length; i += batch) {
         signal.throwIfAborted();
-        const part = chunks.slice(i, i + batch);
-        vectors.push(
-          ...(await this.d.embedChecked(
+        const part = toEmbed.slice(i, i + batch);
+        const embedded = await this.embedSlots.hold(() => {
+          signal.throwIfAborted();
+          return this.d.embedChecked(
             kb,
-            part.map((c) => `${doc.title}\n${c.text}`),
+            part.map((k) => texts[k]),
             signal,
             embedder,
-          )),
-        );
-        await progress({ progress: 0.05 + 0.9 * (vectors.length / chunks.length) });
+          );
+        });
+        part.forEach((k, j) => (vectors[k] = embedded[j]));
+        done += part.length;
+        await progress({ progress: 0.05 + 0.9 * (done / total), embeddedChunks: done });
       }
       signal.throwIfAborted();
       const records: ChunkRecord[] = chunks.map((c, i) => ({
@@ -188,9 +236,7 @@ export class IndexingQueue {
         page: c.page,
         text: c.text,
         ...(c.headingPath ? { headingPath: c.headingPath } : {}),
-        vector: vectors[i],
-        // What the embedder read: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone.
-        ...(embedderCovers(embedder, `${doc.title}\n${c.text}`) ? {} : { covered: false }),
+        ...(covered[i] ? { vector: vectors[i] } : { covered: false }),
       }));
       await this.d.store.upsertChunks(kbId, records);
       if (signal.aborted || !(await this.d.catalog.getDocument(kbId, doc.id))) {
@@ -201,18 +247,21 @@ export class IndexingQueue {
       // Re-upload of a title: the older versions go now that this one is searchable, before it reports "indexed".
       for (const old of await this.d.catalog.findDocumentsByTitle(kbId, doc.title)) {
         if (old.id === doc.id || old.createdAt > doc.createdAt) continue;
+        // Not awaited: an older upload still indexing beside this one stops and takes its own chunks out.
         this.cancelQueued((d) => d.id === old.id);
+        this.running.get(old.id)?.job.controller.abort();
         await this.d.store.deleteDocument(kbId, old.id);
         await this.d.catalog.deleteDocument(old.id);
       }
-      const done = await this.d.catalog.updateDocument(doc.id, {
+      const indexed = await this.d.catalog.updateDocument(doc.id, {
         status: 'indexed',
         progress: 1,
         chunkCount: records.length,
+        embeddedChunks: total,
         error: null,
         indexedAt: new Date().toISOString(),
       });
-      if (!done) await this.d.store.deleteDocument(kbId, doc.id).catch(() => 0);
+      if (!indexed) await this.d.store.deleteDocument(kbId, doc.id).catch(() => 0);
     } catch (e) {
       if (signal.aborted) return;
       await this.d.store.deleteDocument(kbId, doc.id).catch(() => 0);

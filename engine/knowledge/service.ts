@@ -1,7 +1,7 @@
 /**
  * KnowledgeBaseService: knowledge bases, documents and search, over a KnowledgeCatalog (status, in the database), a
  * KnowledgeStore (chunks + vectors) and Embedders. Uploads are checked and recorded here, then indexed in the
- * background by indexing-queue.ts, one document at a time, with status and progress on the catalogue: queued →
+ * background by indexing-queue.ts, four documents at once, with status and progress on the catalogue: queued →
  * parsing → embedding → indexed | failed (each document limit with its own error code on the failed document).
  *
  * A document becomes searchable all at once when it is indexed. Uploading a title that already exists replaces the
@@ -53,6 +53,10 @@ export interface KnowledgeBaseServiceOptions {
   maxDocumentChars?: number;
   /** Texts per embedder call (progress is reported between calls); default 16. */
   embedBatch?: number;
+  /** Documents indexed at once; default 4. */
+  indexingConcurrency?: number;
+  /** Embedder calls in flight at once over all documents; default: the offline model's threads. */
+  embedSlots?: number;
   /**
    * The embedder of a knowledge base that names a credential: `model` ("openai:<name>") through that credential of
    * the knowledge base's workspace. Absent → such knowledge bases cannot be created (CREDENTIALS_UNAVAILABLE).
@@ -83,6 +87,8 @@ export class KnowledgeBaseService implements KnowledgeService {
       embedChecked: (kb, texts, signal, embedder) => this.embedChecked(kb, texts, signal, embedder),
       maxDocumentChars: o.maxDocumentChars,
       embedBatch: o.embedBatch,
+      concurrency: o.indexingConcurrency,
+      embedSlots: o.embedSlots,
     });
   }
 

@@ -27,12 +27,14 @@ export interface ChunkMeta {
 
 /** One chunk as stored; upserting the same id replaces the chunk. */
 export interface ChunkRecord extends ChunkMeta {
-  /** The chunk's embedding; its length must equal the index's dimension. */
-  vector: ArrayLike<number>;
   /**
-   * false: the embedder does not cover the chunk's language (Embedder.coverage), so its vector says nothing about
-   * it. The embedded store leaves such a chunk out of kNN — it is ranked by BM25 alone and its hits say knn: null.
-   * Absent: covered. (The Elasticsearch store does not keep this yet: there the vector still takes part.)
+   * The chunk's embedding; its length must equal the index's dimension. Absent only on a chunk the embedder does not
+   * cover (`covered: false`): such a vector would say nothing, so indexing does not compute it.
+   */
+  vector?: ArrayLike<number>;
+  /**
+   * false: the embedder does not cover the chunk's language (Embedder.coverage). Both stores leave such a chunk out
+   * of kNN — it is ranked by BM25 alone and its hits say knn: null. Absent: covered.
    */
   covered?: boolean;
 }

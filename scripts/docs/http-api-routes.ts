@@ -503,7 +503,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         text:
           'upload (multipart `file` → 202 the document; several `file` fields → 202 `{ documents }`, all checked ' +
           'before any is kept; an optional `metadata` field, a JSON object; or JSON `{ title, text, metadata? }`); ' +
-          'list, with status, progress, `metadata` and `enabled`',
+          'list, with status, progress (`embeddedChunks` of `totalChunks` while it embeds), `metadata` and `enabled`',
       },
       {
         path: '/api/knowledge-bases/:id/documents/:docId',

@@ -90,6 +90,7 @@ const CPU = {
   datasetMaxBytes: 4 * 1024 * 1024,
   importMaxYamlNodes: 100_000,
   threads: Math.max(1, availableParallelism() - 1),
+  embedThreads: Math.max(1, Math.min(2, availableParallelism())),
 };
 
 const empty = Object.fromEntries(Object.keys(VARIABLES).map((k) => [k, '']));

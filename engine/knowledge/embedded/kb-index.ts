@@ -15,6 +15,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { PaiError } from '../../errors';
 import { DEFAULT_FUSION, type ChunkRecord, type FusionOptions, type StoreHit, type StoreQuery } from '../types';
 import { headingsText } from '../headings-field';
+import { checkVector } from '../chunk-vector';
 import { FieldedBm25 } from './fielded-bm25';
 import {
   appendDurably,
@@ -172,20 +173,14 @@ export class KbIndex {
   async upsert(chunks: ChunkRecord[]): Promise<void> {
     if (!chunks.length) return;
     const dim = this.manifest.dimension;
-    for (const c of chunks) {
-      if (c.vector.length !== dim) {
-        throw new PaiError(
-          'EMBEDDING_DIMENSION_MISMATCH',
-          `chunk ${c.id} has a ${c.vector.length}-d vector; this knowledge base's index is ${dim}-d`,
-        );
-      }
-    }
+    for (const c of chunks) checkVector(c, dim);
     const first = this.manifest.slots;
     const vecs = new Float32Array(chunks.length * dim);
     const lines: string[] = [];
     const stored: StoredChunk[] = [];
     chunks.forEach((c, i) => {
-      vecs.set(normalise(c.vector, dim), i * dim);
+      // A chunk without a vector (not covered) keeps zeros in its slot, which kNN never reads (knnAlive).
+      if (c.vector) vecs.set(normalise(c.vector, dim), i * dim);
       const s: StoredChunk = {
         id: c.id,
         documentId: c.documentId,

@@ -46,6 +46,8 @@ function toDoc(r: KnowledgeDocument): DocumentRecord {
     progress: r.progress,
     error: (r.error ?? null) as ErrorJson | null,
     chunkCount: r.chunkCount,
+    totalChunks: r.totalChunks ?? null,
+    embeddedChunks: r.embeddedChunks,
     charCount: r.charCount,
     byteSize: r.byteSize,
     pages: r.pages ?? null,

@@ -117,7 +117,10 @@ export function cos(a: number[], b: number[]): number {
 /** Scored docs of a (top-level or query) knn clause, best first. */
 export function knn(idx: Index, k: any): Array<{ d: Doc; score: number }> {
   const filter = [k.filter ?? []].flat();
-  const cands = [...idx.docs.values()].filter((d) => filter.every((f) => matches(idx, d, f)));
+  // A document without a vector is never a kNN hit (Elasticsearch searches the field's HNSW graph only).
+  const cands = [...idx.docs.values()].filter(
+    (d) => Array.isArray(d.source.embedding) && filter.every((f) => matches(idx, d, f)),
+  );
   const scored = cands.map((d) => ({ d, score: (1 + cos(k.query_vector, d.source.embedding)) / 2 }));
   scored.sort((a, b) => b.score - a.score);
   return scored.slice(0, Math.min(k.k ?? k.num_candidates ?? 10, k.num_candidates ?? Infinity));

@@ -307,7 +307,9 @@ export class FakeElasticsearch {
         continue;
       }
       const dims = props.embedding?.dims;
-      if (dims !== undefined && (!Array.isArray(src.embedding) || src.embedding.length !== dims)) {
+      // As Elasticsearch: a document may lack the vector field (it is then never a kNN hit), not have a wrong one.
+      const hasVector = src.embedding !== undefined && src.embedding !== null;
+      if (dims !== undefined && hasVector && (!Array.isArray(src.embedding) || src.embedding.length !== dims)) {
         fail(
           'document_parsing_exception',
           'The [dense_vector] field [embedding] in doc has a different number of ' +

@@ -279,6 +279,21 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       expect(ids(await store.search({ kbId: kb, text: 'sourdough', topK: 5, mode: 'bm25' }))).toEqual(['d4:0']);
     });
 
+    it('stores an uncovered chunk without a vector (BM25 finds it, kNN never), and refuses a covered one', async () => {
+      const tmp = `kb_novec_${suffix}`;
+      await store.ensureIndex({ kbId: tmp, dimension: 4 });
+      const { vector: _none, ...zh } = chunk('zh', 0, '退款', '退款 invoice 会在五个工作日内原路退回。', FIN);
+      await store.upsertChunks(tmp, [{ ...zh, covered: false }, chunk('en', 0, 'Billing', 'Every invoice.', WEATHER)]);
+      expect(ids(await store.search({ kbId: tmp, text: '', vector: FIN, topK: 5, mode: 'vector' }))).toEqual(['en:0']);
+      const hybrid = await store.search({ kbId: tmp, text: 'invoice', vector: FIN, topK: 5, mode: 'hybrid' });
+      expect(hybrid.find((h) => h.id === 'zh:0')).toMatchObject({ knn: null, text: zh.text });
+      await expect(store.upsertChunks(tmp, [{ ...zh, id: 'zh:1' }])).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+      });
+      expect(await store.count(tmp)).toBe(2);
+      await store.dropIndex(tmp);
+    });
+
     it('refuses a chunk whose vector has another dimension', async () => {
       await expect(store.upsertChunks(kb, [chunk('d9', 0, 'Bad', 'wrong size', [1, 2, 3])])).rejects.toMatchObject({
         code: 'EMBEDDING_DIMENSION_MISMATCH',

@@ -94,6 +94,8 @@ export function describeKnowledgeCatalog(label: string, open: StoresFactory) {
         progress: 0,
         error: null,
         chunkCount: 0,
+        totalChunks: null,
+        embeddedChunks: 0,
         pages: null,
         indexedAt: null,
       });
@@ -108,9 +110,13 @@ export function describeKnowledgeCatalog(label: string, open: StoresFactory) {
         progress: 0.5,
         error: { code: 'PARSE_FAILED', message: '无法解析' },
       });
+      // Progress in chunks while a document embeds: "n of m".
+      expect(
+        await catalog.updateDocument(d2.id, { status: 'embedding', totalChunks: 40, embeddedChunks: 16 }),
+      ).toMatchObject({ status: 'embedding', totalChunks: 40, embeddedChunks: 16 });
       const at = '2026-11-01T00:00:00.000Z';
       const done = await catalog.updateDocument(d2.id, { status: 'indexed', indexedAt: at, pages: 3, charCount: 42 });
-      expect(done).toMatchObject({ status: 'indexed', indexedAt: at, pages: 3, charCount: 42 });
+      expect(done).toMatchObject({ status: 'indexed', indexedAt: at, pages: 3, charCount: 42, totalChunks: 40 });
       expect((await catalog.updateDocument(d1.id, { error: null }))?.error).toBeNull();
       expect(await catalog.getDocument(k.id, d2.id)).toEqual(done);
       expect((await catalog.listDocuments(k.id)).map((d) => d.id)).toEqual([d1.id, d2.id]);
