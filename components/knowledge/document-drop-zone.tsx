@@ -6,7 +6,7 @@
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
 
-const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv';
+const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv,.jsonl,.ndjson';
 
 export function DocumentDropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const t = useTranslations('knowledge.documents');

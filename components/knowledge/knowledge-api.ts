@@ -1,10 +1,16 @@
 /** Browser client for /api/knowledge-bases (the knowledge page's only way to the server). */
+export const CHUNKINGS = ['size', 'parent-child', 'qa'] as const;
+export type Chunking = (typeof CHUNKINGS)[number];
+
 export interface KnowledgeBase {
   id: string;
   name: string;
   description: string;
   chunkSize: number;
   chunkOverlap: number;
+  /** How documents are cut: by size, parent–child (match small, return the section) or question–answer pairs. */
+  chunking?: Chunking;
+  parentChunkSize?: number | null;
   embeddingModel: string;
   dimension: number;
   /** Hybrid search's vector share, 0..1; null: the server's default. */
@@ -44,6 +50,19 @@ export interface KnowledgeDocument {
   createdAt: string;
 }
 
+export interface ChunkPreview {
+  characters: number;
+  pages: number | null;
+  total: number;
+  chunks: Array<{
+    index: number;
+    text: string;
+    page: number | null;
+    headingPath?: string[];
+    context?: { kind: 'parent' | 'answer'; text: string };
+  }>;
+}
+
 export interface Hit {
   citation: string;
   documentId: string;
@@ -51,7 +70,12 @@ export interface Hit {
   chunkIndex: number;
   page: number | null;
   headingPath?: string[];
+  /** The chunk, or its parent section (parent–child), or its answer (Q&A). */
   text: string;
+  /** parent–child: the small chunk that matched. */
+  matched?: string;
+  /** Q&A: the question that matched. */
+  question?: string;
   score: number;
   bm25: number | null;
   knn: number | null;
@@ -100,6 +124,8 @@ export const knowledgeApi = {
     name: string;
     chunkSize?: number;
     chunkOverlap?: number;
+    chunking?: Chunking;
+    parentChunkSize?: number;
     credentialId?: string;
     embeddingModel?: string;
   }) =>
@@ -136,6 +162,12 @@ export const knowledgeApi = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then((r) => json<KnowledgeDocument>(r)),
+  /** The chunks a file would make in the knowledge base; nothing is kept. */
+  previewChunks: (id: string, file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return fetch(`${base}/${id}/chunk-preview`, { method: 'POST', body: form }).then((r) => json<ChunkPreview>(r));
+  },
   removeDocument: (id: string, docId: string) =>
     fetch(`${base}/${id}/documents/${docId}`, { method: 'DELETE' }).then((r) => (r.ok ? undefined : json(r))),
   search: (

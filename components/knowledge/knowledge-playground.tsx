@@ -9,7 +9,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatContext } from '@/engine/knowledge/format-context';
 import { Button } from '@/components/ui/button';
 import { TopBar } from '@/components/ui/top-bar';
-import { EmbeddingChoiceFields, embeddingFields, type EmbeddingChoice } from './embedding-choice';
+import { ChunkPreviewPanel } from './chunk-preview';
+import { CreateKnowledgeBaseForm } from './create-knowledge-base-form';
+import { SearchHit } from './search-hit';
 import { RerankChoiceFields, rerankField, type RerankChoice } from './rerank-choice';
 import { VectorWeightSetting } from './vector-weight-setting';
 import { EmbedderCoverageNotice } from './embedder-coverage-notice';
@@ -41,10 +43,6 @@ export function KnowledgePlayground() {
   const [selected, setSelected] = useState<string | null>(null);
   const [docs, setDocs] = useState<KnowledgeDocument[]>([]);
   const [error, setError] = useState<ExplainedError | null>(null);
-  const [name, setName] = useState('');
-  const [chunkSize, setChunkSize] = useState(512);
-  const [chunkOverlap, setChunkOverlap] = useState(100);
-  const [embedding, setEmbedding] = useState<EmbeddingChoice>({ model: '' });
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('hybrid');
   const [topK, setTopK] = useState(5);
@@ -146,57 +144,13 @@ export function KnowledgePlayground() {
             ))}
             {kbs?.length === 0 && <li className="text-sm text-zinc-500">{t('empty')}</li>}
           </ul>
-          <form
-            className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void run(async () => {
-                const created = await knowledgeApi.create({
-                  name: name.trim(),
-                  chunkSize,
-                  chunkOverlap,
-                  ...embeddingFields(embedding),
-                });
-                setName('');
-                setEmbedding({ model: '' });
-                await refreshKbs();
-                setSelected(created.id);
-              });
+          <CreateKnowledgeBaseForm
+            run={run}
+            onCreated={async (created) => {
+              await refreshKbs();
+              setSelected(created.id);
             }}
-          >
-            <div className="text-xs font-semibold uppercase text-zinc-500">{t('create.heading')}</div>
-            <input
-              className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
-              placeholder={t('create.name')}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              data-testid="kb-name"
-            />
-            <div className="flex gap-2 text-xs text-zinc-600">
-              <label className="flex-1">
-                {t('create.chunkSize')}
-                <input
-                  type="number"
-                  className="w-full rounded border border-zinc-300 px-1 py-0.5"
-                  value={chunkSize}
-                  onChange={(e) => setChunkSize(Number(e.target.value))}
-                />
-              </label>
-              <label className="flex-1">
-                {t('create.overlap')}
-                <input
-                  type="number"
-                  className="w-full rounded border border-zinc-300 px-1 py-0.5"
-                  value={chunkOverlap}
-                  onChange={(e) => setChunkOverlap(Number(e.target.value))}
-                />
-              </label>
-            </div>
-            <EmbeddingChoiceFields value={embedding} onChange={setEmbedding} />
-            <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">
-              {t('create.submit')}
-            </Button>
-          </form>
+          />
         </aside>
 
         <section className="min-w-0 space-y-6">
@@ -216,6 +170,7 @@ export function KnowledgePlayground() {
                       model: kb.embeddingModel,
                       dimension: kb.dimension,
                     })}
+                    {kb.chunking && kb.chunking !== 'size' ? ` · ${t(`create.chunkings.${kb.chunking}`)}` : ''}
                   </p>
                 </div>
                 <Button
@@ -243,6 +198,7 @@ export function KnowledgePlayground() {
                 }
               />
               <KnowledgeDocuments kb={kb} docs={loadedFor === kb.id ? docs : []} run={run} onChanged={afterChange} />
+              <ChunkPreviewPanel key={`preview-${kb.id}`} kb={kb} run={run} />
 
               <form
                 className="flex flex-wrap items-end gap-2"
@@ -329,40 +285,7 @@ export function KnowledgePlayground() {
                 <div className="grid grid-cols-[1fr_320px] gap-4">
                   <ol className="space-y-2" data-testid="search-hits">
                     {hits.map((h) => (
-                      <li
-                        key={`${h.documentId}:${h.chunkIndex}`}
-                        className="rounded-lg border border-zinc-200 bg-white p-3 text-sm"
-                        data-testid="search-hit"
-                      >
-                        <div className="mb-1 flex items-center gap-2">
-                          <span className="font-mono text-indigo-700" data-testid="search-hit-citation">
-                            {h.citation}
-                          </span>
-                          <span className="font-medium" data-testid="search-hit-title">
-                            {h.title}
-                          </span>
-                          {h.headingPath?.length ? (
-                            <span className="truncate text-xs text-zinc-500" data-testid="search-hit-headings">
-                              {h.headingPath.join(' › ')}
-                            </span>
-                          ) : null}
-                          <span className="text-xs text-zinc-400">
-                            {t('search.chunk', { index: h.chunkIndex })}
-                            {h.page ? t('search.page', { page: h.page }) : ''}
-                          </span>
-                          <span className="ml-auto font-mono text-xs text-zinc-500">
-                            {h.rerank !== undefined
-                              ? t('search.rerankScores', {
-                                  rerank: fmt(h.rerank),
-                                  score: fmt(h.retrievalScore ?? null),
-                                  bm25: fmt(h.bm25),
-                                  knn: fmt(h.knn),
-                                })
-                              : t('search.scores', { score: fmt(h.score), bm25: fmt(h.bm25), knn: fmt(h.knn) })}
-                          </span>
-                        </div>
-                        <p className="whitespace-pre-wrap text-zinc-700">{h.text}</p>
-                      </li>
+                      <SearchHit key={`${h.documentId}:${h.chunkIndex}`} hit={h} fmt={fmt} />
                     ))}
                     {hits.length === 0 && <li className="text-sm text-zinc-500">{t('search.noHits')}</li>}
                   </ol>

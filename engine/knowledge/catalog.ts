@@ -3,6 +3,7 @@
  * interface; engine/store implements it on PGlite and PostgreSQL (Stores.knowledgeCatalog).
  */
 import type { ErrorJson } from '../errors';
+import type { ChunkingMode } from './chunking-modes';
 import type { DocumentMetadata, MetadataFilter } from './metadata';
 
 export const DOCUMENT_STATUSES = ['queued', 'parsing', 'embedding', 'indexed', 'failed'] as const;
@@ -16,6 +17,10 @@ export interface KnowledgeBaseRecord {
   description: string;
   chunkSize: number;
   chunkOverlap: number;
+  /** How documents are cut into chunks (chunking-modes.ts). */
+  chunking: ChunkingMode;
+  /** parent-child: the largest parent section; null: four times chunkSize. */
+  parentChunkSize: number | null;
   embeddingModel: string;
   /** The OpenAI-compatible credential it embeds with; null: the server's OPENAI_API_KEY (or the offline model). */
   credentialId: string | null;
@@ -58,8 +63,13 @@ export interface DocumentRecord {
   indexedAt: string | null;
 }
 
-export type NewKnowledgeBase = Omit<KnowledgeBaseRecord, 'createdAt' | 'updatedAt' | 'vectorWeight'> & {
+export type NewKnowledgeBase = Omit<
+  KnowledgeBaseRecord,
+  'createdAt' | 'updatedAt' | 'vectorWeight' | 'chunking' | 'parentChunkSize'
+> & {
   vectorWeight?: number | null;
+  chunking?: ChunkingMode;
+  parentChunkSize?: number | null;
 };
 /** What can change on a knowledge base after it is made (its model, dimension and chunking cannot). */
 export type KnowledgeBasePatch = Partial<Pick<KnowledgeBaseRecord, 'vectorWeight'>>;

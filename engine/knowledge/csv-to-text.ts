@@ -22,7 +22,7 @@ function decodeStrictUtf8(bytes: Uint8Array): string {
 }
 
 /** The delimiter the first line (outside quotes) uses most, of comma, semicolon and tab. */
-function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): string {
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
   for (const c of text) {

@@ -32,7 +32,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { PaiError } from '../errors';
 import { ENGLISH_STOP_LIST } from './analyzer';
 import { HEADINGS_BOOST, headingsText } from './headings-field';
-import type { ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types';
+import type { ChunkMeta, ChunkRecord, FusionOptions, IndexSpec, StoreQuery } from './types';
 
 /**
  * The pinned vector index: int8-quantized HNSW with Lucene's defaults (m 16, ef_construction 100). Both 8.15+ and
@@ -105,6 +105,7 @@ export const SOURCE_FIELDS = [
   'text',
   'heading_path',
   'covered',
+  'context',
 ];
 
 /** The `_source` of a chunk document, as bulkOperations() writes it (without kb_id and the embedding). */
@@ -118,6 +119,8 @@ export interface ChunkSource {
   text: string;
   /** Markdown: ChunkMeta.headingPath. */
   heading_path?: string[];
+  /** ChunkMeta.context: kept in the source, never indexed. */
+  context?: ChunkMeta['context'];
   /** false: the embedder does not read the chunk (ChunkRecord.covered); absent: covered. */
   covered?: boolean;
 }
@@ -223,6 +226,7 @@ export const ADDED_FIELDS = {
   covered: { type: 'boolean' as const },
   headings: { type: 'text' as const, analyzer: 'paiflow_text' },
   heading_path: { type: 'keyword' as const, index: false, doc_values: false },
+  context: { type: 'object' as const, enabled: false },
 };
 
 /** Chunks the embedder does not read take no part in kNN, as in the embedded store. */
@@ -324,6 +328,7 @@ export function bulkOperations(index: string, kbId: string, chunks: ChunkRecord[
       text: c.text,
       ...(c.headingPath?.length ? { headings: headingsText(c), heading_path: c.headingPath } : {}),
       ...(c.covered === false ? { covered: false } : {}),
+      ...(c.context ? { context: c.context } : {}),
       // A chunk the embedder does not cover has no vector: kNN never finds it (and skips it by `covered` too).
       ...(c.vector ? { embedding: Array.from(c.vector, Number) } : {}),
     });

@@ -155,6 +155,7 @@ function toHit(h: FusedHit<ChunkSource>): StoreHit {
     end: s.end,
     page: s.page ?? null,
     ...(s.heading_path?.length ? { headingPath: s.heading_path } : {}),
+    ...(s.context ? { context: s.context } : {}),
     text: s.text,
     score: h.score,
     bm25: h.bm25,

@@ -14,7 +14,7 @@
 import type { KnowledgeHit } from './types';
 
 export function formatContext(
-  hits: Array<Pick<KnowledgeHit, 'citation' | 'title' | 'page' | 'text'>>,
+  hits: Array<Pick<KnowledgeHit, 'citation' | 'title' | 'page' | 'text' | 'question'>>,
   opts: { maxChars?: number } = {},
 ): string {
   const max = opts.maxChars ?? Infinity;
@@ -22,7 +22,8 @@ export function formatContext(
   let used = 0;
   for (const h of hits) {
     const head = `${h.citation} ${h.title}${h.page ? ` (p. ${h.page})` : ''}`;
-    const block = `${head}\n${h.text.trim()}`;
+    // Q&A: the question, then its answer.
+    const block = `${head}\n${h.question ? `${h.question.trim()}\n` : ''}${h.text.trim()}`;
     if (parts.length && used + block.length + 2 > max) break;
     parts.push(block);
     used += block.length + 2;

@@ -183,6 +183,8 @@ export class IndexingQueue {
           mime: job.mime,
           chunkSize: kb.chunkSize,
           chunkOverlap: kb.chunkOverlap,
+          chunking: kb.chunking,
+          ...(kb.parentChunkSize ? { parentChunkSize: kb.parentChunkSize } : {}),
         },
         { limits, signal },
       );
@@ -236,6 +238,7 @@ export class IndexingQueue {
         page: c.page,
         text: c.text,
         ...(c.headingPath ? { headingPath: c.headingPath } : {}),
+        ...(c.context ? { context: c.context } : {}),
         ...(covered[i] ? { vector: vectors[i] } : { covered: false }),
       }));
       await this.d.store.upsertChunks(kbId, records);

@@ -1,10 +1,10 @@
 /**
- * Turns an uploaded file into text (+ page ranges for PDFs, row ranges for CSV). Supported: .txt, .md, .html/.htm,
- * .pdf, .docx, .csv; the type comes from the file name's extension, else from the declared MIME type. PDF text is
- * extracted page by page with unpdf (Mozilla's pdf.js, serverless build; offline, pure JS), under limits on inflated
- * size, pages and text (each with its own error code); .docx goes through mammoth and the HTML path
- * (docx-to-text.ts, zip bombs refused first), .csv through csv-parse (csv-to-text.ts). The service runs this in a
- * worker thread (engine/cpu, prepare-document.ts).
+ * Turns an uploaded file into text (+ page ranges for PDFs, row ranges for CSV and JSONL lines). Supported: .txt,
+ * .md, .html/.htm, .pdf, .docx, .csv, .jsonl; the type comes from the file name's extension, else from the declared
+ * MIME type. PDF text is extracted page by page with unpdf (Mozilla's pdf.js, serverless build; offline, pure JS),
+ * under limits on inflated size, pages and text (each with its own error code); .docx goes through mammoth and the
+ * HTML path (docx-to-text.ts, zip bombs refused first), .csv through csv-parse (csv-to-text.ts). The service runs
+ * this in a worker thread (engine/cpu, prepare-document.ts).
  */
 import { cpuLimits } from '../cpu/limits';
 import { PaiError } from '../errors';
@@ -21,6 +21,7 @@ export const DOCUMENT_MIME = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   csv: 'text/csv',
+  jsonl: 'application/jsonl',
 } as const;
 export type DocumentMime = (typeof DOCUMENT_MIME)[keyof typeof DOCUMENT_MIME];
 
@@ -34,6 +35,8 @@ const BY_EXT: Record<string, DocumentMime> = {
   pdf: 'application/pdf',
   docx: DOCUMENT_MIME.docx,
   csv: 'text/csv',
+  jsonl: 'application/jsonl',
+  ndjson: 'application/jsonl',
 };
 const BY_TYPE: Record<string, DocumentMime> = {
   'text/plain': 'text/plain',
@@ -45,6 +48,9 @@ const BY_TYPE: Record<string, DocumentMime> = {
   [DOCUMENT_MIME.docx]: DOCUMENT_MIME.docx,
   'text/csv': 'text/csv',
   'application/csv': 'text/csv',
+  'application/jsonl': 'application/jsonl',
+  'application/x-ndjson': 'application/jsonl',
+  'application/jsonlines': 'application/jsonl',
 };
 
 export function detectMime(filename: string | undefined, declared: string | undefined): DocumentMime {
@@ -54,7 +60,8 @@ export function detectMime(filename: string | undefined, declared: string | unde
   if (BY_TYPE[type]) return BY_TYPE[type];
   throw new PaiError(
     'UNSUPPORTED_DOCUMENT_TYPE',
-    `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; upload .txt, .md, .html, .pdf, .docx or .csv`,
+    `unsupported document type ${ext ? `.${ext}` : type || 'unknown'}; ` +
+      'upload .txt, .md, .html, .pdf, .docx, .csv or .jsonl',
     { path: 'file' },
   );
 }
@@ -161,6 +168,17 @@ export async function parseDocument(
       return docxToText(bytes, limits.maxInflatedBytes);
     case 'text/csv':
       return csvToText(bytes, limits.maxChars, (chars) => tooLarge(chars, limits.maxChars));
+    case 'application/jsonl': {
+      // One record per line, kept whole in a chunk where it fits (as CSV rows).
+      const text = decodeUtf8(bytes);
+      const records: TextSegment[] = [];
+      let pos = 0;
+      for (const line of text.split('\n')) {
+        if (line.trim()) records.push({ start: pos, end: pos + line.length, page: null });
+        pos += line.length + 1;
+      }
+      return { text, records };
+    }
     default:
       return { text: decodeUtf8(bytes) };
   }

@@ -5,8 +5,10 @@ import { PaiError } from '../errors';
 import { cpuLimits, type CpuLimits } from '../cpu/limits';
 import { movableCopy, runInPool } from '../cpu/pool';
 import type { Chunk } from './chunker';
+import type { ChunkingMode } from './chunking-modes';
 import type { DocumentMime } from './parsers';
 import type { PreparedDocument } from './prepare-document';
+import type { ChunkContext } from './types';
 
 export interface DocumentInput {
   /** Raw file bytes (parsed by mime) … */
@@ -16,13 +18,15 @@ export interface DocumentInput {
   mime: DocumentMime;
   chunkSize: number;
   chunkOverlap: number;
+  chunking?: ChunkingMode;
+  parentChunkSize?: number;
 }
 
 export interface DocumentChunks {
   text: string;
   title: string | null;
   pages: number | null;
-  chunks: Array<Chunk & { headingPath?: string[] }>;
+  chunks: Array<Chunk & { headingPath?: string[]; context?: ChunkContext }>;
 }
 
 /**
@@ -67,9 +71,11 @@ export async function prepareDocumentInWorker(
         ),
     },
   );
-  const { text, starts, ends, pageOf, headingPaths } = prepared;
+  const { text, starts, ends, pageOf, headingPaths, contextKind, contextStarts, contextEnds } = prepared;
   const chunks: DocumentChunks['chunks'] = [];
-  for (let i = 0; i < starts.length; i++)
+  for (let i = 0; i < starts.length; i++) {
+    const cs = contextStarts?.[i] ?? -1;
+    const ce = contextEnds?.[i] ?? -1;
     chunks.push({
       index: i,
       start: starts[i],
@@ -77,6 +83,10 @@ export async function prepareDocumentInWorker(
       page: pageOf[i] || null,
       text: text.slice(starts[i], ends[i]),
       ...(headingPaths?.[i]?.length ? { headingPath: headingPaths[i] } : {}),
+      ...(contextKind && cs >= 0
+        ? { context: { kind: contextKind, start: cs, end: ce, text: text.slice(cs, ce) } }
+        : {}),
     });
+  }
   return { text, title: prepared.title, pages: prepared.pages, chunks };
 }

@@ -122,7 +122,10 @@ export async function rerankHits(
 ): Promise<KnowledgeHit[]> {
   const scores = await reranker.score(
     query,
-    hits.map((h) => (h.headingPath?.length ? `${h.headingPath.join(' > ')}\n${h.text}` : h.text)),
+    hits.map((h) => {
+      const text = h.question ? `${h.question}\n${h.text}` : h.text;
+      return h.headingPath?.length ? `${h.headingPath.join(' > ')}\n${text}` : text;
+    }),
     { signal },
   );
   return hits

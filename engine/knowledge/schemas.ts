@@ -1,6 +1,7 @@
 /** Request shapes shared by the HTTP API and the service (zod; the API maps failures to 400 with a path). */
 import { z } from 'zod';
 import { DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE } from './chunker';
+import { CHUNKING_MODES } from './chunking-modes';
 import { nameSchema } from '../text/names';
 import { documentMetadataSchema, metadataFilterSchema } from './metadata';
 import { SEARCH_MODES } from './types';
@@ -26,6 +27,20 @@ export const createKnowledgeBaseSchema = z
     description: z.string().max(2000).default(''),
     chunkSize: z.number().int().min(100).max(8000).default(DEFAULT_CHUNK_SIZE),
     chunkOverlap: z.number().int().min(0).max(4000).default(DEFAULT_CHUNK_OVERLAP),
+    chunking: z
+      .enum(CHUNKING_MODES)
+      .default('size')
+      .describe(
+        'size: chunks of chunkSize; parent-child: small chunks are matched and their section is returned; ' +
+          'qa: .csv / .jsonl question–answer pairs, the question matched and the answer returned',
+      ),
+    parentChunkSize: z
+      .number()
+      .int()
+      .min(100)
+      .max(16000)
+      .optional()
+      .describe('parent-child: the largest section a hit returns (default four times chunkSize)'),
     embeddingModel: z
       .string()
       .trim()
@@ -46,13 +61,21 @@ export const createKnowledgeBaseSchema = z
   .refine((v) => v.chunkOverlap <= v.chunkSize / 2, {
     message: 'chunkOverlap must be at most half of chunkSize',
     path: ['chunkOverlap'],
+  })
+  .refine((v) => v.parentChunkSize === undefined || v.chunking === 'parent-child', {
+    message: 'parentChunkSize applies to parent-child chunking only',
+    path: ['parentChunkSize'],
+  })
+  .refine((v) => v.parentChunkSize === undefined || v.parentChunkSize >= v.chunkSize, {
+    message: 'parentChunkSize must be at least chunkSize',
+    path: ['parentChunkSize'],
   });
 export type CreateKnowledgeBase = z.input<typeof createKnowledgeBaseSchema>;
 
 export const textDocumentSchema = z.strictObject({
   title: nameSchema(500, 'title is required'),
   text: z.string().min(1, 'text is required'),
-  mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv']).default('text/plain'),
+  mime: z.enum(['text/plain', 'text/markdown', 'text/html', 'text/csv', 'application/jsonl']).default('text/plain'),
   metadata: documentMetadataSchema.optional(),
 });
 

@@ -18,7 +18,9 @@ import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, Knowled
 import { IndexingQueue, type DocumentUpload } from './indexing-queue';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
-import { detectMime, type DocumentMime } from './parsers';
+import { checkUpload, previewChunks } from './document-uploads';
+import type { DocumentMime } from './parsers';
+import { CHILDREN_PER_HIT, readableHits } from './readable-hits';
 import { candidatesFor, rerankHits, type Reranker } from './rerank';
 import {
   createKnowledgeBaseSchema,
@@ -33,7 +35,6 @@ import {
 import {
   DEFAULT_VECTOR_WEIGHT,
   type Embedder,
-  type KnowledgeHit,
   type KnowledgeSearchRequest,
   type KnowledgeSearchResult,
   type KnowledgeService,
@@ -157,6 +158,8 @@ export class KnowledgeBaseService implements KnowledgeService {
       deleteKnowledgeBase: async (id: string) => this.deleteKnowledgeBase((await own(id)).id),
       addDocument: async (id: string, upload: DocumentUpload) => this.addDocument((await own(id)).id, upload),
       addDocuments: async (id: string, uploads: DocumentUpload[]) => this.addDocuments((await own(id)).id, uploads),
+      previewChunks: async (id: string, upload: DocumentUpload, opts: { signal?: AbortSignal } = {}) =>
+        this.previewChunks((await own(id)).id, upload, opts),
       listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
       getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
@@ -192,6 +195,8 @@ export class KnowledgeBaseService implements KnowledgeService {
         description: v.description,
         chunkSize: v.chunkSize,
         chunkOverlap: v.chunkOverlap,
+        chunking: v.chunking,
+        parentChunkSize: v.parentChunkSize ?? null,
         embeddingModel,
         credentialId,
         dimension,
@@ -257,28 +262,10 @@ export class KnowledgeBaseService implements KnowledgeService {
    */
   async addDocuments(kbId: string, uploads: DocumentUpload[]): Promise<DocumentRecord[]> {
     if (this.indexing.closed) throw new PaiError('SHUTTING_DOWN', 'the server is shutting down');
-    await this.getKnowledgeBase(kbId);
-    const checked = uploads.map((upload, i) => {
-      const where = (path: string) => (uploads.length > 1 ? `files[${i}].${path}` : path);
-      const title = upload.title.trim();
-      if (!title) throw new PaiError('VALIDATION_ERROR', 'title is required', { path: where('title') });
-      if (upload.bytes === undefined && upload.text === undefined)
-        throw new PaiError('VALIDATION_ERROR', 'a file or text is required', { path: where('file') });
-      let mime: DocumentMime;
-      try {
-        mime =
-          upload.bytes !== undefined
-            ? detectMime(upload.filename, upload.mime)
-            : ((upload.mime as DocumentMime | undefined) ?? 'text/plain');
-      } catch (e) {
-        if (!(e instanceof PaiError) || uploads.length === 1) throw e;
-        throw new PaiError(e.code, `${upload.filename ?? title}: ${e.message}`, {
-          path: where('file'),
-          details: e.details,
-        });
-      }
-      return { upload: { ...upload, title }, mime };
-    });
+    const kb = await this.getKnowledgeBase(kbId);
+    const checked = uploads.map((upload, i) =>
+      checkUpload(kb, upload, (path) => (uploads.length > 1 ? `files[${i}].${path}` : path), uploads.length > 1),
+    );
     const jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }> = [];
     for (const { upload, mime } of checked) {
       const byteSize = upload.bytes?.byteLength ?? Buffer.byteLength(upload.text ?? '');
@@ -294,6 +281,11 @@ export class KnowledgeBaseService implements KnowledgeService {
     }
     this.indexing.enqueue(jobs);
     return jobs.map((j) => j.doc);
+  }
+
+  /** The chunks a file would make in the knowledge base, before it is uploaded (nothing is kept). */
+  async previewChunks(kbId: string, upload: DocumentUpload, opts: { signal?: AbortSignal } = {}) {
+    return previewChunks(await this.getKnowledgeBase(kbId), upload, opts);
   }
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {
@@ -406,29 +398,19 @@ export class KnowledgeBaseService implements KnowledgeService {
     signal?.throwIfAborted();
     if (documentIds?.length === 0) return { query: r.query, mode: r.mode, hits: [], ...(notice ? { notice } : {}) };
     const reranker = r.rerank ? await this.rerankerFor(kb, r.rerank) : undefined;
+    const wanted = r.rerank ? candidatesFor(r.topK, r.rerank.topN) : r.topK;
+    // Parent–child: children of one section fold into one hit, so more children are asked for.
+    const children = kb.chunking === 'parent-child' ? wanted * CHILDREN_PER_HIT : wanted;
     const found = await this.o.store.search({
       kbId: kb.id,
       text: r.query,
       vector,
-      topK: r.rerank ? candidatesFor(r.topK, r.rerank.topN) : r.topK,
+      topK: children,
       mode: notice ? 'bm25' : r.mode,
       documentIds,
       fusion: { vectorWeight: kb.vectorWeight ?? DEFAULT_VECTOR_WEIGHT },
     });
-    const retrieved: KnowledgeHit[] = found.map((h, i) => ({
-      citation: `[${i + 1}]`,
-      documentId: h.documentId,
-      title: h.title,
-      chunkIndex: h.chunkIndex,
-      page: h.page,
-      start: h.start,
-      end: h.end,
-      ...(h.headingPath?.length ? { headingPath: h.headingPath } : {}),
-      text: h.text,
-      score: h.score,
-      bm25: h.bm25,
-      knn: h.knn,
-    }));
+    const retrieved = readableHits(found, wanted);
     const ranked = reranker ? await rerankHits(reranker, r.query, retrieved, r.topK, signal) : retrieved;
     // The threshold applies to the score the hits are ranked by: the rerank model's when there is one.
     const hits =

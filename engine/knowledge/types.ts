@@ -23,6 +23,20 @@ export interface ChunkMeta {
    * with the title as the weighted headings field; absent for other formats.
    */
   headingPath?: string[];
+  /**
+   * What a hit returns in place of the matched text (chunking.ts): the parent section a small chunk belongs to
+   * (parent–child chunking: match small, read whole), or the answer to the question the chunk is (Q&A). Kept beside
+   * the chunk, never searched; `start`/`end` are its offsets in the document's text (the key of a parent, whose
+   * children share it).
+   */
+  context?: ChunkContext;
+}
+
+export interface ChunkContext {
+  kind: 'parent' | 'answer';
+  start: number;
+  end: number;
+  text: string;
 }
 
 /** One chunk as stored; upserting the same id replaces the chunk. */
@@ -164,7 +178,12 @@ export interface KnowledgeHit {
   end: number;
   /** Markdown: the chunk's heading path (ChunkMeta.headingPath); absent for other formats. */
   headingPath?: string[];
+  /** What the hit gives to read: the chunk, or its parent section (parent–child), or its answer (Q&A). */
   text: string;
+  /** parent–child: the small chunk that matched, inside `text`. */
+  matched?: string;
+  /** Q&A: the question that matched; `text` is its answer. */
+  question?: string;
   /** The rank's score: the rerank model's when the search was reranked, else the retrieval's (see StoreHit). */
   score: number;
   bm25: number | null;

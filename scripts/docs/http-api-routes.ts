@@ -506,6 +506,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'list, with status, progress (`embeddedChunks` of `totalChunks` while it embeds), `metadata` and `enabled`',
       },
       {
+        path: '/api/knowledge-bases/:id/chunk-preview',
+        text:
+          'the chunks one file would make in this knowledge base, before it is uploaded (the body of a one-file ' +
+          'upload) → `{ characters, pages, total, chunks }`: the first 100 chunks, each with its `context` ' +
+          '(parent section or answer) where the chunking gives one; nothing is kept',
+      },
+      {
         path: '/api/knowledge-bases/:id/documents/:docId',
         text:
           'one document’s status; PATCH `{ metadata?, enabled? }` (metadata replaced whole; `enabled: false` ' +

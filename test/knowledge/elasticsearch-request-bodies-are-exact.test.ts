@@ -27,7 +27,18 @@ const BM25Plain = (query: string) => ({
   multi_match: { query, fields: ['search_text', 'search_text.unigram^0.5'], type: 'most_fields' },
 });
 const V = [0.1, 0.2, 0.3, 0.4];
-const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text', 'heading_path', 'covered'];
+const SOURCE = [
+  'document_id',
+  'title',
+  'chunk_index',
+  'start',
+  'end',
+  'page',
+  'text',
+  'heading_path',
+  'covered',
+  'context',
+];
 /** Every kNN clause leaves out chunks the embedder does not read. */
 const COVERED_ONLY = { bool: { must_not: [{ term: { covered: false } }] } };
 
@@ -104,6 +115,7 @@ describe('index creation', () => {
               covered: { type: 'boolean' },
               headings: { type: 'text', analyzer: 'paiflow_text' },
               heading_path: { type: 'keyword', index: false, doc_values: false },
+              context: { type: 'object', enabled: false },
               embedding: {
                 type: 'dense_vector',
                 dims: 4,

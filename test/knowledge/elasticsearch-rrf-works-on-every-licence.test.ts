@@ -18,7 +18,18 @@ const KB = 'kb_rrf';
 const INDEX = `paiflow-kb-${KB}`;
 const FIN = [1, 0, 0, 0];
 const PET = [0, 1, 0, 0];
-const SOURCE = ['document_id', 'title', 'chunk_index', 'start', 'end', 'page', 'text', 'heading_path', 'covered'];
+const SOURCE = [
+  'document_id',
+  'title',
+  'chunk_index',
+  'start',
+  'end',
+  'page',
+  'text',
+  'heading_path',
+  'covered',
+  'context',
+];
 const filter = [{ term: { kb_id: KB } }];
 /** kNN leaves out chunks the embedder does not read. */
 const knnFilter = [...filter, { bool: { must_not: [{ term: { covered: false } }] } }];

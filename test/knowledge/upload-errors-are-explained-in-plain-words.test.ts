@@ -57,7 +57,7 @@ describe('failed uploads on the knowledge page', () => {
     expect(a.status).toBe(415);
     const shown = explainKnowledgeError(a.body.error);
     expect(shown.title).toBe(
-      'This kind of file cannot be indexed. Upload a .txt, .md, .html, .pdf, .docx or .csv file.',
+      'This kind of file cannot be indexed. Upload a .txt, .md, .html, .pdf, .docx, .csv or .jsonl file.',
     );
     expect(shown.title).not.toContain('UNSUPPORTED_DOCUMENT_TYPE');
     expect(shown.detail).toMatch(/^UNSUPPORTED_DOCUMENT_TYPE at file: unsupported document type \.exe/);

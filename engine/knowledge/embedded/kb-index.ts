@@ -191,6 +191,7 @@ export class KbIndex {
         page: c.page ?? null,
         text: c.text,
         ...(c.headingPath?.length ? { headingPath: c.headingPath } : {}),
+        ...(c.context ? { context: c.context } : {}),
         ...(c.covered === false ? { uncovered: true as const } : {}),
       };
       stored.push(s);

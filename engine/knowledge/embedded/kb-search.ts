@@ -81,6 +81,7 @@ function hit(ix: IndexView, slot: number, score: number, bm25: number | null, kn
     end: c.end,
     page: c.page,
     ...(c.headingPath ? { headingPath: c.headingPath } : {}),
+    ...(c.context ? { context: c.context } : {}),
     text: c.text,
     score,
     bm25,

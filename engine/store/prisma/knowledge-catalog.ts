@@ -15,6 +15,7 @@ import type {
 } from '../../knowledge/catalog';
 import { UNFINISHED_STATUSES } from '../../knowledge/catalog';
 import type { DocumentMetadata, MetadataFilter } from '../../knowledge/metadata';
+import type { ChunkingMode } from '../../knowledge/chunking-modes';
 import { metadataFilterSql } from './metadata-filter-sql';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -31,6 +32,8 @@ function toKb(r: KnowledgeBase): KnowledgeBaseRecord {
     credentialId: r.credentialId ?? null,
     dimension: r.dimension,
     vectorWeight: r.vectorWeight ?? null,
+    chunking: r.chunking as ChunkingMode,
+    parentChunkSize: r.parentChunkSize ?? null,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };

@@ -294,6 +294,23 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       await store.dropIndex(tmp);
     });
 
+    it("returns a chunk's context (its parent section or its answer) as stored, and never searches it", async () => {
+      const tmp = `kb_ctx_${suffix}`;
+      await store.ensureIndex({ kbId: tmp, dimension: 4 });
+      const parent = { kind: 'parent' as const, start: 0, end: 60, text: '发票 section: refunds and the zebra rule.' };
+      const answer = { kind: 'answer' as const, start: 30, end: 50, text: 'Within five working days.' };
+      await store.upsertChunks(tmp, [
+        { ...chunk('p', 0, 'Guide', 'refunds are paid back', FIN), context: parent },
+        { ...chunk('q', 0, 'FAQ', 'How long do refunds take?', WEATHER), context: answer },
+      ]);
+      const hits = await store.search({ kbId: tmp, text: 'refunds', vector: FIN, topK: 5, mode: 'hybrid' });
+      expect(hits.find((h) => h.id === 'p:0')!.context).toEqual(parent);
+      expect(hits.find((h) => h.id === 'q:0')!.context).toEqual(answer);
+      // Words only the context holds find nothing: it is returned, not indexed.
+      expect(await store.search({ kbId: tmp, text: 'zebra', topK: 5, mode: 'bm25' })).toEqual([]);
+      await store.dropIndex(tmp);
+    });
+
     it('refuses a chunk whose vector has another dimension', async () => {
       await expect(store.upsertChunks(kb, [chunk('d9', 0, 'Bad', 'wrong size', [1, 2, 3])])).rejects.toMatchObject({
         code: 'EMBEDDING_DIMENSION_MISMATCH',

@@ -44,6 +44,9 @@ export function describeKnowledgeCatalog(label: string, open: StoresFactory) {
         dimension: 256,
         vectorWeight: 0.3,
       });
+      expect(k).toMatchObject({ chunking: 'size', parentChunkSize: null });
+      const pc = await catalog.createKnowledgeBase(kb({ chunking: 'parent-child', parentChunkSize: 3000 }));
+      expect(await catalog.getKnowledgeBase(pc.id)).toMatchObject({ chunking: 'parent-child', parentChunkSize: 3000 });
       expect(await catalog.getKnowledgeBase(k.id)).toEqual(k);
       expect(await catalog.getKnowledgeBase(k.id, ws)).toEqual(k);
       expect(await catalog.getKnowledgeBase(k.id, wsB)).toBeNull();
