@@ -109,6 +109,20 @@ export function CreateKnowledgeBaseForm({
       <Button type="submit" variant="primary" size="sm" disabled={!name.trim()} data-testid="kb-create">
         {t('submit')}
       </Button>
+      <label className="block border-t border-zinc-100 pt-2 text-xs text-zinc-600">
+        {t('import')}
+        <input
+          type="file"
+          accept=".jsonl,.ndjson"
+          className="mt-1 block w-full text-xs"
+          data-testid="kb-import"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void run(async () => onCreated((await knowledgeApi.importFile(file)).knowledgeBase));
+          }}
+        />
+      </label>
     </form>
   );
 }

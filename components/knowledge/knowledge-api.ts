@@ -162,6 +162,15 @@ export const knowledgeApi = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then((r) => json<KnowledgeDocument>(r)),
+  /** A new knowledge base from an export file (GET …/export); its documents index in the background. */
+  importFile: (file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return fetch(`${base}/import`, { method: 'POST', body: form }).then((r) =>
+      json<{ knowledgeBase: KnowledgeBase; vectors: 'kept' | 'embedded' }>(r),
+    );
+  },
+  exportUrl: (id: string) => `${base}/${id}/export`,
   /** The chunks a file would make in the knowledge base; nothing is kept. */
   previewChunks: (id: string, file: File) => {
     const form = new FormData();

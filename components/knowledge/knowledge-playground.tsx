@@ -173,6 +173,14 @@ export function KnowledgePlayground() {
                     {kb.chunking && kb.chunking !== 'size' ? ` · ${t(`create.chunkings.${kb.chunking}`)}` : ''}
                   </p>
                 </div>
+                <a
+                  className="mr-2 rounded-md border border-zinc-300 px-2 py-1 text-xs text-zinc-700 hover:bg-zinc-50"
+                  href={knowledgeApi.exportUrl(kb.id)}
+                  download
+                  data-testid="kb-export"
+                >
+                  {t('export')}
+                </a>
                 <Button
                   variant="danger"
                   size="sm"

@@ -32,6 +32,8 @@ import {
   indexDefinition,
   indexNameFor,
   indexPrefixProblem,
+  SOURCE_FIELDS,
+  type ChunkSource,
   type CjkAnalyzer,
   VECTOR_INDEX_OPTIONS,
   writeAliasFor,
@@ -326,6 +328,31 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
     }
   }
 
+  async listChunks(kbId: string, documentId: string): Promise<ChunkRecord[]> {
+    const index = this.index(kbId);
+    const out: ChunkRecord[] = [];
+    const size = 1000;
+    let after: estypes.SortResults | undefined;
+    try {
+      for (;;) {
+        const res = await this.client.search<ChunkSource & { embedding?: number[] }>({
+          index,
+          size,
+          query: { bool: { filter: filterFor(kbId, [documentId]) } },
+          sort: [{ chunk_index: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+          _source: [...SOURCE_FIELDS, 'embedding'],
+        });
+        for (const h of res.hits.hits) out.push(chunkOf(h._id!, h._source!));
+        if (res.hits.hits.length < size) break;
+        after = res.hits.hits.at(-1)!.sort;
+      }
+    } catch (e) {
+      throw esError(e, `reading the chunks of ${index}`);
+    }
+    return out.sort((a, b) => a.chunkIndex - b.chunkIndex);
+  }
+
   async search(q: StoreQuery): Promise<StoreHit[]> {
     const index = this.index(q.kbId);
     await this.server.checkVersion();
@@ -335,4 +362,22 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
   async close(): Promise<void> {
     /* the client is owned by whoever created it */
   }
+}
+
+/** A stored chunk document as a ChunkRecord: its vector as stored, none on a chunk the embedder did not cover. */
+function chunkOf(id: string, s: ChunkSource & { embedding?: number[] }): ChunkRecord {
+  return {
+    id,
+    documentId: s.document_id,
+    title: s.title,
+    chunkIndex: s.chunk_index,
+    start: s.start,
+    end: s.end,
+    page: s.page ?? null,
+    text: s.text,
+    ...(s.heading_path?.length ? { headingPath: s.heading_path } : {}),
+    ...(s.context ? { context: s.context } : {}),
+    ...(s.covered === false ? { covered: false } : {}),
+    ...(s.embedding && s.covered !== false ? { vector: Float32Array.from(s.embedding) } : {}),
+  };
 }

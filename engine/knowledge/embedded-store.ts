@@ -128,6 +128,10 @@ export class EmbeddedKnowledgeStore implements KnowledgeStore {
     return (await this.required(kbId)).count(documentId);
   }
 
+  async listChunks(kbId: string, documentId: string): Promise<ChunkRecord[]> {
+    return (await this.required(kbId)).listChunks(documentId);
+  }
+
   async search(q: StoreQuery): Promise<StoreHit[]> {
     return (await this.required(q.kbId)).search(q, this.fusion, this.exactKnnLimit);
   }

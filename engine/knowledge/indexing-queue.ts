@@ -17,8 +17,19 @@ import type { DocumentMime } from './parsers';
 import type { ChunkRecord, Embedder, KnowledgeStore } from './types';
 import type { DocumentMetadata } from './metadata';
 
+/** A document's chunks as made before (an import): indexed as they are, without parsing the document again. */
+export interface PreparedChunks {
+  charCount: number;
+  pages: number | null;
+  chunks: Array<Omit<ChunkRecord, 'id' | 'documentId' | 'title' | 'covered'>>;
+  /** Whether the chunks' vectors were made by this knowledge base's embedding model (else they are embedded again). */
+  keepVectors: boolean;
+}
+
 export interface DocumentUpload {
   title: string;
+  /** Chunks made before (an import), in place of bytes or text. */
+  prepared?: PreparedChunks;
   /** Raw file bytes (parsed by mime) … */
   bytes?: Uint8Array;
   /** … or the text itself. */
@@ -159,6 +170,30 @@ export class IndexingQueue {
     if (this.stopped && !this.running.size) for (const w of this.idleWaiters.splice(0)) w();
   }
 
+  /** Parsing and chunking in a worker thread, under the document limits (engine/cpu/limits.ts). */
+  private async parse(job: Job, kb: KnowledgeBaseRecord, signal: AbortSignal): Promise<PreparedChunks> {
+    const limits = cpuLimits();
+    if (this.d.maxDocumentChars !== undefined) limits.documentMaxChars = this.d.maxDocumentChars;
+    const { bytes, text } = job.upload;
+    const parsed = await prepareDocumentInWorker(
+      {
+        ...(bytes !== undefined ? { bytes } : { text: text ?? '' }),
+        mime: job.mime,
+        chunkSize: kb.chunkSize,
+        chunkOverlap: kb.chunkOverlap,
+        chunking: kb.chunking,
+        ...(kb.parentChunkSize ? { parentChunkSize: kb.parentChunkSize } : {}),
+      },
+      { limits, signal },
+    );
+    return {
+      charCount: parsed.text.length,
+      pages: parsed.pages ?? null,
+      chunks: parsed.chunks.map(({ index, ...c }) => ({ ...c, chunkIndex: index })),
+      keepVectors: false,
+    };
+  }
+
   private async index(job: Job): Promise<void> {
     const { doc, controller } = job;
     const signal = controller.signal;
@@ -173,21 +208,7 @@ export class IndexingQueue {
     try {
       const kb = await this.d.getKnowledgeBase(kbId);
       await progress({ status: 'parsing', progress: 0.02 }, true);
-      // Parsing and chunking run in a worker thread, under the document limits (engine/cpu/limits.ts).
-      const limits = cpuLimits();
-      if (this.d.maxDocumentChars !== undefined) limits.documentMaxChars = this.d.maxDocumentChars;
-      const { bytes, text } = job.upload;
-      const prepared = await prepareDocumentInWorker(
-        {
-          ...(bytes !== undefined ? { bytes } : { text: text ?? '' }),
-          mime: job.mime,
-          chunkSize: kb.chunkSize,
-          chunkOverlap: kb.chunkOverlap,
-          chunking: kb.chunking,
-          ...(kb.parentChunkSize ? { parentChunkSize: kb.parentChunkSize } : {}),
-        },
-        { limits, signal },
-      );
+      const prepared = job.upload.prepared ?? (await this.parse(job, kb, signal));
       signal.throwIfAborted();
       const { chunks } = prepared;
       const total = chunks.length;
@@ -195,8 +216,8 @@ export class IndexingQueue {
         {
           status: 'embedding',
           progress: 0.05,
-          charCount: prepared.text.length,
-          pages: prepared.pages ?? null,
+          charCount: prepared.charCount,
+          pages: prepared.pages,
           totalChunks: total,
           embeddedChunks: 0,
         },
@@ -208,8 +229,11 @@ export class IndexingQueue {
       // What the embedder reads: a chunk it cannot (Chinese for use-lite) is ranked by BM25 alone, with no vector.
       const texts = chunks.map((c) => `${doc.title}\n${c.text}`);
       const covered = texts.map((t) => embedderCovers(embedder, t));
-      const toEmbed = texts.flatMap((t, i) => (covered[i] ? [i] : []));
-      const vectors: Array<Float32Array | undefined> = new Array(total);
+      // An import whose vectors were made by this knowledge base's model keeps them.
+      const vectors: Array<ArrayLike<number> | undefined> = chunks.map((c, i) =>
+        covered[i] && prepared.keepVectors ? c.vector : undefined,
+      );
+      const toEmbed = texts.flatMap((t, i) => (covered[i] && !vectors[i] ? [i] : []));
       let done = total - toEmbed.length;
       for (let i = 0; i < toEmbed.length; i += batch) {
         signal.throwIfAborted();
@@ -229,10 +253,10 @@ export class IndexingQueue {
       }
       signal.throwIfAborted();
       const records: ChunkRecord[] = chunks.map((c, i) => ({
-        id: `${doc.id}:${c.index}`,
+        id: `${doc.id}:${c.chunkIndex}`,
         documentId: doc.id,
         title: doc.title,
-        chunkIndex: c.index,
+        chunkIndex: c.chunkIndex,
         start: c.start,
         end: c.end,
         page: c.page,

@@ -19,6 +19,7 @@ import { IndexingQueue, type DocumentUpload } from './indexing-queue';
 import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { checkUpload, previewChunks } from './document-uploads';
+import { exportLines, type ParsedExport } from './kb-transfer';
 import type { DocumentMime } from './parsers';
 import { CHILDREN_PER_HIT, readableHits } from './readable-hits';
 import { candidatesFor, rerankHits, type Reranker } from './rerank';
@@ -160,6 +161,11 @@ export class KnowledgeBaseService implements KnowledgeService {
       addDocuments: async (id: string, uploads: DocumentUpload[]) => this.addDocuments((await own(id)).id, uploads),
       previewChunks: async (id: string, upload: DocumentUpload, opts: { signal?: AbortSignal } = {}) =>
         this.previewChunks((await own(id)).id, upload, opts),
+      exportKnowledgeBase: async (id: string) => this.exportKnowledgeBase((await own(id)).id),
+      importKnowledgeBase: (
+        parsed: ParsedExport,
+        opts?: { name?: string; credentialId?: string; embeddingModel?: string },
+      ) => this.importKnowledgeBase(parsed, opts, workspaceId),
       listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
       getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
@@ -286,6 +292,73 @@ export class KnowledgeBaseService implements KnowledgeService {
   /** The chunks a file would make in the knowledge base, before it is uploaded (nothing is kept). */
   async previewChunks(kbId: string, upload: DocumentUpload, opts: { signal?: AbortSignal } = {}) {
     return previewChunks(await this.getKnowledgeBase(kbId), upload, opts);
+  }
+
+  /** The knowledge base as the lines of one export file (kb-transfer.ts). */
+  async exportKnowledgeBase(id: string): Promise<{ kb: KnowledgeBaseRecord; lines: AsyncGenerator<string> }> {
+    const kb = await this.getKnowledgeBase(id);
+    return { kb, lines: exportLines(kb, await this.o.catalog.listDocuments(id), this.o.store) };
+  }
+
+  /**
+   * A new knowledge base from an export: its settings, its documents (metadata, on or off) and their chunks, indexed
+   * in the background without being cut again — with the export's vectors when this knowledge base embeds with the
+   * same model and dimension. A model that needs a credential is not carried over (credentials stay in their
+   * workspace): name one here, or the default model embeds the chunks again. Nothing is left if it fails.
+   */
+  async importKnowledgeBase(
+    parsed: ParsedExport,
+    opts: { name?: string; credentialId?: string; embeddingModel?: string } = {},
+    workspaceId = DEFAULT_WORKSPACE_ID,
+  ): Promise<{ knowledgeBase: KnowledgeBaseRecord; documents: DocumentRecord[]; vectors: 'kept' | 'embedded' }> {
+    const h = parsed.header.knowledgeBase;
+    const model = opts.credentialId
+      ? { credentialId: opts.credentialId, embeddingModel: opts.embeddingModel ?? h.embeddingModel }
+      : opts.embeddingModel
+        ? { embeddingModel: opts.embeddingModel }
+        : h.embeddingModel.startsWith('openai:')
+          ? {}
+          : { embeddingModel: h.embeddingModel };
+    const kb = await this.createKnowledgeBase(
+      {
+        name: opts.name ?? h.name,
+        description: h.description,
+        chunkSize: h.chunkSize,
+        chunkOverlap: h.chunkOverlap,
+        chunking: h.chunking,
+        ...(h.parentChunkSize !== null && h.chunking === 'parent-child' ? { parentChunkSize: h.parentChunkSize } : {}),
+        ...(h.vectorWeight !== null ? { vectorWeight: h.vectorWeight } : {}),
+        ...model,
+      },
+      workspaceId,
+    );
+    const keepVectors = kb.embeddingModel === h.embeddingModel && kb.dimension === h.dimension;
+    try {
+      const jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }> = [];
+      for (const { document: d, chunks } of parsed.documents) {
+        let doc = await this.o.catalog.createDocument({
+          id: newId('doc'),
+          knowledgeBaseId: kb.id,
+          title: d.title,
+          mime: d.mime,
+          byteSize: d.byteSize,
+          metadata: d.metadata,
+        });
+        if (!d.enabled) doc = (await this.o.catalog.updateDocument(doc.id, { enabled: false })) ?? doc;
+        const prepared = {
+          charCount: d.charCount,
+          pages: d.pages,
+          chunks: chunks.map(({ id: _id, documentId: _doc, title: _title, covered: _covered, ...c }) => c),
+          keepVectors,
+        };
+        jobs.push({ doc, upload: { title: d.title, prepared }, mime: d.mime as DocumentMime });
+      }
+      this.indexing.enqueue(jobs);
+      return { knowledgeBase: kb, documents: jobs.map((j) => j.doc), vectors: keepVectors ? 'kept' : 'embedded' };
+    } catch (e) {
+      await this.deleteKnowledgeBase(kb.id).catch(() => {});
+      throw e;
+    }
   }
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {

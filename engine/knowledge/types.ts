@@ -141,6 +141,11 @@ export interface KnowledgeStore {
   deleteDocument(kbId: string, documentId: string): Promise<number>;
   /** How many chunks the KB (or one of its documents) holds. */
   count(kbId: string, documentId?: string): Promise<number>;
+  /**
+   * Every chunk of one document as stored, in chunk order, with its vector (unit length; none on an uncovered chunk):
+   * what an export of the knowledge base carries.
+   */
+  listChunks(kbId: string, documentId: string): Promise<ChunkRecord[]>;
   search(q: StoreQuery): Promise<StoreHit[]>;
   /** How many chunks of the KB were stored with `covered: false`; absent where the store does not keep it. */
   uncoveredCount?(kbId: string): Promise<number>;

@@ -506,6 +506,20 @@ export const ROUTE_GROUPS: RouteGroup[] = [
           'list, with status, progress (`embeddedChunks` of `totalChunks` while it embeds), `metadata` and `enabled`',
       },
       {
+        path: '/api/knowledge-bases/:id/export',
+        text:
+          'the knowledge base as one JSON Lines file (`application/x-ndjson`): its settings, then each indexed ' +
+          'document (metadata, on or off) and its chunks with their vectors',
+      },
+      {
+        path: '/api/knowledge-bases/import',
+        text:
+          'a new knowledge base from an export: multipart `file` (and optional `name`, `credentialId`, ' +
+          '`embeddingModel`) → 202 `{ knowledgeBase, documents, vectors: "kept" | "embedded" }` (vectors are kept ' +
+          'when the model and dimension match, else the chunks are embedded again; never cut again); a wrong line ' +
+          'is 400 `KNOWLEDGE_IMPORT_INVALID` with its path (`lines[n]…`) and nothing is made',
+      },
+      {
         path: '/api/knowledge-bases/:id/chunk-preview',
         text:
           'the chunks one file would make in this knowledge base, before it is uploaded (the body of a one-file ' +

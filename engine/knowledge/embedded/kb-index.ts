@@ -227,6 +227,19 @@ export class KbIndex {
     return slots.length;
   }
 
+  listChunks(documentId: string): ChunkRecord[] {
+    const dim = this.manifest.dimension;
+    return [...(this.docSlots.get(documentId) ?? [])]
+      .map((s) => ({ s, c: this.chunks[s]! }))
+      .sort((a, b) => a.c.chunkIndex - b.c.chunkIndex)
+      .map(({ s, c }) => {
+        const { uncovered, ...meta } = c;
+        return uncovered
+          ? { ...meta, covered: false }
+          : { ...meta, vector: this.vectors.slice(s * dim, (s + 1) * dim) };
+      });
+  }
+
   count(documentId?: string): number {
     return documentId === undefined ? this.liveCount : (this.docSlots.get(documentId)?.size ?? 0);
   }

@@ -6,9 +6,10 @@
  *   term / terms / bool(must, filter) / match (BM25, k1 1.2, b 0.75, Lucene idf) / knn query and top-level knn
  *   (cosine score (1 + cos) / 2, filter applied before ranking) / rescore (total = query_weight · score +
  *   rescore_query_weight · rescore score, non-matching docs keep query_weight · score) / rrf retriever /
- *   include_named_queries_score / _source filtering; index create with a strict mapping, get mapping, delete,
- *   _bulk (dims checked like a strict dense_vector mapping), _delete_by_query, _count, multi_match (most_fields,
- *   `field^boost`), aliases (given at index creation or PUT /<index>/_alias/<name>; deleted with their index).
+ *   include_named_queries_score / _source filtering; field sorts with search_after; index create with a strict
+ *   mapping, get mapping, delete, _bulk (dims checked like a strict dense_vector mapping), _delete_by_query, _count,
+ *   multi_match (most_fields, `field^boost`), aliases (given at index creation or PUT /<index>/_alias/<name>; deleted
+ *   with their index).
  * `_bulk` resolves an alias to its index; into a missing index it auto-creates one with a dynamic mapping, as ES does
  * by default, unless `require_alias=true`, when each item fails with 404 index_not_found_exception (ES's reason).
  * `GET /` reports a version (9.1.0 by default); the media-type headers of every request are checked per that major
@@ -390,6 +391,24 @@ export class FakeElasticsearch {
       head.sort((a, b) => b.score - a.score);
       results = [...head, ...results.slice(window)];
     }
+    // Field sorts (ascending or descending) and search_after over their values, as a paged read uses them.
+    const sorts: Array<[string, 'asc' | 'desc']> = (body.sort ?? []).map((x: any) => {
+      const [field, order] = typeof x === 'string' ? [x, 'asc'] : Object.entries(x)[0];
+      return [field, typeof order === 'string' ? order : (order as any).order];
+    });
+    const sortValues = (d: Doc) => sorts.map(([f]) => d.source[f]);
+    const compare = (a: unknown[], b: unknown[]) => {
+      for (let i = 0; i < sorts.length; i++) {
+        const dir = sorts[i][1] === 'desc' ? -1 : 1;
+        if ((a[i] as any) < (b[i] as any)) return -dir;
+        if ((a[i] as any) > (b[i] as any)) return dir;
+      }
+      return 0;
+    };
+    if (sorts.length) {
+      results = [...results].sort((x, y) => compare(sortValues(x.d), sortValues(y.d)));
+      if (body.search_after) results = results.filter((h) => compare(sortValues(h.d), body.search_after) > 0);
+    }
     const pick = (src: any) =>
       Array.isArray(body._source)
         ? Object.fromEntries(body._source.filter((f: string) => f in src).map((f: string) => [f, src[f]]))
@@ -404,6 +423,7 @@ export class FakeElasticsearch {
           _id: h.d._id,
           _score: h.score,
           _source: pick(h.d.source),
+          ...(sorts.length ? { sort: sortValues(h.d) } : {}),
           ...(Object.keys(h.named).length
             ? { matched_queries: qs.include_named_queries_score === 'true' ? h.named : Object.keys(h.named) }
             : {}),

@@ -311,6 +311,31 @@ export function knowledgeStoreConformance(name: string, factory: StoreFactory) {
       await store.dropIndex(tmp);
     });
 
+    it("lists a document's chunks in order, as stored, with their vectors' direction", async () => {
+      const tmp = `kb_list_${suffix}`;
+      await store.ensureIndex({ kbId: tmp, dimension: 4 });
+      const parent = { kind: 'parent' as const, start: 0, end: 40, text: 'the whole 发票 section' };
+      const { vector: _none, ...zh } = chunk('d', 2, '发票', '发票可以在订单页下载。', FIN);
+      await store.upsertChunks(tmp, [
+        { ...chunk('d', 1, 'Guide', 'second part', [0, 2, 0, 0]), headingPath: ['Guide', 'Part'], context: parent },
+        { ...chunk('d', 0, 'Guide', 'first part', [3, 0, 0, 4]) },
+        { ...zh, covered: false },
+        chunk('other', 0, 'Other', 'not listed', WEATHER),
+      ]);
+      const list = await store.listChunks(tmp, 'd');
+      expect(list.map((c) => c.id)).toEqual(['d:0', 'd:1', 'd:2']);
+      expect(list[1]).toMatchObject({ text: 'second part', headingPath: ['Guide', 'Part'], context: parent });
+      const unit = (v: ArrayLike<number>) => {
+        const n = Math.hypot(...Array.from(v));
+        return Array.from(v, (x) => Number((x / n).toFixed(5)));
+      };
+      expect(unit(list[0].vector!)).toEqual([0.6, 0, 0, 0.8]);
+      expect(list[2]).toMatchObject({ covered: false, text: '发票可以在订单页下载。' });
+      expect(list[2].vector).toBeUndefined();
+      expect(await store.listChunks(tmp, 'missing')).toEqual([]);
+      await store.dropIndex(tmp);
+    });
+
     it('refuses a chunk whose vector has another dimension', async () => {
       await expect(store.upsertChunks(kb, [chunk('d9', 0, 'Bad', 'wrong size', [1, 2, 3])])).rejects.toMatchObject({
         code: 'EMBEDDING_DIMENSION_MISMATCH',
