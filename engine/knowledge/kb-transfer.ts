@@ -7,9 +7,11 @@
  */
 import { z } from 'zod';
 import { PaiError } from '../errors';
-import type { DocumentRecord, KnowledgeBaseRecord } from './catalog';
+import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeCatalog } from './catalog';
 import { CHUNKING_MODES } from './chunking-modes';
-import { DOCUMENT_MIME } from './parsers';
+import type { DocumentUpload } from './indexing-queue';
+import { DOCUMENT_MIME, type DocumentMime } from './parsers';
+import type { CreateKnowledgeBase } from './schemas';
 import { documentMetadataSchema } from './metadata';
 import type { ChunkRecord, KnowledgeStore } from './types';
 
@@ -216,4 +218,79 @@ export async function parseExport(text: string): Promise<ParsedExport> {
     });
   }
   return { header, documents };
+}
+
+export interface ImportOptions {
+  /** The new knowledge base's name (default: the export's). */
+  name?: string;
+  /** A credential of the workspace to embed with, and its model. */
+  credentialId?: string;
+  embeddingModel?: string;
+}
+
+/** What an import needs of the knowledge service. */
+export interface ImportDeps {
+  catalog: KnowledgeCatalog;
+  createKnowledgeBase(input: CreateKnowledgeBase): Promise<KnowledgeBaseRecord>;
+  deleteKnowledgeBase(id: string): Promise<void>;
+  enqueue(jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }>): void;
+  newDocumentId(): string;
+}
+
+/**
+ * A new knowledge base from an export: its settings, its documents (metadata, on or off) and their chunks, indexed
+ * in the background without being cut again — with the export's vectors when the new knowledge base embeds with the
+ * same model and dimension. A model that needs a credential is not carried over (credentials stay in their
+ * workspace): name one, or the default model embeds the chunks again. Nothing is left if it fails.
+ */
+export async function importExport(
+  d: ImportDeps,
+  parsed: ParsedExport,
+  opts: ImportOptions,
+): Promise<{ knowledgeBase: KnowledgeBaseRecord; documents: DocumentRecord[]; vectors: 'kept' | 'embedded' }> {
+  const h = parsed.header.knowledgeBase;
+  const model = opts.credentialId
+    ? { credentialId: opts.credentialId, embeddingModel: opts.embeddingModel ?? h.embeddingModel }
+    : opts.embeddingModel
+      ? { embeddingModel: opts.embeddingModel }
+      : h.embeddingModel.startsWith('openai:')
+        ? {}
+        : { embeddingModel: h.embeddingModel };
+  const kb = await d.createKnowledgeBase({
+    name: opts.name ?? h.name,
+    description: h.description,
+    chunkSize: h.chunkSize,
+    chunkOverlap: h.chunkOverlap,
+    chunking: h.chunking,
+    ...(h.parentChunkSize !== null && h.chunking === 'parent-child' ? { parentChunkSize: h.parentChunkSize } : {}),
+    ...(h.vectorWeight !== null ? { vectorWeight: h.vectorWeight } : {}),
+    ...model,
+  });
+  const keepVectors = kb.embeddingModel === h.embeddingModel && kb.dimension === h.dimension;
+  try {
+    const jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }> = [];
+    for (const { document: e, chunks } of parsed.documents) {
+      let doc = await d.catalog.createDocument({
+        id: d.newDocumentId(),
+        knowledgeBaseId: kb.id,
+        title: e.title,
+        mime: e.mime,
+        byteSize: e.byteSize,
+        metadata: e.metadata,
+      });
+      if (!e.enabled) doc = (await d.catalog.updateDocument(doc.id, { enabled: false })) ?? doc;
+      const prepared = {
+        charCount: e.charCount,
+        pages: e.pages,
+        chunks: chunks.map(({ id: _id, documentId: _doc, title: _title, covered: _covered, ...c }) => c),
+        keepVectors,
+      };
+      jobs.push({ doc, upload: { title: e.title, prepared }, mime: e.mime as DocumentMime });
+    }
+    d.enqueue(jobs);
+    return { knowledgeBase: kb, documents: jobs.map((j) => j.doc), vectors: keepVectors ? 'kept' : 'embedded' };
+  } catch (e) {
+    await d.deleteKnowledgeBase(kb.id).catch(() => {});
+    throw e;
+  }
 }

@@ -16,13 +16,13 @@ import { PaiError } from '../errors';
 import { DEFAULT_WORKSPACE_ID } from '../config/default-workspace';
 import type { DocumentRecord, KnowledgeBaseRecord, KnowledgeBaseSummary, KnowledgeCatalog } from './catalog';
 import { IndexingQueue, type DocumentUpload } from './indexing-queue';
-import { describeCoverage, embedderCovers, MULTILINGUAL_ADVICE, type EmbedderCoverage } from './embedders/coverage';
+import { describeCoverage, type EmbedderCoverage } from './embedders/coverage';
 import type { EmbedderResolver } from './embedders/resolve-embedder';
 import { checkUpload, previewChunks } from './document-uploads';
-import { exportLines, type ParsedExport } from './kb-transfer';
+import { exportLines, importExport, type ImportOptions, type ParsedExport } from './kb-transfer';
 import type { DocumentMime } from './parsers';
-import { CHILDREN_PER_HIT, readableHits } from './readable-hits';
-import { candidatesFor, rerankHits, type Reranker } from './rerank';
+import { searchIn } from './search-knowledge-base';
+import type { Reranker } from './rerank';
 import {
   createKnowledgeBaseSchema,
   documentUpdateSchema,
@@ -30,11 +30,9 @@ import {
   updateKnowledgeBaseSchema,
   type CreateKnowledgeBase,
   type DocumentUpdate,
-  type SearchQuery,
   type UpdateKnowledgeBase,
 } from './schemas';
 import {
-  DEFAULT_VECTOR_WEIGHT,
   type Embedder,
   type KnowledgeSearchRequest,
   type KnowledgeSearchResult,
@@ -162,10 +160,8 @@ export class KnowledgeBaseService implements KnowledgeService {
       previewChunks: async (id: string, upload: DocumentUpload, opts: { signal?: AbortSignal } = {}) =>
         this.previewChunks((await own(id)).id, upload, opts),
       exportKnowledgeBase: async (id: string) => this.exportKnowledgeBase((await own(id)).id),
-      importKnowledgeBase: (
-        parsed: ParsedExport,
-        opts?: { name?: string; credentialId?: string; embeddingModel?: string },
-      ) => this.importKnowledgeBase(parsed, opts, workspaceId),
+      importKnowledgeBase: (parsed: ParsedExport, opts?: ImportOptions) =>
+        this.importKnowledgeBase(parsed, opts, workspaceId),
       listDocuments: async (id: string) => this.listDocuments((await own(id)).id),
       getDocument: async (id: string, docId: string) => this.getDocument((await own(id)).id, docId),
       deleteDocument: async (id: string, docId: string) => this.deleteDocument((await own(id)).id, docId),
@@ -300,65 +296,19 @@ export class KnowledgeBaseService implements KnowledgeService {
     return { kb, lines: exportLines(kb, await this.o.catalog.listDocuments(id), this.o.store) };
   }
 
-  /**
-   * A new knowledge base from an export: its settings, its documents (metadata, on or off) and their chunks, indexed
-   * in the background without being cut again — with the export's vectors when this knowledge base embeds with the
-   * same model and dimension. A model that needs a credential is not carried over (credentials stay in their
-   * workspace): name one here, or the default model embeds the chunks again. Nothing is left if it fails.
-   */
-  async importKnowledgeBase(
-    parsed: ParsedExport,
-    opts: { name?: string; credentialId?: string; embeddingModel?: string } = {},
-    workspaceId = DEFAULT_WORKSPACE_ID,
-  ): Promise<{ knowledgeBase: KnowledgeBaseRecord; documents: DocumentRecord[]; vectors: 'kept' | 'embedded' }> {
-    const h = parsed.header.knowledgeBase;
-    const model = opts.credentialId
-      ? { credentialId: opts.credentialId, embeddingModel: opts.embeddingModel ?? h.embeddingModel }
-      : opts.embeddingModel
-        ? { embeddingModel: opts.embeddingModel }
-        : h.embeddingModel.startsWith('openai:')
-          ? {}
-          : { embeddingModel: h.embeddingModel };
-    const kb = await this.createKnowledgeBase(
+  /** A new knowledge base from an export (kb-transfer.ts importExport). */
+  importKnowledgeBase(parsed: ParsedExport, opts: ImportOptions = {}, workspaceId = DEFAULT_WORKSPACE_ID) {
+    return importExport(
       {
-        name: opts.name ?? h.name,
-        description: h.description,
-        chunkSize: h.chunkSize,
-        chunkOverlap: h.chunkOverlap,
-        chunking: h.chunking,
-        ...(h.parentChunkSize !== null && h.chunking === 'parent-child' ? { parentChunkSize: h.parentChunkSize } : {}),
-        ...(h.vectorWeight !== null ? { vectorWeight: h.vectorWeight } : {}),
-        ...model,
+        catalog: this.o.catalog,
+        createKnowledgeBase: (input) => this.createKnowledgeBase(input, workspaceId),
+        deleteKnowledgeBase: (id) => this.deleteKnowledgeBase(id),
+        enqueue: (jobs) => this.indexing.enqueue(jobs),
+        newDocumentId: () => newId('doc'),
       },
-      workspaceId,
+      parsed,
+      opts,
     );
-    const keepVectors = kb.embeddingModel === h.embeddingModel && kb.dimension === h.dimension;
-    try {
-      const jobs: Array<{ doc: DocumentRecord; upload: DocumentUpload; mime: DocumentMime }> = [];
-      for (const { document: d, chunks } of parsed.documents) {
-        let doc = await this.o.catalog.createDocument({
-          id: newId('doc'),
-          knowledgeBaseId: kb.id,
-          title: d.title,
-          mime: d.mime,
-          byteSize: d.byteSize,
-          metadata: d.metadata,
-        });
-        if (!d.enabled) doc = (await this.o.catalog.updateDocument(doc.id, { enabled: false })) ?? doc;
-        const prepared = {
-          charCount: d.charCount,
-          pages: d.pages,
-          chunks: chunks.map(({ id: _id, documentId: _doc, title: _title, covered: _covered, ...c }) => c),
-          keepVectors,
-        };
-        jobs.push({ doc, upload: { title: d.title, prepared }, mime: d.mime as DocumentMime });
-      }
-      this.indexing.enqueue(jobs);
-      return { knowledgeBase: kb, documents: jobs.map((j) => j.doc), vectors: keepVectors ? 'kept' : 'embedded' };
-    } catch (e) {
-      await this.deleteKnowledgeBase(kb.id).catch(() => {});
-      throw e;
-    }
   }
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {
@@ -432,7 +382,18 @@ export class KnowledgeBaseService implements KnowledgeService {
     const r = searchSchema.parse(req);
     const kb = await this.getKnowledgeBase(knowledgeBaseId, opts.workspaceId);
     try {
-      return await this.searchIn(kb, r, opts.signal);
+      return await searchIn(
+        {
+          catalog: this.o.catalog,
+          store: this.o.store,
+          embedderFor: (k) => this.embedderFor(k),
+          embedChecked: (k, texts, signal, embedder) => this.embedChecked(k, texts, signal, embedder),
+          credentialReranker: this.o.credentialReranker,
+        },
+        kb,
+        r,
+        opts.signal,
+      );
     } catch (e) {
       // A store or embedder that fails in a way it did not name (a bug, a broken index file) is still the search
       // failing, with a code, never an internal error without one.
@@ -442,78 +403,6 @@ export class KnowledgeBaseService implements KnowledgeService {
         cause: e,
       });
     }
-  }
-
-  private async searchIn(
-    kb: KnowledgeBaseRecord,
-    r: SearchQuery,
-    signal: AbortSignal | undefined,
-  ): Promise<KnowledgeSearchResult> {
-    const embedder = r.mode === 'bm25' ? undefined : await this.embedderFor(kb);
-    // A query the embedder cannot read would get a vector that says nothing: no kNN for it at all.
-    const notice =
-      embedder && !embedderCovers(embedder, r.query)
-        ? {
-            code: 'EMBEDDER_DOES_NOT_COVER_QUERY',
-            message:
-              `the embedding model ${embedder.model} cannot read this query's language, so no vector was used ` +
-              `(${r.mode === 'vector' ? 'vector search has nothing to rank' : 'ranked by BM25 alone'}). ` +
-              MULTILINGUAL_ADVICE,
-          }
-        : undefined;
-    if (notice && r.mode === 'vector') return { query: r.query, mode: r.mode, hits: [], notice };
-    // Which documents may answer (filter, switched-off ones) is asked while the query is embedded.
-    const [vectors, documentIds] = await Promise.all([
-      embedder && !notice ? this.embedChecked(kb, [r.query], signal, embedder) : undefined,
-      this.searchableIds(kb.id, r),
-    ]);
-    const vector = vectors?.[0];
-    signal?.throwIfAborted();
-    if (documentIds?.length === 0) return { query: r.query, mode: r.mode, hits: [], ...(notice ? { notice } : {}) };
-    const reranker = r.rerank ? await this.rerankerFor(kb, r.rerank) : undefined;
-    const wanted = r.rerank ? candidatesFor(r.topK, r.rerank.topN) : r.topK;
-    // Parent–child: children of one section fold into one hit, so more children are asked for.
-    const children = kb.chunking === 'parent-child' ? wanted * CHILDREN_PER_HIT : wanted;
-    const found = await this.o.store.search({
-      kbId: kb.id,
-      text: r.query,
-      vector,
-      topK: children,
-      mode: notice ? 'bm25' : r.mode,
-      documentIds,
-      fusion: { vectorWeight: kb.vectorWeight ?? DEFAULT_VECTOR_WEIGHT },
-    });
-    const retrieved = readableHits(found, wanted);
-    const ranked = reranker ? await rerankHits(reranker, r.query, retrieved, r.topK, signal) : retrieved;
-    // The threshold applies to the score the hits are ranked by: the rerank model's when there is one.
-    const hits =
-      r.threshold === undefined
-        ? ranked
-        : ranked.filter((h) => h.score >= r.threshold!).map((h, i) => ({ ...h, citation: `[${i + 1}]` }));
-    return {
-      query: r.query,
-      mode: r.mode,
-      hits,
-      ...(notice ? { notice } : {}),
-      ...(reranker ? { reranked: { model: r.rerank!.model, candidates: retrieved.length } } : {}),
-    };
-  }
-
-  /** The documents a search may return: those it names, enabled, matching its filter; null: every document. */
-  private async searchableIds(kbId: string, r: SearchQuery): Promise<string[] | undefined> {
-    const allowed = await this.o.catalog.searchableDocumentIds(kbId, r.filter);
-    if (!allowed) return r.documentIds;
-    if (!r.documentIds) return allowed;
-    const named = new Set(r.documentIds);
-    return allowed.filter((id) => named.has(id));
-  }
-
-  private rerankerFor(kb: KnowledgeBaseRecord, r: { credentialId: string; model: string }): Promise<Reranker> {
-    if (!this.o.credentialReranker)
-      throw new PaiError('CREDENTIALS_UNAVAILABLE', 'credentials are not available here', {
-        path: 'rerank.credentialId',
-      });
-    return this.o.credentialReranker({ workspaceId: kb.workspaceId, ...r });
   }
 
   async close(): Promise<void> {
