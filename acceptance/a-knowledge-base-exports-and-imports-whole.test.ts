@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { acceptance } from './support/context';
-import { until } from './support/runs';
+import { documentsIndexed } from './support/knowledge';
 
 const { api, is } = acceptance();
 const stamp = Date.now();
@@ -16,19 +16,6 @@ const exportFile = (body: string, name = 'kb.paiflow-kb.jsonl') => {
   form.append('file', new Blob([body], { type: 'application/x-ndjson' }), name);
   return form;
 };
-
-async function indexed(kbId: string, count: number): Promise<any[]> {
-  const list = await until(
-    'the documents to be indexed',
-    async () => {
-      const docs: any[] = await api.expectStatus(api.get(`/api/knowledge-bases/${kbId}/documents`), 200);
-      return docs.length === count && docs.every((d) => d.status === 'indexed') ? docs : null;
-    },
-    120_000,
-    250,
-  );
-  return list!;
-}
 
 describe.skipIf(is('queue'))('knowledge base export and import', () => {
   it('exports a knowledge base and imports it back whole, answering alike', async () => {
@@ -42,7 +29,7 @@ describe.skipIf(is('queue'))('knowledge base export and import', () => {
       202,
     );
     const old = await api.expectStatus(api.post(docs, { title: '旧规定', text: '退款以前需要一个月。' }), 202);
-    await indexed(kb.id, 2);
+    await documentsIndexed(api, kb.id, 2);
     await api.expectStatus(api.patch(`${docs}/${old.id}`, { enabled: false }), 200);
 
     const res = await fetch(`${api.baseURL}/api/knowledge-bases/${kb.id}/export`, { headers: api.headers });
@@ -62,7 +49,7 @@ describe.skipIf(is('queue'))('knowledge base export and import', () => {
       vectors: 'kept',
       knowledgeBase: { name: `Handbook ${stamp}`, chunking: 'parent-child', vectorWeight: 0.5 },
     });
-    const copy = await indexed(made.knowledgeBase.id, 2);
+    const copy = await documentsIndexed(api, made.knowledgeBase.id, 2);
     expect(copy.map((d) => [d.title, d.enabled, d.metadata])).toEqual([
       ['Guide', true, { lang: 'en' }],
       ['旧规定', false, {}],

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { acceptance } from './support/context';
-import { until } from './support/runs';
+import { documentsIndexed } from './support/knowledge';
 
 const { api, is } = acceptance();
 const stamp = Date.now();
@@ -21,20 +21,6 @@ const fileForm = (name: string, type: string, body: string) => {
   form.append('file', new Blob([body], { type }), name);
   return form;
 };
-
-async function indexed(kbId: string, count: number): Promise<any[]> {
-  const list = await until(
-    'the documents to be indexed',
-    async () => {
-      const docs: any[] = await api.expectStatus(api.get(`/api/knowledge-bases/${kbId}/documents`), 200);
-      if (docs.some((d) => d.status === 'failed')) throw new Error(JSON.stringify(docs.map((d) => d.error)));
-      return docs.length === count && docs.every((d) => d.status === 'indexed') ? docs : null;
-    },
-    120_000,
-    250,
-  );
-  return list!;
-}
 
 describe.skipIf(is('queue'))('chunking per knowledge base', () => {
   it('parent–child: previews, then matches small chunks and returns each section once', async () => {
@@ -64,7 +50,7 @@ describe.skipIf(is('queue'))('chunking per knowledge base', () => {
       api.post(`/api/knowledge-bases/${kb.id}/documents`, fileForm('guide.md', 'text/markdown', GUIDE)),
       202,
     );
-    const [doc] = await indexed(kb.id, 1);
+    const [doc] = await documentsIndexed(api, kb.id, 1);
     expect(doc).toMatchObject({ totalChunks: preview.total, embeddedChunks: preview.total });
     const res = await api.expectStatus(
       api.post(`/api/knowledge-bases/${kb.id}/search`, { query: 'refund rule', topK: 3, mode: 'bm25' }),
@@ -85,7 +71,7 @@ describe.skipIf(is('queue'))('chunking per knowledge base', () => {
     await api.expectStatus(api.post(docs, fileForm('faq.csv', 'text/csv', csv)), 202);
     const jsonl = '{"question":"Do you ship abroad?","answer":"Yes, to 40 countries."}\n';
     await api.expectStatus(api.post(docs, fileForm('shipping.jsonl', 'application/jsonl', jsonl)), 202);
-    const list = await indexed(kb.id, 2);
+    const list = await documentsIndexed(api, kb.id, 2);
     expect(list.map((d: any) => d.chunkCount).sort()).toEqual([1, 2]);
 
     const zh = await api.expectStatus(

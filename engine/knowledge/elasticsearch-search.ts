@@ -12,7 +12,7 @@ import { clientRrfSearches, fuseRrf, msearchItemError, type FusedHit } from './e
 import type { ElasticsearchServer } from './elasticsearch-server';
 import { fuseWeighted } from './fusion';
 import { PROXIMITY_WINDOW, withProximity } from './proximity';
-import type { FusionOptions, StoreHit, StoreQuery } from './types';
+import type { ChunkMeta, FusionOptions, StoreHit, StoreQuery } from './types';
 
 export class ElasticsearchSearch {
   constructor(
@@ -143,11 +143,10 @@ function chunkText(s: ChunkSource | undefined): string {
   return s ? `${s.title}\n${s.text}` : '';
 }
 
-/** A hit as the KnowledgeStore returns it; our queries always ask for _source, a hit without one has empty fields. */
-function toHit(h: FusedHit<ChunkSource>): StoreHit {
-  const s: ChunkSource = h.source ?? ({} as ChunkSource);
+/** A stored chunk document's fields as a chunk (ChunkMeta). */
+export function chunkMetaOf(id: string, s: ChunkSource): ChunkMeta {
   return {
-    id: h.id,
+    id,
     documentId: s.document_id,
     title: s.title,
     chunkIndex: s.chunk_index,
@@ -157,6 +156,13 @@ function toHit(h: FusedHit<ChunkSource>): StoreHit {
     ...(s.heading_path?.length ? { headingPath: s.heading_path } : {}),
     ...(s.context ? { context: s.context } : {}),
     text: s.text,
+  };
+}
+
+/** A hit as the KnowledgeStore returns it; our queries always ask for _source, a hit without one has empty fields. */
+function toHit(h: FusedHit<ChunkSource>): StoreHit {
+  return {
+    ...chunkMetaOf(h.id, h.source ?? ({} as ChunkSource)),
     score: h.score,
     bm25: h.bm25,
     knn: h.knn,

@@ -38,7 +38,7 @@ import {
   VECTOR_INDEX_OPTIONS,
   writeAliasFor,
 } from './elasticsearch-requests';
-import { ElasticsearchSearch } from './elasticsearch-search';
+import { chunkMetaOf, ElasticsearchSearch } from './elasticsearch-search';
 import { ElasticsearchServer } from './elasticsearch-server';
 import type { FusionPath } from './elasticsearch-rrf';
 import {
@@ -367,16 +367,7 @@ export class ElasticsearchKnowledgeStore implements KnowledgeStore {
 /** A stored chunk document as a ChunkRecord: its vector as stored, none on a chunk the embedder did not cover. */
 function chunkOf(id: string, s: ChunkSource & { embedding?: number[] }): ChunkRecord {
   return {
-    id,
-    documentId: s.document_id,
-    title: s.title,
-    chunkIndex: s.chunk_index,
-    start: s.start,
-    end: s.end,
-    page: s.page ?? null,
-    text: s.text,
-    ...(s.heading_path?.length ? { headingPath: s.heading_path } : {}),
-    ...(s.context ? { context: s.context } : {}),
+    ...chunkMetaOf(id, s),
     ...(s.covered === false ? { covered: false } : {}),
     ...(s.embedding && s.covered !== false ? { vector: Float32Array.from(s.embedding) } : {}),
   };
