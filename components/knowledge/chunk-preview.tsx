@@ -5,9 +5,8 @@
  */
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { ACCEPT } from './document-drop-zone';
 import { knowledgeApi, type ChunkPreview, type KnowledgeBase } from './knowledge-api';
-
-const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv,.jsonl,.ndjson';
 
 export function ChunkPreviewPanel({
   kb,

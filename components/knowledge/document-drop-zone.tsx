@@ -6,7 +6,8 @@
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
 
-const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv,.jsonl,.ndjson';
+/** The file types a knowledge base reads (engine/knowledge/parsers.ts). */
+export const ACCEPT = '.txt,.md,.markdown,.html,.htm,.pdf,.docx,.csv,.jsonl,.ndjson';
 
 export function DocumentDropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const t = useTranslations('knowledge.documents');
